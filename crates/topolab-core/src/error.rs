@@ -1,0 +1,94 @@
+//! The one error type of topolab-core. Every message names what was wrong, the value given and
+//! what is allowed, so that the Python layer can pass it through unchanged.
+
+use thiserror::Error;
+
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum TopolabError {
+    /// A parameter has a value that makes the construction impossible.
+    #[error("{context}: parameter '{param}' = {value} is not allowed: {allowed}")]
+    InvalidParameter {
+        context: String,
+        param: String,
+        value: String,
+        allowed: String,
+    },
+
+    /// A parameter the family does not have.
+    #[error("{context}: unknown parameter '{param}'; valid parameters: {valid}")]
+    UnknownParameter {
+        context: String,
+        param: String,
+        valid: String,
+    },
+
+    /// A parameter without default that was not given.
+    #[error("{context}: missing parameter '{param}' ({help})")]
+    MissingParameter {
+        context: String,
+        param: String,
+        help: String,
+    },
+
+    /// A topology family name that is not registered.
+    #[error("unknown topology family '{name}'; valid families: {valid}")]
+    UnknownFamily { name: String, valid: String },
+
+    /// A spec string that cannot be parsed.
+    #[error("cannot parse spec '{spec}': {reason}")]
+    SpecSyntax { spec: String, reason: String },
+
+    /// A file or document in a format topolab reads, but with bad content.
+    #[error("{format} input{location}: {reason}")]
+    Format {
+        format: String,
+        location: String,
+        reason: String,
+    },
+
+    /// An operating-system level failure reading or writing a file.
+    #[error("{path}: {reason}")]
+    Io { path: String, reason: String },
+
+    /// A network that is not valid as a whole (dangling link, self-loop, duplicate link).
+    #[error("invalid network: {0}")]
+    InvalidNetwork(String),
+}
+
+pub type Result<T> = std::result::Result<T, TopolabError>;
+
+impl TopolabError {
+    pub fn invalid(
+        context: impl Into<String>,
+        param: impl Into<String>,
+        value: impl ToString,
+        allowed: impl Into<String>,
+    ) -> Self {
+        TopolabError::InvalidParameter {
+            context: context.into(),
+            param: param.into(),
+            value: value.to_string(),
+            allowed: allowed.into(),
+        }
+    }
+
+    pub fn format(format: &str, location: impl Into<String>, reason: impl Into<String>) -> Self {
+        let location = location.into();
+        TopolabError::Format {
+            format: format.to_string(),
+            location: if location.is_empty() {
+                String::new()
+            } else {
+                format!(" ({location})")
+            },
+            reason: reason.into(),
+        }
+    }
+
+    pub fn io(path: &std::path::Path, err: std::io::Error) -> Self {
+        TopolabError::Io {
+            path: path.display().to_string(),
+            reason: err.to_string(),
+        }
+    }
+}

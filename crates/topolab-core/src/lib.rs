@@ -1,0 +1,15 @@
+//! topolab-core: the network model and everything computed from it. Pure Rust, no Python.
+
+pub mod error;
+pub mod field;
+pub mod io;
+pub mod metrics;
+pub mod network;
+pub mod rng;
+pub mod spec;
+pub mod topology;
+
+pub use error::{Result, TopolabError};
+pub use network::{Link, Network, NetworkBuilder};
+pub use spec::{ParamValue, Params, TopologySpec};
+pub use topology::{build, build_str, families, find_family, Family, ParamDef, ParamKind};

@@ -1,0 +1,4 @@
+//! Metrics computed from a network. This first version holds plain single-source BFS, enough to
+//! validate constructions; the fast multi-source bitset kernels come with the analysis work.
+
+pub mod distance;

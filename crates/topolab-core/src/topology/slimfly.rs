@@ -1,0 +1,159 @@
+//! Slim Fly: McKay–Miller–Širáň (MMS) graphs of diameter 2 over GF(q) for every prime power q.
+//!
+//! Construction from 000 §II-B1 with the generator sets of 001 §2.1.2 for δ ∈ {-1, 0, 1}
+//! (003 §1.5 for q = 2^m): routers (t, x, y) ∈ {0,1} × GF(q) × GF(q);
+//!   (0, x, y) ~ (0, x, y')  iff  y - y' ∈ X
+//!   (1, m, c) ~ (1, m, c')  iff  c - c' ∈ X'
+//!   (0, x, y) ~ (1, m, c)   iff  y = m·x + c
+//! Router index t·q² + x·q + y, which is also the numbering of the BookSim2 reference files.
+
+use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind};
+use crate::error::Result;
+use crate::field::Field;
+use crate::network::{Network, NetworkBuilder};
+use crate::spec::Params;
+
+pub const FAMILY: Family = Family {
+    name: "slimfly",
+    aliases: &["sf", "mms"],
+    summary: "Slim Fly: MMS graph of diameter 2, 2q^2 routers of network radix (3q-delta)/2",
+    source: "000 §II-B; 001 §2.1.2; 003 §1.5",
+    directed: false,
+    params: &[
+        ParamDef {
+            name: "q",
+            kind: ParamKind::Int,
+            default: None,
+            help: "prime power >= 3, q = 4w + delta with delta in {-1, 0, 1}",
+        },
+        p_param("ceil(k'/2), k' = (3q - delta)/2 (000 §II-B2); 001 also uses floor(k'/2)"),
+    ],
+    build,
+    example: "slimfly:q=5",
+};
+
+/// δ of q = 4w + δ, or None for q ≡ 2 (mod 4) (only q = 2 among prime powers).
+pub fn delta(q: u32) -> Option<i32> {
+    match q % 4 {
+        0 => Some(0),
+        1 => Some(1),
+        3 => Some(-1),
+        _ => None,
+    }
+}
+
+/// Network radix k' = (3q - δ)/2 (000 §II-B1).
+pub fn network_radix(q: u32) -> Option<u32> {
+    delta(q).map(|d| ((3 * q as i64 - d as i64) / 2) as u32)
+}
+
+/// The generator sets (X, X') as field elements (001 §2.1.2).
+pub fn generator_sets(field: &Field) -> (Vec<u32>, Vec<u32>) {
+    let q = field.order();
+    let xi = field.primitive_element();
+    let pw = |e: u32| field.pow(xi, e);
+    let (x, x_prime): (Vec<u32>, Vec<u32>) = match delta(q).expect("validated q") {
+        1 => (
+            (0..=q - 3).step_by(2).map(pw).collect(),
+            (1..=q - 2).step_by(2).map(pw).collect(),
+        ),
+        0 => (
+            (0..=q - 2).step_by(2).map(pw).collect(),
+            (1..=q - 1).step_by(2).map(pw).collect(),
+        ),
+        _ => {
+            let w = (q + 1) / 4;
+            let x = (0..=2 * w - 2)
+                .step_by(2)
+                .chain((2 * w - 1..=4 * w - 3).step_by(2))
+                .map(pw)
+                .collect();
+            let x_prime = (1..=2 * w - 1)
+                .step_by(2)
+                .chain((2 * w..=4 * w - 2).step_by(2))
+                .map(pw)
+                .collect();
+            (x, x_prime)
+        }
+    };
+    (x, x_prime)
+}
+
+fn build(p: &Params) -> Result<Network> {
+    let q = p.u32("q", 3, 1024, "prime power >= 3")?;
+    if delta(q).is_none() {
+        return Err(p.invalid("q", q, "a prime power >= 3 (q = 2 has no MMS graph)"));
+    }
+    let field = Field::new(q, "slimfly", "q")?;
+    let k_net = network_radix(q).expect("delta checked");
+    let routers = 2 * (q as u128).pow(2);
+    ensure_size(p, "q", q, routers, routers * k_net as u128 / 2)?;
+    let conc = read_p(p, k_net.div_ceil(2))?;
+    let (x_set, x_prime_set) = generator_sets(&field);
+
+    let qs = q as usize;
+    let index = |t: usize, a: u32, b: u32| t * qs * qs + a as usize * qs + b as usize;
+    let mut b = NetworkBuilder::new("slimfly", 2 * qs * qs, false);
+    b.label_fields(&["t", "x", "y"]);
+    let local = b.link_class("local");
+    let global = b.link_class("global");
+    for t in 0..2 {
+        for a in 0..q {
+            for c in 0..q {
+                b.set_label(index(t, a, c), &[t as i64, a as i64, c as i64]);
+            }
+        }
+    }
+    // Same-column links: each unordered pair {y, y'} once, taking y < y'. The sets are closed
+    // under negation, so y - y' ∈ X and y' - y ∈ X agree.
+    for (t, set) in [(0usize, &x_set), (1, &x_prime_set)] {
+        for a in 0..q {
+            for y in 0..q {
+                for &g in set.iter() {
+                    let y2 = field.add(y, g);
+                    if y < y2 {
+                        b.add_link(index(t, a, y), index(t, a, y2), 1, local);
+                    }
+                }
+            }
+        }
+    }
+    for x in 0..q {
+        for m in 0..q {
+            let mx = field.mul(m, x);
+            for c in 0..q {
+                let y = field.add(mx, c);
+                b.add_link(index(0, x, y), index(1, m, c), 1, global);
+            }
+        }
+    }
+    b.uniform_endpoints(conc);
+    b.build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generator_sets_are_symmetric_and_sized() {
+        for q in [3u32, 4, 5, 7, 8, 9, 11, 13, 16, 19, 23, 25, 27, 32] {
+            let f = Field::new(q, "t", "q").unwrap();
+            let (x, xp) = generator_sets(&f);
+            let d = delta(q).unwrap();
+            let expected = ((q as i32 - d) / 2) as usize;
+            let mut xs = x.clone();
+            xs.sort();
+            xs.dedup();
+            assert_eq!(xs.len(), expected, "|X| for q={q}");
+            for set in [&x, &xp] {
+                for &g in set.iter() {
+                    assert!(
+                        set.contains(&f.neg(g)),
+                        "q={q}: set not closed under negation"
+                    );
+                }
+            }
+        }
+    }
+}

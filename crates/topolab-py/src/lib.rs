@@ -1,0 +1,1 @@
+// bindings come next
