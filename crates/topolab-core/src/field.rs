@@ -25,10 +25,10 @@ pub fn prime_power(q: u32) -> Option<(u32, u32)> {
         return None;
     }
     let mut p = 2;
-    while p * p <= q && q % p != 0 {
+    while p * p <= q && !q.is_multiple_of(p) {
         p += 1;
     }
-    if q % p != 0 {
+    if !q.is_multiple_of(p) {
         p = q; // q itself is prime
     }
     let (mut rest, mut m) = (q, 0);
@@ -55,7 +55,7 @@ impl Field {
                 context,
                 param,
                 q,
-                &format!("at most {MAX_FIELD_ORDER}"),
+                format!("at most {MAX_FIELD_ORDER}"),
             ));
         }
         let modulus = irreducible_polynomial(p, m);
@@ -158,9 +158,9 @@ fn poly_mul_mod(a: u32, b: u32, p: u32, m: u32, modulus: &[u32]) -> u32 {
     for deg in (m..2 * m).rev() {
         let c = prod[deg];
         if c != 0 {
-            for k in 0..=m {
+            for (k, &coef) in modulus.iter().enumerate() {
                 let idx = deg - m + k;
-                prod[idx] = (prod[idx] + p * p - c * modulus[k] % p) % p;
+                prod[idx] = (prod[idx] + p * p - c * coef % p) % p;
             }
         }
     }
@@ -205,9 +205,9 @@ fn poly_rem_is_zero(num: &[u32], den: &[u32], p: u32) -> bool {
     for deg in (dd..r.len()).rev() {
         let c = r[deg] % p;
         if c != 0 {
-            for k in 0..=dd {
+            for (k, &coef) in den.iter().enumerate() {
                 let idx = deg - dd + k;
-                r[idx] = (r[idx] + p * p - c * den[k] % p) % p;
+                r[idx] = (r[idx] + p * p - c * coef % p) % p;
             }
         }
     }

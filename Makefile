@@ -1,0 +1,29 @@
+# topolab developer entry point. `make help` lists the targets.
+PYTHON ?= python3
+PIP_INSTALL = $(PYTHON) -m pip install --quiet --disable-pip-version-check
+
+.PHONY: help install run test test-rust test-python lint fmt bench
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
+
+install: ## build the Rust extension (release) and install topolab with its test dependencies
+	$(PIP_INSTALL) -e '.[test]'
+
+run: install ## the main job: build the papers' configurations and describe them
+	$(PYTHON) examples/paper_configurations.py
+
+test: install test-rust test-python ## the whole test suite (Rust and Python)
+
+test-rust: ## Rust unit and integration tests
+	cargo test --workspace --exclude topolab-py
+
+test-python: ## Python API, CLI and networkx cross-checks
+	$(PYTHON) -m pytest -q
+
+lint: ## formatting and lints
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets -- -D warnings
+
+fmt: ## format the Rust code
+	cargo fmt --all

@@ -1,0 +1,5 @@
+import sys
+
+from topolab.cli import main
+
+sys.exit(main())
