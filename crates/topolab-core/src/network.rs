@@ -129,9 +129,14 @@ impl Network {
             .unwrap_or(0)
     }
 
-    /// Router radix needed to build the network: network radix plus the largest concentration.
+    /// Router radix needed to build the network: the most ports any one router uses, links and
+    /// endpoints together. For direct networks this is network radix + concentration; for
+    /// indirect ones (fat tree, MLFM, OFT) the busiest router may carry no endpoints.
     pub fn radix(&self) -> u32 {
-        self.network_radix() + self.endpoints.iter().copied().max().unwrap_or(0)
+        (0..self.num_routers())
+            .map(|r| self.degree(r) + self.endpoints[r])
+            .max()
+            .unwrap_or(0)
     }
 
     /// Index of the first router of each endpoint-owning router, i.e. endpoint ids are assigned

@@ -6,50 +6,50 @@ use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use topolab_core::io::{self, Format, LoadOptions};
-use topolab_core::{Network, NetworkBuilder, ParamValue, TopolabError, TopologySpec};
+use topolab_core::{Network, NetworkBuilder, ParamValue, TopolabError as CoreError, TopologySpec};
 
 create_exception!(
     topolab,
-    TopolabErrorPy,
+    TopolabError,
     PyException,
     "Base class of every topolab error."
 );
 create_exception!(
     topolab,
     ParameterError,
-    TopolabErrorPy,
+    TopolabError,
     "A topology spec or parameter is wrong: unknown family or parameter, value out of range, impossible construction."
 );
 create_exception!(
     topolab,
     FormatError,
-    TopolabErrorPy,
+    TopolabError,
     "A file or text in a format topolab reads has bad content."
 );
 create_exception!(
     topolab,
     NetworkError,
-    TopolabErrorPy,
+    TopolabError,
     "A network is not valid as a whole (dangling link, self-loop, duplicate link)."
 );
 create_exception!(
     topolab,
     FileError,
-    TopolabErrorPy,
+    TopolabError,
     "A file cannot be read or written."
 );
 
-fn to_py_err(err: TopolabError) -> PyErr {
+fn to_py_err(err: CoreError) -> PyErr {
     let msg = err.to_string();
     match err {
-        TopolabError::InvalidParameter { .. }
-        | TopolabError::UnknownParameter { .. }
-        | TopolabError::MissingParameter { .. }
-        | TopolabError::UnknownFamily { .. }
-        | TopolabError::SpecSyntax { .. } => ParameterError::new_err(msg),
-        TopolabError::Format { .. } => FormatError::new_err(msg),
-        TopolabError::InvalidNetwork(_) => NetworkError::new_err(msg),
-        TopolabError::Io { .. } => FileError::new_err(msg),
+        CoreError::InvalidParameter { .. }
+        | CoreError::UnknownParameter { .. }
+        | CoreError::MissingParameter { .. }
+        | CoreError::UnknownFamily { .. }
+        | CoreError::SpecSyntax { .. } => ParameterError::new_err(msg),
+        CoreError::Format { .. } => FormatError::new_err(msg),
+        CoreError::InvalidNetwork(_) => NetworkError::new_err(msg),
+        CoreError::Io { .. } => FileError::new_err(msg),
     }
 }
 
@@ -381,7 +381,7 @@ fn families(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
-    m.add("TopolabError", py.get_type::<TopolabErrorPy>())?;
+    m.add("TopolabError", py.get_type::<TopolabError>())?;
     m.add("ParameterError", py.get_type::<ParameterError>())?;
     m.add("FormatError", py.get_type::<FormatError>())?;
     m.add("NetworkError", py.get_type::<NetworkError>())?;
