@@ -1,22 +1,100 @@
-//! PLACEHOLDER: replaced by the family's construction.
-use super::Family;
-use crate::error::{Result, TopolabError};
-use crate::network::Network;
+//! Multi-Layer Full-Mesh: the (h,l,p)-MLFM of 001 §2.2.3, the Stacked Single-Path Tree with
+//! r2 = 2 (001 §2.2.2).
+//!
+//! Each of the l layers is a full mesh of h + 1 local routers (LRs) in which the direct link
+//! between the LRs of columns a and b is replaced by two links to one global router (GR); the
+//! column pair {a, b} of every layer uses the same GR, so there are h(h+1)/2 GRs of radix 2l.
+//! Only LRs carry endpoints (p each); an LR has radix h + p.
+//!
+//! Router index: LR (layer, column) is layer·(h+1) + column; the GRs follow in lexicographic
+//! order of their column pairs (a, b), a < b.
+
+use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind};
+use crate::error::Result;
+use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
 
 pub const FAMILY: Family = Family {
     name: "mlfm",
-    aliases: &[],
-    summary: "not implemented yet",
-    source: "",
+    aliases: &["multi-layer-full-mesh"],
+    summary: "Multi-Layer Full-Mesh: l layers of h+1 local routers joined by h(h+1)/2 global routers",
+    source: "001 §2.2.3",
     directed: false,
-    params: &[],
-    build: build_family,
-    example: "mlfm",
+    params: &[
+        ParamDef {
+            name: "h",
+            kind: ParamKind::Int,
+            default: None,
+            help: "network radix of a local router: each layer is a full mesh of h + 1 local routers (h >= 1)",
+        },
+        ParamDef {
+            name: "l",
+            kind: ParamKind::Int,
+            default: Some("h"),
+            help: "number of layers; global routers have radix 2l",
+        },
+        p_param("h (endpoints per local router; global routers have none)"),
+    ],
+    build,
+    example: "mlfm:h=4",
 };
 
-fn build_family(_p: &Params) -> Result<Network> {
-    Err(TopolabError::InvalidNetwork(
-        "mlfm: not implemented yet".into(),
-    ))
+/// Label `kind` of a local router.
+pub const KIND_LOCAL: i64 = 0;
+/// Label `kind` of a global router.
+pub const KIND_GLOBAL: i64 = 1;
+
+/// Upper bound on h and l before the size check; keeps the u128 size arithmetic exact.
+const MAX_HL: u32 = 1 << 24;
+
+fn build(p: &Params) -> Result<Network> {
+    let h = p.u32("h", 1, MAX_HL, "network radix of a local router, >= 1")?;
+    let l = p.opt_u32("l", 1, MAX_HL)?.unwrap_or(h);
+    let conc = read_p(p, h)?;
+    // 001 §2.2.3: R = l(h+1) LRs + h(h+1)/2 GRs; every LR has h links, one to each GR of its
+    // column, so there are l·h·(h+1) router-to-router links (= Rg · 2l).
+    let (h128, l128) = (h as u128, l as u128);
+    let locals = l128 * (h128 + 1);
+    let globals = h128 * (h128 + 1) / 2;
+    let links = locals * h128;
+    let (param, value) = if p.has("l") && l > h {
+        ("l", l)
+    } else {
+        ("h", h)
+    };
+    ensure_size(p, param, value, locals + globals, links)?;
+
+    let (h, l) = (h as usize, l as usize);
+    let cols = h + 1;
+    let n_local = l * cols;
+    // GR of columns a < c in lexicographic pair order: the pairs before it are h - x for each
+    // first column x < a, then c - a - 1.
+    let gr_index = |a: usize, c: usize| {
+        let (a, c) = (a.min(c), a.max(c));
+        n_local + a * h - a * a.saturating_sub(1) / 2 + c - a - 1
+    };
+    let mut b = NetworkBuilder::new("mlfm", n_local + cols * h / 2, false);
+    // `col2` is the second column of a GR's pair; layer and col2 are -1 where they do not apply.
+    b.label_fields(&["kind", "layer", "col", "col2"]);
+    let class = b.link_class("local-global");
+    for layer in 0..l {
+        for col in 0..cols {
+            let r = layer * cols + col;
+            b.set_label(r, &[KIND_LOCAL, layer as i64, col as i64, -1]);
+            b.set_endpoints(r, conc);
+        }
+    }
+    for a in 0..cols {
+        for c in a + 1..cols {
+            b.set_label(gr_index(a, c), &[KIND_GLOBAL, -1, a as i64, c as i64]);
+        }
+    }
+    for layer in 0..l {
+        for a in 0..cols {
+            for c in (0..cols).filter(|&c| c != a) {
+                b.add_link(layer * cols + a, gr_index(a, c), 1, class);
+            }
+        }
+    }
+    b.build()
 }

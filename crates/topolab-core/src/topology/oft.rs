@@ -1,22 +1,115 @@
-//! PLACEHOLDER: replaced by the family's construction.
-use super::Family;
-use crate::error::{Result, TopolabError};
-use crate::network::Network;
+//! Two-level Orthogonal Fat-Tree: the k-OFT of 001 §2.2.4, two Single-Path Trees with
+//! r1 = r2 = k stacked on a shared upper level (001 §2.2.2).
+//!
+//! Levels L0, L1 and L2 have R_L = 1 + k(k-1) routers each. Router (0, i) and its counterpart
+//! (2, i) both connect to the k routers (1, j) listed in row i of the k-ML3B table, which is
+//! built by the numbered steps of 001 §2.2.4 from k - 2 mutually orthogonal Latin squares of
+//! order k - 1. Only L0 and L2 routers carry endpoints.
+//!
+//! Router index: level·R_L + index.
+
+use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind};
+use crate::error::Result;
+use crate::field::{prime_power, Field, MAX_FIELD_ORDER};
+use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
 
 pub const FAMILY: Family = Family {
     name: "oft",
-    aliases: &[],
-    summary: "not implemented yet",
-    source: "",
+    aliases: &["orthogonal-fat-tree", "ml3b"],
+    summary: "two-level Orthogonal Fat-Tree: 3 levels of 1+k(k-1) routers joined by the k-ML3B",
+    source: "001 §2.2.4",
     directed: false,
-    params: &[],
-    build: build_family,
-    example: "oft",
+    params: &[
+        ParamDef {
+            name: "k",
+            kind: ParamKind::Int,
+            default: None,
+            help: "network radix of the endpoint routers; k - 1 must be a prime power (k = 3, 4, 5, 6, 8, 9, 10, 12, ...)",
+        },
+        p_param("k (endpoints per L0 and L2 router; L1 routers have none)"),
+    ],
+    build,
+    example: "oft:k=4",
 };
 
-fn build_family(_p: &Params) -> Result<Network> {
-    Err(TopolabError::InvalidNetwork(
-        "oft: not implemented yet".into(),
-    ))
+const K_ALLOWED: &str =
+    "an integer k with k - 1 a prime power (k = 3, 4, 5, 6, 8, 9, 10, 12, 14, 17, ...): \
+     the k-ML3B is built from k - 2 mutually orthogonal Latin squares of order k - 1";
+
+/// Routers per level, R_L = 1 + k(k-1) (001 §2.2.4).
+pub fn routers_per_level(k: u32) -> u32 {
+    1 + k * (k - 1)
+}
+
+/// The tabular representation of the k-ML3B, k = q + 1 for the field GF(q): row i lists the
+/// L1 routers j that (0, i) connects to (001 §2.2.4, steps 1-3; Table 2 for k = 4).
+pub fn ml3b_table(field: &Field) -> Vec<Vec<u32>> {
+    let q = field.order();
+    let k = q + 1;
+    let rl = routers_per_level(k);
+    let mut table = vec![vec![0u32; k as usize]; rl as usize];
+    // Step 1: the first row is [R_L - k, R_L - 1].
+    for (c, cell) in table[0].iter_mut().enumerate() {
+        *cell = rl - k + c as u32;
+    }
+    // Step 2: the rest of the first column is k - 1 copies of each of R_L - k, ..., R_L - 1, so
+    // row 1 + s·(k-1) + r belongs to square s.
+    for s in 0..k {
+        for r in 0..q {
+            table[(1 + s * q + r) as usize][0] = rl - k + s;
+        }
+    }
+    // Step 3: square 0 holds 0..(k-1)^2 - 1 row-major, square 1 its transpose, square 1 + m
+    // (m = 1..k-2) the Latin square L_m(r, c) = r + m·c over GF(k-1) with column c shifted by
+    // c·(k-1). The paper does not say which MOLS; this family is the one that reproduces its
+    // Table 2, and any complete set gives the same single-path property (it is the projective
+    // plane of order k - 1), which is why prime powers work as well as primes.
+    for s in 0..k {
+        for r in 0..q {
+            let row = &mut table[(1 + s * q + r) as usize];
+            for c in 0..q {
+                row[1 + c as usize] = match s {
+                    0 => r * q + c,
+                    1 => c * q + r,
+                    _ => field.add(r, field.mul(s - 1, c)) + c * q,
+                };
+            }
+        }
+    }
+    table
+}
+
+fn build(p: &Params) -> Result<Network> {
+    let k = p.u32("k", 0, MAX_FIELD_ORDER + 1, K_ALLOWED)?;
+    if k < 3 || prime_power(k - 1).is_none() {
+        return Err(p.invalid("k", k, K_ALLOWED));
+    }
+    let rl = routers_per_level(k) as u128;
+    // Each L0 and L2 router has k links to L1: 2k·R_L links.
+    ensure_size(p, "k", k, 3 * rl, 2 * k as u128 * rl)?;
+    let conc = read_p(p, k)?;
+    let field = Field::new(k - 1, "oft", "k")?;
+    let table = ml3b_table(&field);
+
+    let rl = rl as usize;
+    let mut b = NetworkBuilder::new("oft", 3 * rl, false);
+    b.label_fields(&["level", "index"]);
+    let lower = b.link_class("l0-l1");
+    let upper = b.link_class("l1-l2");
+    for level in 0..3 {
+        for i in 0..rl {
+            b.set_label(level * rl + i, &[level as i64, i as i64]);
+        }
+    }
+    for (i, row) in table.iter().enumerate() {
+        b.set_endpoints(i, conc);
+        b.set_endpoints(2 * rl + i, conc);
+        for &j in row {
+            let l1 = rl + j as usize;
+            b.add_link(i, l1, 1, lower);
+            b.add_link(l1, 2 * rl + i, 1, upper);
+        }
+    }
+    b.build()
 }
