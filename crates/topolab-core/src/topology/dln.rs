@@ -1,22 +1,106 @@
-//! PLACEHOLDER: replaced by the family's construction.
-use super::Family;
+//! DLN-2-γ random shortcut networks (000 §III footnote 2, after Koibuchi et al., ISCA'12 [42]):
+//! a ring of the routers (degree 2) plus γ random shortcut links at every router.
+//!
+//! 000 fixes only "a ring plus γ additional random shortcuts added to each vertex". The
+//! shortcuts here form a random simple γ-regular graph that avoids the ring's links (so every
+//! router has degree exactly 2 + γ): the Steger–Wormald pairing of the Jellyfish family with the
+//! ring links forbidden. The ring keeps the network connected for every draw. Table IV's two
+//! DLNs are regular in this sense: their cable counts are exactly N_r·(k - p)/2.
+
+use super::jellyfish::{balanced_p, random_regular, MAX_ATTEMPTS};
+use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind, SEED_PARAM};
 use crate::error::{Result, TopolabError};
-use crate::network::Network;
+use crate::network::{Network, NetworkBuilder};
+use crate::rng::{stream, Stream};
 use crate::spec::Params;
 
 pub const FAMILY: Family = Family {
     name: "dln",
-    aliases: &[],
-    summary: "not implemented yet",
-    source: "",
+    aliases: &["dln-2", "random-shortcut"],
+    summary: "DLN-2-gamma: ring plus gamma random shortcuts per router (degree 2 + gamma)",
+    source: "000 §III (footnote 2, Tables II-IV), after Koibuchi et al. ISCA'12",
     directed: false,
-    params: &[],
-    build: build_family,
-    example: "dln",
+    params: &[
+        ParamDef {
+            name: "routers",
+            kind: ParamKind::Int,
+            default: None,
+            help: "number of routers on the ring, >= 3",
+        },
+        ParamDef {
+            name: "shortcuts",
+            kind: ParamKind::Int,
+            default: None,
+            help: "gamma: random shortcut links per router, 0 <= gamma <= routers - 3, routers*gamma even",
+        },
+        p_param("floor(sqrt(k)) for the router radix k = 2 + gamma + p (000 §III)"),
+        SEED_PARAM,
+    ],
+    build,
+    example: "dln:routers=64,shortcuts=4",
 };
 
-fn build_family(_p: &Params) -> Result<Network> {
-    Err(TopolabError::InvalidNetwork(
-        "dln: not implemented yet".into(),
-    ))
+fn build(p: &Params) -> Result<Network> {
+    let n = p.u32("routers", 3, u32::MAX - 1, "number of routers on the ring")?;
+    let gamma = p.u32(
+        "shortcuts",
+        0,
+        u32::MAX,
+        "gamma, random shortcut links per router",
+    )?;
+    if gamma > n - 3 {
+        return Err(p.invalid(
+            "shortcuts",
+            gamma,
+            &format!(
+                "at most routers - 3 = {} (each router already has 2 ring links and no parallel links)",
+                n - 3
+            ),
+        ));
+    }
+    if (n as u64 * gamma as u64) % 2 == 1 {
+        return Err(p.invalid(
+            "shortcuts",
+            gamma,
+            &format!(
+                "an even number when routers = {n} is odd (routers*shortcuts link ends pair up)"
+            ),
+        ));
+    }
+    ensure_size(
+        p,
+        "routers",
+        n,
+        n as u128,
+        n as u128 * (2 + gamma as u128) / 2,
+    )?;
+    let conc = read_p(p, balanced_p(2 + gamma))?;
+    let seed = p.seed()?;
+
+    let ring = move |u: u32, v: u32| {
+        let gap = u.abs_diff(v);
+        gap == 1 || gap == n - 1
+    };
+    let shortcuts = (0..MAX_ATTEMPTS)
+        .find_map(|attempt| {
+            let mut rng = stream(seed, Stream::Construction, attempt);
+            random_regular(n, gamma, 2, ring, &mut rng)
+        })
+        .ok_or_else(|| {
+            TopolabError::InvalidNetwork(format!(
+                "dln: no {gamma} shortcuts per router avoiding the ring of {n} found in {MAX_ATTEMPTS} attempts (seed {seed})"
+            ))
+        })?;
+
+    let mut b = NetworkBuilder::new("dln", n as usize, false);
+    let ring_class = b.link_class("ring");
+    let shortcut_class = b.link_class("shortcut");
+    for i in 0..n as usize {
+        b.add_link(i, (i + 1) % n as usize, 1, ring_class);
+    }
+    for (u, v) in shortcuts {
+        b.add_link(u as usize, v as usize, 1, shortcut_class);
+    }
+    b.uniform_endpoints(conc);
+    b.build()
 }

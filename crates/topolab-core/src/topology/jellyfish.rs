@@ -1,22 +1,369 @@
-//! PLACEHOLDER: replaced by the family's construction.
-use super::Family;
+//! Jellyfish: a uniformly random simple regular graph of the routers (the "random" topologies of
+//! 000 §III; 002 §III-A "Random"; 004 Random(N, d)), conditioned on being connected.
+//!
+//! The graph comes from the Steger–Wormald pairing process: every router owns `degree` points;
+//! repeatedly two unpaired points are drawn uniformly and joined when the pair is suitable
+//! (different routers, not yet adjacent); when no suitable pair is left the attempt restarts.
+//! Its output is asymptotically uniform over all d-regular graphs and it costs O(n·d) expected
+//! work, which matters because 100,000-router networks are built routinely. Restarts and
+//! disconnected results move on to the next construction stream of the seed, so the network
+//! is a function of (routers, degree, seed) alone.
+
+use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind, SEED_PARAM};
 use crate::error::{Result, TopolabError};
-use crate::network::Network;
+use crate::network::{Network, NetworkBuilder};
+use crate::rng::{stream, Stream};
 use crate::spec::Params;
+use rand::seq::SliceRandom;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 
 pub const FAMILY: Family = Family {
     name: "jellyfish",
-    aliases: &[],
-    summary: "not implemented yet",
-    source: "",
+    aliases: &["rrg"],
+    summary: "uniformly random connected simple regular graph of the routers (Jellyfish)",
+    source: "000 §III (random topologies, balanced p); 002 §III-A; 004 §III-A Random(N, d)",
     directed: false,
-    params: &[],
-    build: build_family,
-    example: "jellyfish",
+    params: &[
+        ParamDef {
+            name: "routers",
+            kind: ParamKind::Int,
+            default: None,
+            help: "number of routers, >= 2",
+        },
+        ParamDef {
+            name: "degree",
+            kind: ParamKind::Int,
+            default: None,
+            help: "router-to-router links per router, 1 <= degree < routers, routers*degree even",
+        },
+        p_param("floor(sqrt(k)) for the router radix k = degree + p (000 §III, DLN rule)"),
+        SEED_PARAM,
+    ],
+    build,
+    example: "jellyfish:routers=64,degree=6",
 };
 
-fn build_family(_p: &Params) -> Result<Network> {
-    Err(TopolabError::InvalidNetwork(
-        "jellyfish: not implemented yet".into(),
-    ))
+/// Construction streams tried before giving up. A d-regular graph with d >= 3 is connected and
+/// the pairing succeeds with probability bounded away from 0, so 100 failures in a row mean a
+/// bug, not bad luck.
+pub(crate) const MAX_ATTEMPTS: u64 = 100;
+
+/// Draws that may miss in a row before the pairing switches to enumerating the suitable pairs.
+const MISS_LIMIT: u32 = 64;
+
+/// The balanced concentration of 000 §III for random topologies, p = floor(sqrt(k)), where the
+/// router radix k = k' + p includes the endpoint ports. The fixed point is the largest p with
+/// p(p-1) <= k': then p² <= k' + p < (p+1)².
+pub fn balanced_p(network_degree: u32) -> u32 {
+    let k = network_degree as u64;
+    let mut p = 0u64;
+    while (p + 1) * p <= k {
+        p += 1;
+    }
+    p as u32
+}
+
+fn build(p: &Params) -> Result<Network> {
+    let n = p.u32("routers", 2, u32::MAX - 1, "number of routers, >= 2")?;
+    let d = p.u32(
+        "degree",
+        1,
+        u32::MAX,
+        "router-to-router links per router (network degree)",
+    )?;
+    if d >= n {
+        return Err(p.invalid(
+            "degree",
+            d,
+            &format!("at most routers - 1 = {} (a simple graph)", n - 1),
+        ));
+    }
+    if (n as u64 * d as u64) % 2 == 1 {
+        return Err(p.invalid(
+            "degree",
+            d,
+            &format!("an even number when routers = {n} is odd (routers*degree link ends pair up)"),
+        ));
+    }
+    if d == 1 && n > 2 {
+        return Err(p.invalid(
+            "degree",
+            d,
+            &format!("at least 2 for {n} routers (degree 1 connects only 2 routers)"),
+        ));
+    }
+    ensure_size(p, "routers", n, n as u128, n as u128 * d as u128 / 2)?;
+    let conc = read_p(p, balanced_p(d))?;
+    let seed = p.seed()?;
+
+    let edges = connected_regular(n, d, seed).ok_or_else(|| {
+        TopolabError::InvalidNetwork(format!(
+            "jellyfish: no connected {d}-regular graph on {n} routers found in {MAX_ATTEMPTS} attempts (seed {seed})"
+        ))
+    })?;
+    let mut b = NetworkBuilder::new("jellyfish", n as usize, false);
+    let random = b.link_class("random");
+    for (u, v) in edges {
+        b.add_link(u as usize, v as usize, 1, random);
+    }
+    b.uniform_endpoints(conc);
+    b.build()
+}
+
+/// Edges of a connected simple d-regular graph on n vertices, or None after MAX_ATTEMPTS.
+fn connected_regular(n: u32, d: u32, seed: u64) -> Option<Vec<(u32, u32)>> {
+    for attempt in 0..MAX_ATTEMPTS {
+        let mut rng = stream(seed, Stream::Construction, attempt);
+        let edges = match d {
+            1 => vec![(0, 1)],
+            // A random 2-regular graph is almost never connected for large n; conditioned on
+            // connectivity it is a uniformly random Hamiltonian cycle, i.e. a shuffled ring.
+            2 => {
+                let mut order: Vec<u32> = (0..n).collect();
+                order.shuffle(&mut rng);
+                (0..n as usize)
+                    .map(|i| (order[i], order[(i + 1) % n as usize]))
+                    .collect()
+            }
+            _ => match random_regular(n, d, 0, |_, _| false, &mut rng) {
+                Some(e) => e,
+                None => continue,
+            },
+        };
+        if is_connected(n, &edges) {
+            return Some(edges);
+        }
+    }
+    None
+}
+
+fn is_connected(n: u32, edges: &[(u32, u32)]) -> bool {
+    let mut parent: Vec<u32> = (0..n).collect();
+    fn root(parent: &mut [u32], mut x: u32) -> u32 {
+        while parent[x as usize] != x {
+            let up = parent[parent[x as usize] as usize];
+            parent[x as usize] = up;
+            x = up;
+        }
+        x
+    }
+    let mut components = n;
+    for &(u, v) in edges {
+        let (ru, rv) = (root(&mut parent, u), root(&mut parent, v));
+        if ru != rv {
+            parent[ru as usize] = rv;
+            components -= 1;
+        }
+    }
+    components == 1
+}
+
+/// Edges (u, v) of a random simple d-regular graph on n vertices that shares no edge with a
+/// `base_degree`-regular base graph whose edges `forbidden` recognises (none for Jellyfish, the
+/// ring for DLN). None when this attempt's pairing got stuck; the caller retries with a fresh
+/// stream. Requires n·d even and d <= n - 1 - base_degree.
+pub(crate) fn random_regular(
+    n: u32,
+    d: u32,
+    base_degree: u32,
+    forbidden: impl Fn(u32, u32) -> bool + Copy,
+    rng: &mut ChaCha8Rng,
+) -> Option<Vec<(u32, u32)>> {
+    let free = n - 1 - base_degree;
+    debug_assert!(d <= free && (n as u64 * d as u64) & 1 == 0);
+    if 2 * d > free {
+        // Pairing gets stuck ever more often as the graph fills up. Complementing within the
+        // allowed pairs maps uniform (free-d)-regular graphs onto uniform d-regular ones, so a
+        // dense graph is built as the complement of a sparse one. n·(free-d) is even because
+        // n·(n-1) and n·base_degree are.
+        let sparse = pairing(n, free - d, forbidden, rng)?;
+        return Some(complement(n, &sparse, forbidden));
+    }
+    pairing(n, d, forbidden, rng)
+}
+
+/// The splitmix64 finaliser: SipHash's protection against adversarial keys is not needed for
+/// edge keys, and hashing is on the pairing's hot path.
+#[derive(Default)]
+struct EdgeHasher(u64);
+
+impl Hasher for EdgeHasher {
+    fn finish(&self) -> u64 {
+        let mut x = self.0;
+        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        x ^ (x >> 31)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
+
+type EdgeSet = HashSet<u64, BuildHasherDefault<EdgeHasher>>;
+
+fn edge_key(u: u32, v: u32) -> u64 {
+    let (a, b) = if u < v { (u, v) } else { (v, u) };
+    (a as u64) << 32 | b as u64
+}
+
+/// One Steger–Wormald attempt. The hash set only answers membership queries; nothing iterates
+/// it, so its per-process hash keys cannot influence the result.
+fn pairing(
+    n: u32,
+    d: u32,
+    forbidden: impl Fn(u32, u32) -> bool,
+    rng: &mut ChaCha8Rng,
+) -> Option<Vec<(u32, u32)>> {
+    let total = n as usize * d as usize;
+    let mut points: Vec<u32> = (0..total).map(|i| (i / d as usize) as u32).collect();
+    let mut edges = Vec::with_capacity(total / 2);
+    let mut present = EdgeSet::with_capacity_and_hasher(total / 2, Default::default());
+    let suitable = |u: u32, v: u32, present: &EdgeSet| {
+        u != v && !forbidden(u, v) && !present.contains(&edge_key(u, v))
+    };
+    let mut m = total;
+    let mut misses = 0;
+    while m > 0 {
+        let (i, j) = if misses < MISS_LIMIT {
+            // Ordered pairs of points are equally likely, so accepted unordered suitable pairs
+            // are too: this is the uniform choice among suitable pairs, by rejection.
+            let i = rng.random_range(0..m as u32) as usize;
+            let j = rng.random_range(0..m as u32) as usize;
+            if !suitable(points[i], points[j], &present) {
+                misses += 1;
+                continue;
+            }
+            (i, j)
+        } else {
+            pick_suitable(&points[..m], |u, v| suitable(u, v, &present), rng)?
+        };
+        let (u, v) = (points[i], points[j]);
+        present.insert(edge_key(u, v));
+        edges.push((u.min(v), u.max(v)));
+        let (lo, hi) = (i.min(j), i.max(j));
+        points.swap(hi, m - 1);
+        points.swap(lo, m - 2);
+        m -= 2;
+        misses = 0;
+    }
+    Some(edges)
+}
+
+/// Positions of a suitable pair of points drawn uniformly among all suitable pairs, found by
+/// enumeration, or None when there is none (the attempt is stuck). Reached only when rejection
+/// keeps failing, i.e. when few distinct routers still have free points.
+fn pick_suitable(
+    points: &[u32],
+    suitable: impl Fn(u32, u32) -> bool,
+    rng: &mut ChaCha8Rng,
+) -> Option<(usize, usize)> {
+    let mut sorted = points.to_vec();
+    sorted.sort_unstable();
+    let mut groups: Vec<(u32, u64)> = Vec::new();
+    for &v in &sorted {
+        match groups.last_mut() {
+            Some((last, c)) if *last == v => *c += 1,
+            _ => groups.push((v, 1)),
+        }
+    }
+    let mut pairs = Vec::new();
+    let mut total = 0u64;
+    for (x, &(u, cu)) in groups.iter().enumerate() {
+        for &(v, cv) in &groups[x + 1..] {
+            if suitable(u, v) {
+                total += cu * cv;
+                pairs.push((u, v, total));
+            }
+        }
+    }
+    if total == 0 {
+        return None;
+    }
+    let r = rng.random_range(0..total);
+    let &(u, v, _) = pairs.iter().find(|&&(_, _, upto)| r < upto)?;
+    let i = points.iter().position(|&x| x == u)?;
+    let j = points.iter().position(|&x| x == v)?;
+    Some((i, j))
+}
+
+/// All allowed pairs (not forbidden) that are not edges of `sparse`.
+fn complement(
+    n: u32,
+    sparse: &[(u32, u32)],
+    forbidden: impl Fn(u32, u32) -> bool,
+) -> Vec<(u32, u32)> {
+    let mut adj: Vec<Vec<u32>> = vec![Vec::new(); n as usize];
+    for &(u, v) in sparse {
+        adj[u as usize].push(v);
+        adj[v as usize].push(u);
+    }
+    let mut edges = Vec::new();
+    for u in 0..n {
+        let list = &mut adj[u as usize];
+        list.sort_unstable();
+        for v in u + 1..n {
+            if !forbidden(u, v) && list.binary_search(&v).is_err() {
+                edges.push((u, v));
+            }
+        }
+    }
+    edges
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_regular(n: u32, d: u32, edges: &[(u32, u32)]) {
+        let mut deg = vec![0u32; n as usize];
+        let mut keys: Vec<u64> = edges.iter().map(|&(u, v)| edge_key(u, v)).collect();
+        for &(u, v) in edges {
+            assert_ne!(u, v);
+            deg[u as usize] += 1;
+            deg[v as usize] += 1;
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), edges.len(), "parallel edges");
+        assert!(deg.iter().all(|&x| x == d), "not {d}-regular");
+    }
+
+    #[test]
+    fn pairing_and_complement_give_regular_graphs_avoiding_the_base() {
+        let ring = |n: u32| move |u: u32, v: u32| u.abs_diff(v) == 1 || u.abs_diff(v) == n - 1;
+        for (n, d) in [(10u32, 3u32), (11, 4), (30, 7), (30, 20), (12, 8), (9, 6)] {
+            let mut built = 0;
+            for attempt in 0..10 {
+                let mut rng = stream(attempt, Stream::Construction, 0);
+                if let Some(e) = random_regular(n, d, 2, ring(n), &mut rng) {
+                    check_regular(n, d, &e);
+                    assert!(e.iter().all(|&(u, v)| !ring(n)(u, v)), "used a ring edge");
+                    built += 1;
+                }
+            }
+            assert!(
+                built >= 5,
+                "n={n} d={d}: only {built} of 10 attempts succeeded"
+            );
+        }
+    }
+
+    #[test]
+    fn balanced_p_is_the_fixed_point_of_floor_sqrt() {
+        for k_net in 0u32..2000 {
+            let p = balanced_p(k_net);
+            let k = k_net + p;
+            assert_eq!(p, (k as f64).sqrt().floor() as u32, "k' = {k_net}");
+        }
+    }
 }

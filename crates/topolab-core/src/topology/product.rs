@@ -1,22 +1,211 @@
-//! PLACEHOLDER: replaced by the family's construction.
-use super::Family;
+//! Cartesian product of two topologies (003 §1.5: Slim Fly x FlatFly; tori, FlatFly and
+//! hypercubes of 003 §1.1-1.3 are products too).
+//!
+//! Router (u, v) has index u·|b| + v and is joined to (u', v) for every link u-u' of a (width
+//! multiplied by wa, class "a:<class>") and to (u, v') for every link v-v' of b (width times
+//! wb, class "b:<class>"). Hence degree(u, v) = wa·deg_a(u) + wb·deg_b(v) and, for connected
+//! factors, diam = diam(a) + diam(b). Two directed factors give the directed product; a
+//! directed factor with an undirected one is rejected (its links would have no direction).
+
+use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind};
 use crate::error::{Result, TopolabError};
-use crate::network::Network;
+use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
 
 pub const FAMILY: Family = Family {
     name: "product",
-    aliases: &[],
-    summary: "not implemented yet",
-    source: "",
+    aliases: &["cartesian"],
+    summary: "Cartesian product of two topologies, e.g. Slim Fly x FlatFly",
+    source: "003 §1.5 (SF x FF-1, SF x FF-2)",
     directed: false,
-    params: &[],
-    build: build_family,
-    example: "product",
+    params: &[
+        ParamDef {
+            name: "a",
+            kind: ParamKind::Spec,
+            default: None,
+            help: "first factor, a nested spec such as (slimfly:q=4)",
+        },
+        ParamDef {
+            name: "b",
+            kind: ParamKind::Spec,
+            default: None,
+            help: "second factor, a nested spec such as (hyperx:dims=8x8)",
+        },
+        p_param("the endpoints of router u of a, at every router (u, v)"),
+        ParamDef {
+            name: "wa",
+            kind: ParamKind::Int,
+            default: Some("1"),
+            help: "width multiplier of the links taken from a (003's L of the Slim Fly factor)",
+        },
+        ParamDef {
+            name: "wb",
+            kind: ParamKind::Int,
+            default: Some("1"),
+            help: "width multiplier of the links taken from b",
+        },
+    ],
+    build,
+    example: "product:a=(slimfly:q=3),b=(jellyfish:routers=4,degree=3)",
 };
 
-fn build_family(_p: &Params) -> Result<Network> {
-    Err(TopolabError::InvalidNetwork(
-        "product: not implemented yet".into(),
+const MAX_WIDTH: u32 = 1 << 16;
+
+fn build(p: &Params) -> Result<Network> {
+    let a = factor(p, "a")?;
+    let b = factor(p, "b")?;
+    let wa = p.opt_u32("wa", 1, MAX_WIDTH)?.unwrap_or(1);
+    let wb = p.opt_u32("wb", 1, MAX_WIDTH)?.unwrap_or(1);
+    check_directions(p, &a, &b)?;
+    let (na, nb) = (a.num_routers() as u128, b.num_routers() as u128);
+    ensure_size(
+        p,
+        "b",
+        format!("({}) for a = ({})", b.spec(), a.spec()),
+        na * nb,
+        na * b.links().len() as u128 + nb * a.links().len() as u128,
+    )?;
+    for (name, w, net) in [("wa", wa, &a), ("wb", wb, &b)] {
+        let widest = net.links().iter().map(|l| l.width).max().unwrap_or(1);
+        if widest.checked_mul(w).is_none() {
+            return Err(p.invalid(
+                name,
+                w,
+                &format!(
+                    "a multiplier keeping link widths below 2^32 (the factor has width {widest})"
+                ),
+            ));
+        }
+    }
+    let net = cartesian(&a, &b, wa, wb)?;
+    if !p.has("p") {
+        return Ok(net);
+    }
+    let routers = net.num_routers();
+    net.with_endpoints(vec![read_p(p, 0)?; routers])
+}
+
+/// The factor network of parameter `name`; any error inside it is reported as a bad value of
+/// `name` so that the user learns which factor is wrong.
+fn factor(p: &Params, name: &str) -> Result<Network> {
+    let spec = p
+        .spec(name, "a nested topology spec, e.g. (slimfly:q=4)")
+        .map_err(|e| match e {
+            TopolabError::SpecSyntax { ref spec, .. } => {
+                p.invalid(name, format!("'{spec}'"), &e.to_string())
+            }
+            other => other,
+        })?;
+    super::build(&spec).map_err(|e| p.invalid(name, format!("({spec})"), &e.to_string()))
+}
+
+fn check_directions(p: &Params, a: &Network, b: &Network) -> Result<()> {
+    if a.directed() == b.directed() {
+        return Ok(());
+    }
+    let kind = |d: bool| if d { "a directed" } else { "an undirected" };
+    Err(p.invalid(
+        "b",
+        format!("({}), {} topology", b.spec(), kind(b.directed())),
+        &format!(
+            "{} topology like a = ({}); mixed products are not defined",
+            kind(a.directed()),
+            a.spec()
+        ),
     ))
+}
+
+/// The product network with a's per-router endpoint counts at every (u, v).
+fn cartesian(a: &Network, b: &Network, wa: u32, wb: u32) -> Result<Network> {
+    let (na, nb) = (a.num_routers(), b.num_routers());
+    let mut out = NetworkBuilder::new("product", na * nb, a.directed());
+    let fields: Vec<String> = a
+        .label_fields()
+        .iter()
+        .map(|f| format!("a.{f}"))
+        .chain(b.label_fields().iter().map(|f| format!("b.{f}")))
+        .collect();
+    out.label_fields(&fields.iter().map(String::as_str).collect::<Vec<_>>());
+    let a_class: Vec<u16> = a
+        .link_classes()
+        .iter()
+        .map(|c| out.link_class(&format!("a:{c}")))
+        .collect();
+    let b_class: Vec<u16> = b
+        .link_classes()
+        .iter()
+        .map(|c| out.link_class(&format!("b:{c}")))
+        .collect();
+    let mut label = Vec::with_capacity(fields.len());
+    for u in 0..na {
+        for v in 0..nb {
+            label.clear();
+            label.extend_from_slice(a.label(u));
+            label.extend_from_slice(b.label(v));
+            out.set_label(u * nb + v, &label);
+            out.set_endpoints(u * nb + v, a.endpoints()[u]);
+        }
+    }
+    for u in 0..na {
+        for l in b.links() {
+            let (s, d) = (u * nb + l.src as usize, u * nb + l.dst as usize);
+            out.add_link(s, d, l.width * wb, b_class[l.class as usize]);
+        }
+    }
+    for v in 0..nb {
+        for l in a.links() {
+            let (s, d) = (l.src as usize * nb + v, l.dst as usize * nb + v);
+            out.add_link(s, d, l.width * wa, a_class[l.class as usize]);
+        }
+    }
+    out.build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::distance::diameter;
+
+    fn directed_cycle(n: usize) -> Network {
+        let mut b = NetworkBuilder::new("cycle", n, true);
+        let c = b.link_class("arc");
+        for i in 0..n {
+            b.add_link(i, (i + 1) % n, 1, c);
+        }
+        b.uniform_endpoints(1);
+        b.build().unwrap()
+    }
+
+    #[test]
+    fn directed_cycles_multiply_into_a_directed_torus() {
+        // C3 x C4 directed: every router has out-degree 2 and the diameter is 2 + 3 = 5.
+        let net = cartesian(&directed_cycle(3), &directed_cycle(4), 1, 1).unwrap();
+        assert!(net.directed());
+        assert_eq!(net.num_routers(), 12);
+        assert_eq!(net.links().len(), 24);
+        assert!((0..12).all(|r| net.degree(r) == 2));
+        assert_eq!(diameter(&net), Some(5));
+        // The arc (0,0) -> (0,1) exists but not its reverse.
+        assert!(net.neighbors(0).contains(&1));
+        assert!(!net.neighbors(1).contains(&0));
+    }
+
+    #[test]
+    fn mixing_directed_and_undirected_is_an_error_naming_b() {
+        let values = Default::default();
+        let p = Params::new("product", &values);
+        let mut und = NetworkBuilder::new("ring", 3, false);
+        let c = und.link_class("ring");
+        und.add_link(0, 1, 1, c)
+            .add_link(1, 2, 1, c)
+            .add_link(0, 2, 1, c);
+        let und = und.build().unwrap();
+        let e = check_directions(&p, &directed_cycle(3), &und).unwrap_err();
+        assert!(
+            matches!(&e, TopolabError::InvalidParameter { param, .. } if param == "b"),
+            "{e}"
+        );
+        assert!(e.to_string().contains("directed topology like a"), "{e}");
+        assert!(check_directions(&p, &directed_cycle(3), &directed_cycle(4)).is_ok());
+    }
 }
