@@ -1,22 +1,149 @@
-//! PLACEHOLDER: replaced by the family's construction.
-use super::Family;
-use crate::error::{Result, TopolabError};
-use crate::network::Network;
+//! Fat trees built from routers of even radix k; endpoints sit on the leaves only.
+//!
+//! levels = 3: the k-ary fat tree of 000 §VI-B3c (FT-3, from [44]): k pods, each of k/2 leaf
+//! ("edge") and k/2 aggregation routers joined as a complete bipartite graph, and (k/2)^2 core
+//! routers; core router i·(k/2) + j joins aggregation router i of every pod. With p = k/2:
+//! 5k^2/4 routers, k^3/4 endpoints, k^3/4 leaf-agg and k^3/4 agg-core cables, k^2/4 endpoints
+//! per pod (000 writes these with p = k/2 as 5p^2, 2p^3 and p^2).
+//!
+//! levels = 2: the two-level fat tree of 001 §2.2.1: k leaves, each joined once to every one of
+//! k/2 spines; 3k/2 routers and k^2/2 endpoints with p = k/2.
+//!
+//! p < k/2 leaves leaf ports unused. p > k/2 oversubscribes the leaves: a leaf keeps k - p up
+//! ports, so a pod has k - p aggregation routers (3 levels; (k - p)·k/2 core routers) or the tree
+//! k - p spines (2 levels); the levels above the leaves stay non-blocking.
+//!
+//! `pods` (3 levels only) builds fewer than k pods, leaving core ports unused: the FT-3 that
+//! 000 §V simulates (k = 44, p = 22, N_r = 1,452, N = 10,648) has k/2 = 22 pods.
+//!
+//! Router numbering: leaves first (pod by pod, so endpoint ids run pod by pod), then aggregation
+//! routers (or spines), then core routers. Labels (level, pod, index) with level 0 = leaf,
+//! 1 = aggregation / spine, 2 = core; routers above the pods (spines, core) have pod -1.
+
+use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind};
+use crate::error::Result;
+use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
 
 pub const FAMILY: Family = Family {
     name: "fattree",
-    aliases: &[],
-    summary: "not implemented yet",
-    source: "",
+    aliases: &["fat_tree", "ft"],
+    summary: "k-ary fat tree with 2 or 3 levels of radix-k routers, endpoints on the leaves",
+    source: "000 §VI-B3c (FT-3); 001 §2.2.1 (two levels)",
     directed: false,
-    params: &[],
-    build: build_family,
-    example: "fattree",
+    params: &[
+        ParamDef {
+            name: "k",
+            kind: ParamKind::Int,
+            default: None,
+            help: "router radix, even",
+        },
+        ParamDef {
+            name: "levels",
+            kind: ParamKind::Int,
+            default: Some("3"),
+            help: "router levels, 2 or 3",
+        },
+        p_param("k/2 (full bisection); k/2 < p < k oversubscribes the leaves"),
+        ParamDef {
+            name: "pods",
+            kind: ParamKind::Int,
+            default: Some("k"),
+            help: "pods of a 3-level tree, 1 to k (fewer leave core ports unused)",
+        },
+    ],
+    build,
+    example: "fattree:k=4",
 };
 
-fn build_family(_p: &Params) -> Result<Network> {
-    Err(TopolabError::InvalidNetwork(
-        "fattree: not implemented yet".into(),
-    ))
+fn build(p: &Params) -> Result<Network> {
+    let k = p.u32("k", 2, 1 << 12, "router radix, even")?;
+    if k % 2 != 0 {
+        return Err(p.invalid("k", k, "an even integer >= 2"));
+    }
+    let levels = p.opt_u32("levels", 0, u32::MAX)?.unwrap_or(3);
+    if levels != 2 && levels != 3 {
+        return Err(p.invalid("levels", levels, "2 or 3"));
+    }
+    let half = k / 2;
+    let conc = read_p(p, half)?;
+    if conc == 0 || conc >= k {
+        return Err(p.invalid(
+            "p",
+            conc,
+            &format!(
+                "an integer from 1 to k - 1 = {} (leaves need an up port)",
+                k - 1
+            ),
+        ));
+    }
+    let up = half.min(k - conc);
+    if levels == 2 {
+        if p.has("pods") {
+            return Err(p.invalid(
+                "pods",
+                p.opt_u32("pods", 0, u32::MAX)?.unwrap_or(0),
+                "only with levels=3 (a two-level tree is a single pod)",
+            ));
+        }
+        return build_two_level(k as usize, up as usize, conc);
+    }
+    let pods = p.opt_u32("pods", 1, k)?.unwrap_or(k);
+    let (routers, links) = {
+        let (pods, half, up) = (pods as u128, half as u128, up as u128);
+        (pods * (half + up) + up * half, 2 * pods * half * up)
+    };
+    ensure_size(p, "k", k, routers, links)?;
+    build_three_level(pods as usize, half as usize, up as usize, conc)
+}
+
+/// `k` leaves with `conc` endpoints each, every leaf joined to each of `up` spines.
+fn build_two_level(k: usize, up: usize, conc: u32) -> Result<Network> {
+    let mut b = NetworkBuilder::new("fattree", k + up, false);
+    b.label_fields(&["level", "pod", "index"]);
+    let class = b.link_class("leaf-spine");
+    for leaf in 0..k {
+        b.set_label(leaf, &[0, 0, leaf as i64]);
+        b.set_endpoints(leaf, conc);
+        for s in 0..up {
+            b.add_link(leaf, k + s, 1, class);
+        }
+    }
+    for s in 0..up {
+        b.set_label(k + s, &[1, -1, s as i64]);
+    }
+    b.build()
+}
+
+/// `pods` pods of `half` leaves and `up` aggregation routers; aggregation router i of every pod
+/// joins core routers i·half .. i·half + half - 1.
+fn build_three_level(pods: usize, half: usize, up: usize, conc: u32) -> Result<Network> {
+    let leaves = pods * half;
+    let aggs = pods * up;
+    let core = up * half;
+    let mut b = NetworkBuilder::new("fattree", leaves + aggs + core, false);
+    b.label_fields(&["level", "pod", "index"]);
+    let leaf_agg = b.link_class("leaf-agg");
+    let agg_core = b.link_class("agg-core");
+    for pod in 0..pods {
+        for l in 0..half {
+            let leaf = pod * half + l;
+            b.set_label(leaf, &[0, pod as i64, l as i64]);
+            b.set_endpoints(leaf, conc);
+            for i in 0..up {
+                b.add_link(leaf, leaves + pod * up + i, 1, leaf_agg);
+            }
+        }
+        for i in 0..up {
+            let agg = leaves + pod * up + i;
+            b.set_label(agg, &[1, pod as i64, i as i64]);
+            for j in 0..half {
+                b.add_link(agg, leaves + aggs + i * half + j, 1, agg_core);
+            }
+        }
+    }
+    for c in 0..core {
+        b.set_label(leaves + aggs + c, &[2, -1, c as i64]);
+    }
+    b.build()
 }

@@ -1,22 +1,66 @@
-//! PLACEHOLDER: replaced by the family's construction.
-use super::Family;
-use crate::error::{Result, TopolabError};
-use crate::network::Network;
+//! Hypercube: the Cartesian product of n copies of K_2 (003 §1.3), 2^n routers. Router r's
+//! label is its bits b0..b{n-1} (b_i = bit i of r, one field per bit, so a label reads as the
+//! coordinates of a 2x2x...x2 torus with d_i = b_i); the dimension-i link flips bit i and has
+//! class "dim<i>". Every link has the same width (003 §1.3 uses double links in each dimension).
+
+use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind};
+use crate::error::Result;
+use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
 
 pub const FAMILY: Family = Family {
     name: "hypercube",
-    aliases: &[],
-    summary: "not implemented yet",
-    source: "",
+    aliases: &["hc"],
+    summary: "hypercube: 2^n routers, router r joined to r XOR 2^i in each dimension i",
+    source: "003 §1.3",
     directed: false,
-    params: &[],
-    build: build_family,
-    example: "hypercube",
+    params: &[
+        ParamDef {
+            name: "n",
+            kind: ParamKind::Int,
+            default: None,
+            help: "dimension; 2^n routers",
+        },
+        ParamDef {
+            name: "width",
+            kind: ParamKind::Int,
+            default: Some("1"),
+            help: "link width (parallel cables) in every dimension",
+        },
+        p_param("1 (000 §VI uses p = 1 for hypercubes)"),
+    ],
+    build,
+    example: "hypercube:n=4",
 };
 
-fn build_family(_p: &Params) -> Result<Network> {
-    Err(TopolabError::InvalidNetwork(
-        "hypercube: not implemented yet".into(),
-    ))
+fn build(p: &Params) -> Result<Network> {
+    let n = p.u32("n", 1, 64, "dimension; 2^n routers")?;
+    let routers = 1u128 << n;
+    ensure_size(p, "n", n, routers, routers * n as u128 / 2)?;
+    let width = p.opt_u32("width", 1, 1 << 16)?.unwrap_or(1);
+    let conc = read_p(p, 1)?;
+    let (n, routers) = (n as usize, routers as usize);
+
+    let mut b = NetworkBuilder::new("hypercube", routers, false);
+    let fields: Vec<String> = (0..n).map(|i| format!("b{i}")).collect();
+    let field_refs: Vec<&str> = fields.iter().map(|s| s.as_str()).collect();
+    b.label_fields(&field_refs);
+    for i in 0..n {
+        b.link_class(&format!("dim{i}"));
+    }
+    let mut label = vec![0i64; n];
+    for r in 0..routers {
+        for (i, bit) in label.iter_mut().enumerate() {
+            *bit = ((r >> i) & 1) as i64;
+        }
+        b.set_label(r, &label);
+        for i in 0..n {
+            let other = r ^ (1 << i);
+            if r < other {
+                b.add_link(r, other, width, i as u16);
+            }
+        }
+    }
+    b.uniform_endpoints(conc);
+    b.build()
 }
