@@ -5,6 +5,7 @@ pub mod field;
 pub mod io;
 pub mod metrics;
 pub mod network;
+pub mod physical;
 pub mod rng;
 pub mod spec;
 pub mod topology;
