@@ -278,6 +278,15 @@ impl NetworkBuilder {
                     l.src
                 )));
             }
+            if l.class as usize >= self.link_classes.len() {
+                return Err(TopolabError::InvalidNetwork(format!(
+                    "link {}-{} has class {} but only {} link classes are named",
+                    l.src,
+                    l.dst,
+                    l.class,
+                    self.link_classes.len()
+                )));
+            }
             if l.width == 0 {
                 return Err(TopolabError::InvalidNetwork(format!(
                     "link {}-{} has width 0",
