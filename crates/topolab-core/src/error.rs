@@ -50,6 +50,10 @@ pub enum TopolabError {
     #[error("{path}: {reason}")]
     Io { path: String, reason: String },
 
+    /// The computation was asked to stop (Ctrl-C, a cancelled job).
+    #[error("interrupted")]
+    Interrupted,
+
     /// A network that is not valid as a whole (dangling link, self-loop, duplicate link).
     #[error("invalid network: {0}")]
     InvalidNetwork(String),

@@ -6,6 +6,7 @@ pub mod io;
 pub mod metrics;
 pub mod network;
 pub mod physical;
+pub mod progress;
 pub mod rng;
 pub mod spec;
 pub mod topology;

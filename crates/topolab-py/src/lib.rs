@@ -50,6 +50,7 @@ fn to_py_err(err: CoreError) -> PyErr {
         CoreError::Format { .. } => FormatError::new_err(msg),
         CoreError::InvalidNetwork(_) => NetworkError::new_err(msg),
         CoreError::Io { .. } => FileError::new_err(msg),
+        CoreError::Interrupted => pyo3::exceptions::PyKeyboardInterrupt::new_err(msg),
     }
 }
 
