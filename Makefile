@@ -24,6 +24,7 @@ test-python: ## Python API, CLI and networkx cross-checks
 lint: ## formatting and lints
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
+	ruff check python tests examples
 
 fmt: ## format the Rust code
 	cargo fmt --all

@@ -51,7 +51,16 @@ def main() -> None:
         if note:
             notes.append(f"* {spec}: {note}")
         rows.append(
-            [spec, source, net.num_routers, net.num_endpoints, net.radix, net.num_links, f"{n}/{nr}/{k}", match]
+            [
+                spec,
+                source,
+                net.num_routers,
+                net.num_endpoints,
+                net.radix,
+                net.num_links,
+                f"{n}/{nr}/{k}",
+                match,
+            ]
         )
     widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
     for row in [header, *rows]:

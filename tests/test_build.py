@@ -56,8 +56,23 @@ def test_bad_input_raises_parameter_error_naming_the_problem(call, words):
 def test_families_registry_lists_every_family_with_parameters():
     names = {f.name for f in topolab.families()}
     expected = {
-        "slimfly", "dragonfly", "fattree", "hyperx", "torus", "mesh", "hypercube", "jellyfish",
-        "dln", "mlfm", "oft", "kautz", "debruijn", "imase", "random_directed", "mddp", "skywalk",
+        "slimfly",
+        "dragonfly",
+        "fattree",
+        "hyperx",
+        "torus",
+        "mesh",
+        "hypercube",
+        "jellyfish",
+        "dln",
+        "mlfm",
+        "oft",
+        "kautz",
+        "debruijn",
+        "imase",
+        "random_directed",
+        "mddp",
+        "skywalk",
         "product",
     }
     assert expected <= names

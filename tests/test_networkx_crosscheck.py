@@ -80,7 +80,7 @@ def test_every_family_example_converts_faithfully(fam):
     assert connected, fam.example
     back = topolab.from_networkx(g)
     assert back.endpoints == net.endpoints
-    assert sorted(l[:3] for l in back.links) == sorted(l[:3] for l in net.links)
+    assert sorted(link[:3] for link in back.links) == sorted(link[:3] for link in net.links)
 
 
 @pytest.mark.parametrize(

@@ -224,8 +224,4 @@ def from_networkx(
         key = (a, b, classes.index(name))
         widths[key] = widths.get(key, 0) + int(data.get("width", 1))
     links = [(a, b, w, c) for (a, b, c), w in widths.items()]
-    return Network(
-        core.from_parts(
-            len(nodes), links, graph.is_directed(), counts, [], [], classes, family
-        )
-    )
+    return Network(core.from_parts(len(nodes), links, graph.is_directed(), counts, [], [], classes, family))

@@ -1,32 +1,13 @@
-"""The ``topolab`` command."""
+"""Network commands: list, build, info."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-from typing import Any, Callable, Sequence
 
 import topolab
-from topolab.network import Network
-
-FILE_EXTENSIONS = (".json", ".edgelist", ".edges", ".txt", ".graphml", ".anynet")
-
-
-def network_from_argument(text: str, fmt: str | None = None) -> Network:
-    """A network from a file path or, when no such file exists, a spec string."""
-    if os.path.isfile(text):
-        return topolab.load(text, fmt)
-    if text.lower().endswith(FILE_EXTENSIONS) and ":" not in text:
-        raise topolab.FileError(f"{text}: no such file (and not a topology spec)")
-    return topolab.build(text)
-
-
-def _print_table(rows: list[list[str]], header: list[str]) -> None:
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    for row in [header, *rows]:
-        print("  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip())
+from topolab.cli.common import fmt_value, network_from_argument, print_table
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -84,29 +65,12 @@ def cmd_info(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(info, indent=2))
         return 0
-    rows = [[k, _fmt(v)] for k, v in info.items()]
-    _print_table(rows, ["property", "value"])
+    rows = [[k, fmt_value(v)] for k, v in info.items()]
+    print_table(rows, ["property", "value"])
     return 0
 
 
-def _fmt(value: Any) -> str:
-    if isinstance(value, dict):
-        return ", ".join(f"{k}={v}" for k, v in value.items())
-    if isinstance(value, list):
-        return ", ".join(map(str, value))
-    return str(value)
-
-
-def make_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="topolab",
-        description="Design, analyze, cost and simulate interconnection networks. "
-        "Wherever a network is asked for, give a spec (slimfly:q=19,p=15) or a file.",
-    )
-    parser.add_argument("--version", action="version", version=f"topolab {topolab.__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    sub.required = True
-
+def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("list", help="topology families with their parameters and defaults")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_list)
@@ -122,22 +86,3 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--format", help="input file format when the extension does not say it")
     p.set_defaults(func=cmd_info)
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = make_parser()
-    args = parser.parse_args(argv)
-    handler: Callable[[argparse.Namespace], int] = args.func
-    try:
-        return handler(args)
-    except topolab.TopolabError as err:
-        print(f"topolab: error: {err}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("topolab: interrupted", file=sys.stderr)
-        return 130
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,62 @@
+//! The one mapping of core errors to the Python exception hierarchy.
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use topolab_core::TopolabError as CoreError;
+
+create_exception!(
+    topolab,
+    TopolabError,
+    PyException,
+    "Base class of every topolab error."
+);
+create_exception!(
+    topolab,
+    ParameterError,
+    TopolabError,
+    "A topology spec or parameter is wrong: unknown family or parameter, value out of range, impossible construction."
+);
+create_exception!(
+    topolab,
+    FormatError,
+    TopolabError,
+    "A file or text in a format topolab reads has bad content."
+);
+create_exception!(
+    topolab,
+    NetworkError,
+    TopolabError,
+    "A network is not valid as a whole (dangling link, self-loop, duplicate link)."
+);
+create_exception!(
+    topolab,
+    FileError,
+    TopolabError,
+    "A file cannot be read or written."
+);
+
+pub fn to_py_err(err: CoreError) -> PyErr {
+    let msg = err.to_string();
+    match err {
+        CoreError::InvalidParameter { .. }
+        | CoreError::UnknownParameter { .. }
+        | CoreError::MissingParameter { .. }
+        | CoreError::UnknownFamily { .. }
+        | CoreError::SpecSyntax { .. } => ParameterError::new_err(msg),
+        CoreError::Format { .. } => FormatError::new_err(msg),
+        CoreError::InvalidNetwork(_) => NetworkError::new_err(msg),
+        CoreError::Io { .. } => FileError::new_err(msg),
+        CoreError::Interrupted => pyo3::exceptions::PyKeyboardInterrupt::new_err(msg),
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("TopolabError", py.get_type::<TopolabError>())?;
+    m.add("ParameterError", py.get_type::<ParameterError>())?;
+    m.add("FormatError", py.get_type::<FormatError>())?;
+    m.add("NetworkError", py.get_type::<NetworkError>())?;
+    m.add("FileError", py.get_type::<FileError>())?;
+    Ok(())
+}

@@ -1,0 +1,343 @@
+//! The Network class and the functions that make one: build, load, loads, from_parts,
+//! families.
+
+use crate::errors::{to_py_err, NetworkError, ParameterError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use topolab_core::io::{self, Format, LoadOptions};
+use topolab_core::{Network, NetworkBuilder, ParamValue, TopologySpec};
+
+/// A network of routers, links and endpoints; immutable.
+#[pyclass(name = "Network", module = "topolab._core", frozen)]
+pub struct PyNetwork {
+    pub inner: Network,
+}
+
+#[pymethods]
+impl PyNetwork {
+    #[getter]
+    fn family(&self) -> &str {
+        self.inner.family()
+    }
+    #[getter]
+    fn spec(&self) -> &str {
+        self.inner.spec()
+    }
+    #[getter]
+    fn directed(&self) -> bool {
+        self.inner.directed()
+    }
+    #[getter]
+    fn num_routers(&self) -> usize {
+        self.inner.num_routers()
+    }
+    #[getter]
+    fn num_endpoints(&self) -> u64 {
+        self.inner.num_endpoints()
+    }
+    #[getter]
+    fn num_links(&self) -> u64 {
+        self.inner.num_links()
+    }
+    #[getter]
+    fn network_radix(&self) -> u32 {
+        self.inner.network_radix()
+    }
+    #[getter]
+    fn radix(&self) -> u32 {
+        self.inner.radix()
+    }
+    #[getter]
+    fn endpoints(&self) -> Vec<u32> {
+        self.inner.endpoints().to_vec()
+    }
+    #[getter]
+    fn label_fields(&self) -> Vec<String> {
+        self.inner.label_fields().to_vec()
+    }
+    #[getter]
+    fn link_classes(&self) -> Vec<String> {
+        self.inner.link_classes().to_vec()
+    }
+    /// One tuple of label values per router.
+    #[getter]
+    fn labels<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+        (0..self.inner.num_routers())
+            .map(|r| PyTuple::new(py, self.inner.label(r)))
+            .collect()
+    }
+    /// Links as (src, dst, width, class index) tuples.
+    #[getter]
+    fn links(&self) -> Vec<(u32, u32, u32, u16)> {
+        self.inner
+            .links()
+            .iter()
+            .map(|l| (l.src, l.dst, l.width, l.class))
+            .collect()
+    }
+    fn degree(&self, router: usize) -> PyResult<u32> {
+        self.check_router(router)?;
+        Ok(self.inner.degree(router))
+    }
+    fn neighbors(&self, router: usize) -> PyResult<Vec<u32>> {
+        self.check_router(router)?;
+        Ok(self.inner.neighbors(router).to_vec())
+    }
+    /// The network in `format` ("json", "edgelist", "graphml", "anynet") as text.
+    fn dumps(&self, format: &str) -> PyResult<String> {
+        let format = Format::from_name(format).map_err(to_py_err)?;
+        io::to_string(&self.inner, format).map_err(to_py_err)
+    }
+    #[pyo3(signature = (path, format=None))]
+    fn save(&self, py: Python<'_>, path: std::path::PathBuf, format: Option<&str>) -> PyResult<()> {
+        let format = resolve_format(&path, format)?;
+        py.allow_threads(|| io::save(&self.inner, &path, format))
+            .map_err(to_py_err)
+    }
+    fn __eq__(&self, other: &Self) -> bool {
+        self.inner == other.inner
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "<topolab._core.Network {} routers={} endpoints={} links={}>",
+            if self.inner.spec().is_empty() {
+                self.inner.family()
+            } else {
+                self.inner.spec()
+            },
+            self.inner.num_routers(),
+            self.inner.num_endpoints(),
+            self.inner.num_links()
+        )
+    }
+}
+
+impl PyNetwork {
+    fn check_router(&self, router: usize) -> PyResult<()> {
+        if router >= self.inner.num_routers() {
+            return Err(ParameterError::new_err(format!(
+                "router {router} does not exist: allowed 0..{}",
+                self.inner.num_routers()
+            )));
+        }
+        Ok(())
+    }
+}
+
+fn resolve_format(path: &std::path::Path, format: Option<&str>) -> PyResult<Format> {
+    match format {
+        Some(name) => Format::from_name(name),
+        None => Format::from_path(path),
+    }
+    .map_err(to_py_err)
+}
+
+fn param_value(key: &str, value: &Bound<'_, PyAny>) -> PyResult<ParamValue> {
+    // bool before int: Python's bool is a subclass of int.
+    if value.is_instance_of::<PyBool>() {
+        return Ok(ParamValue::Bool(value.extract()?));
+    }
+    if value.is_instance_of::<PyInt>() {
+        return value.extract::<i64>().map(ParamValue::Int).map_err(|_| {
+            ParameterError::new_err(format!(
+                "parameter '{key}' = {value} does not fit in 64 bits"
+            ))
+        });
+    }
+    if value.is_instance_of::<PyFloat>() {
+        return Ok(ParamValue::Float(value.extract()?));
+    }
+    if value.is_instance_of::<PyString>() {
+        return Ok(ParamValue::Text(value.extract()?));
+    }
+    if let Ok(net) = value.downcast::<PyNetwork>() {
+        let spec = net.get().inner.spec().to_string();
+        if spec.is_empty() {
+            return Err(ParameterError::new_err(format!(
+                "parameter '{key}': a network loaded from a file has no spec; pass a spec string"
+            )));
+        }
+        return Ok(ParamValue::Spec(Box::new(
+            TopologySpec::parse(&spec).map_err(to_py_err)?,
+        )));
+    }
+    if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
+        if let Ok(list) = value.extract::<Vec<i64>>() {
+            return Ok(ParamValue::List(list));
+        }
+    }
+    Err(ParameterError::new_err(format!(
+        "parameter '{key}' has a value of type {} ({value}); allowed: int, float, bool, str or a list of ints",
+        value.get_type().name()?
+    )))
+}
+
+/// Builds a network from a family name or spec string plus keyword parameters.
+#[pyfunction]
+#[pyo3(signature = (spec, params=None))]
+fn build(py: Python<'_>, spec: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<PyNetwork> {
+    let mut parsed = TopologySpec::parse(spec).map_err(to_py_err)?;
+    if let Some(params) = params {
+        for (k, v) in params.iter() {
+            let key: String = k.extract()?;
+            let key = key.to_ascii_lowercase();
+            let value = param_value(&key, &v)?;
+            if parsed.params.insert(key.clone(), value).is_some() {
+                return Err(ParameterError::new_err(format!(
+                    "parameter '{key}' is given both in the spec string and as a keyword"
+                )));
+            }
+        }
+    }
+    // Building has no progress stages, but a large random network can take seconds: keep
+    // Ctrl-C working.
+    let net = crate::monitor::run(py, false, |_| topolab_core::build(&parsed))?;
+    Ok(PyNetwork { inner: net })
+}
+
+fn load_options(directed: Option<bool>, endpoints_per_router: Option<u32>) -> LoadOptions {
+    LoadOptions {
+        directed,
+        endpoints_per_router,
+    }
+}
+
+#[pyfunction]
+#[pyo3(signature = (path, format=None, directed=None, endpoints_per_router=None))]
+fn load(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    format: Option<&str>,
+    directed: Option<bool>,
+    endpoints_per_router: Option<u32>,
+) -> PyResult<PyNetwork> {
+    let format = resolve_format(&path, format)?;
+    let options = load_options(directed, endpoints_per_router);
+    let net = py
+        .allow_threads(|| io::load(&path, format, &options))
+        .map_err(to_py_err)?;
+    Ok(PyNetwork { inner: net })
+}
+
+#[pyfunction]
+#[pyo3(signature = (text, format, directed=None, endpoints_per_router=None))]
+fn loads(
+    text: &str,
+    format: &str,
+    directed: Option<bool>,
+    endpoints_per_router: Option<u32>,
+) -> PyResult<PyNetwork> {
+    let format = Format::from_name(format).map_err(to_py_err)?;
+    let options = load_options(directed, endpoints_per_router);
+    let net = io::from_str(text, format, &options).map_err(to_py_err)?;
+    Ok(PyNetwork { inner: net })
+}
+
+/// A network from explicit parts (used by `topolab.from_networkx`).
+#[pyfunction]
+#[pyo3(signature = (num_routers, links, directed, endpoints, label_fields, labels, link_classes, family="imported"))]
+#[allow(clippy::too_many_arguments)]
+fn from_parts(
+    num_routers: usize,
+    links: Vec<(usize, usize, u32, u16)>,
+    directed: bool,
+    endpoints: Vec<u32>,
+    label_fields: Vec<String>,
+    labels: Vec<Vec<i64>>,
+    link_classes: Vec<String>,
+    family: &str,
+) -> PyResult<PyNetwork> {
+    let err = |m: String| NetworkError::new_err(m);
+    if endpoints.len() != num_routers {
+        return Err(err(format!(
+            "endpoints has {} entries for {num_routers} routers",
+            endpoints.len()
+        )));
+    }
+    let mut b = NetworkBuilder::new(family, num_routers, directed);
+    if !label_fields.is_empty() {
+        let fields: Vec<&str> = label_fields.iter().map(String::as_str).collect();
+        b.label_fields(&fields);
+        if labels.len() != num_routers {
+            return Err(err(format!(
+                "labels has {} entries for {num_routers} routers",
+                labels.len()
+            )));
+        }
+        for (r, label) in labels.iter().enumerate() {
+            if label.len() != fields.len() {
+                return Err(err(format!(
+                    "label of router {r} has {} values for {} fields",
+                    label.len(),
+                    fields.len()
+                )));
+            }
+            b.set_label(r, label);
+        }
+    }
+    for name in &link_classes {
+        b.link_class(name);
+    }
+    for (r, &e) in endpoints.iter().enumerate() {
+        b.set_endpoints(r, e);
+    }
+    for &(u, v, w, class) in &links {
+        if class as usize >= link_classes.len().max(1) {
+            return Err(err(format!(
+                "link {u}-{v} has class {class} but only {} classes are named",
+                link_classes.len()
+            )));
+        }
+        if link_classes.is_empty() {
+            let c = b.link_class("link");
+            b.add_link(u, v, w, c);
+        } else {
+            b.add_link(u, v, w, class);
+        }
+    }
+    let net = b.build().map_err(to_py_err)?;
+    Ok(PyNetwork {
+        inner: net.with_spec(family, ""),
+    })
+}
+
+/// Every topology family with its parameters, as plain dicts.
+#[pyfunction]
+fn families(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    topolab_core::families()
+        .iter()
+        .map(|f| {
+            let d = PyDict::new(py);
+            d.set_item("name", f.name)?;
+            d.set_item("aliases", f.aliases.to_vec())?;
+            d.set_item("summary", f.summary)?;
+            d.set_item("source", f.source)?;
+            d.set_item("directed", f.directed)?;
+            d.set_item("example", f.example)?;
+            let params = f
+                .params
+                .iter()
+                .map(|p| {
+                    let pd = PyDict::new(py);
+                    pd.set_item("name", p.name)?;
+                    pd.set_item("kind", p.kind.name())?;
+                    pd.set_item("default", p.default)?;
+                    pd.set_item("help", p.help)?;
+                    Ok(pd)
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            d.set_item("params", params)?;
+            Ok(d)
+        })
+        .collect()
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyNetwork>()?;
+    m.add_function(wrap_pyfunction!(build, m)?)?;
+    m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(loads, m)?)?;
+    m.add_function(wrap_pyfunction!(from_parts, m)?)?;
+    m.add_function(wrap_pyfunction!(families, m)?)?;
+    Ok(())
+}
