@@ -1,2 +1,3 @@
-//! The cycle-accurate simulator (issue 5). Empty until then: the crate exists so that the
-//! workspace layout of ARCHITECTURE.md holds from the start.
+//! topolab-sim: the cycle-accurate, flit-level network simulator (issue 5).
+
+pub mod traffic;
