@@ -1,39 +1,193 @@
-//! PLACEHOLDER: replaced by the family's construction.
-use super::Family;
-use crate::error::{Result, TopolabError};
-use crate::network::Network;
+//! Kautz digraphs, most of the best known directed degree/diameter solutions (002 §IV-A), and
+//! the related de Bruijn digraphs.
+//!
+//! Both are shift digraphs on strings of length k: the arcs of s0 s1 … s(k-1) go to
+//! s1 … s(k-1) x for every allowed last symbol x.
+//! - Kautz K(d,k): strings over d+1 symbols with no two consecutive symbols equal;
+//!   (d+1)·d^(k-1) vertices, in- and out-degree d everywhere, diameter k.
+//! - de Bruijn B(d,k): all d^k strings over d symbols. The d constant strings x…x would carry a
+//!   self-loop; it is omitted, so those vertices have in- and out-degree d-1. A shift digraph
+//!   has no parallel arcs (the target fixes x), so no width other than 1 arises.
+//!
+//! 002 §I gives the directed Moore bound garbled as 1 + Σ_{i=0}^{k} d^i; the bound counts the
+//! vertex itself plus d^i vertices at distance i, i.e. M(d,k) = Σ_{i=0}^{k} d^i (the
+//! percentages of 002 §IV-A agree with either form; the tests use M(d,k)).
+
+use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind, MAX_LINKS};
+use crate::error::Result;
+use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
+
+/// Endpoints per router: 002 §III-B3 attaches four hosts to each switch, the only
+/// concentration the paper states for its uni-directional networks.
+const DEFAULT_P: u32 = 4;
+
+const D_PARAM: ParamDef = ParamDef {
+    name: "d",
+    kind: ParamKind::Int,
+    default: None,
+    help: "out-degree (= in-degree) of every router, >= 2",
+};
+
+const K_PARAM: ParamDef = ParamDef {
+    name: "k",
+    kind: ParamKind::Int,
+    default: None,
+    help: "string length, which is also the diameter, >= 1",
+};
 
 pub const KAUTZ: Family = Family {
     name: "kautz",
     aliases: &[],
-    summary: "not implemented yet",
-    source: "",
-    directed: false,
-    params: &[],
+    summary: "Kautz digraph K(d,k): (d+1)d^(k-1) routers, in/out-degree d, diameter k",
+    source: "002 §IV-A",
+    directed: true,
+    params: &[D_PARAM, K_PARAM, p_param("4 (002 §III-B3)")],
     build: build_kautz,
-    example: "kautz",
+    example: "kautz:d=3,k=3",
 };
-
-fn build_kautz(_p: &Params) -> Result<Network> {
-    Err(TopolabError::InvalidNetwork(
-        "kautz: not implemented yet".into(),
-    ))
-}
 
 pub const DEBRUIJN: Family = Family {
     name: "debruijn",
-    aliases: &[],
-    summary: "not implemented yet",
-    source: "",
-    directed: false,
-    params: &[],
+    aliases: &["de_bruijn", "de-bruijn"],
+    summary: "de Bruijn digraph B(d,k) without self-loops: d^k routers, in/out-degree d (d-1 on the d constant strings), diameter k",
+    source: "002 §IV-A",
+    directed: true,
+    params: &[D_PARAM, K_PARAM, p_param("4 (002 §III-B3)")],
     build: build_debruijn,
-    example: "debruijn",
+    example: "debruijn:d=2,k=4",
 };
 
-fn build_debruijn(_p: &Params) -> Result<Network> {
-    Err(TopolabError::InvalidNetwork(
-        "debruijn: not implemented yet".into(),
-    ))
+/// Vertices of K(d,k): (d+1)·d^(k-1), saturating.
+pub fn kautz_size(d: u64, k: u32) -> u128 {
+    pow_sat(d, k - 1).saturating_mul(d as u128 + 1)
+}
+
+fn pow_sat(base: u64, exp: u32) -> u128 {
+    (base as u128).checked_pow(exp).unwrap_or(u128::MAX)
+}
+
+fn read_dk(p: &Params) -> Result<(u32, u32)> {
+    let d = p.u32("d", 2, 1 << 26, "out-degree of every router")?;
+    let k = p.u32("k", 1, 64, "string length (the diameter)")?;
+    Ok((d, k))
+}
+
+/// Rejects sizes beyond the registry limits; labels hold k values per router, so their count
+/// is bounded like the links.
+fn check_size(p: &Params, d: u32, k: u32, routers: u128, links: u128) -> Result<()> {
+    ensure_size(p, "k", k, routers, links)?;
+    let cells = routers * k as u128;
+    if cells > MAX_LINKS {
+        return Err(p.invalid(
+            "k",
+            k,
+            &format!(
+                "a value giving at most {MAX_LINKS} label entries (routers x k); d={d}, k={k} gives {cells}"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Symbols s0..s(k-1) of Kautz vertex `index`. Vertices are numbered in mixed radix:
+/// s0·d^(k-1) + Σ_{i≥1} t_i·d^(k-1-i) with t_i = (s_i - s_(i-1) - 1) mod (d+1) ∈ [0, d),
+/// so that the d successors of a vertex are consecutive indices.
+fn kautz_symbols(d: u32, k: u32, index: usize, out: &mut [u32]) {
+    let d = d as usize;
+    let mut rest = index;
+    // out[i] first holds the digit t_i, then becomes s_i once s_(i-1) is known.
+    for slot in out[1..k as usize].iter_mut().rev() {
+        *slot = (rest % d) as u32;
+        rest /= d;
+    }
+    out[0] = rest as u32;
+    for i in 1..k as usize {
+        out[i] = ((out[i - 1] as usize + 1 + out[i] as usize) % (d + 1)) as u32;
+    }
+}
+
+/// Out-neighbours of every vertex of K(d,k), d per vertex, flat (vertex u owns u·d..u·d+d).
+/// The successor s1…s(k-1)x of a vertex keeps its digits t_2..t_(k-1), shifted up one place,
+/// and takes t = (x - s(k-1) - 1) mod (d+1) as its last digit.
+pub fn kautz_successors(d: u32, k: u32) -> Vec<u32> {
+    let n = kautz_size(d as u64, k) as usize;
+    let du = d as usize;
+    let mut targets = Vec::with_capacity(n * du);
+    if k == 1 {
+        for u in 0..n {
+            targets.extend((0..n).filter(|&x| x != u).map(|x| x as u32));
+        }
+        return targets;
+    }
+    let top = du.pow(k - 1);
+    let low = du.pow(k - 2);
+    for u in 0..n {
+        let s0 = u / top;
+        let t1 = (u % top) / low;
+        let s1 = (s0 + 1 + t1) % (du + 1);
+        let base = s1 * top + (u % low) * du;
+        targets.extend((0..du).map(|t| (base + t) as u32));
+    }
+    targets
+}
+
+fn build_kautz(p: &Params) -> Result<Network> {
+    let (d, k) = read_dk(p)?;
+    let routers = kautz_size(d as u64, k);
+    check_size(p, d, k, routers, routers.saturating_mul(d as u128))?;
+    let conc = read_p(p, DEFAULT_P)?;
+    let n = routers as usize;
+    let mut b = NetworkBuilder::new("kautz", n, true);
+    set_symbol_labels(&mut b, k);
+    let arc = b.link_class("arc");
+    let mut sym = vec![0u32; k as usize];
+    let mut label = vec![0i64; k as usize];
+    for u in 0..n {
+        kautz_symbols(d, k, u, &mut sym);
+        label.iter_mut().zip(&sym).for_each(|(l, &s)| *l = s as i64);
+        b.set_label(u, &label);
+    }
+    for (slot, &v) in kautz_successors(d, k).iter().enumerate() {
+        b.add_link(slot / d as usize, v as usize, 1, arc);
+    }
+    b.uniform_endpoints(conc);
+    b.build()
+}
+
+fn build_debruijn(p: &Params) -> Result<Network> {
+    let (d, k) = read_dk(p)?;
+    let routers = pow_sat(d as u64, k);
+    check_size(p, d, k, routers, routers.saturating_mul(d as u128))?;
+    let conc = read_p(p, DEFAULT_P)?;
+    let n = routers as usize;
+    let du = d as usize;
+    let mut b = NetworkBuilder::new("debruijn", n, true);
+    set_symbol_labels(&mut b, k);
+    let arc = b.link_class("arc");
+    let mut label = vec![0i64; k as usize];
+    for u in 0..n {
+        let mut rest = u;
+        for l in label.iter_mut().rev() {
+            *l = (rest % du) as i64;
+            rest /= du;
+        }
+        b.set_label(u, &label);
+        // Base-d index: shifting left drops s0 and appends x.
+        let base = (u * du) % n;
+        for x in 0..du {
+            let v = base + x;
+            if v != u {
+                b.add_link(u, v, 1, arc);
+            }
+        }
+    }
+    b.uniform_endpoints(conc);
+    b.build()
+}
+
+fn set_symbol_labels(b: &mut NetworkBuilder, k: u32) {
+    let names: Vec<String> = (0..k).map(|i| format!("s{i}")).collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    b.label_fields(&refs);
 }

@@ -1,22 +1,188 @@
-//! PLACEHOLDER: replaced by the family's construction.
-use super::Family;
+//! MDDP, "modified DDP solutions" (002 §III-A, after Koibuchi et al., CANDAR 2016): a best
+//! known degree/diameter digraph resized to exactly n vertices by randomized vertex insertion
+//! and removal, keeping in-degree = out-degree = d.
+//!
+//! 002 says only that the starting points are best known DDP solutions, mostly Kautz graphs
+//! (§IV-A), and that "simple randomized heuristics add/remove vertices"; the heuristics here
+//! are chosen to keep the degrees exact, with no self-loops or parallel arcs:
+//! - Start: the Kautz digraph K(d,k) whose size (d+1)d^(k-1) is nearest n (ties: the smaller).
+//! - Insert a vertex x: pick d uniformly random arcs (u_i, w_i) with pairwise distinct tails
+//!   and pairwise distinct heads, replace each by u_i -> x -> w_i. Every old path survives one
+//!   hop longer, so strong connectivity is kept.
+//! - Remove a uniformly random vertex v: delete its arcs and join its d in-neighbours to its d
+//!   out-neighbours by a random pairing; a pair that would be a self-loop or a repeated arc is
+//!   made by an arc switch with a random arc (as in `random_directed`).
+//!
+//! A result that is not strongly connected is discarded and the next stream index is tried.
+
+use super::kautz::{kautz_size, kautz_successors};
+use super::random_directed::{SlotDigraph, MAX_ATTEMPTS};
+use super::{
+    ensure_size, p_param, read_p, Family, ParamDef, ParamKind, MAX_LINKS, MAX_ROUTERS, SEED_PARAM,
+};
 use crate::error::{Result, TopolabError};
-use crate::network::Network;
+use crate::network::{Network, NetworkBuilder};
+use crate::rng::{stream, Stream};
 use crate::spec::Params;
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+/// 002 §III-B3 uses MDDP networks with four hosts per switch.
+const DEFAULT_P: u32 = 4;
+
+/// Restarts of the arc choice for one inserted vertex, and random arcs drawn per restart
+/// (times d), before the attempt is abandoned.
+const SPLIT_RESTARTS: usize = 100;
+const SPLIT_DRAWS: usize = 100;
 
 pub const FAMILY: Family = Family {
     name: "mddp",
     aliases: &[],
-    summary: "not implemented yet",
-    source: "",
-    directed: false,
-    params: &[],
-    build: build_family,
-    example: "mddp",
+    summary: "MDDP: the Kautz digraph of degree d nearest n in size, resized to n routers by random vertex insertion/removal; in/out-degree d",
+    source: "002 §III-A, §IV-A",
+    directed: true,
+    params: &[
+        ParamDef {
+            name: "n",
+            kind: ParamKind::Int,
+            default: None,
+            help: "number of routers, > d",
+        },
+        ParamDef {
+            name: "d",
+            kind: ParamKind::Int,
+            default: None,
+            help: "out-degree = in-degree of every router, >= 2",
+        },
+        SEED_PARAM,
+        p_param("4 (002 §III-B3)"),
+    ],
+    build,
+    example: "mddp:n=50,d=3",
 };
 
-fn build_family(_p: &Params) -> Result<Network> {
-    Err(TopolabError::InvalidNetwork(
-        "mddp: not implemented yet".into(),
-    ))
+/// The k of the Kautz digraph K(d,k) whose size is nearest `n` (ties: the smaller one);
+/// requires n > d.
+pub fn base_diameter(n: u64, d: u64) -> u32 {
+    let mut k = 1;
+    while kautz_size(d, k) < n as u128 {
+        k += 1;
+    }
+    if k > 1 && n as u128 - kautz_size(d, k - 1) <= kautz_size(d, k) - n as u128 {
+        k - 1
+    } else {
+        k
+    }
+}
+
+/// d random arcs with pairwise distinct tails and pairwise distinct heads, or None.
+fn split_arcs<R: Rng>(g: &SlotDigraph, d: usize, rng: &mut R) -> Option<Vec<(u32, u32)>> {
+    for _ in 0..SPLIT_RESTARTS {
+        let mut chosen: Vec<(u32, u32)> = Vec::with_capacity(d);
+        for _ in 0..SPLIT_DRAWS * d {
+            if chosen.len() == d {
+                break;
+            }
+            let Some((u, w)) = g.random_arc(rng) else {
+                continue;
+            };
+            if chosen.iter().all(|&(a, b)| a != u && b != w) {
+                chosen.push((u, w));
+            }
+        }
+        if chosen.len() == d {
+            return Some(chosen);
+        }
+    }
+    None
+}
+
+/// One randomized resizing of K(d,k) to n vertices. Returns the digraph (removed vertices
+/// keep their index and lose all arcs) and the survivors' original Kautz indices (-1 for
+/// inserted vertices), or None when a step ran out of tries.
+fn resize<R: Rng>(n: usize, d: usize, k: u32, rng: &mut R) -> Option<(SlotDigraph, Vec<i64>)> {
+    let base = kautz_size(d as u64, k) as usize;
+    let mut g = SlotDigraph::new(base, d);
+    for (slot, &v) in kautz_successors(d as u32, k).iter().enumerate() {
+        g.add_arc((slot / d) as u32, v);
+    }
+    let mut origin: Vec<i64> = (0..base as i64).collect();
+    if base > n {
+        let mut order: Vec<u32> = (0..base as u32).collect();
+        order.shuffle(rng);
+        for &v in &order[..base - n] {
+            let (preds, succs) = g.isolate(v);
+            origin[v as usize] = i64::MIN;
+            if !g.connect(&preds, succs, rng) {
+                return None;
+            }
+        }
+    }
+    for _ in base..n {
+        let arcs = split_arcs(&g, d, rng)?;
+        let x = g.add_vertex() as u32;
+        for (u, w) in arcs {
+            g.remove_arc(u, w);
+            g.add_arc(u, x);
+            g.add_arc(x, w);
+        }
+        origin.push(-1);
+    }
+    Some((g, origin))
+}
+
+fn build(p: &Params) -> Result<Network> {
+    let n = p.u32("n", 3, u32::MAX - 1, "number of routers")?;
+    let d = p.u32("d", 2, u32::MAX - 1, "out-degree of every router")?;
+    if d >= n {
+        return Err(p.invalid(
+            "d",
+            d,
+            &format!(
+                "an integer from 2 to n-1 = {} (a vertex needs d distinct other vertices)",
+                n - 1
+            ),
+        ));
+    }
+    ensure_size(p, "n", n, n as u128, n as u128 * d as u128)?;
+    let k = base_diameter(n as u64, d as u64);
+    let base = kautz_size(d as u64, k);
+    if base > MAX_ROUTERS || base * d as u128 > MAX_LINKS {
+        return Err(p.invalid(
+            "n",
+            n,
+            &format!(
+                "a size whose nearest Kautz digraph fits in {MAX_ROUTERS} routers and {MAX_LINKS} links (K({d},{k}) has {base} routers)"
+            ),
+        ));
+    }
+    let seed = p.seed()?;
+    let conc = read_p(p, DEFAULT_P)?;
+    let (nu, du) = (n as usize, d as usize);
+    for attempt in 0..MAX_ATTEMPTS {
+        let mut rng = stream(seed, Stream::Construction, attempt);
+        let Some((g, origin)) = resize(nu, du, k, &mut rng) else {
+            continue;
+        };
+        let alive: Vec<usize> = (0..origin.len())
+            .filter(|&v| origin[v] != i64::MIN)
+            .collect();
+        if !g.strongly_connected(alive[0], nu) {
+            continue;
+        }
+        let mut index = vec![u32::MAX; origin.len()];
+        let mut b = NetworkBuilder::new("mddp", nu, true);
+        b.label_fields(&["index", "kautz"]);
+        for (new, &old) in alive.iter().enumerate() {
+            index[old] = new as u32;
+            b.set_label(new, &[new as i64, origin[old]]);
+        }
+        let arc = b.link_class("arc");
+        g.add_links(&mut b, &index, arc);
+        b.uniform_endpoints(conc);
+        return b.build();
+    }
+    Err(TopolabError::InvalidNetwork(format!(
+        "mddp: no strongly connected resizing of K({d},{k}) to {n} vertices found in {MAX_ATTEMPTS} attempts with seed {seed}"
+    )))
 }

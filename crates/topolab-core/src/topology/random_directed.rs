@@ -1,22 +1,297 @@
-//! PLACEHOLDER: replaced by the family's construction.
-use super::Family;
+//! Random regular digraphs (002 §III-A "Random"): arcs between uniformly chosen vertex pairs,
+//! every vertex with in-degree = out-degree = d, no self-loops, no parallel arcs, strongly
+//! connected.
+//!
+//! Construction: pair d out-stubs per vertex with a uniformly shuffled list of d in-stubs per
+//! vertex (the configuration model); a pair that would be a self-loop or repeat an arc is
+//! instead realised by an arc switch with a uniformly chosen existing arc (x, y):
+//! (t, h) + (x, y) -> (t, y) + (x, h), which keeps all degrees. Above half density
+//! (d > (n-1)/2) switches become scarce, so the complement, a random (n-1-d)-regular digraph,
+//! is built instead and inverted. A digraph that is not strongly connected, or whose switches
+//! run out of tries, is discarded and the next construction stream index is tried.
+
+use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind, SEED_PARAM};
 use crate::error::{Result, TopolabError};
-use crate::network::Network;
+use crate::network::{Network, NetworkBuilder};
+use crate::rng::{stream, Stream};
 use crate::spec::Params;
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+/// 002 §III-B3 attaches four hosts to each switch.
+const DEFAULT_P: u32 = 4;
+
+/// Construction attempts (stream indices) before giving up. A random d-regular digraph with
+/// d >= 2 is strongly connected with probability tending to 1, so this is never reached in
+/// practice; it only keeps a pathological case from looping forever.
+pub(crate) const MAX_ATTEMPTS: u64 = 64;
+
+/// Random arcs tried per pending pair before an attempt is abandoned.
+const SWITCH_TRIES: usize = 10_000;
 
 pub const FAMILY: Family = Family {
     name: "random_directed",
-    aliases: &[],
-    summary: "not implemented yet",
-    source: "",
-    directed: false,
-    params: &[],
-    build: build_family,
-    example: "random_directed",
+    aliases: &["random_digraph"],
+    summary: "random digraph, in-degree = out-degree = d, no self-loops or parallel arcs, strongly connected",
+    source: "002 §III-A",
+    directed: true,
+    params: &[
+        ParamDef {
+            name: "n",
+            kind: ParamKind::Int,
+            default: None,
+            help: "number of routers, > d",
+        },
+        ParamDef {
+            name: "d",
+            kind: ParamKind::Int,
+            default: None,
+            help: "out-degree = in-degree of every router, >= 2",
+        },
+        SEED_PARAM,
+        p_param("4 (002 §III-B3)"),
+    ],
+    build,
+    example: "random_directed:n=32,d=3",
 };
 
-fn build_family(_p: &Params) -> Result<Network> {
-    Err(TopolabError::InvalidNetwork(
-        "random_directed: not implemented yet".into(),
-    ))
+const EMPTY: u32 = u32::MAX;
+
+/// A digraph with at most `d` arcs out of and into each vertex, kept in fixed slots (out and
+/// in) so that arcs are found, added and removed in O(d) without reallocating.
+#[derive(Debug, Clone)]
+pub(crate) struct SlotDigraph {
+    n: usize,
+    d: usize,
+    out: Vec<u32>,
+    inc: Vec<u32>,
+}
+
+impl SlotDigraph {
+    pub(crate) fn new(n: usize, d: usize) -> Self {
+        SlotDigraph {
+            n,
+            d,
+            out: vec![EMPTY; n * d],
+            inc: vec![EMPTY; n * d],
+        }
+    }
+
+    /// Appends a vertex without arcs and returns its index.
+    pub(crate) fn add_vertex(&mut self) -> usize {
+        self.out.resize(self.out.len() + self.d, EMPTY);
+        self.inc.resize(self.inc.len() + self.d, EMPTY);
+        self.n += 1;
+        self.n - 1
+    }
+
+    fn slots(v: &[u32], d: usize, u: usize) -> &[u32] {
+        &v[u * d..(u + 1) * d]
+    }
+
+    pub(crate) fn out(&self, u: usize) -> impl Iterator<Item = u32> + '_ {
+        Self::slots(&self.out, self.d, u)
+            .iter()
+            .copied()
+            .filter(|&v| v != EMPTY)
+    }
+
+    pub(crate) fn inc(&self, v: usize) -> impl Iterator<Item = u32> + '_ {
+        Self::slots(&self.inc, self.d, v)
+            .iter()
+            .copied()
+            .filter(|&u| u != EMPTY)
+    }
+
+    pub(crate) fn has_arc(&self, u: u32, v: u32) -> bool {
+        Self::slots(&self.out, self.d, u as usize).contains(&v)
+    }
+
+    fn put(slots: &mut [u32], d: usize, u: u32, value: u32) {
+        let s = &mut slots[u as usize * d..(u as usize + 1) * d];
+        let free = s
+            .iter()
+            .position(|&x| x == EMPTY)
+            .expect("degree bound respected by every caller");
+        s[free] = value;
+    }
+
+    fn take(slots: &mut [u32], d: usize, u: u32, value: u32) {
+        let s = &mut slots[u as usize * d..(u as usize + 1) * d];
+        let at = s
+            .iter()
+            .position(|&x| x == value)
+            .expect("removed arc exists");
+        s[at] = EMPTY;
+    }
+
+    pub(crate) fn add_arc(&mut self, u: u32, v: u32) {
+        Self::put(&mut self.out, self.d, u, v);
+        Self::put(&mut self.inc, self.d, v, u);
+    }
+
+    pub(crate) fn remove_arc(&mut self, u: u32, v: u32) {
+        Self::take(&mut self.out, self.d, u, v);
+        Self::take(&mut self.inc, self.d, v, u);
+    }
+
+    /// Removes every arc at `v`; returns its former (in-neighbours, out-neighbours).
+    pub(crate) fn isolate(&mut self, v: u32) -> (Vec<u32>, Vec<u32>) {
+        let preds: Vec<u32> = self.inc(v as usize).collect();
+        let succs: Vec<u32> = self.out(v as usize).collect();
+        for &u in &preds {
+            self.remove_arc(u, v);
+        }
+        for &w in &succs {
+            self.remove_arc(v, w);
+        }
+        (preds, succs)
+    }
+
+    /// A uniformly random arc, or None when the drawn slot is empty (callers retry).
+    pub(crate) fn random_arc<R: Rng>(&self, rng: &mut R) -> Option<(u32, u32)> {
+        if self.n == 0 || self.d == 0 {
+            return None;
+        }
+        let slot = rng.random_range(0..self.n * self.d);
+        let v = self.out[slot];
+        (v != EMPTY).then(|| ((slot / self.d) as u32, v))
+    }
+
+    /// Adds one arc from each tail to a head, pairing the two lists at random: a pair that would
+    /// be a self-loop or a repeated arc is realised by switching with a random arc (x, y)
+    /// into (t, y) and (x, h). False when some pair found no usable switch.
+    pub(crate) fn connect<R: Rng>(
+        &mut self,
+        tails: &[u32],
+        mut heads: Vec<u32>,
+        rng: &mut R,
+    ) -> bool {
+        heads.shuffle(rng);
+        let mut pending = Vec::new();
+        for (&t, &h) in tails.iter().zip(&heads) {
+            if t != h && !self.has_arc(t, h) {
+                self.add_arc(t, h);
+            } else {
+                pending.push((t, h));
+            }
+        }
+        'pairs: for (t, h) in pending {
+            for _ in 0..SWITCH_TRIES {
+                let Some((x, y)) = self.random_arc(rng) else {
+                    continue;
+                };
+                // Rejects loops (t, t)/(h, h) and arcs that exist; x == t or y == h would
+                // recreate (t, y) or (t, h) and fail these checks too.
+                if t == y || x == h || self.has_arc(t, y) || self.has_arc(x, h) {
+                    continue;
+                }
+                self.remove_arc(x, y);
+                self.add_arc(t, y);
+                self.add_arc(x, h);
+                continue 'pairs;
+            }
+            return false;
+        }
+        true
+    }
+
+    /// True when every one of the `live` vertices that have arcs is reachable from `start` and
+    /// reaches it (vertices without arcs are the removed ones of callers and are ignored).
+    pub(crate) fn strongly_connected(&self, start: usize, live: usize) -> bool {
+        let reach = |forward: bool| {
+            let mut seen = vec![false; self.n];
+            let mut stack = vec![start];
+            seen[start] = true;
+            let mut count = 1;
+            while let Some(u) = stack.pop() {
+                let next: Vec<u32> = if forward {
+                    self.out(u).collect()
+                } else {
+                    self.inc(u).collect()
+                };
+                for v in next {
+                    if !seen[v as usize] {
+                        seen[v as usize] = true;
+                        count += 1;
+                        stack.push(v as usize);
+                    }
+                }
+            }
+            count
+        };
+        reach(true) == live && reach(false) == live
+    }
+
+    /// Adds every arc as a width-1 link of class `class`, renumbering vertex u to `index[u]`.
+    pub(crate) fn add_links(&self, b: &mut NetworkBuilder, index: &[u32], class: u16) {
+        for u in 0..self.n {
+            for v in self.out(u) {
+                b.add_link(index[u] as usize, index[v as usize] as usize, 1, class);
+            }
+        }
+    }
+}
+
+/// A uniform-ish random loopless digraph with all in- and out-degrees `d`, or None when the
+/// switches ran out of tries.
+fn random_regular<R: Rng>(n: usize, d: usize, rng: &mut R) -> Option<SlotDigraph> {
+    let complement = 2 * d > n - 1;
+    let dg = if complement { n - 1 - d } else { d };
+    let mut g = SlotDigraph::new(n, dg);
+    let stubs: Vec<u32> = (0..n * dg).map(|i| (i / dg) as u32).collect();
+    if !g.connect(&stubs, stubs.clone(), rng) {
+        return None;
+    }
+    if !complement {
+        return Some(g);
+    }
+    let mut full = SlotDigraph::new(n, d);
+    for u in 0..n as u32 {
+        for v in (0..n as u32).filter(|&v| v != u && !g.has_arc(u, v)) {
+            full.add_arc(u, v);
+        }
+    }
+    Some(full)
+}
+
+fn build(p: &Params) -> Result<Network> {
+    let n = p.u32("n", 3, u32::MAX - 1, "number of routers")?;
+    let d = p.u32("d", 2, u32::MAX - 1, "out-degree of every router")?;
+    if d >= n {
+        return Err(p.invalid(
+            "d",
+            d,
+            &format!(
+                "an integer from 2 to n-1 = {} (a vertex needs d distinct other vertices)",
+                n - 1
+            ),
+        ));
+    }
+    ensure_size(p, "n", n, n as u128, n as u128 * d as u128)?;
+    let seed = p.seed()?;
+    let conc = read_p(p, DEFAULT_P)?;
+    let (nu, du) = (n as usize, d as usize);
+    for attempt in 0..MAX_ATTEMPTS {
+        let mut rng = stream(seed, Stream::Construction, attempt);
+        let Some(g) = random_regular(nu, du, &mut rng) else {
+            continue;
+        };
+        if !g.strongly_connected(0, nu) {
+            continue;
+        }
+        let mut b = NetworkBuilder::new("random_directed", nu, true);
+        b.label_fields(&["index"]);
+        for r in 0..nu {
+            b.set_label(r, &[r as i64]);
+        }
+        let arc = b.link_class("arc");
+        let identity: Vec<u32> = (0..n).collect();
+        g.add_links(&mut b, &identity, arc);
+        b.uniform_endpoints(conc);
+        return b.build();
+    }
+    Err(TopolabError::InvalidNetwork(format!(
+        "random_directed: no strongly connected {d}-regular digraph on {n} vertices found in {MAX_ATTEMPTS} attempts with seed {seed}"
+    )))
 }
