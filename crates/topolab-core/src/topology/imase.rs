@@ -16,7 +16,8 @@
 //! - b is any residue: it shifts every block of targets by b·d, which moves the self-loops
 //!   (so the arc count depends on b) but keeps the diameter bound.
 
-use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind};
+use super::random_directed::read_order_and_degree;
+use super::{p_param, read_p, Family, ParamDef, ParamKind};
 use crate::error::Result;
 use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
@@ -62,19 +63,7 @@ pub const FAMILY: Family = Family {
 };
 
 fn build(p: &Params) -> Result<Network> {
-    let n = p.u32("n", 3, u32::MAX - 1, "number of routers")?;
-    let d = p.u32("d", 2, u32::MAX - 1, "out-degree of every router")?;
-    if d >= n {
-        return Err(p.invalid(
-            "d",
-            d,
-            &format!(
-                "an integer from 2 to n-1 = {} (d >= n needs parallel arcs)",
-                n - 1
-            ),
-        ));
-    }
-    ensure_size(p, "n", n, n as u128, n as u128 * d as u128)?;
+    let (n, d) = read_order_and_degree(p)?;
     let a = p.opt_u32("a", 1, n - 1)?.unwrap_or(1);
     let b_off = p.opt_u32("b", 0, n - 1)?.unwrap_or(1);
     let (n64, d64, a64) = (n as u64, d as u64, a as u64);

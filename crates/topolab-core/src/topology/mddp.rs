@@ -16,10 +16,9 @@
 //! A result that is not strongly connected is discarded and the next stream index is tried.
 
 use super::kautz::{kautz_size, kautz_successors};
+use super::random_directed::read_order_and_degree;
 use super::random_directed::{SlotDigraph, MAX_ATTEMPTS};
-use super::{
-    ensure_size, p_param, read_p, Family, ParamDef, ParamKind, MAX_LINKS, MAX_ROUTERS, SEED_PARAM,
-};
+use super::{p_param, read_p, Family, ParamDef, ParamKind, MAX_LINKS, MAX_ROUTERS, SEED_PARAM};
 use crate::error::{Result, TopolabError};
 use crate::network::{Network, NetworkBuilder};
 use crate::rng::{stream, Stream};
@@ -132,19 +131,7 @@ fn resize<R: Rng>(n: usize, d: usize, k: u32, rng: &mut R) -> Option<(SlotDigrap
 }
 
 fn build(p: &Params) -> Result<Network> {
-    let n = p.u32("n", 3, u32::MAX - 1, "number of routers")?;
-    let d = p.u32("d", 2, u32::MAX - 1, "out-degree of every router")?;
-    if d >= n {
-        return Err(p.invalid(
-            "d",
-            d,
-            &format!(
-                "an integer from 2 to n-1 = {} (a vertex needs d distinct other vertices)",
-                n - 1
-            ),
-        ));
-    }
-    ensure_size(p, "n", n, n as u128, n as u128 * d as u128)?;
+    let (n, d) = read_order_and_degree(p)?;
     let k = base_diameter(n as u64, d as u64);
     let base = kautz_size(d as u64, k);
     if base > MAX_ROUTERS || base * d as u128 > MAX_LINKS {

@@ -255,7 +255,9 @@ fn random_regular<R: Rng>(n: usize, d: usize, rng: &mut R) -> Option<SlotDigraph
     Some(full)
 }
 
-fn build(p: &Params) -> Result<Network> {
+/// `n` and `d` of the degree-regular directed families (random_directed, mddp, imase): a router
+/// needs d distinct other routers, so d < n, and the size is checked before anything is built.
+pub(super) fn read_order_and_degree(p: &Params) -> Result<(u32, u32)> {
     let n = p.u32("n", 3, u32::MAX - 1, "number of routers")?;
     let d = p.u32("d", 2, u32::MAX - 1, "out-degree of every router")?;
     if d >= n {
@@ -263,12 +265,18 @@ fn build(p: &Params) -> Result<Network> {
             "d",
             d,
             &format!(
-                "an integer from 2 to n-1 = {} (a vertex needs d distinct other vertices)",
+                "an integer from 2 to n-1 = {} (a vertex needs d distinct other vertices; \
+                 d >= n would need parallel arcs)",
                 n - 1
             ),
         ));
     }
     ensure_size(p, "n", n, n as u128, n as u128 * d as u128)?;
+    Ok((n, d))
+}
+
+fn build(p: &Params) -> Result<Network> {
+    let (n, d) = read_order_and_degree(p)?;
     let seed = p.seed()?;
     let conc = read_p(p, DEFAULT_P)?;
     let (nu, du) = (n as usize, d as usize);
