@@ -1,12 +1,88 @@
 //! Traffic: who sends to whom. The engine asks a `Traffic` for the destination of each new packet
-//! and runs a `Exchange` (fixed message lists) to completion; everything else about traffic —
+//! and runs an `Exchange` (fixed message lists) to completion; everything else about traffic —
 //! the patterns of the papers, their parameters and their validation — lives in this module, one
-//! file per pattern family.
+//! file per pattern family:
 //!
-//! Endpoint ids are the network's: contiguous router by router (`Network::endpoint_router`).
+//! - `permutations.rs`: bit permutations (bit complement, bit reverse, shuffle, rotation,
+//!   transpose) on the largest power-of-two subset of endpoints (000 §V-B), digit permutations
+//!   (tornado, neighbor), random permutation and the shift patterns (000 §V-B, 001 §4.2);
+//! - `hotspot.rs`: uniform traffic with a fraction sent to a few hot endpoints;
+//! - `adversarial.rs`: the worst cases of Slim Fly (000 §V-C, 001 §4.2), Dragonfly (group i to
+//!   group i+1), fat tree (through the core), MLFM and OFT (shift patterns of 001 §4.2);
+//! - `exchange.rs`: the all-to-all and 3D nearest-neighbour exchanges of 001 §4.4.
+//!
+//! Specs are written like topology specs, `name:key=value,...` (`shift:k=3`,
+//! `hotspot:fraction=0.1,spots=4`); unknown names and parameters are rejected with the valid
+//! ones listed. Everything a pattern needs is computed once in `parse`, so `destination` is O(1)
+//! and allocation-free. Endpoint ids are the network's: contiguous router by router
+//! (`Network::endpoint_router`). docs/traffic.md describes every pattern.
 
+mod adversarial;
+mod exchange;
+mod hotspot;
+mod permutations;
+
+use std::fmt;
+use std::sync::Arc;
+
+use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use topolab_core::{Network, Result, TopolabError};
+use topolab_core::rng::{stream, Stream};
+use topolab_core::{Network, Params, Result, TopolabError, TopologySpec};
+
+pub use exchange::Exchange;
+
+/// Marks a source that sends nothing in a destination table.
+const IDLE: u32 = u32::MAX;
+
+/// A fixed destination per source endpoint (`IDLE` for sources that send nothing), shared
+/// cheaply between clones. Debug prints a summary instead of every entry.
+#[derive(Clone, PartialEq, Eq)]
+pub struct DestTable(Arc<[u32]>);
+
+impl DestTable {
+    fn new(dest: Vec<u32>) -> Self {
+        DestTable(dest.into())
+    }
+
+    #[inline]
+    fn get(&self, src: u32) -> Option<u32> {
+        match self.0.get(src as usize) {
+            Some(&d) if d != IDLE => Some(d),
+            _ => None,
+        }
+    }
+
+    fn active(&self) -> usize {
+        self.0.iter().filter(|&&d| d != IDLE).count()
+    }
+}
+
+impl fmt::Debug for DestTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "DestTable({} sources, {} active)",
+            self.0.len(),
+            self.active()
+        )
+    }
+}
+
+/// The bit permutations of 000 §V-B and Dally & Towles (Table 9.1), on `b`-bit addresses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BitPattern {
+    /// d_i = ¬s_i.
+    Complement,
+    /// d_i = s_{b-i-1}.
+    Reverse,
+    /// d_i = s_{(i-1) mod b}: rotate left by one.
+    Shuffle,
+    /// d_i = s_{(i+k) mod b}: rotate right by k.
+    Rotation(u32),
+    /// d_i = s_{(i+b/2) mod b} (b even): swap the address halves.
+    Transpose,
+}
 
 /// A synthetic traffic pattern, resolved for one network. Enum dispatch: the engine calls
 /// `destination` once per generated packet.
@@ -14,44 +90,363 @@ use topolab_core::{Network, Result, TopolabError};
 pub enum Traffic {
     /// Destination uniform over all endpoints, the source itself included (BookSim2 `uniform`).
     Uniform { endpoints: u32 },
+    /// A bit permutation on endpoints `0 .. 2^bits`; the others are idle (000 §V-B).
+    Bits { pattern: BitPattern, bits: u32 },
+    /// A fixed destination per source, precomputed (digit patterns, random permutation, shift
+    /// by k, adversarial permutations). `name` is the canonical pattern name.
+    Table { name: &'static str, dest: DestTable },
+    /// 000 §V-B shift: among the first 2·half endpoints, source s sends to `s mod half` or
+    /// `s mod half + half` with probability 1/2 each.
+    HalfShift { half: u32 },
+    /// With probability `fraction` a hot spot (uniform among `spots`), else uniform over all
+    /// `endpoints`.
+    Hotspot {
+        endpoints: u32,
+        fraction: f64,
+        spots: Arc<[u32]>,
+    },
+    /// A random member of a set chosen by the source (Dragonfly worst case: any endpoint of the
+    /// next group). Set `set_of_source[s]` (IDLE: s sends nothing) holds
+    /// `members[offsets[set] .. offsets[set + 1]]`.
+    RandomInSet {
+        name: &'static str,
+        set_of_source: DestTable,
+        offsets: Arc<[u32]>,
+        members: Arc<[u32]>,
+    },
+}
+
+/// One accepted pattern name: canonical name, aliases, parameters.
+struct PatternDef {
+    name: &'static str,
+    aliases: &'static [&'static str],
+    params: &'static [&'static str],
+}
+
+const PATTERNS: &[PatternDef] = &[
+    PatternDef {
+        name: "uniform",
+        aliases: &["random", "uniform-random"],
+        params: &[],
+    },
+    PatternDef {
+        name: "bitcomp",
+        aliases: &["bit-complement", "bitcomplement", "complement"],
+        params: &[],
+    },
+    PatternDef {
+        name: "bitrev",
+        aliases: &["bit-reverse", "bitreverse", "bit-reversal", "reverse"],
+        params: &[],
+    },
+    PatternDef {
+        name: "shuffle",
+        aliases: &["perfect-shuffle"],
+        params: &[],
+    },
+    PatternDef {
+        name: "rotation",
+        aliases: &["bit-rotation", "bitrotation", "bitrot", "rotate"],
+        params: &["k"],
+    },
+    PatternDef {
+        name: "transpose",
+        aliases: &[],
+        params: &[],
+    },
+    PatternDef {
+        name: "tornado",
+        aliases: &[],
+        params: &["dims"],
+    },
+    PatternDef {
+        name: "neighbor",
+        aliases: &["neighbour"],
+        params: &["dims"],
+    },
+    PatternDef {
+        name: "randperm",
+        aliases: &["random-permutation", "perm"],
+        params: &["seed"],
+    },
+    PatternDef {
+        name: "shift",
+        aliases: &[],
+        params: &["k", "active"],
+    },
+    PatternDef {
+        name: "hotspot",
+        aliases: &["hot-spot"],
+        params: &["fraction", "spots", "at"],
+    },
+    PatternDef {
+        name: "worst",
+        aliases: &["adversarial", "wc", "worst-case"],
+        params: &["offset"],
+    },
+    PatternDef {
+        name: "slimfly-worst",
+        aliases: &["sf-worst"],
+        params: &[],
+    },
+    PatternDef {
+        name: "dragonfly-worst",
+        aliases: &["df-worst", "bad-dragon"],
+        params: &["offset"],
+    },
+    PatternDef {
+        name: "fattree-worst",
+        aliases: &["ft-worst"],
+        params: &["offset"],
+    },
+    PatternDef {
+        name: "mlfm-worst",
+        aliases: &[],
+        params: &["offset"],
+    },
+    PatternDef {
+        name: "oft-worst",
+        aliases: &[],
+        params: &["offset"],
+    },
+];
+
+/// A parsed pattern or exchange spec: its canonical name and typed access to its parameters.
+pub(crate) struct Spec {
+    /// Canonical pattern name.
+    pub name: &'static str,
+    /// "traffic NAME" / "exchange NAME": the context of error messages.
+    pub context: String,
+    /// The spec as parsed (its `family` is the name as written).
+    pub parsed: TopologySpec,
+}
+
+impl Spec {
+    /// Typed access to the parameters (errors name this pattern).
+    pub fn params(&self) -> Params<'_> {
+        Params::new(&self.context, &self.parsed.params)
+    }
+
+    /// A parameter as the user wrote it, lower-cased, for word-valued parameters.
+    pub fn text(&self, name: &str) -> Option<String> {
+        self.parsed
+            .params
+            .get(name)
+            .map(|v| v.to_string().trim().to_ascii_lowercase())
+    }
+
+    /// An error for parameter `name` with value `value`, naming what is allowed.
+    pub fn invalid(&self, name: &str, value: impl ToString, allowed: &str) -> TopolabError {
+        TopolabError::invalid(&self.context, name, value, allowed)
+    }
+}
+
+/// Parses `name:key=value,...`, resolves `name` among `defs` (case-insensitive, '_' = '-') and
+/// rejects parameters the pattern does not have. `kind` ("traffic", "exchange") and
+/// `name_param` ("pattern", "exchange") name the setting in errors.
+fn parse_spec(
+    text: &str,
+    kind: &str,
+    name_param: &str,
+    defs: &[(
+        &'static str,
+        &'static [&'static str],
+        &'static [&'static str],
+    )],
+) -> Result<Spec> {
+    let mut spec = TopologySpec::parse(text)?;
+    spec.family = spec.family.replace('_', "-");
+    let Some(&(name, _, allowed)) = defs
+        .iter()
+        .find(|(n, aliases, _)| *n == spec.family || aliases.contains(&spec.family.as_str()))
+    else {
+        let valid: Vec<&str> = defs.iter().map(|d| d.0).collect();
+        return Err(TopolabError::invalid(
+            kind,
+            name_param,
+            format!("'{}'", spec.family),
+            format!("one of: {}", valid.join(", ")),
+        ));
+    };
+    let context = format!("{kind} {name}");
+    for key in spec.params.keys() {
+        if !allowed.contains(&key.as_str()) {
+            return Err(TopolabError::UnknownParameter {
+                context,
+                param: key.clone(),
+                valid: if allowed.is_empty() {
+                    "(none)".to_string()
+                } else {
+                    allowed.join(", ")
+                },
+            });
+        }
+    }
+    Ok(Spec {
+        name,
+        context,
+        parsed: spec,
+    })
+}
+
+/// Number of endpoints as u32, or an error for networks the simulator cannot address.
+pub(crate) fn endpoint_count(net: &Network) -> Result<u32> {
+    let n = net.num_endpoints();
+    if n == 0 {
+        return Err(TopolabError::InvalidNetwork(
+            "the network has no endpoints, so there is no traffic to generate".into(),
+        ));
+    }
+    u32::try_from(n).ok().filter(|&n| n != IDLE).ok_or_else(|| {
+        TopolabError::InvalidNetwork(format!(
+            "{n} endpoints: at most {} can be simulated",
+            IDLE - 1
+        ))
+    })
+}
+
+/// First endpoint id of every router, plus the total at the end (ids are contiguous router by
+/// router).
+pub(crate) fn endpoint_offsets(net: &Network) -> Vec<u32> {
+    let mut offsets = Vec::with_capacity(net.num_routers() + 1);
+    let mut sum = 0u32;
+    offsets.push(0);
+    for &e in net.endpoints() {
+        sum += e;
+        offsets.push(sum);
+    }
+    offsets
+}
+
+/// The random stream from which pattern `salt` draws its construction (random permutation,
+/// message order). Index bit 47 keeps these streams apart from the per-endpoint traffic streams
+/// an engine derives from the simulation seed with small indices.
+pub(crate) fn pattern_rng(seed: u64, salt: u64) -> ChaCha8Rng {
+    stream(seed, Stream::Traffic, (1 << 47) | salt)
 }
 
 impl Traffic {
-    /// The pattern named by `spec` (e.g. "uniform") for `net`.
+    /// The pattern named by `spec` (e.g. "uniform", "shift:k=3", "hotspot:fraction=0.1") for
+    /// `net`. All randomness of the pattern itself (random permutation) comes from the spec's
+    /// own `seed`, never from the simulation seed, so the same spec always gives the same
+    /// pattern.
     pub fn parse(spec: &str, net: &Network) -> Result<Traffic> {
-        let endpoints = u32::try_from(net.num_endpoints()).map_err(|_| {
-            TopolabError::InvalidNetwork("more than 2^32 endpoints cannot be simulated".into())
-        })?;
-        match spec.trim().to_ascii_lowercase().as_str() {
+        let defs: Vec<_> = PATTERNS
+            .iter()
+            .map(|d| (d.name, d.aliases, d.params))
+            .collect();
+        let spec = parse_spec(spec, "traffic", "pattern", &defs)?;
+        let endpoints = endpoint_count(net)?;
+        let s = &spec;
+        match spec.name {
             "uniform" => Ok(Traffic::Uniform { endpoints }),
-            other => Err(TopolabError::invalid(
-                "traffic",
-                "traffic",
-                format!("'{other}'"),
-                format!("one of: {}", Traffic::NAMES.join(", ")),
-            )),
+            "bitcomp" => Ok(permutations::bits(BitPattern::Complement, endpoints)),
+            "bitrev" => Ok(permutations::bits(BitPattern::Reverse, endpoints)),
+            "shuffle" => Ok(permutations::bits(BitPattern::Shuffle, endpoints)),
+            "transpose" => Ok(permutations::bits(BitPattern::Transpose, endpoints)),
+            "rotation" => permutations::rotation(s, endpoints),
+            "tornado" | "neighbor" => permutations::digits(s, net, endpoints),
+            "randperm" => permutations::randperm(s, endpoints),
+            "shift" => permutations::shift(s, endpoints),
+            "hotspot" => hotspot::parse(s, endpoints),
+            _ => adversarial::parse(s, net),
         }
     }
 
-    /// Every pattern name `parse` accepts.
-    pub const NAMES: &'static [&'static str] = &["uniform"];
+    /// Every pattern name `parse` accepts (canonical names; docs/traffic.md lists aliases).
+    pub const NAMES: &'static [&'static str] = &[
+        "uniform",
+        "bitcomp",
+        "bitrev",
+        "shuffle",
+        "rotation",
+        "transpose",
+        "tornado",
+        "neighbor",
+        "randperm",
+        "shift",
+        "hotspot",
+        "worst",
+        "slimfly-worst",
+        "dragonfly-worst",
+        "fattree-worst",
+        "mlfm-worst",
+        "oft-worst",
+    ];
 
     /// Destination endpoint of a new packet from `src`, or None when `src` sends nothing under
-    /// this pattern (e.g. outside the power-of-two subset of a bit permutation).
+    /// this pattern (e.g. outside the power-of-two subset of a bit permutation, or `src` out of
+    /// range).
     #[inline]
     pub fn destination(&self, src: u32, rng: &mut ChaCha8Rng) -> Option<u32> {
-        use rand::Rng;
-        let _ = src;
         match self {
-            Traffic::Uniform { endpoints } => Some(rng.random_range(0..*endpoints)),
+            Traffic::Uniform { endpoints } => {
+                (src < *endpoints).then(|| rng.random_range(0..*endpoints))
+            }
+            Traffic::Bits { pattern, bits } => permutations::bit_destination(*pattern, *bits, src),
+            Traffic::Table { dest, .. } => dest.get(src),
+            Traffic::HalfShift { half } => {
+                if src >= 2 * half {
+                    return None;
+                }
+                let base = src % half;
+                Some(if rng.random::<bool>() {
+                    base + half
+                } else {
+                    base
+                })
+            }
+            Traffic::Hotspot {
+                endpoints,
+                fraction,
+                spots,
+            } if src < *endpoints => Some(if rng.random::<f64>() < *fraction {
+                spots[rng.random_range(0..spots.len())]
+            } else {
+                rng.random_range(0..*endpoints)
+            }),
+            Traffic::Hotspot { .. } => None,
+            Traffic::RandomInSet {
+                set_of_source,
+                offsets,
+                members,
+                ..
+            } => {
+                let set = set_of_source.get(src)? as usize;
+                let (lo, hi) = (offsets[set], offsets[set + 1]);
+                Some(members[rng.random_range(lo..hi) as usize])
+            }
         }
     }
-}
 
-/// A fixed workload (001 §4.4): for each source endpoint, the messages it sends in order, as
-/// (destination endpoint, packets). The engine runs it to completion.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Exchange {
-    pub name: String,
-    pub per_source: Vec<Vec<(u32, u32)>>,
+    /// Canonical name of the pattern ("uniform", "bitcomp", "slimfly-worst", ...).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Traffic::Uniform { .. } => "uniform",
+            Traffic::Bits { pattern, .. } => match pattern {
+                BitPattern::Complement => "bitcomp",
+                BitPattern::Reverse => "bitrev",
+                BitPattern::Shuffle => "shuffle",
+                BitPattern::Rotation(_) => "rotation",
+                BitPattern::Transpose => "transpose",
+            },
+            Traffic::Table { name, .. } | Traffic::RandomInSet { name, .. } => name,
+            Traffic::HalfShift { .. } => "shift",
+            Traffic::Hotspot { .. } => "hotspot",
+        }
+    }
+
+    /// Whether `src` generates packets under this pattern (false for idle endpoints). Does
+    /// not draw random numbers; engines may use it to skip idle sources.
+    pub fn is_source(&self, src: u32) -> bool {
+        match self {
+            Traffic::Uniform { endpoints } | Traffic::Hotspot { endpoints, .. } => src < *endpoints,
+            Traffic::Bits { pattern, bits } => {
+                permutations::bit_destination(*pattern, *bits, src).is_some()
+            }
+            Traffic::Table { dest, .. } => dest.get(src).is_some(),
+            Traffic::HalfShift { half } => src < 2 * half,
+            Traffic::RandomInSet { set_of_source, .. } => set_of_source.get(src).is_some(),
+        }
+    }
 }

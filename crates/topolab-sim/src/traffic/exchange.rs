@@ -1,0 +1,227 @@
+//! Fixed workloads (001 §4.4): one all-to-all exchange and one 3D nearest-neighbour exchange,
+//! one process per endpoint with the contiguous mapping (process rank = endpoint id; the
+//! network's endpoint order is router by router, which for Slim Fly, MLFM and OFT is the
+//! "intra-router, then intra-column / intra-layer, then subgraph / inter-layer" order 001 §4.4
+//! describes).
+//!
+//! Message sizes follow 001 §4.1: 256-byte packets, 7.5 KB (30 packets) per all-to-all message
+//! and 512 KB per nearest-neighbour message (KB = 1024 bytes: 30 × 256 = 7,680 = 7.5 KB).
+
+use super::{endpoint_count, parse_spec, pattern_rng, Spec};
+use rand::seq::SliceRandom;
+use topolab_core::{Network, Result};
+
+/// Packet size of 001 §4.1.
+pub const DEFAULT_PACKET_BYTES: u64 = 256;
+/// All-to-all message size of 001 §4.1 (7.5 KB = 30 packets of 256 bytes).
+pub const ALLTOALL_MESSAGE_BYTES: u64 = 7_680;
+/// Nearest-neighbour message size of 001 §4.1 (512 KB).
+pub const NN_MESSAGE_BYTES: u64 = 512 * 1024;
+/// Largest number of messages an exchange may hold (8 bytes each: 1 GiB). An all-to-all over
+/// N endpoints has N(N-1) messages, so this allows N up to about 11,585.
+pub const MAX_MESSAGES: u64 = 1 << 27;
+
+/// A fixed workload (001 §4.4): for each source endpoint, the messages it sends in order, as
+/// (destination endpoint, packets). The engine runs it to completion.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Exchange {
+    /// The canonical spec with every parameter resolved, e.g. "nn3d:dims=13x13x20,packets=2048".
+    pub name: String,
+    pub per_source: Vec<Vec<(u32, u32)>>,
+}
+
+type Def = (
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+);
+const EXCHANGES: &[Def] = &[
+    (
+        "alltoall",
+        &["a2a", "all-to-all"],
+        &["packets", "bytes", "packet_bytes", "order", "seed"],
+    ),
+    (
+        "nn3d",
+        &["nn", "nearest-neighbor", "nearest-neighbour"],
+        &["dims", "packets", "bytes", "packet_bytes"],
+    ),
+];
+
+impl Exchange {
+    /// Every exchange name `parse` accepts.
+    pub const NAMES: &'static [&'static str] = &["alltoall", "nn3d"];
+
+    /// The exchange named by `spec` for `net`: `alltoall[:packets=30,order=random,seed=0]` or
+    /// `nn3d[:dims=AxBxC,packets=2048]`; sizes may also be given as `bytes` (message) and
+    /// `packet_bytes` (default 256), packets = ceil(bytes / packet_bytes).
+    pub fn parse(spec: &str, net: &Network) -> Result<Exchange> {
+        let spec = parse_spec(spec, "exchange", "name", EXCHANGES)?;
+        let endpoints = endpoint_count(net)?;
+        match spec.name {
+            "alltoall" => all_to_all(&spec, endpoints),
+            _ => nearest_neighbor(&spec, endpoints),
+        }
+    }
+
+    /// Messages over all sources.
+    pub fn num_messages(&self) -> u64 {
+        self.per_source.iter().map(|m| m.len() as u64).sum()
+    }
+
+    /// Packets over all messages.
+    pub fn total_packets(&self) -> u64 {
+        self.per_source
+            .iter()
+            .flatten()
+            .map(|&(_, p)| p as u64)
+            .sum()
+    }
+}
+
+/// Packets per message from `packets`, or `bytes` (default `default_bytes`) and `packet_bytes`.
+fn message_packets(s: &Spec, default_bytes: u64) -> Result<u32> {
+    let p = s.params();
+    if let Some(packets) = p.opt_u32("packets", 1, u32::MAX)? {
+        for other in ["bytes", "packet_bytes"] {
+            if p.has(other) {
+                return Err(s.invalid(
+                    other,
+                    s.text(other).unwrap_or_default(),
+                    "not together with 'packets' (give the size in packets, or in bytes)",
+                ));
+            }
+        }
+        return Ok(packets);
+    }
+    let bytes = p
+        .opt_int("bytes", 1, 1 << 40)?
+        .map_or(default_bytes, |b| b as u64);
+    let packet_bytes = p
+        .opt_int("packet_bytes", 1, 1 << 30)?
+        .map_or(DEFAULT_PACKET_BYTES, |b| b as u64);
+    let packets = bytes.div_ceil(packet_bytes);
+    u32::try_from(packets).map_err(|_| {
+        s.invalid(
+            "bytes",
+            bytes,
+            &format!(
+                "at most {} bytes per message at {packet_bytes} bytes per packet",
+                u32::MAX as u64 * packet_bytes
+            ),
+        )
+    })
+}
+
+fn all_to_all(s: &Spec, endpoints: u32) -> Result<Exchange> {
+    let packets = message_packets(s, ALLTOALL_MESSAGE_BYTES)?;
+    let seed = s.params().seed()?;
+    let random = match s.text("order").as_deref() {
+        None | Some("random") => true,
+        Some("shift") => false,
+        Some(other) => return Err(s.invalid("order", format!("'{other}'"), "random or shift")),
+    };
+    let n = endpoints as u64;
+    if n * (n - 1) > MAX_MESSAGES {
+        return Err(s.invalid(
+            "network",
+            format!("{n} endpoints"),
+            &format!(
+                "at most {MAX_MESSAGES} messages (N(N-1) = {} here; about 11,585 endpoints)",
+                n * (n - 1)
+            ),
+        ));
+    }
+    let per_source = (0..endpoints)
+        .map(|src| {
+            // Shift order: src+1, src+2, ... (every step a permutation). Random order: the
+            // same destinations shuffled per source; 001 §4.4 only says it follows Kumar et
+            // al., whose Blue Gene/L all-to-all topolab reads as randomized (docs/traffic.md).
+            let mut msgs: Vec<(u32, u32)> = (1..endpoints)
+                .map(|k| (((src as u64 + k as u64) % n) as u32, packets))
+                .collect();
+            if random {
+                msgs.shuffle(&mut pattern_rng(seed, 1 + src as u64));
+            }
+            msgs
+        })
+        .collect();
+    let order = if random {
+        format!("random,seed={seed}")
+    } else {
+        "shift".to_string()
+    };
+    Ok(Exchange {
+        name: format!("alltoall:packets={packets},order={order}"),
+        per_source,
+    })
+}
+
+/// The three sizes a·b·c = n with the largest one smallest (ties: the smallest one largest),
+/// ascending. 001 §4.4's tori are exactly these for its four networks (12×14×19 for N = 3192,
+/// 13×13×18 for 3042, 13×13×20 for 3380; 15×15×16 for 3600, which the paper orders 15×16×15).
+pub fn balanced_dims(n: u32) -> [u32; 3] {
+    let mut best = [1, 1, n];
+    for a in (1..=n).take_while(|&a| (a as u64).pow(3) <= n as u64) {
+        if !n.is_multiple_of(a) {
+            continue;
+        }
+        let m = n / a;
+        for b in (a..=m).take_while(|&b| (b as u64) * (b as u64) <= m as u64) {
+            if !m.is_multiple_of(b) {
+                continue;
+            }
+            let c = m / b;
+            if (c, std::cmp::Reverse(a)) < (best[2], std::cmp::Reverse(best[0])) {
+                best = [a, b, c];
+            }
+        }
+    }
+    best
+}
+
+fn nearest_neighbor(s: &Spec, endpoints: u32) -> Result<Exchange> {
+    let packets = message_packets(s, NN_MESSAGE_BYTES)?;
+    let dims: [u32; 3] = match s.params().opt_list("dims", 1, endpoints as i64)? {
+        None => balanced_dims(endpoints),
+        Some(d) => {
+            let text = s.text("dims").unwrap_or_default();
+            let product: u64 = d.iter().map(|&x| x as u64).product();
+            if d.len() != 3 || product > endpoints as u64 {
+                return Err(s.invalid(
+                    "dims",
+                    text,
+                    &format!(
+                        "three sizes AxBxC whose product is at most the {endpoints} endpoints \
+                         (one process per endpoint)"
+                    ),
+                ));
+            }
+            [d[0] as u32, d[1] as u32, d[2] as u32]
+        }
+    };
+    let [a, b, c] = dims;
+    let processes = a * b * c;
+    let mut per_source = vec![Vec::new(); endpoints as usize];
+    for (rank, msgs) in per_source.iter_mut().enumerate().take(processes as usize) {
+        let rank = rank as u32;
+        let coord = [rank % a, rank / a % b, rank / (a * b)];
+        let stride = [1, a, a * b];
+        for dim in 0..3 {
+            let k = dims[dim];
+            for step in [1, k - 1] {
+                let moved = (coord[dim] + step) % k;
+                if moved != coord[dim] {
+                    msgs.push((
+                        rank + moved * stride[dim] - coord[dim] * stride[dim],
+                        packets,
+                    ));
+                }
+            }
+        }
+    }
+    Ok(Exchange {
+        name: format!("nn3d:dims={a}x{b}x{c},packets={packets}"),
+        per_source,
+    })
+}
