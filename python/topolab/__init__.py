@@ -16,20 +16,27 @@ from topolab._core import (
     TopolabError,
     __version__,
 )
+from topolab.analysis import Analysis, PathDiversity, Resilience, Threshold, analyze, moore_bound
 from topolab.families import families
 from topolab.network import Network, build, from_networkx, load, loads
 
 __all__ = [
+    "Analysis",
     "FileError",
     "FormatError",
     "Network",
     "NetworkError",
     "ParameterError",
+    "PathDiversity",
+    "Resilience",
+    "Threshold",
     "TopolabError",
     "__version__",
+    "analyze",
     "build",
     "families",
     "from_networkx",
     "load",
     "loads",
+    "moore_bound",
 ]

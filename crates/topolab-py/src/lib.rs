@@ -2,6 +2,7 @@
 //! core errors to Python exceptions. No logic lives here: each topic is a module with a
 //! `register` function, called below.
 
+mod analysis;
 mod errors;
 mod monitor;
 mod network;
@@ -12,6 +13,7 @@ use pyo3::prelude::*;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     network::register(m)?;
+    analysis::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

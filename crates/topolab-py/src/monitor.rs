@@ -6,6 +6,7 @@ use crate::errors::to_py_err;
 use pyo3::prelude::*;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use topolab_core::progress::Monitor;
@@ -45,11 +46,18 @@ pub fn run<T: Send>(
     };
     let result = py.allow_threads(|| {
         std::thread::scope(|scope| {
-            let handle = scope.spawn(|| work(&shared));
+            // The worker says when it is done, so that a short call returns at once instead of
+            // after a whole polling interval.
+            let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+            let shared = &shared;
+            let handle = scope.spawn(move || {
+                let result = work(shared);
+                let _ = done_tx.send(());
+                result
+            });
             let mut last_print = Instant::now();
             let mut printed = false;
-            while !handle.is_finished() {
-                std::thread::sleep(POLL);
+            while let Err(RecvTimeoutError::Timeout) = done_rx.recv_timeout(POLL) {
                 if Python::with_gil(|py| py.check_signals()).is_err() {
                     shared.cancel.store(true, Ordering::Relaxed);
                 }

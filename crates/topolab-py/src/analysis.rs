@@ -1,0 +1,47 @@
+//! analyze and moore_bound: argument conversion over topolab_core::metrics.
+
+use crate::errors::to_py_err;
+use crate::network::PyNetwork;
+use pyo3::prelude::*;
+use topolab_core::metrics::moore::moore_bound_checked;
+use topolab_core::metrics::{analyze as core_analyze, AnalyzeOptions, ResilienceOptions};
+
+/// Every metric of a network as a JSON document (see topolab.analysis for its fields). Runs
+/// with the GIL released; Ctrl-C interrupts; with `progress` prints progress on stderr.
+#[pyfunction]
+#[pyo3(signature = (net, *, paths=false, resilience=false, seed=0, progress=false))]
+fn analyze(
+    py: Python<'_>,
+    net: &Bound<'_, PyNetwork>,
+    paths: bool,
+    resilience: bool,
+    seed: u64,
+    progress: bool,
+) -> PyResult<String> {
+    let options = AnalyzeOptions {
+        paths,
+        resilience: resilience.then(|| ResilienceOptions {
+            seed,
+            ..ResilienceOptions::default()
+        }),
+    };
+    let network = &net.get().inner;
+    let analysis = crate::monitor::run(py, progress, |monitor| {
+        core_analyze(network, &options, monitor)
+    })?;
+    Ok(analysis.to_json())
+}
+
+/// The Moore bound for a degree and diameter (undirected 1 + d·Σ_{i<D}(d−1)^i, directed
+/// Σ_{i≤D} d^i), exact.
+#[pyfunction]
+#[pyo3(signature = (degree, diameter, directed=false))]
+fn moore_bound(degree: u64, diameter: u32, directed: bool) -> PyResult<u128> {
+    moore_bound_checked(degree, diameter, directed).map_err(to_py_err)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(moore_bound, m)?)?;
+    Ok(())
+}

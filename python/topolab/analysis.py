@@ -1,0 +1,189 @@
+"""Graph analysis: exact distances, the Moore bound, shortest-path diversity and resilience to
+random cable failures, computed by the Rust core (docs/analysis.md gives every definition).
+
+    import topolab
+    a = topolab.analyze(topolab.build("slimfly:q=19"), paths=True)
+    a.diameter, a.aspl, a.endpoint_aspl, a.moore_fraction, a.paths.mean
+    a.to_dict()          # the flat form that ``topolab analyze --json`` prints
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from topolab import _core
+from topolab.network import Network
+
+
+@dataclass(frozen=True)
+class PathDiversity:
+    """Shortest-path counts over ordered pairs of distinct routers at distance >= 2 (001 §2.3.3)."""
+
+    pairs: int
+    mean: float | None
+    max: int | None
+    multipath_pairs: int
+    saturated: bool
+
+    def flat(self) -> dict[str, Any]:
+        return {
+            "path_diversity_mean": self.mean,
+            "path_diversity_max": self.max,
+            "path_diversity_pairs": self.pairs,
+            "path_diversity_multipath_pairs": self.multipath_pairs,
+        }
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """Mean over samples of the largest fraction of removed cables at which a criterion holds,
+    with its 95 % confidence interval; ``survival[k]`` is the share of samples meeting it with
+    ``k * step`` of the cables removed."""
+
+    mean: float
+    ci_low: float
+    ci_high: float
+    std_dev: float
+    survival: list[float]
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return (self.ci_low, self.ci_high)
+
+
+@dataclass(frozen=True)
+class Resilience:
+    """Resilience to random cable failures (000 §III-D)."""
+
+    seed: int
+    cables: int
+    step: float
+    samples: int
+    converged: bool
+    base_diameter: int
+    base_aspl: float
+    disconnect: Threshold
+    diameter_plus2: Threshold
+    aspl_plus1: Threshold
+
+    @classmethod
+    def from_core(cls, d: dict[str, Any]) -> Resilience:
+        criteria = {k: Threshold(**d[k]) for k in ("disconnect", "diameter_plus2", "aspl_plus1")}
+        return cls(**{**d, **criteria})
+
+    def flat(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, t in (
+            ("disconnect_fraction", self.disconnect),
+            ("diameter_plus2_fraction", self.diameter_plus2),
+            ("aspl_plus1_fraction", self.aspl_plus1),
+        ):
+            out[key] = t.mean
+            out[f"{key}_interval"] = [t.ci_low, t.ci_high]
+        out["resilience_samples"] = self.samples
+        out["resilience_converged"] = self.converged
+        out["resilience_seed"] = self.seed
+        return out
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Everything ``analyze`` computed. Optional sections (``paths``, ``resilience``) are None
+    unless requested; each section contributes its ``flat()`` keys to ``to_dict()``."""
+
+    SECTIONS: ClassVar[dict[str, Any]] = {"paths": PathDiversity, "resilience": Resilience}
+
+    family: str
+    spec: str
+    routers: int
+    endpoints: int
+    links: int
+    network_radix: int
+    radix: int
+    directed: bool
+    connected: bool
+    components: int
+    strong_components: int | None
+    diameter: int | None
+    radius: int | None
+    aspl: float | None
+    endpoint_aspl: float | None
+    endpoint_diameter: int | None
+    histogram: list[int]
+    unreachable_pairs: int
+    eccentricities: list[int] | None
+    moore_bound: int | None
+    moore_fraction: float | None
+    paths: PathDiversity | None = None
+    resilience: Resilience | None = None
+
+    @classmethod
+    def from_core(cls, d: dict[str, Any]) -> Analysis:
+        moore = d["moore"] or {}
+        sections = {}
+        for name, section in cls.SECTIONS.items():
+            raw = d.get(name)
+            if raw is not None:
+                build = getattr(section, "from_core", None)
+                sections[name] = build(raw) if build else section(**raw)
+        return cls(
+            **{k: d[k] for k in ("family", "spec", "routers", "endpoints", "links")},
+            **{k: d[k] for k in ("network_radix", "radix", "directed")},
+            **d["distances"],
+            moore_bound=moore.get("bound"),
+            moore_fraction=moore.get("fraction"),
+            **sections,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Flat JSON-ready dict: the scalar fields, then the keys of each computed section."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in self.SECTIONS:
+                if value is not None:
+                    out.update(value.flat())
+            else:
+                out[f.name] = value
+        return out
+
+
+def analyze(
+    net: Network,
+    *,
+    paths: bool = False,
+    resilience: bool = False,
+    seed: int = 0,
+    progress: bool | None = None,
+) -> Analysis:
+    """Exact distance metrics and the Moore fraction of ``net``; with ``paths`` the shortest-path
+    diversity, with ``resilience`` the random-failure thresholds (seeded by ``seed``).
+
+    Runs in the Rust core with the GIL released; Ctrl-C raises KeyboardInterrupt. ``progress``
+    prints progress on stderr (default: when stderr is a terminal)."""
+    if not isinstance(net, Network):
+        raise TypeError(f"analyze expects a topolab.Network, got {type(net).__name__}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise _core.ParameterError(
+            f"analyze: parameter 'seed' = {seed!r} is not allowed: an integer 0 <= seed < 2**64"
+        )
+    if progress is None:
+        progress = sys.stderr.isatty()
+    raw = _core.analyze(net._net, paths=paths, resilience=resilience, seed=seed, progress=progress)
+    return Analysis.from_core(json.loads(raw))
+
+
+def moore_bound(degree: int, diameter: int, directed: bool = False) -> int:
+    """The Moore bound: undirected 1 + d·Σ_{i<D}(d−1)^i (000 §II-A), directed Σ_{i≤D} d^i
+    (002 §I); exact. Raises ParameterError when it exceeds 2**128."""
+    for name, value in (("degree", degree), ("diameter", diameter)):
+        limit = 2**64 if name == "degree" else 2**32
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < limit:
+            raise _core.ParameterError(
+                f"moore_bound: parameter '{name}' = {value!r} is not allowed: "
+                f"an integer 0 <= {name} < {limit}"
+            )
+    return _core.moore_bound(degree, diameter, directed)

@@ -1,0 +1,116 @@
+"""The analyze and moore commands."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import networkx as nx
+import pytest
+
+import topolab
+from topolab.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+REQUIRED = """routers endpoints links network_radix radix directed connected components diameter aspl
+    endpoint_aspl moore_bound moore_fraction""".split()
+
+
+def test_analyze_json_has_the_required_keys(capsys):
+    code, out, _ = run(capsys, "analyze", "slimfly:q=5", "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert set(REQUIRED) <= set(d)
+    assert (d["routers"], d["endpoints"], d["links"], d["network_radix"]) == (50, 200, 175, 7)
+    assert (d["connected"], d["components"], d["diameter"]) == (True, 1, 2)
+    # Hoffman–Singleton: 350 ordered adjacent pairs, 2100 at distance 2.
+    assert d["histogram"] == [0, 350, 2100]
+    assert d["aspl"] == (350 + 2 * 2100) / (50 * 49)
+    assert (d["moore_bound"], d["moore_fraction"]) == (50, 1.0)
+    assert "path_diversity_mean" not in d and "disconnect_fraction" not in d
+    assert "eccentricities" not in d
+
+
+def test_analyze_paths_and_resilience(capsys):
+    code, out, _ = run(capsys, "analyze", "slimfly:q=5", "--json", "--paths", "--resilience", "--seed", "5")
+    assert code == 0
+    d = json.loads(out)
+    # Girth 5: every pair at distance 2 has exactly one common neighbour.
+    assert (d["path_diversity_mean"], d["path_diversity_max"]) == (1.0, 1)
+    for key in ("disconnect_fraction", "diameter_plus2_fraction", "aspl_plus1_fraction"):
+        low, high = d[f"{key}_interval"]
+        assert 0.0 <= low <= d[key] <= high <= 1.0
+        assert high - low <= 0.02
+    assert d["diameter_plus2_fraction"] <= d["disconnect_fraction"]
+    _, again, _ = run(capsys, "analyze", "slimfly:q=5", "--json", "--paths", "--resilience", "--seed", "5")
+    assert again == out
+
+
+def test_analyze_text_output(capsys):
+    code, out, _ = run(capsys, "analyze", "torus:dims=4x4", "--resilience")
+    assert code == 0
+    assert "diameter" in out and "95% CI" in out
+
+
+def test_analyze_a_file_and_a_disconnected_network(capsys, tmp_path):
+    path = tmp_path / "two.json"
+    g = nx.disjoint_union(nx.cycle_graph(4), nx.complete_graph(3))
+    topolab.from_networkx(g, endpoints=2).save(path)
+    code, out, _ = run(capsys, "analyze", str(path), "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert (d["connected"], d["components"], d["unreachable_pairs"]) == (False, 2, 2 * 4 * 3)
+    assert (d["diameter"], d["aspl"], d["moore_fraction"]) == (None, None, None)
+    code, out, _ = run(capsys, "analyze", str(path))
+    assert code == 0 and "not connected" in out
+    code, _, err = run(capsys, "analyze", str(path), "--resilience")
+    assert code == 2 and "connected network; this one has 2 components" in err
+
+
+def test_moore_command(capsys):
+    code, out, _ = run(capsys, "moore", "--degree", "7", "--diameter", "2")
+    assert (code, out.strip()) == (0, "50")
+    code, out, _ = run(capsys, "moore", "--degree", "8", "--diameter", "4", "--directed", "--json")
+    assert code == 0
+    assert json.loads(out) == {"degree": 8, "diameter": 4, "directed": True, "moore_bound": 4681}
+    code, out, _ = run(capsys, "moore", "--degree", "96", "--diameter", "2")
+    assert out.strip() == "9217"  # 000 §II-B3
+    code, _, err = run(capsys, "moore", "--degree", "1000", "--diameter", "100")
+    assert code == 2 and "'diameter' = 100" in err
+
+
+def test_bad_arguments_name_the_parameter(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["moore", "--degree", "-3", "--diameter", "2"])
+    assert exc.value.code == 2
+    assert "negative" in capsys.readouterr().err
+    code, _, err = run(capsys, "analyze", "slimfly:q=6")
+    assert code == 2 and "'q' = 6" in err
+
+
+def test_ctrl_c_interrupts_a_long_analysis():
+    # 100,000 routers take many seconds; SIGINT must stop the run with status 130 (the
+    # timeout only guards against a hang).
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "topolab", "analyze", "jellyfish:routers=100000,degree=16"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "interrupted" in err
