@@ -73,6 +73,9 @@ def analyze(
     *,
     paths: bool = False,
     resilience: bool = False,
+    bisection: bool = False,
+    bisection_runs: int = 5,
+    spectrum: bool = False,
     seed: int = 0,
     progress: bool = False,
 ) -> str: ...

@@ -90,11 +90,72 @@ class Resilience:
 
 
 @dataclass(frozen=True)
+class Bisection:
+    """Endpoint-balanced minimum bisection found by METIS, best of ``runs`` seeded runs
+    (000 §III-C; docs/bisection.md). ``side[r]`` is router r's side."""
+
+    links_cut: int
+    links_0_to_1: int
+    links_1_to_0: int
+    per_endpoint: float
+    endpoints: list[int]
+    routers: list[int]
+    side: list[int]
+    directed: bool
+    runs: int
+    seed: int
+    best_run: int
+
+    def flat(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "bisection_links": self.links_cut,
+            "bisection_per_endpoint": self.per_endpoint,
+        }
+        if self.directed:
+            out["bisection_links_0_to_1"] = self.links_0_to_1
+            out["bisection_links_1_to_0"] = self.links_1_to_0
+        return out
+
+
+@dataclass(frozen=True)
+class Spectrum:
+    """Adjacency eigenvalues for expander comparisons (docs/bisection.md): λ1, λ2 (second
+    largest counting multiplicity), λmin and the gaps."""
+
+    lambda1: float
+    lambda2: float
+    lambda_min: float
+    gap: float
+    lambda_abs: float
+    two_sided_gap: float
+    regular_degree: int | None
+    ramanujan_bound: float | None
+    components: int
+    error_bound: float
+    lanczos_steps: int
+
+    def flat(self) -> dict[str, Any]:
+        return {
+            "lambda1": self.lambda1,
+            "lambda2": self.lambda2,
+            "lambda_min": self.lambda_min,
+            "spectral_gap": self.gap,
+            "two_sided_spectral_gap": self.two_sided_gap,
+            "ramanujan_bound": self.ramanujan_bound,
+        }
+
+
+@dataclass(frozen=True)
 class Analysis:
     """Everything ``analyze`` computed. Optional sections (``paths``, ``resilience``) are None
     unless requested; each section contributes its ``flat()`` keys to ``to_dict()``."""
 
-    SECTIONS: ClassVar[dict[str, Any]] = {"paths": PathDiversity, "resilience": Resilience}
+    SECTIONS: ClassVar[dict[str, Any]] = {
+        "paths": PathDiversity,
+        "resilience": Resilience,
+        "bisection": Bisection,
+        "spectrum": Spectrum,
+    }
 
     family: str
     spec: str
@@ -119,6 +180,8 @@ class Analysis:
     moore_fraction: float | None
     paths: PathDiversity | None = None
     resilience: Resilience | None = None
+    bisection: Bisection | None = None
+    spectrum: Spectrum | None = None
 
     @classmethod
     def from_core(cls, d: dict[str, Any]) -> Analysis:
@@ -156,11 +219,16 @@ def analyze(
     *,
     paths: bool = False,
     resilience: bool = False,
+    bisection: bool = False,
+    bisection_runs: int = 5,
+    spectrum: bool = False,
     seed: int = 0,
     progress: bool | None = None,
 ) -> Analysis:
     """Exact distance metrics and the Moore fraction of ``net``; with ``paths`` the shortest-path
-    diversity, with ``resilience`` the random-failure thresholds (seeded by ``seed``).
+    diversity, with ``resilience`` the random-failure thresholds, with ``bisection`` the METIS
+    bisection (best of ``bisection_runs``), with ``spectrum`` the adjacency eigenvalues
+    (undirected only). ``seed`` seeds the failure samples and the METIS runs.
 
     Runs in the Rust core with the GIL released; Ctrl-C raises KeyboardInterrupt. ``progress``
     prints progress on stderr (default: when stderr is a terminal)."""
@@ -172,7 +240,24 @@ def analyze(
         )
     if progress is None:
         progress = sys.stderr.isatty()
-    raw = _core.analyze(net._net, paths=paths, resilience=resilience, seed=seed, progress=progress)
+    if (
+        isinstance(bisection_runs, bool)
+        or not isinstance(bisection_runs, int)
+        or not 1 <= bisection_runs < 2**32
+    ):
+        raise _core.ParameterError(
+            f"analyze: parameter 'bisection_runs' = {bisection_runs!r} is not allowed: an integer >= 1"
+        )
+    raw = _core.analyze(
+        net._net,
+        paths=paths,
+        resilience=resilience,
+        bisection=bisection,
+        bisection_runs=bisection_runs,
+        spectrum=spectrum,
+        seed=seed,
+        progress=progress,
+    )
     return Analysis.from_core(json.loads(raw))
 
 

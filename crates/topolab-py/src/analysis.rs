@@ -4,17 +4,23 @@ use crate::errors::to_py_err;
 use crate::network::PyNetwork;
 use pyo3::prelude::*;
 use topolab_core::metrics::moore::moore_bound_checked;
-use topolab_core::metrics::{analyze as core_analyze, AnalyzeOptions, ResilienceOptions};
+use topolab_core::metrics::{
+    analyze as core_analyze, AnalyzeOptions, BisectionOptions, ResilienceOptions,
+};
 
 /// Every metric of a network as a JSON document (see topolab.analysis for its fields). Runs
 /// with the GIL released; Ctrl-C interrupts; with `progress` prints progress on stderr.
 #[pyfunction]
-#[pyo3(signature = (net, *, paths=false, resilience=false, seed=0, progress=false))]
+#[pyo3(signature = (net, *, paths=false, resilience=false, bisection=false, bisection_runs=5, spectrum=false, seed=0, progress=false))]
+#[allow(clippy::too_many_arguments)]
 fn analyze(
     py: Python<'_>,
     net: &Bound<'_, PyNetwork>,
     paths: bool,
     resilience: bool,
+    bisection: bool,
+    bisection_runs: u32,
+    spectrum: bool,
     seed: u64,
     progress: bool,
 ) -> PyResult<String> {
@@ -24,6 +30,11 @@ fn analyze(
             seed,
             ..ResilienceOptions::default()
         }),
+        bisection: bisection.then_some(BisectionOptions {
+            runs: bisection_runs,
+            seed,
+        }),
+        spectrum,
     };
     let network = &net.get().inner;
     let analysis = crate::monitor::run(py, progress, |monitor| {

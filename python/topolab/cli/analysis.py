@@ -22,7 +22,15 @@ def _fmt(value: Any) -> str:
 
 def cmd_analyze(args: argparse.Namespace) -> int:
     net = network_from_argument(args.network, args.format)
-    result = topolab.analyze(net, paths=args.paths, resilience=args.resilience, seed=args.seed)
+    result = topolab.analyze(
+        net,
+        paths=args.paths,
+        resilience=args.resilience,
+        bisection=args.bisection,
+        bisection_runs=args.bisection_runs,
+        spectrum=args.spectral,
+        seed=args.seed,
+    )
     flat = result.to_dict()
     # One number per router is data for the Python API, not for a terminal or a JSON summary;
     # radius and diameter summarise it.
@@ -71,20 +79,35 @@ def _non_negative(text: str) -> int:
     return value
 
 
+def _positive(text: str) -> int:
+    value = _non_negative(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("0 is not allowed: an integer >= 1")
+    return value
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "analyze",
-        help="exact distances, Moore fraction, path diversity and failure resilience",
+        help="exact distances, Moore fraction, path diversity, resilience, bisection, spectrum",
         description="Diameter, average shortest path length (router and endpoint level), "
         "distance histogram, connectivity and Moore fraction; optionally shortest-path "
-        "diversity (--paths) and resilience to random cable failures (--resilience). "
+        "diversity (--paths), resilience to random cable failures (--resilience), METIS "
+        "bisection (--bisection) and the adjacency spectrum (--spectral). "
         "Definitions: docs/analysis.md.",
     )
     p.add_argument("network", help="topology spec or network file")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--paths", action="store_true", help="shortest-path diversity (001 §2.3.3)")
     p.add_argument("--resilience", action="store_true", help="random cable failure thresholds (000 §III-D)")
-    p.add_argument("--seed", type=_non_negative, default=0, help="seed of the failure samples (default 0)")
+    p.add_argument("--bisection", action="store_true", help="endpoint-balanced METIS bisection (000 §III-C)")
+    p.add_argument("--bisection-runs", type=_positive, default=5, help="METIS runs, best kept (default 5)")
+    p.add_argument(
+        "--spectral", action="store_true", help="adjacency eigenvalues and spectral gap (undirected)"
+    )
+    p.add_argument(
+        "--seed", type=_non_negative, default=0, help="seed of failure samples and METIS runs (default 0)"
+    )
     p.add_argument("--format", help="input file format when the extension does not say it")
     p.set_defaults(func=cmd_analyze)
 

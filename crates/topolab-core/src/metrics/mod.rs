@@ -19,4 +19,4 @@ pub use moore::{moore_bound, moore_fraction, MooreFraction};
 pub use paths::{path_diversity, PathDiversity};
 pub use resilience::{resilience, Resilience, ResilienceOptions, Threshold};
 pub use spectral::{spectrum, Spectrum};
-pub use summary::{analyze, Analysis, AnalyzeOptions};
+pub use summary::{analyze, Analysis, AnalyzeOptions, BisectionOptions};

@@ -2,10 +2,12 @@
 //! `Option` fields computed on request; a new metric is one more such field and one more
 //! request flag.
 
+use super::bisection::{bisection, Bisection};
 use super::distance::{distances, Distances};
 use super::moore::{moore_fraction, MooreFraction};
 use super::paths::{path_diversity, PathDiversity};
 use super::resilience::{resilience_from, Resilience, ResilienceOptions};
+use super::spectral::{spectrum, Spectrum};
 use crate::error::Result;
 use crate::network::Network;
 use crate::progress::Monitor;
@@ -18,6 +20,23 @@ pub struct AnalyzeOptions {
     pub paths: bool,
     /// Random-failure resilience (many all-pairs runs); None to skip.
     pub resilience: Option<ResilienceOptions>,
+    /// Endpoint-balanced METIS bisection; None to skip.
+    pub bisection: Option<BisectionOptions>,
+    /// Adjacency spectrum (λ1, λ2, λmin, gaps); undirected networks only.
+    pub spectrum: bool,
+}
+
+/// Best of `runs` METIS runs seeded from `seed` (000 §III-C).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BisectionOptions {
+    pub runs: u32,
+    pub seed: u64,
+}
+
+impl Default for BisectionOptions {
+    fn default() -> Self {
+        BisectionOptions { runs: 5, seed: 0 }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -36,6 +55,8 @@ pub struct Analysis {
     pub moore: Option<MooreFraction>,
     pub paths: Option<PathDiversity>,
     pub resilience: Option<Resilience>,
+    pub bisection: Option<Bisection>,
+    pub spectrum: Option<Spectrum>,
 }
 
 impl Analysis {
@@ -63,6 +84,14 @@ pub fn analyze(net: &Network, options: &AnalyzeOptions, monitor: &dyn Monitor) -
         Some(o) => Some(resilience_from(net, &distances, o, monitor)?),
         None => None,
     };
+    let bisection = match &options.bisection {
+        Some(o) => Some(bisection(net, o.runs, o.seed, monitor)?),
+        None => None,
+    };
+    let spectrum = match options.spectrum {
+        true => Some(spectrum(net, monitor)?),
+        false => None,
+    };
     Ok(Analysis {
         family: net.family().to_string(),
         spec: net.spec().to_string(),
@@ -76,5 +105,7 @@ pub fn analyze(net: &Network, options: &AnalyzeOptions, monitor: &dyn Monitor) -
         moore,
         paths,
         resilience,
+        bisection,
+        spectrum,
     })
 }
