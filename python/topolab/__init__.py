@@ -16,6 +16,7 @@ from topolab._core import (
     TopolabError,
     __version__,
 )
+from topolab.experiment import run_experiment
 from topolab.families import families
 from topolab.network import Network, build, from_networkx, load, loads
 
@@ -32,4 +33,5 @@ __all__ = [
     "from_networkx",
     "load",
     "loads",
+    "run_experiment",
 ]
