@@ -16,12 +16,23 @@ from topolab._core import (
     TopolabError,
     __version__,
 )
-from topolab.analysis import Analysis, PathDiversity, Resilience, Threshold, analyze, moore_bound
+from topolab.analysis import (
+    Analysis,
+    Bisection,
+    PathDiversity,
+    Resilience,
+    Spectrum,
+    Threshold,
+    analyze,
+    moore_bound,
+)
+from topolab.experiment import run_experiment
 from topolab.families import families
 from topolab.network import Network, build, from_networkx, load, loads
 
 __all__ = [
     "Analysis",
+    "Bisection",
     "FileError",
     "FormatError",
     "Network",
@@ -29,6 +40,7 @@ __all__ = [
     "ParameterError",
     "PathDiversity",
     "Resilience",
+    "Spectrum",
     "Threshold",
     "TopolabError",
     "__version__",
@@ -39,4 +51,5 @@ __all__ = [
     "load",
     "loads",
     "moore_bound",
+    "run_experiment",
 ]

@@ -8,9 +8,9 @@ import sys
 from typing import Callable, Sequence
 
 import topolab
-from topolab.cli import analysis, network
+from topolab.cli import analysis, experiment, network
 
-COMMAND_MODULES = [network, analysis]
+COMMAND_MODULES = [network, analysis, experiment]
 
 
 def make_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,361 @@
+"""Running points: in this process, on local worker processes, or on a Dask cluster.
+
+Every finished point goes to the results store at once, from this (the driver) process only, so
+an interrupted run keeps every point that finished and resumes with the others. A point that
+fails by its own error is recorded as failed with the message and not run again (until asked
+with ``retry_failed``); a point whose worker process dies is run again, alone, so that it costs
+only itself, and recorded as failed after ALLOWED_CRASHES deaths. On Dask the scheduler does the
+same (its ``distributed.scheduler.allowed-failures``, 3 by default, then KilledWorker).
+"""
+
+from __future__ import annotations
+
+import datetime
+import multiprocessing
+import os
+import pickle
+import sys
+import time
+import traceback
+import uuid
+from collections import deque
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Callable, Iterable, TextIO
+
+from topolab._core import ParameterError
+from topolab.experiment.grid import Point
+from topolab.experiment.store import META_COLUMNS
+
+ALLOWED_CRASHES = 3
+CONNECT_TIMEOUT = "20s"  # to reach a Dask scheduler
+RESERVED = (*META_COLUMNS, "point", "params")
+SCALARS = (bool, int, float, str, type(None))
+
+Record = dict[str, Any]
+# Receives the records of points that finished together (one store write: group commit).
+OnRecords = Callable[[list[Record]], None]
+
+
+def default_workers() -> int:
+    """The cores this process may use."""
+    if hasattr(os, "process_cpu_count"):  # Python 3.13+
+        return os.process_cpu_count() or 1
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
+# --- one point ----------------------------------------------------------------------------------
+
+
+def run_one(fn: Callable[[dict], dict], point_id: str, kind: str, params: dict[str, Any]) -> Record:
+    """Runs one point wherever it is sent. Exceptions of the point become a failed record;
+    KeyboardInterrupt and SystemExit pass, since they stop the run rather than the point."""
+    start = time.perf_counter()
+    try:
+        results = _flat_results(fn(dict(params)), params)
+        status, error = "ok", ""
+    except Exception as err:  # noqa: BLE001 - a point's own failure is data, not a crash
+        results, status, error = {}, "failed", describe(err)
+    return {
+        "point_id": point_id,
+        "kind": kind,
+        "params": params,
+        "status": status,
+        "error": error,
+        "elapsed_s": time.perf_counter() - start,
+        "finished_at": _now(),
+        **results,
+    }
+
+
+def failed_record(point: Point, error: str) -> Record:
+    return {
+        "point_id": point.id,
+        "kind": point.kind,
+        "params": point.params,
+        "status": "failed",
+        "error": error,
+        "elapsed_s": 0.0,
+        "finished_at": _now(),
+    }
+
+
+def describe(err: BaseException) -> str:
+    """'Type: message (at file:line in function)', the innermost frame, for a failed point."""
+    text = f"{type(err).__name__}: {err}"
+    frames = traceback.extract_tb(err.__traceback__)
+    if frames:
+        last = frames[-1]
+        text += f" (at {os.path.basename(last.filename)}:{last.lineno} in {last.name})"
+    return text
+
+
+def _flat_results(results: Any, params: dict[str, Any]) -> dict[str, Any]:
+    if not isinstance(results, dict):
+        raise TypeError(f"the kind returned {type(results).__name__}, not a dict of results")
+    out = {}
+    for key, value in results.items():
+        if not isinstance(key, str) or not key:
+            raise TypeError(f"result key {key!r} is not a non-empty string")
+        if key in RESERVED or key in params:
+            raise TypeError(f"result '{key}' has the name of a parameter or of a column the runner writes")
+        out[key] = _plain(value, key)
+    return out
+
+
+def _plain(value: Any, key: str) -> Any:
+    if hasattr(value, "item") and type(value).__module__ == "numpy":  # numpy scalars
+        value = value.item()
+    if isinstance(value, SCALARS):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_plain(v, key) for v in value]
+    raise TypeError(
+        f"result '{key}' = {value!r} is a {type(value).__name__}: results are flat "
+        "(numbers, strings, booleans or lists of them)"
+    )
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="microseconds")
+
+
+def ensure_picklable(fn: Callable, kind: str) -> None:
+    try:
+        pickle.dumps(fn)
+    except Exception as err:  # noqa: BLE001 - pickle raises several types
+        raise ParameterError(
+            f"kind '{kind}': its function cannot be sent to worker processes ({err}); define it at "
+            "module level, or run with workers=1 (in this process)"
+        ) from err
+
+
+# --- progress -----------------------------------------------------------------------------------
+
+
+class Progress:
+    """'done/total points' with failures, elapsed time and ETA on stderr: rewritten in place on
+    a terminal, a line every few seconds otherwise (logs)."""
+
+    LOG_INTERVAL = 5.0
+
+    def __init__(
+        self, name: str, total: int, earlier: int, *, enabled: bool = True, stream: TextIO | None = None
+    ):
+        self.name, self.total, self.earlier = name, total, earlier
+        self.done = self.failed = 0
+        self.enabled = enabled and total > earlier
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = self.stream.isatty() if hasattr(self.stream, "isatty") else False
+        self.start = self.last = time.monotonic()
+
+    def update(self, record: Record) -> None:
+        self.done += 1
+        self.failed += record["status"] != "ok"
+        now = time.monotonic()
+        if self.enabled and (self.tty or now - self.last >= self.LOG_INTERVAL):
+            self._show(now)
+
+    def finish(self) -> None:
+        if self.enabled:
+            self._show(time.monotonic())
+            if self.tty:
+                self.stream.write("\n")
+            self.stream.flush()
+
+    def _show(self, now: float) -> None:
+        self.last = now
+        elapsed = now - self.start
+        todo = self.total - self.earlier
+        line = f"{self.name}: {self.earlier + self.done}/{self.total} points done"
+        if self.earlier:
+            line += f" ({self.earlier} from earlier runs)"
+        if self.failed:
+            line += f", {self.failed} failed"
+        line += f", {_clock(elapsed)} elapsed"
+        if self.done < todo:
+            eta = elapsed / self.done * (todo - self.done) if self.done else None
+            line += f", ETA {_clock(eta) if eta is not None else '?'}"
+        if self.tty:
+            self.stream.write("\r" + line.ljust(79))
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+
+def _clock(seconds: float) -> str:
+    s = int(round(seconds))
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+
+
+# --- local execution ----------------------------------------------------------------------------
+
+
+def run_local(points: Iterable[Point], fn: Callable, workers: int, on_records: OnRecords) -> None:
+    """Runs the points on ``workers`` processes (spawned: no state inherited from a threaded
+    parent), or in this process when ``workers`` is 1."""
+    pending = deque(points)
+    if workers == 1:
+        for p in pending:
+            on_records([run_one(fn, p.id, p.kind, p.params)])
+        return
+    context = multiprocessing.get_context("spawn")
+    while pending:
+        lost = _run_pool(pending, fn, workers, context, on_records)
+        for point in lost:
+            _run_isolated(point, fn, context, on_records)
+
+
+def _run_isolated(point: Point, fn: Callable, context: Any, on_records: OnRecords) -> None:
+    """Runs, alone, a point that was running when a worker died: the death is then its own."""
+    for _ in range(ALLOWED_CRASHES - 1):  # the first death was in the shared pool
+        if not _run_pool(deque([point]), fn, 1, context, on_records):
+            return
+    error = (
+        f"WorkerDied: the worker process died {ALLOWED_CRASHES} times while running this point "
+        "(a crash of native code, running out of memory, or the process being killed)"
+    )
+    on_records([failed_record(point, error)])
+
+
+def _run_pool(pending: deque, fn: Callable, workers: int, context: Any, on_records: OnRecords) -> list[Point]:
+    """Runs points from ``pending`` until it is empty, keeping exactly as many in flight as
+    there are workers (so that when one dies, the points it may have been running are known).
+    Returns the points in flight when a worker died, or [] when all ran."""
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    running: dict[Any, Point] = {}
+    try:
+        while pending or running:
+            broken = False
+            while pending and len(running) < workers and not broken:
+                try:
+                    future = pool.submit(run_one, fn, pending[0].id, pending[0].kind, pending[0].params)
+                    running[future] = pending.popleft()
+                except BrokenProcessPool:  # a worker died since the last wait
+                    broken = True
+            done, _ = wait(running, return_when=FIRST_COMPLETED) if running else (set(), set())
+            if broken or any(isinstance(f.exception(), BrokenProcessPool) for f in done):
+                # Whatever finished before the death is kept; the rest was lost with the pool.
+                done = {f for f in running if f.done() and f.exception() is None}
+                broken = True
+            batch = [f.result() for f in done]  # re-raises a point's KeyboardInterrupt
+            for future in done:
+                del running[future]
+            if batch:
+                on_records(batch)
+            if broken:
+                pool.shutdown(wait=True)
+                return list(running.values())
+        pool.shutdown(wait=True)
+        return []
+    except BaseException:
+        # Interrupted (Ctrl-C, or a point raised KeyboardInterrupt): points still running
+        # are stopped, not waited for; their results were not stored and will run on resume.
+        _terminate(pool)
+        raise
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    # The executor has no public way to stop running calls; its worker processes are ours.
+    for process in list(getattr(pool, "_processes", {}).values()):
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+# --- Dask execution -----------------------------------------------------------------------------
+
+
+def run_dask(
+    points: Iterable[Point], fn: Callable, scheduler: Any, workers: int | None, on_records: OnRecords
+) -> None:
+    """Runs the points as Dask tasks. ``scheduler``: an address ('tcp://host:8786'), 'local'
+    (a LocalCluster of ``workers`` processes on this machine), a distributed.Client or a
+    cluster object."""
+    try:
+        from distributed import Client, LocalCluster, as_completed
+        from distributed.client import FutureCancelledError
+        from distributed.scheduler import KilledWorker
+    except ImportError as err:
+        raise ParameterError(
+            f"scheduler = {scheduler!r} needs Dask: pip install 'topolab[cluster]' ({err})"
+        ) from err
+
+    owned: list[Any] = []
+    if isinstance(scheduler, Client):
+        client = scheduler
+    else:
+        if scheduler == "local":
+            cluster = LocalCluster(
+                n_workers=workers or default_workers(),
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+            )
+            owned.append(cluster)
+            target: Any = cluster
+        elif isinstance(scheduler, str):
+            if workers is not None:
+                raise ParameterError(
+                    f"workers = {workers} cannot be combined with scheduler = {scheduler!r}: "
+                    "a cluster has its own workers (workers applies to local runs and scheduler 'local')"
+                )
+            target = scheduler
+        elif hasattr(scheduler, "scheduler_address"):
+            target = scheduler
+        else:
+            raise ParameterError(
+                f"scheduler = {scheduler!r} is not allowed: an address such as 'tcp://host:8786', "
+                "'local', a distributed.Client or a cluster"
+            )
+        try:
+            client = Client(target, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError) as err:
+            for thing in owned:
+                thing.close()
+            raise ParameterError(
+                f"scheduler = {scheduler!r}: cannot connect to a Dask scheduler there ({err})"
+            ) from err
+        owned.insert(0, client)
+
+    run = uuid.uuid4().hex[:8]
+    futures: dict[Any, Point] = {}
+    try:
+        for p in points:
+            future = client.submit(
+                run_one,
+                fn,
+                p.id,
+                p.kind,
+                p.params,
+                key=f"topolab-point-{p.id}-{run}",
+                pure=False,
+                priority=-p.index,
+            )
+            futures[future] = p
+        for batch in as_completed(list(futures)).batches():
+            records = []
+            for future in batch:
+                point = futures.pop(future)
+                try:
+                    records.append(future.result())
+                except KilledWorker as err:
+                    error = f"WorkerDied: the workers running this point died repeatedly ({err})"
+                    records.append(failed_record(point, error))
+                except FutureCancelledError as err:
+                    records.append(
+                        failed_record(point, f"Cancelled: the task was cancelled on the cluster ({err})")
+                    )
+                except Exception as err:  # noqa: BLE001 - e.g. the kind cannot be unpickled on a worker
+                    records.append(failed_record(point, describe(err)))
+                # Released at once: a worker lost later must not make the cluster recompute it.
+                future.release()
+            on_records(records)
+    except BaseException:
+        if futures:
+            client.cancel(list(futures))
+        raise
+    finally:
+        for thing in owned:
+            thing.close()

@@ -1,0 +1,293 @@
+"""Experiment files: reading (TOML, or YAML with PyYAML) and validation.
+
+An experiment is a kind (what one point computes, see kinds.py), axes whose Cartesian product
+gives the points, optional cases (parameter combinations that belong together, each crossed
+with the axes) and fixed parameters shared by every point::
+
+    name = "sizes"                 # optional; defaults to the file name
+    description = "..."            # optional
+    kind = "info"                  # a registered kind or an import path "module:function"
+    results = "sizes.results"      # optional; relative to the file; default <file stem>.results
+
+    [fixed]
+    seed = 1
+
+    [axes]
+    network = ["slimfly:q=5", "dragonfly:a=4,h=2,p=2"]
+    load = { start = 0.1, stop = 0.9, step = 0.2 }     # a range: step or num, stop included
+
+    [[cases]]
+    routing = "min"
+
+Unknown keys are rejected with the valid ones listed; values are strings, numbers, booleans
+or lists of them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import pathlib
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Union
+
+from topolab._core import FileError, FormatError, ParameterError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.9/3.10 only
+    import tomli as tomllib
+
+TOP_LEVEL_KEYS = ("name", "description", "kind", "results", "fixed", "axes", "cases")
+RANGE_KEYS = ("start", "stop", "step", "num")
+# Expanding more points than this is a mistake in the file, not a sweep to start.
+MAX_POINTS = 1_000_000
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+@dataclass
+class Experiment:
+    """A validated experiment. ``axes`` maps each axis to its list of values (ranges expanded);
+    ``results`` is the results directory (None: not given, the caller decides)."""
+
+    name: str
+    kind: str
+    axes: dict[str, list[Any]] = field(default_factory=dict)
+    cases: list[dict[str, Any]] = field(default_factory=list)
+    fixed: dict[str, Any] = field(default_factory=dict)
+    description: str = ""
+    results: pathlib.Path | None = None
+    source: str = "<dict>"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "kind": self.kind}
+        if self.description:
+            out["description"] = self.description
+        if self.results is not None:
+            out["results"] = str(self.results)
+        if self.fixed:
+            out["fixed"] = dict(self.fixed)
+        if self.axes:
+            out["axes"] = {k: list(v) for k, v in self.axes.items()}
+        if self.cases:
+            out["cases"] = [dict(c) for c in self.cases]
+        return out
+
+
+def load_experiment(source: PathLike | Mapping[str, Any] | Experiment) -> Experiment:
+    """An Experiment from a file path (.toml, .yaml/.yml), a dict of the same shape, or an
+    Experiment (returned as is). Raises FileError, FormatError or ParameterError naming the
+    file and the offending key."""
+    if isinstance(source, Experiment):
+        return source
+    if isinstance(source, Mapping):
+        return parse_experiment(source, name="experiment", source="<dict>", base_dir=None)
+    path = pathlib.Path(os.fspath(source))
+    if not path.is_file():
+        raise FileError(f"{path}: no such experiment file")
+    text = path.read_text(encoding="utf-8")
+    suffix = path.suffix.lower()
+    if suffix in (".yaml", ".yml"):
+        data = _parse_yaml(text, path)
+    elif suffix == ".toml":
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as err:
+            raise FormatError(f"experiment {path}: not valid TOML: {err}") from err
+    else:
+        raise FormatError(f"experiment {path}: unknown extension {suffix!r} (allowed: .toml, .yaml, .yml)")
+    if not isinstance(data, Mapping):
+        raise FormatError(f"experiment {path}: the file must hold a table of keys, not {type(data).__name__}")
+    exp = parse_experiment(data, name=path.stem, source=str(path), base_dir=path.parent)
+    if exp.results is None:
+        exp.results = path.parent / f"{path.stem}.results"
+    return exp
+
+
+def _parse_yaml(text: str, path: pathlib.Path) -> Any:
+    try:
+        import yaml
+    except ImportError as err:
+        raise FormatError(
+            f"experiment {path}: reading YAML needs PyYAML (pip install 'topolab[yaml]'); TOML needs nothing"
+        ) from err
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        raise FormatError(f"experiment {path}: not valid YAML: {err}") from err
+
+
+def parse_experiment(
+    data: Mapping[str, Any], *, name: str, source: str, base_dir: pathlib.Path | None
+) -> Experiment:
+    where = f"experiment {source}"
+    for key in data:
+        if key not in TOP_LEVEL_KEYS:
+            raise ParameterError(f"{where}: unknown key '{key}' (valid keys: {', '.join(TOP_LEVEL_KEYS)})")
+    kind = data.get("kind")
+    if not isinstance(kind, str) or not kind:
+        raise ParameterError(
+            f"{where}: 'kind' = {kind!r} is not allowed: the name of a point kind, e.g. 'info'"
+        )
+    exp_name = _text(data, "name", where) or name
+    description = _text(data, "description", where)
+    results = None
+    if "results" in data:
+        text = _text(data, "results", where)
+        if not text:
+            raise ParameterError(f"{where}: 'results' must be a directory path")
+        results = pathlib.Path(text)
+        if base_dir is not None and not results.is_absolute():
+            results = base_dir / results
+
+    fixed = _table(data, "fixed", where)
+    for key, value in fixed.items():
+        _check_value(value, f"{where}: fixed.{key}")
+    axes = {
+        key: axis_values(value, f"{where}: axes.{key}") for key, value in _table(data, "axes", where).items()
+    }
+    cases = _cases(data.get("cases"), where)
+
+    owners: dict[str, str] = {}
+    for section, keys in (("fixed", fixed), ("axes", axes), ("cases", {k for c in cases for k in c})):
+        for key in keys:
+            if key in owners:
+                raise ParameterError(
+                    f"{where}: parameter '{key}' is given in both [{owners[key]}] and [{section}]; "
+                    "give each parameter in one place"
+                )
+            owners[key] = section
+
+    count = max(len(cases), 1) * math.prod(len(v) for v in axes.values())
+    if count > MAX_POINTS:
+        sizes = ", ".join(f"{k}: {len(v)}" for k, v in axes.items())
+        raise ParameterError(f"{where}: {count} points ({sizes}) is more than the {MAX_POINTS} allowed")
+    return Experiment(
+        name=exp_name,
+        kind=kind,
+        axes=axes,
+        cases=cases,
+        fixed=dict(fixed),
+        description=description,
+        results=results,
+        source=source,
+    )
+
+
+def axis_values(spec: Any, where: str) -> list[Any]:
+    """The values of one axis: a non-empty list without repeats, or a range table."""
+    if isinstance(spec, Mapping):
+        values = _range_values(spec, where)
+    elif isinstance(spec, (list, tuple)):
+        values = list(spec)
+    else:
+        raise ParameterError(
+            f"{where} = {spec!r} is not allowed: a list of values, or a range "
+            "{start, stop, step} / {start, stop, num}; a single value goes in [fixed]"
+        )
+    if not values:
+        raise ParameterError(f"{where} is empty: an axis needs at least one value")
+    seen = set()
+    for value in values:
+        _check_value(value, where)
+        # Canonical text, not ==: 1 and 1.0 are different parameter values (see grid.point_id).
+        key = canonical_json(value)
+        if key in seen:
+            raise ParameterError(f"{where} lists {value!r} twice")
+        seen.add(key)
+    return values
+
+
+def canonical_json(value: Any) -> str:
+    """One text per value: keys sorted, no spaces, floats in their shortest exact form, and
+    int 1, float 1.0 and true kept apart."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _range_values(spec: Mapping[str, Any], where: str) -> list[Any]:
+    for key in spec:
+        if key not in RANGE_KEYS:
+            raise ParameterError(f"{where}: unknown range key '{key}' (valid: {', '.join(RANGE_KEYS)})")
+    for key in ("start", "stop"):
+        if key not in spec:
+            raise ParameterError(f"{where}: a range needs '{key}'")
+    if ("step" in spec) == ("num" in spec):
+        raise ParameterError(f"{where}: a range needs exactly one of 'step' and 'num'")
+    for key, value in spec.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise ParameterError(f"{where}: range '{key}' = {value!r} is not allowed: a finite number")
+    start, stop = spec["start"], spec["stop"]
+    if "num" in spec:
+        num = spec["num"]
+        if not isinstance(num, int) or num < 1:
+            raise ParameterError(f"{where}: range 'num' = {num!r} is not allowed: an integer >= 1")
+        if num == 1:
+            return [start]
+        return [_tidy(start + (stop - start) * i / (num - 1)) for i in range(num)]
+    step = spec["step"]
+    if step == 0 or (stop - start) * step < 0:
+        raise ParameterError(
+            f"{where}: range 'step' = {step!r} is not allowed: nonzero and pointing from start to stop"
+        )
+    count = int(math.floor((stop - start) / step + 1e-9)) + 1
+    if count > MAX_POINTS:
+        raise ParameterError(f"{where}: the range has {count} values, more than the {MAX_POINTS} allowed")
+    if all(isinstance(spec[k], int) for k in ("start", "stop", "step")):
+        return [start + i * step for i in range(count)]
+    return [_tidy(start + i * step) for i in range(count)]
+
+
+def _tidy(x: float) -> float:
+    """Drops the binary noise of repeated float steps (0.1 * 3 = 0.30000000000000004), so that
+    a range and the same values written out give the same points."""
+    return float(f"{x:.12g}")
+
+
+def _check_value(value: Any, where: str) -> None:
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            _check_value(item, where)
+        return
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return
+    raise ParameterError(
+        f"{where} = {value!r} is not allowed: "
+        "parameter values are strings, numbers, booleans or lists of them"
+    )
+
+
+def _text(data: Mapping[str, Any], key: str, where: str) -> str:
+    value = data.get(key, "")
+    if not isinstance(value, str):
+        raise ParameterError(f"{where}: '{key}' = {value!r} is not allowed: a string")
+    return value
+
+
+def _table(data: Mapping[str, Any], key: str, where: str) -> dict[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, Mapping):
+        raise ParameterError(f"{where}: '{key}' must be a table of parameters, not {value!r}")
+    for name in value:
+        if not isinstance(name, str) or not name:
+            raise ParameterError(f"{where}: {key} has a parameter name {name!r}: names are non-empty strings")
+    return dict(value)
+
+
+def _cases(value: Any, where: str) -> list[dict[str, Any]]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not value:
+        raise ParameterError(f"{where}: 'cases' must be a non-empty list of tables ([[cases]] in TOML)")
+    cases = []
+    for i, case in enumerate(value):
+        if not isinstance(case, Mapping) or not case:
+            raise ParameterError(f"{where}: cases[{i}] must be a non-empty table of parameters, not {case!r}")
+        for key, item in case.items():
+            if not isinstance(key, str) or not key:
+                raise ParameterError(f"{where}: cases[{i}] has a parameter name {key!r}")
+            _check_value(item, f"{where}: cases[{i}].{key}")
+        cases.append(dict(case))
+    return cases

@@ -1,0 +1,197 @@
+"""The results store: a directory of Parquet files that a killed run never corrupts.
+
+Each finished point (or each group of points that finished together) is written as its own
+small Parquet file, first under a temporary name, fsynced, then renamed (an atomic step on POSIX
+and Windows): a file with a final name is always complete, and a process killed at any moment
+loses at most the points being written. (The directory is not fsynced after each file: a power
+loss may forget the newest names, and those points run again; it is before compaction deletes
+what it merged.) Reading takes every ``*.parquet`` file, and where a
+point appears more than once (a retried failure, a compaction interrupted after its rename) it
+keeps the successful record, then the latest. ``compact()`` merges the files into one, written
+the same way, and only then deletes the files it merged, so it is safe to interrupt as well.
+
+Columns: point_id, kind, params_json (the point's parameters as canonical JSON, so that values of
+any type survive and the id can be recomputed), status ("ok" or "failed"), error, elapsed_s,
+finished_at (UTC, ISO 8601), then the kind's results, one column each.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import sys
+import time
+import uuid
+from typing import Any, Iterable
+
+from topolab._core import FileError
+
+META_COLUMNS = ("point_id", "kind", "params_json", "status", "error", "elapsed_s", "finished_at")
+STATUSES = ("ok", "failed")
+TMP_SUFFIX = ".tmp"
+# A temporary file this old belongs to no running writer: its writer was killed.
+STALE_TMP_SECONDS = 3600.0
+
+
+class ResultStore:
+    """A results directory. Records are dicts with the META_COLUMNS (``params`` may replace
+    ``params_json``) plus result keys; see the module docstring."""
+
+    def __init__(self, path: str | os.PathLike[str], *, create: bool = True):
+        self.path = pathlib.Path(path)
+        if self.path.exists() and not self.path.is_dir():
+            raise FileError(f"{self.path}: the results store must be a directory, and this is a file")
+        if create:
+            self.path.mkdir(parents=True, exist_ok=True)
+        self.written = 0  # files added since this object was made
+
+    # --- writing ------------------------------------------------------------------------------
+    def add(self, records: list[dict[str, Any]]) -> None:
+        """Stores finished points, in one file when their results' types can share columns,
+        else one file each. A point whose results Parquet cannot hold at all (a list mixing
+        strings and numbers) is stored as failed, saying why."""
+        rows = [_row(r) for r in records]
+        try:
+            self._write_new(rows)
+        except (TypeError, ValueError):  # pyarrow's type errors derive from these
+            for row in rows:
+                try:
+                    self._write_new([row])
+                except (TypeError, ValueError) as err:
+                    keep = {k: row[k] for k in META_COLUMNS}
+                    keep.update(status="failed", error=f"the results cannot be stored in Parquet: {err}")
+                    self._write_new([keep])
+
+    def compact(self) -> bool:
+        """Merges the files into one. Returns False (and changes nothing) when there is nothing
+        to merge or when the records' result columns have types that cannot share a column."""
+        self._remove_stale_tmp()
+        files = self._files()
+        if len(files) < 2:
+            return False
+        records, read = self._read(files)
+        try:
+            self._write(list(records.values()), f"part-{time.time_ns()}-{uuid.uuid4().hex[:8]}.parquet")
+        except (TypeError, ValueError) as err:  # pyarrow's type errors derive from these
+            print(f"topolab: results store {self.path} not compacted: {err}", file=sys.stderr)
+            return False
+        # The merged file's name must be durable before its sources go (power loss included).
+        _fsync_dir(self.path)
+        for path in read:
+            path.unlink(missing_ok=True)
+        return True
+
+    def _write_new(self, rows: list[dict[str, Any]]) -> None:
+        if rows:
+            self._write(rows, f"pt-{rows[0]['point_id']}-{time.time_ns()}.parquet")
+            self.written += 1
+
+    # --- reading ------------------------------------------------------------------------------
+    def records(self) -> dict[str, dict[str, Any]]:
+        """Point id -> its record (the best one when stored more than once), with ``params``
+        decoded; result columns a record does not have are left out."""
+        if not self.path.is_dir():
+            return {}
+        records, _ = self._read(self._files())
+        out = {}
+        for pid, row in records.items():
+            rec = {k: v for k, v in row.items() if k in META_COLUMNS or v is not None}
+            rec["params"] = json.loads(rec["params_json"])
+            out[pid] = rec
+        return out
+
+    def statuses(self) -> dict[str, str]:
+        return {pid: rec["status"] for pid, rec in self.records().items()}
+
+    # --- internals ----------------------------------------------------------------------------
+    def _files(self) -> list[pathlib.Path]:
+        return sorted(self.path.glob("*.parquet"))
+
+    def _read(self, files: Iterable[pathlib.Path]) -> tuple[dict[str, dict[str, Any]], list[pathlib.Path]]:
+        import pyarrow.parquet as pq
+
+        best: dict[str, dict[str, Any]] = {}
+        read = []
+        for path in files:
+            try:
+                table = pq.read_table(path)
+            except FileNotFoundError:  # merged and removed by a concurrent compaction
+                continue
+            except Exception as err:  # noqa: BLE001 - any unreadable file is reported, not fatal
+                # Not written by this store (its files are complete by construction): leave it
+                # in place for the user to inspect, and run its points again.
+                print(f"topolab: results store: skipping unreadable {path}: {err}", file=sys.stderr)
+                continue
+            if not set(META_COLUMNS) <= set(table.column_names):
+                print(f"topolab: results store: skipping {path}: not a topolab results file", file=sys.stderr)
+                continue
+            rows = table.to_pylist()
+            read.append(path)
+            for row in rows:
+                old = best.get(row["point_id"])
+                if old is None or _rank(row) > _rank(old):
+                    best[row["point_id"]] = row
+        return best, read
+
+    def _write(self, rows: list[dict[str, Any]], name: str) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        columns: dict[str, list[Any]] = {c: [] for c in META_COLUMNS}
+        for row in rows:
+            for key in row:
+                columns.setdefault(key, [])
+        for row in rows:
+            for key, values in columns.items():
+                values.append(row.get(key))
+        table = pa.table({key: pa.array(values) for key, values in columns.items()})
+        final = self.path / name
+        tmp = self.path / (name + TMP_SUFFIX)
+        try:
+            with open(tmp, "wb") as f:
+                pq.write_table(table, f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, final)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+
+    def _remove_stale_tmp(self) -> None:
+        now = time.time()
+        for path in self.path.glob("*" + TMP_SUFFIX):
+            try:
+                if now - path.stat().st_mtime > STALE_TMP_SECONDS:
+                    path.unlink()
+            except FileNotFoundError:
+                pass
+
+
+def _row(record: dict[str, Any]) -> dict[str, Any]:
+    from topolab.experiment.spec import canonical_json
+
+    row = dict(record)
+    if "params" in row:
+        row["params_json"] = canonical_json(row.pop("params"))
+    missing = [c for c in META_COLUMNS if c not in row]
+    if missing:
+        raise ValueError(f"results store: record lacks {missing}")
+    if row["status"] not in STATUSES:
+        raise ValueError(f"results store: status {row['status']!r} is not one of {STATUSES}")
+    return row
+
+
+def _rank(row: dict[str, Any]) -> tuple[bool, str]:
+    return (row["status"] == "ok", row["finished_at"] or "")
+
+
+def _fsync_dir(path: pathlib.Path) -> None:
+    """Makes a rename durable; directories cannot be opened for this on Windows."""
+    if os.name != "posix":
+        return
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
