@@ -18,18 +18,44 @@ from topolab._core import (
 )
 from topolab.families import families
 from topolab.network import Network, build, from_networkx, load, loads
+from topolab.physical import (
+    Catalog,
+    CostReport,
+    Floor,
+    LatencyReport,
+    Placement,
+    catalogs,
+    cost,
+    floors,
+    latency,
+    load_catalog,
+    load_floor,
+    place,
+)
 
 __all__ = [
+    "Catalog",
+    "CostReport",
     "FileError",
+    "Floor",
+    "LatencyReport",
     "FormatError",
     "Network",
     "NetworkError",
     "ParameterError",
+    "Placement",
     "TopolabError",
     "__version__",
     "build",
+    "catalogs",
+    "cost",
     "families",
+    "floors",
     "from_networkx",
+    "latency",
     "load",
+    "load_catalog",
+    "load_floor",
     "loads",
+    "place",
 ]
