@@ -29,16 +29,35 @@ from topolab.analysis import (
 from topolab.experiment import run_experiment
 from topolab.families import families
 from topolab.network import Network, build, from_networkx, load, loads
+from topolab.physical import (
+    Catalog,
+    CostReport,
+    Floor,
+    LatencyReport,
+    Placement,
+    catalogs,
+    cost,
+    floors,
+    latency,
+    load_catalog,
+    load_floor,
+    place,
+)
 
 __all__ = [
     "Analysis",
     "Bisection",
+    "Catalog",
+    "CostReport",
     "FileError",
+    "Floor",
     "FormatError",
+    "LatencyReport",
     "Network",
     "NetworkError",
     "ParameterError",
     "PathDiversity",
+    "Placement",
     "Resilience",
     "Spectrum",
     "Threshold",
@@ -46,10 +65,17 @@ __all__ = [
     "__version__",
     "analyze",
     "build",
+    "catalogs",
+    "cost",
     "families",
+    "floors",
     "from_networkx",
+    "latency",
     "load",
+    "load_catalog",
+    "load_floor",
     "loads",
     "moore_bound",
+    "place",
     "run_experiment",
 ]

@@ -80,3 +80,38 @@ def analyze(
     progress: bool = False,
 ) -> str: ...
 def moore_bound(degree: int, diameter: int, directed: bool = False) -> int: ...
+
+# --- physical (crates/topolab-py/src/physical.rs); dicts mirror topolab.physical's dataclasses
+def floors() -> list[dict[str, Any]]: ...
+def catalogs() -> list[dict[str, Any]]: ...
+def floor(name: str) -> dict[str, Any]: ...
+def catalog(name: str) -> dict[str, Any]: ...
+def place(
+    net: Network,
+    floor: str = "skywalk",
+    placement: str | None = None,
+    cabinets: list[int] | None = None,
+    per_cabinet: int | None = None,
+) -> dict[str, Any]: ...
+def cost(
+    net: Network,
+    catalog: str = "fdr10",
+    floor: str = "slimfly",
+    placement: str | None = None,
+    cabinets: list[int] | None = None,
+    per_cabinet: int | None = None,
+    max_electric_m: float | None = None,
+    router_radix: int | None = None,
+) -> dict[str, Any]: ...
+def latency(
+    net: Network,
+    routing: str = "fastest",
+    switch_delay_ns: float = 60.0,
+    cable_ns_per_m: float = 5.0,
+    injection_ns: float = 300.0,
+    floor: str = "skywalk",
+    placement: str | None = None,
+    cabinets: list[int] | None = None,
+    per_cabinet: int | None = None,
+    show_progress: bool = False,
+) -> dict[str, Any]: ...

@@ -6,6 +6,7 @@ mod analysis;
 mod errors;
 mod monitor;
 mod network;
+mod physical;
 
 use pyo3::prelude::*;
 
@@ -14,6 +15,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     network::register(m)?;
     analysis::register(m)?;
+    physical::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -8,9 +8,9 @@ import sys
 from typing import Callable, Sequence
 
 import topolab
-from topolab.cli import analysis, experiment, network
+from topolab.cli import analysis, experiment, network, physical, reproduce
 
-COMMAND_MODULES = [network, analysis, experiment]
+COMMAND_MODULES = [network, analysis, physical, experiment, reproduce]
 
 
 def make_parser() -> argparse.ArgumentParser:

@@ -1,7 +1,31 @@
-//! The physical side of a network: where switches stand on the machine-room floor and how long
-//! the cables between them are. Layout-aware constructions (Skywalk) place switches on this
-//! floor while they build; the cable-length and cost metrics read the same model afterwards.
+//! The physical side of a network: where switches stand on the machine-room floor, how long
+//! the cables between them are, what the network costs, how much power it draws and how long
+//! its paths take. Layout-aware constructions (Skywalk, Dragonfly(z, c, d), HyperX(z, c, d))
+//! place switches on this floor while they build; the models below read the same floor
+//! afterwards. Floors and catalogs are data (crates/topolab-core/data/*.toml).
+//!
+//! ```text
+//! floor + network --place--> placement --cables--> lengths --cost--> CostReport (cost, power)
+//!                                                         \--latency--> LatencyReport
+//! ```
 
+pub mod cables;
+pub mod catalog;
+pub mod cost;
+mod data;
+pub mod floor;
 pub mod grid;
+pub mod latency;
+pub mod placement;
+pub mod power;
 
+pub use cables::{link_lengths, ClassCables};
+pub use catalog::Catalog;
+pub use cost::{cost, CostOptions, CostReport};
+pub use floor::Floor;
 pub use grid::{CabinetGrid, CableRule};
+pub use latency::{latency, LatencyGraph, LatencyModel, LatencyReport, Routing};
+pub use placement::{
+    load_placement, place, read_placement, PlaceOptions, Placement, PlacementRule,
+};
+pub use power::PowerModel;

@@ -22,6 +22,11 @@
 //! Using the leftover ports for a (q+1)-th link between some pairs would also spread the ports
 //! "as evenly as possible", but would not give 003's and 004's networks, which have exactly
 //! one link per pair of groups.
+//!
+//! Cabinet parameters (004 §III-A): `z` and `c` build Dragonfly(z, c, d), one group of z
+//! switches per cabinet on the floor grid of c cabinets, i.e. a = z, g = c and
+//! h = ceil((c - 1)/z); `d`, when given, must equal the degree z - 1 + ceil((c - 1)/z). Endpoints
+//! default to 8 per switch there (004 §IV-A). `physical::placement` puts group G in cabinet G.
 
 use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind};
 use crate::error::Result;
@@ -54,7 +59,25 @@ pub const FAMILY: Family = Family {
             default: Some("a*h + 1 (one global link between every pair of groups)"),
             help: "number of groups, 2 to a*h + 1",
         },
-        p_param("h (balanced Dragonfly a = 2p = 2h, 000 §VI-B3e)"),
+        p_param("h (balanced Dragonfly a = 2p = 2h, 000 §VI-B3e); 8 with z and c (004 §IV-A)"),
+        ParamDef {
+            name: "z",
+            kind: ParamKind::Int,
+            default: Some("none (with c: Dragonfly(z, c, d) of 004, a = z)"),
+            help: "switches per cabinet = routers per group; give with c instead of a, h, g",
+        },
+        ParamDef {
+            name: "c",
+            kind: ParamKind::Int,
+            default: Some("none (with z: g = c, h = ceil((c-1)/z))"),
+            help: "cabinets = groups, >= 2, one group per cabinet (004 §III-A)",
+        },
+        ParamDef {
+            name: "d",
+            kind: ParamKind::Int,
+            default: Some("z - 1 + ceil((c-1)/z)"),
+            help: "degree of Dragonfly(z, c, d), checked against z and c",
+        },
     ],
     build,
     example: "dragonfly:a=4,h=2",
@@ -79,7 +102,42 @@ fn global_links(a: usize, h: usize, g: usize) -> BTreeMap<(usize, usize), u32> {
     links
 }
 
+/// Dragonfly(z, c, d) of 004 §III-A as (a, h, g): a = z, g = c, h = ceil((c - 1)/z).
+fn cabinet_shape(p: &Params) -> Result<(u32, u32, u64)> {
+    for name in ["a", "h", "g"] {
+        if p.has(name) {
+            return Err(p.invalid(
+                name,
+                p.opt_int(name, i64::MIN, i64::MAX)?.unwrap_or(0),
+                "not given with z, c, d: Dragonfly(z, c, d) sets a = z, g = c, h = ceil((c-1)/z) (004 §III-A)",
+            ));
+        }
+    }
+    let z = p.u32("z", 1, 1 << 16, "switches per cabinet (routers per group)")?;
+    let c = p.u32("c", 2, 1 << 24, "cabinets (groups), >= 2")?;
+    let h = (c - 1).div_ceil(z);
+    if let Some(d) = p.opt_int("d", 0, i64::MAX)? {
+        let degree = z as i64 - 1 + h as i64;
+        if d != degree {
+            return Err(p.invalid(
+                "d",
+                d,
+                &format!(
+                    "the degree z - 1 + ceil((c-1)/z) = {degree} for z = {z}, c = {c} (004 §III-A)"
+                ),
+            ));
+        }
+    }
+    Ok((z, h, c as u64))
+}
+
 fn build(p: &Params) -> Result<Network> {
+    let cabinets = p.has("z") || p.has("c") || p.has("d");
+    if cabinets {
+        let (a, h, g) = cabinet_shape(p)?;
+        let conc = read_p(p, CABINET_P)?;
+        return build_groups(p, a, h, g, conc);
+    }
     let h = p.u32("h", 1, 1 << 16, "global links per router")?;
     let a = match p.opt_u32("a", 1, 1 << 16)? {
         Some(a) => a,
@@ -97,11 +155,18 @@ fn build(p: &Params) -> Result<Network> {
         }
         None => max_g,
     };
+    let conc = read_p(p, h)?;
+    build_groups(p, a, h, g, conc)
+}
+
+/// Endpoints per switch of Dragonfly(z, c, d) unless p is given (004 §IV-A: 8 hosts per switch).
+const CABINET_P: u32 = 8;
+
+fn build_groups(p: &Params, a: u32, h: u32, g: u64, conc: u32) -> Result<Network> {
     let routers = a as u128 * g as u128;
     let q = (a as u128 * h as u128) / (g as u128 - 1);
     let links = routers * (a as u128 - 1) / 2 + g as u128 * (g as u128 - 1) / 2 * q;
-    ensure_size(p, "g", g, routers, links)?;
-    let conc = read_p(p, h)?;
+    ensure_size(p, if p.has("c") { "c" } else { "g" }, g, routers, links)?;
     let (a, h, g) = (a as usize, h as usize, g as usize);
 
     let mut b = NetworkBuilder::new("dragonfly", a * g, false);

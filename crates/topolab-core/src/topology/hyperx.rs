@@ -2,11 +2,21 @@
 //! (001 §2.1.1, 003 §1.2). Dimension n has K_n routers joined all-to-all by links of width L_n,
 //! so the network radix is sum L_n (K_n - 1) and the diameter is the number of dimensions with
 //! K_n > 1 (003 §1.2). Coordinates and router numbering are the torus grid's (d0 fastest).
+//!
+//! Cabinet parameters (004 §III-A): `z` and `c` build HyperX(z, c, d) on the floor grid of c
+//! cabinets (x = ceil(sqrt(c)) rows, y = ceil(c/x) columns): d0 = slot in the cabinet (z),
+//! d1 = cabinet column (y), d2 = cabinet row (x), degree x + y + z - 3. Router cabinet·z + slot,
+//! which for c = x·y is the canonical numbering of dims z × y × x. When the last row is only
+//! partly filled (c < x·y) the cabinets that do not exist are left out and the routers of the
+//! missing cells lose those neighbours (a partial HyperX; 004 does not say what it did there,
+//! e.g. for c = 128 in Fig. 7). `d`, when given, must equal x + y + z - 3. Endpoints default to
+//! 8 per switch there (004 §IV-A).
 
 use super::torus::Grid;
-use super::{p_param, read_p, Family, ParamDef, ParamKind};
+use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind};
 use crate::error::Result;
-use crate::network::Network;
+use crate::network::{Network, NetworkBuilder};
+use crate::physical::CabinetGrid;
 use crate::spec::Params;
 
 pub const FAMILY: Family = Family {
@@ -19,7 +29,7 @@ pub const FAMILY: Family = Family {
         ParamDef {
             name: "dims",
             kind: ParamKind::Dims,
-            default: None,
+            default: Some("required unless z and c are given"),
             help: "order K_n of the complete graph in each dimension, e.g. 4x8x8x8",
         },
         ParamDef {
@@ -30,8 +40,28 @@ pub const FAMILY: Family = Family {
         },
         p_param(
             "L_n(K_n - 1) when every dimension with K_n > 1 has that same port count \
-             (001 §2.1.1 balance: as many endpoint ports as ports per dimension), else 1",
+             (001 §2.1.1 balance: as many endpoint ports as ports per dimension), else 1; \
+             8 with z and c (004 §IV-A)",
         ),
+        ParamDef {
+            name: "z",
+            kind: ParamKind::Int,
+            default: Some("none (with c: HyperX(z, c, d) of 004 instead of dims)"),
+            help: "switches per cabinet, the first dimension",
+        },
+        ParamDef {
+            name: "c",
+            kind: ParamKind::Int,
+            default: Some("none (with z)"),
+            help:
+                "cabinets on the x-by-y floor grid; rows and columns are the other two dimensions",
+        },
+        ParamDef {
+            name: "d",
+            kind: ParamKind::Int,
+            default: Some("x + y + z - 3"),
+            help: "degree of HyperX(z, c, d), checked against z and c",
+        },
     ],
     build,
     example: "hyperx:dims=4x4",
@@ -58,6 +88,9 @@ fn default_p(grid: &Grid) -> u32 {
 }
 
 fn build(p: &Params) -> Result<Network> {
+    if p.has("z") || p.has("c") || p.has("d") {
+        return build_cabinets(p);
+    }
     let grid = Grid::read(p, clique_links)?;
     let conc = read_p(p, default_p(&grid))?;
     let mut b = grid.builder("hyperx");
@@ -66,6 +99,85 @@ fn build(p: &Params) -> Result<Network> {
             let (stride, c) = (grid.strides[n], grid.coord(r, n));
             for c2 in c + 1..k as usize {
                 b.add_link(r, r + (c2 - c) * stride, width, n as u16);
+            }
+        }
+    }
+    b.uniform_endpoints(conc);
+    b.build()
+}
+
+/// Endpoints per switch of HyperX(z, c, d) unless p is given (004 §IV-A: 8 hosts per switch).
+const CABINET_P: u32 = 8;
+
+/// HyperX(z, c, d) of 004 §III-A: dimensions slot (z), cabinet column (y), cabinet row (x).
+fn build_cabinets(p: &Params) -> Result<Network> {
+    if p.has("dims") {
+        return Err(p.invalid(
+            "dims",
+            p.opt_list("dims", i64::MIN, i64::MAX)?
+                .map(|d| d.iter().map(|k| k.to_string()).collect::<Vec<_>>().join("x"))
+                .unwrap_or_default(),
+            "not given with z and c: HyperX(z, c, d) takes its dimensions from the cabinet grid (004 §III-A)",
+        ));
+    }
+    let z = p.u32("z", 1, 1 << 16, "switches per cabinet")?;
+    let c = p.u32("c", 1, 1 << 24, "cabinets")?;
+    let floor = CabinetGrid::new(c as usize)?;
+    let (x, y) = (floor.rows(), floor.cols());
+    let degree = x + y + z as usize - 3;
+    if let Some(d) = p.opt_int("d", 0, i64::MAX)? {
+        if d != degree as i64 {
+            return Err(p.invalid(
+                "d",
+                d,
+                &format!(
+                    "the degree x + y + z - 3 = {degree} for z = {z} on the {x}x{y} grid of c = {c} cabinets (004 §III-A)"
+                ),
+            ));
+        }
+    }
+    let widths: Vec<u32> = match p.opt_list("widths", 1, 1 << 16)? {
+        None => vec![1; 3],
+        Some(w) if w.len() == 3 => w.iter().map(|&v| v as u32).collect(),
+        Some(w) => {
+            return Err(p.invalid(
+                "widths",
+                w.iter()
+                    .map(|v| v.to_string())
+                    .collect::<Vec<_>>()
+                    .join("x"),
+                "three widths with z and c: slot, column and row dimensions",
+            ))
+        }
+    };
+    let routers = z as u128 * c as u128;
+    ensure_size(p, "c", c, routers, routers * degree as u128 / 2)?;
+    let conc = read_p(p, CABINET_P)?;
+    let z = z as usize;
+    let mut b = NetworkBuilder::new("hyperx", z * c as usize, false);
+    b.label_fields(&["d0", "d1", "d2"]);
+    let classes = [
+        b.link_class("dim0"),
+        b.link_class("dim1"),
+        b.link_class("dim2"),
+    ];
+    for cab in 0..c as usize {
+        let (row, col) = floor.position(cab);
+        for slot in 0..z {
+            let r = cab * z + slot;
+            b.set_label(r, &[slot as i64, col as i64, row as i64]);
+            for s2 in slot + 1..z {
+                b.add_link(r, cab * z + s2, widths[0], classes[0]);
+            }
+            for c2 in col + 1..y {
+                if let Some(other) = floor.cabinet_at(row, c2) {
+                    b.add_link(r, other * z + slot, widths[1], classes[1]);
+                }
+            }
+            for r2 in row + 1..x {
+                if let Some(other) = floor.cabinet_at(r2, col) {
+                    b.add_link(r, other * z + slot, widths[2], classes[2]);
+                }
             }
         }
     }

@@ -1,0 +1,206 @@
+//! Floors, catalogs, placement, cost and latency (topolab_core::physical). Results cross as
+//! plain dicts built from the core's serde structs; python/topolab/physical.py wraps them in
+//! dataclasses.
+
+use crate::errors::{to_py_err, ParameterError};
+use crate::network::PyNetwork;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use serde::Serialize;
+use std::path::Path;
+use topolab_core::physical::{
+    self, load_placement, Catalog, CostOptions, Floor, LatencyModel, PlaceOptions, Placement,
+    PlacementRule, Routing,
+};
+use topolab_core::Network;
+
+/// A serde value as the matching Python object (dict, list, float, int, str, bool, None).
+fn to_py<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use serde_json::Value;
+    Ok(match value {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => u.into_pyobject(py)?.into_any(),
+            (None, Some(i)) => i.into_pyobject(py)?.into_any(),
+            _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
+        },
+        Value::String(s) => s.into_pyobject(py)?.into_any(),
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(to_py(py, item)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(map) => {
+            let dict = PyDict::new(py);
+            for (k, v) in map {
+                dict.set_item(k, to_py(py, v)?)?;
+            }
+            dict.into_any()
+        }
+    })
+}
+
+fn to_dict<'py>(py: Python<'py>, value: &impl Serialize) -> PyResult<Bound<'py, PyAny>> {
+    let json = serde_json::to_value(value)
+        .map_err(|e| ParameterError::new_err(format!("cannot convert result: {e}")))?;
+    to_py(py, &json)
+}
+
+fn floor_of(floor: &str, max_electric_m: Option<f64>) -> PyResult<Floor> {
+    let f = Floor::resolve(floor).map_err(to_py_err)?;
+    match max_electric_m {
+        Some(m) => f.with_max_electric(m).map_err(to_py_err),
+        None => Ok(f),
+    }
+}
+
+/// `placement` is "family", "sequential" or the path of a placement file; `cabinets` gives
+/// the cabinet of every router instead.
+fn placement_of(
+    net: &Network,
+    floor: &Floor,
+    placement: Option<&str>,
+    cabinets: Option<Vec<u32>>,
+    per_cabinet: Option<u32>,
+) -> PyResult<Placement> {
+    let rule = match (placement, cabinets) {
+        (Some(_), Some(_)) => {
+            return Err(ParameterError::new_err(
+                "placement: give either a rule or file name, or a list of cabinets, not both",
+            ))
+        }
+        (None, Some(c)) => PlacementRule::Given(c),
+        (None | Some("family"), None) => PlacementRule::Family,
+        (Some("sequential"), None) => PlacementRule::Sequential,
+        (Some(path), None) => {
+            let p = Path::new(path);
+            if !p.is_file() {
+                return Err(ParameterError::new_err(format!(
+                    "placement: parameter 'placement' = '{path}' is not allowed: 'family', \
+                     'sequential' or the path of a placement file (router cabinet per line)"
+                )));
+            }
+            PlacementRule::Given(load_placement(p, net.num_routers()).map_err(to_py_err)?)
+        }
+    };
+    physical::place(net, floor, &PlaceOptions { rule, per_cabinet }).map_err(to_py_err)
+}
+
+/// The built-in floors as dicts.
+#[pyfunction]
+fn floors(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyAny>>> {
+    Floor::builtin_names()
+        .iter()
+        .map(|n| to_dict(py, &Floor::builtin(n).map_err(to_py_err)?))
+        .collect()
+}
+
+/// The built-in cost catalogs as dicts.
+#[pyfunction]
+fn catalogs(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyAny>>> {
+    Catalog::builtin_names()
+        .iter()
+        .map(|n| to_dict(py, &Catalog::builtin(n).map_err(to_py_err)?))
+        .collect()
+}
+
+/// One floor (built-in name, TOML file, or file#name) as a dict.
+#[pyfunction]
+fn floor<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    to_dict(py, &Floor::resolve(name).map_err(to_py_err)?)
+}
+
+/// One catalog (built-in name, TOML file, or file#name) as a dict.
+#[pyfunction]
+fn catalog<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    to_dict(py, &Catalog::resolve(name).map_err(to_py_err)?)
+}
+
+#[pyfunction]
+#[pyo3(signature = (net, floor="skywalk", placement=None, cabinets=None, per_cabinet=None))]
+fn place<'py>(
+    py: Python<'py>,
+    net: &PyNetwork,
+    floor: &str,
+    placement: Option<&str>,
+    cabinets: Option<Vec<u32>>,
+    per_cabinet: Option<u32>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let f = floor_of(floor, None)?;
+    let p = placement_of(&net.inner, &f, placement, cabinets, per_cabinet)?;
+    let d = to_dict(py, &p)?;
+    d.set_item("floor", &f.name)?;
+    Ok(d)
+}
+
+#[pyfunction]
+#[pyo3(signature = (net, catalog="fdr10", floor="slimfly", placement=None, cabinets=None,
+    per_cabinet=None, max_electric_m=None, router_radix=None))]
+#[allow(clippy::too_many_arguments)]
+fn cost<'py>(
+    py: Python<'py>,
+    net: &PyNetwork,
+    catalog: &str,
+    floor: &str,
+    placement: Option<&str>,
+    cabinets: Option<Vec<u32>>,
+    per_cabinet: Option<u32>,
+    max_electric_m: Option<f64>,
+    router_radix: Option<u32>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let f = floor_of(floor, max_electric_m)?;
+    let cat = Catalog::resolve(catalog).map_err(to_py_err)?;
+    let p = placement_of(&net.inner, &f, placement, cabinets, per_cabinet)?;
+    let options = CostOptions { router_radix };
+    let report = py
+        .allow_threads(|| physical::cost(&net.inner, &p, &f, &cat, &options))
+        .map_err(to_py_err)?;
+    to_dict(py, &report)
+}
+
+#[pyfunction]
+#[pyo3(signature = (net, routing="fastest", switch_delay_ns=60.0, cable_ns_per_m=5.0,
+    injection_ns=300.0, floor="skywalk", placement=None, cabinets=None, per_cabinet=None,
+    show_progress=false))]
+#[allow(clippy::too_many_arguments)]
+fn latency<'py>(
+    py: Python<'py>,
+    net: &PyNetwork,
+    routing: &str,
+    switch_delay_ns: f64,
+    cable_ns_per_m: f64,
+    injection_ns: f64,
+    floor: &str,
+    placement: Option<&str>,
+    cabinets: Option<Vec<u32>>,
+    per_cabinet: Option<u32>,
+    show_progress: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let routing = Routing::from_name(routing).map_err(to_py_err)?;
+    let f = floor_of(floor, None)?;
+    let p = placement_of(&net.inner, &f, placement, cabinets, per_cabinet)?;
+    let model = LatencyModel {
+        switch_delay_ns,
+        cable_ns_per_m,
+        injection_ns,
+    };
+    let inner = &net.inner;
+    let report = crate::monitor::run(py, show_progress, |monitor| {
+        physical::latency(inner, &p, &f, &model, routing, monitor)
+    })?;
+    to_dict(py, &report)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(floors, m)?)?;
+    m.add_function(wrap_pyfunction!(catalogs, m)?)?;
+    m.add_function(wrap_pyfunction!(floor, m)?)?;
+    m.add_function(wrap_pyfunction!(catalog, m)?)?;
+    m.add_function(wrap_pyfunction!(place, m)?)?;
+    m.add_function(wrap_pyfunction!(cost, m)?)?;
+    m.add_function(wrap_pyfunction!(latency, m)?)?;
+    Ok(())
+}

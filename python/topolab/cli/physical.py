@@ -1,0 +1,195 @@
+"""Machine-room commands: place, cost, latency."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+import topolab
+from topolab.cli.common import network_from_argument, print_table
+
+
+def _float(text: str) -> float:
+    """A number; 'inf' allowed (e.g. --max-electric inf: every cable electric)."""
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+
+
+def _add_placement_args(p: argparse.ArgumentParser, default_floor: str) -> None:
+    p.add_argument("network", help="topology spec or network file")
+    p.add_argument(
+        "--floor",
+        default=default_floor,
+        help=f"floor model: slimfly, skywalk or a TOML file (default {default_floor})",
+    )
+    p.add_argument(
+        "--per-cabinet",
+        type=int,
+        metavar="Z",
+        help="routers per cabinet for networks placed sequentially or arbitrarily",
+    )
+    p.add_argument(
+        "--placement",
+        metavar="RULE|FILE",
+        help="family (default), sequential, or a file of 'router cabinet' lines",
+    )
+    p.add_argument("--format", help="input file format when the extension does not say it")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def _fmt(x: Any, digits: int = 2) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, float):
+        return f"{x:,.{digits}f}"
+    if isinstance(x, int):
+        return f"{x:,}"
+    return str(x)
+
+
+def cmd_place(args: argparse.Namespace) -> int:
+    net = network_from_argument(args.network, args.format)
+    pl = topolab.place(net, args.floor, placement=args.placement, per_cabinet=args.per_cabinet)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as out:
+            out.write(f"# router cabinet; {pl.cabinets} cabinets on a {pl.rows}x{pl.cols} grid\n")
+            out.write(f"# {net.spec or net.family}: {pl.method}\n")
+            for r, c in enumerate(pl.cabinet_of):
+                out.write(f"{r} {c}\n")
+    if args.json:
+        print(json.dumps(pl.to_dict(), indent=2))
+        return 0
+    per = [0] * pl.cabinets
+    for c in pl.cabinet_of:
+        per[c] += 1
+    rows = [
+        ["floor", pl.floor],
+        ["method", pl.method],
+        ["cabinets", _fmt(pl.cabinets)],
+        ["grid", f"{pl.rows} rows x {pl.cols} columns"],
+        ["routers per cabinet", f"{min(per)} to {max(per)}"],
+    ]
+    print_table(rows, ["property", "value"])
+    return 0
+
+
+def cmd_cost(args: argparse.Namespace) -> int:
+    net = network_from_argument(args.network, args.format)
+    rep = topolab.cost(
+        net,
+        args.catalog,
+        args.floor,
+        placement=args.placement,
+        per_cabinet=args.per_cabinet,
+        max_electric_m=args.max_electric,
+        router_radix=args.router_radix,
+    )
+    if args.json:
+        print(json.dumps(rep.to_dict(), indent=2))
+        return 0
+    summary = [
+        ["network", net.spec or net.family],
+        ["floor / catalog", f"{rep.floor} / {rep.catalog}"],
+        ["placement", rep.placement],
+        ["cabinets", f"{rep.cabinets:,} ({rep.grid_rows} x {rep.grid_cols})"],
+        ["routers x radix", f"{rep.routers:,} x {rep.router_radix}"],
+        ["endpoints", _fmt(rep.endpoints)],
+        ["electric / optical cables", f"{rep.electric_cables:,} / {rep.optical_cables:,}"],
+        ["total cable (m)", f"{rep.total_cable_m:,.1f} (avg {rep.avg_cable_m:.2f})"],
+        ["endpoint cables", f"{rep.endpoint_cables:,} ({rep.endpoint_cable_m:,.1f} m)"],
+        ["cable / router cost ($)", f"{rep.cable_cost:,.0f} / {rep.router_cost:,.0f}"],
+        ["total cost ($)", f"{rep.total_cost:,.0f}"],
+        ["cost per endpoint ($)", _fmt(rep.cost_per_endpoint)],
+        ["power (W)", f"{rep.power_w:,.1f}"],
+        ["power per endpoint (W)", _fmt(rep.power_per_endpoint_w, 3)],
+    ]
+    print_table(summary, ["property", "value"])
+    print()
+    rows = [
+        [
+            c.link_class,
+            f"{c.cables:,}",
+            f"{c.electric:,}",
+            f"{c.optical:,}",
+            f"{c.total_m:,.1f}",
+            f"{c.avg_m:.2f}",
+            f"{c.cost:,.0f}",
+        ]
+        for c in rep.by_class
+    ]
+    print_table(rows, ["class", "cables", "electric", "optical", "length_m", "avg_m", "cost_$"])
+    return 0
+
+
+def cmd_latency(args: argparse.Namespace) -> int:
+    net = network_from_argument(args.network, args.format)
+    start = time.perf_counter()
+    rep = topolab.latency(
+        net,
+        switch_delay_ns=args.switch_delay,
+        routing=args.routing,
+        floor=args.floor,
+        cable_ns_per_m=args.cable_delay,
+        injection_ns=args.injection,
+        placement=args.placement,
+        per_cabinet=args.per_cabinet,
+        show_progress=args.progress,
+    )
+    elapsed = time.perf_counter() - start
+    print(f"latency: {rep.pairs:,} router pairs in {elapsed:.2f} s", file=sys.stderr)
+    if args.json:
+        print(json.dumps(rep.to_dict(), indent=2))
+        return 0
+    rows = [
+        ["network", net.spec or net.family],
+        ["routing", rep.routing],
+        [
+            "model",
+            f"{rep.switch_delay_ns:g} ns/switch, {rep.cable_ns_per_m:g} ns/m, "
+            f"{rep.injection_ns:g} ns injection+ejection",
+        ],
+        ["floor / placement", f"{rep.floor} / {rep.placement}"],
+        ["router pairs", _fmt(rep.pairs)],
+        ["max latency (ns)", _fmt(rep.max_latency_ns, 1)],
+        ["avg latency (ns)", _fmt(rep.avg_latency_ns, 1)],
+        ["min latency (ns)", _fmt(rep.min_latency_ns, 1)],
+        ["avg hops", _fmt(rep.avg_hops, 3)],
+        ["max hops", _fmt(rep.max_hops)],
+    ]
+    print_table(rows, ["property", "value"])
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("place", help="place routers into cabinets on a floor")
+    _add_placement_args(p, "skywalk")
+    p.add_argument("-o", "--output", help="write the placement as 'router cabinet' lines")
+    p.set_defaults(func=cmd_place)
+
+    p = sub.add_parser("cost", help="cables, cost and power of a network (000 §VI-B, §VI-C)")
+    _add_placement_args(p, "slimfly")
+    p.add_argument("--catalog", default="fdr10", help="cost catalog: fdr10 or a TOML file (default fdr10)")
+    p.add_argument(
+        "--max-electric",
+        type=_float,
+        metavar="M",
+        help="longest electric cable in m (default: the floor's; inf: all electric)",
+    )
+    p.add_argument("--router-radix", type=int, metavar="K", help="radix of the routers bought")
+    p.set_defaults(func=cmd_cost)
+
+    p = sub.add_parser("latency", help="all-pairs latency, Nearest or Fastest Routing (004 §II-E)")
+    _add_placement_args(p, "skywalk")
+    p.add_argument("--switch-delay", type=_float, default=60.0, metavar="NS", help="default 60")
+    p.add_argument("--routing", choices=["nearest", "fastest"], default="fastest")
+    p.add_argument("--cable-delay", type=_float, default=5.0, metavar="NS_PER_M", help="default 5")
+    p.add_argument(
+        "--injection", type=_float, default=300.0, metavar="NS", help="injection + ejection, default 300"
+    )
+    p.add_argument("--progress", action="store_true", help="show progress on stderr")
+    p.set_defaults(func=cmd_latency)

@@ -1,0 +1,355 @@
+"""The machine room: floors, placement of routers into cabinets, cables, cost, power and latency.
+
+The models (000 §VI, 004 §II-E and §III-A) live in the Rust core; this module converts arguments
+and wraps the results in dataclasses. Floors and catalogs are TOML data: a built-in name
+(``topolab.floors()``, ``topolab.catalogs()``) or the path of a file of the same layout
+(``file.toml#name`` picks one entry). See docs/physical.md.
+
+    import topolab
+    net = topolab.build("skywalk:z=8,c=256,di=7,do=4")
+    topolab.place(net, floor="skywalk").cabinets            # 256
+    topolab.cost(net, catalog="fdr10", floor="skywalk").total_cable_m
+    topolab.latency(net, switch_delay_ns=60, routing="fastest").max_latency_ns
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Optional, Union
+
+from topolab import _core
+from topolab.network import Network, build
+
+NetworkLike = Union[Network, str]
+PathLike = Union[str, "os.PathLike[str]"]
+PlacementLike = Union[None, str, "os.PathLike[str]", Sequence[int], Mapping[int, int], "Placement"]
+
+
+def _from_dict(cls: type, data: dict[str, Any]) -> Any:
+    return cls(**{f.name: data[f.name] for f in fields(cls)})
+
+
+@dataclass(frozen=True)
+class Floor:
+    """Cabinet size, cable-length rule and electric/optical threshold of a machine room."""
+
+    name: str
+    description: str
+    source: str
+    cabinet_width_m: float
+    cabinet_depth_m: float
+    intra_cabinet_cable_m: float
+    inter_cabinet_overhead_m: float
+    endpoint_cable_m: float
+    max_electric_m: float
+    """Cables up to this length are electric; ``math.inf``: all electric."""
+    routers_per_cabinet: int
+
+    @classmethod
+    def _of(cls, d: dict[str, Any]) -> Floor:
+        d = dict(d)
+        if d["max_electric_m"] is None:  # JSON has no infinity
+            d["max_electric_m"] = math.inf
+        return _from_dict(cls, d)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class CablePrice:
+    """Price of one cable: bandwidth × (per_gbps_per_m × length + per_gbps)."""
+
+    per_gbps_per_m: float
+    per_gbps: float
+
+
+@dataclass(frozen=True)
+class RouterPrice:
+    """Router price per_port × radix + fixed; power lanes_per_port × watts_per_lane per port."""
+
+    per_port: float
+    fixed: float
+    lanes_per_port: int
+    watts_per_lane: float
+
+
+@dataclass(frozen=True)
+class Catalog:
+    name: str
+    description: str
+    source: str
+    bandwidth_gbps: float
+    electric: CablePrice
+    optical: CablePrice
+    router: RouterPrice
+
+    @classmethod
+    def _of(cls, d: dict[str, Any]) -> Catalog:
+        return cls(
+            name=d["name"],
+            description=d["description"],
+            source=d["source"],
+            bandwidth_gbps=d["bandwidth_gbps"],
+            electric=_from_dict(CablePrice, d["electric"]),
+            optical=_from_dict(CablePrice, d["optical"]),
+            router=_from_dict(RouterPrice, d["router"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """The cabinet of every router and the floor grid (rows × cols, cabinet i at cell i)."""
+
+    floor: str
+    method: str
+    per_cabinet: Optional[int]
+    cabinets: int
+    rows: int
+    cols: int
+    cabinet_of: tuple[int, ...]
+
+    def position(self, cabinet: int) -> tuple[int, int]:
+        """(row, column) of a cabinet on the grid."""
+        return divmod(cabinet, self.cols)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["cabinet_of"] = list(self.cabinet_of)
+        return d
+
+
+@dataclass(frozen=True)
+class ClassCables:
+    """Cables of one link class (or ``endpoint``) by medium, length and price."""
+
+    link_class: str
+    cables: int
+    electric: int
+    optical: int
+    total_m: float
+    avg_m: float
+    electric_m: float
+    optical_m: float
+    cost: float
+
+
+@dataclass(frozen=True)
+class CostReport:
+    """Cables, cost and power of a placed network (000 §VI-B, §VI-C).
+
+    ``electric_cables``, ``optical_cables``, ``total_cable_m`` count router-to-router cables;
+    endpoint cables are in ``endpoint_cables`` and in ``by_class`` (class ``endpoint``), and
+    in the cost."""
+
+    floor: str
+    catalog: str
+    placement: str
+    cabinets: int
+    grid_rows: int
+    grid_cols: int
+    routers: int
+    endpoints: int
+    router_radix: int
+    max_electric_m: Optional[float]
+    electric_cables: int
+    optical_cables: int
+    total_cable_m: float
+    avg_cable_m: float
+    endpoint_cables: int
+    endpoint_cable_m: float
+    by_class: tuple[ClassCables, ...]
+    cable_cost: float
+    router_cost: float
+    total_cost: float
+    cost_per_endpoint: Optional[float]
+    power_w: float
+    power_per_endpoint_w: Optional[float]
+
+    @classmethod
+    def _of(cls, d: dict[str, Any]) -> CostReport:
+        d = dict(d)
+        d["by_class"] = tuple(_from_dict(ClassCables, c) for c in d["by_class"])
+        return _from_dict(cls, d)
+
+    def cables_of(self, link_class: str) -> ClassCables:
+        for c in self.by_class:
+            if c.link_class == link_class:
+                return c
+        raise KeyError(link_class)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["by_class"] = [asdict(c) for c in self.by_class]
+        return d
+
+
+@dataclass(frozen=True)
+class LatencyReport:
+    """All-pairs latency under Nearest or Fastest Routing (004 §II-E, §III-A)."""
+
+    routing: str
+    switch_delay_ns: float
+    cable_ns_per_m: float
+    injection_ns: float
+    floor: str
+    placement: str
+    cabinets: int
+    routers: int
+    pairs: int
+    max_latency_ns: float
+    avg_latency_ns: float
+    min_latency_ns: float
+    avg_hops: float
+    max_hops: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def floors() -> list[Floor]:
+    """The built-in floor models (``slimfly``: 000 §VI-A/B; ``skywalk``: 004 §III-A)."""
+    return [Floor._of(d) for d in _core.floors()]
+
+
+def catalogs() -> list[Catalog]:
+    """The built-in cost catalogs (``fdr10``: 000 §VI-B/C)."""
+    return [Catalog._of(d) for d in _core.catalogs()]
+
+
+def load_floor(name: PathLike) -> Floor:
+    """A floor by built-in name, TOML file path, or ``file.toml#name``."""
+    return Floor._of(_core.floor(os.fspath(name)))
+
+
+def load_catalog(name: PathLike) -> Catalog:
+    """A catalog by built-in name, TOML file path, or ``file.toml#name``."""
+    return Catalog._of(_core.catalog(os.fspath(name)))
+
+
+def _network(net: NetworkLike) -> Network:
+    if isinstance(net, Network):
+        return net
+    if isinstance(net, str):
+        return build(net)
+    raise _core.ParameterError(
+        f"parameter 'net' = {net!r} is not allowed: a topolab.Network or a spec string"
+    )
+
+
+def _placement_args(placement: PlacementLike, routers: int) -> tuple[Optional[str], Optional[list[int]]]:
+    """(rule or file name, cabinets) for the core."""
+    if placement is None:
+        return None, None
+    if isinstance(placement, Placement):
+        return None, list(placement.cabinet_of)
+    if isinstance(placement, (str, os.PathLike)):
+        return os.fspath(placement), None
+    if isinstance(placement, Mapping):
+        missing = [r for r in range(routers) if r not in placement]
+        if missing:
+            raise _core.ParameterError(
+                f"parameter 'placement' has no cabinet for router {missing[0]} "
+                f"(a dict must map every router 0..{routers - 1} to a cabinet)"
+            )
+        return None, [int(placement[r]) for r in range(routers)]
+    if isinstance(placement, Sequence):
+        return None, [int(c) for c in placement]
+    raise _core.ParameterError(
+        f"parameter 'placement' = {placement!r} is not allowed: 'family', 'sequential', a file "
+        "path, a list of cabinets in router order, a dict router -> cabinet, or a Placement"
+    )
+
+
+def place(
+    net: NetworkLike,
+    floor: PathLike = "skywalk",
+    *,
+    placement: PlacementLike = None,
+    per_cabinet: Optional[int] = None,
+) -> Placement:
+    """Places the routers into cabinets on ``floor``.
+
+    ``placement``: None or ``"family"`` for the family's rule (Slim Fly racks from the MMS
+    structure, Dragonfly groups, fat tree pods with the core in the central row, tori and
+    hypercubes sequentially, random networks arbitrarily, Skywalk/Dragonfly(z,c,d)/HyperX(z,c,d)
+    as built); ``"sequential"`` for router r in cabinet r // per_cabinet; or the cabinet of every
+    router (a list, a dict, a Placement, or a file of ``router cabinet`` lines).
+    ``per_cabinet`` sets Z for sequential and arbitrary placements.
+    """
+    n = _network(net)
+    rule, cabinets = _placement_args(placement, n.num_routers)
+    d = _core.place(n._net, os.fspath(floor), rule, cabinets, per_cabinet)
+    d["cabinet_of"] = tuple(d["cabinet_of"])
+    return _from_dict(Placement, d)
+
+
+def cost(
+    net: NetworkLike,
+    catalog: PathLike = "fdr10",
+    floor: PathLike = "slimfly",
+    *,
+    placement: PlacementLike = None,
+    per_cabinet: Optional[int] = None,
+    max_electric_m: Optional[float] = None,
+    router_radix: Optional[int] = None,
+) -> CostReport:
+    """Cables, cost and power of ``net`` placed on ``floor`` and priced with ``catalog``.
+
+    ``max_electric_m`` overrides the floor's electric/optical threshold (``math.inf``: all
+    electric); ``router_radix`` buys bigger routers than the network's radix.
+    """
+    n = _network(net)
+    rule, cabinets = _placement_args(placement, n.num_routers)
+    d = _core.cost(
+        n._net,
+        os.fspath(catalog),
+        os.fspath(floor),
+        rule,
+        cabinets,
+        per_cabinet,
+        max_electric_m,
+        router_radix,
+    )
+    return CostReport._of(d)
+
+
+def latency(
+    net: NetworkLike,
+    switch_delay_ns: float = 60.0,
+    routing: str = "fastest",
+    floor: PathLike = "skywalk",
+    *,
+    cable_ns_per_m: float = 5.0,
+    injection_ns: float = 300.0,
+    placement: PlacementLike = None,
+    per_cabinet: Optional[int] = None,
+    show_progress: bool = False,
+) -> LatencyReport:
+    """Maximum and average latency and hop counts over all pairs of endpoint routers.
+
+    ``routing``: ``"fastest"`` (lowest latency, Dijkstra) or ``"nearest"`` (fewest hops, ties by
+    latency). Latency = injection + (hops + 1) × switch delay + cable delay × length (004 §III-A).
+    Runs in parallel with the GIL released; Ctrl-C interrupts it.
+    """
+    n = _network(net)
+    rule, cabinets = _placement_args(placement, n.num_routers)
+    d = _core.latency(
+        n._net,
+        routing,
+        float(switch_delay_ns),
+        float(cable_ns_per_m),
+        float(injection_ns),
+        os.fspath(floor),
+        rule,
+        cabinets,
+        per_cabinet,
+        show_progress,
+    )
+    return _from_dict(LatencyReport, d)
