@@ -1,0 +1,376 @@
+"""Enumeration of every feasible configuration for a router radix K and about N endpoints.
+
+``enumerate_designs(48, 10_000)`` lists, family by family, every configuration topolab builds
+whose busiest router needs at most K ports and whose endpoint count is within ``tolerance`` of
+N, each with its closed-form sizes, the concentration that would balance it, how far it is
+over- or undersubscribed, variant tags and the paper section of the rule. The rules are in
+``rules.py`` and docs/compare.md. Nothing is built here (sizes are formulas, so this is fast);
+``check_design`` builds a design and compares, which is what the tests do.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any, Iterable
+
+from topolab import _core
+from topolab.design import randomized, rules, structured
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from topolab.network import Network
+
+# Output order of the families, and the name a report shows for each.
+FAMILY_NAMES = {
+    "slimfly": "Slim Fly",
+    "dragonfly": "Dragonfly",
+    "fattree": "Fat tree",
+    "hyperx": "HyperX",
+    "torus": "Torus",
+    "mesh": "Mesh",
+    "hypercube": "Hypercube",
+    "mlfm": "MLFM",
+    "oft": "OFT",
+    "jellyfish": "Jellyfish",
+    "dln": "DLN",
+    "skywalk": "Skywalk",
+    "product": "Slim Fly x HyperX",
+    "kautz": "Kautz",
+    "debruijn": "de Bruijn",
+    "imase": "Imase-Itoh",
+    "mddp": "MDDP",
+    "random_directed": "Random digraph",
+}
+FAMILY_ORDER = tuple(FAMILY_NAMES)
+
+# The rule of each family (structured.py, randomized.py). TWINNED rules also take the balanced
+# Slim Flies and Dragonflies, to build random twins with the same equipment.
+RULES = {
+    "slimfly": structured.slimfly,
+    "dragonfly": structured.dragonfly,
+    "fattree": structured.fattree,
+    "hyperx": structured.hyperx,
+    "torus": structured.torus,
+    "mesh": structured.mesh,
+    "hypercube": structured.hypercube,
+    "mlfm": structured.mlfm,
+    "oft": structured.oft,
+    "product": structured.product,
+    "skywalk": randomized.skywalk,
+    "kautz": randomized.kautz,
+    "debruijn": randomized.debruijn,
+    "imase": randomized.imase,
+    "random_directed": randomized.random_directed,
+    "mddp": randomized.mddp,
+}
+TWINNED = {"jellyfish": randomized.jellyfish, "dln": randomized.dln}
+
+# Families whose radix is an upper bound: the randomized construction can leave ports free.
+RADIX_IS_BOUND = frozenset({"skywalk"})
+
+# 000 §V-E studies p = 16..21 on the q = 19 Slim Fly whose balanced p is 15: up to 40% more.
+DEFAULT_OVERSUBSCRIPTION = 0.4
+DEFAULT_UNDERSUBSCRIPTION = 0.25
+
+
+@dataclass(frozen=True)
+class Design:
+    """One feasible configuration. ``spec`` builds it (``topolab.build(design.spec)``)."""
+
+    family: str
+    spec: str
+    name: str  # for people: "Slim Fly q=19 p=15"
+    routers: int
+    endpoints: int
+    radix: int  # ports of the busiest router: links (counting width) plus endpoints
+    network_radix: int  # router-to-router ports of the busiest router
+    concentration: int  # p: endpoints per endpoint-carrying router
+    balanced_concentration: float  # the p at which the family's balance rule is met exactly
+    load: float  # injection / what the network carries under uniform traffic (1 = balanced);
+    # p / balanced p except fat trees: p / (k - p) above k/2 (down : up ports of a leaf)
+    oversubscription: float  # load - 1 when above 1, else 0
+    balanced: bool  # injection <= what the network carries under uniform traffic
+    deviation: float  # endpoints / N - 1
+    tags: tuple[str, ...]
+    source: str  # paper sections of the rule
+    radix_is_bound: bool = False  # True where the construction may use fewer ports (Skywalk)
+    params: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["tags"] = list(self.tags)
+        d["params"] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.params.items()}
+        return d
+
+
+def enumerate_designs(
+    radix: int,
+    endpoints: int,
+    tolerance: float = 0.15,
+    families: Iterable[str] | str | None = None,
+    oversubscription: float = DEFAULT_OVERSUBSCRIPTION,
+    undersubscription: float = DEFAULT_UNDERSUBSCRIPTION,
+) -> list[Design]:
+    """Every configuration of the given families (default: all) with radix <= ``radix`` and
+    ``|endpoints' - endpoints| <= tolerance * endpoints``.
+
+    ``oversubscription`` bounds how far the concentration may exceed the family's balanced one
+    (0.4: p up to 1.4x, as 000 §V-E; 0 keeps only balanced designs; ``math.inf`` no limit);
+    ``undersubscription`` how far below it (0.25: p >= 0.75x). The p = 1 tori, meshes and
+    hypercubes of 000 §III are kept whatever their balance. Deterministic order: families in
+    ``FAMILY_ORDER``, then the order of each family's parameter loops.
+    """
+    radix = _int_param("radix", radix, 3, "an integer >= 3 (router ports)")
+    endpoints = _int_param("endpoints", endpoints, 1, "an integer >= 1")
+    tolerance = _float_param("tolerance", tolerance, 1.0, False, "a number from 0 to below 1")
+    oversubscription = _float_param(
+        "oversubscription", oversubscription, math.inf, True, "a number >= 0 (math.inf: no limit)"
+    )
+    undersubscription = _float_param(
+        "undersubscription", undersubscription, 1.0, True, "a number from 0 to 1"
+    )
+    selected = _resolve_families(families)
+
+    slack = tolerance * endpoints
+    window = rules.Window(
+        radix=radix,
+        lo=max(1, math.ceil(endpoints - slack - 1e-9)),
+        hi=math.floor(endpoints + slack + 1e-9),
+        target=endpoints,
+        oversubscription=oversubscription,
+        undersubscription=undersubscription,
+    )
+
+    def admissible(c: rules.Candidate) -> bool:
+        if c.radix > radix or not window.lo <= c.endpoints <= window.hi:
+            return False
+        return c.exempt or window.admits(c.load)
+
+    found: dict[str, list[rules.Candidate]] = {}
+    twinned = selected & TWINNED.keys()
+    for family, generate in RULES.items():
+        if family in selected or (twinned and family in ("slimfly", "dragonfly")):
+            found[family] = [c for c in generate(window) if admissible(c)]
+    if twinned:
+        twins = _twin_sources(found.get("slimfly", []), found.get("dragonfly", []))
+        for family, generate in TWINNED.items():
+            if family in selected:
+                found[family] = [c for c in generate(window, twins) if admissible(c)]
+
+    merged: dict[str, rules.Candidate] = {}  # one design per spec; a repeat adds its tags
+    for family in FAMILY_ORDER:
+        for c in found.get(family, []) if family in selected else []:
+            first = merged.setdefault(c.spec, c)
+            if first is not c:
+                first.tags.extend(t for t in c.tags if t not in first.tags)
+    return [_design(c, spec, endpoints) for spec, c in merged.items()]
+
+
+def _twin_sources(slimflies: list, dragonflies: list) -> list[tuple[int, int, int, str]]:
+    """(routers, degree, p, spec) of the balanced Slim Flies and a = 2h = 2p Dragonflies."""
+    out = []
+    for c in slimflies:
+        if c.load <= 1 + 1e-9:
+            out.append((c.routers, c.network_radix, c.concentration, c.spec))
+    for c in dragonflies:
+        if c.tags and c.tags[0].startswith("a=2h=2p"):
+            out.append((c.routers, c.network_radix, c.concentration, c.spec))
+    return out
+
+
+def _design(c: rules.Candidate, spec: str, target: int) -> Design:
+    over = max(0.0, c.load - 1.0)
+    balanced = c.load <= 1 + 1e-9
+    if balanced:
+        tags = ["balanced"]
+        if c.load < 1 - 0.005:
+            tags.append(f"undersubscribed {round(100 * (1 - c.load))}%")
+    else:
+        tags = [f"oversubscribed {round(100 * over)}%"]
+    return Design(
+        family=c.family,
+        spec=spec,
+        name=_name(c),
+        routers=c.routers,
+        endpoints=c.endpoints,
+        radix=c.radix,
+        network_radix=c.network_radix,
+        concentration=c.concentration,
+        balanced_concentration=float(c.balanced_concentration),
+        load=c.load,
+        oversubscription=over,
+        balanced=balanced,
+        deviation=c.endpoints / target - 1.0,
+        tags=tuple(tags + list(c.tags)),
+        source=c.source,
+        radix_is_bound=c.family in RADIX_IS_BOUND,
+        params=dict(c.params),
+    )
+
+
+def _name(c: rules.Candidate) -> str:
+    def show(v):
+        return "x".join(map(str, v)) if isinstance(v, tuple) else str(v)
+
+    params = dict(c.params)
+    if c.family == "product":  # "Slim Fly q=5 x HyperX 25 wa=2 p=8"
+        q = params.pop("a").strip("()").split("=")[-1]
+        dims = params.pop("b").strip("()").split("=")[-1]
+        rest = " ".join(f"{k}={show(v)}" for k, v in params.items())
+        return f"Slim Fly q={q} x HyperX {dims} {rest}"
+    parts = [f"{k}={show(v)}" for k, v in params.items() if k != "dims"]
+    if "dims" in params:
+        parts.insert(0, show(params["dims"]))
+    return f"{FAMILY_NAMES[c.family]} " + " ".join(parts)
+
+
+def shortlist(designs: Iterable[Design], per_family: int = 4, keep: Iterable[str] = ()) -> list[Design]:
+    """At most ``per_family`` designs of each family, for when measuring all is too slow.
+
+    Within a family designs are preferred in this order: balanced before oversubscribed, load
+    nearest 1 (the network neither idle nor overloaded), N nearest the target, larger radix
+    (the ports paid for are used), enumeration order; and a first pass takes at most one design
+    per network radix, so that different structures (Slim Fly q, Dragonfly (a, h), fat tree k)
+    come before variants of one. Designs whose spec is in ``keep`` are always included. The
+    result keeps the enumeration order.
+    """
+    if isinstance(per_family, bool) or not isinstance(per_family, numbers.Integral) or per_family < 1:
+        raise _core.ParameterError(
+            f"shortlist: parameter 'per_family' = {per_family!r} is not allowed: an integer >= 1"
+        )
+    designs = list(designs)
+    keep = set(keep)
+    position = {id(d): i for i, d in enumerate(designs)}
+    chosen: set[int] = {position[id(d)] for d in designs if d.spec in keep}
+    by_family: dict[str, list[Design]] = {}
+    for d in designs:
+        by_family.setdefault(d.family, []).append(d)
+    for members in by_family.values():
+        members.sort(
+            key=lambda d: (
+                not d.balanced,
+                abs(d.load - 1),
+                abs(d.deviation),
+                -d.radix,
+                position[id(d)],
+            )
+        )
+        picked: list[Design] = []
+        radices: set[int] = set()
+        for d in members:  # first pass: one per network radix
+            if len(picked) < per_family and d.network_radix not in radices:
+                picked.append(d)
+                radices.add(d.network_radix)
+        for d in members:  # then fill up in preference order
+            if len(picked) >= per_family:
+                break
+            if d not in picked:
+                picked.append(d)
+        chosen.update(position[id(d)] for d in picked)
+    return [designs[i] for i in sorted(chosen)]
+
+
+def designs_frame(designs: Iterable[Design]) -> pd.DataFrame:
+    """The designs as a DataFrame, one row each, ready for metric columns to be added."""
+    import pandas as pd
+
+    columns = [
+        "name",
+        "family",
+        "spec",
+        "routers",
+        "endpoints",
+        "radix",
+        "network_radix",
+        "concentration",
+        "balanced_concentration",
+        "load",
+        "oversubscription",
+        "balanced",
+        "deviation",
+        "tags",
+        "source",
+        "radix_is_bound",
+    ]
+    rows = [{c: getattr(d, c) for c in columns} for d in designs]
+    frame = pd.DataFrame(rows, columns=columns)
+    frame["tags"] = frame["tags"].map(lambda t: ", ".join(t))
+    return frame
+
+
+def check_design(design: Design, network: Network | None = None) -> list[str]:
+    """Builds ``design.spec`` (unless ``network`` is given) and returns every way it differs from
+    what the design claims (routers, endpoints, radix; radix may be lower where
+    ``radix_is_bound``). Empty when the design is what it says."""
+    if network is None:
+        from topolab.network import build
+
+        network = build(design.spec)
+    problems = []
+    for what, claimed, built in (
+        ("routers", design.routers, network.num_routers),
+        ("endpoints", design.endpoints, network.num_endpoints),
+    ):
+        if claimed != built:
+            problems.append(f"{design.spec}: {what} claimed {claimed}, built {built}")
+    radix = network.radix
+    if radix > design.radix or (radix != design.radix and not design.radix_is_bound):
+        problems.append(f"{design.spec}: radix claimed {design.radix}, built {radix}")
+    net_radix = network.network_radix
+    if net_radix > design.network_radix or (net_radix != design.network_radix and not design.radix_is_bound):
+        problems.append(f"{design.spec}: network radix claimed {design.network_radix}, built {net_radix}")
+    return problems
+
+
+# ---------------------------------------------------------------------------------------------
+# argument checking: errors name the parameter, the value and what is allowed
+# ---------------------------------------------------------------------------------------------
+
+
+def _bad(name: str, value: Any, allowed: str) -> _core.ParameterError:
+    return _core.ParameterError(
+        f"enumerate_designs: parameter '{name}' = {value!r} is not allowed: {allowed}"
+    )
+
+
+def _int_param(name: str, value: Any, least: int, allowed: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < least:
+        raise _bad(name, value, allowed)
+    return int(value)
+
+
+def _float_param(name: str, value: Any, hi: float, hi_allowed: bool, allowed: str) -> float:
+    """A number from 0 to ``hi`` (``hi`` itself only when ``hi_allowed``)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or math.isnan(value):
+        raise _bad(name, value, allowed)
+    value = float(value)
+    if value < 0 or value > hi or (value == hi and not hi_allowed):
+        raise _bad(name, value, allowed)
+    return value
+
+
+def _resolve_families(families: Iterable[str] | str | None) -> set[str]:
+    if families is None:
+        return set(FAMILY_ORDER)
+    if isinstance(families, str):
+        families = [f for f in families.split(",") if f.strip()]
+    aliases = {}
+    for f in _core.families():
+        for name in (f["name"], *f["aliases"]):
+            aliases[name] = f["name"]
+    selected = set()
+    for given in families:
+        name = aliases.get(str(given).strip().lower())
+        if name is None or name not in FAMILY_NAMES:
+            raise _bad(
+                "families",
+                given,
+                "family names (or aliases) among " + ", ".join(FAMILY_ORDER),
+            )
+        selected.add(name)
+    if not selected:
+        raise _bad("families", families, "at least one family name")
+    return selected

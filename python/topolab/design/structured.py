@@ -1,0 +1,474 @@
+"""Enumeration rules of the structured families: Slim Fly, Dragonfly, fat trees, HyperX, tori,
+meshes, hypercubes, MLFM, OFT and Slim Fly x HyperX. docs/compare.md states each rule.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Iterator
+
+from topolab.design.rules import (
+    HYPERX_MAX_ASPECT,
+    HYPERX_MAX_DIMS,
+    TORUS_DIMS,
+    TORUS_MAX_SPREAD,
+    Candidate,
+    Window,
+    is_prime_power,
+    max_min_widths,
+    nearest_count,
+    shapes,
+)
+
+# ---------------------------------------------------------------------------------------------
+# direct, structured families
+# ---------------------------------------------------------------------------------------------
+
+
+def slimfly(w: Window) -> Iterator[Candidate]:
+    """Every prime power q >= 3 (q = 4w + delta, delta in {-1, 0, 1}; 000 §II-B1) whose network
+    radix k' = (3q - delta)/2 leaves a port for endpoints; every p putting N in the window.
+    Balanced p = ceil(k'/2) (000 §II-B2), floor(k'/2) also full bandwidth (001 §2.1.2); larger p
+    is oversubscribed (000 §V-E: p = 16..21 on q = 19)."""
+    q = 3
+    while True:
+        delta = {0: 0, 1: 1, 3: -1}.get(q % 4)
+        if delta is not None and is_prime_power(q):
+            k_net = (3 * q - delta) // 2
+            if k_net + 1 > w.radix:
+                return
+            routers = 2 * q * q
+            p_ceil, p_floor = -(-k_net // 2), k_net // 2
+            for p in w.concentrations(routers, w.radix - k_net):
+                tags = []
+                if p == p_ceil:
+                    tags.append("ceil p (000 §II-B2)")
+                if p == p_floor:
+                    tags.append("floor p (001 §2.1.2)")
+                yield Candidate(
+                    "slimfly",
+                    {"q": q, "p": p},
+                    routers,
+                    p * routers,
+                    k_net + p,
+                    k_net,
+                    p,
+                    p_ceil,
+                    p / p_ceil,
+                    "000 §II-B, §V-E; 001 §2.1.2",
+                    tags,
+                )
+        q += 1
+
+
+def dragonfly(w: Window) -> Iterator[Candidate]:
+    """000 §VI-B4's exhaustive search: every (a, h, p) with a >= 2h and p >= h (full use of the
+    global channels, Kim et al. §3.1), and every group count g from 2 to a*h + 1 putting N in the
+    window (000's k = 43 DF uses g = 45 < a*h + 1). Radix p + h + a - 1 (003 §1.4).
+
+    Balance (003 §1.4: beta = min(K/4C, G/2C) >= 1/2 with K = a, C = p): p <= min(a/2, G), G the
+    global links a router really uses. With g < a*h + 1 groups each pair of groups gets
+    q = floor(a*h/(g-1)) links and a*h - q(g-1) ports per group stay empty (docs/families/
+    dragonfly.md), so G = q(g-1)/a <= h: 000's g = 45 DF uses 220 of its 242 global ports per
+    group and p = 11 is 10% above G = 10."""
+    for h in range(1, w.radix):
+        if 4 * h - 1 > w.radix:  # smallest radix with this h: a = 2h, p = h
+            return
+        for a in range(2 * h, w.radix - 2 * h + 2):
+            for p in range(h, w.radix - (a - 1 + h) + 1):
+                g_lo = max(2, -(-w.lo // (p * a)))
+                g_hi = min(a * h + 1, w.hi // (p * a))
+                for g, tags in _group_counts(a, h, p, g_lo, g_hi, w):
+                    balance = _dragonfly_balance(a, h, g)
+                    if a == 2 * h and p == h:
+                        tags.insert(0, "a=2h=2p (000 §VI-B3e)")
+                    yield Candidate(
+                        "dragonfly",
+                        {"a": a, "h": h, "p": p, "g": g},
+                        a * g,
+                        p * a * g,
+                        p + h + a - 1,
+                        h + a - 1,
+                        p,
+                        balance,
+                        p / balance,
+                        "000 §VI-B4; 003 §1.4",
+                        tags,
+                    )
+
+
+def _dragonfly_balance(a: int, h: int, g: int) -> float:
+    """min(a/2, G) with G = q(g-1)/a the global links per router in use (see ``dragonfly``)."""
+    return min(a / 2, (a * h) // (g - 1) * (g - 1) / a)
+
+
+def _group_counts(a, h, p, g_lo, g_hi, w: Window) -> list[tuple[int, list[str]]]:
+    """The group counts kept for one (a, h, p), among those within the subscription limits:
+    the g whose N is nearest the target (how 000 §VI-B4 picked its k = 43 DF), g = a*h + 1
+    (one global link per pair of groups, 000 §VI-B3e), and the g nearest the target among those
+    whose pairs use every global port ((g - 1) divides a*h). Other g only shift N by a group.
+    Searched outward from the target, so the cost does not grow with the window."""
+    if g_lo > g_hi or not w.admits(p / h) and p / h > 1:  # load >= p/h for every g
+        return []
+
+    def allowed(g):
+        return w.admits(p / _dragonfly_balance(a, h, g))
+
+    def distance(g):
+        return (abs(g * p * a - w.target), g)
+
+    def nearest(options):
+        return next((g for g in sorted(options, key=distance) if allowed(g)), None)
+
+    chosen: dict[int, list[str]] = {}
+    first = next((g for g in _outward(w.target / (p * a), g_lo, g_hi) if allowed(g)), None)
+    if first is None:
+        return []
+    chosen.setdefault(first, []).append("g nearest N (000 §VI-B4)")
+    if g_hi == a * h + 1 and allowed(g_hi):
+        chosen.setdefault(g_hi, []).append("full groups (g = ah+1)")
+    divisors = [d + 1 for d in _divisors(a * h) if g_lo <= d + 1 <= g_hi]
+    exact = nearest(divisors)
+    if exact is not None:
+        chosen.setdefault(exact, []).append("all global ports used")
+    out = []
+    for g in sorted(chosen):
+        tags = chosen[g]
+        if g < a * h + 1:
+            tags.insert(0, "fewer groups")
+        out.append((g, tags))
+    return out
+
+
+def _outward(x: float, lo: int, hi: int) -> Iterator[int]:
+    """The integers of [lo, hi] by distance from x (ties: the smaller first), lazily."""
+    left = min(max(math.floor(x), lo - 1), hi)
+    right = left + 1
+    while left >= lo or right <= hi:
+        if right > hi or (left >= lo and (x - left, left) <= (right - x, right)):
+            yield left
+            left -= 1
+        else:
+            yield right
+            right += 1
+
+
+def _divisors(n: int) -> list[int]:
+    small = [d for d in range(1, math.isqrt(n) + 1) if n % d == 0]
+    return sorted(set(small + [n // d for d in small]))
+
+
+def fattree(w: Window) -> Iterator[Candidate]:
+    """Fat trees of even radix k <= K: two levels (001 §2.2.1, N = k p) and three levels (000
+    §VI-B3c, N = pods (k/2) p with 1 <= pods <= k; 000 §V uses k = 44 with 22 pods): per (k, p)
+    the pod count nearest N and all k pods when in the window. A leaf keeps
+    min(k/2, k - p) up ports; balanced for p <= k/2, oversubscribed p : (k - p) above."""
+    for k in range(4, w.radix + 1, 2):
+        half = k // 2
+        for p in range(1, k):
+            up = min(half, k - p)
+            load = p / up
+            tags = ["full bisection"] if p == half else []
+            if k * p >= w.lo and k * p <= w.hi:
+                yield Candidate(
+                    "fattree",
+                    {"k": k, "levels": 2, "p": p},
+                    k + up,
+                    k * p,
+                    k,
+                    k,
+                    p,
+                    half,
+                    load,
+                    "001 §2.2.1",
+                    ["2 levels", *tags],
+                )
+            pods_lo = max(1, -(-w.lo // (half * p)))
+            pods_hi = min(k, w.hi // (half * p))
+            kept = {nearest_count(pods_lo, pods_hi, half * p, w.target)}
+            if pods_hi == k:
+                kept.add(k)
+            for pods in sorted(kept - {None}):
+                yield Candidate(
+                    "fattree",
+                    {"k": k, "levels": 3, "p": p, "pods": pods},
+                    pods * (half + up) + up * half,
+                    pods * half * p,
+                    k,
+                    k,
+                    p,
+                    half,
+                    load,
+                    "000 §VI-B3c, §V",
+                    ["3 levels", *tags, "all pods" if pods == k else "fewer pods"],
+                )
+
+
+def hyperx(w: Window) -> Iterator[Candidate]:
+    """HyperX / FlatFly (001 §2.1.1, 003 §1.2): 1 to 4 dimensions, nondecreasing sizes >= 2 with
+    largest <= 2 x smallest and at most two distinct sizes (like every shape in the papers:
+    003's 4x8x8x8, 004's 8x16x16, 001's square 2D); for each p, unit widths and the widths that
+    maximize the bisection min K_n L_n within the K - p ports left (003 §1.2's combinatorial
+    search). Radix
+    p + sum L_n (K_n - 1); balanced when p <= min K_n L_n (003: beta = min K_n L_n / 2C >= 1/2;
+    001's balanced 2D HyperX has p = K - 1)."""
+    for n in range(1, HYPERX_MAX_DIMS + 1):
+
+        def fits(shape):
+            return (
+                sum(s - 1 for s in shape) + 1 <= w.radix
+                and shape[-1] <= HYPERX_MAX_ASPECT * shape[0]
+                and len(set(shape)) <= 2
+            )
+
+        for shape in shapes(n, 2, w.hi, fits):
+            if len(shape) < n:
+                continue
+            routers = math.prod(shape)
+            unit = sum(s - 1 for s in shape)
+            for p in w.concentrations(routers, w.radix - unit):
+                best = max_min_widths(shape, lambda s: s - 1, w.radix - p, lambda s: s)
+                options = [((1,) * n, ["unit widths"])]
+                if best is not None and best != (1,) * n:
+                    options.append((best, ["bisection widths (003 §1.2)"]))
+                for widths, tags in options:
+                    degree = sum(x * (s - 1) for s, x in zip(shape, widths))
+                    params = {"dims": shape}
+                    if any(x != 1 for x in widths):
+                        params["widths"] = widths
+                    params["p"] = p
+                    balance = min(s * x for s, x in zip(shape, widths))
+                    yield Candidate(
+                        "hyperx",
+                        params,
+                        routers,
+                        p * routers,
+                        degree + p,
+                        degree,
+                        p,
+                        balance,
+                        p / balance,
+                        "001 §2.1.1; 003 §1.2",
+                        [f"{n}D", *tags],
+                    )
+
+
+def _torus_like(w: Window, family: str) -> Iterator[Candidate]:
+    """Tori (003 §1.1; 000 Table IV T3D, T5D) and meshes: 2 to 5 dimensions, near-cubic shapes
+    (sizes >= 3 within 2 of each other); per dimension count, p and width rule the shape with
+    N nearest the target and the most cubic shape nearest it. p = 1 as 000 §III does for
+    low-radix networks (unit widths, and widths that use the rest of the radix), and
+    concentrated variants p >= 2 as in
+    003 §1.1 with the bisection-maximizing widths. Balanced when p <= 8 min L_n / K_n for a torus
+    (003 §1.1: beta = min 4 L_n / (C K_n) >= 1/2), 4 min L_n / K_n for a mesh (half the cut)."""
+    cut = 8 if family == "torus" else 4
+    for n in TORUS_DIMS:
+
+        def fits(shape):
+            return 2 * len(shape) + 1 <= w.radix and shape[-1] - shape[0] <= TORUS_MAX_SPREAD
+
+        groups: dict[tuple, list[Candidate]] = {}
+        for shape in shapes(n, 3, w.hi, fits):
+            if len(shape) < n:
+                continue
+            routers = math.prod(shape)
+            for p in w.concentrations(routers, w.radix - 2 * n):
+                best = max_min_widths(shape, lambda s: 2, w.radix - p, lambda s: 1 / s)
+                options = [] if p > 1 else [((1,) * n, ["p=1 (000 §III)", "unit widths"])]
+                if best is not None and (p > 1 or best != (1,) * n):
+                    tag = "p=1 (000 §III)" if p == 1 else "concentrated (003 §1.1)"
+                    options.append((best, [tag, "bisection widths (003 §1.1)"]))
+                for widths, tags in options:
+                    balance = cut * min(x / s for s, x in zip(shape, widths))
+                    if p > 1 and not w.admits(p / balance):
+                        continue
+                    degree = 2 * sum(widths)
+                    params = {"dims": shape}
+                    if any(x != 1 for x in widths):
+                        params["widths"] = widths
+                    params["p"] = p
+                    c = Candidate(
+                        family,
+                        params,
+                        routers,
+                        p * routers,
+                        degree + p,
+                        degree,
+                        p,
+                        balance,
+                        p / balance,
+                        "003 §1.1; 000 §III, Table IV",
+                        [f"{n}D", *tags],
+                        exempt=p == 1,
+                    )
+                    groups.setdefault((p, tags[-1]), []).append(c)
+        for key in sorted(groups):
+            yield from _nearest_and_cubes(groups[key], w.target)
+
+
+def _nearest_and_cubes(cands: list[Candidate], target: int) -> list[Candidate]:
+    """Of candidates differing only in shape: the one with N nearest the target, and the one
+    nearest the target among the most cubic shapes (smallest spread of sizes); ties: fewer
+    endpoints. The others only shift N by a slice (docs/compare.md)."""
+
+    def distance(c):
+        return (abs(c.endpoints - target), c.endpoints)
+
+    def spread(c):
+        return max(c.params["dims"]) - min(c.params["dims"])
+
+    nearest = min(cands, key=distance)
+    least = min(spread(c) for c in cands)
+    cubic = min((c for c in cands if spread(c) == least), key=distance)
+    if cubic is not nearest:
+        cubic.tags.append("most cubic")
+        return sorted([nearest, cubic], key=lambda c: cands.index(c))
+    return [nearest]
+
+
+def torus(w: Window) -> Iterator[Candidate]:
+    return _torus_like(w, "torus")
+
+
+def mesh(w: Window) -> Iterator[Candidate]:
+    return _torus_like(w, "mesh")
+
+
+def hypercube(w: Window) -> Iterator[Candidate]:
+    """Hypercubes (003 §1.3; 000 Table IV HC): 2^n routers, width 1 to (K - p)/n in every
+    dimension (003 uses 2); p = 1 as in 000 §III, larger p subject to the limits. Balanced when
+    p <= 2 L (003 §1.3: beta = L / C, 25% for L = 2, C = 8)."""
+    n = 1
+    while 2**n <= w.hi and n + 1 <= w.radix:
+        routers = 2**n
+        for p in w.concentrations(routers, w.radix - n):
+            for width in range(1, (w.radix - p) // n + 1):
+                params = {"n": n}
+                if width > 1:
+                    params["width"] = width
+                params["p"] = p
+                yield Candidate(
+                    "hypercube",
+                    params,
+                    routers,
+                    p * routers,
+                    n * width + p,
+                    n * width,
+                    p,
+                    2 * width,
+                    p / (2 * width),
+                    "003 §1.3; 000 §III, Table IV",
+                    ["p=1 (000 §III)"] if p == 1 else [],
+                    exempt=p == 1,
+                )
+        n += 1
+
+
+# ---------------------------------------------------------------------------------------------
+# indirect families
+# ---------------------------------------------------------------------------------------------
+
+
+def mlfm(w: Window) -> Iterator[Candidate]:
+    """(h, l, p)-MLFM (001 §2.2.3): local routers of radix h + p, global routers of radix 2l,
+    N = l (h + 1) p; per (h, p) the layer count nearest N and l = h when in the window.
+    Balanced for p <= h (001's h-MLFM has h = l = p)."""
+    for h in range(1, w.radix):
+        for p in range(1, w.radix - h + 1):
+            per_layer = (h + 1) * p
+            l_lo = max(1, -(-w.lo // per_layer))
+            l_hi = min(w.radix // 2, w.hi // per_layer)
+            nearest = nearest_count(l_lo, l_hi, per_layer, w.target)
+            for layers in sorted({x for x in (nearest, h) if x is not None and l_lo <= x <= l_hi}):
+                tags = ["h=l=p (001 §2.2.3)"] if h == layers == p else []
+                yield Candidate(
+                    "mlfm",
+                    {"h": h, "l": layers, "p": p},
+                    layers * (h + 1) + h * (h + 1) // 2,
+                    layers * per_layer,
+                    max(h + p, 2 * layers),
+                    max(h, 2 * layers),
+                    p,
+                    h,
+                    p / h,
+                    "001 §2.2.3",
+                    tags,
+                )
+
+
+def oft(w: Window) -> Iterator[Candidate]:
+    """Two-level OFT (001 §2.2.4): k - 1 a prime power, 2k <= K (L1 routers), L0/L2 radix k + p,
+    N = 2 p (1 + k(k-1)). Balanced for p <= k."""
+    for k in range(3, w.radix // 2 + 1):
+        if not is_prime_power(k - 1):
+            continue
+        per_level = 1 + k * (k - 1)
+        for p in w.concentrations(2 * per_level, w.radix - k):
+            yield Candidate(
+                "oft",
+                {"k": k, "p": p},
+                3 * per_level,
+                2 * p * per_level,
+                max(k + p, 2 * k),
+                2 * k,
+                p,
+                k,
+                p / k,
+                "001 §2.2.4",
+                ["p=k (001 §2.2.4)"] if p == k else [],
+            )
+
+
+# ---------------------------------------------------------------------------------------------
+# products
+# ---------------------------------------------------------------------------------------------
+
+
+def product(w: Window) -> Iterator[Candidate]:
+    """Slim Fly x FlatFly (003 §1.5): an MMS graph (q, link width wa in {1, 2}) times a 1D or
+    square 2D HyperX of size m with unit widths; radix p + wa k'_q + n (m - 1); per (q, wa, n, p)
+    the m with N nearest the target. Balanced for p <= min(wa ceil(k'/2), m) (000 §II-B2 for the
+    Slim Fly factor, 003 §1.2 for the FlatFly factor)."""
+    q = 3
+    while True:
+        delta = {0: 0, 1: 1, 3: -1}.get(q % 4)
+        if delta is not None and is_prime_power(q):
+            k_sf = (3 * q - delta) // 2
+            if k_sf + 2 > w.radix:
+                return
+            for wa in (1, 2):
+                for n in (1, 2):
+                    groups: dict[int, list[Candidate]] = {}
+                    m = 2
+                    while wa * k_sf + n * (m - 1) + 1 <= w.radix and 2 * q * q * m**n <= w.hi:
+                        routers = 2 * q * q * m**n
+                        degree = wa * k_sf + n * (m - 1)
+                        for p in w.concentrations(routers, w.radix - degree):
+                            balance = min(wa * -(-k_sf // 2), m)
+                            if not w.admits(p / balance):
+                                continue
+                            params = {
+                                "a": f"(slimfly:q={q})",
+                                "b": f"(hyperx:dims={'x'.join([str(m)] * n)})",
+                            }
+                            if wa > 1:
+                                params["wa"] = wa
+                            params["p"] = p
+                            c = Candidate(
+                                "product",
+                                params,
+                                routers,
+                                p * routers,
+                                degree + p,
+                                degree,
+                                p,
+                                balance,
+                                p / balance,
+                                "003 §1.5",
+                                [f"SF x FF {n}D"],
+                            )
+                            groups.setdefault(p, []).append(c)
+                        m += 1
+                    for p in sorted(groups):
+                        yield min(groups[p], key=lambda c: (abs(c.endpoints - w.target), c.endpoints))
+        q += 1
