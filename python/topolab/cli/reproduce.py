@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 from topolab import reproduce
 from topolab.cli.common import print_table
@@ -14,39 +15,40 @@ from topolab.cli.common import print_table
 def _num(x: float | None) -> str:
     if x is None:
         return "-"
+    if isinstance(x, int):
+        return f"{x:,}"
     if float(x).is_integer() and abs(x) >= 100:
         return f"{int(x):,}"
     return f"{x:,.2f}"
 
 
-def _diff(x: float | None) -> str:
+def _diff(r: reproduce.Comparison) -> str:
+    if r.unit == "%":
+        d = r.abs_diff
+        return "-" if d is None else f"{d:+.1f} pt"
+    x = r.rel_diff
     return "-" if x is None else f"{100 * x:+.1f}%"
 
 
-def cmd_reproduce(args: argparse.Namespace) -> int:
-    if args.list or not args.id:
-        for rid in reproduce.available():
-            print(f"{rid:<10} {reproduce.title(rid)}")
-        return 0
-    result = reproduce.run(args.id)
-    if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
-        return 0
+def _print(result: reproduce.Reproduction) -> None:
     print(result.title)
-    print(f"source: {result.source}")
+    print(f"source: {result.source}" + ("  [quick: scaled-down subset]" if result.quick else ""))
     setups = {s.column: s for s in result.setups}
     note_ids: list[str] = []
     for column in dict.fromkeys(r.column for r in result.rows):
         s = setups[column]
         print()
-        print(f"== {column}: {s.spec or '(not built)'}")
+        print(f"== {column}: {s.spec}" if s.spec else f"== {column}")
         print(f"   {s.details}")
         rows = [
-            [r.quantity, _num(r.paper), _num(r.topolab), _diff(r.rel_diff)]
+            [r.quantity, _num(r.paper), _num(r.topolab), _diff(r)] + ([r.note] if r.note else [])
             for r in result.rows
             if r.column == column
         ]
-        print_table(rows, ["quantity", "paper", "topolab", "diff"])
+        header = ["quantity", "paper", "topolab", "diff"]
+        if any(len(r) > 4 for r in rows):
+            header.append("note")
+        print_table(rows, header)
         for n in s.notes:
             note_ids.append(n)
             print(f"   [{len(note_ids)}] {n}")
@@ -55,13 +57,43 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         print("notes:")
         for n in result.notes:
             print(f"   - {n}")
+
+
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    if args.list or not args.id:
+        for rid in reproduce.available():
+            print(f"{rid:<15} {reproduce.title(rid)}")
+        return 0
+    start = time.perf_counter()
+    result = reproduce.run(args.id, quick=args.quick)
+    elapsed = time.perf_counter() - start
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        _print(result)
     sys.stdout.flush()
+    print(f"reproduce {args.id}: {elapsed:.1f} s", file=sys.stderr)
+    if args.output:
+        written, problem = reproduce.write(result, args.output)
+        for path in written:
+            print(f"wrote {path}", file=sys.stderr)
+        if problem:
+            print(problem, file=sys.stderr)
     return 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("reproduce", help="a paper's table beside topolab's numbers (e.g. table4)")
+    p = sub.add_parser("reproduce", help="a paper's table or figure beside topolab's numbers (e.g. table4)")
     p.add_argument("id", nargs="?", help=f"reproduction id: {', '.join(reproduce.available())}")
     p.add_argument("--list", action="store_true", help="list the reproductions")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument(
+        "--quick", action="store_true", help="the scaled-down subset (what the tests run), where there is one"
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="DIR",
+        help="also write <id>.csv (rows), <id>_data.csv (figure points), <id>.json and <id>.png into DIR",
+    )
     p.set_defaults(func=cmd_reproduce)

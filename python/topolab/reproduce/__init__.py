@@ -1,31 +1,47 @@
 """Reproductions of the papers' tables and figures: topolab's numbers beside the paper's.
 
 Each reproduction is a module of this package with ``ID``, ``TITLE``, ``SOURCE`` and
-``run() -> Reproduction``; ``REGISTRY`` maps the id to the module, imported only when run.
-To add one, write ``topolab/reproduce/<name>.py`` and add a line to ``REGISTRY``.
+``run(quick=False) -> Reproduction``, and optionally ``plot(rep, path)`` drawing its figure
+from ``rep.data`` (matplotlib, Agg). ``REGISTRY`` maps the id to the module, imported only when
+run. ``quick`` runs a scaled-down subset where the full run takes more than a few seconds (the
+module's docstring and notes say what is left out). To add one, write
+``topolab/reproduce/<name>.py`` and add a line to ``REGISTRY``.
 """
 
 from __future__ import annotations
 
+import csv
 import importlib
+import json
+import math
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Optional
 
 # id -> module path; keep in the order ``topolab reproduce --list`` shows them.
 REGISTRY: dict[str, str] = {
     "table4": "topolab.reproduce.table4",
+    "moore": "topolab.reproduce.moore",
+    "resilience": "topolab.reproduce.resilience",
+    "skywalk-cables": "topolab.reproduce.skywalk_cables",
+    "unidirectional": "topolab.reproduce.unidirectional",
 }
 
 
 @dataclass(frozen=True)
 class Comparison:
-    """One quantity of one configuration: the paper's value and topolab's."""
+    """One quantity of one configuration: the paper's value and topolab's.
+
+    ``unit`` "%" marks percentages (values in percent): their difference is read in
+    percentage points (``abs_diff``), not relative to the paper's value."""
 
     column: str
     quantity: str
     paper: Optional[float]
     topolab: Optional[float]
     note: str = ""
+    unit: str = ""
 
     @property
     def rel_diff(self) -> Optional[float]:
@@ -34,6 +50,13 @@ class Comparison:
             return None
         return (self.topolab - self.paper) / abs(self.paper)
 
+    @property
+    def abs_diff(self) -> Optional[float]:
+        """topolab - paper, None when either is missing."""
+        if self.paper is None or self.topolab is None:
+            return None
+        return self.topolab - self.paper
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "column": self.column,
@@ -41,6 +64,8 @@ class Comparison:
             "paper": self.paper,
             "topolab": self.topolab,
             "rel_diff": self.rel_diff,
+            "abs_diff": self.abs_diff,
+            "unit": self.unit,
             "note": self.note,
         }
 
@@ -60,21 +85,28 @@ class Setup:
 
 @dataclass(frozen=True)
 class Reproduction:
+    """The comparison rows, how each configuration was built, general notes, and ``data``: the
+    points behind the figure (one flat record per point, written as ``<id>_data.csv``)."""
+
     id: str
     title: str
     source: str
     rows: tuple[Comparison, ...]
     setups: tuple[Setup, ...]
     notes: tuple[str, ...] = field(default=())
+    data: tuple[dict[str, Any], ...] = field(default=())
+    quick: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "title": self.title,
             "source": self.source,
+            "quick": self.quick,
             "rows": [r.to_dict() for r in self.rows],
             "setups": [s.to_dict() for s in self.setups],
             "notes": list(self.notes),
+            "data": [dict(d) for d in self.data],
         }
 
 
@@ -86,9 +118,62 @@ def title(rid: str) -> str:
     return _module(rid).TITLE
 
 
-def run(rid: str) -> Reproduction:
-    """Runs reproduction ``rid`` (see ``available()``)."""
-    return _module(rid).run()
+def run(rid: str, quick: bool = False) -> Reproduction:
+    """Runs reproduction ``rid`` (see ``available()``); ``quick`` runs its scaled-down subset."""
+    return _module(rid).run(quick=quick)
+
+
+def write(rep: Reproduction, out_dir: str | os.PathLike[str]) -> tuple[list[Path], Optional[str]]:
+    """Writes ``<id>.csv`` (the comparison rows), ``<id>_data.csv`` (the figure's points, if
+    any), ``<id>.json`` (everything) and ``<id>.png`` (the figure, when the reproduction draws
+    one) into ``out_dir``, created if needed. Returns the files written and, when the figure
+    could not be drawn because matplotlib is missing, the reason."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    rows_path = out / f"{rep.id}.csv"
+    _write_csv(rows_path, [r.to_dict() for r in rep.rows])
+    written.append(rows_path)
+    if rep.data:
+        data_path = out / f"{rep.id}_data.csv"
+        _write_csv(data_path, [dict(d) for d in rep.data])
+        written.append(data_path)
+    json_path = out / f"{rep.id}.json"
+    json_path.write_text(json.dumps(rep.to_dict(), indent=2) + "\n")
+    written.append(json_path)
+    plot = getattr(_module(rep.id), "plot", None)
+    if plot is None:
+        return written, None
+    try:
+        import matplotlib
+    except ImportError:
+        return written, "no plot: matplotlib is not installed (pip install 'topolab[plot]')"
+    matplotlib.use("Agg")
+    png_path = out / f"{rep.id}.png"
+    plot(rep, png_path)
+    written.append(png_path)
+    return written, None
+
+
+def _write_csv(path: Path, records: list[dict[str, Any]]) -> None:
+    keys: dict[str, None] = {}
+    for r in records:
+        keys.update(dict.fromkeys(r))
+    with path.open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(keys))
+        w.writeheader()
+        for r in records:
+            w.writerow({k: _cell(r.get(k)) for k in keys})
+
+
+def _cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, (list, tuple, dict)):
+        return json.dumps(value)
+    return value
 
 
 def _module(rid: str) -> Any:

@@ -225,7 +225,8 @@ def _setup_text(col: Column, rep: topolab.CostReport) -> str:
     return "; ".join(parts)
 
 
-def run() -> Reproduction:
+def run(quick: bool = False) -> Reproduction:
+    """Every column; ``quick`` changes nothing (the whole table takes about a second)."""
     rows: list[Comparison] = []
     setups: list[Setup] = []
     for col in COLUMNS:

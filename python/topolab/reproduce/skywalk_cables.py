@@ -1,0 +1,363 @@
+"""004 §III-B to §III-E: total cable length and latency of Skywalk and the networks it is compared
+with, 2,048 switches in 256 cabinets (and 8,192 in 1,024 for §III-D).
+
+Every network is built, placed on the ``skywalk`` floor (0.6 m x 2.1 m cabinets, 2 m inside a
+cabinet, Manhattan distance + 4 m between cabinets, 004 §III-A) with its family's placement,
+its cables summed with ``topolab.cost(..., floor="skywalk")`` and its all-pairs latency computed
+with ``topolab.latency`` under Fastest Routing with 60 ns switches (5 ns/m, 300 ns injection),
+the setting of all of 004 §III after §III-B. 004 gives most latencies only in figures; the
+rows compare the totals and the ratios its text quotes.
+
+``quick`` leaves out the 8,192-switch networks of §III-D (about a minute of Fastest Routing
+together) and the switch-delay sweep of Fig. 5.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+import topolab
+from topolab.reproduce import Comparison, Reproduction, Setup
+
+ID = "skywalk-cables"
+TITLE = "004 §III-B–E: total cable length and latency (Fastest Routing, 60 ns switches)"
+SOURCE = "004 §III-A–E, Figs. 5–8"
+
+SWITCH_NS = 60.0
+FLOOR = "skywalk"
+DELAY_SWEEP_NS = (0.0, 20.0, 60.0, 100.0, 200.0, 500.0)
+
+
+@dataclass(frozen=True)
+class Net:
+    name: str
+    spec: str
+    degree: int  # 004's degree
+    paper_km: Optional[float] = None
+    large: bool = False  # 8,192 switches: left out in quick mode
+
+
+NETS = (
+    Net("Torus(8,256,6)", "torus:dims=8x16x16", 6, 31),
+    Net("Hypercube(2048,11)", "hypercube:n=11", 11, 80),
+    Net("Random(2048,11)", "jellyfish:routers=2048,degree=11", 11, 207),
+    Net("Skywalk(8,256,7,4)", "skywalk:z=8,c=256,di=7,do=4", 11, 59),
+    Net("Dragonfly(8,256,39)", "dragonfly:z=8,c=256", 39, 615),
+    Net("HyperX(8,256,37)", "hyperx:z=8,c=256", 37, 372),
+    Net("Skywalk(8,256,7,12)", "skywalk:z=8,c=256,di=7,do=12", 19),
+    Net("Skywalk(8,256,7,9)", "skywalk:z=8,c=256,di=7,do=9", 16),
+    Net("Skywalk(8,256,7,25)", "skywalk:z=8,c=256,di=7,do=25", 32),
+    Net("Skywalk(8,1024,7,9)", "skywalk:z=8,c=1024,di=7,do=9", 16, large=True),
+    Net("Skywalk(8,1024,7,57)", "skywalk:z=8,c=1024,di=7,do=57", 64, large=True),
+    Net("Dragonfly(8,1024,135)", "dragonfly:z=8,c=1024", 135, large=True),
+    Net("HyperX(8,1024,69)", "hyperx:z=8,c=1024", 69, large=True),
+)
+FIG5 = (
+    "Torus(8,256,6)",
+    "Hypercube(2048,11)",
+    "Random(2048,11)",
+    "Skywalk(8,256,7,4)",
+    "Dragonfly(8,256,39)",
+    "HyperX(8,256,37)",
+)
+
+NET_NOTES = {
+    "Random(2048,11)": (
+        "a uniformly random 11-regular graph (jellyfish); 004 builds Random(N, d) with its §II-C "
+        "greedy matching, which can leave ports free; random graph, one instance (seed 0)",
+    ),
+    "Skywalk(8,256,7,4)": (
+        "004 §II-C's algorithm, which topolab follows, completes only ~92% of the K8 inside each "
+        "cabinet at di = z - 1 = 7: 57.6 km; a complete K8 and all 30 straight partners per cabinet "
+        "would give 59.07 km (docs/families/skywalk.md)",
+    ),
+    "Skywalk(8,256,7,9)": ("degree 16 at 2,048 switches: the base of 004 §III-D's growth to 8,192",),
+    "Skywalk(8,256,7,25)": (
+        "'Skywalk with degree 32' of 004 §III-D; 004 does not give di, topolab uses "
+        "di = z - 1 = 7 as in all of 004's Skywalk(8, 256, 7, *)",
+    ),
+    "Skywalk(8,1024,7,9)": ("'degree 16' at 8,192 switches (004 §III-D), di = 7 as above",),
+    "Skywalk(8,1024,7,57)": ("'degree 64' at 8,192 switches (004 §III-D), di = 7 as above",),
+    "HyperX(8,256,37)": ("slot (8) x cabinet column (16) x cabinet row (16), 004 §III-A",),
+    "Dragonfly(8,256,39)": ("one group of 8 per cabinet, every pair of the 256 groups joined once",),
+}
+
+
+def measure(net: Net, delays: tuple[float, ...] = ()) -> dict[str, Any]:
+    """Cables and Fastest-Routing latency of one network (at 60 ns, and at each of ``delays``)."""
+    n = topolab.build(net.spec)
+    c = topolab.cost(n, "fdr10", FLOOR)
+    lat = topolab.latency(n, SWITCH_NS, "fastest", FLOOR)
+    rec: dict[str, Any] = {
+        "name": net.name,
+        "spec": net.spec,
+        "switches": n.num_routers,
+        "cabinets": c.cabinets,
+        "degree": n.network_radix,
+        "paper_degree": net.degree,
+        "cables": c.electric_cables + c.optical_cables,
+        "total_cable_km": c.total_cable_m / 1000,
+        "paper_total_cable_km": net.paper_km,
+        "avg_cable_m": c.avg_cable_m,
+        "max_latency_ns": lat.max_latency_ns,
+        "avg_latency_ns": lat.avg_latency_ns,
+        "avg_hops": lat.avg_hops,
+        "max_hops": lat.max_hops,
+    }
+    for d in delays:
+        if d != SWITCH_NS:
+            other = topolab.latency(n, d, "fastest", FLOOR)
+            rec[f"max_latency_ns@{d:g}"] = other.max_latency_ns
+            rec[f"avg_latency_ns@{d:g}"] = other.avg_latency_ns
+        else:
+            rec[f"max_latency_ns@{d:g}"] = lat.max_latency_ns
+            rec[f"avg_latency_ns@{d:g}"] = lat.avg_latency_ns
+    return rec
+
+
+def run(quick: bool = False) -> Reproduction:
+    delays = () if quick else DELAY_SWEEP_NS
+    recs = {
+        net.name: measure(net, delays if net.name in FIG5 else ())
+        for net in NETS
+        if not (quick and net.large)
+    }
+    rows: list[Comparison] = []
+    setups: list[Setup] = []
+    for net in NETS:
+        if net.name not in recs:
+            continue
+        r = recs[net.name]
+        rows += [
+            Comparison(net.name, "degree", net.degree, r["degree"]),
+            Comparison(net.name, "total cable [km]", net.paper_km, r["total_cable_km"]),
+            Comparison(net.name, "max latency [ns]", None, r["max_latency_ns"]),
+            Comparison(net.name, "avg latency [ns]", None, r["avg_latency_ns"]),
+        ]
+        setups.append(
+            Setup(
+                net.name,
+                net.spec,
+                (
+                    f"{r['switches']:,} switches in {r['cabinets']} cabinets, {r['cables']:,} cables "
+                    f"(avg {r['avg_cable_m']:.1f} m); FR paths: avg {r['avg_hops']:.2f} hops, "
+                    f"max {r['max_hops']}"
+                ),
+                NET_NOTES.get(net.name, ()),
+            )
+        )
+
+    def pct(a: str, b: str, key: str) -> float:
+        return 100.0 * (recs[a][key] / recs[b][key] - 1.0)
+
+    def ratio(a: str, b: str, key: str) -> float:
+        return recs[a][key] / recs[b][key]
+
+    sky4, sky12, df, hx = (
+        "Skywalk(8,256,7,4)",
+        "Skywalk(8,256,7,12)",
+        "Dragonfly(8,256,39)",
+        "HyperX(8,256,37)",
+    )
+    km, mx, av = "total_cable_km", "max_latency_ns", "avg_latency_ns"
+    col = "Skywalk(8,256,7,4) against the others"
+    rows += [
+        Comparison(col, "cable vs Dragonfly (§III-E) [%]", -90, pct(sky4, df, km), unit="%"),
+        Comparison(col, "cable vs HyperX (§III-E) [%]", -84, pct(sky4, hx, km), unit="%"),
+        Comparison(col, "Dragonfly cable / Skywalk's (§III-B: more than 10x)", 10, ratio(df, sky4, km)),
+        Comparison(col, "HyperX cable / Skywalk's (§III-B: more than 6x)", 6, ratio(hx, sky4, km)),
+        Comparison(
+            col, "Random cable / Skywalk's (§III-B: more than 3x)", 3, ratio("Random(2048,11)", sky4, km)
+        ),
+        Comparison(col, "max latency vs Dragonfly (§III-B, §III-E) [%]", 19, pct(sky4, df, mx), unit="%"),
+        Comparison(col, "max latency vs HyperX (§III-E) [%]", 17.7, pct(sky4, hx, mx), unit="%"),
+        Comparison(col, "avg latency vs Dragonfly (§III-B) [%]", 17, pct(sky4, df, av), unit="%"),
+        Comparison(col, "avg latency vs HyperX (§III-B) [%]", 17, pct(sky4, hx, av), unit="%"),
+        Comparison(
+            col, "max latency vs Hypercube (§III-C) [%]", -34, pct(sky4, "Hypercube(2048,11)", mx), unit="%"
+        ),
+    ]
+    for other in ("Torus(8,256,6)", "Hypercube(2048,11)", "Random(2048,11)"):
+        for key, label in ((mx, "max"), (av, "avg")):
+            rows.append(
+                Comparison(
+                    col,
+                    f"{label} latency vs {other} [%]",
+                    None,
+                    pct(sky4, other, key),
+                    unit="%",
+                    note="004: lower",
+                )
+            )
+    setups.append(
+        Setup(
+            col,
+            None,
+            "ratios from the rows above (60 ns switches, Fastest Routing)",
+            (
+                "004 §III-B: Skywalk's maximum latency is lower than Torus', Hypercube's and Random's "
+                "(switch delays below 500 ns) and its average lower than Torus' and Hypercube's, and "
+                "lower than Random's below 200 ns: the rows marked 'lower' should be negative",
+                "004 §III-B says 'only 19% larger than that of Dragonfly/HyperX' and §III-E 17.7% for HyperX",
+            ),
+        )
+    )
+
+    col = "Skywalk(8,256,7,12) against Dragonfly and HyperX"
+    rows += [
+        Comparison(col, "cable vs Dragonfly (§III-E) [%]", -65, pct(sky12, df, km), unit="%"),
+        Comparison(col, "cable vs HyperX (§III-E) [%]", -42, pct(sky12, hx, km), unit="%"),
+        Comparison(col, "max latency vs Dragonfly (§III-E) [%]", 10, pct(sky12, df, mx), unit="%"),
+        Comparison(col, "max latency vs HyperX (§III-E) [%]", 8.8, pct(sky12, hx, mx), unit="%"),
+        Comparison(col, "avg latency vs Dragonfly (§III-C) [%]", 5.98, pct(sky12, df, av), unit="%"),
+        Comparison(col, "avg latency vs HyperX (§III-C) [%]", 4.27, pct(sky12, hx, av), unit="%"),
+    ]
+    setups.append(Setup(col, None, "ratios from the rows above"))
+
+    sky32 = "Skywalk(8,256,7,25)"
+    col = "Skywalk degree 32 at 2,048 switches (§III-D)"
+    rows += [
+        Comparison(
+            col,
+            "max latency vs the worse of DF/HyperX [%] (004: at most)",
+            5.4,
+            max(pct(sky32, df, mx), pct(sky32, hx, mx)),
+            unit="%",
+        ),
+        Comparison(
+            col,
+            "avg latency vs the worse of DF/HyperX [%] (004: at most)",
+            1.3,
+            max(pct(sky32, df, av), pct(sky32, hx, av)),
+            unit="%",
+        ),
+    ]
+    setups.append(Setup(col, None, "Skywalk(8,256,7,25) against Dragonfly(8,256,39) and HyperX(8,256,37)"))
+
+    if not quick:
+        s16, s16_8k = "Skywalk(8,256,7,9)", "Skywalk(8,1024,7,9)"
+        col = "Skywalk degree 16 at 8,192 switches (§III-D)"
+        rows += [
+            Comparison(col, "max latency [ns]", 1149, recs[s16_8k][mx]),
+            Comparison(col, "avg latency [ns]", 811, recs[s16_8k][av]),
+            Comparison(col, "max latency growth from 2,048 switches [%]", 31, pct(s16_8k, s16, mx), unit="%"),
+            Comparison(col, "avg latency growth from 2,048 switches [%]", 18, pct(s16_8k, s16, av), unit="%"),
+        ]
+        setups.append(Setup(col, None, "Skywalk(8,1024,7,9) against Skywalk(8,256,7,9)"))
+        s64, df8k, hx8k = "Skywalk(8,1024,7,57)", "Dragonfly(8,1024,135)", "HyperX(8,1024,69)"
+        col = "Skywalk degree 64 at 8,192 switches (§III-D)"
+        rows += [
+            Comparison(
+                col,
+                "max latency vs the worse of DF/HyperX [%] (004: at most)",
+                1.0,
+                max(pct(s64, df8k, mx), pct(s64, hx8k, mx)),
+                unit="%",
+            ),
+            Comparison(
+                col,
+                "avg latency vs the worse of DF/HyperX [%] (004: at most)",
+                2.3,
+                max(pct(s64, df8k, av), pct(s64, hx8k, av)),
+                unit="%",
+            ),
+        ]
+        setups.append(
+            Setup(col, None, "Skywalk(8,1024,7,57) against Dragonfly(8,1024,135) and HyperX(8,1024,69)")
+        )
+        col = "Fig. 5: latency vs switch delay"
+        for d in DELAY_SWEEP_NS:
+            beats = [
+                o
+                for o in ("Torus(8,256,6)", "Hypercube(2048,11)", "Random(2048,11)")
+                if recs[sky4][f"max_latency_ns@{d:g}"] < recs[o][f"max_latency_ns@{d:g}"]
+            ]
+            rows.append(
+                Comparison(
+                    col,
+                    f"networks Skywalk(8,256,7,4) beats on max latency at {d:g} ns",
+                    3 if d < 500 else None,
+                    len(beats),
+                    note="beats " + (", ".join(b.split("(")[0] for b in beats) or "none"),
+                )
+            )
+        for d in DELAY_SWEEP_NS:
+            rows.append(
+                Comparison(
+                    col,
+                    f"avg latency vs Random at {d:g} ns [%]",
+                    None,
+                    100
+                    * (
+                        recs[sky4][f"avg_latency_ns@{d:g}"] / recs["Random(2048,11)"][f"avg_latency_ns@{d:g}"]
+                        - 1
+                    ),
+                    unit="%",
+                    note="004: lower below 200 ns",
+                )
+            )
+        setups.append(
+            Setup(
+                col,
+                None,
+                "the six networks of 004 Fig. 5 at switch delays "
+                + ", ".join(f"{d:g}" for d in DELAY_SWEEP_NS)
+                + " ns",
+                (
+                    "004 §III-B: Skywalk's maximum latency is below Torus', Hypercube's and Random's "
+                    "for switch delays under 500 ns",
+                ),
+            )
+        )
+
+    notes = [
+        "floor: 004 §III-A (0.6 m x 2.1 m cabinets, near-square grid, 2 m inside a cabinet, Manhattan "
+        "+ 4 m between cabinets); Torus and Hypercube placed sequentially, Random arbitrarily (index "
+        "order), Skywalk, Dragonfly and HyperX as built; total cable counts router-to-router cables",
+        "latency = 300 ns + (hops + 1) x switch delay + 5 ns/m x cable length, over all pairs of "
+        "switches, Fastest Routing (lowest latency, ties by hops), 004 §II-E, §III-A",
+        "004 prints cable totals rounded to the km and most latencies only in figures: the rows with "
+        "a paper value are the numbers its text quotes; ratios are topolab's over topolab's",
+        "Random and Skywalk are random networks (seed 0): their totals and maxima vary with the "
+        "instance; 004 shows one instance each",
+    ]
+    if quick:
+        notes.append("quick: the 8,192-switch networks of §III-D and the Fig. 5 delay sweep are left out")
+    data = tuple(recs.values())
+    return Reproduction(ID, TITLE, SOURCE, tuple(rows), tuple(setups), tuple(notes), data, quick)
+
+
+def plot(rep: Reproduction, path: Path) -> None:
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FixedLocator, NullFormatter, ScalarFormatter
+
+    small = sorted((r for r in rep.data if r["switches"] == 2048), key=lambda r: r["total_cable_km"])
+    fig, axes = plt.subplots(1, 2, figsize=(13, 5.5))
+    for ax, key, label in zip(axes, ("max_latency_ns", "avg_latency_ns"), ("maximum", "average")):
+        for i, r in enumerate(small):
+            sky = r["name"].startswith("Skywalk")
+            ax.plot(r["total_cable_km"], r[key], "o" if sky else "s", color="tab:red" if sky else "tab:blue")
+            ax.annotate(
+                f"{r['name']} d={r['degree']}",
+                (r["total_cable_km"], r[key]),
+                fontsize=7,
+                xytext=(-4, 6 if i % 2 else -11),
+                textcoords="offset points",
+                ha="right" if i > 5 else "left",
+            )
+            if r.get("paper_total_cable_km"):
+                ax.axvline(r["paper_total_cable_km"], color="grey", alpha=0.25, linewidth=0.8)
+        ax.set_xscale("log")
+        ax.xaxis.set_major_locator(FixedLocator([30, 60, 100, 200, 400, 700]))
+        ax.xaxis.set_major_formatter(ScalarFormatter())
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.set_xlim(20, 1000)
+        ax.set_xlabel("total cable length [km] (grey lines: 004's totals)")
+        ax.set_ylabel(f"{label} latency [ns]")
+        ax.set_title(f"{label} latency vs cable, 2,048 switches, 60 ns, FR (004 Fig. 8)")
+        ax.grid(True, which="major", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)

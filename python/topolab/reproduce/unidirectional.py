@@ -1,0 +1,462 @@
+"""002 (uni-directional topologies): the static parts, built and measured by topolab.
+
+- Table 1 (§III-A, §III-C): ASPL and METIS bisection of Random, MDDP and Imase digraphs at
+  n = 64, d = 6 / n = 256, d = 6 / n = 256, d = 8, with the bi-directional random graph of the
+  same n and degree (the same switch ports) and the Moore lower bound on the ASPL beside them.
+- §I and §III-A: bisection of 1,024-vertex graphs of degree 8, uni- and bi-directional.
+- §IV-A: how close Kautz digraphs come to the directed Moore bound, against bi-directional
+  graphs of the same size and degree.
+- §IV-C: average cable length, cost and power of uni- and bi-directional topologies of degree
+  8 and 29 on the 0.6 m x 2.1 m cabinet floor.
+- Figs. 3/4 (data and plot only, 002 prints no numbers): ASPL against size for degree 8.
+
+Random graphs are averaged over seeds 0, 1, 2 (002 shows one instance). Application
+performance (Figs. 5-13: hot-potato routing, SimGrid benchmarks) needs the simulator and is
+not reproduced here. ``quick`` leaves out the 22,464-router Kautz comparison and the larger
+sizes of the ASPL sweep.
+"""
+
+from __future__ import annotations
+
+import statistics
+from pathlib import Path
+from typing import Any, Optional
+
+import topolab
+from topolab.reproduce import Comparison, Reproduction, Setup
+
+ID = "unidirectional"
+TITLE = "002: uni- vs bi-directional graphs: ASPL, bisection, Moore bound, cables, cost, power"
+SOURCE = "002 §I, §III-A, Table 1, §IV-A, §IV-C"
+
+SEEDS = (0, 1, 2)
+BISECTION_RUNS = 5
+P = 4  # endpoints per switch (002 §III-B3), for the cost and power per endpoint
+PER_CABINET = 8
+FLOOR = "skywalk"  # 002 §IV-C2: 0.6 m wide, 2.1 m deep cabinets on a near-square grid
+
+TABLE1 = (  # (case, n, d, {family: (ASPL, bisection)}) from 002 Table 1
+    ("Case 1", 64, 6, {"Rand": (2.39, 112), "MDDP": (2.37, 120), "Imase": (2.30, 109)}),
+    ("Case 2", 256, 6, {"Rand": (3.18, 467), "MDDP": (2.85, 368), "Imase": (2.95, 349)}),
+    ("Case 3", 256, 8, {"Rand": (2.80, 657), "MDDP": (2.80, 678), "Imase": (2.69, 472)}),
+)
+SPEC = {
+    "Rand": "random_directed:n={n},d={d},seed={seed}",
+    "MDDP": "mddp:n={n},d={d},seed={seed}",
+    "Imase": "imase:n={n},d={d}",
+    "bi Random": "jellyfish:routers={n},degree={d},seed={seed},p=4",  # p as the directed families
+}
+RANDOM_FAMILIES = ("Rand", "MDDP", "bi Random")
+# (d, k, routers 002 quotes, % of the Moore bound 002 quotes): 002 §IV-A's "97% for d = 6 and
+# k = 5 for 3,750 vertices" mixes two graphs, K(6,5) (9,072 vertices, 97%) and K(5,5) (3,750, 96%).
+KAUTZ: tuple[tuple[int, int, Optional[int], Optional[int]], ...] = (
+    (8, 4, 4608, 98),
+    (12, 4, 22464, 99),
+    (6, 5, None, 97),
+    (5, 5, 3750, None),
+)
+KAUTZ_MIXED_NOTE = (
+    "002 quotes '97% for d = 6 and k = 5 for 3,750 vertices', which mixes two graphs: K(6,5) has "
+    "9,072 vertices (97%), 3,750 is K(5,5) (96%)"
+)
+SWEEP_D = 8
+SWEEP_N = (64, 128, 256, 512, 1024, 2048, 4096)
+QUICK_SWEEP_N = (64, 256, 1024)
+
+
+def moore_aspl(n: int, d: int, directed: bool) -> float:
+    """The smallest possible ASPL of a graph with n vertices and (out-)degree d: every vertex
+    has d^i (directed) or d(d - 1)^(i - 1) (undirected) vertices at distance i until all n - 1
+    others are placed (the 'Ideal' curve of 002 Figs. 3/4)."""
+    remaining, total, i = n - 1, 0, 0
+    while remaining > 0:
+        i += 1
+        level = d**i if directed else d * (d - 1) ** (i - 1)
+        if level <= 0:
+            raise ValueError(f"degree {d} cannot reach {n} vertices")
+        placed = min(level, remaining)
+        total += i * placed
+        remaining -= placed
+    return total / (n - 1)
+
+
+def _analyse(family: str, n: int, d: int, bisection: bool = True) -> dict[str, Any]:
+    """Mean over the seeds (one build for Imase) of diameter, ASPL and bisection."""
+    seeds = SEEDS if family in RANDOM_FAMILIES else (0,)
+    runs = []
+    for seed in seeds:
+        spec = SPEC[family].format(n=n, d=d, seed=seed)
+        a = topolab.analyze(
+            topolab.build(spec), bisection=bisection, bisection_runs=BISECTION_RUNS, seed=0, progress=False
+        )
+        runs.append((spec, a))
+    aspls = [a.aspl for _, a in runs]
+    out = {
+        "family": family,
+        "n": n,
+        "d": d,
+        "specs": [s for s, _ in runs],
+        "directed": runs[0][1].directed,
+        "aspl": statistics.fmean(aspls),
+        "aspl_min": min(aspls),
+        "aspl_max": max(aspls),
+        "diameter": max(a.diameter for _, a in runs),
+        "moore_aspl": moore_aspl(n, d, runs[0][1].directed),
+    }
+    if bisection:
+        cuts = [a.bisection.links_cut for _, a in runs]
+        out.update(bisection=statistics.fmean(cuts), bisection_min=min(cuts), bisection_max=max(cuts))
+    return out
+
+
+def _spread(r: dict[str, Any], key: str) -> str:
+    if r[f"{key}_min"] == r[f"{key}_max"]:
+        return ""
+    fmt = ".3f" if key == "aspl" else ".0f"
+    return f"{format(r[f'{key}_min'], fmt)}-{format(r[f'{key}_max'], fmt)} over seeds"
+
+
+def _table1(rows: list[Comparison], setups: list[Setup]) -> None:
+    for case, n, d, paper in TABLE1:
+        col = f"Table 1 {case} (n = {n}, d = {d})"
+        recs = {fam: _analyse(fam, n, d) for fam in ("Rand", "MDDP", "Imase", "bi Random")}
+        for fam in ("Rand", "MDDP", "Imase"):
+            r = recs[fam]
+            rows += [
+                Comparison(col, f"{fam} ASPL", paper[fam][0], r["aspl"], note=_spread(r, "aspl")),
+                Comparison(
+                    col,
+                    f"{fam} bisection (both directions)",
+                    paper[fam][1],
+                    r["bisection"],
+                    note=_spread(r, "bisection"),
+                ),
+                Comparison(col, f"{fam} diameter", None, r["diameter"]),
+            ]
+        b = recs["bi Random"]
+        rows += [
+            Comparison(col, "Moore bound on the ASPL, directed", None, recs["Imase"]["moore_aspl"]),
+            Comparison(col, "bi Random ASPL", None, b["aspl"], note=_spread(b, "aspl")),
+            Comparison(col, "bi Random diameter", None, b["diameter"]),
+            Comparison(
+                col, "bi Random bisection (links)", None, b["bisection"], note=_spread(b, "bisection")
+            ),
+            Comparison(col, "Moore bound on the ASPL, bi-directional", None, b["moore_aspl"]),
+        ]
+        setups.append(
+            Setup(
+                col,
+                SPEC["Imase"].format(n=n, d=d),
+                (
+                    f"random_directed, mddp, imase and jellyfish (bi) with n = {n}, degree {d}; random ones "
+                    f"mean over seeds {', '.join(map(str, SEEDS))}; "
+                    f"METIS bisection best of {BISECTION_RUNS} runs"
+                ),
+                (
+                    "bi Random: the bi-directional random graph with the same switch ports (d links, each "
+                    "one channel in and one out); 002 Table 1 has no bi-directional column",
+                ),
+            )
+        )
+
+
+def _bisection_1024(rows: list[Comparison], setups: list[Setup]) -> None:
+    col = "1,024 routers, degree 8 (§I, §III-A)"
+    recs = {fam: _analyse(fam, 1024, 8) for fam in ("Rand", "MDDP", "Imase", "bi Random")}
+    rows += [
+        Comparison(
+            col,
+            "bi Random bisection (links)",
+            1016,
+            recs["bi Random"]["bisection"],
+            note=_spread(recs["bi Random"], "bisection"),
+        ),
+        Comparison(
+            col,
+            "Rand bisection (both directions)",
+            2655,
+            recs["Rand"]["bisection"],
+            note=_spread(recs["Rand"], "bisection"),
+        ),
+        Comparison(
+            col,
+            "MDDP bisection (both directions)",
+            2498,
+            recs["MDDP"]["bisection"],
+            note=_spread(recs["MDDP"], "bisection"),
+        ),
+        Comparison(col, "Imase bisection (both directions)", 1598, recs["Imase"]["bisection"]),
+        Comparison(
+            col,
+            "Rand / bi Random bisection (002: more than 2)",
+            2655 / 1016,
+            recs["Rand"]["bisection"] / recs["bi Random"]["bisection"],
+        ),
+    ]
+    setups.append(
+        Setup(
+            col,
+            "random_directed:n=1024,d=8",
+            (
+                f"random ones mean over seeds {', '.join(map(str, SEEDS))}; "
+                f"METIS best of {BISECTION_RUNS} runs"
+            ),
+            (
+                "002 §III-A gives the 1,024-vertex bisections of Imase, MDDP and Random without their "
+                "degree; §I's 1,024-vertex random graphs have d = 8, taken for all",
+                "a directed cut counts both directions (002 §I: 'in- and out-degrees are counted "
+                "separately'); the bi-directional cut counts links, each carrying both directions",
+            ),
+        )
+    )
+
+
+def _moore(rows: list[Comparison], setups: list[Setup], quick: bool) -> None:
+    for d, k, paper_n, paper_pct in KAUTZ:
+        if quick and d**k > 10000:
+            continue
+        net = topolab.build(f"kautz:d={d},k={k}")
+        a = topolab.analyze(net, progress=False)
+        bi_spec = f"jellyfish:routers={net.num_routers},degree={d}"
+        bi = topolab.analyze(topolab.build(bi_spec), progress=False)
+        col = f"Kautz K({d},{k}) (§IV-A)"
+        rows += [
+            Comparison(col, "routers", paper_n, net.num_routers),
+            Comparison(col, "diameter", k, a.diameter),
+            Comparison(col, "directed Moore bound", None, a.moore_bound),
+            Comparison(col, "% of the directed Moore bound", paper_pct, 100 * a.moore_fraction, unit="%"),
+            Comparison(col, "bi Random of the same size and degree: diameter", None, bi.diameter),
+            Comparison(
+                col, "bi Random: % of the bi-directional Moore bound", None, 100 * bi.moore_fraction, unit="%"
+            ),
+            Comparison(
+                col,
+                "directed / bi-directional Moore bound at this d, k",
+                None,
+                topolab.moore_bound(d, k, True) / topolab.moore_bound(d, k),
+            ),
+        ]
+        notes = (KAUTZ_MIXED_NOTE,) if k == 5 else ()
+        setups.append(
+            Setup(col, f"kautz:d={d},k={k}", f"Kautz digraph, analysed; bi Random: {bi_spec}", notes)
+        )
+    sf = topolab.analyze(topolab.build("slimfly:q=19"), progress=False)
+    col = "bi-directional DDP solution, k = 2 (§IV-A)"
+    rows.append(
+        Comparison(
+            col,
+            "MMS q = 19 (d = 29): % of the Moore bound (002: e.g. 90%)",
+            90,
+            100 * sf.moore_fraction,
+            unit="%",
+        )
+    )
+    setups.append(
+        Setup(
+            col,
+            "slimfly:q=19",
+            "the MMS graph of 002 Fig. 14 (d = 29)",
+            (
+                "002: 'most best known solutions for d > 7 and k > 7 achieve less than 10% of the bound' "
+                "refers to the table of best known graphs [3], which topolab does not have",
+            ),
+        )
+    )
+
+
+def _cables(rows: list[Comparison], setups: list[Setup]) -> list[dict[str, Any]]:
+    cases = (
+        (8, 1190, ("Rand", "MDDP", "Imase", "bi Random"), ()),
+        (
+            29,
+            722,
+            ("Rand", "MDDP", "Imase", "bi Random"),
+            (("bi MMS (DDP)", f"slimfly:q=19,p={P}"), ("Kautz K(29,2) (DDP)", f"kautz:d=29,k=2,p={P}")),
+        ),
+    )
+    out = []
+    for d, n, fams, extra in cases:
+        recs = {}
+        named = [(fam, SPEC[fam].format(n=n, d=d, seed=0)) for fam in fams] + list(extra)
+        for name, spec in named:
+            net = topolab.build(spec)
+            c = topolab.cost(net, "fdr10", FLOOR, placement="sequential", per_cabinet=PER_CABINET)
+            router_cable_cost = c.cable_cost - c.cables_of("endpoint").cost
+            cost = c.total_cost - (0.5 * router_cable_cost if net.directed else 0.0)
+            rec = {
+                "d": d,
+                "name": name,
+                "spec": spec,
+                "routers": net.num_routers,
+                "directed": net.directed,
+                "cables": c.electric_cables + c.optical_cables,
+                "avg_cable_m": c.avg_cable_m,
+                "total_cable_km": c.total_cable_m / 1000,
+                "cost_per_endpoint": cost / c.endpoints,
+                "power_per_endpoint_w": c.power_per_endpoint_w,
+            }
+            recs[name] = rec
+            out.append(rec)
+        col = f"cables, cost, power, d = {d}, n = {n} (§IV-C)"
+        uni_r, bi_r = recs["Rand"], recs["bi Random"]
+        rows += [Comparison(col, f"{name} avg cable [m]", None, r["avg_cable_m"]) for name, r in recs.items()]
+        rows += [
+            Comparison(
+                col,
+                "uni Random vs bi Random avg cable [%] (002: similar)",
+                None,
+                100 * (uni_r["avg_cable_m"] / bi_r["avg_cable_m"] - 1),
+                unit="%",
+            ),
+            Comparison(
+                col,
+                "uni MDDP vs bi Random avg cable [%]",
+                None,
+                100 * (recs["MDDP"]["avg_cable_m"] / bi_r["avg_cable_m"] - 1),
+                unit="%",
+            ),
+        ]
+        if d == 8:
+            rows.append(
+                Comparison(col, "uni MDDP vs bi MDDP avg cable [%]", 15, None, note="bi MDDP not built")
+            )
+        rows += [
+            Comparison(col, f"{name} cost per endpoint [$]", None, r["cost_per_endpoint"])
+            for name, r in recs.items()
+        ] + [
+            Comparison(
+                col,
+                "uni Random vs bi Random cost [%] (002: similar)",
+                None,
+                100 * (uni_r["cost_per_endpoint"] / bi_r["cost_per_endpoint"] - 1),
+                unit="%",
+            ),
+            Comparison(
+                col,
+                "uni Random vs bi Random power [%] (002: similar)",
+                None,
+                100 * (uni_r["power_per_endpoint_w"] / bi_r["power_per_endpoint_w"] - 1),
+                unit="%",
+            ),
+        ]
+        setups.append(
+            Setup(
+                col,
+                None,
+                (
+                    f"{', '.join(f'{nm}: {sp}' for nm, sp in named)}; {PER_CABINET} switches per cabinet in "
+                    f"index order on the '{FLOOR}' floor, {P} endpoints per switch, fdr10 prices"
+                ),
+                (
+                    (
+                        "002 compares uni-directional MDDP with bi-directional MDDP (+15% at n = 1,190); "
+                        "topolab has no bi-directional MDDP, so the bi-directional random graph stands in",
+                    )
+                    if d == 8
+                    else ("the DDP solutions differ in size (MMS 722, Kautz 870 routers), as in 002 Fig. 14",)
+                ),
+            )
+        )
+    return out
+
+
+def _sweep(quick: bool) -> list[dict[str, Any]]:
+    out = []
+    for n in QUICK_SWEEP_N if quick else SWEEP_N:
+        for fam in ("Rand", "MDDP", "Imase", "bi Random"):
+            spec = SPEC[fam].format(n=n, d=SWEEP_D, seed=0)
+            a = topolab.analyze(topolab.build(spec), progress=False)
+            out.append(
+                {
+                    "figure": "3/4",
+                    "family": fam,
+                    "n": n,
+                    "d": SWEEP_D,
+                    "spec": spec,
+                    "aspl": a.aspl,
+                    "diameter": a.diameter,
+                }
+            )
+        for directed, fam in ((True, "Ideal (directed Moore)"), (False, "Ideal (bi-directional Moore)")):
+            out.append(
+                {
+                    "figure": "3/4",
+                    "family": fam,
+                    "n": n,
+                    "d": SWEEP_D,
+                    "spec": None,
+                    "aspl": moore_aspl(n, SWEEP_D, directed),
+                    "diameter": None,
+                }
+            )
+    return out
+
+
+def run(quick: bool = False) -> Reproduction:
+    rows: list[Comparison] = []
+    setups: list[Setup] = []
+    _table1(rows, setups)
+    _bisection_1024(rows, setups)
+    _moore(rows, setups, quick)
+    cable_data = _cables(rows, setups)
+    data = [{"figure": "14-16", **r} for r in cable_data] + _sweep(quick)
+    notes = [
+        "bisection: METIS, endpoint-balanced halves, best of 5 seeded runs (docs/bisection.md); a "
+        "directed cut counts the arcs of both directions, as 002 counts in- and out-degrees "
+        "separately; 002 estimates with METIS too, so both are upper bounds on the minimum",
+        "Random and MDDP are random: 002 shows one instance, topolab the mean of seeds 0, 1, 2 (the "
+        "note column gives the spread); MDDP starts from the nearest Kautz digraph and inserts or "
+        "removes random vertices (docs/families/mddp.md: 002 does not specify its heuristics)",
+        "Moore bound on the ASPL: the ASPL of a graph in which every router has d^i (directed) or "
+        "d(d - 1)^(i - 1) (bi-directional) routers at distance i until all are placed, the 'Ideal' "
+        "curve of 002 Figs. 3/4",
+        "cables: 002 §IV-C2 gives the 0.6 m x 2.1 m floor and 'the method in [13]' (000) but not the "
+        f"switches per cabinet; topolab puts {PER_CABINET} per cabinet in index order (004's value) "
+        "with 004's lengths (2 m inside a cabinet, Manhattan + 4 m between cabinets)",
+        "cost: 000's fdr10 model (cable and router regressions); a uni-directional arc costs half a "
+        "bi-directional cable (002 §IV-C3: 'the cost for one bi-directional link is the same as that "
+        "for two uni-directional links'); power: 000's 4 x 0.7 W per router port, the same for a "
+        "uni-directional switch of degree d (d ports in, d out) as for a bi-directional one",
+        "002 gives §IV-C's cable, cost and power results only as curves (Figs. 14-16) with the one "
+        "number 'for network size 1,190 the average cable length of the uni-directional MDDP topology "
+        "is 15% higher than that of the bi-directional MDDP topology'",
+        "not reproduced here: Figs. 5-8 (cycle-accurate latency/throughput with hot-potato routing) "
+        "and Figs. 9-13 (SimGrid application benchmarks) need the simulator (issue 7's "
+        "simulator-based reproductions); Fig. 1 and the best-known DDP tables need the degree/diameter "
+        "table of [3]",
+        "-o writes the data of Figs. 3/4 (ASPL against size, degree 8, seed 0) and of §IV-C",
+    ]
+    if quick:
+        notes.append("quick: K(12,4) (22,464 routers) and the ASPL sweep beyond 1,024 routers are left out")
+    return Reproduction(ID, TITLE, SOURCE, tuple(rows), tuple(setups), tuple(notes), tuple(data), quick)
+
+
+def plot(rep: Reproduction, path: Path) -> None:
+    import matplotlib.pyplot as plt
+
+    pts = [r for r in rep.data if r["figure"] == "3/4"]
+    fig, ax = plt.subplots(figsize=(8, 5))
+    styles = {
+        "Rand": "o-",
+        "MDDP": "s-",
+        "Imase": "^-",
+        "bi Random": "o--",
+        "Ideal (directed Moore)": "k-",
+        "Ideal (bi-directional Moore)": "k--",
+    }
+    for fam in dict.fromkeys(p["family"] for p in pts):
+        fp = sorted((p for p in pts if p["family"] == fam), key=lambda p: p["n"])
+        ax.plot([p["n"] for p in fp], [p["aspl"] for p in fp], styles.get(fam, "x-"), label=fam, markersize=4)
+    for _case, n, d, paper in TABLE1:
+        if d == SWEEP_D:
+            for fam, (aspl, _) in paper.items():
+                ax.plot(n, aspl, "r*", markersize=9, label="002 Table 1 (d = 8)" if fam == "Rand" else None)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("switches n")
+    ax.set_ylabel("ASPL [hops]")
+    ax.set_title(f"ASPL vs size, degree {SWEEP_D} (002 Figs. 3/4; uni-directional unless 'bi')")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
