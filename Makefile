@@ -10,8 +10,8 @@ help: ## list the targets
 install: ## build the Rust extension (release) and install topolab with its test dependencies
 	$(PIP_INSTALL) -e '.[test]'
 
-run: install ## the main job: build the papers' configurations and describe them
-	$(PYTHON) examples/paper_configurations.py
+run: install ## the main job: which network for 10,000 endpoints and radix-48 routers; report in ./topolab-compare
+	$(PYTHON) -m topolab compare -o topolab-compare
 
 test: install test-rust test-python ## the whole test suite (Rust and Python)
 

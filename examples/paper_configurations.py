@@ -1,5 +1,6 @@
 """Builds the network configurations quoted in the papers and sets topolab's sizes beside the
-papers' numbers. This is the README's main job until the design comparison lands.
+papers' numbers. An example of building networks from specs; the README's main job is
+``topolab compare`` (make run).
 
 Run: python examples/paper_configurations.py
 """

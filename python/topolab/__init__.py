@@ -26,6 +26,7 @@ from topolab.analysis import (
     analyze,
     moore_bound,
 )
+from topolab.design.compare import Comparison, compare
 from topolab.experiment import run_experiment
 from topolab.families import families
 from topolab.network import Network, build, from_networkx, load, loads
@@ -35,6 +36,7 @@ from topolab.physical import (
     Floor,
     LatencyReport,
     Placement,
+    cable_lengths,
     catalogs,
     cost,
     floors,
@@ -48,6 +50,7 @@ __all__ = [
     "Analysis",
     "Bisection",
     "Catalog",
+    "Comparison",
     "CostReport",
     "FileError",
     "Floor",
@@ -65,7 +68,9 @@ __all__ = [
     "__version__",
     "analyze",
     "build",
+    "cable_lengths",
     "catalogs",
+    "compare",
     "cost",
     "families",
     "floors",

@@ -103,6 +103,13 @@ def cost(
     max_electric_m: float | None = None,
     router_radix: int | None = None,
 ) -> dict[str, Any]: ...
+def cable_lengths(
+    net: Network,
+    floor: str = "slimfly",
+    placement: str | None = None,
+    cabinets: list[int] | None = None,
+    per_cabinet: int | None = None,
+) -> list[float]: ...
 def latency(
     net: Network,
     routing: str = "fastest",

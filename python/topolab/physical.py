@@ -320,6 +320,21 @@ def cost(
     return CostReport._of(d)
 
 
+def cable_lengths(
+    net: NetworkLike,
+    floor: PathLike = "slimfly",
+    *,
+    placement: PlacementLike = None,
+    per_cabinet: Optional[int] = None,
+) -> list[float]:
+    """Length in metres of one cable of each link of ``net`` placed on ``floor``, parallel to
+    ``net.links()``: a link of width w is w cables of that length (the lengths ``cost`` sums).
+    """
+    n = _network(net)
+    rule, cabinets = _placement_args(placement, n.num_routers)
+    return _core.cable_lengths(n._net, os.fspath(floor), rule, cabinets, per_cabinet)
+
+
 def latency(
     net: NetworkLike,
     switch_delay_ns: float = 60.0,

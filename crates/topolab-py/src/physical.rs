@@ -161,6 +161,23 @@ fn cost<'py>(
     to_dict(py, &report)
 }
 
+/// Length in metres of one cable of each link, parallel to `net.links()` (a link of width w is
+/// w cables of that length), for the network placed on `floor`.
+#[pyfunction]
+#[pyo3(signature = (net, floor="slimfly", placement=None, cabinets=None, per_cabinet=None))]
+fn cable_lengths(
+    py: Python<'_>,
+    net: &PyNetwork,
+    floor: &str,
+    placement: Option<&str>,
+    cabinets: Option<Vec<u32>>,
+    per_cabinet: Option<u32>,
+) -> PyResult<Vec<f64>> {
+    let f = floor_of(floor, None)?;
+    let p = placement_of(&net.inner, &f, placement, cabinets, per_cabinet)?;
+    Ok(py.allow_threads(|| physical::link_lengths(&net.inner, &p, &f)))
+}
+
 #[pyfunction]
 #[pyo3(signature = (net, routing="fastest", switch_delay_ns=60.0, cable_ns_per_m=5.0,
     injection_ns=300.0, floor="skywalk", placement=None, cabinets=None, per_cabinet=None,
@@ -201,6 +218,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(catalog, m)?)?;
     m.add_function(wrap_pyfunction!(place, m)?)?;
     m.add_function(wrap_pyfunction!(cost, m)?)?;
+    m.add_function(wrap_pyfunction!(cable_lengths, m)?)?;
     m.add_function(wrap_pyfunction!(latency, m)?)?;
     Ok(())
 }

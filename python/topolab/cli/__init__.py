@@ -8,9 +8,9 @@ import sys
 from typing import Callable, Sequence
 
 import topolab
-from topolab.cli import analysis, experiment, network, physical, reproduce
+from topolab.cli import analysis, compare, experiment, network, physical, reproduce
 
-COMMAND_MODULES = [network, analysis, physical, experiment, reproduce]
+COMMAND_MODULES = [network, analysis, physical, compare, experiment, reproduce]
 
 
 def make_parser() -> argparse.ArgumentParser:

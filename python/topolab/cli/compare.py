@@ -1,0 +1,138 @@
+"""``topolab compare``: which network for N endpoints with routers of K ports (docs/compare.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+
+from topolab.design.compare import (
+    DEFAULT_ENDPOINTS,
+    DEFAULT_OVERSUBSCRIPTION,
+    DEFAULT_PER_FAMILY,
+    DEFAULT_RADIX,
+    CompareSettings,
+    run_comparison,
+)
+
+DEFAULT_OUTPUT = "topolab-compare"
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    settings = CompareSettings(
+        radix=args.radix,
+        endpoints=args.endpoints,
+        tolerance=args.tolerance,
+        families=args.families,
+        oversubscription=args.oversubscription,
+        floor=args.floor,
+        catalog=args.catalog,
+        resilience=args.resilience,
+        per_family=None if args.all else args.per_family,
+        seed=args.seed,
+    )
+    result = run_comparison(settings, progress=not args.quiet)
+    files = None
+    if not args.no_report:
+        from topolab.report import write_report
+
+        if not args.quiet:
+            print(f"compare: writing the report to {args.output}", file=sys.stderr)
+        files = write_report(result, args.output)
+    if args.json:
+        data = result.to_dict()
+        if files:
+            data["files"] = files
+        print(json.dumps(data, indent=2))
+        return 0
+    from topolab.report import summary
+
+    width = max(80, min(160, shutil.get_terminal_size((120, 40)).columns))
+    print(summary(result, width=width, files=files))
+    return 0
+
+
+def _families(text: str) -> str:
+    if not text.strip(","):
+        raise argparse.ArgumentTypeError("give family names separated by commas, e.g. slimfly,dragonfly")
+    return text
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "compare",
+        help="which network for N endpoints with radix-K routers: enumerate, measure, rank, recommend",
+        description="Enumerates every feasible design of every family for routers of at most K ports "
+        "and about N endpoints, measures each (hops, bisection, cables, cost, power, latency), shows "
+        "the Pareto front over cost, bandwidth and latency and recommends one, with the reasons. "
+        "Writes an HTML report with plots and the data as CSV and Parquet. Without arguments: "
+        f"radix {DEFAULT_RADIX}, {DEFAULT_ENDPOINTS:,} endpoints (000 Table IV's question).",
+    )
+    p.add_argument(
+        "--radix",
+        "-k",
+        type=int,
+        default=DEFAULT_RADIX,
+        metavar="K",
+        help=f"router ports (default {DEFAULT_RADIX})",
+    )
+    p.add_argument(
+        "--endpoints",
+        "-n",
+        type=int,
+        default=DEFAULT_ENDPOINTS,
+        metavar="N",
+        help=f"endpoints wanted (default {DEFAULT_ENDPOINTS:,})",
+    )
+    p.add_argument(
+        "--tolerance",
+        type=float,
+        default=0.15,
+        metavar="T",
+        help="endpoint counts within T x N of N are admitted (default 0.15)",
+    )
+    p.add_argument(
+        "--families",
+        type=_families,
+        metavar="F1,F2",
+        help="only these families (names or aliases; default: all, see topolab list)",
+    )
+    p.add_argument(
+        "--oversubscription",
+        type=float,
+        default=DEFAULT_OVERSUBSCRIPTION,
+        metavar="X",
+        help="admit designs whose endpoints inject up to (1 + X) times what the network "
+        f"carries (default {DEFAULT_OVERSUBSCRIPTION}; 0: balanced designs only)",
+    )
+    p.add_argument(
+        "--floor",
+        default="slimfly",
+        help="floor model for placement, cables and latency: slimfly, skywalk or a TOML "
+        "file (default slimfly, 000 §VI-A)",
+    )
+    p.add_argument("--catalog", default="fdr10", help="cost catalog: fdr10 or a TOML file (default fdr10)")
+    p.add_argument(
+        "--resilience", action="store_true", help="also measure resilience to random cable failures (slower)"
+    )
+    p.add_argument(
+        "--per-family",
+        type=int,
+        default=DEFAULT_PER_FAMILY,
+        metavar="M",
+        help=f"measure at most M designs per family (default {DEFAULT_PER_FAMILY})",
+    )
+    p.add_argument("--all", action="store_true", help="measure every design found (slower)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the METIS runs and failure samples")
+    p.add_argument(
+        "-o",
+        "--output",
+        default=DEFAULT_OUTPUT,
+        metavar="DIR",
+        help=f"report directory (default ./{DEFAULT_OUTPUT})",
+    )
+    p.add_argument("--no-report", action="store_true", help="print the summary only, write no files")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+    p.set_defaults(func=cmd_compare)

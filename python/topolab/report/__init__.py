@@ -1,0 +1,91 @@
+"""Reports of ``topolab compare``: the terminal summary (``summary``), and in a directory the
+self-contained HTML report with its plots as PNG files and the data as CSV and Parquet
+(``write_report``). docs/compare.md §4 lists the files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Union
+
+import numpy as np
+
+from topolab.report.text import summary
+
+if TYPE_CHECKING:
+    from topolab.design.compare import Comparison
+
+__all__ = ["CABLE_HISTOGRAM_DESIGNS", "FILES", "cable_series", "summary", "write_report"]
+
+# File names inside the report directory.
+FILES = {
+    "html": "report.html",
+    "csv": "compare.csv",
+    "parquet": "compare.parquet",
+    "designs_csv": "designs.csv",
+    "designs_parquet": "designs.parquet",
+    "summary": "summary.json",
+    "cost_bandwidth": "cost_bandwidth.png",
+    "moore": "moore_bound.png",
+    "cable_lengths": "cable_lengths.png",
+}
+# The recommended design and the next front members in the cable-length histogram.
+CABLE_HISTOGRAM_DESIGNS = 5
+
+
+def cable_series(
+    c: Comparison, count: int = CABLE_HISTOGRAM_DESIGNS, scan: int = 25
+) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """(label, length of each link, cables per link) on the comparison's floor
+    (``topolab.cable_lengths``) for the recommended design and the next front members in rank
+    order, at most ``count`` different cable plants among the first ``scan`` front members.
+    Designs with the same cables (a Slim Fly with another p) join the label of the first."""
+    from topolab.network import build
+    from topolab.physical import cable_lengths
+
+    rows = [c.frame.iloc[0]] + [row for _, row in c.front.iloc[1:scan].iterrows()]
+    series: list[tuple[list[str], np.ndarray, np.ndarray, np.ndarray]] = []
+    for row in rows:
+        net = build(str(row["spec"]))
+        lengths = np.asarray(cable_lengths(net, c.settings.floor), dtype=float)
+        widths = np.asarray([w for (_, _, w, _) in net.links], dtype=float)
+        plant = np.sort(np.repeat(lengths, widths.astype(int)))
+        same = next((s for s in series if np.array_equal(s[3], plant)), None)
+        if same is not None:
+            same[0].append(str(row["name"]))
+        elif len(series) < count:
+            series.append(([str(row["name"])], lengths, widths, plant))
+    return [
+        (names[0] + (f" and {len(names) - 1} more with these cables" if names[1:] else ""), lengths, widths)
+        for names, lengths, widths, _ in series
+    ]
+
+
+def write_report(c: Comparison, directory: Union[str, os.PathLike]) -> dict[str, str]:
+    """Writes the report files into ``directory`` (created if needed) and returns their paths
+    by kind (the keys of ``FILES``). Existing files of those names are replaced."""
+    from topolab.report import html, plots
+
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {k: str(out / name) for k, name in FILES.items()}
+
+    c.frame.to_csv(paths["csv"], index=False)
+    c.frame.to_parquet(paths["parquet"], index=False)
+    c.designs.to_csv(paths["designs_csv"], index=False)
+    c.designs.to_parquet(paths["designs_parquet"], index=False)
+    summary_data = {k: v for k, v in c.to_dict().items() if k != "designs"}
+    Path(paths["summary"]).write_text(json.dumps(summary_data, indent=2) + "\n", encoding="utf-8")
+
+    images = {
+        "cost_bandwidth": plots.png(plots.cost_bandwidth(c.frame)),
+        "moore": plots.png(plots.moore(c.frame)),
+        "cable_lengths": plots.png(plots.cable_lengths(cable_series(c), c.settings.floor)),
+    }
+    for name, data in images.items():
+        Path(paths[name]).write_bytes(data)
+    listed = {kind: FILES[kind] for kind in FILES if kind != "html"}
+    Path(paths["html"]).write_text(html.render(c, images, listed), encoding="utf-8")
+    return paths

@@ -1,0 +1,203 @@
+"""The tables of the compare report as rows of strings, shared by the terminal and the HTML.
+
+Each column has a header and a format; a missing value shows as "-". Columns absent from the
+frame (resilience unless asked, saturation until simulated) are left out.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def _int(v: float) -> str:
+    return f"{int(v):,}"
+
+
+def _fixed(digits: int) -> Callable[[float], str]:
+    return lambda v: f"{v:,.{digits}f}"
+
+
+def _percent(v: float) -> str:
+    return f"{100 * v:.0f}%"
+
+
+def _balance(load: float) -> str:
+    """The design's load in words: injection within what the network carries under uniform
+    traffic, or by how much it exceeds it (docs/compare.md §1, Load)."""
+    return "balanced" if load <= 1 + 1e-9 else f"over {100 * (load - 1):.0f}%"
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    header: str
+    fmt: Callable[[Any], str] = str
+    title: str = ""  # what the column means, for the HTML header tooltip and the notes
+    of: str = ""  # the frame column shown, when not ``key``
+
+    @property
+    def source(self) -> str:
+        return self.of or self.key
+
+
+COLUMNS = {
+    c.key: c
+    for c in (
+        Column("rank", "#", _int, "rank: Pareto layer first, then score (1 = recommended)"),
+        Column("name", "design", str, "family and parameters"),
+        Column("family_name", "family", str, "topology family"),
+        Column("endpoints", "endpoints", _int, "endpoints (compute nodes)"),
+        Column("routers", "routers", _int, "routers (switches)"),
+        Column("radix", "radix", _int, "ports of the busiest router: links plus endpoints"),
+        Column("network_radix", "net. radix", _int, "router-to-router ports of the busiest router"),
+        Column("concentration", "p", _int, "endpoints per endpoint-carrying router"),
+        Column("load", "load", _fixed(2), "injection over what the network carries (1 = balanced)"),
+        Column(
+            "balance",
+            "balance",
+            _balance,
+            "balanced, or oversubscribed by how much: injection over what the network carries "
+            "under uniform traffic",
+            of="load",
+        ),
+        Column("diameter", "diam.", _int, "largest hop count between routers with endpoints"),
+        Column("avg_hops", "hops", _fixed(2), "average router-to-router hops between two endpoints"),
+        Column(
+            "moore_fraction", "Moore", _percent, "routers over the Moore bound for its radix and diameter"
+        ),
+        Column(
+            "bisection_per_endpoint",
+            "bisect/ep",
+            _fixed(3),
+            "bisection links per endpoint of a half (1 = full bisection bandwidth)",
+        ),
+        Column("cost_per_endpoint", "$/ep", _fixed(0), "cost per endpoint, routers and cables ($)"),
+        Column("power_per_endpoint", "W/ep", _fixed(2), "router power per endpoint (W)"),
+        Column("avg_latency_ns", "avg ns", _fixed(0), "average latency, Fastest Routing (ns)"),
+        Column("max_latency_ns", "max ns", _fixed(0), "maximum latency, Fastest Routing (ns)"),
+        Column("electric_cables", "electric", _int, "electric router-to-router cables"),
+        Column("optical_cables", "optical", _int, "optical router-to-router cables"),
+        Column("cable_length_km", "cable km", _fixed(1), "total router-to-router cable length (km)"),
+        Column("cabinets", "cabinets", _int, "cabinets on the floor"),
+        Column(
+            "resilience",
+            "resil.",
+            _percent,
+            "fraction of random cable failures before disconnection (000 §III-D)",
+        ),
+        Column("saturation_uniform", "sat. unif.", _percent, "saturation throughput, uniform traffic"),
+        Column("saturation_worst", "sat. worst", _percent, "saturation throughput, worst-case traffic"),
+        Column("tags", "notes", str, "balance and variant"),
+        Column("spec", "spec", str, "the spec: topolab build SPEC builds this network"),
+    )
+}
+
+TERMINAL = (
+    "rank",
+    "name",
+    "balance",
+    "endpoints",
+    "routers",
+    "radix",
+    "diameter",
+    "avg_hops",
+    "bisection_per_endpoint",
+    "cost_per_endpoint",
+    "power_per_endpoint",
+    "avg_latency_ns",
+    "max_latency_ns",
+    "cable_length_km",
+    "resilience",
+    "saturation_uniform",
+    "saturation_worst",
+)
+FRONT = (
+    "rank",
+    "name",
+    "balance",
+    "endpoints",
+    "routers",
+    "radix",
+    "diameter",
+    "avg_hops",
+    "bisection_per_endpoint",
+    "cost_per_endpoint",
+    "power_per_endpoint",
+    "avg_latency_ns",
+    "max_latency_ns",
+    "electric_cables",
+    "optical_cables",
+    "cable_length_km",
+    "resilience",
+    "saturation_uniform",
+    "saturation_worst",
+)
+HTML = (
+    "rank",
+    "name",
+    "balance",
+    "endpoints",
+    "routers",
+    "radix",
+    "network_radix",
+    "load",
+    "diameter",
+    "avg_hops",
+    "moore_fraction",
+    "bisection_per_endpoint",
+    "cost_per_endpoint",
+    "power_per_endpoint",
+    "avg_latency_ns",
+    "max_latency_ns",
+    "electric_cables",
+    "optical_cables",
+    "cable_length_km",
+    "cabinets",
+    "resilience",
+    "saturation_uniform",
+    "saturation_worst",
+    "tags",
+    "spec",
+)
+
+
+def present(frame: pd.DataFrame, keys: Sequence[str]) -> list[Column]:
+    """The columns among ``keys`` that the frame has with at least one value."""
+    out = []
+    for key in keys:
+        column = COLUMNS[key]
+        if column.source in frame.columns and frame[column.source].notna().any():
+            out.append(column)
+    return out
+
+
+def cell(value: Any, column: Column) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float) and math.isnan(value):
+        return "-"
+    try:
+        import pandas as pd
+
+        if value is pd.NA:
+            return "-"
+    except ImportError:  # pragma: no cover
+        pass
+    return column.fmt(value)
+
+
+def rows(frame: pd.DataFrame, keys: Sequence[str]) -> tuple[list[Column], list[list[str]]]:
+    """(columns shown, rows of strings)."""
+    columns = present(frame, keys)
+    out = [[cell(row[c.source], c) for c in columns] for _, row in frame.iterrows()]
+    return columns, out
+
+
+def best_per_family(frame: pd.DataFrame) -> pd.DataFrame:
+    """The best-ranked design of each family (``frame`` is ranked best first)."""
+    return frame.drop_duplicates(subset="family", keep="first")

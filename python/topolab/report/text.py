@@ -1,0 +1,127 @@
+"""The terminal summary of a comparison: what was asked, how many designs were considered and
+measured, the Pareto front and the recommendation in words, readable without knowing topolab."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import TYPE_CHECKING
+
+from topolab.report import tables
+
+if TYPE_CHECKING:
+    from topolab.design.compare import Comparison
+
+OBJECTIVE_WORDS = {
+    "cost_per_endpoint": "cost per endpoint (lower is better)",
+    "bisection_per_endpoint": "bisection bandwidth per endpoint (higher)",
+    "avg_latency_ns": "average latency (lower)",
+}
+FRONT_ROWS = 10  # front members listed on the terminal; the report lists them all
+
+
+def question(c: Comparison) -> str:
+    s = c.settings
+    return f"Which network for {s.endpoints:,} endpoints with routers of {s.radix} ports?"
+
+
+def asked_lines(c: Comparison) -> list[tuple[str, str]]:
+    """(label, text) pairs describing the question, the models and the counts."""
+    from topolab.physical import load_catalog, load_floor
+
+    s = c.settings
+    lo, hi = s.endpoint_range()
+    families = "all families topolab builds" if s.families is None else ", ".join(s.families)
+    floor, catalog = load_floor(s.floor), load_catalog(s.catalog)
+    considered = len(c.designs)
+    n_families = c.designs["family"].nunique()
+    if s.per_family is None:
+        measured = f"all {len(c.frame):,} measured"
+    else:
+        measured = (
+            f"{len(c.frame):,} measured: a shortlist of at most {s.per_family} per family "
+            f"(balanced first, then load nearest 1; --all measures every one)"
+        )
+    lines = [
+        (
+            "asked",
+            f"routers of at most {s.radix} ports, {lo:,} to {hi:,} endpoints "
+            f"({s.endpoints:,} ±{s.tolerance:.0%}), {families}, "
+            + (
+                "balanced designs only"
+                if s.oversubscription == 0
+                else f"balanced designs and designs up to {s.oversubscription:.0%} oversubscribed"
+            ),
+        ),
+        (
+            "machine room",
+            f"floor '{floor.name}' ({floor.description}); catalog '{catalog.name}' ({catalog.description})",
+        ),
+        (
+            "latency",
+            f"Fastest Routing, {s.switch_delay_ns:g} ns per switch, {s.cable_ns_per_m:g} ns/m "
+            f"of cable, {s.injection_ns:g} ns injection + ejection",
+        ),
+        ("designs", f"{considered:,} feasible designs of {n_families} families considered; {measured}"),
+        (
+            "ranked by",
+            "Pareto front over "
+            + ", ".join(OBJECTIVE_WORDS.get(k, k) for k in c.objectives)
+            + f": {int(c.frame['on_front'].sum())} designs",
+        ),
+    ]
+    if s.resilience:
+        lines.append(("resilience", "measured (random cable failures, 000 §III-D)"))
+    failed = c.failed
+    if len(failed):
+        lines.append(("failed", f"{len(failed)} designs could not be fully measured (see the report)"))
+    return lines
+
+
+def summary(c: Comparison, width: int = 100, files: dict[str, str] | None = None) -> str:
+    out = [f"topolab compare: {question(c)}", ""]
+    label_width = max(len(label) for label, _ in asked_lines(c)) + 2
+    for label, text in asked_lines(c):
+        wrapped = textwrap.wrap(text, width - label_width) or [""]
+        out.append(f"{label + ':':<{label_width}}{wrapped[0]}")
+        out.extend(" " * label_width + w for w in wrapped[1:])
+    out.append("")
+
+    front = c.front
+    out.append(f"Pareto front ({len(front)} designs, best first):")
+    shown = front.head(FRONT_ROWS)
+    out.extend(format_table(shown, tables.TERMINAL, width))
+    if len(front) > FRONT_ROWS:
+        out.append(f"... and {len(front) - FRONT_ROWS} more on the front (in the report)")
+    out.append("")
+    for sentence in c.recommendation:
+        wrapped = textwrap.wrap(sentence, width, subsequent_indent="  ")
+        out.extend(wrapped)
+    if files:
+        out.append("")
+        out.append(f"Report: {files['html']}")
+        data = ", ".join(str(files[k]) for k in ("csv", "parquet") if k in files)
+        out.append(f"Data:   {data} (every measured design; designs.csv: every design considered)")
+    return "\n".join(out)
+
+
+# Terminal columns given up, in this order, until the table fits the width.
+DROP_ORDER = ("cable_length_km", "power_per_endpoint", "routers", "max_latency_ns", "radix", "diameter")
+
+
+def format_table(frame, keys, width: int = 1000) -> list[str]:
+    """The table as lines, columns right-aligned (design names left), dropping columns of
+    ``DROP_ORDER`` until the lines fit ``width``."""
+    keys = list(keys)
+    while True:
+        columns, body = tables.rows(frame, keys)
+        header = [col.header for col in columns]
+        widths = [max(len(x) for x in col) for col in zip(header, *body)]
+        dropping = [k for k in DROP_ORDER if k in keys and k in {c.key for c in columns}]
+        if sum(widths) + 2 * (len(widths) - 1) <= width or not dropping:
+            break
+        keys.remove(dropping[0])
+    lines = []
+    for row in [header, *body]:
+        cells = [x.ljust(w) if col.key == "name" else x.rjust(w) for x, w, col in zip(row, widths, columns)]
+        lines.append("  ".join(cells).rstrip())
+    return lines

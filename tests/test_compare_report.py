@@ -1,0 +1,228 @@
+"""topolab compare's report files and command line: the HTML holds the tables and the plots
+embedded (the same bytes as the PNG files), the PNGs decode, CSV and Parquet read back, the
+terminal names the recommendation, bad arguments exit 2 with a clear message."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import topolab
+from topolab.cli import main
+from topolab.design.compare import MEASUREMENTS, CompareSettings, Measurement, run_comparison
+from topolab.report import FILES, cable_series, write_report
+
+SETTINGS = CompareSettings(
+    radix=12, endpoints=100, families=("slimfly", "hyperx", "fattree", "jellyfish"), per_family=3
+)
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def result():
+    return run_comparison(SETTINGS, progress=False)
+
+
+@pytest.fixture(scope="module")
+def report(result, tmp_path_factory):
+    directory = tmp_path_factory.mktemp("report")
+    return write_report(result, directory)
+
+
+def test_every_file_is_written(report):
+    assert set(report) == set(FILES)
+    for path in report.values():
+        with open(path, "rb") as f:
+            assert f.read(1), path
+
+
+def test_pngs_are_valid_images(report):
+    import matplotlib.image
+
+    for kind in ("cost_bandwidth", "moore", "cable_lengths"):
+        with open(report[kind], "rb") as f:
+            assert f.read(8) == PNG_SIGNATURE
+        pixels = matplotlib.image.imread(report[kind])
+        assert pixels.ndim == 3 and pixels.shape[0] > 300 and pixels.shape[1] > 500
+        assert pixels.std() > 0.01, "not a blank image"
+
+
+def test_html_is_self_contained_with_tables_and_the_same_images(result, report):
+    with open(report["html"], encoding="utf-8") as f:
+        page = f.read()
+    embedded = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page)
+    files = []
+    for kind in ("cost_bandwidth", "moore", "cable_lengths"):
+        with open(report[kind], "rb") as f:
+            files.append(f.read())
+    assert [base64.b64decode(x) for x in embedded] == files
+    # nothing loaded from elsewhere: every src is inline, no stylesheet or script link
+    assert re.findall(r'src="(?!data:)', page) == []
+    assert "<script" not in page and "<link" not in page
+    # tables: the front, the best of each family, every measured design
+    assert page.count("<table>") >= 4
+    for name in result.frame["name"]:
+        assert name in page
+    for sentence in result.recommendation:
+        assert sentence.replace("'", "&#x27;") in page
+    assert "Pareto front (" in page and "All measured designs" in page
+    # no simulation results, so no latency-load section
+    assert "Simulation" not in page and "Latency-load" not in page
+
+
+def test_csv_and_parquet_round_trip(result, report):
+    back = pd.read_parquet(report["parquet"])
+    pd.testing.assert_frame_equal(back, result.frame, check_dtype=False)
+    csv = pd.read_csv(report["csv"], keep_default_na=False, na_values=[""])
+    assert list(csv.columns) == list(result.frame.columns)
+    assert list(csv["spec"]) == list(result.frame["spec"])
+    for column in (
+        "rank",
+        "routers",
+        "endpoints",
+        "cost_per_endpoint",
+        "bisection_per_endpoint",
+        "avg_latency_ns",
+        "avg_hops",
+        "cable_length_km",
+    ):
+        np.testing.assert_allclose(
+            csv[column].to_numpy(float), result.frame[column].to_numpy(float), rtol=1e-12
+        )
+    assert list(csv["on_front"]) == list(result.frame["on_front"])
+    designs = pd.read_parquet(report["designs_parquet"])
+    assert len(designs) == len(result.designs) and designs["measured"].sum() == len(result.frame)
+    with open(report["summary"], encoding="utf-8") as f:
+        summary = json.load(f)
+    assert summary["recommended"] == result.frame["spec"].iloc[0]
+    assert summary["measured"] == len(result.frame)
+
+
+def test_cable_histogram_data_are_the_costed_cables(result):
+    """The histogram's lengths, weighted by link width, add up to the cable length that
+    topolab.cost reports for the same design and floor."""
+    series = cable_series(result)
+    assert series[0][0].startswith(result.frame["name"].iloc[0])
+    for label, lengths, widths in series:
+        name = label.split(" and ")[0]
+        row = result.frame[result.frame["name"] == name].iloc[0]
+        cost = topolab.cost(row["spec"], SETTINGS.catalog, SETTINGS.floor)
+        assert float(np.dot(lengths, widths)) == pytest.approx(cost.total_cable_m, rel=1e-12)
+        assert int(widths.sum()) == cost.electric_cables + cost.optical_cables
+        assert bool(row["on_front"])
+
+
+def test_cable_lengths_parallel_to_links():
+    net = topolab.build("hyperx:dims=3x4,widths=2x1,p=2")
+    lengths = topolab.cable_lengths(net, "slimfly")
+    links = net.links
+    assert len(lengths) == len(links)
+    cost = topolab.cost(net, "fdr10", "slimfly")
+    assert sum(length * w for length, (_, _, w, _) in zip(lengths, links)) == pytest.approx(
+        cost.total_cable_m
+    )
+    max_electric = topolab.load_floor("slimfly").max_electric_m
+    electric = sum(w for length, (_, _, w, _) in zip(lengths, links) if length <= max_electric)
+    assert electric == cost.electric_cables
+
+
+def test_simulation_section_only_with_results(result, tmp_path):
+    settings = CompareSettings(radix=12, endpoints=100, families=("slimfly", "hyperx"), per_family=2)
+    sim = Measurement(
+        "saturation", ("saturation_uniform",), lambda design, net, s: {"saturation_uniform": 0.5}, "test"
+    )
+    with_sim = run_comparison(
+        settings, measurements=[*[m for m in MEASUREMENTS if m.enabled(settings)], sim], progress=False
+    )
+    paths = write_report(with_sim, tmp_path)
+    with open(paths["html"], encoding="utf-8") as f:
+        page = f.read()
+    assert "<h2>Simulation</h2>" in page and "sat. unif." in page
+
+
+def test_cli_compare_prints_the_question_front_and_recommendation(tmp_path, capsys, result):
+    out_dir = tmp_path / "out"
+    code = main(
+        [
+            "compare",
+            "--radix",
+            "12",
+            "--endpoints",
+            "100",
+            "--families",
+            "slimfly,hyperx,fattree,jellyfish",
+            "--per-family",
+            "3",
+            "-o",
+            str(out_dir),
+        ]
+    )
+    assert code == 0
+    captured = capsys.readouterr()
+    out = captured.out
+    best = result.frame["name"].iloc[0]
+    assert "Which network for 100 endpoints with routers of 12 ports?" in out
+    assert f"{len(result.designs)} feasible designs" in out
+    assert f"Pareto front ({int(result.frame['on_front'].sum())} designs" in out
+    assert f"Recommended: {best}:" in out
+    assert str(out_dir / "report.html") in out
+    # progress on stderr, one line per design measured
+    assert f"[{len(result.frame)}/{len(result.frame)}]" in captured.err
+    # the same data as the API call with the same settings
+    back = pd.read_parquet(out_dir / "compare.parquet")
+    pd.testing.assert_frame_equal(
+        back.drop(columns="measure_s"), result.frame.drop(columns="measure_s"), check_dtype=False
+    )
+
+
+def test_cli_json(capsys):
+    code = main(
+        ["compare", "-k", "12", "-n", "100", "--families", "slimfly", "--no-report", "--json", "--quiet"]
+    )
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["recommended"] == data["designs"][0]["spec"]
+    assert data["measured"] == len(data["designs"])
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["--radix", "2"], ["'radix'", "2"]),
+        (["--endpoints", "0"], ["'endpoints'", "0"]),
+        (["--tolerance", "2"], ["'tolerance'", "2"]),
+        (["--per-family", "0"], ["'per_family'", "0"]),
+        (["--families", "slimfly,nosuch"], ["'families'", "nosuch"]),
+        (["--floor", "nosuch"], ["nosuch"]),
+        (["--radix", "4", "--endpoints", "1000000"], ["no design", "'radix'"]),
+    ],
+)
+def test_cli_bad_arguments_exit_2_with_a_message(argv, words, capsys, tmp_path):
+    code = main(["compare", *argv, "--quiet", "-o", str(tmp_path / "x")])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("topolab: error:")
+    for w in words:
+        assert w in err
+    assert not (tmp_path / "x").exists()
+
+
+def test_cli_non_numbers_are_rejected_by_the_parser(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["compare", "--radix", "many"])
+    assert exit_info.value.code == 2
+    assert "--radix" in capsys.readouterr().err
+
+
+def test_report_bytes_are_reproducible(result, report, tmp_path):
+    """Writing the same comparison again gives the same PNG, CSV-of-designs and HTML bytes
+    (the HTML's last line carries the timings, which are the same object's here)."""
+    again = write_report(result, tmp_path)
+    for kind in ("cost_bandwidth", "moore", "cable_lengths", "html", "designs_csv", "parquet"):
+        with open(report[kind], "rb") as a, open(again[kind], "rb") as b:
+            assert a.read() == b.read(), kind
