@@ -241,7 +241,7 @@ impl SimConfig {
                 }
             }
             "num_vcs" => self.num_vcs = parse_u32(k, value, 1, 64)?,
-            "vc_buf_size" => self.vc_buf_size = parse_u32(k, value, 1, 1 << 20)?,
+            "vc_buf_size" => self.vc_buf_size = parse_u32(k, value, 1, 65_535)?,
             "routing_delay" => self.routing_delay = parse_u32(k, value, 0, 1000)?,
             "vc_alloc_delay" => self.vc_alloc_delay = parse_u32(k, value, 1, 1000)?,
             "sw_alloc_delay" => self.sw_alloc_delay = parse_u32(k, value, 1, 1000)?,

@@ -13,7 +13,9 @@ pub const TAIL: u8 = 2;
 /// Counted in the measurement (BookSim2's `record`).
 pub const MEASURED: u8 = 4;
 
+/// 32 bytes, aligned so that a flit never straddles two cache lines.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[repr(align(32))]
 pub struct Flit {
     /// Source and destination endpoints, and the destination's router.
     pub src: u32,

@@ -196,6 +196,14 @@ impl SimTopology {
                 p = run_end;
             }
         }
+        for r in 0..n {
+            let ports = (out_offset[r + 1] - out_offset[r]).max(in_offset[r + 1] - in_offset[r]);
+            if ports > u16::MAX as u32 {
+                return Err(SimError::Core(topolab_core::TopolabError::InvalidNetwork(
+                    format!("router {r} has {ports} ports; the simulator supports at most 65535"),
+                )));
+            }
+        }
         let max_latency = out_latency
             .iter()
             .chain(in_latency.iter())

@@ -41,7 +41,7 @@ fn waits_for(topo: &SimTopology, iq: &IqState, r: usize, iv: usize) -> Option<(u
     match i.state {
         ACTIVE => {
             let ov = i.ov;
-            if ov == NONE || iq.ov[ov as usize].used < iq.buf {
+            if ov == NONE || (iq.ov[ov as usize].used as u32) < iq.buf {
                 return None;
             }
             let port = ov / v;
@@ -52,7 +52,7 @@ fn waits_for(topo: &SimTopology, iq: &IqState, r: usize, iv: usize) -> Option<(u
             Some((topo.out_peer[g] as usize, topo.out_peer_port[g], ov % v))
         }
         VC_ALLOC => {
-            let rt = i.route;
+            let rt = i.route();
             let mut owner = None;
             for vc in rt.vc_lo as u32..=rt.vc_hi as u32 {
                 let o = iq.ov[(rt.port * v + vc) as usize].owner;
@@ -155,7 +155,7 @@ pub fn check_conservation(engine: &Engine) -> Result<(), SimError> {
         held += eps.ej_wheel.len() as u64;
         held += core.flit_wheel.len() as u64;
         for iv in 0..iq.iv.len() {
-            if iq.iv[iv].len > buf {
+            if iq.iv[iv].len as u32 > buf {
                 return Err(fail(
                     engine,
                     format!(
@@ -164,7 +164,7 @@ pub fn check_conservation(engine: &Engine) -> Result<(), SimError> {
                     ),
                 ));
             }
-            if iq.iv_flits(iv).count() as u32 != iq.iv[iv].len {
+            if iq.iv_flits(iv).count() != iq.iv[iv].len as usize {
                 return Err(fail(
                     engine,
                     format!("router {r} input VC {iv}: length mismatch"),

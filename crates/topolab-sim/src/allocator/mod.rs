@@ -45,18 +45,18 @@ impl OutputStage {
         }
     }
 
+    /// Grants (input, output) are appended to `grants`; the caller moves the winners'
+    /// pointers (`out_ptr` reads the output arbiters' pointers).
     pub fn run(
         &mut self,
         picks: &[Request],
         inputs: u32,
-        outputs: u32,
-        in_ptr: &mut [u32],
-        out_ptr: &mut [u32],
+        out_ptr: impl Fn(u32) -> u32,
         grants: &mut Vec<(u32, u32)>,
     ) {
         for p in picks {
             let o = p.output as usize;
-            let d = rr_distance(p.input, out_ptr[o], inputs);
+            let d = rr_distance(p.input, out_ptr(p.output), inputs);
             if self.best_in[o] == u32::MAX {
                 self.touched.push(p.output);
                 self.best_in[o] = p.input;
@@ -69,8 +69,6 @@ impl OutputStage {
         for &o in &self.touched {
             let input = self.best_in[o as usize];
             self.best_in[o as usize] = u32::MAX;
-            in_ptr[input as usize] = (o + 1) % outputs;
-            out_ptr[o as usize] = (input + 1) % inputs;
             grants.push((input, o));
         }
         self.touched.clear();
@@ -128,8 +126,13 @@ impl Separable {
         }
         // Output stage: per output, round-robin over the inputs that picked it (packet
         // priorities are all equal: BookSim2 priority = none).
+        let start = grants.len();
         self.out
-            .run(&self.picks, inputs, outputs, in_ptr, out_ptr, grants);
+            .run(&self.picks, inputs, |o| out_ptr[o as usize], grants);
+        for &(i, o) in &grants[start..] {
+            in_ptr[i as usize] = (o + 1) % outputs;
+            out_ptr[o as usize] = (i + 1) % inputs;
+        }
     }
 }
 

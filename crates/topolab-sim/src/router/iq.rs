@@ -61,23 +61,32 @@ struct Xbar {
     step: u64,
 }
 
-/// State of one input VC. The fields used together sit together (one cache line), which the
-/// allocation loops rely on.
+/// State of one input VC, 32 bytes in one cache line: the allocation loops touch a VC's
+/// fields together, and every router's state is cold when its turn comes in a cycle, so one
+/// line per VC is what a VC costs (records of plain data rather than one array per field).
 #[derive(Debug, Clone, Copy)]
+#[repr(align(32))]
 pub struct InputVc {
+    /// Slab slots of the first and last flit.
     pub head: u32,
     pub tail: u32,
-    pub len: u32,
-    pub state: u8,
     /// Output VC held (port * V + vc), NONE if none.
     pub ov: u32,
-    pub route: RouteChoice,
-    /// First internal step in which the VC may ask for an output VC.
-    pub step: u64,
-    /// Cycle from which the current stage may proceed (routing done, VC request retried).
+    /// Internal step from which the VC may ask for an output VC (wrapping).
+    pub step: u32,
+    /// Routing / VC allocation: cycle from which the stage may proceed. Active: switch
+    /// requests wait until after this cycle (pipelined allocation delays).
     pub ready: u32,
-    /// Switch requests wait until after this cycle (pipelined allocation delays).
-    pub sw_block: u32,
+    /// VC allocator's input arbiter pointer (over output VCs).
+    pub vc_ptr: u32,
+    pub len: u16,
+    /// Route: output port and VC range.
+    pub port: u16,
+    pub state: u8,
+    pub vc_lo: u8,
+    pub vc_hi: u8,
+    /// Listed in `active_list` (removal there is lazy).
+    pub listed: bool,
 }
 
 impl Default for InputVc {
@@ -85,30 +94,101 @@ impl Default for InputVc {
         InputVc {
             head: NONE,
             tail: NONE,
-            len: 0,
-            state: IDLE,
             ov: NONE,
-            route: RouteChoice::default(),
             step: 0,
             ready: 0,
-            sw_block: 0,
+            vc_ptr: 0,
+            len: 0,
+            port: 0,
+            state: IDLE,
+            vc_lo: 0,
+            vc_hi: 0,
+            listed: false,
         }
     }
 }
 
-/// State of one output VC: its owner and the credits in use downstream.
+impl InputVc {
+    #[inline]
+    pub fn route(&self) -> RouteChoice {
+        RouteChoice {
+            port: self.port as u32,
+            vc_lo: self.vc_lo,
+            vc_hi: self.vc_hi,
+        }
+    }
+}
+
+/// State of one output VC: its owner, the credits in use downstream and the VC allocator's
+/// output arbiter pointer.
 #[derive(Debug, Clone, Copy)]
+#[repr(align(16))]
 pub struct OutputVc {
     /// Input VC holding it, NONE when free.
     pub owner: u32,
-    pub used: u32,
+    /// VC allocator's output arbiter pointer (over input VCs).
+    pub vc_ptr: u32,
+    pub used: u16,
     pub tail_sent: bool,
+}
+
+/// Division and remainder by the number of VCs, a run-time constant, with a multiplication
+/// (Lemire's method; exact for every u32) instead of a hardware division in the hot loops.
+#[derive(Debug, Clone, Copy)]
+pub struct ByVcs {
+    d: u32,
+    m: u64,
+}
+
+impl ByVcs {
+    pub fn new(d: u32) -> ByVcs {
+        ByVcs {
+            d,
+            m: (u64::MAX / d as u64).wrapping_add(1),
+        }
+    }
+    /// x / d
+    #[inline]
+    pub fn div(self, x: u32) -> u32 {
+        if self.d == 1 {
+            return x;
+        }
+        ((self.m as u128 * x as u128) >> 64) as u32
+    }
+    /// x % d
+    #[inline]
+    pub fn rem(self, x: u32) -> u32 {
+        if self.d == 1 {
+            return 0;
+        }
+        let low = self.m.wrapping_mul(x as u64);
+        ((low as u128 * self.d as u128) >> 64) as u32
+    }
+}
+
+/// (x + 1) mod n for x < n.
+#[inline]
+fn next_mod(x: u32, n: u32) -> u32 {
+    if x + 1 >= n {
+        0
+    } else {
+        x + 1
+    }
+}
+
+/// `a` comes after `b` in wrapping step order.
+#[inline]
+fn after(a: u32, b: u32) -> bool {
+    (a.wrapping_sub(b) as i32) > 0
 }
 
 #[derive(Debug, Clone)]
 pub struct IqState {
     pub router: u32,
     pub vcs: u32,
+    by_v: ByVcs,
+    /// Credits are sent in the cycle they are produced (one internal step, sw_alloc_delay 1).
+    direct_credits: bool,
     pub n_in: u32,
     pub n_out: u32,
     pub n_ep: u32,
@@ -130,9 +210,7 @@ pub struct IqState {
     /// Credits in use per output port, all VCs (BookSim2 GetUsedCredit).
     pub op_used: Vec<u32>,
 
-    // Arbiter pointers.
-    vc_in_ptr: Vec<u32>,
-    vc_out_ptr: Vec<u32>,
+    // Switch arbiter pointers.
     sw_in_ptr: Vec<u32>,
     sw_out_ptr: Vec<u32>,
     sw_offset: Vec<u32>,
@@ -182,6 +260,8 @@ impl IqState {
         IqState {
             router: r as u32,
             vcs: v,
+            by_v: ByVcs::new(v),
+            direct_credits: cfg.internal_speedup == 1.0 && cfg.sw_alloc_delay == 1,
             n_in,
             n_out,
             n_ep,
@@ -199,14 +279,13 @@ impl IqState {
             ov: vec![
                 OutputVc {
                     owner: NONE,
+                    vc_ptr: 0,
                     used: 0,
                     tail_sent: false
                 };
                 nov
             ],
             op_used: vec![0; n_out as usize],
-            vc_in_ptr: vec![0; niv],
-            vc_out_ptr: vec![0; nov],
             sw_in_ptr: vec![0; n_in as usize],
             sw_out_ptr: vec![0; n_out as usize],
             sw_offset: vec![0; n_in as usize],
@@ -342,7 +421,7 @@ impl IqState {
             out.tail_sent = false;
             out.owner = NONE;
         }
-        self.op_used[o / self.vcs as usize] -= 1;
+        self.op_used[self.by_v.div(ov) as usize] -= 1;
     }
 
     /// The head flit at the front of `iv` starts routing. `at_update`: it became the front when
@@ -359,7 +438,8 @@ impl IqState {
         env: &mut RouteEnv,
     ) {
         let later = at_update && self.booksim;
-        self.iv[iv].step = if later { step + 1 } else { step };
+        let step = step as u32;
+        self.iv[iv].step = if later { step.wrapping_add(1) } else { step };
         if self.routing_delay == 0 {
             self.compute_route(iv, env);
             self.iv[iv].state = VC_ALLOC;
@@ -374,13 +454,13 @@ impl IqState {
     }
 
     fn compute_route(&mut self, iv: usize, env: &mut RouteEnv) {
-        let port = iv as u32 / self.vcs;
+        let port = self.by_v.div(iv as u32);
         let ctx = RouteCtx {
             topo: env.topo,
             router: self.router,
             in_port: port,
             from_endpoint: port < self.n_ep,
-            in_vc: iv as u32 % self.vcs,
+            in_vc: self.by_v.rem(iv as u32),
             num_vcs: self.vcs,
             port_used: &self.op_used,
             global: env.global,
@@ -390,7 +470,10 @@ impl IqState {
         let choice = env.routing.route(&ctx, &mut self.flits[slot], env.rng);
         debug_assert!(choice.port < self.n_out && (choice.vc_hi as u32) < self.vcs);
         debug_assert!(choice.vc_lo <= choice.vc_hi);
-        self.iv[iv].route = choice;
+        let i = &mut self.iv[iv];
+        i.port = choice.port as u16;
+        i.vc_lo = choice.vc_lo;
+        i.vc_hi = choice.vc_hi;
     }
 
     // ----- one internal step ------------------------------------------------------------------
@@ -452,20 +535,21 @@ impl IqState {
         self.tried.clear();
         let v = self.vcs;
         let size = self.n_out * v;
+        let step = step as u32;
         for &iv in &self.vca_list {
             let i = &self.iv[iv as usize];
-            if i.step > step || i.ready > now || i.state != VC_ALLOC {
+            if after(i.step, step) || i.ready > now || i.state != VC_ALLOC {
                 continue;
             }
             self.tried.push(iv);
-            let rt = i.route;
-            let ptr = self.vc_in_ptr[iv as usize];
+            let rt = i.route();
+            let ptr = i.vc_ptr;
             let mut best = NONE;
             let mut best_d = u32::MAX;
             for vc in rt.vc_lo as u32..=rt.vc_hi as u32 {
                 let ov = rt.port * v + vc;
                 let o = &self.ov[ov as usize];
-                if o.owner != NONE || (self.vct && self.buf - o.used < self.pkt) {
+                if o.owner != NONE || (self.vct && self.buf - (o.used as u32) < self.pkt) {
                     continue;
                 }
                 let d = rr_distance(ov, ptr, size);
@@ -485,12 +569,11 @@ impl IqState {
         if self.picks.is_empty() {
             return;
         }
+        let ov = &self.ov;
         self.vc_out.run(
             &self.picks,
             self.n_in * v,
-            size,
-            &mut self.vc_in_ptr,
-            &mut self.vc_out_ptr,
+            |o| ov[o as usize].vc_ptr,
             &mut self.vc_grants,
         );
     }
@@ -506,17 +589,26 @@ impl IqState {
             let iv = self.tried[k] as usize;
             self.iv[iv].ready = retry;
         }
+        let (niv, nov) = (self.n_in * self.vcs, self.n_out * self.vcs);
         for k in 0..self.vc_grants.len() {
             let (iv, ov) = self.vc_grants[k];
-            self.ov[ov as usize].owner = iv;
+            let o = &mut self.ov[ov as usize];
+            o.owner = iv;
+            o.vc_ptr = next_mod(iv, niv);
             let i = &mut self.iv[iv as usize];
             i.ov = ov;
             i.state = ACTIVE;
-            if self.vc_delay > 1 {
-                // Reserved now, the switch is requested vc_alloc_delay cycles later.
-                i.sw_block = now + self.vc_delay - 1;
+            i.vc_ptr = next_mod(ov, nov);
+            // Switch requests from the next step on, or vc_alloc_delay cycles later.
+            i.ready = if self.vc_delay > 1 {
+                now + self.vc_delay - 1
+            } else {
+                0
+            };
+            if !i.listed {
+                i.listed = true;
+                self.active_list.push(iv);
             }
-            self.active_list.push(iv);
         }
         if !self.vc_grants.is_empty() {
             let ivs = &self.iv;
@@ -540,19 +632,28 @@ impl IqState {
         env: &mut RouteEnv,
         stats: &mut RouterStats,
     ) {
-        let v = self.vcs;
-        for &iv in &self.active_list {
+        let (v, by_v) = (self.vcs, self.by_v);
+        // Entries whose VC is no longer active (its tail left) are dropped here.
+        let mut k = 0;
+        while k < self.active_list.len() {
+            let iv = self.active_list[k];
+            if self.iv[iv as usize].state != ACTIVE {
+                self.iv[iv as usize].listed = false;
+                self.active_list.swap_remove(k);
+                continue;
+            }
             let i = &self.iv[iv as usize];
-            if i.len == 0 || (i.sw_block != 0 && i.sw_block >= now) {
+            k += 1;
+            if i.len == 0 || (i.ready != 0 && i.ready >= now) {
                 continue;
             }
-            if self.ov[i.ov as usize].used >= self.buf {
+            if self.ov[i.ov as usize].used as u32 >= self.buf {
                 continue;
             }
-            let in_port = iv / v;
-            let out_port = i.ov / v;
+            let in_port = by_v.div(iv);
+            let out_port = by_v.div(i.ov);
             let d_out = rr_distance(out_port, self.sw_in_ptr[in_port as usize], self.n_out);
-            let d_vc = rr_distance(iv % v, self.sw_offset[in_port as usize], v);
+            let d_vc = rr_distance(by_v.rem(iv), self.sw_offset[in_port as usize], v);
             let best = &mut self.sw_best[in_port as usize];
             if best.2 == NONE {
                 self.sw_touched.push(in_port);
@@ -569,23 +670,24 @@ impl IqState {
             let iv = self.sw_best[ip as usize].2;
             self.picks.push(Request {
                 input: ip,
-                output: self.iv[iv as usize].ov / v,
+                output: by_v.div(self.iv[iv as usize].ov),
                 pri: 0,
             });
         }
         self.sw_grants.clear();
+        let out_ptr = &self.sw_out_ptr;
         self.sw_out.run(
             &self.picks,
             self.n_in,
-            self.n_out,
-            &mut self.sw_in_ptr,
-            &mut self.sw_out_ptr,
+            |o| out_ptr[o as usize],
             &mut self.sw_grants,
         );
         let grants = std::mem::take(&mut self.sw_grants);
-        for &(ip, _) in &grants {
+        for &(ip, op) in &grants {
             let iv = self.sw_best[ip as usize].2;
-            self.sw_offset[ip as usize] = (iv % v + 1) % v;
+            self.sw_in_ptr[ip as usize] = next_mod(op, self.n_out);
+            self.sw_out_ptr[op as usize] = next_mod(ip, self.n_in);
+            self.sw_offset[ip as usize] = next_mod(by_v.rem(iv), v);
             self.send_flit(iv as usize, now, step, next_step_cycle, env, stats);
         }
         for &ip in &self.sw_touched {
@@ -606,7 +708,7 @@ impl IqState {
         env: &mut RouteEnv,
         stats: &mut RouterStats,
     ) {
-        let v = self.vcs;
+        let by_v = self.by_v;
         let i = &mut self.iv[iv];
         let slot = i.head;
         i.head = self.next[slot as usize];
@@ -616,10 +718,10 @@ impl IqState {
         i.len -= 1;
         let ov = i.ov;
         self.buffered -= 1;
-        let port = ov / v;
+        let port = by_v.div(ov);
         let f = &mut self.flits[slot as usize];
         f.hops = f.hops.saturating_add(1);
-        f.vc = (ov % v) as u8;
+        f.vc = by_v.rem(ov) as u8;
         let tail = f.is_tail();
         let out = &mut self.ov[ov as usize];
         out.used += 1;
@@ -630,10 +732,10 @@ impl IqState {
             }
         }
         self.op_used[port as usize] += 1;
-        let in_port = iv as u32 / v;
+        let in_port = by_v.div(iv as u32);
         let update = now + self.sw_delay - 1;
         self.credit_q
-            .push_back((in_port, (iv as u32 % v) as u8, update));
+            .push_back((in_port, by_v.rem(iv as u32) as u8, update));
         let xbar_start = if self.sw_delay == 1 {
             next_step_cycle
         } else {
@@ -646,14 +748,12 @@ impl IqState {
             step,
         });
         if self.sw_delay > 1 {
-            self.iv[iv].sw_block = update;
+            self.iv[iv].ready = update;
         }
         stats.flit_hops += 1;
         stats.moved += 1;
         if tail {
-            if let Some(pos) = self.active_list.iter().position(|&x| x as usize == iv) {
-                self.active_list.swap_remove(pos);
-            }
+            // Leaves active_list at the next switch allocation scan.
             self.iv[iv].ov = NONE;
             if self.iv[iv].len == 0 {
                 self.iv[iv].state = IDLE;
@@ -667,12 +767,12 @@ impl IqState {
         let mut k = 0;
         while k < self.routing_list.len() {
             let iv = self.routing_list[k] as usize;
-            if self.iv[iv].step <= step && self.iv[iv].ready <= now {
+            if !after(self.iv[iv].step, step as u32) && self.iv[iv].ready <= now {
                 self.routing_list.swap_remove(k);
                 self.compute_route(iv, env);
                 let i = &mut self.iv[iv];
                 i.state = VC_ALLOC;
-                i.step = step + 1;
+                i.step = (step as u32).wrapping_add(1);
                 i.ready = 0;
                 self.vca_list.push(iv as u32);
             } else {
@@ -717,6 +817,17 @@ impl IqState {
         if self.credit_q.is_empty() {
             return;
         }
+        if self.direct_credits {
+            // At most one credit per input port per cycle, all due now.
+            for (port, vc, _) in self.credit_q.drain(..) {
+                if port < self.n_ep {
+                    ep_credits.push(ep_arrival, (port, vc));
+                } else {
+                    credits_out.push((port, vc));
+                }
+            }
+            return;
+        }
         self.credit_keep.clear();
         while let Some((port, vc, earliest)) = self.credit_q.pop_front() {
             if earliest <= now && self.credit_sent[port as usize] != now {
@@ -753,5 +864,21 @@ impl IqState {
         self.buffered as u64
             + self.xbar.len() as u64
             + self.oq_len.iter().map(|&l| l as u64).sum::<u64>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ByVcs;
+
+    #[test]
+    fn division_by_vcs_is_exact() {
+        for d in 1..=64u32 {
+            let b = ByVcs::new(d);
+            for x in (0..5000u32).chain([u32::MAX, u32::MAX - 1, 1 << 31, 123_456_789]) {
+                assert_eq!(b.div(x), x / d, "{x} / {d}");
+                assert_eq!(b.rem(x), x % d, "{x} % {d}");
+            }
+        }
     }
 }
