@@ -110,12 +110,33 @@ pub fn random_minimal_port(
     t: usize,
     rng: &mut ChaCha8Rng,
 ) -> u32 {
-    let hops = &tables.hops;
-    let want = hops.get(r, t) - 1;
+    if let Some(masks) = &tables.min_mask {
+        let mut m = masks[r * ctx.topo.num_routers as usize + t];
+        debug_assert!(m != 0, "no minimal next hop from {r} to {t}");
+        let base = ctx.topo.csr_offset[r] as usize;
+        let wide = ctx.topo.nbr_width[base..base + ctx.topo.neighbors(r).len()]
+            .iter()
+            .any(|&w| w > 1);
+        if !wide {
+            // Uniform over the set bits.
+            let count = m.count_ones();
+            let mut k = if count > 1 {
+                rng.random_range(0..count)
+            } else {
+                0
+            };
+            while k > 0 {
+                m &= m - 1;
+                k -= 1;
+            }
+            return ctx.topo.nbr_port(r, m.trailing_zeros() as usize).0;
+        }
+    }
+    let want = tables.dist_to(r, t) - 1;
     let nbrs = ctx.topo.neighbors(r);
     let mut total = 0u32;
     for (pos, &v) in nbrs.iter().enumerate() {
-        if hops.get(v as usize, t) == want {
+        if tables.dist_to(v as usize, t) == want {
             total += ctx.topo.nbr_port(r, pos).1;
         }
     }
@@ -126,7 +147,7 @@ pub fn random_minimal_port(
         0
     };
     for (pos, &v) in nbrs.iter().enumerate() {
-        if hops.get(v as usize, t) == want {
+        if tables.dist_to(v as usize, t) == want {
             let (first, width) = ctx.topo.nbr_port(r, pos);
             if pick < width {
                 return first + pick;

@@ -125,10 +125,22 @@ pub const ROUTINGS: &[(&str, &str)] = &[
     ("dragonfly_ugal", "Dragonfly UGAL-L decided at the source router (BookSim2 dragonflynew ugal), VCs 0/1/2 by phase"),
 ];
 
+/// Largest minimal-next-hop mask table built (bytes).
+pub const MASK_BUDGET: usize = 1 << 29;
+
 /// Hop distances shared by the table-driven routings, built once per network.
 #[derive(Debug, Clone)]
 pub struct Tables {
     pub hops: Arc<HopMatrix>,
+    /// Distances to each destination, row by destination (to_dest[t * n + v] = d(v, t)), so
+    /// that the neighbours of a router are looked up within one row; None when the network is
+    /// undirected and `hops` is symmetric.
+    pub to_dest: Option<Arc<Vec<u16>>>,
+    /// Per (router, destination router): bit i set when the router's i-th neighbour is one hop
+    /// closer. Built when no router has more than 64 neighbours and it takes at most
+    /// `MASK_BUDGET` bytes; a routing decision then reads one word instead of every
+    /// neighbour's distance (a cache miss each on large networks).
+    pub min_mask: Option<Arc<Vec<u64>>>,
     /// Longest shortest path between routers with endpoints.
     pub diameter: u32,
     /// Longest shortest path between any two routers (u32::MAX when not strongly connected).
@@ -136,6 +148,15 @@ pub struct Tables {
 }
 
 impl Tables {
+    /// Hop distance from `v` to `t`, read from the destination's row.
+    #[inline]
+    pub fn dist_to(&self, v: usize, t: usize) -> u16 {
+        match &self.to_dest {
+            Some(rows) => rows[t * self.hops.num_routers() + v],
+            None => self.hops.get(t, v),
+        }
+    }
+
     pub fn build(net: &Network, topo: &SimTopology, monitor: &dyn Monitor) -> Result<Tables> {
         let hops = HopMatrix::build(net, monitor)?;
         let mut diameter = 0u32;
@@ -161,7 +182,49 @@ impl Tables {
         } else {
             u32::MAX
         };
+        let to_dest = if net.directed() {
+            let n = topo.num_routers as usize;
+            let mut t = vec![0u16; n * n];
+            for v in 0..n {
+                for d in 0..n {
+                    t[d * n + v] = hops.get(v, d);
+                }
+            }
+            Some(Arc::new(t))
+        } else {
+            None
+        };
+        let n = topo.num_routers as usize;
+        let max_deg = (0..n).map(|r| topo.neighbors(r).len()).max().unwrap_or(0);
+        let min_mask = if max_deg <= 64 && n * n * 8 <= MASK_BUDGET {
+            use rayon::prelude::*;
+            let rows: Vec<Vec<u64>> = (0..n)
+                .into_par_iter()
+                .map(|r| {
+                    (0..n)
+                        .map(|t| {
+                            let d = hops.get(r, t);
+                            if d == 0 || d == NO_PATH {
+                                return 0;
+                            }
+                            let mut m = 0u64;
+                            for (i, &v) in topo.neighbors(r).iter().enumerate() {
+                                if hops.get(v as usize, t) == d - 1 {
+                                    m |= 1 << i;
+                                }
+                            }
+                            m
+                        })
+                        .collect()
+                })
+                .collect();
+            Some(Arc::new(rows.concat()))
+        } else {
+            None
+        };
         Ok(Tables {
+            to_dest,
+            min_mask,
             hops: Arc::new(hops),
             diameter: diameter.max(1),
             diameter_all: diameter_all.max(1),
