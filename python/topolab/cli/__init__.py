@@ -8,9 +8,9 @@ import sys
 from typing import Callable, Sequence
 
 import topolab
-from topolab.cli import network
+from topolab.cli import network, sim
 
-COMMAND_MODULES = [network]
+COMMAND_MODULES = [network, sim]
 
 
 def make_parser() -> argparse.ArgumentParser:

@@ -149,7 +149,7 @@ impl ByVcs {
     }
     /// x / d
     #[inline]
-    pub fn div(self, x: u32) -> u32 {
+    pub fn quot(self, x: u32) -> u32 {
         if self.d == 1 {
             return x;
         }
@@ -157,7 +157,7 @@ impl ByVcs {
     }
     /// x % d
     #[inline]
-    pub fn rem(self, x: u32) -> u32 {
+    pub fn modulo(self, x: u32) -> u32 {
         if self.d == 1 {
             return 0;
         }
@@ -421,7 +421,7 @@ impl IqState {
             out.tail_sent = false;
             out.owner = NONE;
         }
-        self.op_used[self.by_v.div(ov) as usize] -= 1;
+        self.op_used[self.by_v.quot(ov) as usize] -= 1;
     }
 
     /// The head flit at the front of `iv` starts routing. `at_update`: it became the front when
@@ -454,13 +454,13 @@ impl IqState {
     }
 
     fn compute_route(&mut self, iv: usize, env: &mut RouteEnv) {
-        let port = self.by_v.div(iv as u32);
+        let port = self.by_v.quot(iv as u32);
         let ctx = RouteCtx {
             topo: env.topo,
             router: self.router,
             in_port: port,
             from_endpoint: port < self.n_ep,
-            in_vc: self.by_v.rem(iv as u32),
+            in_vc: self.by_v.modulo(iv as u32),
             num_vcs: self.vcs,
             port_used: &self.op_used,
             global: env.global,
@@ -650,10 +650,10 @@ impl IqState {
             if self.ov[i.ov as usize].used as u32 >= self.buf {
                 continue;
             }
-            let in_port = by_v.div(iv);
-            let out_port = by_v.div(i.ov);
+            let in_port = by_v.quot(iv);
+            let out_port = by_v.quot(i.ov);
             let d_out = rr_distance(out_port, self.sw_in_ptr[in_port as usize], self.n_out);
-            let d_vc = rr_distance(by_v.rem(iv), self.sw_offset[in_port as usize], v);
+            let d_vc = rr_distance(by_v.modulo(iv), self.sw_offset[in_port as usize], v);
             let best = &mut self.sw_best[in_port as usize];
             if best.2 == NONE {
                 self.sw_touched.push(in_port);
@@ -670,7 +670,7 @@ impl IqState {
             let iv = self.sw_best[ip as usize].2;
             self.picks.push(Request {
                 input: ip,
-                output: by_v.div(self.iv[iv as usize].ov),
+                output: by_v.quot(self.iv[iv as usize].ov),
                 pri: 0,
             });
         }
@@ -687,7 +687,7 @@ impl IqState {
             let iv = self.sw_best[ip as usize].2;
             self.sw_in_ptr[ip as usize] = next_mod(op, self.n_out);
             self.sw_out_ptr[op as usize] = next_mod(ip, self.n_in);
-            self.sw_offset[ip as usize] = next_mod(by_v.rem(iv), v);
+            self.sw_offset[ip as usize] = next_mod(by_v.modulo(iv), v);
             self.send_flit(iv as usize, now, step, next_step_cycle, env, stats);
         }
         for &ip in &self.sw_touched {
@@ -718,10 +718,10 @@ impl IqState {
         i.len -= 1;
         let ov = i.ov;
         self.buffered -= 1;
-        let port = by_v.div(ov);
+        let port = by_v.quot(ov);
         let f = &mut self.flits[slot as usize];
         f.hops = f.hops.saturating_add(1);
-        f.vc = by_v.rem(ov) as u8;
+        f.vc = by_v.modulo(ov) as u8;
         let tail = f.is_tail();
         let out = &mut self.ov[ov as usize];
         out.used += 1;
@@ -732,10 +732,10 @@ impl IqState {
             }
         }
         self.op_used[port as usize] += 1;
-        let in_port = by_v.div(iv as u32);
+        let in_port = by_v.quot(iv as u32);
         let update = now + self.sw_delay - 1;
         self.credit_q
-            .push_back((in_port, by_v.rem(iv as u32) as u8, update));
+            .push_back((in_port, by_v.modulo(iv as u32) as u8, update));
         let xbar_start = if self.sw_delay == 1 {
             next_step_cycle
         } else {
@@ -876,8 +876,8 @@ mod tests {
         for d in 1..=64u32 {
             let b = ByVcs::new(d);
             for x in (0..5000u32).chain([u32::MAX, u32::MAX - 1, 1 << 31, 123_456_789]) {
-                assert_eq!(b.div(x), x / d, "{x} / {d}");
-                assert_eq!(b.rem(x), x % d, "{x} % {d}");
+                assert_eq!(b.quot(x), x / d, "{x} / {d}");
+                assert_eq!(b.modulo(x), x % d, "{x} % {d}");
             }
         }
     }
