@@ -136,7 +136,7 @@ def main() -> int:
                 f"{'ok' if s['ok'] else 'FAIL'}"
             )
         print(
-            "\nlatency error is checked for converged rows below 80% of saturation (the others are marked *); "
+            "\nlatency error checked for converged rows below 80% of saturation (others marked *); "
             f"{failures} failure(s)"
         )
     return 1 if failures else 0
