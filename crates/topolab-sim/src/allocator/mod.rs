@@ -18,6 +18,50 @@ pub fn rr_distance(index: u32, pointer: u32, size: u32) -> u32 {
     }
 }
 
+/// Division and remainder by the number of VCs, a run-time constant, with a multiplication
+/// (Lemire's method; exact for every u32) instead of a hardware division in the hot loops.
+#[derive(Debug, Clone, Copy)]
+pub struct ByVcs {
+    d: u32,
+    m: u64,
+}
+
+impl ByVcs {
+    pub fn new(d: u32) -> ByVcs {
+        ByVcs {
+            d,
+            m: (u64::MAX / d as u64).wrapping_add(1),
+        }
+    }
+    /// x / d
+    #[inline]
+    pub fn quot(self, x: u32) -> u32 {
+        if self.d == 1 {
+            return x;
+        }
+        ((self.m as u128 * x as u128) >> 64) as u32
+    }
+    /// x % d
+    #[inline]
+    pub fn modulo(self, x: u32) -> u32 {
+        if self.d == 1 {
+            return 0;
+        }
+        let low = self.m.wrapping_mul(x as u64);
+        ((low as u128 * self.d as u128) >> 64) as u32
+    }
+}
+
+/// (x + 1) mod n for x < n.
+#[inline]
+pub fn next_mod(x: u32, n: u32) -> u32 {
+    if x + 1 >= n {
+        0
+    } else {
+        x + 1
+    }
+}
+
 /// A request: input `input` asks for output `output` with priority `pri`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Request {
@@ -199,6 +243,17 @@ mod tests {
             assert_eq!(got, want);
             assert_eq!(ip, ip2);
             assert_eq!(op, op2);
+        }
+    }
+
+    #[test]
+    fn division_by_vcs_is_exact() {
+        for d in 1..=64u32 {
+            let b = ByVcs::new(d);
+            for x in (0..5000u32).chain([u32::MAX, u32::MAX - 1, 1 << 31, 123_456_789]) {
+                assert_eq!(b.quot(x), x / d, "{x} / {d}");
+                assert_eq!(b.modulo(x), x % d, "{x} % {d}");
+            }
         }
     }
 

@@ -31,7 +31,7 @@
 //! resources reserved in the first cycle, its effect appears delay - 1 cycles later, and the
 //! requester does not ask again in between (BookSim2 re-checks availability at the end instead).
 
-use crate::allocator::{rr_distance, OutputStage, Request};
+use crate::allocator::{next_mod, rr_distance, ByVcs, OutputStage, Request};
 use crate::config::{FlowControl, SimConfig};
 use crate::flit::{Flit, Wheel};
 use crate::routing::{GlobalView, RouteChoice, RouteCtx, Routing};
@@ -130,50 +130,6 @@ pub struct OutputVc {
     pub vc_ptr: u32,
     pub used: u16,
     pub tail_sent: bool,
-}
-
-/// Division and remainder by the number of VCs, a run-time constant, with a multiplication
-/// (Lemire's method; exact for every u32) instead of a hardware division in the hot loops.
-#[derive(Debug, Clone, Copy)]
-pub struct ByVcs {
-    d: u32,
-    m: u64,
-}
-
-impl ByVcs {
-    pub fn new(d: u32) -> ByVcs {
-        ByVcs {
-            d,
-            m: (u64::MAX / d as u64).wrapping_add(1),
-        }
-    }
-    /// x / d
-    #[inline]
-    pub fn quot(self, x: u32) -> u32 {
-        if self.d == 1 {
-            return x;
-        }
-        ((self.m as u128 * x as u128) >> 64) as u32
-    }
-    /// x % d
-    #[inline]
-    pub fn modulo(self, x: u32) -> u32 {
-        if self.d == 1 {
-            return 0;
-        }
-        let low = self.m.wrapping_mul(x as u64);
-        ((low as u128 * self.d as u128) >> 64) as u32
-    }
-}
-
-/// (x + 1) mod n for x < n.
-#[inline]
-fn next_mod(x: u32, n: u32) -> u32 {
-    if x + 1 >= n {
-        0
-    } else {
-        x + 1
-    }
 }
 
 /// `a` comes after `b` in wrapping step order.
@@ -864,21 +820,5 @@ impl IqState {
         self.buffered as u64
             + self.xbar.len() as u64
             + self.oq_len.iter().map(|&l| l as u64).sum::<u64>()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::ByVcs;
-
-    #[test]
-    fn division_by_vcs_is_exact() {
-        for d in 1..=64u32 {
-            let b = ByVcs::new(d);
-            for x in (0..5000u32).chain([u32::MAX, u32::MAX - 1, 1 << 31, 123_456_789]) {
-                assert_eq!(b.quot(x), x / d, "{x} / {d}");
-                assert_eq!(b.modulo(x), x % d, "{x} % {d}");
-            }
-        }
     }
 }
