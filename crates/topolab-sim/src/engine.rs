@@ -111,7 +111,8 @@ impl<'p> Engine<'p> {
     }
 
     /// Runs `n` cycles, watching for deadlock and (debug mode) checking conservation; the
-    /// monitor is asked every 1,024 cycles whether to go on.
+    /// monitor hears of progress (`done` cycles before this call, out of `total`) and is asked
+    /// whether to go on every 256 simulated cycles.
     pub fn run_cycles(
         &mut self,
         n: u64,
@@ -154,8 +155,8 @@ impl<'p> Engine<'p> {
             if (self.now as u64).is_multiple_of(check_every) {
                 self.watch(check_every)?;
             }
-            if i % 1024 == 1023 {
-                monitor.progress(stage, done + i + 1, total)?;
+            if self.now.is_multiple_of(256) {
+                monitor.progress(stage, done + i + 1, total.max(done + i + 1))?;
             }
         }
         Ok(())
