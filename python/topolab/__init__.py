@@ -6,13 +6,16 @@ Quick start::
     net = topolab.build("slimfly", q=19)          # or topolab.build("slimfly:q=19,p=15")
     print(net.num_routers, net.num_endpoints, net.radix)
     g = net.to_networkx()
+    r = topolab.simulate(net, routing="min", traffic="uniform", load=0.5)
 """
 
 from topolab._core import (
+    DeadlockError,
     FileError,
     FormatError,
     NetworkError,
     ParameterError,
+    SimulationError,
     TopolabError,
     __version__,
 )
@@ -45,13 +48,27 @@ from topolab.physical import (
     load_floor,
     place,
 )
+from topolab.sim import (
+    BooksimSetup,
+    ExchangeResult,
+    SimResult,
+    from_booksim,
+    routings,
+    run_exchange,
+    sim_params,
+    simulate,
+    sweep_load,
+)
 
 __all__ = [
     "Analysis",
     "Bisection",
+    "BooksimSetup",
     "Catalog",
     "Comparison",
     "CostReport",
+    "DeadlockError",
+    "ExchangeResult",
     "FileError",
     "Floor",
     "FormatError",
@@ -62,6 +79,8 @@ __all__ = [
     "PathDiversity",
     "Placement",
     "Resilience",
+    "SimResult",
+    "SimulationError",
     "Spectrum",
     "Threshold",
     "TopolabError",
@@ -74,6 +93,7 @@ __all__ = [
     "cost",
     "families",
     "floors",
+    "from_booksim",
     "from_networkx",
     "latency",
     "load",
@@ -82,5 +102,10 @@ __all__ = [
     "loads",
     "moore_bound",
     "place",
+    "routings",
+    "run_exchange",
     "run_experiment",
+    "sim_params",
+    "simulate",
+    "sweep_load",
 ]

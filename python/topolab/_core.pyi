@@ -11,6 +11,8 @@ class ParameterError(TopolabError): ...
 class FormatError(TopolabError): ...
 class NetworkError(TopolabError): ...
 class FileError(TopolabError): ...
+class SimulationError(TopolabError): ...
+class DeadlockError(SimulationError): ...
 
 class Network:
     @property
@@ -122,3 +124,38 @@ def latency(
     per_cabinet: int | None = None,
     show_progress: bool = False,
 ) -> dict[str, Any]: ...
+
+# Simulator (crates/topolab-py/src/sim.rs); results are plain dicts, see topolab/sim.py.
+def simulate(
+    net: Network,
+    routing: str,
+    traffic: str,
+    load: float,
+    seed: int | None = None,
+    params: dict[str, Any] | None = None,
+    show_progress: bool = False,
+) -> dict[str, Any]: ...
+def sweep_load(
+    net: Network,
+    routing: str,
+    traffic: str,
+    loads: list[float] | None = None,
+    tolerance: float = 0.01,
+    seed: int | None = None,
+    params: dict[str, Any] | None = None,
+    show_progress: bool = False,
+) -> dict[str, Any]: ...
+def run_exchange(
+    net: Network,
+    routing: str,
+    per_source: list[list[tuple[int, int]]],
+    name: str = "exchange",
+    seed: int | None = None,
+    params: dict[str, Any] | None = None,
+    show_progress: bool = False,
+) -> dict[str, Any]: ...
+def sim_params() -> list[dict[str, str]]: ...
+def routings() -> list[list[str]]: ...
+def read_booksim_config(
+    path: str | PathLike[str],
+) -> tuple[Network, str, str, float, dict[str, Any], str]: ...

@@ -8,6 +8,7 @@ pub mod network;
 pub mod physical;
 pub mod progress;
 pub mod rng;
+pub mod routing;
 pub mod spec;
 pub mod topology;
 

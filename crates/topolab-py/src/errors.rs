@@ -36,6 +36,19 @@ create_exception!(
     "A file cannot be read or written."
 );
 
+create_exception!(
+    topolab,
+    SimulationError,
+    TopolabError,
+    "A simulation run failed (for instance a conservation check in debug mode)."
+);
+create_exception!(
+    topolab,
+    DeadlockError,
+    SimulationError,
+    "Flits stopped moving: the message names the blocked channels and the cycle of waiting VCs."
+);
+
 pub fn to_py_err(err: CoreError) -> PyErr {
     let msg = err.to_string();
     match err {
@@ -58,5 +71,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("FormatError", py.get_type::<FormatError>())?;
     m.add("NetworkError", py.get_type::<NetworkError>())?;
     m.add("FileError", py.get_type::<FileError>())?;
+    m.add("SimulationError", py.get_type::<SimulationError>())?;
+    m.add("DeadlockError", py.get_type::<DeadlockError>())?;
     Ok(())
 }

@@ -7,6 +7,7 @@ mod errors;
 mod monitor;
 mod network;
 mod physical;
+mod sim;
 
 use pyo3::prelude::*;
 
@@ -16,6 +17,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     network::register(m)?;
     analysis::register(m)?;
     physical::register(m)?;
+    sim::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

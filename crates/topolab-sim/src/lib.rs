@@ -1,3 +1,69 @@
 //! topolab-sim: the cycle-accurate, flit-level network simulator (issue 5).
+//!
+//! ```no_run
+//! use topolab_core::{build_str, progress::Silent};
+//! use topolab_sim::{simulate, SimConfig};
+//! let net = build_str("slimfly:q=5,p=4").unwrap();
+//! let r = simulate(&net, "min", "uniform", 0.3, &SimConfig::default(), &Silent).unwrap();
+//! println!("{} cycles, latency {:.1}", r.cycles, r.avg_latency);
+//! ```
+//!
+//! Layout: config (parameters), topo (ports and channels), flit (flits and channel delay
+//! lines), routing/ (one file per routing family), router/ (router models and endpoints),
+//! allocator/ (separable round-robin allocation), injection (sources), engine (cycle loop),
+//! measure (BookSim2's measurement method), sweep (latency-load curve, saturation), watchdog
+//! (deadlock diagnosis, conservation checks), booksim (BookSim2 configuration files), traffic/
+//! (patterns and exchanges).
 
+pub mod allocator;
+pub mod booksim;
+pub mod config;
+pub mod engine;
+pub mod error;
+pub mod flit;
+pub mod injection;
+pub mod measure;
+pub mod router;
+pub mod routing;
+pub mod stats;
+pub mod sweep;
+pub mod topo;
 pub mod traffic;
+pub mod watchdog;
+
+pub use config::{FlowControl, ParamDoc, RouterModel, SimConfig, PARAMS};
+pub use engine::Prepared;
+pub use error::{Result, SimError};
+pub use measure::{run, run_exchange, ExchangeResult, RunResult};
+pub use routing::ROUTINGS;
+pub use sweep::{sweep, SweepResult};
+
+use topolab_core::progress::Monitor;
+use topolab_core::Network;
+
+/// One run of `traffic` at `load` flits per endpoint per cycle, measured the BookSim2 way.
+pub fn simulate(
+    net: &Network,
+    routing: &str,
+    traffic: &str,
+    load: f64,
+    cfg: &SimConfig,
+    monitor: &dyn Monitor,
+) -> Result<RunResult> {
+    let prep = Prepared::new(net, routing, cfg, monitor)?;
+    run(&prep, traffic, load, monitor)
+}
+
+/// The latency-load curve and the saturation point (see `sweep`).
+pub fn sweep_load(
+    net: &Network,
+    routing: &str,
+    traffic: &str,
+    loads: Option<&[f64]>,
+    tolerance: f64,
+    cfg: &SimConfig,
+    monitor: &dyn Monitor,
+) -> Result<SweepResult> {
+    let prep = Prepared::new(net, routing, cfg, monitor)?;
+    sweep(&prep, traffic, loads, tolerance, monitor)
+}

@@ -8,9 +8,9 @@ import sys
 from typing import Callable, Sequence
 
 import topolab
-from topolab.cli import analysis, compare, experiment, network, physical, reproduce
+from topolab.cli import analysis, compare, experiment, network, physical, reproduce, sim
 
-COMMAND_MODULES = [network, analysis, physical, compare, experiment, reproduce]
+COMMAND_MODULES = [network, analysis, physical, sim, compare, experiment, reproduce]
 
 
 def make_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,7 @@
+//! Route computation shared by analysis and simulation: all-pairs hop distances, the minimal next
+//! hops they imply, and BookSim2's static shortest-path table. The routing issue extends this
+//! module (VC assignment, channel-dependency checks); the simulator's routing functions read it.
+
+pub mod shortest;
+
+pub use shortest::{HopMatrix, NextHopTable};

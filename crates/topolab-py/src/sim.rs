@@ -1,0 +1,219 @@
+//! The simulator's entry points: simulate, sweep_load, run_exchange, the parameter table and
+//! BookSim2 configuration files. Arguments are converted here, the work runs in topolab-sim
+//! with the GIL released (crate::monitor::run: progress on stderr, Ctrl-C honoured), results
+//! come back as plain dicts that python/topolab/sim.py turns into dataclasses and DataFrames.
+
+use crate::errors::{to_py_err, DeadlockError, ParameterError, SimulationError};
+use crate::network::PyNetwork;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyList};
+use serde::Serialize;
+use topolab_sim::traffic::Exchange;
+use topolab_sim::{Prepared, SimConfig, SimError};
+
+/// The one mapping of simulator errors to Python exceptions.
+pub fn sim_err_to_py(err: SimError) -> PyErr {
+    match err {
+        SimError::Core(e) => to_py_err(e),
+        e @ SimError::Deadlock { .. } => DeadlockError::new_err(e.to_string()),
+        e @ SimError::Conservation { .. } => SimulationError::new_err(e.to_string()),
+    }
+}
+
+/// A Python value from anything serde serialises (dicts, lists, numbers, strings, None; NaN
+/// results, such as the latency of a run that measured no packet, become None).
+fn to_py<'py>(py: Python<'py>, value: &impl Serialize) -> PyResult<Bound<'py, PyAny>> {
+    let v = serde_json::to_value(value)
+        .map_err(|e| SimulationError::new_err(format!("result conversion: {e}")))?;
+    json_to_py(py, &v)
+}
+
+fn json_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use serde_json::Value;
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.into_pyobject(py)?.into_any()
+            } else if let Some(u) = n.as_u64() {
+                u.into_pyobject(py)?.into_any()
+            } else {
+                n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any()
+            }
+        }
+        Value::String(s) => s.into_pyobject(py)?.into_any(),
+        Value::Array(a) => {
+            let items = a
+                .iter()
+                .map(|x| json_to_py(py, x))
+                .collect::<PyResult<Vec<_>>>()?;
+            PyList::new(py, items)?.into_any()
+        }
+        Value::Object(o) => {
+            let d = PyDict::new(py);
+            for (k, x) in o {
+                d.set_item(k, json_to_py(py, x)?)?;
+            }
+            d.into_any()
+        }
+    })
+}
+
+/// Simulation parameters from Python keywords (values given as bool, int, float or str).
+fn config_from(params: Option<&Bound<'_, PyDict>>, seed: Option<u64>) -> PyResult<SimConfig> {
+    let mut cfg = SimConfig::default();
+    if let Some(seed) = seed {
+        cfg.seed = seed;
+    }
+    if let Some(params) = params {
+        for (k, v) in params.iter() {
+            let key: String = k.extract()?;
+            let text = if v.is_instance_of::<PyBool>() {
+                if v.extract::<bool>()? {
+                    "true"
+                } else {
+                    "false"
+                }
+                .to_string()
+            } else if v.is_none() {
+                return Err(ParameterError::new_err(format!(
+                    "simulation parameter '{key}' is None; give a value or leave it out"
+                )));
+            } else {
+                v.str()?.to_string()
+            };
+            cfg.set(&key, &text).map_err(sim_err_to_py)?;
+        }
+    }
+    cfg.validate().map_err(sim_err_to_py)?;
+    Ok(cfg)
+}
+
+/// One run measured the BookSim2 way; returns the result as a dict.
+#[pyfunction]
+#[pyo3(signature = (net, routing, traffic, load, seed=None, params=None, show_progress=false))]
+#[allow(clippy::too_many_arguments)]
+fn simulate<'py>(
+    py: Python<'py>,
+    net: &PyNetwork,
+    routing: &str,
+    traffic: &str,
+    load: f64,
+    seed: Option<u64>,
+    params: Option<&Bound<'py, PyDict>>,
+    show_progress: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let cfg = config_from(params, seed)?;
+    let result = crate::monitor::run(py, show_progress, |monitor| {
+        Ok(topolab_sim::simulate(
+            &net.inner, routing, traffic, load, &cfg, monitor,
+        ))
+    })?
+    .map_err(sim_err_to_py)?;
+    to_py(py, &result)
+}
+
+/// Latency-load curve and saturation point; returns {points, saturation_load,
+/// saturation_throughput}.
+#[pyfunction]
+#[pyo3(signature = (net, routing, traffic, loads=None, tolerance=0.01, seed=None, params=None, show_progress=false))]
+#[allow(clippy::too_many_arguments)]
+fn sweep_load<'py>(
+    py: Python<'py>,
+    net: &PyNetwork,
+    routing: &str,
+    traffic: &str,
+    loads: Option<Vec<f64>>,
+    tolerance: f64,
+    seed: Option<u64>,
+    params: Option<&Bound<'py, PyDict>>,
+    show_progress: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let cfg = config_from(params, seed)?;
+    let result = crate::monitor::run(py, show_progress, |monitor| {
+        Ok(topolab_sim::sweep_load(
+            &net.inner,
+            routing,
+            traffic,
+            loads.as_deref(),
+            tolerance,
+            &cfg,
+            monitor,
+        ))
+    })?
+    .map_err(sim_err_to_py)?;
+    to_py(py, &result)
+}
+
+/// Runs a fixed exchange (per source endpoint: [(destination, packets), ...]) to completion.
+#[pyfunction]
+#[pyo3(signature = (net, routing, per_source, name="exchange", seed=None, params=None, show_progress=false))]
+#[allow(clippy::too_many_arguments)]
+fn run_exchange<'py>(
+    py: Python<'py>,
+    net: &PyNetwork,
+    routing: &str,
+    per_source: Vec<Vec<(u32, u32)>>,
+    name: &str,
+    seed: Option<u64>,
+    params: Option<&Bound<'py, PyDict>>,
+    show_progress: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let cfg = config_from(params, seed)?;
+    let exchange = Exchange {
+        name: name.to_string(),
+        per_source,
+    };
+    let result = crate::monitor::run(py, show_progress, |monitor| {
+        Ok(Prepared::new(&net.inner, routing, &cfg, monitor)
+            .and_then(|prep| topolab_sim::run_exchange(&prep, &exchange, monitor)))
+    })?
+    .map_err(sim_err_to_py)?;
+    to_py(py, &result)
+}
+
+/// Every simulation parameter: name, kind, default and meaning.
+#[pyfunction]
+fn sim_params(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    to_py(py, &topolab_sim::PARAMS)
+}
+
+/// Every routing name with its summary.
+#[pyfunction]
+fn routings(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    let list: Vec<(&str, &str)> = topolab_sim::ROUTINGS.to_vec();
+    to_py(py, &list)
+}
+
+/// Reads a BookSim2 configuration: (network, routing, traffic, load, params dict).
+#[pyfunction]
+fn read_booksim_config<'py>(
+    py: Python<'py>,
+    path: std::path::PathBuf,
+) -> PyResult<(PyNetwork, String, String, f64, Bound<'py, PyAny>, String)> {
+    let setup = py
+        .allow_threads(|| topolab_sim::booksim::read_config(&path))
+        .map_err(sim_err_to_py)?;
+    let params = to_py(py, &setup.config)?;
+    Ok((
+        PyNetwork {
+            inner: setup.network,
+        },
+        setup.routing,
+        setup.traffic,
+        setup.load,
+        params,
+        setup.network_spec,
+    ))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep_load, m)?)?;
+    m.add_function(wrap_pyfunction!(run_exchange, m)?)?;
+    m.add_function(wrap_pyfunction!(sim_params, m)?)?;
+    m.add_function(wrap_pyfunction!(routings, m)?)?;
+    m.add_function(wrap_pyfunction!(read_booksim_config, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,281 @@
+//! Separable input-first allocation with round-robin arbiters, as BookSim2's
+//! `separable_input_first` with `round_robin` arbiters (SeparableInputFirstAllocator::Allocate,
+//! RoundRobinArbiter): every input first picks one of its requests, then every output picks one
+//! of the inputs that picked it; a winner moves both arbiters' pointers one past itself.
+//!
+//! A round-robin arbiter prefers the highest priority and, among equals, the request whose index
+//! comes first counting from the pointer: the smallest (index - pointer) mod size
+//! (RoundRobinArbiter::Supersedes). The outcome does not depend on the order requests are given
+//! in, so callers may list them in any order. One pass (alloc_iters = 1), as BookSim2's.
+
+/// Round-robin distance of `index` from `pointer` in an arbiter of `size` positions.
+#[inline]
+pub fn rr_distance(index: u32, pointer: u32, size: u32) -> u32 {
+    if index >= pointer {
+        index - pointer
+    } else {
+        index + size - pointer
+    }
+}
+
+/// Division and remainder by the number of VCs, a run-time constant, with a multiplication
+/// (Lemire's method; exact for every u32) instead of a hardware division in the hot loops.
+#[derive(Debug, Clone, Copy)]
+pub struct ByVcs {
+    d: u32,
+    m: u64,
+}
+
+impl ByVcs {
+    pub fn new(d: u32) -> ByVcs {
+        ByVcs {
+            d,
+            m: (u64::MAX / d as u64).wrapping_add(1),
+        }
+    }
+    /// x / d
+    #[inline]
+    pub fn quot(self, x: u32) -> u32 {
+        if self.d == 1 {
+            return x;
+        }
+        ((self.m as u128 * x as u128) >> 64) as u32
+    }
+    /// x % d
+    #[inline]
+    pub fn modulo(self, x: u32) -> u32 {
+        if self.d == 1 {
+            return 0;
+        }
+        let low = self.m.wrapping_mul(x as u64);
+        ((low as u128 * self.d as u128) >> 64) as u32
+    }
+}
+
+/// (x + 1) mod n for x < n.
+#[inline]
+pub fn next_mod(x: u32, n: u32) -> u32 {
+    if x + 1 >= n {
+        0
+    } else {
+        x + 1
+    }
+}
+
+/// A request: input `input` asks for output `output` with priority `pri`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Request {
+    pub input: u32,
+    pub output: u32,
+    pub pri: u8,
+}
+
+/// The output stage alone, for callers that made the input picks themselves in one pass
+/// (`Request`s with at most one per input): per output, round robin over the inputs that picked
+/// it. Winners move both pointers; grants come in the order of `picks`.
+#[derive(Debug, Clone, Default)]
+pub struct OutputStage {
+    best_in: Vec<u32>,
+    best_dist: Vec<u32>,
+    touched: Vec<u32>,
+}
+
+impl OutputStage {
+    pub fn new(outputs: usize) -> Self {
+        OutputStage {
+            best_in: vec![u32::MAX; outputs],
+            best_dist: vec![0; outputs],
+            touched: Vec::new(),
+        }
+    }
+
+    /// Grants (input, output) are appended to `grants`; the caller moves the winners'
+    /// pointers (`out_ptr` reads the output arbiters' pointers).
+    pub fn run(
+        &mut self,
+        picks: &[Request],
+        inputs: u32,
+        out_ptr: impl Fn(u32) -> u32,
+        grants: &mut Vec<(u32, u32)>,
+    ) {
+        for p in picks {
+            let o = p.output as usize;
+            let d = rr_distance(p.input, out_ptr(p.output), inputs);
+            if self.best_in[o] == u32::MAX {
+                self.touched.push(p.output);
+                self.best_in[o] = p.input;
+                self.best_dist[o] = d;
+            } else if d < self.best_dist[o] {
+                self.best_in[o] = p.input;
+                self.best_dist[o] = d;
+            }
+        }
+        for &o in &self.touched {
+            let input = self.best_in[o as usize];
+            self.best_in[o as usize] = u32::MAX;
+            grants.push((input, o));
+        }
+        self.touched.clear();
+    }
+}
+
+/// Scratch space reused across allocations (no allocation per flit).
+#[derive(Debug, Clone, Default)]
+pub struct Separable {
+    out: OutputStage,
+    picks: Vec<Request>,
+}
+
+impl Separable {
+    pub fn new(outputs: usize) -> Self {
+        Separable {
+            out: OutputStage::new(outputs),
+            picks: Vec::new(),
+        }
+    }
+
+    /// Runs one allocation over `requests`, which must be grouped by input (all requests of an
+    /// input consecutive). `in_ptr[i]` / `out_ptr[o]` are the arbiters' pointers over outputs
+    /// (size `outputs`) and inputs (size `inputs`); winners update them. Grants (input, output)
+    /// are appended to `grants`.
+    pub fn allocate(
+        &mut self,
+        requests: &[Request],
+        inputs: u32,
+        outputs: u32,
+        in_ptr: &mut [u32],
+        out_ptr: &mut [u32],
+        grants: &mut Vec<(u32, u32)>,
+    ) {
+        self.picks.clear();
+        // Input stage: per input, highest priority, then round-robin over outputs.
+        let mut i = 0;
+        while i < requests.len() {
+            let input = requests[i].input;
+            let ptr = in_ptr[input as usize];
+            let mut best = requests[i];
+            let mut best_d = rr_distance(best.output, ptr, outputs);
+            let mut j = i + 1;
+            while j < requests.len() && requests[j].input == input {
+                let r = requests[j];
+                let d = rr_distance(r.output, ptr, outputs);
+                if r.pri > best.pri || (r.pri == best.pri && d < best_d) {
+                    best = r;
+                    best_d = d;
+                }
+                j += 1;
+            }
+            self.picks.push(best);
+            i = j;
+        }
+        // Output stage: per output, round-robin over the inputs that picked it (packet
+        // priorities are all equal: BookSim2 priority = none).
+        let start = grants.len();
+        self.out
+            .run(&self.picks, inputs, |o| out_ptr[o as usize], grants);
+        for &(i, o) in &grants[start..] {
+            in_ptr[i as usize] = (o + 1) % outputs;
+            out_ptr[o as usize] = (i + 1) % inputs;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A literal separable input-first allocation over a dense request matrix, for comparison.
+    fn reference(req: &[Vec<bool>], in_ptr: &mut [u32], out_ptr: &mut [u32]) -> Vec<(u32, u32)> {
+        let (ni, no) = (req.len() as u32, req[0].len() as u32);
+        let mut pick = vec![None; ni as usize];
+        for i in 0..ni {
+            for k in 0..no {
+                let o = (in_ptr[i as usize] + k) % no;
+                if req[i as usize][o as usize] {
+                    pick[i as usize] = Some(o);
+                    break;
+                }
+            }
+        }
+        let mut grants = Vec::new();
+        for o in 0..no {
+            for k in 0..ni {
+                let i = (out_ptr[o as usize] + k) % ni;
+                if pick[i as usize] == Some(o) {
+                    grants.push((i, o));
+                    in_ptr[i as usize] = (o + 1) % no;
+                    out_ptr[o as usize] = (i + 1) % ni;
+                    break;
+                }
+            }
+        }
+        grants
+    }
+
+    #[test]
+    fn matches_dense_reference_over_many_rounds() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let (ni, no) = (6u32, 5u32);
+        let (mut ip, mut op) = (vec![0; ni as usize], vec![0; no as usize]);
+        let (mut ip2, mut op2) = (ip.clone(), op.clone());
+        let mut alloc = Separable::new(no as usize);
+        for _ in 0..500 {
+            let req: Vec<Vec<bool>> = (0..ni)
+                .map(|_| (0..no).map(|_| rng.random_bool(0.3)).collect())
+                .collect();
+            let mut list = Vec::new();
+            for i in 0..ni {
+                for o in (0..no).rev() {
+                    if req[i as usize][o as usize] {
+                        list.push(Request {
+                            input: i,
+                            output: o,
+                            pri: 0,
+                        });
+                    }
+                }
+            }
+            let mut got = Vec::new();
+            alloc.allocate(&list, ni, no, &mut ip, &mut op, &mut got);
+            got.sort_unstable_by_key(|g| g.1);
+            let want = reference(&req, &mut ip2, &mut op2);
+            assert_eq!(got, want);
+            assert_eq!(ip, ip2);
+            assert_eq!(op, op2);
+        }
+    }
+
+    #[test]
+    fn division_by_vcs_is_exact() {
+        for d in 1..=64u32 {
+            let b = ByVcs::new(d);
+            for x in (0..5000u32).chain([u32::MAX, u32::MAX - 1, 1 << 31, 123_456_789]) {
+                assert_eq!(b.quot(x), x / d, "{x} / {d}");
+                assert_eq!(b.modulo(x), x % d, "{x} % {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn priority_beats_round_robin_at_the_input() {
+        let mut alloc = Separable::new(3);
+        let (mut ip, mut op) = (vec![0u32; 1], vec![0u32; 3]);
+        let reqs = [
+            Request {
+                input: 0,
+                output: 0,
+                pri: 0,
+            },
+            Request {
+                input: 0,
+                output: 2,
+                pri: 1,
+            },
+        ];
+        let mut g = Vec::new();
+        alloc.allocate(&reqs, 1, 3, &mut ip, &mut op, &mut g);
+        assert_eq!(g, vec![(0, 2)]);
+        assert_eq!(ip[0], 0); // (2 + 1) % 3
+    }
+}

@@ -1,0 +1,350 @@
+//! Simulation parameters: router micro-architecture, channels, packets, measurement and engine
+//! settings. Names follow BookSim2 where it has one (num_vcs, vc_buf_size, routing_delay, ...), so
+//! BookSim users can carry their configurations over; `PARAMS` is the one table of names,
+//! defaults and meanings that `set`, the Python keywords, the command line and the docs read.
+//!
+//! Defaults are the BookSim2 reference setups of ../shared/reference/booksim (iq router, 4 VCs
+//! of 64 flits, credit delay 2, lookahead routing, 1-cycle allocators and crossbar, speedup 1,
+//! 3 warm-up periods of 1,000 cycles, at most 10 samples, latency threshold 500).
+
+use crate::error::{Result, SimError};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Router micro-architecture; enum dispatch in the engine (router/).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RouterModel {
+    /// Input-queued virtual-channel router (BookSim2 `iq`).
+    Iq,
+}
+
+impl RouterModel {
+    pub const NAMES: &'static [&'static str] = &["iq"];
+}
+
+/// How a head flit claims buffer space downstream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlowControl {
+    /// A head takes a free output VC; flits advance one credit at a time (BookSim2's iq router).
+    Wormhole,
+    /// Virtual cut-through: a head takes an output VC only when the whole packet fits in it.
+    Vct,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SimConfig {
+    pub router: RouterModel,
+    pub num_vcs: u32,
+    pub vc_buf_size: u32,
+    pub routing_delay: u32,
+    pub vc_alloc_delay: u32,
+    pub sw_alloc_delay: u32,
+    pub st_final_delay: u32,
+    pub credit_delay: u32,
+    pub internal_speedup: f64,
+    pub wait_for_tail_credit: bool,
+    pub flow_control: FlowControl,
+    pub booksim_compat: bool,
+    pub packet_size: u32,
+    pub channel_latency: u32,
+    /// Per link class latency overriding `channel_latency` ("global" -> 100).
+    pub link_latency: BTreeMap<String, u32>,
+    pub endpoint_latency: u32,
+    pub warmup_periods: u32,
+    pub sample_period: u32,
+    pub max_samples: u32,
+    pub latency_thres: f64,
+    pub warmup_thres: f64,
+    pub stopping_thres: f64,
+    pub acc_warmup_thres: f64,
+    pub acc_stopping_thres: f64,
+    pub saturation_tolerance: f64,
+    pub seed: u64,
+    pub threads: u32,
+    pub deadlock_timeout: u32,
+    pub debug_checks: bool,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig {
+            router: RouterModel::Iq,
+            num_vcs: 4,
+            vc_buf_size: 64,
+            routing_delay: 0,
+            vc_alloc_delay: 1,
+            sw_alloc_delay: 1,
+            st_final_delay: 1,
+            credit_delay: 2,
+            internal_speedup: 1.0,
+            wait_for_tail_credit: false,
+            flow_control: FlowControl::Wormhole,
+            booksim_compat: false,
+            packet_size: 1,
+            channel_latency: 1,
+            link_latency: BTreeMap::new(),
+            endpoint_latency: 1,
+            warmup_periods: 3,
+            sample_period: 1000,
+            max_samples: 10,
+            latency_thres: 500.0,
+            warmup_thres: 0.05,
+            stopping_thres: 0.05,
+            acc_warmup_thres: 0.05,
+            acc_stopping_thres: 0.05,
+            saturation_tolerance: 0.03,
+            seed: 1,
+            threads: 1,
+            deadlock_timeout: 10_000,
+            debug_checks: false,
+        }
+    }
+}
+
+/// One settable parameter: its name, kind, default (as text) and meaning.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct ParamDoc {
+    pub name: &'static str,
+    pub kind: &'static str,
+    pub default: &'static str,
+    pub help: &'static str,
+}
+
+const fn doc(
+    name: &'static str,
+    kind: &'static str,
+    default: &'static str,
+    help: &'static str,
+) -> ParamDoc {
+    ParamDoc {
+        name,
+        kind,
+        default,
+        help,
+    }
+}
+
+/// Every parameter `SimConfig::set` accepts.
+pub const PARAMS: &[ParamDoc] = &[
+    doc("router", "str", "iq", "router model: iq (input-queued VC router)"),
+    doc("num_vcs", "int", "4", "virtual channels per port (1-64)"),
+    doc("vc_buf_size", "int", "64", "flit buffer per VC"),
+    doc("routing_delay", "int", "0", "cycles of route computation; 0 = lookahead routing"),
+    doc("vc_alloc_delay", "int", "1", "cycles of VC allocation (>= 1)"),
+    doc("sw_alloc_delay", "int", "1", "cycles of switch allocation (>= 1)"),
+    doc("st_final_delay", "int", "1", "cycles of crossbar traversal (>= 1)"),
+    doc("credit_delay", "int", "2", "cycles to process a received credit"),
+    doc("internal_speedup", "float", "1.0", "router internal steps per cycle (>= 1)"),
+    doc("wait_for_tail_credit", "bool", "false", "free an output VC only when its tail's credit returns"),
+    doc("flow_control", "str", "wormhole", "wormhole or vct (virtual cut-through)"),
+    doc("booksim_compat", "bool", "false", "reproduce BookSim2's iq quirks: an output VC freed by a tail is reallocated one cycle later; torus datelines by BookSim's rule"),
+    doc("packet_size", "int", "1", "flits per packet"),
+    doc("channel_latency", "int", "1", "router-to-router channel latency in cycles"),
+    doc("link_latency", "str", "", "per link class latency, e.g. local:10,global:100 (overrides channel_latency)"),
+    doc("endpoint_latency", "int", "1", "injection and ejection channel latency in cycles"),
+    doc("warmup_periods", "int", "3", "sample periods of warm-up (0 = until latency and throughput settle)"),
+    doc("sample_period", "int", "1000", "cycles per sample period"),
+    doc("max_samples", "int", "10", "most sample periods, warm-up included"),
+    doc("latency_thres", "float", "500", "average latency (finished and in flight) above which the run is declared saturated; < 0 disables"),
+    doc("warmup_thres", "float", "0.05", "relative latency change ending warm-up (warmup_periods = 0)"),
+    doc("stopping_thres", "float", "0.05", "relative latency change counting a period as converged"),
+    doc("acc_warmup_thres", "float", "0.05", "relative throughput change ending warm-up (warmup_periods = 0)"),
+    doc("acc_stopping_thres", "float", "0.05", "relative throughput change counting a period as converged"),
+    doc("saturation_tolerance", "float", "0.03", "a run is saturated when accepted < (1 - this) x offered"),
+    doc("seed", "int", "1", "seed of every random stream"),
+    doc("threads", "int", "1", "worker threads within a cycle (0 = all cores); results do not depend on it"),
+    doc("deadlock_timeout", "int", "10000", "cycles without any flit moving before the run stops with a deadlock error"),
+    doc("debug_checks", "bool", "false", "check flit and credit conservation every cycle (slow)"),
+];
+
+fn names() -> String {
+    PARAMS.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+}
+
+fn parse_u32(key: &str, value: &str, min: u32, max: u32) -> Result<u32> {
+    let v = value.trim();
+    let parsed = v.parse::<i64>().ok().or_else(|| {
+        v.parse::<f64>()
+            .ok()
+            .filter(|f| f.fract() == 0.0)
+            .map(|f| f as i64)
+    });
+    match parsed {
+        Some(x) if x >= min as i64 && x <= max as i64 => Ok(x as u32),
+        _ => Err(SimError::param(
+            key,
+            format!("'{v}'"),
+            format!("an integer from {min} to {max}"),
+        )),
+    }
+}
+
+fn parse_f64(key: &str, value: &str, min: f64, max: f64) -> Result<f64> {
+    let v = value.trim();
+    match v.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= min && x <= max => Ok(x),
+        _ => Err(SimError::param(
+            key,
+            format!("'{v}'"),
+            format!("a number from {min} to {max}"),
+        )),
+    }
+}
+
+fn parse_bool(key: &str, value: &str) -> Result<bool> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" => Ok(false),
+        other => Err(SimError::param(
+            key,
+            format!("'{other}'"),
+            "true or false (1 or 0)",
+        )),
+    }
+}
+
+/// Parses `class:cycles,class:cycles`.
+pub fn parse_link_latency(value: &str) -> Result<BTreeMap<String, u32>> {
+    let mut map = BTreeMap::new();
+    for item in value.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let Some((class, cycles)) = item.split_once(':') else {
+            return Err(SimError::param(
+                "link_latency",
+                format!("'{item}'"),
+                "entries class:cycles separated by commas, e.g. local:10,global:100",
+            ));
+        };
+        let cycles = parse_u32("link_latency", cycles, 1, 1_000_000)?;
+        map.insert(class.trim().to_string(), cycles);
+    }
+    Ok(map)
+}
+
+impl SimConfig {
+    /// Sets parameter `key` from its text form; unknown keys are rejected with the valid ones.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<()> {
+        let key = key.trim().to_ascii_lowercase();
+        let k = key.as_str();
+        match k {
+            "router" => {
+                self.router = match value.trim().to_ascii_lowercase().as_str() {
+                    "iq" => RouterModel::Iq,
+                    other => {
+                        return Err(SimError::param(
+                            k,
+                            format!("'{other}'"),
+                            format!("one of: {}", RouterModel::NAMES.join(", ")),
+                        ))
+                    }
+                }
+            }
+            "num_vcs" => self.num_vcs = parse_u32(k, value, 1, 64)?,
+            "vc_buf_size" => self.vc_buf_size = parse_u32(k, value, 1, 65_535)?,
+            "routing_delay" => self.routing_delay = parse_u32(k, value, 0, 1000)?,
+            "vc_alloc_delay" => self.vc_alloc_delay = parse_u32(k, value, 1, 1000)?,
+            "sw_alloc_delay" => self.sw_alloc_delay = parse_u32(k, value, 1, 1000)?,
+            "st_final_delay" => self.st_final_delay = parse_u32(k, value, 1, 1000)?,
+            "credit_delay" => self.credit_delay = parse_u32(k, value, 0, 1000)?,
+            "internal_speedup" => self.internal_speedup = parse_f64(k, value, 1.0, 64.0)?,
+            "wait_for_tail_credit" => self.wait_for_tail_credit = parse_bool(k, value)?,
+            "flow_control" => {
+                self.flow_control = match value.trim().to_ascii_lowercase().as_str() {
+                    "wormhole" => FlowControl::Wormhole,
+                    "vct" | "virtual_cut_through" | "cut_through" => FlowControl::Vct,
+                    other => {
+                        return Err(SimError::param(
+                            k,
+                            format!("'{other}'"),
+                            "wormhole or vct (virtual cut-through)",
+                        ))
+                    }
+                }
+            }
+            "booksim_compat" => self.booksim_compat = parse_bool(k, value)?,
+            "packet_size" => self.packet_size = parse_u32(k, value, 1, 65_535)?,
+            "channel_latency" => self.channel_latency = parse_u32(k, value, 1, 1_000_000)?,
+            "link_latency" => self.link_latency = parse_link_latency(value)?,
+            "endpoint_latency" => self.endpoint_latency = parse_u32(k, value, 1, 1_000_000)?,
+            "warmup_periods" => self.warmup_periods = parse_u32(k, value, 0, 1_000_000)?,
+            "sample_period" => self.sample_period = parse_u32(k, value, 1, 100_000_000)?,
+            "max_samples" => self.max_samples = parse_u32(k, value, 1, 1_000_000)?,
+            "latency_thres" => self.latency_thres = parse_f64(k, value, -1.0, 1e12)?,
+            "warmup_thres" => self.warmup_thres = parse_f64(k, value, 0.0, 1e9)?,
+            "stopping_thres" => self.stopping_thres = parse_f64(k, value, 0.0, 1e9)?,
+            "acc_warmup_thres" => self.acc_warmup_thres = parse_f64(k, value, 0.0, 1e9)?,
+            "acc_stopping_thres" => self.acc_stopping_thres = parse_f64(k, value, 0.0, 1e9)?,
+            "saturation_tolerance" => self.saturation_tolerance = parse_f64(k, value, 0.0, 1.0)?,
+            "seed" => {
+                self.seed = value.trim().parse::<u64>().map_err(|_| {
+                    SimError::param(k, format!("'{}'", value.trim()), "a non-negative integer")
+                })?
+            }
+            "threads" => self.threads = parse_u32(k, value, 0, 4096)?,
+            "deadlock_timeout" => self.deadlock_timeout = parse_u32(k, value, 1, u32::MAX / 2)?,
+            "debug_checks" => self.debug_checks = parse_bool(k, value)?,
+            _ => {
+                return Err(SimError::Core(
+                    topolab_core::TopolabError::UnknownParameter {
+                        context: "simulation".into(),
+                        param: key.clone(),
+                        valid: names(),
+                    },
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    /// A configuration from (key, value) pairs applied in order over the defaults.
+    pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Self> {
+        let mut c = SimConfig::default();
+        for (k, v) in pairs {
+            c.set(k, v)?;
+        }
+        c.validate()?;
+        Ok(c)
+    }
+
+    /// Cross-parameter checks.
+    pub fn validate(&self) -> Result<()> {
+        if self.flow_control == FlowControl::Vct && self.vc_buf_size < self.packet_size {
+            return Err(SimError::param(
+                "vc_buf_size",
+                self.vc_buf_size,
+                format!(
+                    "at least packet_size = {} with virtual cut-through (a VC holds a whole packet)",
+                    self.packet_size
+                ),
+            ));
+        }
+        if self.vc_buf_size > u16::MAX as u32 * 16 {
+            return Err(SimError::param(
+                "vc_buf_size",
+                self.vc_buf_size,
+                "at most 1048576",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Latency of a router-to-router link of class `class`.
+    pub fn latency_of(&self, class: &str) -> u32 {
+        self.link_latency
+            .get(class)
+            .copied()
+            .unwrap_or(self.channel_latency)
+    }
+
+    /// Router internal steps in cycle `t` (BookSim2 accumulates `internal_speedup` per cycle and
+    /// runs one step per whole unit).
+    #[inline]
+    pub fn steps_in_cycle(&self, t: u64) -> u32 {
+        if self.internal_speedup == 1.0 {
+            return 1;
+        }
+        let s = self.internal_speedup;
+        ((t + 1) as f64 * s + 1e-9).floor() as u32 - (t as f64 * s + 1e-9).floor() as u32
+    }
+}

@@ -1,0 +1,296 @@
+//! The cycle loop: all routers' read/evaluate phase (parallel across routers), then the delivery
+//! of what they sent into the receivers' arrival wheels (in router order); the deadlock watchdog
+//! and, in debug mode, the conservation checks after each cycle.
+//!
+//! No global mutable state: an `Engine` owns every router, channel and counter of one run and
+//! an explicit clock. `Prepared` holds what several runs on one network share (wiring, routing
+//! tables) and is immutable.
+
+use crate::config::SimConfig;
+use crate::error::{Result, SimError};
+use crate::injection::Source;
+use crate::router::{CycleCtx, Phase, PublishedLoads, RouterCore};
+use crate::routing::Routing;
+use crate::stats::Totals;
+use crate::topo::SimTopology;
+use crate::watchdog;
+use rayon::prelude::*;
+use std::sync::Arc;
+use topolab_core::progress::Monitor;
+use topolab_core::Network;
+
+/// A network wired for simulation with a routing: shared by every run of a sweep.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub net: Arc<Network>,
+    pub topo: Arc<SimTopology>,
+    pub routing: Arc<Routing>,
+    pub routing_name: String,
+    pub cfg: SimConfig,
+}
+
+impl Prepared {
+    pub fn new(
+        net: &Network,
+        routing: &str,
+        cfg: &SimConfig,
+        monitor: &dyn Monitor,
+    ) -> Result<Prepared> {
+        cfg.validate()?;
+        let topo = SimTopology::new(net, cfg)?;
+        let r = Routing::parse(routing, net, &topo, cfg, monitor)?;
+        Ok(Prepared {
+            net: Arc::new(net.clone()),
+            topo: Arc::new(topo),
+            routing: Arc::new(r),
+            routing_name: routing.trim().to_string(),
+            cfg: cfg.clone(),
+        })
+    }
+}
+
+/// Largest cycle count a run may reach (cycles are u32 in the hot loop).
+pub const MAX_CYCLES: u64 = u32::MAX as u64 - 1_000_000;
+
+pub struct Engine<'p> {
+    pub prep: &'p Prepared,
+    pub source: Source,
+    pub cores: Vec<RouterCore>,
+    /// Output-port loads published after each cycle, for global routing views.
+    loads: Vec<Vec<u32>>,
+    pub now: u32,
+    step_base: u64,
+    pub phase: Phase,
+    pub drain_time: u32,
+    pub generating: bool,
+    pool: Option<rayon::ThreadPool>,
+    last_moved: u64,
+    stalled: u64,
+}
+
+impl<'p> Engine<'p> {
+    pub fn new(prep: &'p Prepared, source: Source) -> Result<Engine<'p>> {
+        let topo = &prep.topo;
+        let n = topo.num_routers as usize;
+        let cores: Vec<RouterCore> = (0..n)
+            .map(|r| RouterCore::new(topo, r, &prep.cfg, &source))
+            .collect();
+        let pool = match prep.cfg.threads {
+            1 => None,
+            t => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(t as usize)
+                    .build()
+                    .map_err(|e| {
+                        SimError::param(
+                            "threads",
+                            t,
+                            format!("a thread count the system can start ({e})"),
+                        )
+                    })?,
+            ),
+        };
+        Ok(Engine {
+            prep,
+            source,
+            cores,
+            loads: Vec::new(),
+            now: 0,
+            step_base: 0,
+            phase: Phase::WarmingUp,
+            drain_time: 0,
+            generating: true,
+            pool,
+            last_moved: 0,
+            stalled: 0,
+        })
+    }
+
+    pub fn cfg(&self) -> &SimConfig {
+        &self.prep.cfg
+    }
+
+    /// Runs `n` cycles, watching for deadlock and (debug mode) checking conservation; the
+    /// monitor hears of progress (`done` cycles before this call, out of `total`) and is asked
+    /// whether to go on every 256 simulated cycles.
+    pub fn run_cycles(
+        &mut self,
+        n: u64,
+        monitor: &dyn Monitor,
+        stage: &str,
+        total: u64,
+        done: u64,
+    ) -> Result<()> {
+        let pool = self.pool.take();
+        let result = match &pool {
+            Some(p) => p.install(|| self.run_cycles_inner(n, monitor, stage, total, done, true)),
+            None => self.run_cycles_inner(n, monitor, stage, total, done, false),
+        };
+        self.pool = pool;
+        result
+    }
+
+    fn run_cycles_inner(
+        &mut self,
+        n: u64,
+        monitor: &dyn Monitor,
+        stage: &str,
+        total: u64,
+        done: u64,
+        parallel: bool,
+    ) -> Result<()> {
+        let check_every = (self.cfg().deadlock_timeout as u64 / 4).clamp(1, 256);
+        for i in 0..n {
+            if self.now as u64 >= MAX_CYCLES {
+                return Err(SimError::param(
+                    "sample_period",
+                    self.now,
+                    format!("runs shorter than {MAX_CYCLES} cycles"),
+                ));
+            }
+            self.cycle(parallel);
+            if self.cfg().debug_checks {
+                watchdog::check_conservation(self)?;
+            }
+            if (self.now as u64).is_multiple_of(check_every) {
+                self.watch(check_every)?;
+            }
+            if self.now.is_multiple_of(256) {
+                monitor.progress(stage, done + i + 1, total.max(done + i + 1))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn cycle(&mut self, parallel: bool) {
+        let prep = self.prep;
+        let topo = &*prep.topo;
+        let now = self.now;
+        let steps = prep.cfg.steps_in_cycle(now as u64);
+        {
+            let global = PublishedLoads(&self.loads);
+            let ctx = CycleCtx {
+                topo,
+                routing: &prep.routing,
+                source: &self.source,
+                cfg: &prep.cfg,
+                global: &global,
+                now,
+                step_base: self.step_base,
+                steps,
+                phase: self.phase,
+                drain_time: self.drain_time,
+                generating: self.generating,
+            };
+            if parallel {
+                self.cores
+                    .par_iter_mut()
+                    .with_min_len(8)
+                    .for_each(|c| c.cycle(&ctx));
+            } else {
+                for c in self.cores.iter_mut() {
+                    c.cycle(&ctx);
+                }
+            }
+        }
+        self.deliver(now);
+        if prep.routing.needs_global_view() {
+            self.loads.resize(self.cores.len(), Vec::new());
+            for (l, c) in self.loads.iter_mut().zip(&self.cores) {
+                l.clear();
+                l.extend_from_slice(&c.iq().op_used);
+            }
+        }
+        self.step_base += steps as u64;
+        self.now += 1;
+    }
+
+    /// Puts what every router sent this cycle into the receivers' wheels, in router order.
+    fn deliver(&mut self, now: u32) {
+        let topo = &*self.prep.topo;
+        let mut flits = Vec::new();
+        let mut credits = Vec::new();
+        for r in 0..self.cores.len() {
+            if self.cores[r].staged_flits.is_empty() && self.cores[r].staged_credits.is_empty() {
+                continue;
+            }
+            std::mem::swap(&mut flits, &mut self.cores[r].staged_flits);
+            std::mem::swap(&mut credits, &mut self.cores[r].staged_credits);
+            for &(p, f) in &flits {
+                let g = topo.out_index(r, p);
+                let arrival = now + topo.out_latency[g] + 1;
+                let d = topo.out_peer[g] as usize;
+                self.cores[d]
+                    .flit_wheel
+                    .push(arrival, (topo.out_peer_port[g], f));
+            }
+            for &(p, vc) in &credits {
+                let g = topo.in_index(r, p);
+                let arrival = now + topo.in_latency[g] + 1;
+                let u = topo.in_peer[g] as usize;
+                self.cores[u]
+                    .credit_wheel
+                    .push(arrival, (topo.in_peer_port[g], vc));
+            }
+            flits.clear();
+            credits.clear();
+            std::mem::swap(&mut flits, &mut self.cores[r].staged_flits);
+            std::mem::swap(&mut credits, &mut self.cores[r].staged_credits);
+        }
+    }
+
+    /// Deadlock watchdog: flits in flight and none moved for `deadlock_timeout` cycles.
+    fn watch(&mut self, interval: u64) -> Result<()> {
+        let t = self.totals();
+        if t.in_flight_flits > 0 && t.moved == self.last_moved {
+            self.stalled += interval;
+            if self.stalled >= self.cfg().deadlock_timeout as u64 {
+                return Err(watchdog::diagnose(self, self.stalled, t.in_flight_flits));
+            }
+        } else {
+            self.stalled = 0;
+        }
+        self.last_moved = t.moved;
+        Ok(())
+    }
+
+    /// Network-wide sums of every router's counters.
+    pub fn totals(&self) -> Totals {
+        let mut t = Totals::default();
+        for c in &self.cores {
+            t.add(&c.stats);
+        }
+        t
+    }
+
+    /// Clears the period statistics (BookSim2 _ClearStats).
+    pub fn clear_stats(&mut self) {
+        for c in self.cores.iter_mut() {
+            c.stats.clear_period();
+        }
+    }
+
+    /// Packet latencies counted in the current period, all routers.
+    pub fn latency_samples(&self) -> Vec<u32> {
+        let mut v = Vec::new();
+        for c in &self.cores {
+            v.extend_from_slice(&c.stats.plat_samples);
+        }
+        v
+    }
+
+    /// No flit, credit or event is pending anywhere.
+    pub fn quiet(&self) -> bool {
+        self.cores.iter().all(|c| {
+            !c.busy
+                && c.own_wake == u32::MAX
+                && c.flit_wheel.is_empty()
+                && c.credit_wheel.is_empty()
+        })
+    }
+
+    /// Every source has created the packets stamped before the drain time.
+    pub fn sources_drained(&self) -> bool {
+        self.cores.iter().all(|c| c.eps.drained(self.drain_time))
+    }
+}

@@ -1,0 +1,122 @@
+//! Flits and the channels that carry them.
+//!
+//! A `Flit` is plain data copied from buffer to channel to buffer; every flit of a packet
+//! carries the packet's fields, so nothing outside the flit is looked up while it moves.
+//!
+//! A channel is modelled by its receiver's `Wheel`: an item sent in cycle S over a channel of
+//! latency d is put in the bucket of cycle S + d + 1, the cycle BookSim2's receiver reads it
+//! (d cycles of flight, then the receiver's input register). Channels carry one item per cycle.
+
+/// Flag bits of `Flit::flags`.
+pub const HEAD: u8 = 1;
+pub const TAIL: u8 = 2;
+/// Counted in the measurement (BookSim2's `record`).
+pub const MEASURED: u8 = 4;
+
+/// 32 bytes, aligned so that a flit never straddles two cache lines.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[repr(align(32))]
+pub struct Flit {
+    /// Source and destination endpoints, and the destination's router.
+    pub src: u32,
+    pub dest: u32,
+    pub dest_router: u32,
+    /// Cycle the packet was created (source queueing included in packet latency).
+    pub ctime: u32,
+    /// Cycle the head entered the network.
+    pub itime: u32,
+    /// Routing state: an intermediate router or endpoint (Valiant, UGAL).
+    pub intermediate: u32,
+    /// Routers traversed so far (BookSim2's `hops`).
+    pub hops: u16,
+    pub flags: u8,
+    /// Routing phase / VC class state kept by the routing function.
+    pub phase: u8,
+    /// VC on the channel the flit is on, or in the buffer it sits in.
+    pub vc: u8,
+}
+
+impl Flit {
+    #[inline]
+    pub fn is_head(&self) -> bool {
+        self.flags & HEAD != 0
+    }
+    #[inline]
+    pub fn is_tail(&self) -> bool {
+        self.flags & TAIL != 0
+    }
+    #[inline]
+    pub fn measured(&self) -> bool {
+        self.flags & MEASURED != 0
+    }
+}
+
+/// Items arriving at one router, bucketed by arrival cycle (a timing wheel whose size exceeds
+/// the longest latency + 1, so a bucket holds only the items of one cycle). The engine delivers
+/// into it between cycles; the router empties the bucket of the current cycle.
+#[derive(Debug, Clone)]
+pub struct Wheel<T> {
+    buckets: Vec<Vec<T>>,
+    mask: u32,
+    len: usize,
+}
+
+impl<T: Copy> Wheel<T> {
+    /// A wheel for arrivals up to `max_ahead` cycles after the current one.
+    pub fn new(max_ahead: u32) -> Self {
+        let size = (max_ahead + 1).next_power_of_two() as usize;
+        Wheel {
+            buckets: (0..size).map(|_| Vec::new()).collect(),
+            mask: size as u32 - 1,
+            len: 0,
+        }
+    }
+
+    #[inline]
+    pub fn push(&mut self, arrival: u32, item: T) {
+        self.buckets[(arrival & self.mask) as usize].push(item);
+        self.len += 1;
+    }
+
+    /// Something arrives at `now`.
+    #[inline]
+    pub fn has(&self, now: u32) -> bool {
+        !self.buckets[(now & self.mask) as usize].is_empty()
+    }
+
+    /// Moves the items arriving at `now` into `out` (cleared first).
+    #[inline]
+    pub fn take(&mut self, now: u32, out: &mut Vec<T>) {
+        out.clear();
+        let b = &mut self.buckets[(now & self.mask) as usize];
+        std::mem::swap(b, out);
+        self.len -= out.len();
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The next cycle after `now` with an arrival (u32::MAX if none).
+    pub fn next_after(&self, now: u32) -> u32 {
+        if self.len == 0 {
+            return u32::MAX;
+        }
+        for k in 1..=self.mask + 1 {
+            let t = now.wrapping_add(k);
+            if !self.buckets[(t & self.mask) as usize].is_empty() {
+                return t;
+            }
+        }
+        u32::MAX
+    }
+
+    /// Every item not yet taken.
+    pub fn items(&self) -> impl Iterator<Item = &T> + '_ {
+        self.buckets.iter().flatten()
+    }
+}

@@ -1,0 +1,63 @@
+//! Where packets come from: a Bernoulli process per endpoint with a traffic pattern, or a fixed
+//! exchange (001 §4.4) sent back to back.
+//!
+//! Bernoulli injection at rate p packets per endpoint per cycle: every cycle a packet is created
+//! with probability p. The source queue is unbounded; as in BookSim2 it is kept lazily: an
+//! endpoint holds at most the packet it is injecting, and creates the next one when that is
+//! sent, stamped with the cycle the process produced it (BookSim2 `include_queuing`, qtime). So
+//! memory stays constant past saturation and packet latency includes source queueing. Instead of
+//! one coin per cycle, the gap to the next creation is drawn from the geometric distribution,
+//! floor(ln U / ln(1 - p)) failed cycles: the same process, and idle endpoints cost nothing.
+
+use crate::traffic::{Exchange, Traffic};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
+
+/// Cycle value meaning "never".
+pub const NEVER: u64 = u64::MAX;
+
+#[derive(Debug, Clone)]
+pub enum Source {
+    Bernoulli {
+        traffic: Traffic,
+        /// Packets per endpoint per cycle.
+        rate: f64,
+        /// ln(1 - rate), precomputed.
+        ln_q: f64,
+    },
+    Exchange(Arc<Exchange>),
+}
+
+impl Source {
+    pub fn bernoulli(traffic: Traffic, rate: f64) -> Source {
+        Source::Bernoulli {
+            traffic,
+            rate,
+            ln_q: (1.0 - rate).ln(),
+        }
+    }
+
+    /// Failed cycles before the next creation (0 at rate 1, NEVER at rate 0).
+    #[inline]
+    pub fn gap(&self, rng: &mut ChaCha8Rng) -> u64 {
+        match self {
+            Source::Bernoulli { rate, ln_q, .. } => {
+                if *rate >= 1.0 {
+                    0
+                } else if *rate <= 0.0 {
+                    NEVER
+                } else {
+                    let u: f64 = 1.0 - rng.random::<f64>(); // (0, 1]
+                    let g = (u.ln() / ln_q).floor();
+                    if g >= 1e15 {
+                        NEVER
+                    } else {
+                        g as u64
+                    }
+                }
+            }
+            Source::Exchange(_) => 0,
+        }
+    }
+}

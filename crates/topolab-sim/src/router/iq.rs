@@ -1,0 +1,824 @@
+//! The input-queued virtual-channel router (BookSim2 `iq`, IQRouter::_InternalStep).
+//!
+//! Per input port V virtual channels, each a FIFO of flits; per output port V output VCs with
+//! the credits in use downstream. One internal step (`internal_speedup` per cycle) runs, in
+//! BookSim2's order:
+//!
+//! 1. credits whose `credit_delay` has elapsed return to their output VC;
+//! 2. crossbar: flits that finished traversal enter their output port's queue;
+//! 3. VC allocation for head flits at the front of their VC (separable input-first, round
+//!    robin): an input VC asks for every free VC of its route's range on its route's port;
+//! 4. switch allocation for active VCs with a flit and a credit: per input port one VC per
+//!    output (round robin from the VC after the last winner), then separable input-first;
+//! 5. granted flits leave their buffer: the hop count grows, the upstream credit is queued, the
+//!    flit takes a downstream credit and enters the crossbar (`st_final_delay` cycles); a tail
+//!    frees its output VC (at once, or when its credit returns with wait_for_tail_credit); a head
+//!    behind it routes (lookahead: immediately when routing_delay = 0) and asks for a VC in the
+//!    next step.
+//!
+//! At the end of the cycle each output port sends one flit and each input port one credit.
+//!
+//! BookSim2 evaluates VC allocation before the switch allocation of the same step: an output VC
+//! freed by a tail can be taken again only in the next cycle, and the head behind a departing
+//! tail asks for an output VC only in the next cycle. Either way a VC carries a new packet at
+//! most every second cycle, which caps what one VC carries with single-flit packets at half a
+//! flit per cycle (README of the reference data). `booksim_compat` keeps that order. topolab's
+//! default runs switch allocation first and VC allocation after it, so both the freed output VC
+//! and the exposed head take part in the same step's VC allocation: a VC can carry one packet
+//! per cycle. Zero-load timing is the same in both modes.
+//!
+//! Delays above 1 (vc_alloc_delay, sw_alloc_delay) are pipelined: the decision is taken and its
+//! resources reserved in the first cycle, its effect appears delay - 1 cycles later, and the
+//! requester does not ask again in between (BookSim2 re-checks availability at the end instead).
+
+use crate::allocator::{next_mod, rr_distance, ByVcs, OutputStage, Request};
+use crate::config::{FlowControl, SimConfig};
+use crate::flit::{Flit, Wheel};
+use crate::routing::{GlobalView, RouteChoice, RouteCtx, Routing};
+use crate::stats::RouterStats;
+use crate::topo::{SimTopology, NONE};
+use rand_chacha::ChaCha8Rng;
+use std::collections::VecDeque;
+
+pub const IDLE: u8 = 0;
+pub const ROUTING: u8 = 1;
+pub const VC_ALLOC: u8 = 2;
+pub const ACTIVE: u8 = 3;
+
+/// What route computation needs besides the router's own state.
+pub struct RouteEnv<'a> {
+    pub topo: &'a SimTopology,
+    pub routing: &'a Routing,
+    pub global: &'a dyn GlobalView,
+    pub rng: &'a mut ChaCha8Rng,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Xbar {
+    slot: u32,
+    port: u32,
+    ready: u32,
+    step: u64,
+}
+
+/// State of one input VC, 32 bytes in one cache line: the allocation loops touch a VC's
+/// fields together, and every router's state is cold when its turn comes in a cycle, so one
+/// line per VC is what a VC costs (records of plain data rather than one array per field).
+#[derive(Debug, Clone, Copy)]
+#[repr(align(32))]
+pub struct InputVc {
+    /// Slab slots of the first and last flit.
+    pub head: u32,
+    pub tail: u32,
+    /// Output VC held (port * V + vc), NONE if none.
+    pub ov: u32,
+    /// Internal step from which the VC may ask for an output VC (wrapping).
+    pub step: u32,
+    /// Routing / VC allocation: cycle from which the stage may proceed. Active: switch
+    /// requests wait until after this cycle (pipelined allocation delays).
+    pub ready: u32,
+    /// VC allocator's input arbiter pointer (over output VCs).
+    pub vc_ptr: u32,
+    pub len: u16,
+    /// Route: output port and VC range.
+    pub port: u16,
+    pub state: u8,
+    pub vc_lo: u8,
+    pub vc_hi: u8,
+    /// Listed in `active_list` (removal there is lazy).
+    pub listed: bool,
+}
+
+impl Default for InputVc {
+    fn default() -> Self {
+        InputVc {
+            head: NONE,
+            tail: NONE,
+            ov: NONE,
+            step: 0,
+            ready: 0,
+            vc_ptr: 0,
+            len: 0,
+            port: 0,
+            state: IDLE,
+            vc_lo: 0,
+            vc_hi: 0,
+            listed: false,
+        }
+    }
+}
+
+impl InputVc {
+    #[inline]
+    pub fn route(&self) -> RouteChoice {
+        RouteChoice {
+            port: self.port as u32,
+            vc_lo: self.vc_lo,
+            vc_hi: self.vc_hi,
+        }
+    }
+}
+
+/// State of one output VC: its owner, the credits in use downstream and the VC allocator's
+/// output arbiter pointer.
+#[derive(Debug, Clone, Copy)]
+#[repr(align(16))]
+pub struct OutputVc {
+    /// Input VC holding it, NONE when free.
+    pub owner: u32,
+    /// VC allocator's output arbiter pointer (over input VCs).
+    pub vc_ptr: u32,
+    pub used: u16,
+    pub tail_sent: bool,
+}
+
+/// `a` comes after `b` in wrapping step order.
+#[inline]
+fn after(a: u32, b: u32) -> bool {
+    (a.wrapping_sub(b) as i32) > 0
+}
+
+#[derive(Debug, Clone)]
+pub struct IqState {
+    pub router: u32,
+    pub vcs: u32,
+    by_v: ByVcs,
+    /// Credits are sent in the cycle they are produced (one internal step, sw_alloc_delay 1).
+    direct_credits: bool,
+    pub n_in: u32,
+    pub n_out: u32,
+    pub n_ep: u32,
+    pub buf: u32,
+    pkt: u32,
+    vct: bool,
+    booksim: bool,
+    wait_tail: bool,
+    routing_delay: u32,
+    vc_delay: u32,
+    sw_delay: u32,
+    xbar_delay: u32,
+    pub credit_delay: u32,
+
+    /// Input VCs, index in_port * V + vc.
+    pub iv: Vec<InputVc>,
+    /// Output VCs, index out_port * V + vc.
+    pub ov: Vec<OutputVc>,
+    /// Credits in use per output port, all VCs (BookSim2 GetUsedCredit).
+    pub op_used: Vec<u32>,
+
+    // Switch arbiter pointers.
+    sw_in_ptr: Vec<u32>,
+    sw_out_ptr: Vec<u32>,
+    sw_offset: Vec<u32>,
+    vc_out: OutputStage,
+    sw_out: OutputStage,
+    /// Switch input stage scratch per input port: (priority key, VC key, input VC), and the
+    /// ports touched.
+    sw_best: Vec<(u32, u32, u32)>,
+    sw_touched: Vec<u32>,
+
+    // Flits held by the router: a slab with FIFO links.
+    pub flits: Vec<Flit>,
+    next: Vec<u32>,
+    free: Vec<u32>,
+    /// Flits in input buffers.
+    pub buffered: u32,
+
+    // Work lists.
+    pub vca_list: Vec<u32>,
+    pub active_list: Vec<u32>,
+    routing_list: Vec<u32>,
+    xbar: VecDeque<Xbar>,
+    oq_head: Vec<u32>,
+    oq_tail: Vec<u32>,
+    pub oq_len: Vec<u32>,
+    oq_ports: Vec<u32>,
+    /// Credits to send upstream: (input port, vc, earliest cycle).
+    pub credit_q: VecDeque<(u32, u8, u32)>,
+    credit_sent: Vec<u32>,
+    /// Received credits: (cycle to process, output VC).
+    pub pend_credits: VecDeque<(u32, u32)>,
+
+    // Scratch.
+    picks: Vec<Request>,
+    vc_grants: Vec<(u32, u32)>,
+    sw_grants: Vec<(u32, u32)>,
+    tried: Vec<u32>,
+    credit_keep: Vec<(u32, u8, u32)>,
+}
+
+impl IqState {
+    pub fn new(topo: &SimTopology, r: usize, cfg: &SimConfig) -> IqState {
+        let v = cfg.num_vcs;
+        let (n_in, n_out, n_ep) = (topo.num_in(r), topo.num_out(r), topo.num_ep(r));
+        let niv = (n_in * v) as usize;
+        let nov = (n_out * v) as usize;
+        IqState {
+            router: r as u32,
+            vcs: v,
+            by_v: ByVcs::new(v),
+            direct_credits: cfg.internal_speedup == 1.0 && cfg.sw_alloc_delay == 1,
+            n_in,
+            n_out,
+            n_ep,
+            buf: cfg.vc_buf_size,
+            pkt: cfg.packet_size,
+            vct: cfg.flow_control == FlowControl::Vct,
+            booksim: cfg.booksim_compat,
+            wait_tail: cfg.wait_for_tail_credit,
+            routing_delay: cfg.routing_delay,
+            vc_delay: cfg.vc_alloc_delay,
+            sw_delay: cfg.sw_alloc_delay,
+            xbar_delay: cfg.st_final_delay,
+            credit_delay: cfg.credit_delay,
+            iv: vec![InputVc::default(); niv],
+            ov: vec![
+                OutputVc {
+                    owner: NONE,
+                    vc_ptr: 0,
+                    used: 0,
+                    tail_sent: false
+                };
+                nov
+            ],
+            op_used: vec![0; n_out as usize],
+            sw_in_ptr: vec![0; n_in as usize],
+            sw_out_ptr: vec![0; n_out as usize],
+            sw_offset: vec![0; n_in as usize],
+            vc_out: OutputStage::new(nov),
+            sw_out: OutputStage::new(n_out as usize),
+            sw_best: vec![(u32::MAX, 0, NONE); n_in as usize],
+            sw_touched: Vec::new(),
+            flits: Vec::new(),
+            next: Vec::new(),
+            free: Vec::new(),
+            buffered: 0,
+            vca_list: Vec::new(),
+            active_list: Vec::new(),
+            routing_list: Vec::new(),
+            xbar: VecDeque::new(),
+            oq_head: vec![NONE; n_out as usize],
+            oq_tail: vec![NONE; n_out as usize],
+            oq_len: vec![0; n_out as usize],
+            oq_ports: Vec::new(),
+            credit_q: VecDeque::new(),
+            credit_sent: vec![u32::MAX; n_in as usize],
+            pend_credits: VecDeque::new(),
+            picks: Vec::new(),
+            vc_grants: Vec::new(),
+            sw_grants: Vec::new(),
+            tried: Vec::new(),
+            credit_keep: Vec::new(),
+        }
+    }
+
+    // ----- slab -------------------------------------------------------------------------------
+
+    #[inline]
+    fn alloc_slot(&mut self, f: Flit) -> u32 {
+        match self.free.pop() {
+            Some(i) => {
+                self.flits[i as usize] = f;
+                self.next[i as usize] = NONE;
+                i
+            }
+            None => {
+                self.flits.push(f);
+                self.next.push(NONE);
+                (self.flits.len() - 1) as u32
+            }
+        }
+    }
+
+    /// The front flit of input VC `iv`.
+    #[inline]
+    pub fn front(&self, iv: usize) -> Option<&Flit> {
+        let h = self.iv[iv].head;
+        (h != NONE).then(|| &self.flits[h as usize])
+    }
+
+    /// Flits of input VC `iv`, front first (for checks and diagnostics).
+    pub fn iv_flits(&self, iv: usize) -> impl Iterator<Item = &Flit> + '_ {
+        let mut at = self.iv[iv].head;
+        std::iter::from_fn(move || {
+            if at == NONE {
+                None
+            } else {
+                let f = &self.flits[at as usize];
+                at = self.next[at as usize];
+                Some(f)
+            }
+        })
+    }
+
+    /// Flits in the crossbar and the output queues, with their output port.
+    pub fn outbound_flits(&self) -> impl Iterator<Item = (u32, &Flit)> + '_ {
+        let xbar = self
+            .xbar
+            .iter()
+            .map(|x| (x.port, &self.flits[x.slot as usize]));
+        let queued = (0..self.n_out).flat_map(move |p| {
+            let mut at = self.oq_head[p as usize];
+            std::iter::from_fn(move || {
+                if at == NONE {
+                    None
+                } else {
+                    let f = &self.flits[at as usize];
+                    at = self.next[at as usize];
+                    Some((p, f))
+                }
+            })
+        });
+        xbar.chain(queued)
+    }
+
+    // ----- arrivals and credits ---------------------------------------------------------------
+
+    /// A flit arrives at input port `port` (in the receive phase of cycle `now`).
+    pub fn accept_flit(
+        &mut self,
+        port: u32,
+        f: Flit,
+        now: u32,
+        step: u64,
+        next_step_cycle: u32,
+        env: &mut RouteEnv,
+    ) {
+        let iv = (port * self.vcs + f.vc as u32) as usize;
+        let slot = self.alloc_slot(f);
+        let vc = &mut self.iv[iv];
+        if vc.tail == NONE {
+            vc.head = slot;
+        } else {
+            self.next[vc.tail as usize] = slot;
+        }
+        vc.tail = slot;
+        vc.len += 1;
+        self.buffered += 1;
+        if vc.state == IDLE {
+            debug_assert!(f.is_head(), "a body flit arrived at an idle VC");
+            self.start_head(iv, false, now, step, next_step_cycle, env);
+        }
+    }
+
+    /// A credit for output VC `ov` arrived; it is processed `credit_delay` cycles later.
+    #[inline]
+    pub fn receive_credit(&mut self, ov: u32, now: u32) {
+        self.pend_credits.push_back((now + self.credit_delay, ov));
+    }
+
+    #[inline]
+    fn return_credit(&mut self, ov: u32) {
+        let o = ov as usize;
+        let out = &mut self.ov[o];
+        debug_assert!(out.used > 0, "credit for an empty output VC");
+        out.used -= 1;
+        if self.wait_tail && out.tail_sent && out.used == 0 {
+            out.tail_sent = false;
+            out.owner = NONE;
+        }
+        self.op_used[self.by_v.quot(ov) as usize] -= 1;
+    }
+
+    /// The head flit at the front of `iv` starts routing. `at_update`: it became the front when
+    /// the tail ahead of it won the switch in this step; BookSim2 lets it ask for an output VC
+    /// only from the next step on, topolab's default in this step's VC allocation (which runs
+    /// after the switch allocation).
+    fn start_head(
+        &mut self,
+        iv: usize,
+        at_update: bool,
+        now: u32,
+        step: u64,
+        next_step_cycle: u32,
+        env: &mut RouteEnv,
+    ) {
+        let later = at_update && self.booksim;
+        let step = step as u32;
+        self.iv[iv].step = if later { step.wrapping_add(1) } else { step };
+        if self.routing_delay == 0 {
+            self.compute_route(iv, env);
+            self.iv[iv].state = VC_ALLOC;
+            self.iv[iv].ready = 0;
+            self.vca_list.push(iv as u32);
+        } else {
+            let eval = if later { next_step_cycle } else { now };
+            self.iv[iv].state = ROUTING;
+            self.iv[iv].ready = eval + self.routing_delay - 1;
+            self.routing_list.push(iv as u32);
+        }
+    }
+
+    fn compute_route(&mut self, iv: usize, env: &mut RouteEnv) {
+        let port = self.by_v.quot(iv as u32);
+        let ctx = RouteCtx {
+            topo: env.topo,
+            router: self.router,
+            in_port: port,
+            from_endpoint: port < self.n_ep,
+            in_vc: self.by_v.modulo(iv as u32),
+            num_vcs: self.vcs,
+            port_used: &self.op_used,
+            global: env.global,
+            booksim: self.booksim,
+        };
+        let slot = self.iv[iv].head as usize;
+        let choice = env.routing.route(&ctx, &mut self.flits[slot], env.rng);
+        debug_assert!(choice.port < self.n_out && (choice.vc_hi as u32) < self.vcs);
+        debug_assert!(choice.vc_lo <= choice.vc_hi);
+        let i = &mut self.iv[iv];
+        i.port = choice.port as u16;
+        i.vc_lo = choice.vc_lo;
+        i.vc_hi = choice.vc_hi;
+    }
+
+    // ----- one internal step ------------------------------------------------------------------
+
+    pub fn step(
+        &mut self,
+        now: u32,
+        step: u64,
+        next_step_cycle: u32,
+        env: &mut RouteEnv,
+        stats: &mut RouterStats,
+    ) {
+        while let Some(&(t, ov)) = self.pend_credits.front() {
+            if t > now {
+                break;
+            }
+            self.pend_credits.pop_front();
+            self.return_credit(ov);
+        }
+        while let Some(x) = self.xbar.front().copied() {
+            if x.ready > now || x.step >= step {
+                break;
+            }
+            self.xbar.pop_front();
+            self.enqueue_output(x.slot, x.port);
+        }
+        if self.booksim {
+            self.vc_evaluate(now, step);
+            self.sw_allocate(now, step, next_step_cycle, env, stats);
+            self.vc_apply(now);
+        } else {
+            self.sw_allocate(now, step, next_step_cycle, env, stats);
+            self.vc_evaluate(now, step);
+            self.vc_apply(now);
+        }
+        if !self.routing_list.is_empty() {
+            self.finish_routing(now, step, env);
+        }
+    }
+
+    fn enqueue_output(&mut self, slot: u32, port: u32) {
+        let p = port as usize;
+        self.next[slot as usize] = NONE;
+        if self.oq_tail[p] == NONE {
+            self.oq_head[p] = slot;
+            self.oq_ports.push(port);
+        } else {
+            self.next[self.oq_tail[p] as usize] = slot;
+        }
+        self.oq_tail[p] = slot;
+        self.oq_len[p] += 1;
+    }
+
+    /// VC allocation, input stage fused: each waiting head picks, among the free VCs of its
+    /// route, the one first in round-robin order from its pointer; the output stage follows.
+    fn vc_evaluate(&mut self, now: u32, step: u64) {
+        self.picks.clear();
+        self.vc_grants.clear();
+        self.tried.clear();
+        let v = self.vcs;
+        let size = self.n_out * v;
+        let step = step as u32;
+        for &iv in &self.vca_list {
+            let i = &self.iv[iv as usize];
+            if after(i.step, step) || i.ready > now || i.state != VC_ALLOC {
+                continue;
+            }
+            self.tried.push(iv);
+            let rt = i.route();
+            let ptr = i.vc_ptr;
+            let mut best = NONE;
+            let mut best_d = u32::MAX;
+            for vc in rt.vc_lo as u32..=rt.vc_hi as u32 {
+                let ov = rt.port * v + vc;
+                let o = &self.ov[ov as usize];
+                if o.owner != NONE || (self.vct && self.buf - (o.used as u32) < self.pkt) {
+                    continue;
+                }
+                let d = rr_distance(ov, ptr, size);
+                if d < best_d {
+                    best_d = d;
+                    best = ov;
+                }
+            }
+            if best != NONE {
+                self.picks.push(Request {
+                    input: iv,
+                    output: best,
+                    pri: 0,
+                });
+            }
+        }
+        if self.picks.is_empty() {
+            return;
+        }
+        let ov = &self.ov;
+        self.vc_out.run(
+            &self.picks,
+            self.n_in * v,
+            |o| ov[o as usize].vc_ptr,
+            &mut self.vc_grants,
+        );
+    }
+
+    fn vc_apply(&mut self, now: u32) {
+        // Requesters without a grant ask again in the next step, or vc_alloc_delay cycles on.
+        let retry = if self.vc_delay > 1 {
+            now + self.vc_delay
+        } else {
+            now
+        };
+        for k in 0..self.tried.len() {
+            let iv = self.tried[k] as usize;
+            self.iv[iv].ready = retry;
+        }
+        let (niv, nov) = (self.n_in * self.vcs, self.n_out * self.vcs);
+        for k in 0..self.vc_grants.len() {
+            let (iv, ov) = self.vc_grants[k];
+            let o = &mut self.ov[ov as usize];
+            o.owner = iv;
+            o.vc_ptr = next_mod(iv, niv);
+            let i = &mut self.iv[iv as usize];
+            i.ov = ov;
+            i.state = ACTIVE;
+            i.vc_ptr = next_mod(ov, nov);
+            // Switch requests from the next step on, or vc_alloc_delay cycles later.
+            i.ready = if self.vc_delay > 1 {
+                now + self.vc_delay - 1
+            } else {
+                0
+            };
+            if !i.listed {
+                i.listed = true;
+                self.active_list.push(iv);
+            }
+        }
+        if !self.vc_grants.is_empty() {
+            let ivs = &self.iv;
+            self.vca_list
+                .retain(|&iv| ivs[iv as usize].state == VC_ALLOC);
+        }
+        self.tried.clear();
+        self.vc_grants.clear();
+    }
+
+    /// Switch allocation, input stage fused: per input port, the output first in round-robin
+    /// order from the port's pointer among those its active VCs (with a flit and a credit) ask
+    /// for, and for that output the VC first from the VC after the port's last winner
+    /// (BookSim2's per-input request replacement, RoundRobinArbiter::Supersedes); the output
+    /// stage follows.
+    fn sw_allocate(
+        &mut self,
+        now: u32,
+        step: u64,
+        next_step_cycle: u32,
+        env: &mut RouteEnv,
+        stats: &mut RouterStats,
+    ) {
+        let (v, by_v) = (self.vcs, self.by_v);
+        // Entries whose VC is no longer active (its tail left) are dropped here.
+        let mut k = 0;
+        while k < self.active_list.len() {
+            let iv = self.active_list[k];
+            if self.iv[iv as usize].state != ACTIVE {
+                self.iv[iv as usize].listed = false;
+                self.active_list.swap_remove(k);
+                continue;
+            }
+            let i = &self.iv[iv as usize];
+            k += 1;
+            if i.len == 0 || (i.ready != 0 && i.ready >= now) {
+                continue;
+            }
+            if self.ov[i.ov as usize].used as u32 >= self.buf {
+                continue;
+            }
+            let in_port = by_v.quot(iv);
+            let out_port = by_v.quot(i.ov);
+            let d_out = rr_distance(out_port, self.sw_in_ptr[in_port as usize], self.n_out);
+            let d_vc = rr_distance(by_v.modulo(iv), self.sw_offset[in_port as usize], v);
+            let best = &mut self.sw_best[in_port as usize];
+            if best.2 == NONE {
+                self.sw_touched.push(in_port);
+                *best = (d_out, d_vc, iv);
+            } else if (d_out, d_vc) < (best.0, best.1) {
+                *best = (d_out, d_vc, iv);
+            }
+        }
+        if self.sw_touched.is_empty() {
+            return;
+        }
+        self.picks.clear();
+        for &ip in &self.sw_touched {
+            let iv = self.sw_best[ip as usize].2;
+            self.picks.push(Request {
+                input: ip,
+                output: by_v.quot(self.iv[iv as usize].ov),
+                pri: 0,
+            });
+        }
+        self.sw_grants.clear();
+        let out_ptr = &self.sw_out_ptr;
+        self.sw_out.run(
+            &self.picks,
+            self.n_in,
+            |o| out_ptr[o as usize],
+            &mut self.sw_grants,
+        );
+        let grants = std::mem::take(&mut self.sw_grants);
+        for &(ip, op) in &grants {
+            let iv = self.sw_best[ip as usize].2;
+            self.sw_in_ptr[ip as usize] = next_mod(op, self.n_out);
+            self.sw_out_ptr[op as usize] = next_mod(ip, self.n_in);
+            self.sw_offset[ip as usize] = next_mod(by_v.modulo(iv), v);
+            self.send_flit(iv as usize, now, step, next_step_cycle, env, stats);
+        }
+        for &ip in &self.sw_touched {
+            self.sw_best[ip as usize] = (u32::MAX, 0, NONE);
+        }
+        self.sw_touched.clear();
+        self.sw_grants = grants;
+        self.sw_grants.clear();
+    }
+
+    /// The front flit of `iv` wins the switch: it leaves the input buffer for the crossbar.
+    fn send_flit(
+        &mut self,
+        iv: usize,
+        now: u32,
+        step: u64,
+        next_step_cycle: u32,
+        env: &mut RouteEnv,
+        stats: &mut RouterStats,
+    ) {
+        let by_v = self.by_v;
+        let i = &mut self.iv[iv];
+        let slot = i.head;
+        i.head = self.next[slot as usize];
+        if i.head == NONE {
+            i.tail = NONE;
+        }
+        i.len -= 1;
+        let ov = i.ov;
+        self.buffered -= 1;
+        let port = by_v.quot(ov);
+        let f = &mut self.flits[slot as usize];
+        f.hops = f.hops.saturating_add(1);
+        f.vc = by_v.modulo(ov) as u8;
+        let tail = f.is_tail();
+        let out = &mut self.ov[ov as usize];
+        out.used += 1;
+        if tail {
+            out.tail_sent = true;
+            if !self.wait_tail {
+                out.owner = NONE;
+            }
+        }
+        self.op_used[port as usize] += 1;
+        let in_port = by_v.quot(iv as u32);
+        let update = now + self.sw_delay - 1;
+        self.credit_q
+            .push_back((in_port, by_v.modulo(iv as u32) as u8, update));
+        let xbar_start = if self.sw_delay == 1 {
+            next_step_cycle
+        } else {
+            update + 1
+        };
+        self.xbar.push_back(Xbar {
+            slot,
+            port,
+            ready: xbar_start + self.xbar_delay - 1,
+            step,
+        });
+        if self.sw_delay > 1 {
+            self.iv[iv].ready = update;
+        }
+        stats.flit_hops += 1;
+        stats.moved += 1;
+        if tail {
+            // Leaves active_list at the next switch allocation scan.
+            self.iv[iv].ov = NONE;
+            if self.iv[iv].len == 0 {
+                self.iv[iv].state = IDLE;
+            } else {
+                self.start_head(iv, true, now, step, next_step_cycle, env);
+            }
+        }
+    }
+
+    fn finish_routing(&mut self, now: u32, step: u64, env: &mut RouteEnv) {
+        let mut k = 0;
+        while k < self.routing_list.len() {
+            let iv = self.routing_list[k] as usize;
+            if !after(self.iv[iv].step, step as u32) && self.iv[iv].ready <= now {
+                self.routing_list.swap_remove(k);
+                self.compute_route(iv, env);
+                let i = &mut self.iv[iv];
+                i.state = VC_ALLOC;
+                i.step = (step as u32).wrapping_add(1);
+                i.ready = 0;
+                self.vca_list.push(iv as u32);
+            } else {
+                k += 1;
+            }
+        }
+    }
+
+    // ----- end of cycle -----------------------------------------------------------------------
+
+    /// Each output port sends one queued flit; each input port sends one credit. Router-bound
+    /// ones are appended to `flits_out` / `credits_out`; endpoint-bound ones go into the
+    /// endpoints' wheels at cycle `ep_arrival`.
+    pub fn emit(
+        &mut self,
+        now: u32,
+        flits_out: &mut Vec<(u32, Flit)>,
+        credits_out: &mut Vec<(u32, u8)>,
+        ep_flits: &mut Wheel<(u32, Flit)>,
+        ep_credits: &mut Wheel<(u32, u8)>,
+        ep_arrival: u32,
+    ) {
+        let mut k = 0;
+        while k < self.oq_ports.len() {
+            let p = self.oq_ports[k] as usize;
+            let slot = self.oq_head[p];
+            self.oq_head[p] = self.next[slot as usize];
+            self.oq_len[p] -= 1;
+            if (p as u32) < self.n_ep {
+                ep_flits.push(ep_arrival, (p as u32, self.flits[slot as usize]));
+            } else {
+                flits_out.push((p as u32, self.flits[slot as usize]));
+            }
+            self.free.push(slot);
+            if self.oq_head[p] == NONE {
+                self.oq_tail[p] = NONE;
+                self.oq_ports.swap_remove(k);
+            } else {
+                k += 1;
+            }
+        }
+        if self.credit_q.is_empty() {
+            return;
+        }
+        if self.direct_credits {
+            // At most one credit per input port per cycle, all due now.
+            for (port, vc, _) in self.credit_q.drain(..) {
+                if port < self.n_ep {
+                    ep_credits.push(ep_arrival, (port, vc));
+                } else {
+                    credits_out.push((port, vc));
+                }
+            }
+            return;
+        }
+        self.credit_keep.clear();
+        while let Some((port, vc, earliest)) = self.credit_q.pop_front() {
+            if earliest <= now && self.credit_sent[port as usize] != now {
+                self.credit_sent[port as usize] = now;
+                if port < self.n_ep {
+                    ep_credits.push(ep_arrival, (port, vc));
+                } else {
+                    credits_out.push((port, vc));
+                }
+            } else {
+                self.credit_keep.push((port, vc, earliest));
+            }
+        }
+        self.credit_q.extend(self.credit_keep.drain(..));
+    }
+
+    /// Work left that needs the router processed next cycle even without arrivals.
+    #[inline]
+    pub fn busy(&self) -> bool {
+        self.buffered > 0
+            || !self.xbar.is_empty()
+            || !self.oq_ports.is_empty()
+            || !self.credit_q.is_empty()
+    }
+
+    /// Cycle of the next credit to process (u32::MAX if none).
+    #[inline]
+    pub fn next_credit(&self) -> u32 {
+        self.pend_credits.front().map_or(u32::MAX, |c| c.0)
+    }
+
+    /// Flits held in the router's input buffers, crossbar and output queues.
+    pub fn held_flits(&self) -> u64 {
+        self.buffered as u64
+            + self.xbar.len() as u64
+            + self.oq_len.iter().map(|&l| l as u64).sum::<u64>()
+    }
+}

@@ -1,0 +1,219 @@
+//! One router and its endpoints: the unit of work of a cycle.
+//!
+//! A cycle has two phases:
+//!
+//! 1. `RouterCore::cycle`, for every router in parallel (read inputs and evaluate): the
+//!    endpoints eject, take credits, create and inject; the router takes the flits and credits
+//!    arriving now from its own arrival wheels, runs its internal steps and stages what it
+//!    sends to other routers;
+//! 2. the engine's delivery (write outputs), in router order: every staged flit and credit is
+//!    put in the receiving router's wheel at its arrival cycle (sent in cycle S over a channel of
+//!    latency d, it arrives in cycle S + d + 1, as in BookSim2).
+//!
+//! In phase 1 a router touches only its own state, so the result does not depend on the number
+//! of threads; each router draws from its own random streams (injection, traffic, routing),
+//! seeded from the run's seed and the router's index.
+//!
+//! Routers are processed only in cycles where something happens: an arrival, a credit to
+//! process, a flit buffered or queued, an endpoint event (`busy`, `own_wake`, the wheels).
+//!
+//! Router models are an enum (`Model`); the input-queued VC router is the one implemented. A
+//! bufferless (deflection / hot-potato) model adds a variant with its own step and reuses the
+//! endpoints, channels, statistics and measurement unchanged.
+
+pub mod endpoint;
+pub mod iq;
+
+use crate::config::SimConfig;
+use crate::flit::{Flit, Wheel};
+use crate::injection::Source;
+use crate::routing::{GlobalView, Routing};
+use crate::stats::RouterStats;
+use crate::topo::SimTopology;
+use endpoint::Endpoints;
+use iq::{IqState, RouteEnv};
+use rand_chacha::ChaCha8Rng;
+use topolab_core::rng::{stream, Stream};
+
+/// Where the measurement is (BookSim2's _sim_state), which decides what is counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    WarmingUp,
+    Running,
+    /// Measurement over: waiting for the measured packets; sources keep creating.
+    Draining,
+    /// Sources stopped; the network empties.
+    Emptying,
+}
+
+/// Read-only inputs of a cycle, shared by all routers.
+pub struct CycleCtx<'a> {
+    pub topo: &'a SimTopology,
+    pub routing: &'a Routing,
+    pub source: &'a Source,
+    pub cfg: &'a SimConfig,
+    pub global: &'a dyn GlobalView,
+    pub now: u32,
+    /// Global index of this cycle's first internal step.
+    pub step_base: u64,
+    pub steps: u32,
+    pub phase: Phase,
+    pub drain_time: u32,
+    pub generating: bool,
+}
+
+/// Router model state, enum dispatch.
+#[derive(Debug, Clone)]
+pub enum Model {
+    Iq(IqState),
+}
+
+#[derive(Debug, Clone)]
+pub struct RouterCore {
+    pub id: u32,
+    pub model: Model,
+    pub eps: Endpoints,
+    rng_inject: ChaCha8Rng,
+    rng_traffic: ChaCha8Rng,
+    rng_route: ChaCha8Rng,
+    /// Flits (input port, flit) and credits (output port, vc) arriving from other routers.
+    pub flit_wheel: Wheel<(u32, Flit)>,
+    pub credit_wheel: Wheel<(u32, u8)>,
+    pub stats: RouterStats,
+    /// Sent this cycle to other routers: (output port, flit) and (input port, vc).
+    pub staged_flits: Vec<(u32, Flit)>,
+    pub staged_credits: Vec<(u32, u8)>,
+    arrivals: Vec<(u32, Flit)>,
+    credit_arrivals: Vec<(u32, u8)>,
+    pub busy: bool,
+    pub own_wake: u32,
+}
+
+impl RouterCore {
+    pub fn new(topo: &SimTopology, r: usize, cfg: &SimConfig, source: &Source) -> RouterCore {
+        let n_ep = topo.num_ep(r);
+        let mut eps = Endpoints::new(
+            n_ep,
+            topo.ep_offset[r],
+            cfg.num_vcs,
+            cfg.vc_buf_size,
+            cfg.endpoint_latency,
+        );
+        let mut rng_inject = stream(cfg.seed, Stream::Injection, r as u64);
+        eps.start(source, &mut rng_inject);
+        RouterCore {
+            id: r as u32,
+            model: Model::Iq(IqState::new(topo, r, cfg)),
+            eps,
+            rng_inject,
+            rng_traffic: stream(cfg.seed, Stream::Traffic, r as u64),
+            rng_route: stream(cfg.seed, Stream::Routing, r as u64),
+            flit_wheel: Wheel::new(topo.max_latency + 1),
+            credit_wheel: Wheel::new(topo.max_latency + 1),
+            stats: RouterStats::default(),
+            staged_flits: Vec::new(),
+            staged_credits: Vec::new(),
+            arrivals: Vec::new(),
+            credit_arrivals: Vec::new(),
+            busy: true,
+            own_wake: 0,
+        }
+    }
+
+    #[inline]
+    pub fn iq(&self) -> &IqState {
+        match &self.model {
+            Model::Iq(s) => s,
+        }
+    }
+
+    /// Whether anything happens at this router in cycle `now`.
+    #[inline]
+    pub fn due(&self, now: u32) -> bool {
+        self.busy || self.own_wake <= now || self.flit_wheel.has(now) || self.credit_wheel.has(now)
+    }
+
+    /// Phase 1 of a cycle.
+    pub fn cycle(&mut self, ctx: &CycleCtx) {
+        let now = ctx.now;
+        if !self.due(now) {
+            return;
+        }
+        self.stats.active_cycles += 1;
+        let topo = ctx.topo;
+        self.eps.cycle(
+            ctx,
+            &mut self.rng_inject,
+            &mut self.rng_traffic,
+            &mut self.rng_route,
+            &mut self.stats,
+            &mut self.flit_wheel,
+            &mut self.credit_wheel,
+        );
+        let Model::Iq(iq) = &mut self.model;
+        let first_step = ctx.step_base;
+        let first_next = if ctx.steps > 1 { now } else { now + 1 };
+        let mut env = RouteEnv {
+            topo,
+            routing: ctx.routing,
+            global: ctx.global,
+            rng: &mut self.rng_route,
+        };
+
+        // Flits from upstream routers and from the endpoints.
+        self.flit_wheel.take(now, &mut self.arrivals);
+        for k in 0..self.arrivals.len() {
+            let (p, f) = self.arrivals[k];
+            iq.accept_flit(p, f, now, first_step, first_next, &mut env);
+        }
+        // Credits from downstream routers and from the endpoints.
+        let v = iq.vcs;
+        self.credit_wheel.take(now, &mut self.credit_arrivals);
+        for &(q, vc) in &self.credit_arrivals {
+            iq.receive_credit(q * v + vc as u32, now);
+        }
+
+        for k in 0..ctx.steps {
+            let next_step_cycle = if k + 1 < ctx.steps { now } else { now + 1 };
+            iq.step(
+                now,
+                first_step + k as u64,
+                next_step_cycle,
+                &mut env,
+                &mut self.stats,
+            );
+        }
+
+        // Router-bound traffic is staged for delivery; endpoint-bound stays in this router.
+        let back = now + ctx.cfg.endpoint_latency + 1;
+        iq.emit(
+            now,
+            &mut self.staged_flits,
+            &mut self.staged_credits,
+            &mut self.eps.ej_wheel,
+            &mut self.eps.cr_wheel,
+            back,
+        );
+        self.busy = iq.busy() || self.eps.busy();
+        // A busy router is processed next cycle anyway; its wake-up time is only needed once idle.
+        self.own_wake = if self.busy {
+            now + 1
+        } else {
+            iq.next_credit()
+                .min(self.eps.next_wake(now, ctx.generating))
+        };
+    }
+}
+
+/// `GlobalView` over the loads the engine published after the previous cycle.
+pub struct PublishedLoads<'a>(pub &'a [Vec<u32>]);
+
+impl GlobalView for PublishedLoads<'_> {
+    fn port_used(&self, router: u32, port: u32) -> u32 {
+        self.0
+            .get(router as usize)
+            .and_then(|p| p.get(port as usize))
+            .copied()
+            .unwrap_or(0)
+    }
+}

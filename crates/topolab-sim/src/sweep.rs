@@ -1,0 +1,117 @@
+//! Load sweeps: the latency-load curve and the saturation point.
+//!
+//! Runs the given loads (by default 0.1, 0.2, ... up to the first saturated one), then bisects
+//! between the highest load that did not saturate and the lowest that did until they are
+//! `tolerance` apart. A run is saturated when BookSim2's latency threshold declares it unstable
+//! or when it accepts less than (1 - saturation_tolerance) of the offered load. The saturation
+//! load is the highest load found not saturated; the saturation throughput is the highest
+//! accepted throughput of any run (what the network delivers when overloaded).
+
+use crate::engine::Prepared;
+use crate::error::{Result, SimError};
+use crate::measure::{run, RunResult};
+use serde::Serialize;
+use topolab_core::progress::Monitor;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SweepResult {
+    /// Every run, by increasing offered load.
+    pub points: Vec<RunResult>,
+    pub saturation_load: f64,
+    pub saturation_throughput: f64,
+}
+
+/// Stage reporting that runs within a sweep.
+struct Nested<'a> {
+    inner: &'a dyn Monitor,
+    stage: String,
+}
+
+impl Monitor for Nested<'_> {
+    fn progress(&self, _stage: &str, done: u64, total: u64) -> topolab_core::Result<()> {
+        self.inner.progress(&self.stage, done, total)
+    }
+}
+
+pub const DEFAULT_LOADS: [f64; 10] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
+
+pub fn sweep(
+    prep: &Prepared,
+    traffic: &str,
+    loads: Option<&[f64]>,
+    tolerance: f64,
+    monitor: &dyn Monitor,
+) -> Result<SweepResult> {
+    if !(0.0..1.0).contains(&tolerance) {
+        return Err(SimError::param(
+            "tolerance",
+            tolerance,
+            "a load difference from 0 (no bisection) to 1",
+        ));
+    }
+    let explicit = loads.is_some();
+    let mut grid: Vec<f64> = loads.map(|l| l.to_vec()).unwrap_or(DEFAULT_LOADS.to_vec());
+    grid.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    grid.dedup();
+    let mut points: Vec<RunResult> = Vec::new();
+    let one = |load: f64, points: &mut Vec<RunResult>| -> Result<bool> {
+        let nested = Nested {
+            inner: monitor,
+            stage: format!("load {load:.4}"),
+        };
+        let r = run(prep, traffic, load, &nested)?;
+        let sat = r.saturated;
+        points.push(r);
+        Ok(sat)
+    };
+    for &load in &grid {
+        let sat = one(load, &mut points)?;
+        if sat && !explicit {
+            break;
+        }
+    }
+    if tolerance > 0.0 {
+        let below = |p: &&RunResult| !p.saturated;
+        let mut lo = points
+            .iter()
+            .filter(below)
+            .map(|p| p.offered_load)
+            .fold(0.0, f64::max);
+        let hi_of = |points: &[RunResult], lo: f64| {
+            points
+                .iter()
+                .filter(|p| p.saturated && p.offered_load > lo)
+                .map(|p| p.offered_load)
+                .fold(f64::INFINITY, f64::min)
+        };
+        let mut hi = hi_of(&points, lo);
+        while hi.is_finite() && hi - lo > tolerance {
+            let mid = (lo + hi) / 2.0;
+            if one(mid, &mut points)? {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+    }
+    points.sort_by(|a, b| {
+        a.offered_load
+            .partial_cmp(&b.offered_load)
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let saturation_load = points
+        .iter()
+        .filter(|p| !p.saturated)
+        .map(|p| p.offered_load)
+        .fold(0.0, f64::max);
+    let saturation_throughput = points
+        .iter()
+        .map(|p| p.accepted_throughput)
+        .filter(|x| x.is_finite())
+        .fold(0.0, f64::max);
+    Ok(SweepResult {
+        points,
+        saturation_load,
+        saturation_throughput,
+    })
+}

@@ -1,0 +1,276 @@
+//! The network as the simulator wires it: ports, channels and their latencies, in flat arrays.
+//!
+//! Port order at every router, for inputs and outputs alike: first its endpoints (ascending
+//! endpoint id), then its router links in the network's CSR order (ascending neighbour id), a
+//! link of width w giving w consecutive ports. This is BookSim2 anynet's order (AnyNet::_BuildNet:
+//! node channels first, then router channels by ascending router id); it matters only through the
+//! round-robin arbiters' tie-breaking. Directed links give an output port at their source and an
+//! input port at their destination; the credit channel runs back alongside.
+
+use crate::config::SimConfig;
+use crate::error::{Result, SimError};
+use topolab_core::Network;
+
+/// Marks "not a router" in peer arrays (the peer of an endpoint port is an endpoint id).
+pub const NONE: u32 = u32::MAX;
+
+#[derive(Debug, Clone)]
+pub struct SimTopology {
+    pub num_routers: u32,
+    pub num_endpoints: u32,
+    /// First endpoint id of each router; length routers + 1.
+    pub ep_offset: Vec<u32>,
+    /// Start of each router's output ports in the out_* arrays; length routers + 1.
+    pub out_offset: Vec<u32>,
+    /// Downstream router of an output port (NONE for endpoint ports).
+    pub out_peer: Vec<u32>,
+    /// Input port index at the downstream router (the endpoint's local index for endpoint ports).
+    pub out_peer_port: Vec<u32>,
+    pub out_latency: Vec<u32>,
+    /// Start of each router's input ports; length routers + 1.
+    pub in_offset: Vec<u32>,
+    /// Upstream router of an input port (NONE for endpoint ports).
+    pub in_peer: Vec<u32>,
+    /// Output port index at the upstream router.
+    pub in_peer_port: Vec<u32>,
+    pub in_latency: Vec<u32>,
+    /// For each CSR entry of the network (router r, neighbour position i): the first output
+    /// port towards that neighbour and the link width (parallel ports).
+    pub nbr_first_port: Vec<u32>,
+    pub nbr_width: Vec<u32>,
+    /// CSR offsets and targets of the network (neighbours ascending), to index nbr_* by
+    /// (router, position).
+    pub csr_offset: Vec<u32>,
+    pub csr_target: Vec<u32>,
+    pub endpoint_latency: u32,
+    pub max_latency: u32,
+}
+
+impl SimTopology {
+    pub fn new(net: &Network, cfg: &SimConfig) -> Result<SimTopology> {
+        let n = net.num_routers();
+        if n == 0 {
+            return Err(SimError::Core(topolab_core::TopolabError::InvalidNetwork(
+                "a network without routers cannot be simulated".into(),
+            )));
+        }
+        let total_ep = net.num_endpoints();
+        if total_ep == 0 {
+            return Err(SimError::Core(topolab_core::TopolabError::InvalidNetwork(
+                "the network has no endpoints to send or receive traffic".into(),
+            )));
+        }
+        if total_ep >= u32::MAX as u64 / 2 {
+            return Err(SimError::Core(topolab_core::TopolabError::InvalidNetwork(
+                format!("{total_ep} endpoints exceed the simulator's u32 index range"),
+            )));
+        }
+        for (class, _) in cfg.link_latency.iter() {
+            if !net.link_classes().iter().any(|c| c == class) {
+                return Err(SimError::param(
+                    "link_latency",
+                    format!("class '{class}'"),
+                    format!(
+                        "a link class of this network: {}",
+                        net.link_classes().join(", ")
+                    ),
+                ));
+            }
+        }
+        let mut ep_offset = Vec::with_capacity(n + 1);
+        let mut acc = 0u32;
+        for r in 0..n {
+            ep_offset.push(acc);
+            acc += net.endpoints()[r];
+        }
+        ep_offset.push(acc);
+
+        let (csr_offset, csr_target) = net.csr();
+        let (csr_offset, csr_target) = (csr_offset.to_vec(), csr_target.to_vec());
+        let links = net.links();
+        let class_latency: Vec<u32> = net
+            .link_classes()
+            .iter()
+            .map(|c| cfg.latency_of(c))
+            .collect();
+
+        // Output ports.
+        let mut out_offset = Vec::with_capacity(n + 1);
+        let mut out_peer = Vec::new();
+        let mut out_latency = Vec::new();
+        let mut nbr_first_port = Vec::with_capacity(csr_offset[n] as usize);
+        let mut nbr_width = Vec::with_capacity(csr_offset[n] as usize);
+        for r in 0..n {
+            out_offset.push(out_peer.len() as u32);
+            for e in 0..net.endpoints()[r] {
+                out_peer.push(NONE);
+                out_latency.push(cfg.endpoint_latency);
+                let _ = e;
+            }
+            for (&v, &l) in net.neighbors(r).iter().zip(net.neighbor_links(r)) {
+                let link = &links[l as usize];
+                let local = out_peer.len() as u32 - out_offset[r];
+                nbr_first_port.push(local);
+                nbr_width.push(link.width);
+                for _ in 0..link.width {
+                    out_peer.push(v);
+                    out_latency.push(class_latency[link.class as usize]);
+                }
+            }
+        }
+        out_offset.push(out_peer.len() as u32);
+
+        // Input ports: endpoints, then incoming links by ascending source router.
+        let mut incoming: Vec<Vec<(u32, u32, u32)>> = vec![Vec::new(); n]; // (src, width, latency)
+        for u in 0..n {
+            for (&v, &l) in net.neighbors(u).iter().zip(net.neighbor_links(u)) {
+                let link = &links[l as usize];
+                incoming[v as usize].push((
+                    u as u32,
+                    link.width,
+                    class_latency[link.class as usize],
+                ));
+            }
+        }
+        let mut in_offset = Vec::with_capacity(n + 1);
+        let mut in_peer = Vec::new();
+        let mut in_latency = Vec::new();
+        for (r, inc) in incoming.iter_mut().enumerate() {
+            in_offset.push(in_peer.len() as u32);
+            for _ in 0..net.endpoints()[r] {
+                in_peer.push(NONE);
+                in_latency.push(cfg.endpoint_latency);
+            }
+            inc.sort_unstable();
+            for &(u, w, lat) in inc.iter() {
+                for _ in 0..w {
+                    in_peer.push(u);
+                    in_latency.push(lat);
+                }
+            }
+        }
+        in_offset.push(in_peer.len() as u32);
+
+        // Pair the k-th parallel port u -> v at u with the k-th input port from u at v.
+        let mut out_peer_port = vec![NONE; out_peer.len()];
+        let mut in_peer_port = vec![NONE; in_peer.len()];
+        for r in 0..n {
+            let (o0, o1) = (out_offset[r] as usize, out_offset[r + 1] as usize);
+            for (k, p) in (o0..o1).enumerate() {
+                if out_peer[p] == NONE {
+                    out_peer_port[p] = k as u32; // endpoint local index
+                }
+            }
+        }
+        for v in 0..n {
+            let (i0, i1) = (in_offset[v] as usize, in_offset[v + 1] as usize);
+            for (k, p) in (i0..i1).enumerate() {
+                if in_peer[p] == NONE {
+                    in_peer_port[p] = k as u32;
+                }
+            }
+        }
+        // Match router channels: for each (u, v) the ports at u towards v and at v from u are
+        // both contiguous and in the same count.
+        for u in 0..n {
+            let (o0, o1) = (out_offset[u] as usize, out_offset[u + 1] as usize);
+            let mut p = o0;
+            while p < o1 {
+                let v = out_peer[p];
+                if v == NONE {
+                    p += 1;
+                    continue;
+                }
+                let run_end = (p..o1).find(|&q| out_peer[q] != v).unwrap_or(o1);
+                let (i0, i1) = (
+                    in_offset[v as usize] as usize,
+                    in_offset[v as usize + 1] as usize,
+                );
+                let start = (i0..i1)
+                    .find(|&q| in_peer[q] == u as u32)
+                    .expect("every output channel has an input port");
+                for k in 0..(run_end - p) {
+                    out_peer_port[p + k] = (start + k - i0) as u32;
+                    in_peer_port[start + k] = (p + k - o0) as u32;
+                }
+                p = run_end;
+            }
+        }
+        for r in 0..n {
+            let ports = (out_offset[r + 1] - out_offset[r]).max(in_offset[r + 1] - in_offset[r]);
+            if ports > u16::MAX as u32 {
+                return Err(SimError::Core(topolab_core::TopolabError::InvalidNetwork(
+                    format!("router {r} has {ports} ports; the simulator supports at most 65535"),
+                )));
+            }
+        }
+        let max_latency = out_latency
+            .iter()
+            .chain(in_latency.iter())
+            .copied()
+            .max()
+            .unwrap_or(1);
+        Ok(SimTopology {
+            num_routers: n as u32,
+            num_endpoints: total_ep as u32,
+            ep_offset,
+            out_offset,
+            out_peer,
+            out_peer_port,
+            out_latency,
+            in_offset,
+            in_peer,
+            in_peer_port,
+            in_latency,
+            nbr_first_port,
+            nbr_width,
+            csr_offset,
+            csr_target,
+            endpoint_latency: cfg.endpoint_latency,
+            max_latency,
+        })
+    }
+
+    #[inline]
+    pub fn num_out(&self, r: usize) -> u32 {
+        self.out_offset[r + 1] - self.out_offset[r]
+    }
+    #[inline]
+    pub fn num_in(&self, r: usize) -> u32 {
+        self.in_offset[r + 1] - self.in_offset[r]
+    }
+    #[inline]
+    pub fn num_ep(&self, r: usize) -> u32 {
+        self.ep_offset[r + 1] - self.ep_offset[r]
+    }
+    /// Router of an endpoint (binary search over the offsets).
+    #[inline]
+    pub fn endpoint_router(&self, ep: u32) -> u32 {
+        (self.ep_offset.partition_point(|&o| o <= ep) - 1) as u32
+    }
+    /// First output port of router `r` towards its `pos`-th CSR neighbour, and the link width.
+    #[inline]
+    pub fn nbr_port(&self, r: usize, pos: usize) -> (u32, u32) {
+        let i = self.csr_offset[r] as usize + pos;
+        (self.nbr_first_port[i], self.nbr_width[i])
+    }
+    /// Neighbours of router r (ascending).
+    #[inline]
+    pub fn neighbors(&self, r: usize) -> &[u32] {
+        &self.csr_target[self.csr_offset[r] as usize..self.csr_offset[r + 1] as usize]
+    }
+    /// Position of `v` among r's neighbours.
+    #[inline]
+    pub fn neighbor_pos(&self, r: usize, v: u32) -> Option<usize> {
+        self.neighbors(r).binary_search(&v).ok()
+    }
+    /// Global index of router r's output port p.
+    #[inline]
+    pub fn out_index(&self, r: usize, p: u32) -> usize {
+        self.out_offset[r] as usize + p as usize
+    }
+    #[inline]
+    pub fn in_index(&self, r: usize, p: u32) -> usize {
+        self.in_offset[r] as usize + p as usize
+    }
+}

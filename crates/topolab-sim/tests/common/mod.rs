@@ -1,0 +1,68 @@
+//! Helpers shared by the simulator's integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use topolab_sim::SimConfig;
+
+/// shared/reference/booksim beside the repository (searched upwards from the crate).
+pub fn reference_dir() -> Option<PathBuf> {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let found = manifest
+        .ancestors()
+        .map(|a| a.join("shared/reference/booksim"))
+        .find(|d| d.join("results.csv").is_file());
+    if found.is_none() {
+        println!("skipping: shared/reference/booksim not found");
+    }
+    found
+}
+
+/// A configuration with short sample periods, for tests that do not compare with BookSim2.
+pub fn short(pairs: &[(&str, &str)]) -> SimConfig {
+    let mut c = SimConfig::default();
+    c.set("sample_period", "300").unwrap();
+    c.set("warmup_periods", "1").unwrap();
+    c.set("max_samples", "3").unwrap();
+    for (k, v) in pairs {
+        c.set(k, v).unwrap();
+    }
+    c.validate().unwrap();
+    c
+}
+
+/// One row of results.csv.
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub config: String,
+    pub num_vcs: Option<u32>,
+    pub load: f64,
+    pub latency: f64,
+    pub network_latency: f64,
+    pub accepted: f64,
+    pub converged: bool,
+    pub cycles: u64,
+}
+
+pub fn results(dir: &std::path::Path) -> Vec<Row> {
+    let text = std::fs::read_to_string(dir.join("results.csv")).unwrap();
+    text.lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            let (config, vcs) = match f[0].split_once(" num_vcs=") {
+                Some((c, v)) => (c.to_string(), Some(v.parse().unwrap())),
+                None => (f[0].to_string(), None),
+            };
+            Row {
+                config,
+                num_vcs: vcs,
+                load: f[2].parse().unwrap(),
+                latency: f[3].parse().unwrap(),
+                network_latency: f[4].parse().unwrap(),
+                accepted: f[6].parse().unwrap(),
+                converged: f[7] == "true",
+                cycles: f[8].parse().unwrap(),
+            }
+        })
+        .collect()
+}

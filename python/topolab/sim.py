@@ -1,0 +1,235 @@
+"""The cycle-accurate simulator: one run (``simulate``), a latency-load sweep (``sweep_load``),
+fixed exchanges (``run_exchange``) and BookSim2 configuration files (``from_booksim``).
+
+Router parameters are keyword arguments with BookSim2's names (``num_vcs=4``,
+``vc_buf_size=64``, ``credit_delay=2``, ...); ``sim_params()`` lists them with their defaults.
+The work runs in Rust with the GIL released; ``show_progress=True`` prints progress on stderr
+and Ctrl-C interrupts (KeyboardInterrupt). See docs/simulator.md.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import asdict, dataclass, fields
+from typing import TYPE_CHECKING, Any, Sequence
+
+from topolab import _core
+from topolab.network import Network
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def _num(value: Any) -> float:
+    """NaN for results that could not be measured (the core sends None)."""
+    return math.nan if value is None else float(value)
+
+
+@dataclass(frozen=True)
+class SimResult:
+    """One run, measured the BookSim2 way (warm-up, sample periods, convergence, latency
+    threshold). Latencies in cycles, throughputs in flits per endpoint per cycle; ``avg_hops``
+    counts routers traversed (BookSim2's count: router-to-router hops + 1)."""
+
+    routing: str
+    traffic: str
+    offered_load: float
+    accepted_throughput: float
+    injected_throughput: float
+    avg_latency: float
+    p99_latency: float
+    avg_network_latency: float
+    avg_hops: float
+    saturated: bool
+    unstable: bool
+    converged: bool
+    cycles: int
+    measured_packets: int
+    sample_periods: int
+    routers: int
+    endpoints: int
+    wall_seconds: float
+    router_cycles: int
+    active_router_cycles: int
+    flit_hops: int
+
+    @classmethod
+    def _from_core(cls, d: dict[str, Any]) -> SimResult:
+        values = {}
+        for f in fields(cls):
+            v = d[f.name]
+            values[f.name] = _num(v) if f.type == "float" else v
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class ExchangeResult:
+    """A fixed exchange run to completion (001 §4.4)."""
+
+    name: str
+    routing: str
+    completion_cycles: int
+    packets: int
+    flits: int
+    effective_throughput: float
+    avg_latency: float
+    p99_latency: float
+    avg_hops: float
+    wall_seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class SimParam:
+    name: str
+    kind: str
+    default: str
+    help: str
+
+
+@dataclass(frozen=True)
+class BooksimSetup:
+    """A run described by a BookSim2 configuration file: pass it on as
+    ``simulate(setup.network, setup.routing, setup.traffic, setup.load, **setup.params)``."""
+
+    network: Network
+    network_spec: str
+    routing: str
+    traffic: str
+    load: float
+    params: dict[str, Any]
+
+    def simulate(self, **overrides: Any) -> SimResult:
+        params = {**self.params, **overrides}
+        load = params.pop("load", self.load)
+        return simulate(self.network, self.routing, self.traffic, load, **params)
+
+
+def _network(net: Network | str) -> Network:
+    if isinstance(net, Network):
+        return net
+    if isinstance(net, str):
+        from topolab.network import build
+
+        return build(net)
+    raise TypeError(f"net must be a topolab.Network or a spec string, not {type(net).__name__}")
+
+
+def simulate(
+    net: Network | str,
+    routing: str = "min",
+    traffic: str = "uniform",
+    load: float = 0.5,
+    seed: int = 1,
+    *,
+    show_progress: bool = False,
+    **router_params: Any,
+) -> SimResult:
+    """Simulates ``traffic`` at ``load`` flits per endpoint per cycle on ``net``.
+
+    ``routing``: min, min_static, valiant, dor, dragonfly_min, dragonfly_ugal (``routings()``);
+    ``router_params``: BookSim2-named parameters (``sim_params()``)."""
+    d = _core.simulate(
+        _network(net)._net,
+        routing,
+        traffic,
+        float(load),
+        seed=seed,
+        params=router_params,
+        show_progress=show_progress,
+    )
+    return SimResult._from_core(d)
+
+
+def sweep_load(
+    net: Network | str,
+    routing: str = "min",
+    traffic: str = "uniform",
+    loads: Sequence[float] | None = None,
+    seed: int = 1,
+    *,
+    tolerance: float = 0.01,
+    show_progress: bool = False,
+    **router_params: Any,
+) -> pd.DataFrame:
+    """The latency-load curve: one row per run (columns as ``SimResult``), by increasing load.
+
+    Runs ``loads`` (default 0.1, 0.2, ... up to the first saturated load), then bisects between
+    the highest load that did not saturate and the lowest that did until they are ``tolerance``
+    apart (0 disables). ``df.attrs`` holds ``saturation_load`` (highest load not saturated) and
+    ``saturation_throughput`` (highest accepted throughput)."""
+    import pandas as pd
+
+    d = _core.sweep_load(
+        _network(net)._net,
+        routing,
+        traffic,
+        loads=None if loads is None else [float(x) for x in loads],
+        tolerance=float(tolerance),
+        seed=seed,
+        params=router_params,
+        show_progress=show_progress,
+    )
+    rows = [SimResult._from_core(p).to_dict() for p in d["points"]]
+    df = pd.DataFrame(rows, columns=[f.name for f in fields(SimResult)])
+    df.attrs["saturation_load"] = _num(d["saturation_load"])
+    df.attrs["saturation_throughput"] = _num(d["saturation_throughput"])
+    df.attrs["routing"] = routing
+    df.attrs["traffic"] = traffic
+    return df
+
+
+def run_exchange(
+    net: Network | str,
+    per_source: Sequence[Sequence[tuple[int, int]]],
+    routing: str = "min",
+    seed: int = 1,
+    *,
+    name: str = "exchange",
+    show_progress: bool = False,
+    **router_params: Any,
+) -> ExchangeResult:
+    """Runs a fixed exchange to completion: ``per_source[s]`` lists the (destination endpoint,
+    packets) messages endpoint ``s`` sends, in order, as fast as its injection channel allows."""
+    d = _core.run_exchange(
+        _network(net)._net,
+        routing,
+        [[(int(dst), int(n)) for dst, n in msgs] for msgs in per_source],
+        name=name,
+        seed=seed,
+        params=router_params,
+        show_progress=show_progress,
+    )
+    return ExchangeResult(**{k: (_num(v) if isinstance(v, float) or v is None else v) for k, v in d.items()})
+
+
+def sim_params() -> list[SimParam]:
+    """Every simulation parameter with its default and meaning."""
+    return [SimParam(**p) for p in _core.sim_params()]
+
+
+def routings() -> list[tuple[str, str]]:
+    """Every routing name with its summary."""
+    return [tuple(r) for r in _core.routings()]  # type: ignore[misc]
+
+
+def from_booksim(path: str | os.PathLike[str]) -> BooksimSetup:
+    """Reads a BookSim2 configuration file (the keys topolab supports; others are rejected by
+    name). The parameters include ``booksim_compat=True``, so runs reproduce BookSim2's router."""
+    net, routing, traffic, load, config, spec = _core.read_booksim_config(os.fspath(path))
+    defaults = {p.name: p.default for p in sim_params()}
+    params: dict[str, Any] = {}
+    for key, value in config.items():
+        if key == "link_latency":
+            value = ",".join(f"{c}:{v}" for c, v in value.items())
+        if key not in defaults:
+            continue
+        if str(value).lower() != str(defaults[key]).lower():
+            params[key] = value
+    return BooksimSetup(Network(net), spec, routing, traffic, load, params)

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Agreement of topolab's simulator with BookSim2 on every reference configuration.
+
+Reads ../shared/reference/booksim/results.csv, runs each row's configuration (through
+topolab.from_booksim, i.e. booksim_compat = true) at the same offered load and prints both sets of
+figures with the criteria of issue 5:
+
+- average packet latency within 5% for converged rows below 80% of saturation;
+- accepted throughput within 3 percentage points on every row (saturated rows included: that
+  is where the saturation throughput shows);
+- saturation throughput (the highest accepted throughput of the configuration) within 3 points.
+
+Saturation of a configuration, read from BookSim2's rows: the highest converged load whose
+accepted throughput is within 1% of the offered load.
+
+    python scripts/booksim_agreement.py [--only SUBSTRING] [--reference DIR] [--json]
+
+Exit status 1 when a criterion fails. Runs single-threaded and takes a few minutes in all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import pathlib
+import sys
+import time
+
+import topolab
+
+
+def find_reference() -> pathlib.Path | None:
+    for parent in pathlib.Path(__file__).resolve().parents:
+        path = parent / "shared" / "reference" / "booksim"
+        if (path / "results.csv").is_file():
+            return path
+    return None
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", default="", help="only configurations containing this text")
+    ap.add_argument("--reference", type=pathlib.Path, help="directory of results.csv")
+    ap.add_argument("--json", action="store_true", help="print the rows as JSON")
+    args = ap.parse_args()
+    ref = args.reference or find_reference()
+    if ref is None:
+        print("shared/reference/booksim not found; give --reference", file=sys.stderr)
+        return 2
+    with open(ref / "results.csv") as fh:
+        rows = [r for r in csv.DictReader(fh) if args.only in r["config"]]
+
+    def key(r: dict) -> str:
+        return r["config"]
+
+    saturation: dict[str, float] = {}
+    for r in rows:
+        load, acc = float(r["offered_load"]), float(r["accepted_throughput"])
+        if r["converged"] == "true" and acc >= 0.99 * load:
+            saturation[key(r)] = max(saturation.get(key(r), 0.0), load)
+
+    setups: dict[str, topolab.BooksimSetup] = {}
+    out = []
+    failures = 0
+    for r in rows:
+        name = key(r)
+        if name not in setups:
+            cfg, _, vcs = name.partition(" num_vcs=")
+            setup = topolab.from_booksim(ref / cfg)
+            if vcs:
+                setup.params["num_vcs"] = int(vcs)
+            setups[name] = setup
+        load = float(r["offered_load"])
+        t = time.time()
+        ours = setups[name].simulate(load=load)
+        wall = time.time() - t
+        bs_lat, bs_acc = float(r["avg_packet_latency"]), float(r["accepted_throughput"])
+        sat = saturation.get(name, 0.0)
+        lat_checked = r["converged"] == "true" and load < 0.8 * sat
+        lat_err = abs(ours.avg_latency - bs_lat) / bs_lat
+        acc_err = abs(ours.accepted_throughput - bs_acc)
+        ok = acc_err <= 0.03 and (not lat_checked or lat_err <= 0.05)
+        failures += not ok
+        out.append(
+            {
+                "config": name,
+                "load": load,
+                "latency": round(ours.avg_latency, 2),
+                "booksim_latency": bs_lat,
+                "latency_error": round(lat_err, 4),
+                "latency_checked": lat_checked,
+                "accepted": round(ours.accepted_throughput, 4),
+                "booksim_accepted": bs_acc,
+                "converged": ours.converged,
+                "booksim_converged": r["converged"] == "true",
+                "cycles": ours.cycles,
+                "booksim_cycles": int(r["cycles"]),
+                "wall_s": round(wall, 2),
+                "booksim_wall_s": float(r["wall_s"]),
+                "ok": ok,
+            }
+        )
+        if not args.json:
+            o = out[-1]
+            if len(out) == 1:
+                print(
+                    f"{'config':<28} {'load':>6} {'latency':>9} {'booksim':>9} {'err':>6} "
+                    f"{'accepted':>8} {'booksim':>8} {'conv':>9} {'cycles':>13} "
+                    f"{'wall_s':>7} {'bs_wall':>8}  ok"
+                )
+            conv = f"{'y' if o['converged'] else 'n'}/{'y' if o['booksim_converged'] else 'n'}"
+            mark = " " if o["latency_checked"] else "*"
+            print(
+                f"{name:<28} {load:>6} {o['latency']:>9.2f} {bs_lat:>9.2f} "
+                f"{100 * lat_err:>5.1f}%{mark}{o['accepted']:>8.4f} {bs_acc:>8.4f} {conv:>9} "
+                f"{o['cycles']:>6}/{o['booksim_cycles']:<6} {wall:>7.2f} {o['booksim_wall_s']:>8.1f}  "
+                f"{'ok' if ok else 'FAIL'}",
+                flush=True,
+            )
+    # Saturation throughput per configuration: the highest accepted throughput.
+    summary = []
+    for name in dict.fromkeys(o["config"] for o in out):
+        mine = max(o["accepted"] for o in out if o["config"] == name)
+        theirs = max(o["booksim_accepted"] for o in out if o["config"] == name)
+        ok = abs(mine - theirs) <= 0.03
+        failures += not ok
+        summary.append({"config": name, "saturation_throughput": mine, "booksim": theirs, "ok": ok})
+    if args.json:
+        print(json.dumps({"rows": out, "saturation": summary}, indent=2))
+    else:
+        print("\nsaturation throughput (highest accepted):")
+        for s in summary:
+            print(
+                f"  {s['config']:<28} {s['saturation_throughput']:.4f} vs {s['booksim']:.4f}  "
+                f"{'ok' if s['ok'] else 'FAIL'}"
+            )
+        print(
+            "\nlatency error checked for converged rows below 80% of saturation (others marked *); "
+            f"{failures} failure(s)"
+        )
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,166 @@
+"""The simulator from Python and the command line: results, sweeps, BookSim2 configs, errors."""
+
+from __future__ import annotations
+
+import json
+import math
+import pathlib
+
+import networkx as nx
+import pytest
+
+import topolab
+from topolab.cli import main
+
+FAST = {"sample_period": 300, "warmup_periods": 1, "max_samples": 3}
+
+
+@pytest.fixture
+def reference() -> pathlib.Path:
+    """shared/reference/booksim beside the repository, however deep the work tree is."""
+    for parent in pathlib.Path(__file__).resolve().parents:
+        path = parent / "shared" / "reference" / "booksim"
+        if (path / "results.csv").is_file():
+            return path
+    pytest.skip("shared/reference/booksim not found")
+
+
+def test_simulate_returns_a_typed_result():
+    r = topolab.simulate("slimfly:q=5,p=2", routing="min", traffic="uniform", load=0.3, seed=3, **FAST)
+    assert isinstance(r, topolab.SimResult)
+    assert r.routing == "min" and r.offered_load == 0.3
+    assert abs(r.accepted_throughput - 0.3) < 0.02
+    assert not r.saturated and r.converged
+    # Slim Fly q = 5 has diameter 2: a packet crosses 1 to 3 routers.
+    assert 1.0 < r.avg_hops < 3.0
+    assert r.p99_latency >= r.avg_latency > 0
+    d = r.to_dict()
+    assert d["cycles"] == r.cycles and set(d) >= {"avg_latency", "p99_latency", "saturated"}
+    # Same seed, same numbers; another seed, others.
+    again = topolab.simulate("slimfly:q=5,p=2", load=0.3, seed=3, **FAST)
+    assert again.avg_latency == r.avg_latency
+    other = topolab.simulate("slimfly:q=5,p=2", load=0.3, seed=4, **FAST)
+    assert other.avg_latency != r.avg_latency
+
+
+def test_threads_do_not_change_results():
+    net = topolab.build("slimfly:q=5,p=3")
+    one = topolab.simulate(net, "valiant", load=0.2, seed=5, **FAST).to_dict()
+    two = topolab.simulate(net, "valiant", load=0.2, seed=5, threads=2, **FAST).to_dict()
+    one.pop("wall_seconds")
+    two.pop("wall_seconds")
+    assert one == two
+
+
+def test_sweep_load_gives_a_curve_and_a_saturation_point():
+    df = topolab.sweep_load("slimfly:q=5,p=4", "min", loads=[0.2, 0.4, 0.9], tolerance=0.05, **FAST)
+    assert list(df["offered_load"]) == sorted(df["offered_load"])
+    assert len(df) >= 4  # three loads and at least one bisection step
+    sat = df.attrs["saturation_load"]
+    assert 0.4 <= sat < 0.9
+    assert bool(df.loc[df["offered_load"] == 0.9, "saturated"].iloc[0])
+    assert not df[df["offered_load"] <= sat]["saturated"].any()
+    # Latency grows with load below saturation.
+    ok = df[~df["saturated"]]
+    assert ok["avg_latency"].is_monotonic_increasing
+    assert df.attrs["saturation_throughput"] >= sat * 0.97
+
+
+def test_booksim_config_reproduces_the_reference_row(reference):
+    setup = topolab.from_booksim(reference / "sf_q5_p4_min.cfg")
+    assert setup.routing == "min_static" and setup.params["booksim_compat"] is True
+    assert setup.network.num_routers == 50 and setup.network.num_endpoints == 200
+    r = setup.simulate(load=0.3)
+    # results.csv: sf_q5_p4_min.cfg at 0.3: latency 14.34, accepted 0.2994, 6047 cycles.
+    assert abs(r.avg_latency - 14.34) / 14.34 < 0.05
+    assert abs(r.accepted_throughput - 0.2994) < 0.03
+    assert abs(r.cycles - 6047) < 100
+
+
+def test_exchange_runs_to_completion():
+    net = topolab.build("slimfly:q=5,p=1")
+    n = net.num_endpoints
+    per_source = [[(d, 2) for d in range(n) if d != s] for s in range(n)]
+    r = topolab.run_exchange(net, per_source, routing="min", name="all-to-all")
+    assert r.packets == 2 * n * (n - 1) and r.flits == r.packets
+    # Every endpoint receives 2(n - 1) flits, at most one per cycle.
+    assert r.completion_cycles >= 2 * (n - 1)
+    assert 0 < r.effective_throughput <= 1.0
+
+
+def test_errors_name_the_parameter():
+    with pytest.raises(topolab.ParameterError, match="num_vc.*num_vcs"):
+        topolab.simulate("slimfly:q=5,p=2", num_vc=4)
+    with pytest.raises(topolab.ParameterError, match="vc_buf_size"):
+        topolab.simulate("slimfly:q=5,p=2", vc_buf_size=0)
+    with pytest.raises(topolab.ParameterError, match="routing"):
+        topolab.simulate("slimfly:q=5,p=2", routing="fastest")
+    with pytest.raises(topolab.ParameterError, match="torus or mesh"):
+        topolab.simulate("slimfly:q=5,p=2", routing="dor")
+
+
+def test_deadlock_raises_with_the_waiting_cycle():
+    g = nx.DiGraph()
+    for r in range(4):
+        g.add_node(r, endpoints=1)
+        g.add_edge(r, (r + 1) % 4)
+    ring = topolab.from_networkx(g, endpoints="endpoints")
+    with pytest.raises(topolab.DeadlockError, match="waiting cycle: router"):
+        topolab.simulate(
+            ring,
+            "min:vcs=any",
+            load=1.0,
+            num_vcs=1,
+            vc_buf_size=2,
+            packet_size=6,
+            deadlock_timeout=300,
+            latency_thres=-1,
+            **FAST,
+        )
+
+
+def test_cli_json_keys(capsys):
+    assert main(["sim", "slimfly:q=5,p=2", "--load", "0.2", "--json", "--sample_period", "300"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for key in [
+        "offered_load",
+        "accepted_throughput",
+        "avg_latency",
+        "p99_latency",
+        "avg_hops",
+        "saturated",
+        "cycles",
+    ]:
+        assert key in out
+    assert out["offered_load"] == 0.2 and out["saturated"] is False
+
+
+def test_cli_sweep_plot(tmp_path, capsys):
+    png = tmp_path / "curve.png"
+    args = ["sim", "slimfly:q=5,p=4", "--routing", "min", "--sweep", "--loads", "0.3,0.95"]
+    assert main([*args, "--tolerance", "0.2", "--sample_period", "300", "--plot", str(png), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert png.stat().st_size > 1000
+    assert 0.3 <= out["saturation_load"] < 0.95
+    assert [p["offered_load"] for p in out["points"]] == sorted(p["offered_load"] for p in out["points"])
+
+
+def test_cli_booksim_rejects_unknown_keys(tmp_path, reference, capsys):
+    text = (reference / "sf_q5_p4_min.cfg").read_text()
+    text = text.replace("slimfly_q5_p4.anynet", str(reference / "slimfly_q5_p4.anynet"))
+    bad = tmp_path / "bad.cfg"
+    bad.write_text(text + "\nflit_magic = 3;\n")
+    assert main(["sim", "--booksim", str(bad)]) == 2
+    assert "flit_magic" in capsys.readouterr().err
+    worse = tmp_path / "worse.cfg"
+    worse.write_text(text.replace("router = iq;", "router = event;"))
+    assert main(["sim", "--booksim", str(worse)]) == 2
+    assert "router" in capsys.readouterr().err
+
+
+def test_sim_params_and_routings_are_listed():
+    names = {p.name for p in topolab.sim_params()}
+    assert {"num_vcs", "vc_buf_size", "routing_delay", "vc_alloc_delay", "sw_alloc_delay"} <= names
+    assert {"credit_delay", "internal_speedup", "packet_size", "warmup_periods", "sample_period"} <= names
+    assert {r[0] for r in topolab.routings()} >= {"min", "min_static", "valiant", "dor"}
+    assert not math.isnan(topolab.simulate("torus:dims=3", "dor", load=0.1, **FAST).avg_latency)
