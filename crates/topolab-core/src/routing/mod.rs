@@ -2,6 +2,9 @@
 //! hops they imply, and BookSim2's static shortest-path table. The routing issue extends this
 //! module (VC assignment, channel-dependency checks); the simulator's routing functions read it.
 
+pub mod cdg;
+pub mod generic;
+pub mod path;
 pub mod shortest;
 
 pub use shortest::{HopMatrix, NextHopTable};
