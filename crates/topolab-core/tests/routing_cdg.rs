@@ -202,3 +202,33 @@ fn updown_is_deadlock_free_and_delivers() {
     let net = build_str("torus:dims=4").unwrap();
     assert!(UpDown::new(&net, 9).is_err());
 }
+
+#[test]
+fn dfsssp_layers_are_acyclic_and_counted() {
+    use topolab_core::routing::dfsssp::Dfsssp;
+    for spec in [
+        "slimfly:q=5",
+        "slimfly:q=7",
+        "torus:dims=5x5",
+        "jellyfish:routers=40,degree=5",
+    ] {
+        let net = build_str(spec).unwrap();
+        let h = hops(&net);
+        let r = Dfsssp::new(&net, &h, 16, &Silent).unwrap();
+        let d: Vec<Vec<usize>> = (0..net.num_routers()).map(|s| bfs(&net, s)).collect();
+        check_delivery(&net, &r, &|s, t, l| l == d[s][t]);
+        let rep = check(&net, &r, &Silent).unwrap();
+        assert!(rep.acyclic, "{spec}: {:?}", rep.cycle);
+        eprintln!("{spec}: dfsssp VLs {}", r.vls_needed());
+        // Minimal routing on one VC (a superset of the table paths) is cyclic on these networks,
+        // so the layering had work to do.
+        let plain = check(
+            &net,
+            &Minimal::new(&net, h, VcRule::Single).unwrap(),
+            &Silent,
+        )
+        .unwrap();
+        assert!(!plain.acyclic);
+        assert!(r.vls_needed() >= 2 && rep.vcs_used == r.vls_needed());
+    }
+}

@@ -21,7 +21,10 @@ fn peak_rss_mib() -> f64 {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let spec = args.first().map(String::as_str).unwrap_or("slimfly:q=37,p=27");
+    let spec = args
+        .first()
+        .map(String::as_str)
+        .unwrap_or("slimfly:q=37,p=27");
     let routing = args.get(1).map(String::as_str).unwrap_or("min");
     let load: f64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(0.5);
     let mut cfg = SimConfig::default();

@@ -3,6 +3,7 @@
 //! module (VC assignment, channel-dependency checks); the simulator's routing functions read it.
 
 pub mod cdg;
+pub mod dfsssp;
 pub mod generic;
 pub mod path;
 pub mod shortest;
