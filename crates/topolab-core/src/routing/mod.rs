@@ -5,6 +5,7 @@
 pub mod cdg;
 pub mod dfsssp;
 pub mod generic;
+pub mod load;
 pub mod path;
 pub mod shortest;
 
