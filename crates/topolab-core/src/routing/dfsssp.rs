@@ -150,12 +150,12 @@ fn break_cycles(
         let cycle = dfs_cycle(&keys, &voff, &count, &mut color, &mut stack);
         let Some(cycle) = cycle else { return Ok(()) };
         rounds += 1;
-        if rounds % 64 == 0 {
+        if rounds.is_multiple_of(64) {
             monitor.progress("dfsssp layers", rounds, 0)?;
         }
         let weakest = *cycle.iter().min_by_key(|&&e| (count[e], e)).unwrap();
-        for i in eoff[weakest]..eoff[weakest + 1] {
-            let p = trip[i].1 as usize;
+        for &(_, p) in &trip[eoff[weakest]..eoff[weakest + 1]] {
+            let p = p as usize;
             if path_layer[p] != layer {
                 continue;
             }
