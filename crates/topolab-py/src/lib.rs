@@ -5,6 +5,7 @@
 mod errors;
 mod monitor;
 mod network;
+mod routing;
 
 use pyo3::prelude::*;
 
@@ -12,6 +13,7 @@ use pyo3::prelude::*;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     network::register(m)?;
+    routing::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -8,9 +8,9 @@ import sys
 from typing import Callable, Sequence
 
 import topolab
-from topolab.cli import network
+from topolab.cli import network, routing
 
-COMMAND_MODULES = [network]
+COMMAND_MODULES = [network, routing]
 
 
 def make_parser() -> argparse.ArgumentParser:
