@@ -8,6 +8,7 @@ mod monitor;
 mod network;
 mod physical;
 mod sim;
+mod routing;
 
 use pyo3::prelude::*;
 
@@ -18,6 +19,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     analysis::register(m)?;
     physical::register(m)?;
     sim::register(m)?;
+    routing::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

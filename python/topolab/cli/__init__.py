@@ -8,9 +8,18 @@ import sys
 from typing import Callable, Sequence
 
 import topolab
-from topolab.cli import analysis, compare, experiment, network, physical, reproduce, sim
+from topolab.cli import (
+    analysis,
+    compare,
+    experiment,
+    network,
+    physical,
+    reproduce,
+    routing,
+    sim,
+)
 
-COMMAND_MODULES = [network, analysis, physical, sim, compare, experiment, reproduce]
+COMMAND_MODULES = [network, analysis, physical, routing, sim, compare, experiment, reproduce]
 
 
 def make_parser() -> argparse.ArgumentParser:

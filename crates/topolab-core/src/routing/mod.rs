@@ -2,6 +2,13 @@
 //! hops they imply, and BookSim2's static shortest-path table. The routing issue extends this
 //! module (VC assignment, channel-dependency checks); the simulator's routing functions read it.
 
+pub mod catalog;
+pub mod cdg;
+pub mod dfsssp;
+pub mod export;
+pub mod generic;
+pub mod load;
+pub mod path;
 pub mod shortest;
 
 pub use shortest::{HopMatrix, NextHopTable};

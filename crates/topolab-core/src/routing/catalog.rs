@@ -1,0 +1,105 @@
+//! Static routings by name: `name[:key=value,...]`, the same spec syntax as topologies.
+//! Unknown names and keys are rejected with the valid ones listed.
+
+use super::dfsssp::Dfsssp;
+use super::generic::{Minimal, Union, UpDown, Valiant, VcRule};
+use super::path::RouteDef;
+use super::shortest::HopMatrix;
+use crate::error::{Result, TopolabError};
+use crate::network::Network;
+use crate::progress::Monitor;
+use crate::spec::{Params, TopologySpec};
+use std::sync::Arc;
+
+/// (name, parameters, summary) of every static routing.
+pub const STATIC_ROUTINGS: &[(&str, &[&str], &str)] = &[
+    ("min", &["vcs"], "minimal, uniform next hop; vcs=hop (default, 000 §IV-D) or single"),
+    (
+        "valiant",
+        &["vcs", "endpoints_only", "max_hops"],
+        "Valiant via a random intermediate (000 §IV-B); vcs=hop (default), phase (001 §3.4) or single",
+    ),
+    ("ugal", &["vcs", "endpoints_only", "max_hops"], "UGAL candidates: min ∪ valiant (000 §IV-C); adaptive"),
+    ("updown", &["root"], "up*/down* shortest legal paths from a BFS root; one VC"),
+    ("dfsssp", &["max_vls"], "shortest paths with DFSSSP virtual layers (000 §IV-D)"),
+];
+
+fn check_keys(spec: &TopologySpec, allowed: &[&str]) -> Result<()> {
+    for k in spec.params.keys() {
+        if !allowed.contains(&k.as_str()) {
+            return Err(TopolabError::UnknownParameter {
+                context: format!("routing '{}'", spec.family),
+                param: k.clone(),
+                valid: if allowed.is_empty() {
+                    "(none)".into()
+                } else {
+                    allowed.join(", ")
+                },
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Builds the static routing named by `spec` for `net`.
+pub fn build_static<'a>(
+    net: &'a Network,
+    spec: &str,
+    monitor: &dyn Monitor,
+) -> Result<Box<dyn RouteDef + 'a>> {
+    let sp = TopologySpec::parse(spec)?;
+    let Some(&(_, keys, _)) = STATIC_ROUTINGS.iter().find(|r| r.0 == sp.family) else {
+        return Err(TopolabError::InvalidParameter {
+            context: "routing".into(),
+            param: "routing".into(),
+            value: sp.family.clone(),
+            allowed: STATIC_ROUTINGS
+                .iter()
+                .map(|r| r.0)
+                .collect::<Vec<_>>()
+                .join(", "),
+        });
+    };
+    check_keys(&sp, keys)?;
+    let params = Params::new(&sp.family, &sp.params);
+    let vcs = sp.params.get("vcs").map(|v| v.to_string());
+    let rule = |allowed: &[VcRule]| match &vcs {
+        Some(v) => VcRule::parse(v, allowed, &sp.family),
+        None => Ok(VcRule::Hop),
+    };
+    let hops = || -> Result<Arc<HopMatrix>> { Ok(Arc::new(HopMatrix::build(net, monitor)?)) };
+    let all = [VcRule::Single, VcRule::Hop, VcRule::Phase];
+    Ok(match sp.family.as_str() {
+        "min" => Box::new(Minimal::new(net, hops()?, rule(&all[..2])?)?),
+        "valiant" | "ugal" => {
+            let h = hops()?;
+            let endpoints_only = params.opt_bool("endpoints_only")?.unwrap_or(false);
+            let max_hops = params.opt_u32("max_hops", 1, 1000)?.map(|m| m as u16);
+            let r = rule(&all)?;
+            let val = Valiant::new(net, h.clone(), r, endpoints_only, max_hops)?;
+            if sp.family == "valiant" {
+                Box::new(val)
+            } else {
+                let min_rule = if r == VcRule::Phase {
+                    VcRule::Single
+                } else {
+                    r
+                };
+                Box::new(Union {
+                    name: format!("ugal({})", val.name()),
+                    parts: vec![Box::new(Minimal::new(net, h, min_rule)?), Box::new(val)],
+                })
+            }
+        }
+        "updown" => {
+            let n = net.num_routers() as u32;
+            let root = params.opt_u32("root", 0, n.saturating_sub(1))?.unwrap_or(0);
+            Box::new(UpDown::new(net, root as usize)?)
+        }
+        "dfsssp" => {
+            let max = params.opt_u32("max_vls", 1, 255)?.unwrap_or(16);
+            Box::new(Dfsssp::new(net, &*hops()?, max, monitor)?)
+        }
+        _ => unreachable!("name checked against STATIC_ROUTINGS"),
+    })
+}

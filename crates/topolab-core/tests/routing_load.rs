@@ -1,0 +1,137 @@
+//! Static channel load against a per-destination flow propagation (a different algorithm for
+//! the same routing model), the ring closed form and the Slim Fly worst case of 001 §4.2.
+
+use std::sync::Arc;
+use topolab_core::progress::Silent;
+use topolab_core::routing::generic::{Minimal, VcRule};
+use topolab_core::routing::load::{channel_load, Demands};
+use topolab_core::routing::path::arc;
+use topolab_core::routing::HopMatrix;
+use topolab_core::{build_str, Network};
+
+/// Flow propagation towards each destination: the flow at r splits evenly over the minimal
+/// next hops (the `min` routing's per-hop uniform choice), routers processed by decreasing
+/// distance to t.
+fn propagate(net: &Network, d: &HopMatrix, dem: &Demands) -> Vec<f64> {
+    let n = net.num_routers();
+    let mut load = vec![0.0; net.csr().1.len()];
+    for t in 0..n {
+        let mut flow = vec![0.0; n];
+        for &(s, tt, r) in &dem.entries {
+            if tt as usize == t {
+                flow[s as usize] += r;
+            }
+        }
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&v| std::cmp::Reverse(d.get(v, t)));
+        for v in order {
+            if v == t || flow[v] == 0.0 {
+                continue;
+            }
+            let nx: Vec<u32> = net
+                .neighbors(v)
+                .iter()
+                .copied()
+                .filter(|&w| d.get(w as usize, t) + 1 == d.get(v, t))
+                .collect();
+            for &w in &nx {
+                let f = flow[v] / nx.len() as f64;
+                load[arc(net, v, w as usize).unwrap()] += f;
+                flow[w as usize] += f;
+            }
+        }
+    }
+    load
+}
+
+#[test]
+fn minimal_uniform_load_matches_flow_propagation() {
+    for spec in [
+        "torus:dims=4x3,p=2",
+        "hyperx:dims=3x3",
+        "slimfly:q=5",
+        "jellyfish:routers=24,degree=3",
+    ] {
+        let net = build_str(spec).unwrap();
+        let h = Arc::new(HopMatrix::build(&net, &Silent).unwrap());
+        let r = Minimal::new(&net, h.clone(), VcRule::Hop).unwrap();
+        let dem = Demands::uniform(&net);
+        let got = channel_load(&net, &r, &dem, &Silent).unwrap();
+        let want = propagate(&net, &h, &dem);
+        for (a, b) in got.loads.iter().zip(&want) {
+            assert!((a - b).abs() < 1e-9, "{spec}: {a} vs {b}");
+        }
+    }
+}
+
+#[test]
+fn ring_closed_form() {
+    // Odd ring of k routers, one endpoint each, uniform traffic, minimal: every directed link
+    // carries sum_{d=1}^{(k-1)/2} d / (k-1) = (k+1)/8.
+    for k in [5usize, 7, 9] {
+        let net = build_str(&format!("torus:dims={k},p=1")).unwrap();
+        let h = Arc::new(HopMatrix::build(&net, &Silent).unwrap());
+        let r = Minimal::new(&net, h, VcRule::Single).unwrap();
+        let got = channel_load(&net, &r, &Demands::uniform(&net), &Silent).unwrap();
+        let want = (k as f64 + 1.0) / 8.0;
+        for l in &got.loads {
+            assert!((l - want).abs() < 1e-12);
+        }
+        assert!((got.throughput_bound - 1.0 / want).abs() < 1e-9);
+    }
+}
+
+#[test]
+fn slimfly_worst_case_is_two_p() {
+    // 001 §4.2: routers A, X with unique common neighbour Y, and B, Y with unique common
+    // neighbour X; endpoints of A and X exchange (both directions), likewise B and Y. Link
+    // Y -> X carries A -> X and Y -> B: 2p flows, so minimal routing accepts at most 1/(2p).
+    for q in [5u32, 7] {
+        let net = build_str(&format!("slimfly:q={q}")).unwrap();
+        let p = net.endpoints()[0] as usize;
+        let adj = |u: usize, v: usize| net.neighbors(u).contains(&(v as u32));
+        let common = |u: usize, v: usize| {
+            net.neighbors(u)
+                .iter()
+                .filter(|&&w| adj(v, w as usize))
+                .count()
+        };
+        let find = |x: usize, y: usize, not: usize| {
+            net.neighbors(y)
+                .iter()
+                .map(|&v| v as usize)
+                .find(|&a| a != x && a != not && !adj(a, x) && common(a, x) == 1)
+        };
+        let (x, y, a, b) = net
+            .links()
+            .iter()
+            .find_map(|l| {
+                let (x, y) = (l.src as usize, l.dst as usize);
+                let a = find(x, y, usize::MAX)?;
+                let b = find(y, x, a)?;
+                Some((x, y, a, b))
+            })
+            .unwrap();
+        // Endpoint permutation: endpoint j of A <-> endpoint j of X, B <-> Y, others idle
+        // (sending to themselves).
+        let first = |r: usize| net.endpoints()[..r].iter().map(|&e| e as u64).sum::<u64>();
+        let mut dest: Vec<u64> = (0..net.num_endpoints()).collect();
+        for (u, v) in [(a, x), (b, y)] {
+            for j in 0..p as u64 {
+                dest[(first(u) + j) as usize] = first(v) + j;
+                dest[(first(v) + j) as usize] = first(u) + j;
+            }
+        }
+        let dem = Demands::permutation(&net, &dest).unwrap();
+        let h = Arc::new(HopMatrix::build(&net, &Silent).unwrap());
+        let r = Minimal::new(&net, h, VcRule::Hop).unwrap();
+        let got = channel_load(&net, &r, &dem, &Silent).unwrap();
+        assert!(
+            (got.max_load - 2.0 * p as f64).abs() < 1e-9,
+            "q={q}: {}",
+            got.max_load
+        );
+        assert!((got.loads[arc(&net, y, x).unwrap()] - 2.0 * p as f64).abs() < 1e-9);
+        assert!((got.throughput_bound - 1.0 / (2.0 * p as f64)).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,87 @@
+"""``topolab routing check|load|tables``: static routing analysis."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from topolab import routing
+from topolab.cli.common import network_from_argument, print_table
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    net = network_from_argument(args.network, args.format)
+    rep = routing.check(net, args.routing, show_progress=args.progress)
+    if args.json:
+        print(json.dumps(rep.to_dict(), indent=2))
+        return 0 if rep.acyclic else 1
+    rows = [
+        ["routing", rep.routing],
+        ["VCs used", str(rep.vcs_used)],
+        ["max path length", str(rep.max_hops)],
+        ["channels", str(rep.num_channels)],
+        ["dependencies", str(rep.num_dependencies)],
+        ["verdict", "deadlock-free (acyclic CDG)" if rep.acyclic else "CYCLE in the CDG"],
+    ]
+    print_table(rows, ["property", "value"])
+    if rep.cycle:
+        print("cycle: " + " -> ".join(f"{a}->{b}@vc{v}" for a, b, v in rep.cycle))
+    return 0 if rep.acyclic else 1
+
+
+def cmd_load(args: argparse.Namespace) -> int:
+    net = network_from_argument(args.network, args.format)
+    res = routing.channel_load(net, args.routing, show_progress=args.progress)
+    if args.json:
+        print(json.dumps(res.to_dict(), indent=2))
+        return 0
+    rows = [
+        ["routing", res.routing],
+        ["max channel load (uniform)", f"{res.max_load:.6g}"],
+        ["most loaded link", f"{res.max_link[0]} -> {res.max_link[1]}"],
+        ["throughput bound", f"{res.throughput_bound:.6g}"],
+    ]
+    print_table(rows, ["property", "value"])
+    return 0
+
+
+def cmd_tables(args: argparse.Namespace) -> int:
+    net = network_from_argument(args.network, args.format)
+    text = routing.forwarding_tables(net, args.routing, args.vl_budget)
+    if args.output:
+        with open(args.output, "w") as f:
+            f.write(text)
+    else:
+        print(text, end="")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("routing", help="static routing analysis: deadlock check, channel load, tables")
+    rsub = p.add_subparsers(dest="routing_command", metavar="ACTION")
+    rsub.required = True
+
+    def common(q: argparse.ArgumentParser) -> None:
+        q.add_argument("network", help="topology spec or network file")
+        q.add_argument(
+            "--routing", required=True, help="routing spec, e.g. min:vcs=hop, valiant, updown, dfsssp"
+        )
+        q.add_argument("--format", help="input file format when the extension does not say it")
+
+    q = rsub.add_parser("check", help="CDG deadlock check: VCs used, max path length, verdict")
+    common(q)
+    q.add_argument("--json", action="store_true", help="machine-readable output")
+    q.add_argument("--progress", action="store_true", help="show progress on stderr")
+    q.set_defaults(func=cmd_check)
+
+    q = rsub.add_parser("load", help="maximum channel load under uniform traffic (throughput bound)")
+    common(q)
+    q.add_argument("--json", action="store_true", help="machine-readable output")
+    q.add_argument("--progress", action="store_true", help="show progress on stderr")
+    q.set_defaults(func=cmd_load)
+
+    q = rsub.add_parser("tables", help="forwarding (LFT) and VL tables, text format of docs/routing.md")
+    common(q)
+    q.add_argument("--vl-budget", type=int, default=8, help="VLs available (default 8, 003 §3)")
+    q.add_argument("-o", "--output", help="write to this file instead of stdout")
+    q.set_defaults(func=cmd_tables)

@@ -1,0 +1,72 @@
+"""Static routing analysis: channel-dependency deadlock check, channel load (throughput bound)
+and InfiniBand-style forwarding tables. Routings are named by spec, e.g. ``min:vcs=hop``,
+``valiant:vcs=phase,endpoints_only=true``, ``updown``, ``dfsssp`` (see docs/routing.md)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from typing import Any, Optional, Sequence
+
+from topolab import _core
+from topolab.network import Network
+
+
+@dataclass
+class DeadlockReport:
+    routing: str
+    num_channels: int
+    num_dependencies: int
+    num_paths: int
+    vcs_used: int
+    max_hops: int
+    acyclic: bool
+    # [(from router, to router, vc), ...]; the last channel depends on the first.
+    cycle: Optional[list[tuple[int, int, int]]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class ChannelLoad:
+    routing: str
+    max_load: float
+    max_link: tuple[int, int]
+    throughput_bound: float
+    loads: list[float]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def check(net: Network, routing: str, show_progress: bool = False) -> DeadlockReport:
+    """Build the channel dependency graph of ``routing`` on ``net`` and look for a cycle."""
+    d = json.loads(_core.routing_check(net._net, routing, show_progress))
+    cycle = d.pop("cycle")
+    if cycle is not None:
+        cycle = [(c["from"], c["to"], c["vc"]) for c in cycle]
+    return DeadlockReport(cycle=cycle, **d)
+
+
+def channel_load(
+    net: Network,
+    routing: str,
+    permutation: Optional[Sequence[int]] = None,
+    show_progress: bool = False,
+) -> ChannelLoad:
+    """Expected load per directed link under uniform traffic (or an endpoint permutation)."""
+    perm = list(permutation) if permutation is not None else None
+    d = json.loads(_core.routing_load(net._net, routing, perm, show_progress))
+    d["max_link"] = tuple(d["max_link"])
+    return ChannelLoad(**d)
+
+
+def forwarding_tables(net: Network, routing: str, vl_budget: int = 8) -> str:
+    """LFT and VL tables in topolab's text format (docs/routing.md)."""
+    return _core.routing_tables(net._net, routing, vl_budget)
+
+
+def static_routings() -> list[tuple[str, list[str], str]]:
+    """(name, parameters, summary) of every routing the static analysis knows."""
+    return _core.static_routings()
