@@ -7,8 +7,8 @@ mod errors;
 mod monitor;
 mod network;
 mod physical;
-mod sim;
 mod routing;
+mod sim;
 
 use pyo3::prelude::*;
 
