@@ -147,6 +147,25 @@ def simulate(
     return SimResult._from_core(d)
 
 
+SIMULATE_POINT_KEYS = ("network", "routing", "traffic", "load", "seed")
+
+
+def run_point(params: dict[str, Any]) -> dict[str, Any]:
+    """One experiment point of kind "simulate" (topolab run): ``network``, ``routing``,
+    ``traffic``, ``load``, ``seed``; every other key is a router parameter (``sim_params()``)."""
+    router_params = {k: v for k, v in params.items() if k not in SIMULATE_POINT_KEYS}
+    result = simulate(
+        str(params["network"]),
+        routing=str(params.get("routing", "min")),
+        traffic=str(params.get("traffic", "uniform")),
+        load=float(params["load"]),
+        seed=int(params.get("seed", 1)),
+        **router_params,
+    )
+    # The point's own parameters are already columns of the results table.
+    return {k: v for k, v in result.to_dict().items() if k not in SIMULATE_POINT_KEYS}
+
+
 def sweep_load(
     net: Network | str,
     routing: str = "min",

@@ -150,5 +150,10 @@ register_kind(
     required=["network"],
     summary="network sizes: routers, endpoints, links, radix, as topolab info gives them",
 )
-# The other topics register their kinds here, one line each, e.g.
-# register_kind("simulate", "topolab.simulate:run_point", validate="topolab.simulate:check_point")
+register_kind(
+    "simulate",
+    "topolab.sim:run_point",
+    required=["network", "load"],
+    summary="one cycle-accurate simulation: network, routing, traffic, load, seed and BookSim2-named "
+    "router parameters; the columns of topolab.simulate's result",
+)
