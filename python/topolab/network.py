@@ -157,6 +157,18 @@ def build(spec: str, **params: Any) -> Network:
     return Network(_core.build(spec, params))
 
 
+def as_network(net: Network | str) -> Network:
+    """``net`` itself, or the network a spec string builds: the one coercion every API that
+    accepts "a Network or a spec" uses."""
+    if isinstance(net, Network):
+        return net
+    if isinstance(net, str):
+        return build(net)
+    raise _core.ParameterError(
+        f"parameter 'net' = {net!r} is not allowed: a topolab.Network or a spec string"
+    )
+
+
 def load(
     path: str | os.PathLike[str],
     format: str | None = None,

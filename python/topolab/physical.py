@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, Optional, Union
 
 from topolab import _core
-from topolab.network import Network, build
+from topolab.network import Network, as_network
 
 NetworkLike = Union[Network, str]
 PathLike = Union[str, "os.PathLike[str]"]
@@ -233,16 +233,6 @@ def load_catalog(name: PathLike) -> Catalog:
     return Catalog._of(_core.catalog(os.fspath(name)))
 
 
-def _network(net: NetworkLike) -> Network:
-    if isinstance(net, Network):
-        return net
-    if isinstance(net, str):
-        return build(net)
-    raise _core.ParameterError(
-        f"parameter 'net' = {net!r} is not allowed: a topolab.Network or a spec string"
-    )
-
-
 def _placement_args(placement: PlacementLike, routers: int) -> tuple[Optional[str], Optional[list[int]]]:
     """(rule or file name, cabinets) for the core."""
     if placement is None:
@@ -283,7 +273,7 @@ def place(
     router (a list, a dict, a Placement, or a file of ``router cabinet`` lines).
     ``per_cabinet`` sets Z for sequential and arbitrary placements.
     """
-    n = _network(net)
+    n = as_network(net)
     rule, cabinets = _placement_args(placement, n.num_routers)
     d = _core.place(n._net, os.fspath(floor), rule, cabinets, per_cabinet)
     d["cabinet_of"] = tuple(d["cabinet_of"])
@@ -305,7 +295,7 @@ def cost(
     ``max_electric_m`` overrides the floor's electric/optical threshold (``math.inf``: all
     electric); ``router_radix`` buys bigger routers than the network's radix.
     """
-    n = _network(net)
+    n = as_network(net)
     rule, cabinets = _placement_args(placement, n.num_routers)
     d = _core.cost(
         n._net,
@@ -330,7 +320,7 @@ def cable_lengths(
     """Length in metres of one cable of each link of ``net`` placed on ``floor``, parallel to
     ``net.links()``: a link of width w is w cables of that length (the lengths ``cost`` sums).
     """
-    n = _network(net)
+    n = as_network(net)
     rule, cabinets = _placement_args(placement, n.num_routers)
     return _core.cable_lengths(n._net, os.fspath(floor), rule, cabinets, per_cabinet)
 
@@ -353,7 +343,7 @@ def latency(
     latency). Latency = injection + (hops + 1) × switch delay + cable delay × length (004 §III-A).
     Runs in parallel with the GIL released; Ctrl-C interrupts it.
     """
-    n = _network(net)
+    n = as_network(net)
     rule, cabinets = _placement_args(placement, n.num_routers)
     d = _core.latency(
         n._net,

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any, Sequence
 
 from topolab import _core
-from topolab.network import Network
+from topolab.network import Network, as_network
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -111,16 +111,6 @@ class BooksimSetup:
         return simulate(self.network, self.routing, self.traffic, load, **params)
 
 
-def _network(net: Network | str) -> Network:
-    if isinstance(net, Network):
-        return net
-    if isinstance(net, str):
-        from topolab.network import build
-
-        return build(net)
-    raise TypeError(f"net must be a topolab.Network or a spec string, not {type(net).__name__}")
-
-
 def simulate(
     net: Network | str,
     routing: str = "min",
@@ -136,7 +126,7 @@ def simulate(
     ``routing``: min, min_static, valiant, dor, dragonfly_min, dragonfly_ugal (``routings()``);
     ``router_params``: BookSim2-named parameters (``sim_params()``)."""
     d = _core.simulate(
-        _network(net)._net,
+        as_network(net)._net,
         routing,
         traffic,
         float(load),
@@ -186,7 +176,7 @@ def sweep_load(
     import pandas as pd
 
     d = _core.sweep_load(
-        _network(net)._net,
+        as_network(net)._net,
         routing,
         traffic,
         loads=None if loads is None else [float(x) for x in loads],
@@ -217,7 +207,7 @@ def run_exchange(
     """Runs a fixed exchange to completion: ``per_source[s]`` lists the (destination endpoint,
     packets) messages endpoint ``s`` sends, in order, as fast as its injection channel allows."""
     d = _core.run_exchange(
-        _network(net)._net,
+        as_network(net)._net,
         routing,
         [[(int(dst), int(n)) for dst, n in msgs] for msgs in per_source],
         name=name,
