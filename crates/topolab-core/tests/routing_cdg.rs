@@ -9,6 +9,7 @@ use topolab_core::routing::cdg::{check, traffic_routers, Cdg, Channel};
 use topolab_core::routing::generic::{Minimal, UpDown, Valiant, VcRule};
 use topolab_core::routing::path::{PathSet, RouteDef};
 use topolab_core::routing::HopMatrix;
+use topolab_core::routing::RuleRoute;
 use topolab_core::{build_str, Network};
 
 fn bfs(net: &Network, s: usize) -> Vec<usize> {
@@ -194,7 +195,11 @@ fn updown_is_deadlock_free_and_delivers() {
         "slimfly:q=5",
     ] {
         let net = build_str(spec).unwrap();
-        let r = UpDown::new(&net, 0).unwrap();
+        let r = RuleRoute {
+            net: &net,
+            rule: std::sync::Arc::new(UpDown::new(&net, 0).unwrap()),
+            oblivious: true,
+        };
         let n = net.num_routers();
         check_delivery(&net, &r, &|_, _, l| l < 2 * n);
         assert!(check(&net, &r, &Silent).unwrap().acyclic, "{spec}");

@@ -3,7 +3,7 @@
 
 use crate::network::PyNetwork;
 use pyo3::prelude::*;
-use topolab_core::routing::catalog::{build_static, STATIC_ROUTINGS};
+use topolab_core::routing::catalog::{build_static, RULE_ROUTINGS, STATIC_ROUTINGS};
 use topolab_core::routing::{cdg, export, load};
 
 fn json<T: serde::Serialize>(v: &T) -> PyResult<String> {
@@ -75,6 +75,11 @@ fn static_routings() -> Vec<(String, Vec<String>, String)> {
                 s.to_string(),
             )
         })
+        .chain(RULE_ROUTINGS.iter().map(|r| {
+            let mut keys: Vec<String> = r.params.iter().map(|x| x.to_string()).collect();
+            keys.push("select".into());
+            (r.name.to_string(), keys, r.summary.to_string())
+        }))
         .collect()
 }
 

@@ -182,7 +182,15 @@ fn sim_params(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
 /// Every routing name with its summary.
 #[pyfunction]
 fn routings(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
-    let list: Vec<(&str, &str)> = topolab_sim::ROUTINGS.to_vec();
+    let list: Vec<(&str, &str)> = topolab_sim::ROUTINGS
+        .iter()
+        .copied()
+        .chain(
+            topolab_core::routing::catalog::RULE_ROUTINGS
+                .iter()
+                .map(|r| (r.name, r.summary)),
+        )
+        .collect();
     to_py(py, &list)
 }
 

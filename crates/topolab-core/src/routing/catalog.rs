@@ -4,6 +4,7 @@
 use super::dfsssp::Dfsssp;
 use super::generic::{Minimal, Union, UpDown, Valiant, VcRule};
 use super::path::RouteDef;
+use super::rule::{HopRouting, RuleRoute, Select};
 use super::shortest::HopMatrix;
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
@@ -20,7 +21,6 @@ pub const STATIC_ROUTINGS: &[(&str, &[&str], &str)] = &[
         "Valiant via a random intermediate (000 §IV-B); vcs=hop (default), phase (001 §3.4) or single",
     ),
     ("ugal", &["vcs", "endpoints_only", "max_hops"], "UGAL candidates: min ∪ valiant (000 §IV-C); adaptive"),
-    ("updown", &["root"], "up*/down* shortest legal paths from a BFS root; one VC"),
     ("dfsssp", &["max_vls"], "shortest paths with DFSSSP virtual layers (000 §IV-D)"),
 ];
 
@@ -48,6 +48,13 @@ pub fn build_static<'a>(
     monitor: &dyn Monitor,
 ) -> Result<Box<dyn RouteDef + 'a>> {
     let sp = TopologySpec::parse(spec)?;
+    if let Some(built) = build_rule(net, spec, monitor)? {
+        return Ok(Box::new(RuleRoute {
+            net,
+            oblivious: built.select == Select::Random && built.rule.oblivious(),
+            rule: built.rule,
+        }));
+    }
     let Some(&(_, keys, _)) = STATIC_ROUTINGS.iter().find(|r| r.0 == sp.family) else {
         return Err(TopolabError::InvalidParameter {
             context: "routing".into(),
@@ -56,6 +63,7 @@ pub fn build_static<'a>(
             allowed: STATIC_ROUTINGS
                 .iter()
                 .map(|r| r.0)
+                .chain(RULE_ROUTINGS.iter().map(|r| r.name))
                 .collect::<Vec<_>>()
                 .join(", "),
         });
@@ -91,15 +99,66 @@ pub fn build_static<'a>(
                 })
             }
         }
-        "updown" => {
-            let n = net.num_routers() as u32;
-            let root = params.opt_u32("root", 0, n.saturating_sub(1))?.unwrap_or(0);
-            Box::new(UpDown::new(net, root as usize)?)
-        }
         "dfsssp" => {
             let max = params.opt_u32("max_vls", 1, 255)?.unwrap_or(16);
             Box::new(Dfsssp::new(net, &*hops()?, max, monitor)?)
         }
         _ => unreachable!("name checked against STATIC_ROUTINGS"),
     })
+}
+
+/// Builds a hop-by-hop routing for a network from its parameters.
+pub type BuildRule = fn(&Network, &Params, &dyn Monitor) -> Result<Arc<dyn HopRouting>>;
+
+/// A routing defined hop by hop (`rule::HopRouting`): usable by the simulator and by static
+/// analysis alike. Every entry also takes `select` (random or queue; the simulator's choice
+/// among candidates).
+pub struct RuleEntry {
+    pub name: &'static str,
+    /// Accepted parameters besides `select`.
+    pub params: &'static [&'static str],
+    pub summary: &'static str,
+    /// Paper section the algorithm comes from.
+    pub source: &'static str,
+    pub build: BuildRule,
+}
+
+/// Every hop-by-hop routing, by name.
+pub const RULE_ROUTINGS: &[RuleEntry] = &[RuleEntry {
+    name: "updown",
+    params: &["root"],
+    summary: "up*/down* shortest legal paths from a BFS root; one VC",
+    source: "Autonet (Schroeder et al. 1991); topology-agnostic",
+    build: |net, params, _| {
+        let n = net.num_routers() as u32;
+        let root = params.opt_u32("root", 0, n.saturating_sub(1))?.unwrap_or(0);
+        Ok(Arc::new(UpDown::new(net, root as usize)?))
+    },
+}];
+
+/// A hop-by-hop routing and how the simulator selects among its candidates.
+pub struct BuiltRule {
+    pub rule: Arc<dyn HopRouting>,
+    pub select: Select,
+}
+
+/// Builds the hop-by-hop routing named by `spec`, or None when the name is not one of
+/// `RULE_ROUTINGS` (the caller then tries its own routings).
+pub fn build_rule(net: &Network, spec: &str, monitor: &dyn Monitor) -> Result<Option<BuiltRule>> {
+    let sp = TopologySpec::parse(spec)?;
+    let Some(entry) = RULE_ROUTINGS.iter().find(|r| r.name == sp.family) else {
+        return Ok(None);
+    };
+    let mut keys: Vec<&str> = entry.params.to_vec();
+    keys.push("select");
+    check_keys(&sp, &keys)?;
+    let mut rest = sp.params.clone();
+    let select = match rest.remove("select") {
+        Some(v) => Some(Select::parse(&v.to_string())?),
+        None => None,
+    };
+    let params = Params::new(&sp.family, &rest);
+    let rule = (entry.build)(net, &params, monitor)?;
+    let select = select.unwrap_or_else(|| rule.default_select());
+    Ok(Some(BuiltRule { rule, select }))
 }

@@ -6,6 +6,7 @@
 //! away from it: 001 §3.4's 2-VC scheme for MLFM and OFT).
 
 use super::path::{walk, PathSet, RouteDef, Step};
+use super::rule::{Hop, HopRouting, RouteState};
 use super::shortest::{HopMatrix, NO_PATH};
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
@@ -268,17 +269,18 @@ impl RouteDef for Union<'_> {
 /// up*/down* (Autonet): BFS levels from a root; a link is "up" towards the lower (level, id).
 /// A legal path takes zero or more up links then zero or more down links; among legal paths
 /// the shortest are used, uniformly at each router. One VC; deadlock-free because no
-/// down -> up turn exists.
-pub struct UpDown<'a> {
-    net: &'a Network,
+/// down -> up turn exists. State phase: 0 = may still go up, 1 = down only.
+pub struct UpDown {
     root: usize,
+    csr: Arc<(Vec<u32>, Vec<u32>)>,
     rank: Vec<(u32, u32)>,
-    /// dist[t][2 v + phase]: legal hops from v in phase (0 = may still go up, 1 = down only).
+    /// dist[t][2 v + phase]: legal hops from v in phase.
     dist: Vec<Vec<u16>>,
+    longest: u32,
 }
 
-impl<'a> UpDown<'a> {
-    pub fn new(net: &'a Network, root: usize) -> Result<Self> {
+impl UpDown {
+    pub fn new(net: &Network, root: usize) -> Result<Self> {
         let n = net.num_routers();
         if root >= n {
             return Err(TopolabError::InvalidParameter {
@@ -301,15 +303,23 @@ impl<'a> UpDown<'a> {
         }
         let rank: Vec<(u32, u32)> = (0..n).map(|v| (lv[v], v as u32)).collect();
         use rayon::prelude::*;
-        let dist = (0..n)
+        let dist: Vec<Vec<u16>> = (0..n)
             .into_par_iter()
             .map(|t| updown_dist_to(net, &rank, t))
             .collect();
+        let longest = dist
+            .iter()
+            .flat_map(|d| d.iter().step_by(2))
+            .copied()
+            .max()
+            .unwrap_or(0) as u32;
+        let (offsets, targets) = net.csr();
         Ok(UpDown {
-            net,
             root,
+            csr: Arc::new((offsets.to_vec(), targets.to_vec())),
             rank,
             dist,
+            longest,
         })
     }
 
@@ -350,30 +360,41 @@ fn updown_dist_to(net: &Network, rank: &[(u32, u32)], t: usize) -> Vec<u16> {
     d
 }
 
-impl RouteDef for UpDown<'_> {
+impl HopRouting for UpDown {
     fn name(&self) -> String {
         format!("updown:root={}", self.root)
     }
-    fn num_vcs(&self) -> u32 {
+    fn vc_classes(&self) -> u32 {
         1
     }
-    fn paths(&self, s: usize, t: usize, out: &mut PathSet) -> Result<()> {
-        out.clear();
-        let dist = &self.dist[t];
-        let max = dist[2 * s] as usize + 1;
-        walk(s, t, 0, max, out, &mut |r, ph, _, c: &mut Vec<Step>| {
-            let r = r as usize;
-            let here = dist[2 * r + ph as usize];
-            for &v in self.net.neighbors(r) {
-                let up = self.is_up(r, v as usize);
-                if up && ph == 1 {
-                    continue;
-                }
-                let nph = if up { 0 } else { 1 };
-                if dist[2 * v as usize + nph] == here - 1 {
-                    c.push((v, nph as u32, 0));
-                }
+    fn max_hops(&self) -> u32 {
+        self.longest.max(1)
+    }
+    fn start(&self, _s: u32, _t: u32, out: &mut Vec<(RouteState, f64)>) {
+        out.push((RouteState::new(0, 0), 1.0));
+    }
+    fn next(&self, r: u32, t: u32, _hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
+        let (r, ph) = (r as usize, st.phase as usize);
+        let dist = &self.dist[t as usize];
+        let here = dist[2 * r + ph];
+        if here == 0 {
+            return; // at t
+        }
+        let (offsets, targets) = &*self.csr;
+        let nbrs = &targets[offsets[r] as usize..offsets[r + 1] as usize];
+        for (i, &v) in nbrs.iter().enumerate() {
+            let up = self.is_up(r, v as usize);
+            if up && ph == 1 {
+                continue;
             }
-        })
+            let nph = if up { 0 } else { 1 };
+            if dist[2 * v as usize + nph] == here - 1 {
+                out(Hop {
+                    nb: i as u32,
+                    vc: 0,
+                    state: RouteState::new(nph as u8, 0),
+                });
+            }
+        }
     }
 }

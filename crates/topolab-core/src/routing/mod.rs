@@ -9,6 +9,8 @@ pub mod export;
 pub mod generic;
 pub mod load;
 pub mod path;
+pub mod rule;
 pub mod shortest;
 
+pub use rule::{Hop, HopRouting, RouteState, RuleRoute, Select};
 pub use shortest::{HopMatrix, NextHopTable};

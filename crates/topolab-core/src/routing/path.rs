@@ -104,21 +104,23 @@ pub fn num_arcs(net: &Network) -> usize {
 
 /// Where `walk` goes from one (router, state): candidate (next router, next state, VC of the
 /// hop); the walk takes each of them with equal probability.
-pub type Step = (u32, u32, u8);
+pub type Step<S = u32> = (u32, S, u8);
 
 /// The candidate function of `walk`: (router, state, hop index, candidates out).
-pub type NextFn<'a> = dyn FnMut(u32, u32, usize, &mut Vec<Step>) + 'a;
+pub type NextFn<'a, S = u32> = dyn FnMut(u32, S, usize, &mut Vec<Step<S>>) + 'a;
 
 /// Enumerates every path of a "uniform choice among candidates at each router" routing from s to
-/// t. `next(router, state, hop, out)` pushes the candidates at `router` (empty at t). The walk
-/// stops with an error after `max_hops` hops (a livelocking routing) or too many paths.
-pub fn walk(
+/// t. `next(router, state, hop, out)` pushes the candidates at `router`; a path ends at the first
+/// visit of t where `next` offers none (a routing may pass through t, e.g. towards a Valiant
+/// intermediate). The walk stops with an error after `max_hops` hops (a livelocking routing), at
+/// a dead end before t, or at too many paths.
+pub fn walk<S: Copy>(
     s: usize,
     t: usize,
-    state0: u32,
+    state0: S,
     max_hops: usize,
     out: &mut PathSet,
-    next: &mut NextFn<'_>,
+    next: &mut NextFn<'_, S>,
 ) -> Result<()> {
     // Explicit DFS: cands[d] holds the candidates at the router of depth d and idx[d] the next
     // one to try; candidate lists are kept (not freed) for reuse at the same depth.
@@ -126,14 +128,14 @@ pub fn walk(
     let mut states = vec![state0];
     let mut vcs: Vec<u8> = Vec::new();
     let mut probs = vec![1.0f64];
-    let mut cands: Vec<Vec<Step>> = vec![Vec::new()];
+    let mut cands: Vec<Vec<Step<S>>> = vec![Vec::new()];
     let mut idx: Vec<usize> = vec![0];
-    if s == t {
-        out.push(&routers, &vcs, 1.0);
-        return Ok(());
-    }
     next(s as u32, state0, 0, &mut cands[0]);
     if cands[0].is_empty() {
+        if s == t {
+            out.push(&routers, &vcs, 1.0);
+            return Ok(());
+        }
         return Err(no_route(s, t));
     }
     let mut top = 1usize; // live depths
@@ -155,16 +157,6 @@ pub fn walk(
         states.push(st);
         probs.push(p);
         vcs.push(vc);
-        if r as usize == t {
-            out.push(&routers, &vcs, p);
-            out.check_size()?;
-            continue;
-        }
-        if routers.len() > max_hops {
-            return Err(TopolabError::InvalidNetwork(format!(
-                "routing from router {s} to router {t} exceeds {max_hops} hops (livelock?)"
-            )));
-        }
         if cands.len() == top {
             cands.push(Vec::new());
             idx.push(0);
@@ -173,7 +165,17 @@ pub fn walk(
         idx[top] = 0;
         next(r, st, d + 1, &mut cands[top]);
         if cands[top].is_empty() {
+            if r as usize == t {
+                out.push(&routers, &vcs, p);
+                out.check_size()?;
+                continue;
+            }
             return Err(no_route(s, t));
+        }
+        if routers.len() > max_hops {
+            return Err(TopolabError::InvalidNetwork(format!(
+                "routing from router {s} to router {t} exceeds {max_hops} hops (livelock?)"
+            )));
         }
         top += 1;
     }

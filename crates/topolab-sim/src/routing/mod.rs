@@ -15,6 +15,7 @@
 
 pub mod dragonfly;
 pub mod minimal;
+pub mod rule;
 pub mod torus;
 pub mod valiant;
 
@@ -113,6 +114,8 @@ pub enum Routing {
     Valiant(valiant::Valiant),
     TorusDor(torus::TorusDor),
     Dragonfly(dragonfly::DragonflyRouting),
+    /// A hop-by-hop routing defined in topolab-core (`topolab_core::routing::catalog::RULE_ROUTINGS`).
+    Rule(rule::RuleRouting),
 }
 
 /// Every routing name `Routing::parse` accepts, with a summary.
@@ -343,14 +346,30 @@ impl Routing {
                     name == "dragonfly_ugal",
                 )?))
             }
-            other => Err(SimError::param(
-                "routing",
-                format!("'{other}'"),
-                format!(
-                    "one of: {}",
-                    ROUTINGS.iter().map(|r| r.0).collect::<Vec<_>>().join(", ")
-                ),
-            )),
+            other => match topolab_core::routing::catalog::build_rule(net, spec, monitor)? {
+                Some(built) => Ok(Routing::Rule(rule::RuleRouting::new(
+                    built.rule,
+                    built.select,
+                    v,
+                )?)),
+                None => Err(SimError::param(
+                    "routing",
+                    format!("'{other}'"),
+                    format!(
+                        "one of: {}",
+                        ROUTINGS
+                            .iter()
+                            .map(|r| r.0)
+                            .chain(
+                                topolab_core::routing::catalog::RULE_ROUTINGS
+                                    .iter()
+                                    .map(|r| r.name)
+                            )
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )),
+            },
         }
     }
 
@@ -362,6 +381,7 @@ impl Routing {
             Routing::Valiant(r) => r.route(ctx, f, rng),
             Routing::TorusDor(r) => r.route(ctx, f, rng),
             Routing::Dragonfly(r) => r.route(ctx, f, rng),
+            Routing::Rule(r) => r.route(ctx, f, rng),
         }
     }
 

@@ -1,0 +1,218 @@
+//! One definition of a routing algorithm, read two ways: by the simulator one hop at a time
+//! (a candidate drawn at random or by queue state) and by static analysis as every path with
+//! its probability (`RuleRoute`, a `RouteDef`). An algorithm written as a `HopRouting` is
+//! therefore available to `topolab sim`, the deadlock checker, channel loads and forwarding
+//! tables at once, and the two can never disagree about which paths exist.
+//!
+//! The contract:
+//! - a packet from router s to router t starts in a state drawn from `start(s, t)` (e.g. the
+//!   Valiant intermediate, or the Dragonfly global link to use);
+//! - at every router r, `next(r, t, hop, state)` offers the candidate hops (neighbour, VC class,
+//!   state after the hop); the simulator takes one (uniformly, weighted by link width, or the
+//!   least occupied output when the routing selects by queue), static analysis takes each with
+//!   equal probability;
+//! - a packet is delivered at the first router r == t where `next` offers nothing. `next` must
+//!   offer at least one candidate wherever r != t (a dead end is reported as an error).
+
+use super::path::{walk, PathSet, RouteDef};
+use crate::error::{Result, TopolabError};
+use crate::network::Network;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
+
+/// Per-packet routing state carried by the packet (the simulator keeps it in the flit's
+/// `phase` and `intermediate` fields).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RouteState {
+    pub phase: u8,
+    /// An intermediate router, a chosen dimension order, a virtual layer: the routing's own.
+    pub aux: u32,
+}
+
+impl RouteState {
+    pub const fn new(phase: u8, aux: u32) -> Self {
+        RouteState { phase, aux }
+    }
+}
+
+/// One candidate hop at a router.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hop {
+    /// Position of the next router in `net.neighbors(router)`.
+    pub nb: u32,
+    /// VC class of the hop, below `vc_classes()`. The simulator splits its VCs evenly among
+    /// the classes; static analysis uses the class as the VC.
+    pub vc: u8,
+    /// Routing state after the hop.
+    pub state: RouteState,
+}
+
+/// How the simulator picks among a router's candidate hops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Select {
+    /// Uniformly over candidate ports (a link of width w counts w times).
+    Random,
+    /// The candidate output port with the fewest credits in use, ties broken at random
+    /// (adaptive variants: ANCA, ADOR, lowest-queue minimal).
+    Queue,
+}
+
+impl Select {
+    pub fn parse(value: &str) -> Result<Select> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "random" => Ok(Select::Random),
+            "queue" => Ok(Select::Queue),
+            other => Err(TopolabError::InvalidParameter {
+                context: "routing".into(),
+                param: "select".into(),
+                value: other.into(),
+                allowed: "random (uniform among candidates) or queue (least occupied output)"
+                    .into(),
+            }),
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Select::Random => "random",
+            Select::Queue => "queue",
+        }
+    }
+}
+
+/// A routing algorithm defined hop by hop.
+pub trait HopRouting: Send + Sync {
+    /// Name with parameters, e.g. "dor:vcs=dateline".
+    fn name(&self) -> String;
+    /// Number of VC classes the scheme needs (every `Hop::vc` is below it).
+    fn vc_classes(&self) -> u32;
+    /// An upper bound on path length in hops; a walk longer than this is a livelock.
+    fn max_hops(&self) -> u32;
+    /// How the simulator chooses among candidates unless the user says otherwise.
+    fn default_select(&self) -> Select {
+        Select::Random
+    }
+    /// True when the path distribution does not depend on network state, so that
+    /// `start`/`next` probabilities are the traffic split (channel loads are meaningful).
+    fn oblivious(&self) -> bool {
+        self.default_select() == Select::Random
+    }
+    /// The starting states of a packet from router s to router t with their probabilities
+    /// (summing to 1), appended to `out`.
+    fn start(&self, s: u32, t: u32, out: &mut Vec<(RouteState, f64)>);
+    /// One starting state drawn from the `start` distribution. Routings with many starting
+    /// states (Valiant: every router) override this to avoid listing them per packet.
+    fn sample_start(&self, s: u32, t: u32, rng: &mut ChaCha8Rng) -> RouteState {
+        let mut all = Vec::new();
+        self.start(s, t, &mut all);
+        sample_weighted(&all, rng)
+    }
+    /// The candidate hops at router r for a packet to router t after `hop` hops in state `st`;
+    /// nothing when the packet is delivered (r == t).
+    fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop));
+}
+
+/// Draws one entry of a (value, weight) list by weight (the first when weights are zero).
+pub fn sample_weighted<T: Copy>(items: &[(T, f64)], rng: &mut ChaCha8Rng) -> T {
+    assert!(!items.is_empty(), "a routing offered no starting state");
+    if items.len() == 1 {
+        return items[0].0;
+    }
+    let total: f64 = items.iter().map(|x| x.1).sum();
+    let mut x = rng.random::<f64>() * total;
+    for &(v, w) in items {
+        if x < w {
+            return v;
+        }
+        x -= w;
+    }
+    items[items.len() - 1].0
+}
+
+/// A `HopRouting` seen by static analysis: every path with its probability.
+pub struct RuleRoute<'a> {
+    pub net: &'a Network,
+    pub rule: Arc<dyn HopRouting + 'a>,
+    /// False when the simulator would choose among candidates by queue state: the paths are
+    /// then the candidates' union, not a traffic split.
+    pub oblivious: bool,
+}
+
+impl RouteDef for RuleRoute<'_> {
+    fn name(&self) -> String {
+        self.rule.name()
+    }
+    fn num_vcs(&self) -> u32 {
+        self.rule.vc_classes()
+    }
+    fn oblivious(&self) -> bool {
+        self.oblivious
+    }
+    fn paths(&self, s: usize, t: usize, out: &mut PathSet) -> Result<()> {
+        out.clear();
+        let mut starts = Vec::new();
+        self.rule.start(s as u32, t as u32, &mut starts);
+        if starts.is_empty() {
+            return Err(TopolabError::InvalidNetwork(format!(
+                "routing {} offers no start from router {s} to router {t}",
+                self.rule.name()
+            )));
+        }
+        let max = self.rule.max_hops() as usize;
+        let mut part = PathSet::default();
+        for &(st0, w) in &starts {
+            part.clear();
+            walk(s, t, st0, max, &mut part, &mut |r, st, hop, c| {
+                let nbrs = self.net.neighbors(r as usize);
+                self.rule.next(r, t as u32, hop as u32, st, &mut |h: Hop| {
+                    c.push((nbrs[h.nb as usize], h.state, h.vc));
+                });
+            })?;
+            for i in 0..part.len() {
+                let (rs, vcs, pw) = part.path(i);
+                out.push(rs, vcs, w * pw);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Every VC class a rule uses must be below its `vc_classes()`, and every walk must end:
+/// the checks the static adapter and the simulator rely on, for tests of new routings.
+pub fn check_rule_paths(net: &Network, rule: Arc<dyn HopRouting + '_>) -> Result<u32> {
+    let oblivious = rule.oblivious();
+    let def = RuleRoute {
+        net,
+        rule,
+        oblivious,
+    };
+    let classes = def.num_vcs();
+    let mut longest = 0u32;
+    let mut ps = PathSet::default();
+    let routers: Vec<usize> = (0..net.num_routers())
+        .filter(|&r| net.endpoints()[r] > 0 || net.num_endpoints() == 0)
+        .collect();
+    for &s in &routers {
+        for &t in &routers {
+            def.paths(s, t, &mut ps)?;
+            let total: f64 = (0..ps.len()).map(|i| ps.path(i).2).sum();
+            if (total - 1.0).abs() > 1e-9 {
+                return Err(TopolabError::InvalidNetwork(format!(
+                    "routing {} path probabilities from {s} to {t} sum to {total}",
+                    def.name()
+                )));
+            }
+            for i in 0..ps.len() {
+                let (rs, vcs, _) = ps.path(i);
+                if let Some(&v) = vcs.iter().find(|&&v| v as u32 >= classes) {
+                    return Err(TopolabError::InvalidNetwork(format!(
+                        "routing {} uses VC class {v} but declares {classes}",
+                        def.name()
+                    )));
+                }
+                longest = longest.max(rs.len() as u32 - 1);
+            }
+        }
+    }
+    Ok(longest)
+}
