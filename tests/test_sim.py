@@ -162,5 +162,5 @@ def test_sim_params_and_routings_are_listed():
     names = {p.name for p in topolab.sim_params()}
     assert {"num_vcs", "vc_buf_size", "routing_delay", "vc_alloc_delay", "sw_alloc_delay"} <= names
     assert {"credit_delay", "internal_speedup", "packet_size", "warmup_periods", "sample_period"} <= names
-    assert {r[0] for r in topolab.routings()} >= {"min", "min_static", "valiant", "dor"}
+    assert {r.name for r in topolab.routings()} >= {"min", "min_static", "valiant", "dor"}
     assert not math.isnan(topolab.simulate("torus:dims=3", "dor", load=0.1, **FAST).avg_latency)

@@ -48,12 +48,12 @@ from topolab.physical import (
     load_floor,
     place,
 )
+from topolab.routing import RoutingInfo, routings
 from topolab.sim import (
     BooksimSetup,
     ExchangeResult,
     SimResult,
     from_booksim,
-    routings,
     run_exchange,
     sim_params,
     simulate,
@@ -102,6 +102,7 @@ __all__ = [
     "loads",
     "moore_bound",
     "place",
+    "RoutingInfo",
     "routings",
     "run_exchange",
     "run_experiment",

@@ -67,6 +67,23 @@ def forwarding_tables(net: Network, routing: str, vl_budget: int = 8) -> str:
     return _core.routing_tables(net._net, routing, vl_budget)
 
 
-def static_routings() -> list[tuple[str, list[str], str]]:
-    """(name, parameters, summary) of every routing the static analysis knows."""
-    return _core.static_routings()
+@dataclass
+class RoutingInfo:
+    """One routing of the catalogue: where it comes from and which readers take it
+    (``simulator``: ``topolab sim --routing``; ``static``: ``topolab routing check|load|tables``)."""
+
+    name: str
+    params: list[str]
+    summary: str
+    source: str
+    simulator: bool
+    static: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def routings() -> list[RoutingInfo]:
+    """Every routing by name, from the catalogues (the core's hop-by-hop rules, the static-only
+    routings and the simulator's own), merged: one entry per name."""
+    return [RoutingInfo(**r) for r in json.loads(_core.routing_catalog())]

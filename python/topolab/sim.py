@@ -123,7 +123,7 @@ def simulate(
 ) -> SimResult:
     """Simulates ``traffic`` at ``load`` flits per endpoint per cycle on ``net``.
 
-    ``routing``: min, min_static, valiant, dor, dragonfly_min, dragonfly_ugal (``routings()``);
+    ``routing``: min, min_static, valiant, ugal_l, ugal_g, dor, ... (``topolab.routings()``);
     ``router_params``: BookSim2-named parameters (``sim_params()``)."""
     d = _core.simulate(
         as_network(net)._net,
@@ -221,11 +221,6 @@ def run_exchange(
 def sim_params() -> list[SimParam]:
     """Every simulation parameter with its default and meaning."""
     return [SimParam(**p) for p in _core.sim_params()]
-
-
-def routings() -> list[tuple[str, str]]:
-    """Every routing name with its summary."""
-    return [tuple(r) for r in _core.routings()]  # type: ignore[misc]
 
 
 def from_booksim(path: str | os.PathLike[str]) -> BooksimSetup:

@@ -315,6 +315,13 @@ impl<'a> Params<'a> {
             .ok_or_else(|| self.missing(name, help))
     }
 
+    /// Optional value as text (a keyword such as `vcs=hop`), trimmed and lower-cased.
+    pub fn opt_text(&self, name: &str) -> Option<String> {
+        self.values
+            .get(name)
+            .map(|v| v.to_string().trim().to_ascii_lowercase())
+    }
+
     pub fn spec(&self, name: &str, help: &str) -> Result<TopologySpec> {
         match self.values.get(name) {
             None => Err(self.missing(name, help)),

@@ -6,7 +6,8 @@ use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
 use topolab_core::progress::Silent;
 use topolab_core::routing::cdg::{check, traffic_routers, Cdg, Channel};
-use topolab_core::routing::generic::{Minimal, UpDown, Valiant, VcRule};
+use topolab_core::routing::generic::{UpDown, Valiant, VcRule};
+use topolab_core::routing::minimal::{Minimal, MinimalTable};
 use topolab_core::routing::path::{PathSet, RouteDef};
 use topolab_core::routing::HopMatrix;
 use topolab_core::routing::RuleRoute;
@@ -106,7 +107,7 @@ fn verify_cycle(net: &Network, r: &dyn RouteDef, cycle: &[Channel]) {
 #[test]
 fn minimal_on_ring_with_one_vc_has_a_real_cycle() {
     let net = build_str("torus:dims=6").unwrap();
-    let r = Minimal::new(&net, hops(&net), VcRule::Single).unwrap();
+    let r = min_route(&net, hops(&net), VcRule::Single);
     let rep = check(&net, &r, &Silent).unwrap();
     assert!(!rep.acyclic);
     let cycle = rep.cycle.unwrap();
@@ -130,7 +131,7 @@ fn minimal_lengths_equal_bfs_distance() {
     ] {
         let net = build_str(spec).unwrap();
         let d: Vec<Vec<usize>> = (0..net.num_routers()).map(|s| bfs(&net, s)).collect();
-        let r = Minimal::new(&net, hops(&net), VcRule::Hop).unwrap();
+        let r = min_route(&net, hops(&net), VcRule::Hop);
         check_delivery(&net, &r, &|s, t, h| h == d[s][t]);
     }
 }
@@ -141,25 +142,20 @@ fn slimfly_hop_indexed_vcs_are_deadlock_free() {
     for q in [4, 5] {
         let net = build_str(&format!("slimfly:q={q}")).unwrap();
         let h = hops(&net);
-        let min = Minimal::new(&net, h.clone(), VcRule::Hop).unwrap();
+        let min = min_route(&net, h.clone(), VcRule::Hop);
         let rep = check(&net, &min, &Silent).unwrap();
         assert!(rep.acyclic, "q={q}: {:?}", rep.cycle);
         assert_eq!((rep.vcs_used, rep.max_hops), (2, 2));
-        let single = check(
-            &net,
-            &Minimal::new(&net, h.clone(), VcRule::Single).unwrap(),
-            &Silent,
-        )
-        .unwrap();
+        let single = check(&net, &min_route(&net, h.clone(), VcRule::Single), &Silent).unwrap();
         assert!(!single.acyclic, "one VC must deadlock on Slim Fly q={q}");
-        let val = Valiant::new(&net, h.clone(), VcRule::Hop, false, None).unwrap();
+        let val = val_route(&net, h.clone(), VcRule::Hop, false, None);
         let rep = check(&net, &val, &Silent).unwrap();
         assert!(rep.acyclic);
         assert_eq!(rep.max_hops, 4);
         assert_eq!(rep.vcs_used, 4);
         // Valiant <= 2 * diameter, 3-hop restriction honoured.
         check_delivery(&net, &val, &|_, _, l| (1..=4).contains(&l));
-        let val3 = Valiant::new(&net, h, VcRule::Hop, false, Some(3)).unwrap();
+        let val3 = val_route(&net, h, VcRule::Hop, false, Some(3));
         assert_eq!(check_delivery(&net, &val3, &|_, _, l| l <= 3), 3);
         assert!(check(&net, &val3, &Silent).unwrap().acyclic);
     }
@@ -171,13 +167,13 @@ fn mlfm_and_oft_two_vc_scheme() {
     for spec in ["mlfm:h=3", "oft:k=3"] {
         let net = build_str(spec).unwrap();
         let h = hops(&net);
-        let min = Minimal::new(&net, h.clone(), VcRule::Single).unwrap();
+        let min = min_route(&net, h.clone(), VcRule::Single);
         assert!(check(&net, &min, &Silent).unwrap().acyclic, "{spec} min");
-        let val = Valiant::new(&net, h.clone(), VcRule::Phase, true, None).unwrap();
+        let val = val_route(&net, h.clone(), VcRule::Phase, true, None);
         let rep = check(&net, &val, &Silent).unwrap();
         assert!(rep.acyclic, "{spec}: {:?}", rep.cycle);
         assert_eq!(rep.vcs_used, 2);
-        let one = Valiant::new(&net, h, VcRule::Single, true, None).unwrap();
+        let one = val_route(&net, h, VcRule::Single, true, None);
         let rep = check(&net, &one, &Silent).unwrap();
         assert!(
             !rep.acyclic,
@@ -227,13 +223,35 @@ fn dfsssp_layers_are_acyclic_and_counted() {
         eprintln!("{spec}: dfsssp VLs {}", r.vls_needed());
         // Minimal routing on one VC (a superset of the table paths) is cyclic on these networks,
         // so the layering had work to do.
-        let plain = check(
-            &net,
-            &Minimal::new(&net, h, VcRule::Single).unwrap(),
-            &Silent,
-        )
-        .unwrap();
+        let plain = check(&net, &min_route(&net, h, VcRule::Single), &Silent).unwrap();
         assert!(!plain.acyclic);
         assert!(r.vls_needed() >= 2 && rep.vcs_used == r.vls_needed());
+    }
+}
+
+fn table(net: &Network, hops: Arc<HopMatrix>) -> Arc<MinimalTable> {
+    Arc::new(MinimalTable::from_hops(net, hops).unwrap())
+}
+
+fn min_route(net: &Network, hops: Arc<HopMatrix>, vcs: VcRule) -> RuleRoute<'_> {
+    RuleRoute {
+        net,
+        rule: Arc::new(Minimal::new(table(net, hops), vcs).unwrap()),
+        oblivious: true,
+    }
+}
+
+fn val_route(
+    net: &Network,
+    hops: Arc<HopMatrix>,
+    vcs: VcRule,
+    endpoints_only: bool,
+    max_hops: Option<u32>,
+) -> RuleRoute<'_> {
+    let v = Valiant::new(net, table(net, hops), vcs, endpoints_only, max_hops).unwrap();
+    RuleRoute {
+        net,
+        rule: Arc::new(v),
+        oblivious: true,
     }
 }

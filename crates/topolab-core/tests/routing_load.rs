@@ -3,10 +3,11 @@
 
 use std::sync::Arc;
 use topolab_core::progress::Silent;
-use topolab_core::routing::generic::{Minimal, VcRule};
+use topolab_core::routing::generic::VcRule;
 use topolab_core::routing::load::{channel_load, Demands};
+use topolab_core::routing::minimal::{Minimal, MinimalTable};
 use topolab_core::routing::path::arc;
-use topolab_core::routing::HopMatrix;
+use topolab_core::routing::{HopMatrix, RuleRoute};
 use topolab_core::{build_str, Network};
 
 /// Flow propagation towards each destination: the flow at r splits evenly over the minimal
@@ -54,7 +55,7 @@ fn minimal_uniform_load_matches_flow_propagation() {
     ] {
         let net = build_str(spec).unwrap();
         let h = Arc::new(HopMatrix::build(&net, &Silent).unwrap());
-        let r = Minimal::new(&net, h.clone(), VcRule::Hop).unwrap();
+        let r = min_route(&net, h.clone(), VcRule::Hop);
         let dem = Demands::uniform(&net);
         let got = channel_load(&net, &r, &dem, &Silent).unwrap();
         let want = propagate(&net, &h, &dem);
@@ -71,7 +72,7 @@ fn ring_closed_form() {
     for k in [5usize, 7, 9] {
         let net = build_str(&format!("torus:dims={k},p=1")).unwrap();
         let h = Arc::new(HopMatrix::build(&net, &Silent).unwrap());
-        let r = Minimal::new(&net, h, VcRule::Single).unwrap();
+        let r = min_route(&net, h, VcRule::Single);
         let got = channel_load(&net, &r, &Demands::uniform(&net), &Silent).unwrap();
         let want = (k as f64 + 1.0) / 8.0;
         for l in &got.loads {
@@ -124,7 +125,7 @@ fn slimfly_worst_case_is_two_p() {
         }
         let dem = Demands::permutation(&net, &dest).unwrap();
         let h = Arc::new(HopMatrix::build(&net, &Silent).unwrap());
-        let r = Minimal::new(&net, h, VcRule::Hop).unwrap();
+        let r = min_route(&net, h, VcRule::Hop);
         let got = channel_load(&net, &r, &dem, &Silent).unwrap();
         assert!(
             (got.max_load - 2.0 * p as f64).abs() < 1e-9,
@@ -133,5 +134,17 @@ fn slimfly_worst_case_is_two_p() {
         );
         assert!((got.loads[arc(&net, y, x).unwrap()] - 2.0 * p as f64).abs() < 1e-9);
         assert!((got.throughput_bound - 1.0 / (2.0 * p as f64)).abs() < 1e-12);
+    }
+}
+
+fn table(net: &Network, hops: Arc<HopMatrix>) -> Arc<MinimalTable> {
+    Arc::new(MinimalTable::from_hops(net, hops).unwrap())
+}
+
+fn min_route(net: &Network, hops: Arc<HopMatrix>, vcs: VcRule) -> RuleRoute<'_> {
+    RuleRoute {
+        net,
+        rule: Arc::new(Minimal::new(table(net, hops), vcs).unwrap()),
+        oblivious: true,
     }
 }

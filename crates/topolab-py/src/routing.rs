@@ -63,30 +63,70 @@ fn routing_tables(
     Ok(t.to_text())
 }
 
-/// (name, parameters, summary) of every static routing.
+/// One row of the routing catalogue: the union of the core's `RULE_ROUTINGS` (simulator and
+/// static analysis), `STATIC_ROUTINGS` (static only) and the simulator's `ROUTINGS`, merged by
+/// name; nothing is listed here that is not in one of them.
+#[derive(serde::Serialize)]
+struct RoutingRow {
+    name: String,
+    params: Vec<String>,
+    summary: String,
+    source: String,
+    simulator: bool,
+    r#static: bool,
+}
+
+fn strings(xs: &[&str]) -> Vec<String> {
+    xs.iter().map(|x| x.to_string()).collect()
+}
+
+/// Every routing: name, parameters, summary, paper section, and which readers take it.
 #[pyfunction]
-fn static_routings() -> Vec<(String, Vec<String>, String)> {
-    STATIC_ROUTINGS
-        .iter()
-        .map(|(n, k, s)| {
-            (
-                n.to_string(),
-                k.iter().map(|x| x.to_string()).collect(),
-                s.to_string(),
-            )
-        })
-        .chain(RULE_ROUTINGS.iter().map(|r| {
-            let mut keys: Vec<String> = r.params.iter().map(|x| x.to_string()).collect();
-            keys.push("select".into());
-            (r.name.to_string(), keys, r.summary.to_string())
-        }))
-        .collect()
+fn routing_catalog() -> PyResult<String> {
+    let mut rows: Vec<RoutingRow> = Vec::new();
+    for r in RULE_ROUTINGS {
+        let mut params = strings(r.params);
+        params.push("select".into());
+        rows.push(RoutingRow {
+            name: r.name.into(),
+            params,
+            summary: r.summary.into(),
+            source: r.source.into(),
+            simulator: !topolab_sim::STATIC_ONLY_RULES.contains(&r.name),
+            r#static: true,
+        });
+    }
+    for r in topolab_sim::ROUTINGS {
+        rows.push(RoutingRow {
+            name: r.name.into(),
+            params: strings(r.params),
+            summary: r.summary.into(),
+            source: r.source.into(),
+            simulator: true,
+            r#static: false,
+        });
+    }
+    for &(name, params, summary, source) in STATIC_ROUTINGS {
+        match rows.iter_mut().find(|r| r.name == name) {
+            Some(row) => row.r#static = true,
+            None => rows.push(RoutingRow {
+                name: name.into(),
+                params: strings(params),
+                summary: summary.into(),
+                source: source.into(),
+                simulator: false,
+                r#static: true,
+            }),
+        }
+    }
+    rows.sort_by(|a, b| a.name.cmp(&b.name));
+    serde_json::to_string(&rows).map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(routing_check, m)?)?;
     m.add_function(wrap_pyfunction!(routing_load, m)?)?;
     m.add_function(wrap_pyfunction!(routing_tables, m)?)?;
-    m.add_function(wrap_pyfunction!(static_routings, m)?)?;
+    m.add_function(wrap_pyfunction!(routing_catalog, m)?)?;
     Ok(())
 }

@@ -179,21 +179,6 @@ fn sim_params(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     to_py(py, &topolab_sim::PARAMS)
 }
 
-/// Every routing name with its summary.
-#[pyfunction]
-fn routings(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
-    let list: Vec<(&str, &str)> = topolab_sim::ROUTINGS
-        .iter()
-        .copied()
-        .chain(
-            topolab_core::routing::catalog::RULE_ROUTINGS
-                .iter()
-                .map(|r| (r.name, r.summary)),
-        )
-        .collect();
-    to_py(py, &list)
-}
-
 /// Reads a BookSim2 configuration: (network, routing, traffic, load, params dict).
 #[pyfunction]
 fn read_booksim_config<'py>(
@@ -221,7 +206,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sweep_load, m)?)?;
     m.add_function(wrap_pyfunction!(run_exchange, m)?)?;
     m.add_function(wrap_pyfunction!(sim_params, m)?)?;
-    m.add_function(wrap_pyfunction!(routings, m)?)?;
     m.add_function(wrap_pyfunction!(read_booksim_config, m)?)?;
     Ok(())
 }

@@ -8,7 +8,9 @@
 //! simulated cycles/s, router-cycles/s, flit-hops/s and the ratio of BookSim2's wall_s to
 //! topolab's (the best of `repeat` runs; BookSim2 was measured on an idle machine of the same
 //! class, so run this on an idle machine too). CPU seconds come from /proc/self/schedstat.
-//! PARAM=VALUE pairs override simulation parameters (threads=2, booksim_compat=0, ...).
+//! PARAM=VALUE pairs override simulation parameters (threads=2, booksim_compat=0, ...);
+//! routing=NAME replaces the configuration's routing (e.g. routing=min to time the random
+//! minimal rule against the fixed table on the same network and load).
 
 use std::path::PathBuf;
 use topolab_core::progress::Silent;
@@ -37,10 +39,12 @@ fn main() {
     let mut overrides: Vec<(String, String)> = Vec::new();
     let mut repeat = 1;
     let mut only_load: Option<f64> = None;
+    let mut routing: Option<String> = None;
     for a in std::env::args().skip(1) {
         match a.split_once('=') {
             Some(("repeat", v)) => repeat = v.parse().expect("repeat=K"),
             Some(("load", v)) => only_load = Some(v.parse().expect("load=X")),
+            Some(("routing", v)) => routing = Some(v.to_string()),
             Some((k, v)) => overrides.push((k.to_string(), v.to_string())),
             None => filter = a,
         }
@@ -76,7 +80,8 @@ fn main() {
             for (k, v) in &overrides {
                 cfg.set(k, v).unwrap();
             }
-            let prep = Prepared::new(&setup.network, &setup.routing, &cfg, &Silent).unwrap();
+            let name = routing.as_deref().unwrap_or(&setup.routing);
+            let prep = Prepared::new(&setup.network, name, &cfg, &Silent).unwrap();
             last = Some((key.clone(), prep));
         }
         let prep = &last.as_ref().unwrap().1;

@@ -35,7 +35,7 @@ pub use config::{FlowControl, ParamDoc, RouterModel, SimConfig, PARAMS};
 pub use engine::Prepared;
 pub use error::{Result, SimError};
 pub use measure::{run, run_exchange, ExchangeResult, RunResult};
-pub use routing::ROUTINGS;
+pub use routing::{ROUTINGS, STATIC_ONLY_RULES};
 pub use sweep::{sweep, SweepResult};
 
 use topolab_core::progress::Monitor;

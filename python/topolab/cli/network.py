@@ -11,6 +11,8 @@ from topolab.cli.common import fmt_value, network_from_argument, print_table
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    if args.what == "routings":
+        return cmd_list_routings(args)
     fams = topolab.families()
     if args.json:
         print(
@@ -48,6 +50,29 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_list_routings(args: argparse.Namespace) -> int:
+    rows = topolab.routings()
+    if args.json:
+        print(json.dumps([r.to_dict() for r in rows], indent=2))
+        return 0
+    table = [
+        [
+            r.name,
+            ("sim" if r.simulator else "")
+            + ("+" if r.simulator and r.static else "")
+            + ("static" if r.static else ""),
+            ",".join(r.params) or "-",
+            r.source,
+        ]
+        for r in rows
+    ]
+    print_table(table, ["routing", "readers", "parameters", "source"])
+    print()
+    for r in rows:
+        print(f"{r.name}: {r.summary}")
+    return 0
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     net = network_from_argument(args.spec)
     net.save(args.output, args.format)
@@ -71,7 +96,14 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("list", help="topology families with their parameters and defaults")
+    p = sub.add_parser("list", help="topology families (default) or routings, with their parameters")
+    p.add_argument(
+        "what",
+        nargs="?",
+        choices=["families", "routings"],
+        default="families",
+        help="families (default) or routings (which the simulator and the static analysis take)",
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_list)
 

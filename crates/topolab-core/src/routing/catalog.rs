@@ -2,7 +2,8 @@
 //! Unknown names and keys are rejected with the valid ones listed.
 
 use super::dfsssp::Dfsssp;
-use super::generic::{Minimal, Union, UpDown, Valiant, VcRule};
+use super::generic::{Ugal, UpDown, Valiant, VcRule};
+use super::minimal::{Minimal, MinimalTable};
 use super::path::RouteDef;
 use super::rule::{HopRouting, RuleRoute, Select};
 use super::shortest::HopMatrix;
@@ -12,16 +13,41 @@ use crate::progress::Monitor;
 use crate::spec::{Params, TopologySpec};
 use std::sync::Arc;
 
-/// (name, parameters, summary) of every static routing.
-pub const STATIC_ROUTINGS: &[(&str, &[&str], &str)] = &[
-    ("min", &["vcs"], "minimal, uniform next hop; vcs=hop (default, 000 §IV-D) or single"),
+/// (name, parameters, summary, paper section) of every routing for static analysis only
+/// (the `RULE_ROUTINGS` serve both readers). `ugal_l`/`ugal_g` are simulated by topolab-sim;
+/// statically they are UGAL's candidate union, as `ugal`.
+pub const STATIC_ROUTINGS: &[(&str, &[&str], &str, &str)] = &[
     (
-        "valiant",
-        &["vcs", "endpoints_only", "max_hops"],
-        "Valiant via a random intermediate (000 §IV-B); vcs=hop (default), phase (001 §3.4) or single",
+        "dfsssp",
+        &["max_vls"],
+        "shortest paths with DFSSSP virtual layers",
+        "000 §IV-D",
     ),
-    ("ugal", &["vcs", "endpoints_only", "max_hops"], "UGAL candidates: min ∪ valiant (000 §IV-C); adaptive"),
-    ("dfsssp", &["max_vls"], "shortest paths with DFSSSP virtual layers (000 §IV-D)"),
+    (
+        "ugal_g",
+        UGAL_PARAMS,
+        "UGAL-G: statically its candidate union min ∪ valiant (adaptive)",
+        "000 §IV-C",
+    ),
+    (
+        "ugal_l",
+        UGAL_PARAMS,
+        "UGAL-L: statically its candidate union min ∪ valiant (adaptive)",
+        "000 §IV-C, 001 §3.3",
+    ),
+];
+
+/// Parameters of the UGAL variants: the Valiant part's, then the source decision's (read by
+/// the simulator: n random Valiant candidates, cost factor c, hop weighting, threshold in % of
+/// the buffer).
+pub const UGAL_PARAMS: &[&str] = &[
+    "vcs",
+    "endpoints_only",
+    "max_hops",
+    "n",
+    "c",
+    "hops",
+    "threshold",
 ];
 
 fn check_keys(spec: &TopologySpec, allowed: &[&str]) -> Result<()> {
@@ -55,7 +81,7 @@ pub fn build_static<'a>(
             rule: built.rule,
         }));
     }
-    let Some(&(_, keys, _)) = STATIC_ROUTINGS.iter().find(|r| r.0 == sp.family) else {
+    let Some(&(_, keys, _, _)) = STATIC_ROUTINGS.iter().find(|r| r.0 == sp.family) else {
         return Err(TopolabError::InvalidParameter {
             context: "routing".into(),
             param: "routing".into(),
@@ -70,41 +96,46 @@ pub fn build_static<'a>(
     };
     check_keys(&sp, keys)?;
     let params = Params::new(&sp.family, &sp.params);
-    let vcs = sp.params.get("vcs").map(|v| v.to_string());
-    let rule = |allowed: &[VcRule]| match &vcs {
-        Some(v) => VcRule::parse(v, allowed, &sp.family),
-        None => Ok(VcRule::Hop),
-    };
-    let hops = || -> Result<Arc<HopMatrix>> { Ok(Arc::new(HopMatrix::build(net, monitor)?)) };
-    let all = [VcRule::Single, VcRule::Hop, VcRule::Phase];
     Ok(match sp.family.as_str() {
-        "min" => Box::new(Minimal::new(net, hops()?, rule(&all[..2])?)?),
-        "valiant" | "ugal" => {
-            let h = hops()?;
-            let endpoints_only = params.opt_bool("endpoints_only")?.unwrap_or(false);
-            let max_hops = params.opt_u32("max_hops", 1, 1000)?.map(|m| m as u16);
-            let r = rule(&all)?;
-            let val = Valiant::new(net, h.clone(), r, endpoints_only, max_hops)?;
-            if sp.family == "valiant" {
-                Box::new(val)
-            } else {
-                let min_rule = if r == VcRule::Phase {
-                    VcRule::Single
-                } else {
-                    r
-                };
-                Box::new(Union {
-                    name: format!("ugal({})", val.name()),
-                    parts: vec![Box::new(Minimal::new(net, h, min_rule)?), Box::new(val)],
-                })
-            }
-        }
+        "ugal_l" | "ugal_g" => Box::new(RuleRoute {
+            net,
+            rule: Arc::new(ugal_from_params(net, &params, monitor)?),
+            oblivious: false,
+        }),
         "dfsssp" => {
             let max = params.opt_u32("max_vls", 1, 255)?.unwrap_or(16);
-            Box::new(Dfsssp::new(net, &*hops()?, max, monitor)?)
+            let hops = HopMatrix::build(net, monitor)?;
+            Box::new(Dfsssp::new(net, &hops, max, monitor)?)
         }
         _ => unreachable!("name checked against STATIC_ROUTINGS"),
     })
+}
+
+fn vc_rule(params: &Params, allowed: &[VcRule]) -> Result<VcRule> {
+    match params.opt_text("vcs") {
+        Some(v) => VcRule::parse(&v, allowed, params.family()),
+        None => Ok(VcRule::Hop),
+    }
+}
+
+/// `valiant` from its parameters (vcs, endpoints_only, max_hops).
+pub fn valiant_from_params(
+    net: &Network,
+    table: Arc<MinimalTable>,
+    params: &Params,
+) -> Result<Valiant> {
+    let endpoints_only = params.opt_bool("endpoints_only")?.unwrap_or(false);
+    let max_hops = params.opt_u32("max_hops", 1, 1000)?;
+    let vcs = vc_rule(params, &[VcRule::Hop, VcRule::Phase, VcRule::Single])?;
+    Valiant::new(net, table, vcs, endpoints_only, max_hops)
+}
+
+/// UGAL's candidates (min ∪ valiant) from the Valiant parameters; other keys are the
+/// simulator's.
+pub fn ugal_from_params(net: &Network, params: &Params, monitor: &dyn Monitor) -> Result<Ugal> {
+    let table = Arc::new(MinimalTable::build(net, monitor)?);
+    let val = valiant_from_params(net, table.clone(), params)?;
+    Ugal::new(table, val)
 }
 
 /// Builds a hop-by-hop routing for a network from its parameters.
@@ -123,18 +154,48 @@ pub struct RuleEntry {
     pub build: BuildRule,
 }
 
-/// Every hop-by-hop routing, by name.
-pub const RULE_ROUTINGS: &[RuleEntry] = &[RuleEntry {
-    name: "updown",
-    params: &["root"],
-    summary: "up*/down* shortest legal paths from a BFS root; one VC",
-    source: "Autonet (Schroeder et al. 1991); topology-agnostic",
-    build: |net, params, _| {
-        let n = net.num_routers() as u32;
-        let root = params.opt_u32("root", 0, n.saturating_sub(1))?.unwrap_or(0);
-        Ok(Arc::new(UpDown::new(net, root as usize)?))
+/// Every hop-by-hop routing, by name (alphabetical).
+pub const RULE_ROUTINGS: &[RuleEntry] = &[
+    RuleEntry {
+        name: "min",
+        params: &["vcs"],
+        summary: "minimal: a random (select=queue: least occupied) neighbour one hop closer; vcs=hop (default, VC class = hop), single or any (one class)",
+        source: "000 §IV-A, §IV-D",
+        build: |net, params, monitor| {
+            let table = Arc::new(MinimalTable::build(net, monitor)?);
+            let vcs = vc_rule(params, &[VcRule::Hop, VcRule::Single])?;
+            Ok(Arc::new(Minimal::new(table, vcs)?))
+        },
     },
-}];
+    RuleEntry {
+        name: "ugal",
+        params: &["vcs", "endpoints_only", "max_hops"],
+        summary: "UGAL candidates min ∪ valiant (static analysis of the adaptive choice; simulate ugal_l or ugal_g)",
+        source: "000 §IV-C",
+        build: |net, params, monitor| Ok(Arc::new(ugal_from_params(net, params, monitor)?)),
+    },
+    RuleEntry {
+        name: "updown",
+        params: &["root"],
+        summary: "up*/down* shortest legal paths from a BFS root; one VC",
+        source: "Autonet (Schroeder et al. 1991); topology-agnostic",
+        build: |net, params, _| {
+            let n = net.num_routers() as u32;
+            let root = params.opt_u32("root", 0, n.saturating_sub(1))?.unwrap_or(0);
+            Ok(Arc::new(UpDown::new(net, root as usize)?))
+        },
+    },
+    RuleEntry {
+        name: "valiant",
+        params: &["vcs", "endpoints_only", "max_hops"],
+        summary: "Valiant: minimal to a random intermediate router, then to the destination; endpoints_only (intermediates with endpoints), max_hops; vcs=hop (default), phase or single",
+        source: "000 §IV-B, 001 §3.2, §3.4",
+        build: |net, params, monitor| {
+            let table = Arc::new(MinimalTable::build(net, monitor)?);
+            Ok(Arc::new(valiant_from_params(net, table, params)?))
+        },
+    },
+];
 
 /// A hop-by-hop routing and how the simulator selects among its candidates.
 pub struct BuiltRule {

@@ -1,21 +1,26 @@
-//! Topology-agnostic routings for static analysis: minimal, Valiant (000 §IV-B, with the
-//! restrictions of 000 §IV-B and 001 §3.2), UGAL's candidate union (000 §IV-C), up*/down*.
+//! Topology-agnostic routings as `HopRouting` rules (simulator and static analysis): Valiant
+//! (000 §IV-B, with the restrictions of 000 §IV-B and 001 §3.2), UGAL's candidates (000 §IV-C),
+//! up*/down*; minimal routing is in `minimal.rs`.
 //!
 //! VC rules (`VcRule`): one VC; hop-indexed (VC k on hop k, 000 §IV-D: 2 VCs for minimal and 4
 //! for Valiant on diameter-2 networks); per phase (VC 0 towards the Valiant intermediate, VC 1
 //! away from it: 001 §3.4's 2-VC scheme for MLFM and OFT).
 
-use super::path::{walk, PathSet, RouteDef, Step};
+pub use super::minimal::Minimal;
+use super::minimal::MinimalTable;
 use super::rule::{Hop, HopRouting, RouteState};
 use super::shortest::{HopMatrix, NO_PATH};
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 
 /// How VCs are assigned along a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VcRule {
-    /// VC 0 everywhere.
+    /// VC class 0 everywhere (`single`, or `any`: the simulator then lets a packet take any
+    /// of its VCs).
     Single,
     /// VC k on hop k (000 §IV-D).
     Hop,
@@ -26,13 +31,13 @@ pub enum VcRule {
 impl VcRule {
     pub fn parse(value: &str, allowed: &[VcRule], context: &str) -> Result<VcRule> {
         let rule = match value {
-            "single" | "1" => VcRule::Single,
+            "single" | "1" | "any" => VcRule::Single,
             "hop" => VcRule::Hop,
             "phase" => VcRule::Phase,
             _ => VcRule::Single,
         };
         let names: Vec<&str> = allowed.iter().map(|r| r.name()).collect();
-        if !matches!(value, "single" | "1" | "hop" | "phase") || !allowed.contains(&rule) {
+        if !matches!(value, "single" | "1" | "any" | "hop" | "phase") || !allowed.contains(&rule) {
             return Err(TopolabError::InvalidParameter {
                 context: context.to_string(),
                 param: "vcs".into(),
@@ -51,14 +56,6 @@ impl VcRule {
     }
 }
 
-fn vc_of(rule: VcRule, hop: usize, phase: u8) -> u8 {
-    match rule {
-        VcRule::Single => 0,
-        VcRule::Hop => hop as u8,
-        VcRule::Phase => phase,
-    }
-}
-
 /// Requires a strongly connected network (every pair routable).
 pub fn require_connected(hops: &HopMatrix, what: &str) -> Result<()> {
     if !hops.connected() {
@@ -69,115 +66,83 @@ pub fn require_connected(hops: &HopMatrix, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// Minimal paths s -> t from the hop matrix into `out` (uniform next hop at every router),
-/// hop indices starting at `hop0`, VC by `rule` in `phase`.
-#[allow(clippy::too_many_arguments)]
-fn minimal_walk(
-    net: &Network,
-    hops: &HopMatrix,
-    s: usize,
-    t: usize,
-    hop0: usize,
-    rule: VcRule,
-    phase: u8,
-    out: &mut PathSet,
-) -> Result<()> {
-    let max = hops.get(s, t) as usize + 1;
-    walk(s, t, 0, max, out, &mut |r, _, hop, c: &mut Vec<Step>| {
-        let nb = net.neighbors(r as usize);
-        for i in hops.minimal_next_hops(net, r as usize, t) {
-            c.push((nb[i], 0, vc_of(rule, hop0 + hop, phase)));
-        }
-    })
+/// Valiant routing (000 §IV-B): a random intermediate router R_i other than the source's and
+/// the destination's, minimal to R_i, then minimal to the destination (2 to 2·D hops).
+/// Options: intermediates only among routers with endpoints (001 §3.2's indirect random
+/// routing for MLFM/OFT: 4-hop paths instead of 2, 4 or 6), and only intermediates with
+/// d(s,i) + d(i,t) <= max_hops (000 §IV-B's "at most 3 hops"). A pair without an admissible
+/// intermediate (source and destination on one router, tiny networks, tight max_hops) is
+/// routed minimally. State: phase 0 towards the intermediate `aux`, phase 1 towards the
+/// destination. VCs: hop-indexed (2·D classes, 000 §IV-D), per phase (001 §3.4) or single.
+pub struct Valiant {
+    pub table: Arc<MinimalTable>,
+    pub vcs: VcRule,
+    pub endpoints_only: bool,
+    pub max_hops: Option<u32>,
+    /// Routers eligible as intermediates before the per-pair conditions.
+    pool: Vec<u32>,
+    /// Longest path: 2·D (D between endpoint routers when intermediates have endpoints).
+    longest: u32,
 }
 
-/// Minimal routing: at every router a uniformly random neighbour one hop closer to t.
-pub struct Minimal<'a> {
-    net: &'a Network,
-    hops: Arc<HopMatrix>,
-    rule: VcRule,
-}
+const TO_INTERMEDIATE: u8 = 0;
+const TO_DESTINATION: u8 = 1;
+/// Tries of rejection sampling before the admissible intermediates are listed.
+const REJECTION_TRIES: u32 = 32;
 
-impl<'a> Minimal<'a> {
-    pub fn new(net: &'a Network, hops: Arc<HopMatrix>, rule: VcRule) -> Result<Self> {
-        require_connected(&hops, "minimal routing")?;
-        if rule == VcRule::Phase {
-            return Err(TopolabError::InvalidParameter {
-                context: "min".into(),
-                param: "vcs".into(),
-                value: "phase".into(),
-                allowed: "single, hop".into(),
-            });
-        }
-        Ok(Minimal { net, hops, rule })
-    }
-}
-
-impl RouteDef for Minimal<'_> {
-    fn name(&self) -> String {
-        format!("min:vcs={}", self.rule.name())
-    }
-    fn num_vcs(&self) -> u32 {
-        match self.rule {
-            VcRule::Hop => (self.hops.max_finite() as u32).max(1),
-            _ => 1,
-        }
-    }
-    fn paths(&self, s: usize, t: usize, out: &mut PathSet) -> Result<()> {
-        out.clear();
-        minimal_walk(self.net, &self.hops, s, t, 0, self.rule, 0, out)
-    }
-}
-
-/// Valiant: a uniformly random intermediate router i ∉ {s, t}, then minimal s -> i -> t
-/// (000 §IV-B). Options: intermediates only among routers with endpoints (001 §3.2's indirect
-/// random routing for MLFM/OFT), and only intermediates with d(s,i) + d(i,t) <= max_hops
-/// (000 §IV-B's "at most 3 hops").
-pub struct Valiant<'a> {
-    net: &'a Network,
-    hops: Arc<HopMatrix>,
-    rule: VcRule,
-    endpoints_only: bool,
-    max_hops: Option<u16>,
-}
-
-impl<'a> Valiant<'a> {
+impl Valiant {
     pub fn new(
-        net: &'a Network,
-        hops: Arc<HopMatrix>,
-        rule: VcRule,
+        net: &Network,
+        table: Arc<MinimalTable>,
+        vcs: VcRule,
         endpoints_only: bool,
-        max_hops: Option<u16>,
+        max_hops: Option<u32>,
     ) -> Result<Self> {
-        require_connected(&hops, "Valiant routing")?;
+        let longest = if endpoints_only {
+            2 * table.endpoint_diameter
+        } else {
+            match table.diameter {
+                Some(d) => 2 * d.max(1),
+                None => {
+                    return Err(TopolabError::InvalidNetwork(
+                        "Valiant routing needs every router to reach every router (or endpoints_only=true)".into(),
+                    ))
+                }
+            }
+        };
+        let pool = if endpoints_only {
+            super::minimal::endpoint_routers(net)
+        } else {
+            (0..net.num_routers() as u32).collect()
+        };
         Ok(Valiant {
-            net,
-            hops,
-            rule,
+            table,
+            vcs,
             endpoints_only,
             max_hops,
+            pool,
+            longest,
         })
     }
 
-    fn intermediates(&self, s: usize, t: usize, out: &mut Vec<usize>) {
-        out.clear();
-        for i in 0..self.net.num_routers() {
-            if i == s || i == t || (self.endpoints_only && self.net.endpoints()[i] == 0) {
-                continue;
+    #[inline]
+    fn admissible(&self, s: u32, t: u32, i: u32) -> bool {
+        if i == s || i == t {
+            return false;
+        }
+        match self.max_hops {
+            Some(m) => {
+                let (s, t, i) = (s as usize, t as usize, i as usize);
+                self.table.dist(s, i) as u32 + self.table.dist(i, t) as u32 <= m
             }
-            if let Some(m) = self.max_hops {
-                if self.hops.get(s, i) + self.hops.get(i, t) > m {
-                    continue;
-                }
-            }
-            out.push(i);
+            None => true,
         }
     }
 }
 
-impl RouteDef for Valiant<'_> {
+impl HopRouting for Valiant {
     fn name(&self) -> String {
-        let mut s = format!("valiant:vcs={}", self.rule.name());
+        let mut s = format!("valiant:vcs={}", self.vcs.name());
         if self.endpoints_only {
             s.push_str(",endpoints_only=true");
         }
@@ -186,83 +151,130 @@ impl RouteDef for Valiant<'_> {
         }
         s
     }
-    fn num_vcs(&self) -> u32 {
-        match self.rule {
+    fn vc_classes(&self) -> u32 {
+        match self.vcs {
             VcRule::Single => 1,
             VcRule::Phase => 2,
-            VcRule::Hop => {
-                let d = self.hops.max_finite() as u32;
-                self.max_hops
-                    .map_or(2 * d, |m| (m as u32).min(2 * d))
-                    .max(1)
-            }
+            VcRule::Hop => self
+                .max_hops
+                .map_or(self.longest, |m| m.min(self.longest))
+                .max(1),
         }
     }
-    fn paths(&self, s: usize, t: usize, out: &mut PathSet) -> Result<()> {
-        out.clear();
-        let mut mids = Vec::new();
-        self.intermediates(s, t, &mut mids);
-        if mids.is_empty() {
-            // No admissible intermediate (tiny network or tight max_hops): route minimally.
-            return minimal_walk(self.net, &self.hops, s, t, 0, self.rule, 0, out);
-        }
-        let (mut a, mut b) = (PathSet::default(), PathSet::default());
-        let w = 1.0 / mids.len() as f64;
-        let mut rs = Vec::new();
-        let mut vcs = Vec::new();
-        for &i in &mids {
-            a.clear();
-            minimal_walk(self.net, &self.hops, s, i, 0, self.rule, 0, &mut a)?;
-            let h1 = self.hops.get(s, i) as usize;
-            b.clear();
-            minimal_walk(self.net, &self.hops, i, t, h1, self.rule, 1, &mut b)?;
-            for x in 0..a.len() {
-                let (r1, v1, w1) = a.path(x);
-                for y in 0..b.len() {
-                    let (r2, v2, w2) = b.path(y);
-                    rs.clear();
-                    rs.extend_from_slice(r1);
-                    rs.extend_from_slice(&r2[1..]);
-                    vcs.clear();
-                    vcs.extend_from_slice(v1);
-                    vcs.extend_from_slice(v2);
-                    out.push(&rs, &vcs, w * w1 * w2);
+    fn max_hops(&self) -> u32 {
+        2 * self
+            .table
+            .diameter
+            .unwrap_or(self.table.endpoint_diameter)
+            .max(1)
+    }
+    fn start(&self, s: u32, t: u32, out: &mut Vec<(RouteState, f64)>) {
+        let first = out.len();
+        if s != t {
+            for &i in &self.pool {
+                if self.admissible(s, t, i) {
+                    out.push((RouteState::new(TO_INTERMEDIATE, i), 1.0));
                 }
             }
         }
-        Ok(())
+        let k = out.len() - first;
+        if k == 0 {
+            out.push((RouteState::new(TO_DESTINATION, 0), 1.0));
+        } else {
+            for x in &mut out[first..] {
+                x.1 = 1.0 / k as f64;
+            }
+        }
+    }
+    fn sample_start(&self, s: u32, t: u32, rng: &mut ChaCha8Rng) -> RouteState {
+        if s == t {
+            return RouteState::new(TO_DESTINATION, 0);
+        }
+        // Rejection sampling is uniform over the admissible intermediates; after a few misses
+        // (a tight max_hops) they are listed, which is uniform too.
+        for _ in 0..REJECTION_TRIES {
+            let i = self.pool[rng.random_range(0..self.pool.len())];
+            if self.admissible(s, t, i) {
+                return RouteState::new(TO_INTERMEDIATE, i);
+            }
+        }
+        let mut all = Vec::new();
+        self.start(s, t, &mut all);
+        super::rule::sample_weighted(&all, rng)
+    }
+    #[inline]
+    fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
+        let (target, phase) = if st.phase == TO_INTERMEDIATE && r != st.aux {
+            (st.aux, TO_INTERMEDIATE)
+        } else {
+            (t, TO_DESTINATION)
+        };
+        let vc = match self.vcs {
+            VcRule::Single => 0,
+            VcRule::Phase => phase,
+            VcRule::Hop => hop.min(self.vc_classes() - 1) as u8,
+        };
+        let state = RouteState::new(phase, st.aux);
+        self.table
+            .for_each_next(r as usize, target as usize, |nb| out(Hop { nb, vc, state }));
     }
 }
 
-/// The union of several routings' paths (an adaptive routing's candidates, e.g. UGAL =
-/// minimal ∪ Valiant, 000 §IV-C); weights are averaged, so this is not a traffic split.
-pub struct Union<'a> {
-    pub name: String,
-    pub parts: Vec<Box<dyn RouteDef + 'a>>,
+/// UGAL's candidates (000 §IV-C, 001 §3.3): the minimal path (state phase `UGAL_MINIMAL`) or a
+/// Valiant path. Static analysis sees the union (each half weighted 1/2: a weighting, not a
+/// traffic split); the simulator decides per packet at the source router by queue state
+/// (topolab-sim `routing::ugal`) and the packet then follows the chosen part.
+pub struct Ugal {
+    pub min: Minimal,
+    pub val: Valiant,
 }
 
-impl RouteDef for Union<'_> {
+/// State phase of a packet that UGAL sent minimally.
+pub const UGAL_MINIMAL: u8 = 2;
+
+impl Ugal {
+    /// The minimal part uses VC class 0 under the per-phase scheme (001 §3.4: minimal paths on
+    /// MLFM/OFT are deadlock-free on one VC, shared with the first Valiant phase).
+    pub fn new(table: Arc<MinimalTable>, val: Valiant) -> Result<Ugal> {
+        let rule = if val.vcs == VcRule::Phase {
+            VcRule::Single
+        } else {
+            val.vcs
+        };
+        Ok(Ugal {
+            min: Minimal::new(table, rule)?,
+            val,
+        })
+    }
+}
+
+impl HopRouting for Ugal {
     fn name(&self) -> String {
-        self.name.clone()
+        format!("ugal({})", self.val.name())
     }
-    fn num_vcs(&self) -> u32 {
-        self.parts.iter().map(|p| p.num_vcs()).max().unwrap_or(1)
+    fn vc_classes(&self) -> u32 {
+        self.min.vc_classes().max(self.val.vc_classes())
+    }
+    fn max_hops(&self) -> u32 {
+        self.min.max_hops().max(self.val.max_hops())
     }
     fn oblivious(&self) -> bool {
         false
     }
-    fn paths(&self, s: usize, t: usize, out: &mut PathSet) -> Result<()> {
-        out.clear();
-        let mut tmp = PathSet::default();
-        let k = self.parts.len() as f64;
-        for p in &self.parts {
-            p.paths(s, t, &mut tmp)?;
-            for i in 0..tmp.len() {
-                let (r, v, w) = tmp.path(i);
-                out.push(r, v, w / k);
-            }
+    fn start(&self, s: u32, t: u32, out: &mut Vec<(RouteState, f64)>) {
+        out.push((RouteState::new(UGAL_MINIMAL, 0), 0.5));
+        let first = out.len();
+        self.val.start(s, t, out);
+        for x in &mut out[first..] {
+            x.1 *= 0.5;
         }
-        Ok(())
+    }
+    fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
+        if st.phase == UGAL_MINIMAL {
+            self.min.next(r, t, hop, st, out)
+        } else {
+            self.val.next(r, t, hop, st, out)
+        }
     }
 }
 

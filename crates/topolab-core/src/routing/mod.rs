@@ -8,6 +8,7 @@ pub mod dfsssp;
 pub mod export;
 pub mod generic;
 pub mod load;
+pub mod minimal;
 pub mod path;
 pub mod rule;
 pub mod shortest;

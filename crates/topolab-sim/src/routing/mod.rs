@@ -17,7 +17,7 @@ pub mod dragonfly;
 pub mod minimal;
 pub mod rule;
 pub mod torus;
-pub mod valiant;
+pub mod ugal;
 
 use crate::config::SimConfig;
 use crate::error::{Result, SimError};
@@ -26,7 +26,7 @@ use crate::topo::SimTopology;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 use topolab_core::progress::Monitor;
-use topolab_core::routing::shortest::NO_PATH;
+use topolab_core::routing::minimal::endpoint_diameter;
 use topolab_core::routing::HopMatrix;
 use topolab_core::{Network, Params, TopologySpec};
 
@@ -110,130 +110,71 @@ impl VcPolicy {
 
 #[derive(Debug, Clone)]
 pub enum Routing {
-    Minimal(minimal::Minimal),
-    Valiant(valiant::Valiant),
+    /// BookSim2 anynet's fixed shortest-path table.
+    MinStatic(minimal::MinStatic),
     TorusDor(torus::TorusDor),
     Dragonfly(dragonfly::DragonflyRouting),
-    /// A hop-by-hop routing defined in topolab-core (`topolab_core::routing::catalog::RULE_ROUTINGS`).
+    /// UGAL-L / UGAL-G: the source decision over the core's `Ugal` candidates.
+    Ugal(ugal::UgalRouting),
+    /// A hop-by-hop routing defined in topolab-core
+    /// (`topolab_core::routing::catalog::RULE_ROUTINGS`): min, valiant, updown, ...
     Rule(rule::RuleRouting),
 }
 
-/// Every routing name `Routing::parse` accepts, with a summary.
-pub const ROUTINGS: &[(&str, &str)] = &[
-    ("min", "minimal: a random minimal next hop at every router; vcs=hop (VC class = hop, 000 §IV-D) or vcs=any"),
-    ("min_static", "minimal, one fixed shortest path per router and destination (BookSim2 anynet: Dijkstra, lowest id first); vcs=any (default) or vcs=hop"),
-    ("valiant", "Valiant: minimal to a random intermediate router, then minimal to the destination (000 §IV-B); vcs=hop (default) or vcs=any"),
-    ("dor", "torus/mesh dimension-order routing, one dateline per ring (two VC classes)"),
-    ("dragonfly_min", "Dragonfly minimal (BookSim2 dragonflynew min): VC 0 before the global hop, VC 1 from it on"),
-    ("dragonfly_ugal", "Dragonfly UGAL-L decided at the source router (BookSim2 dragonflynew ugal), VCs 0/1/2 by phase"),
+/// A routing only the simulator reads (the others are `RULE_ROUTINGS`, shared with static
+/// analysis).
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+pub struct SimRoutingEntry {
+    pub name: &'static str,
+    pub params: &'static [&'static str],
+    pub summary: &'static str,
+    /// Paper section (or reference implementation) the algorithm comes from.
+    pub source: &'static str,
+}
+
+/// `RULE_ROUTINGS` the simulator refuses: `ugal` is UGAL's candidate union for static
+/// analysis; the simulator decides among the candidates as `ugal_l` / `ugal_g`.
+pub const STATIC_ONLY_RULES: &[&str] = &["ugal"];
+
+/// Every routing name `Routing::parse` accepts besides `RULE_ROUTINGS`.
+pub const ROUTINGS: &[SimRoutingEntry] = &[
+    SimRoutingEntry {
+        name: "min_static",
+        params: &["vcs"],
+        summary: "minimal, one fixed shortest path per router and destination (BookSim2 anynet: Dijkstra, lowest id first); vcs=any (default) or vcs=hop",
+        source: "000 §IV-A; BookSim2 anynet",
+    },
+    SimRoutingEntry {
+        name: "dor",
+        params: &[],
+        summary: "torus/mesh dimension-order routing, one dateline per ring (two VC classes)",
+        source: "003 §3.2; BookSim2 dim_order",
+    },
+    SimRoutingEntry {
+        name: "dragonfly_min",
+        params: &[],
+        summary: "Dragonfly minimal (BookSim2 dragonflynew min): VC 0 before the global hop, VC 1 from it on",
+        source: "Kim et al. 2008; BookSim2 dragonflynew",
+    },
+    SimRoutingEntry {
+        name: "dragonfly_ugal",
+        params: &[],
+        summary: "Dragonfly UGAL-L decided at the source router (BookSim2 dragonflynew ugal), VCs 0/1/2 by phase",
+        source: "Kim et al. 2008; BookSim2 dragonflynew",
+    },
+    SimRoutingEntry {
+        name: "ugal_g",
+        params: topolab_core::routing::catalog::UGAL_PARAMS,
+        summary: "UGAL-G: minimal or one of n (default 4) Valiant paths, least sum of queues along the path (global view); c, hops, threshold as ugal_l",
+        source: "000 §IV-C1",
+    },
+    SimRoutingEntry {
+        name: "ugal_l",
+        params: topolab_core::routing::catalog::UGAL_PARAMS,
+        summary: "UGAL-L: minimal or one of n (default 4) Valiant paths by first-queue x hops (hops=false: queue only), Valiant cost x c; threshold=T: minimal while its queue < T% of the buffer",
+        source: "000 §IV-C2, 001 §3.3",
+    },
 ];
-
-/// Largest minimal-next-hop mask table built (bytes).
-pub const MASK_BUDGET: usize = 1 << 29;
-
-/// Hop distances shared by the table-driven routings, built once per network.
-#[derive(Debug, Clone)]
-pub struct Tables {
-    pub hops: Arc<HopMatrix>,
-    /// Distances to each destination, row by destination (to_dest[t * n + v] = d(v, t)), so
-    /// that the neighbours of a router are looked up within one row; None when the network is
-    /// undirected and `hops` is symmetric.
-    pub to_dest: Option<Arc<Vec<u16>>>,
-    /// Per (router, destination router): bit i set when the router's i-th neighbour is one hop
-    /// closer. Built when no router has more than 64 neighbours and it takes at most
-    /// `MASK_BUDGET` bytes; a routing decision then reads one word instead of every
-    /// neighbour's distance (a cache miss each on large networks).
-    pub min_mask: Option<Arc<Vec<u64>>>,
-    /// Longest shortest path between routers with endpoints.
-    pub diameter: u32,
-    /// Longest shortest path between any two routers (u32::MAX when not strongly connected).
-    pub diameter_all: u32,
-}
-
-impl Tables {
-    /// Hop distance from `v` to `t`, read from the destination's row.
-    #[inline]
-    pub fn dist_to(&self, v: usize, t: usize) -> u16 {
-        match &self.to_dest {
-            Some(rows) => rows[t * self.hops.num_routers() + v],
-            None => self.hops.get(t, v),
-        }
-    }
-
-    pub fn build(net: &Network, topo: &SimTopology, monitor: &dyn Monitor) -> Result<Tables> {
-        let hops = HopMatrix::build(net, monitor)?;
-        let mut diameter = 0u32;
-        for s in 0..topo.num_routers as usize {
-            if topo.num_ep(s) == 0 {
-                continue;
-            }
-            for t in 0..topo.num_routers as usize {
-                if topo.num_ep(t) == 0 {
-                    continue;
-                }
-                let d = hops.get(s, t);
-                if d == NO_PATH {
-                    return Err(SimError::Core(topolab_core::TopolabError::InvalidNetwork(
-                        format!("router {t} cannot be reached from router {s}; minimal routing needs every endpoint router to reach every other"),
-                    )));
-                }
-                diameter = diameter.max(d as u32);
-            }
-        }
-        let diameter_all = if hops.connected() {
-            hops.max_finite() as u32
-        } else {
-            u32::MAX
-        };
-        let to_dest = if net.directed() {
-            let n = topo.num_routers as usize;
-            let mut t = vec![0u16; n * n];
-            for v in 0..n {
-                for d in 0..n {
-                    t[d * n + v] = hops.get(v, d);
-                }
-            }
-            Some(Arc::new(t))
-        } else {
-            None
-        };
-        let n = topo.num_routers as usize;
-        let max_deg = (0..n).map(|r| topo.neighbors(r).len()).max().unwrap_or(0);
-        let min_mask = if max_deg <= 64 && n * n * 8 <= MASK_BUDGET {
-            use rayon::prelude::*;
-            let rows: Vec<Vec<u64>> = (0..n)
-                .into_par_iter()
-                .map(|r| {
-                    (0..n)
-                        .map(|t| {
-                            let d = hops.get(r, t);
-                            if d == 0 || d == NO_PATH {
-                                return 0;
-                            }
-                            let mut m = 0u64;
-                            for (i, &v) in topo.neighbors(r).iter().enumerate() {
-                                if hops.get(v as usize, t) == d - 1 {
-                                    m |= 1 << i;
-                                }
-                            }
-                            m
-                        })
-                        .collect()
-                })
-                .collect();
-            Some(Arc::new(rows.concat()))
-        } else {
-            None
-        };
-        Ok(Tables {
-            to_dest,
-            min_mask,
-            hops: Arc::new(hops),
-            diameter: diameter.max(1),
-            diameter_all: diameter_all.max(1),
-        })
-    }
-}
 
 fn vc_policy(
     spec: &TopologySpec,
@@ -307,32 +248,48 @@ impl Routing {
         let name = parsed.family.as_str();
         let v = cfg.num_vcs;
         match name {
-            "min" | "min_static" => {
+            "min_static" => {
                 check_keys(&parsed, &["vcs"])?;
-                let tables = Tables::build(net, topo, monitor)?;
-                let policy = vc_policy(&parsed, name == "min", tables.diameter, v)?;
-                let fixed = if name == "min_static" {
-                    let table =
-                        topolab_core::routing::NextHopTable::build(net, &tables.hops, monitor)?;
-                    Some(minimal::port_table(topo, &table)?)
-                } else {
-                    None
-                };
-                Ok(Routing::Minimal(minimal::Minimal::new(
-                    tables, fixed, policy,
+                let hops = HopMatrix::build(net, monitor)?;
+                let diameter = endpoint_diameter(net, &hops)?;
+                let policy = vc_policy(&parsed, false, diameter, v)?;
+                let table = topolab_core::routing::NextHopTable::build(net, &hops, monitor)?;
+                Ok(Routing::MinStatic(minimal::MinStatic::new(
+                    minimal::port_table(topo, &table)?,
+                    policy,
                 )))
             }
-            "valiant" => {
-                check_keys(&parsed, &["vcs"])?;
-                let tables = Tables::build(net, topo, monitor)?;
-                if tables.diameter_all == u32::MAX {
-                    return Err(SimError::Core(topolab_core::TopolabError::InvalidNetwork(
-                        "Valiant routing needs every router to reach every router".into(),
-                    )));
-                }
-                let policy = vc_policy(&parsed, true, 2 * tables.diameter_all, v)?;
-                Ok(Routing::Valiant(valiant::Valiant::new(tables, policy)))
+            "ugal_l" | "ugal_g" => {
+                use topolab_core::routing::catalog::{ugal_from_params, UGAL_PARAMS};
+                check_keys(&parsed, UGAL_PARAMS)?;
+                let p = Params::new(&parsed.family, &parsed.params);
+                let global = name == "ugal_g";
+                let n = p.opt_u32("n", 1, 64)?.unwrap_or(4);
+                let c = p.opt_float("c", 0.0, 1e6)?.unwrap_or(1.0);
+                let hops = p.opt_bool("hops")?.unwrap_or(!global);
+                let threshold = p.opt_float("threshold", 0.0, 100.0)?;
+                let ugal = ugal_from_params(net, &p, monitor)?;
+                let kind = if global {
+                    ugal::UgalKind::Global
+                } else {
+                    ugal::UgalKind::Local
+                };
+                Ok(Routing::Ugal(ugal::UgalRouting::new(
+                    Arc::new(ugal),
+                    kind,
+                    n,
+                    c,
+                    hops,
+                    threshold,
+                    v,
+                    cfg.vc_buf_size,
+                )?))
             }
+            n if STATIC_ONLY_RULES.contains(&n) => Err(SimError::param(
+                "routing",
+                format!("'{n}'"),
+                "ugal_l or ugal_g (the simulated UGAL variants); 'ugal' is their candidate union for static analysis",
+            )),
             "dor" | "dim_order" => {
                 check_keys(&parsed, &[])?;
                 Ok(Routing::TorusDor(torus::TorusDor::new(net, topo, v)?))
@@ -347,11 +304,17 @@ impl Routing {
                 )?))
             }
             other => match topolab_core::routing::catalog::build_rule(net, spec, monitor)? {
-                Some(built) => Ok(Routing::Rule(rule::RuleRouting::new(
-                    built.rule,
-                    built.select,
-                    v,
-                )?)),
+                Some(built) => {
+                    let takes_vcs = topolab_core::routing::catalog::RULE_ROUTINGS
+                        .iter()
+                        .any(|e| e.name == other && e.params.contains(&"vcs"));
+                    Ok(Routing::Rule(rule::RuleRouting::new(
+                        built.rule,
+                        built.select,
+                        v,
+                        takes_vcs.then_some("vcs=any (one VC class)"),
+                    )?))
+                }
                 None => Err(SimError::param(
                     "routing",
                     format!("'{other}'"),
@@ -359,7 +322,7 @@ impl Routing {
                         "one of: {}",
                         ROUTINGS
                             .iter()
-                            .map(|r| r.0)
+                            .map(|r| r.name)
                             .chain(
                                 topolab_core::routing::catalog::RULE_ROUTINGS
                                     .iter()
@@ -377,8 +340,8 @@ impl Routing {
     #[inline]
     pub fn route(&self, ctx: &RouteCtx, f: &mut Flit, rng: &mut ChaCha8Rng) -> RouteChoice {
         match self {
-            Routing::Minimal(r) => r.route(ctx, f, rng),
-            Routing::Valiant(r) => r.route(ctx, f, rng),
+            Routing::MinStatic(r) => r.route(ctx, f, rng),
+            Routing::Ugal(r) => r.route(ctx, f, rng),
             Routing::TorusDor(r) => r.route(ctx, f, rng),
             Routing::Dragonfly(r) => r.route(ctx, f, rng),
             Routing::Rule(r) => r.route(ctx, f, rng),
@@ -396,6 +359,6 @@ impl Routing {
 
     /// Whether decisions read other routers' published state (`RouteCtx::global`).
     pub fn needs_global_view(&self) -> bool {
-        false
+        matches!(self, Routing::Ugal(u) if u.kind == ugal::UgalKind::Global)
     }
 }

@@ -31,14 +31,21 @@ impl std::fmt::Debug for RuleRouting {
 }
 
 impl RuleRouting {
-    pub fn new(rule: Arc<dyn HopRouting>, select: Select, num_vcs: u32) -> Result<Self> {
+    /// `fewer_vcs` says how to need fewer VCs (e.g. "vcs=any"), for the error message.
+    pub fn new(
+        rule: Arc<dyn HopRouting>,
+        select: Select,
+        num_vcs: u32,
+        fewer_vcs: Option<&str>,
+    ) -> Result<Self> {
         let classes = rule.vc_classes().max(1);
         if num_vcs < classes {
+            let hint = fewer_vcs.map_or(String::new(), |h| format!("; or give {h}"));
             return Err(SimError::param(
                 "num_vcs",
                 num_vcs,
                 format!(
-                    "at least {classes} for routing {} (one VC per VC class it uses)",
+                    "at least {classes} for routing {} (one VC per VC class it uses){hint}",
                     rule.name()
                 ),
             ));
@@ -60,6 +67,48 @@ impl RuleRouting {
             f.intermediate = st.aux;
         }
         let st = RouteState::new(f.phase, f.intermediate);
+        match self.pick(ctx, r, t, f.hops as u32, st, rng) {
+            Some((port, h)) => self.commit(f, port, h),
+            None => {
+                // The core's static checks (`rule::check_rule_paths`) and the rule's own tests
+                // make this a routing bug, not a user error.
+                assert_eq!(
+                    r,
+                    t,
+                    "routing {} offers no hop at router {r} towards router {t}",
+                    self.rule.name()
+                );
+                ctx.eject(f)
+            }
+        }
+    }
+
+    /// Takes hop `h` through output `port`: the packet's new state and the VC range of the
+    /// hop's class.
+    #[inline]
+    pub fn commit(&self, f: &mut Flit, port: u32, h: Hop) -> RouteChoice {
+        f.phase = h.state.phase;
+        f.intermediate = h.state.aux;
+        let lo = h.vc as u32 * self.per_class;
+        RouteChoice {
+            port,
+            vc_lo: lo as u8,
+            vc_hi: (lo + self.per_class - 1) as u8,
+        }
+    }
+
+    /// One candidate hop at `router` (uniformly over ports, or the least occupied output of
+    /// `ctx.port_used`) and its output port; None when the packet is delivered there.
+    #[inline]
+    pub fn pick(
+        &self,
+        ctx: &RouteCtx,
+        router: u32,
+        t: u32,
+        hop: u32,
+        st: RouteState,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<(u32, Hop)> {
         // One pass over the candidates, choosing on the fly (no list is built): reservoir
         // sampling over ports for Random, least credits in use with random tie-breaking for
         // Queue.
@@ -68,12 +117,17 @@ impl RuleRouting {
         let mut best = u32::MAX;
         let topo = ctx.topo;
         let select = self.select;
-        self.rule.next(r, t, f.hops as u32, st, &mut |h: Hop| {
-            let (first, width) = topo.nbr_port(r as usize, h.nb as usize);
+        self.rule.next(router, t, hop, st, &mut |h: Hop| {
+            let (first, width) = topo.nbr_port(router as usize, h.nb as usize);
             match select {
                 Select::Random => {
                     seen += width;
-                    let k = rng.random_range(0..seen);
+                    // The first single-cable candidate is taken without a draw.
+                    let k = if seen == 1 {
+                        0
+                    } else {
+                        rng.random_range(0..seen)
+                    };
                     if k < width {
                         chosen = Some((first + k, h));
                     }
@@ -95,28 +149,6 @@ impl RuleRouting {
                 }
             }
         });
-        match chosen {
-            Some((port, h)) => {
-                f.phase = h.state.phase;
-                f.intermediate = h.state.aux;
-                let lo = h.vc as u32 * self.per_class;
-                RouteChoice {
-                    port,
-                    vc_lo: lo as u8,
-                    vc_hi: (lo + self.per_class - 1) as u8,
-                }
-            }
-            None => {
-                // The core's static checks (`rule::check_rule_paths`) and the rule's own tests
-                // make this a routing bug, not a user error.
-                assert_eq!(
-                    r,
-                    t,
-                    "routing {} offers no hop at router {r} towards router {t}",
-                    self.rule.name()
-                );
-                ctx.eject(f)
-            }
-        }
+        chosen
     }
 }

@@ -1,0 +1,56 @@
+"""The routing catalogue (``topolab list routings``, ``topolab.routings()``): one entry per name,
+and the reader flags are true: every routing marked for the simulator runs there, every one
+marked static is accepted by the static analysis, and the others are refused."""
+
+import json
+
+import pytest
+
+import topolab
+from topolab import build, routing
+from topolab.cli import main
+
+FAST = {"sample_period": 200, "warmup_periods": 1, "max_samples": 2, "num_vcs": 4}
+# Networks the topology-specific routings need; everything else runs on a small Slim Fly.
+NETWORK_FOR = {
+    "dor": "torus:dims=4x4",
+    "dragonfly_min": "dragonfly:a=4,h=2,p=2",
+    "dragonfly_ugal": "dragonfly:a=4,h=2,p=2",
+}
+
+
+def test_catalogue_has_one_entry_per_name_with_sources():
+    rows = topolab.routings()
+    names = [r.name for r in rows]
+    assert len(names) == len(set(names))
+    assert {"min", "min_static", "valiant", "ugal_l", "ugal_g", "updown", "dfsssp"} <= set(names)
+    by = {r.name: r for r in rows}
+    assert by["ugal_l"].simulator and by["ugal_l"].static and "n" in by["ugal_l"].params
+    assert not by["ugal"].simulator and by["ugal"].static
+    assert by["min_static"].simulator and not by["min_static"].static
+    assert all(r.source and r.summary for r in rows)
+
+
+@pytest.mark.parametrize("info", topolab.routings(), ids=lambda r: r.name)
+def test_reader_flags_are_true(info):
+    net = build(NETWORK_FOR.get(info.name, "slimfly:q=5,p=2"))
+    if info.simulator:
+        r = topolab.simulate(net, info.name, "uniform", 0.05, **FAST)
+        assert r.measured_packets > 0
+    else:
+        with pytest.raises(Exception, match=info.name):
+            topolab.simulate(net, info.name, "uniform", 0.05, **FAST)
+    if info.static:
+        assert routing.check(net, info.name).max_hops >= 1
+    else:
+        with pytest.raises(Exception, match=info.name):
+            routing.check(net, info.name)
+
+
+def test_cli_list_routings(capsys):
+    assert main(["list", "routings"]) == 0
+    out = capsys.readouterr().out
+    assert "ugal_l" in out and "000 §IV-C2" in out and "sim+static" in out
+    assert main(["list", "routings", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [r["name"] for r in listed] == [r.name for r in topolab.routings()]
