@@ -37,3 +37,16 @@ def test_cli_bad_routing(capsys):
 def test_tables_text():
     text = routing.forwarding_tables(build("slimfly:q=4"), "min:vcs=hop")
     assert text.splitlines()[1].startswith("lft 0 1 ")
+
+
+def test_cli_load_traffic_and_simulate(capsys):
+    # 001 §4.2: minimal routing on the h-MLFM under shift by h carries h flows on a link.
+    rc = main(["routing", "load", "mlfm:h=3", "--routing", "min", "--traffic", "shift:k=3", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert rc == 0 and abs(out["throughput_bound"] - 1 / 3) < 1e-9 and out["traffic"] == "shift:k=3"
+    rc = main(
+        ["routing", "load", "slimfly:q=5,p=2", "--routing", "ugal_l", "--traffic", "worst", "--simulate"]
+        + ["--tolerance", "0.1"]
+    )
+    text = capsys.readouterr().out
+    assert rc == 0 and "n/a" in text and "saturation load (simulated)" in text

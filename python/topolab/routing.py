@@ -54,10 +54,12 @@ def channel_load(
     routing: str,
     permutation: Optional[Sequence[int]] = None,
     show_progress: bool = False,
+    traffic: Optional[str] = None,
 ) -> ChannelLoad:
-    """Expected load per directed link under uniform traffic (or an endpoint permutation)."""
+    """Expected load per directed link under uniform traffic, an endpoint permutation, or a
+    simulator traffic spec (``traffic="shift:k=3"``, ``"worst"``, ...: docs/traffic.md)."""
     perm = list(permutation) if permutation is not None else None
-    d = json.loads(_core.routing_load(net._net, routing, perm, show_progress))
+    d = json.loads(_core.routing_load(net._net, routing, perm, show_progress, traffic))
     d["max_link"] = tuple(d["max_link"])
     return ChannelLoad(**d)
 

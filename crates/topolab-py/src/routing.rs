@@ -26,21 +26,35 @@ fn routing_check(
     json(&report)
 }
 
-/// Channel load under uniform traffic (or an endpoint permutation): JSON of ChannelLoad.
+/// Channel load under uniform traffic, an endpoint permutation or a simulator traffic spec
+/// (`traffic`, e.g. "shift:k=3", "worst"): JSON of ChannelLoad.
 #[pyfunction]
-#[pyo3(signature = (net, routing, permutation = None, show_progress = false))]
+#[pyo3(signature = (net, routing, permutation = None, show_progress = false, traffic = None))]
 fn routing_load(
     py: Python<'_>,
     net: &PyNetwork,
     routing: &str,
     permutation: Option<Vec<u64>>,
     show_progress: bool,
+    traffic: Option<String>,
 ) -> PyResult<String> {
+    if permutation.is_some() && traffic.is_some() {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "give a permutation or a traffic spec, not both",
+        ));
+    }
+    let dem = match &traffic {
+        Some(t) => Some(
+            topolab_sim::routing::traffic_demands(&net.inner, t).map_err(crate::sim::sim_err_to_py)?,
+        ),
+        None => None,
+    };
     let res = crate::monitor::run(py, show_progress, |m| {
         let r = build_static(&net.inner, routing, m)?;
-        let dem = match &permutation {
-            Some(p) => load::Demands::permutation(&net.inner, p)?,
-            None => load::Demands::uniform(&net.inner),
+        let dem = match (&permutation, dem) {
+            (_, Some(d)) => d,
+            (Some(p), None) => load::Demands::permutation(&net.inner, p)?,
+            (None, None) => load::Demands::uniform(&net.inner),
         };
         load::channel_load(&net.inner, &*r, &dem, m)
     })?;

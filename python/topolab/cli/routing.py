@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+import topolab
 from topolab import routing
 from topolab.cli.common import network_from_argument, print_table
 
@@ -31,16 +32,49 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_load(args: argparse.Namespace) -> int:
     net = network_from_argument(args.network, args.format)
-    res = routing.channel_load(net, args.routing, show_progress=args.progress)
+    res, static_error = None, None
+    try:
+        res = routing.channel_load(net, args.routing, show_progress=args.progress, traffic=args.traffic)
+    except topolab.TopolabError as e:
+        # Adaptive routings have no static load; with --simulate the simulation still runs.
+        if not args.simulate:
+            raise
+        static_error = str(e)
+    sim = None
+    if args.simulate:
+        from topolab.sim import sweep_load
+
+        df = sweep_load(
+            net,
+            args.routing,
+            args.traffic,
+            seed=args.seed,
+            tolerance=args.tolerance,
+            show_progress=args.progress,
+        )
+        sim = {
+            "saturation_load": df.attrs["saturation_load"],
+            "saturation_throughput": df.attrs["saturation_throughput"],
+        }
     if args.json:
-        print(json.dumps(res.to_dict(), indent=2))
+        out = res.to_dict() if res is not None else {"routing": args.routing, "static_error": static_error}
+        out["traffic"] = args.traffic
+        if sim is not None:
+            out["simulated"] = sim
+        print(json.dumps(out, indent=2))
         return 0
-    rows = [
-        ["routing", res.routing],
-        ["max channel load (uniform)", f"{res.max_load:.6g}"],
-        ["most loaded link", f"{res.max_link[0]} -> {res.max_link[1]}"],
-        ["throughput bound", f"{res.throughput_bound:.6g}"],
-    ]
+    rows = [["routing", res.routing if res else args.routing], ["traffic", args.traffic]]
+    if res is not None:
+        rows += [
+            ["max channel load", f"{res.max_load:.6g}"],
+            ["most loaded link", f"{res.max_link[0]} -> {res.max_link[1]}"],
+            ["throughput bound (static)", f"{res.throughput_bound:.6g}"],
+        ]
+    else:
+        rows.append(["throughput bound (static)", f"n/a: {static_error}"])
+    if sim is not None:
+        rows.append(["saturation load (simulated)", f"{sim['saturation_load']:.4g}"])
+        rows.append(["saturation throughput (simulated)", f"{sim['saturation_throughput']:.4g}"])
     print_table(rows, ["property", "value"])
     return 0
 
@@ -74,8 +108,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--progress", action="store_true", help="show progress on stderr")
     q.set_defaults(func=cmd_check)
 
-    q = rsub.add_parser("load", help="maximum channel load under uniform traffic (throughput bound)")
+    q = rsub.add_parser("load", help="maximum channel load for a traffic pattern (throughput bound)")
     common(q)
+    q.add_argument("--traffic", default="uniform", help="traffic spec (docs/traffic.md), default uniform")
+    q.add_argument(
+        "--simulate",
+        action="store_true",
+        help="also run the simulator's saturation search and print both figures",
+    )
+    q.add_argument("--seed", type=int, default=1, help="simulation seed (with --simulate)")
+    q.add_argument(
+        "--tolerance", type=float, default=0.02, help="saturation search resolution (with --simulate)"
+    )
     q.add_argument("--json", action="store_true", help="machine-readable output")
     q.add_argument("--progress", action="store_true", help="show progress on stderr")
     q.set_defaults(func=cmd_load)

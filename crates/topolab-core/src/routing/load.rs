@@ -40,6 +40,42 @@ impl Demands {
         Demands { entries }
     }
 
+    /// Any endpoint traffic pattern: `rates(i, out)` appends (destination endpoint,
+    /// probability) for endpoint i, which sends rate 1 spread by those probabilities (nothing
+    /// when idle). Aggregated per router pair; same-router traffic loads no link.
+    pub fn from_endpoint_rates(
+        net: &Network,
+        mut rates: impl FnMut(u64, &mut Vec<(u64, f64)>),
+    ) -> Demands {
+        let n = net.num_routers();
+        let router_of: Vec<u32> = net
+            .endpoints()
+            .iter()
+            .enumerate()
+            .flat_map(|(r, &e)| std::iter::repeat_n(r as u32, e as usize))
+            .collect();
+        let mut matrix = vec![0.0f64; n * n];
+        let mut out = Vec::new();
+        for (i, &s) in router_of.iter().enumerate() {
+            out.clear();
+            rates(i as u64, &mut out);
+            for &(d, w) in &out {
+                if let Some(&t) = router_of.get(d as usize) {
+                    if t != s {
+                        matrix[s as usize * n + t as usize] += w;
+                    }
+                }
+            }
+        }
+        let entries = matrix
+            .iter()
+            .enumerate()
+            .filter(|(_, &w)| w > 0.0)
+            .map(|(k, &w)| ((k / n) as u32, (k % n) as u32, w))
+            .collect();
+        Demands { entries }
+    }
+
     /// A permutation of endpoints: endpoint i sends rate 1 to `dest[i]`.
     pub fn permutation(net: &Network, dest: &[u64]) -> Result<Demands> {
         let ne = net.num_endpoints();

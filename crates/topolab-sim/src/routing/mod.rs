@@ -176,6 +176,24 @@ pub const ROUTINGS: &[SimRoutingEntry] = &[
     },
 ];
 
+/// The router-level traffic matrix of a simulator traffic spec (`uniform`, `shift:k=3`,
+/// `worst`, ...) for static channel loads: the expected rates of `Traffic::destination`.
+pub fn traffic_demands(
+    net: &Network,
+    traffic: &str,
+) -> Result<topolab_core::routing::load::Demands> {
+    let t = crate::traffic::Traffic::parse(traffic, net)?;
+    let mut tmp = Vec::new();
+    Ok(topolab_core::routing::load::Demands::from_endpoint_rates(
+        net,
+        |i, out| {
+            tmp.clear();
+            t.rates(i as u32, &mut tmp);
+            out.extend(tmp.iter().map(|&(d, w)| (d as u64, w)));
+        },
+    ))
+}
+
 fn vc_policy(
     spec: &TopologySpec,
     default_hop: bool,

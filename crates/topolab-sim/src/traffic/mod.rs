@@ -419,6 +419,50 @@ impl Traffic {
         }
     }
 
+    /// The destinations of `src` with their probabilities (the distribution `destination`
+    /// draws from), appended to `out`; nothing when `src` is idle. For static channel loads.
+    pub fn rates(&self, src: u32, out: &mut Vec<(u32, f64)>) {
+        match self {
+            Traffic::Uniform { endpoints } if src < *endpoints => {
+                let w = 1.0 / *endpoints as f64;
+                out.extend((0..*endpoints).map(|d| (d, w)));
+            }
+            Traffic::Uniform { .. } => {}
+            Traffic::Bits { pattern, bits } => {
+                out.extend(permutations::bit_destination(*pattern, *bits, src).map(|d| (d, 1.0)))
+            }
+            Traffic::Table { dest, .. } => out.extend(dest.get(src).map(|d| (d, 1.0))),
+            Traffic::HalfShift { half } if src < 2 * half => {
+                out.push((src % half, 0.5));
+                out.push((src % half + half, 0.5));
+            }
+            Traffic::HalfShift { .. } => {}
+            Traffic::Hotspot {
+                endpoints,
+                fraction,
+                spots,
+            } if src < *endpoints => {
+                let w = (1.0 - fraction) / *endpoints as f64;
+                out.extend((0..*endpoints).map(|d| (d, w)));
+                let h = fraction / spots.len() as f64;
+                out.extend(spots.iter().map(|&d| (d, h)));
+            }
+            Traffic::Hotspot { .. } => {}
+            Traffic::RandomInSet {
+                set_of_source,
+                offsets,
+                members,
+                ..
+            } => {
+                if let Some(set) = set_of_source.get(src) {
+                    let (lo, hi) = (offsets[set as usize], offsets[set as usize + 1]);
+                    let w = 1.0 / (hi - lo) as f64;
+                    out.extend(members[lo as usize..hi as usize].iter().map(|&d| (d, w)));
+                }
+            }
+        }
+    }
+
     /// Canonical name of the pattern ("uniform", "bitcomp", "slimfly-worst", ...).
     pub fn name(&self) -> &'static str {
         match self {
