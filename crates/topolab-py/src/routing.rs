@@ -45,7 +45,8 @@ fn routing_load(
     }
     let dem = match &traffic {
         Some(t) => Some(
-            topolab_sim::routing::traffic_demands(&net.inner, t).map_err(crate::sim::sim_err_to_py)?,
+            topolab_sim::routing::traffic_demands(&net.inner, t)
+                .map_err(crate::sim::sim_err_to_py)?,
         ),
         None => None,
     };

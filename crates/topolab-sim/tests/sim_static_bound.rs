@@ -25,23 +25,36 @@ fn bound(net: &Network, routing: &str, traffic: &str) -> f64 {
 fn minimal_worst_case_bounds_follow_001() {
     for h in [3u32, 4] {
         let net = build_str(&format!("mlfm:h={h}")).unwrap();
-        assert_eq!(net.endpoints().iter().copied().max(), Some(h), "h-MLFM has p = h");
+        assert_eq!(
+            net.endpoints().iter().copied().max(),
+            Some(h),
+            "h-MLFM has p = h"
+        );
         for traffic in [format!("shift:k={h}"), "mlfm-worst".to_string()] {
             let b = bound(&net, "min", &traffic);
-            assert!((b - 1.0 / h as f64).abs() < 1e-9, "mlfm h={h} {traffic}: {b}");
+            assert!(
+                (b - 1.0 / h as f64).abs() < 1e-9,
+                "mlfm h={h} {traffic}: {b}"
+            );
         }
     }
     for k in [3u32, 4] {
         let net = build_str(&format!("oft:k={k}")).unwrap();
         for traffic in [format!("shift:k={k}"), "oft-worst".to_string()] {
             let b = bound(&net, "min", &traffic);
-            assert!((b - 1.0 / k as f64).abs() < 1e-9, "oft k={k} {traffic}: {b}");
+            assert!(
+                (b - 1.0 / k as f64).abs() < 1e-9,
+                "oft k={k} {traffic}: {b}"
+            );
         }
     }
     for (q, p) in [(5u32, 3u32), (7, 4)] {
         let net = build_str(&format!("slimfly:q={q},p={p}")).unwrap();
         let b = bound(&net, "min", "worst");
-        assert!((b - 1.0 / (2 * p) as f64).abs() < 1e-9, "slimfly q={q}: {b}");
+        assert!(
+            (b - 1.0 / (2 * p) as f64).abs() < 1e-9,
+            "slimfly q={q}: {b}"
+        );
         // Uniform: no link of a Slim Fly is loaded beyond what full injection needs.
         assert!(bound(&net, "min", "uniform") > 0.8, "slimfly q={q} uniform");
     }
@@ -55,8 +68,26 @@ fn simulated_saturation_stays_under_the_static_bound() {
     let cfg = short(&[("num_vcs", "2")]);
     let prep = Prepared::new(&net, "min", &cfg, &Silent).unwrap();
     let b = bound(&net, "min", "shift:k=3");
-    let s = sweep(&prep, "shift:k=3", Some(&[0.1, 0.2, 0.3, 0.4, 0.5]), 0.02, &Silent).unwrap();
-    eprintln!("mlfm h=3 shift by 3: static bound {b}, simulated saturation {}", s.saturation_load);
-    assert!(s.saturation_load <= b + 0.02, "{} vs bound {b}", s.saturation_load);
-    assert!(s.saturation_load >= 0.8 * b, "{} vs bound {b}", s.saturation_load);
+    let s = sweep(
+        &prep,
+        "shift:k=3",
+        Some(&[0.1, 0.2, 0.3, 0.4, 0.5]),
+        0.02,
+        &Silent,
+    )
+    .unwrap();
+    eprintln!(
+        "mlfm h=3 shift by 3: static bound {b}, simulated saturation {}",
+        s.saturation_load
+    );
+    assert!(
+        s.saturation_load <= b + 0.02,
+        "{} vs bound {b}",
+        s.saturation_load
+    );
+    assert!(
+        s.saturation_load >= 0.8 * b,
+        "{} vs bound {b}",
+        s.saturation_load
+    );
 }

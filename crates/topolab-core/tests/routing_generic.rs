@@ -1,0 +1,92 @@
+//! The minimal-next-hop table (bit masks, and the distance-row fallback for degree > 64 or
+//! directed networks) against brute-force BFS, and Valiant's sampled intermediates against the
+//! distribution static analysis enumerates (uniform over the admissible ones).
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use topolab_core::progress::Silent;
+use topolab_core::rng::{stream, Stream};
+use topolab_core::routing::generic::{Valiant, VcRule};
+use topolab_core::routing::minimal::MinimalTable;
+use topolab_core::routing::{HopRouting, RouteState};
+use topolab_core::{build_str, Network};
+
+fn bfs(net: &Network, s: usize) -> Vec<usize> {
+    let mut d = vec![usize::MAX; net.num_routers()];
+    d[s] = 0;
+    let mut q = VecDeque::from([s]);
+    while let Some(u) = q.pop_front() {
+        for &v in net.neighbors(u) {
+            if d[v as usize] == usize::MAX {
+                d[v as usize] = d[u] + 1;
+                q.push_back(v as usize);
+            }
+        }
+    }
+    d
+}
+
+#[test]
+fn minimal_next_hops_match_bfs_with_and_without_masks() {
+    // slimfly: masks; hyperx 34x34: degree 66 > 64, distance rows; kautz: directed.
+    for spec in ["slimfly:q=5", "hyperx:dims=34x34", "kautz:d=3,k=3"] {
+        let net = build_str(spec).unwrap();
+        let table = MinimalTable::build(&net, &Silent).unwrap();
+        let n = net.num_routers();
+        let step = if n > 500 { 37 } else { 1 };
+        let dist: Vec<Vec<usize>> = (0..n).map(|s| bfs(&net, s)).collect();
+        for r in (0..n).step_by(step) {
+            for t in 0..n {
+                let mut got = Vec::new();
+                table.for_each_next(r, t, |i| got.push(i as usize));
+                let want: Vec<usize> = net
+                    .neighbors(r)
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &v)| r != t && dist[v as usize][t] + 1 == dist[r][t])
+                    .map(|(i, _)| i)
+                    .collect();
+                assert_eq!(got, want, "{spec}: {r} -> {t}");
+            }
+        }
+    }
+}
+
+#[test]
+fn valiant_samples_uniformly_over_admissible_intermediates() {
+    for (spec, endpoints_only, max_hops) in [
+        ("slimfly:q=5", false, Some(3)),
+        ("mlfm:h=3", true, None),
+        ("slimfly:q=5", false, None),
+    ] {
+        let net = build_str(spec).unwrap();
+        let table = Arc::new(MinimalTable::build(&net, &Silent).unwrap());
+        let v = Valiant::new(&net, table, VcRule::Hop, endpoints_only, max_hops).unwrap();
+        let ends: Vec<u32> = (0..net.num_routers() as u32)
+            .filter(|&r| net.endpoints()[r as usize] > 0)
+            .collect();
+        let (s, t) = (ends[0], ends[ends.len() - 1]);
+        let mut listed = Vec::new();
+        v.start(s, t, &mut listed);
+        let mut rng = stream(7, Stream::Routing, 0);
+        let draws = 40_000;
+        let mut seen: HashMap<RouteState, u32> = HashMap::new();
+        for _ in 0..draws {
+            *seen.entry(v.sample_start(s, t, &mut rng)).or_default() += 1;
+        }
+        assert_eq!(
+            seen.len(),
+            listed.len(),
+            "{spec}: every admissible intermediate drawn"
+        );
+        for (st, w) in &listed {
+            let freq = seen[st] as f64 / draws as f64;
+            // Binomial standard deviation sqrt(w(1-w)/draws); 5 of them.
+            let sd = (w * (1.0 - w) / draws as f64).sqrt();
+            assert!(
+                (freq - w).abs() < 5.0 * sd + 1e-9,
+                "{spec}: {st:?} {freq} vs {w}"
+            );
+        }
+    }
+}
