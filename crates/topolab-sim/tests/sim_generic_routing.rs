@@ -234,6 +234,9 @@ fn ugal_errors_name_the_parameter() {
         .unwrap_err()
         .to_string();
     assert!(e.contains('n') && e.contains('0'), "{e}");
+    // The static reading refuses the same spec.
+    assert!(build_static(&net, "ugal_l:n=0", &Silent).is_err());
+    assert!(build_static(&net, "ugal_g:threshold=150", &Silent).is_err());
     let e = simulate(&net, "ugal_g:threshold=150", "uniform", 0.1, &cfg, &Silent)
         .unwrap_err()
         .to_string();

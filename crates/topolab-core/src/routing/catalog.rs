@@ -50,6 +50,31 @@ pub const UGAL_PARAMS: &[&str] = &[
     "threshold",
 ];
 
+/// UGAL's source-decision parameters (the simulator applies them; static analysis validates
+/// them so that one spec string is accepted or refused alike by both).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct UgalChoice {
+    /// Random Valiant candidates per packet (000 §IV-C: 4).
+    pub n: u32,
+    /// Cost factor of Valiant candidates (001 §3.3's c, or c_SF).
+    pub c: f64,
+    /// Multiply costs by path length (None: the variant's default).
+    pub hops: Option<bool>,
+    /// Minimal while the minimal first queue is below this percentage of the buffer.
+    pub threshold: Option<f64>,
+}
+
+impl UgalChoice {
+    pub fn from_params(params: &Params) -> Result<UgalChoice> {
+        Ok(UgalChoice {
+            n: params.opt_u32("n", 1, 64)?.unwrap_or(4),
+            c: params.opt_float("c", 0.0, 1e6)?.unwrap_or(1.0),
+            hops: params.opt_bool("hops")?,
+            threshold: params.opt_float("threshold", 0.0, 100.0)?,
+        })
+    }
+}
+
 fn check_keys(spec: &TopologySpec, allowed: &[&str]) -> Result<()> {
     for k in spec.params.keys() {
         if !allowed.contains(&k.as_str()) {
@@ -97,11 +122,14 @@ pub fn build_static<'a>(
     check_keys(&sp, keys)?;
     let params = Params::new(&sp.family, &sp.params);
     Ok(match sp.family.as_str() {
-        "ugal_l" | "ugal_g" => Box::new(RuleRoute {
-            net,
-            rule: Arc::new(ugal_from_params(net, &params, monitor)?),
-            oblivious: false,
-        }),
+        "ugal_l" | "ugal_g" => {
+            UgalChoice::from_params(&params)?;
+            Box::new(RuleRoute {
+                net,
+                rule: Arc::new(ugal_from_params(net, &params, monitor)?),
+                oblivious: false,
+            })
+        }
         "dfsssp" => {
             let max = params.opt_u32("max_vls", 1, 255)?.unwrap_or(16);
             let hops = HopMatrix::build(net, monitor)?;

@@ -278,14 +278,11 @@ impl Routing {
                 )))
             }
             "ugal_l" | "ugal_g" => {
-                use topolab_core::routing::catalog::{ugal_from_params, UGAL_PARAMS};
+                use topolab_core::routing::catalog::{ugal_from_params, UgalChoice, UGAL_PARAMS};
                 check_keys(&parsed, UGAL_PARAMS)?;
                 let p = Params::new(&parsed.family, &parsed.params);
                 let global = name == "ugal_g";
-                let n = p.opt_u32("n", 1, 64)?.unwrap_or(4);
-                let c = p.opt_float("c", 0.0, 1e6)?.unwrap_or(1.0);
-                let hops = p.opt_bool("hops")?.unwrap_or(!global);
-                let threshold = p.opt_float("threshold", 0.0, 100.0)?;
+                let choice = UgalChoice::from_params(&p)?;
                 let ugal = ugal_from_params(net, &p, monitor)?;
                 let kind = if global {
                     ugal::UgalKind::Global
@@ -295,10 +292,10 @@ impl Routing {
                 Ok(Routing::Ugal(ugal::UgalRouting::new(
                     Arc::new(ugal),
                     kind,
-                    n,
-                    c,
-                    hops,
-                    threshold,
+                    choice.n,
+                    choice.c,
+                    choice.hops.unwrap_or(!global),
+                    choice.threshold,
                     v,
                     cfg.vc_buf_size,
                 )?))
