@@ -253,3 +253,24 @@ fn ugal_errors_name_the_parameter() {
     .to_string();
     assert!(e.contains("num_vcs") && e.contains('4'), "{e}");
 }
+
+#[test]
+fn ugal_is_deterministic_with_any_thread_count() {
+    // UGAL-G reads other routers' queues: the previous cycle's published state, so the
+    // decision cannot depend on which thread routed first.
+    let net = build_str("slimfly:q=5,p=3").unwrap();
+    for routing in ["ugal_l", "ugal_g"] {
+        let run = |threads: &str| {
+            let mut r = sim(
+                &net,
+                routing,
+                "worst",
+                0.3,
+                &[("seed", "3"), ("threads", threads)],
+            );
+            r.wall_seconds = 0.0;
+            r
+        };
+        assert_eq!(run("1"), run("2"), "{routing}");
+    }
+}
