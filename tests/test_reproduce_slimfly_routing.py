@@ -10,6 +10,7 @@ import pytest
 
 from topolab import reproduce
 from topolab.cli import main
+from topolab.cli.reproduce import _print
 
 
 @pytest.fixture(scope="module")
@@ -52,3 +53,6 @@ def test_files_written(rep, tmp_path, capsys):
         assert {r["traffic"] for r in csv.DictReader(f)} == {"uniform", "worst"}
     assert main(["reproduce", "--list"]) == 0
     assert "slimfly-routing" in capsys.readouterr().out
+    _print(rep)  # what `topolab reproduce slimfly-routing` prints: one setup per column
+    out = capsys.readouterr().out
+    assert "== worst: slimfly:q=5,p=3" in out and "SF-UGAL-L saturation load" in out

@@ -115,22 +115,20 @@ def run(quick: bool = False) -> Reproduction:
                     ),
                 )
             )
-    setups = (
-        Setup(
-            "all",
-            spec,
-            (
-                f"{net.num_routers} routers, p = {p}, {net.num_endpoints} endpoints; "
-                + ", ".join(f"{k} = {v}" for k, v in params.items())
-                + f"; saturation search resolution {tolerance}"
-            ),
-            (
-                "scaled down from 000's q = 19, p = 15 (722 routers, 10,830 endpoints) to fit this machine"
-                + ("; quick mode: two routings, two patterns, short samples" if quick else ""),
-                "SF-MIN is topolab's 'min' (random among minimal next hops; Slim Fly minimal paths are "
-                "nearly always unique, 000 §IV-A); UGAL-L/G take n = 4 Valiant candidates (000 §IV-C)",
-            ),
-        ),
+    details = (
+        f"{net.num_routers} routers, p = {p}, {net.num_endpoints} endpoints; "
+        + ", ".join(f"{k} = {v}" for k, v in params.items())
+        + f"; saturation search resolution {tolerance}"
+    )
+    first_notes = (
+        "scaled down from 000's q = 19, p = 15 (722 routers, 10,830 endpoints) to fit this machine"
+        + ("; quick mode: two routings, two patterns, short samples" if quick else ""),
+        "SF-MIN is topolab's 'min' (random among minimal next hops; Slim Fly minimal paths are "
+        "nearly always unique, 000 §IV-A); UGAL-L/G take n = 4 Valiant candidates (000 §IV-C)",
+    )
+    setups = tuple(
+        Setup(traffic, spec, f"traffic '{traffic}'; {details}", first_notes if i == 0 else ())
+        for i, traffic in enumerate(traffics)
     )
     notes = (
         "bit permutations (bitcomp, bitrev, shuffle) and 000's shift use the largest power-of-two prefix "
