@@ -27,6 +27,7 @@ fn bfs(net: &Network, s: usize) -> Vec<usize> {
 }
 
 #[test]
+#[allow(clippy::needless_range_loop)] // t indexes the table and every BFS row alike
 fn minimal_next_hops_match_bfs_with_and_without_masks() {
     // slimfly: masks; hyperx 34x34: degree 66 > 64, distance rows; kautz: directed.
     for spec in ["slimfly:q=5", "hyperx:dims=34x34", "kautz:d=3,k=3"] {
