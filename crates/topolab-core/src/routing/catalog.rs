@@ -124,7 +124,30 @@ pub struct RuleEntry {
 }
 
 /// Every hop-by-hop routing, by name.
-pub const RULE_ROUTINGS: &[RuleEntry] = &[RuleEntry {
+pub const RULE_ROUTINGS: &[RuleEntry] = &[
+RuleEntry {
+    name: "hyperx_ador",
+    params: &["mixed", "twisted"],
+    summary: "HyperX/FlatFly adaptive DOR: any switch of the current dimension, then the direct hop; VLs 0/1 (x4 SLs when mixed); select=queue",
+    source: "003 §3.3",
+    build: |net, params, _| {
+        let mixed = params.opt_bool("mixed")?.unwrap_or(false);
+        let twisted = params.opt_bool("twisted")?.unwrap_or(false);
+        Ok(Arc::new(super::hyperx::FlatFlyDor::new(net, true, mixed, twisted)?))
+    },
+},
+RuleEntry {
+    name: "hyperx_dor",
+    params: &["mixed", "twisted"],
+    summary: "HyperX/FlatFly (and hypercube) dimension-order routing; mixed=true: 4 orders by SL = d mod 4; twisted=true: first hop to d mod K_last",
+    source: "003 §3.3, §3.4",
+    build: |net, params, _| {
+        let mixed = params.opt_bool("mixed")?.unwrap_or(false);
+        let twisted = params.opt_bool("twisted")?.unwrap_or(false);
+        Ok(Arc::new(super::hyperx::FlatFlyDor::new(net, false, mixed, twisted)?))
+    },
+},
+RuleEntry {
     name: "updown",
     params: &["root"],
     summary: "up*/down* shortest legal paths from a BFS root; one VC",
@@ -134,7 +157,8 @@ pub const RULE_ROUTINGS: &[RuleEntry] = &[RuleEntry {
         let root = params.opt_u32("root", 0, n.saturating_sub(1))?.unwrap_or(0);
         Ok(Arc::new(UpDown::new(net, root as usize)?))
     },
-}];
+},
+];
 
 /// A hop-by-hop routing and how the simulator selects among its candidates.
 pub struct BuiltRule {

@@ -4,9 +4,11 @@
 
 pub mod catalog;
 pub mod cdg;
+pub mod coords;
 pub mod dfsssp;
 pub mod export;
 pub mod generic;
+pub mod hyperx;
 pub mod load;
 pub mod path;
 pub mod rule;
