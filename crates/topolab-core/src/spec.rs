@@ -256,6 +256,11 @@ impl<'a> Params<'a> {
         Ok(Some(f))
     }
 
+    /// The value as written (text parameters: a VL rule, a set of letters), if given.
+    pub fn opt_text(&self, name: &str) -> Option<String> {
+        self.values.get(name).map(|v| v.to_string())
+    }
+
     pub fn opt_bool(&self, name: &str) -> Result<Option<bool>> {
         let Some(v) = self.values.get(name) else {
             return Ok(None);

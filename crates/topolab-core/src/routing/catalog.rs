@@ -148,6 +148,19 @@ RuleEntry {
     },
 },
 RuleEntry {
+    name: "torus_dor",
+    params: &["vcs"],
+    summary: "torus/mesh dimension-order routing, shorter way round (ties: either); vcs=dateline (class 1 from the wrap link on, default) or booksim (class fixed at ring entry)",
+    source: "003 §3.2; BookSim2 dim_order_torus",
+    build: |net, params, _| {
+        let rule = match params.opt_text("vcs") {
+            Some(v) => super::torus::Dateline::parse(&v)?,
+            None => super::torus::Dateline::Dateline,
+        };
+        Ok(Arc::new(super::torus::TorusDor::new(net, rule)?))
+    },
+},
+RuleEntry {
     name: "updown",
     params: &["root"],
     summary: "up*/down* shortest legal paths from a BFS root; one VC",

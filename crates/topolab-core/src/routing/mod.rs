@@ -13,6 +13,7 @@ pub mod load;
 pub mod path;
 pub mod rule;
 pub mod shortest;
+pub mod torus;
 
 pub use rule::{Hop, HopRouting, RouteState, RuleRoute, Select};
 pub use shortest::{HopMatrix, NextHopTable};
