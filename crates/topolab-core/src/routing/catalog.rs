@@ -126,6 +126,33 @@ pub struct RuleEntry {
 /// Every hop-by-hop routing, by name.
 pub const RULE_ROUTINGS: &[RuleEntry] = &[
 RuleEntry {
+    name: "hypercube_abo_nf",
+    params: &[],
+    summary: "hypercube All-But-One Negative First: negative dimensions except dimension 1 first, then the rest, adaptively; one VL",
+    source: "003 §3.4 (Glass & Ni turn model)",
+    build: |net, _, _| {
+        Ok(Arc::new(super::hypercube::HypercubeTurn::new(net, super::hypercube::TurnModel::AboNegativeFirst)?))
+    },
+},
+RuleEntry {
+    name: "hypercube_abo_pl",
+    params: &[],
+    summary: "hypercube All-But-One Positive Last: negative dimensions and dimension 1 first, then the positive ones, adaptively; one VL",
+    source: "003 §3.4 (Glass & Ni turn model)",
+    build: |net, _, _| {
+        Ok(Arc::new(super::hypercube::HypercubeTurn::new(net, super::hypercube::TurnModel::AboPositiveLast)?))
+    },
+},
+RuleEntry {
+    name: "hypercube_nf",
+    params: &[],
+    summary: "hypercube Negative First: negative (1 -> 0) dimensions first, then positive ones, adaptively; one VL",
+    source: "003 §3.4 (Glass & Ni turn model)",
+    build: |net, _, _| {
+        Ok(Arc::new(super::hypercube::HypercubeTurn::new(net, super::hypercube::TurnModel::NegativeFirst)?))
+    },
+},
+RuleEntry {
     name: "hyperx_ador",
     params: &["mixed", "twisted"],
     summary: "HyperX/FlatFly adaptive DOR: any switch of the current dimension, then the direct hop; VLs 0/1 (x4 SLs when mixed); select=queue",

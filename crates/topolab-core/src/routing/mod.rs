@@ -8,6 +8,7 @@ pub mod coords;
 pub mod dfsssp;
 pub mod export;
 pub mod generic;
+pub mod hypercube;
 pub mod hyperx;
 pub mod load;
 pub mod path;
