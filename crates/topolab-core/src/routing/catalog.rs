@@ -126,6 +126,20 @@ pub struct RuleEntry {
 /// Every hop-by-hop routing, by name.
 pub const RULE_ROUTINGS: &[RuleEntry] = &[
 RuleEntry {
+    name: "fattree_anca",
+    params: &[],
+    summary: "fat tree adaptive nearest common ancestor: any up port (select=queue), then the unique way down; one VL",
+    source: "000 §V (ANCA, Gómez et al. [33]); 001 §2.2.1",
+    build: |net, _, _| Ok(Arc::new(super::fattree::FatTreeNca::new(net, true)?)),
+},
+RuleEntry {
+    name: "fattree_nca",
+    params: &[],
+    summary: "fat tree nearest common ancestor, up port by destination (d-mod-k), then the unique way down; one VL",
+    source: "000 §V (ANCA, Gómez et al. [33]); 001 §2.2.1",
+    build: |net, _, _| Ok(Arc::new(super::fattree::FatTreeNca::new(net, false)?)),
+},
+RuleEntry {
     name: "hypercube_abo_nf",
     params: &[],
     summary: "hypercube All-But-One Negative First: negative dimensions except dimension 1 first, then the rest, adaptively; one VL",

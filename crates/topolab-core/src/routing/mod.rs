@@ -7,6 +7,7 @@ pub mod cdg;
 pub mod coords;
 pub mod dfsssp;
 pub mod export;
+pub mod fattree;
 pub mod generic;
 pub mod hypercube;
 pub mod hyperx;

@@ -1,0 +1,131 @@
+//! Fat-tree nearest-common-ancestor routing (000 §V, 001 §2.2.1): one minimal up-then-down
+//! path of 2·(NCA level) hops (NCA), every up choice (ANCA), d-mod-k spreading destinations
+//! evenly over the core, and an acyclic CDG on one VL.
+
+mod routing_support;
+
+use routing_support::{bfs, cdg, hosts, label, paths};
+use std::sync::Arc;
+use topolab_core::progress::Silent;
+use topolab_core::routing::catalog::build_rule;
+use topolab_core::routing::HopRouting;
+use topolab_core::{build_str, Network};
+
+fn rule(net: &Network, spec: &str) -> Arc<dyn HopRouting> {
+    build_rule(net, spec, &Silent).unwrap().unwrap().rule
+}
+
+/// Level of the nearest common ancestor of two leaves, from their labels.
+fn nca_level(net: &Network, s: usize, t: usize) -> usize {
+    let (a, b) = (label(net, s as u32), label(net, t as u32));
+    let three = (0..net.num_routers()).any(|r| net.label(r)[0] == 2);
+    if s == t {
+        0
+    } else if !three || a[1] == b[1] {
+        1
+    } else {
+        2
+    }
+}
+
+const TREES: [&str; 5] = [
+    "fattree:k=4",
+    "fattree:k=6",
+    "fattree:k=6,levels=2",
+    "fattree:k=4,p=3",
+    "fattree:k=6,pods=3",
+];
+
+#[test]
+fn nca_is_one_minimal_up_down_path() {
+    for spec in TREES {
+        let net = build_str(spec).unwrap();
+        let r = rule(&net, "fattree_nca");
+        for &s in &hosts(&net) {
+            let d = bfs(&net, s);
+            for &t in &hosts(&net) {
+                let ps = paths(&net, r.clone(), s, t);
+                assert_eq!(ps.len(), 1);
+                let rs = &ps[0].0;
+                assert_eq!(rs.len() - 1, 2 * nca_level(&net, s, t), "{spec} {s}->{t}");
+                assert_eq!(rs.len() - 1, d[t]);
+                let lv: Vec<i64> = rs.iter().map(|&x| label(&net, x)[0]).collect();
+                let top = lv
+                    .iter()
+                    .position(|&l| l == *lv.iter().max().unwrap())
+                    .unwrap();
+                assert!(
+                    lv[..=top].windows(2).all(|w| w[1] == w[0] + 1),
+                    "{spec} up {lv:?}"
+                );
+                assert!(
+                    lv[top..].windows(2).all(|w| w[1] == w[0] - 1),
+                    "{spec} down {lv:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn nca_spreads_destinations_evenly_over_the_core() {
+    // k = 4 and 6: every core router carries the same number of inter-pod (s, t) pairs.
+    for spec in ["fattree:k=4", "fattree:k=6"] {
+        let net = build_str(spec).unwrap();
+        let r = rule(&net, "fattree_nca");
+        let mut through = vec![0usize; net.num_routers()];
+        for &s in &hosts(&net) {
+            for &t in &hosts(&net) {
+                if nca_level(&net, s, t) == 2 {
+                    let rs = &paths(&net, r.clone(), s, t)[0].0;
+                    through[rs[2] as usize] += 1;
+                }
+            }
+        }
+        let core: Vec<usize> = (0..net.num_routers())
+            .filter(|&x| net.label(x)[0] == 2)
+            .map(|x| through[x])
+            .collect();
+        assert!(
+            core[0] > 0 && core.iter().all(|&c| c == core[0]),
+            "{spec}: {core:?}"
+        );
+    }
+}
+
+#[test]
+fn anca_offers_every_up_port() {
+    let net = build_str("fattree:k=6").unwrap();
+    let r = rule(&net, "fattree_anca");
+    for &s in &hosts(&net) {
+        for &t in &hosts(&net) {
+            let ps = paths(&net, r.clone(), s, t);
+            // k/2 = 3 aggregation routers, each with 3 core routers above.
+            let want = [1, 3, 9][nca_level(&net, s, t)];
+            assert_eq!(ps.len(), want, "{s}->{t}");
+            let distinct: std::collections::BTreeSet<_> = ps.iter().map(|p| p.0.clone()).collect();
+            assert_eq!(distinct.len(), want);
+            assert!(ps
+                .iter()
+                .all(|p| p.0.len() - 1 == 2 * nca_level(&net, s, t)));
+        }
+    }
+}
+
+#[test]
+fn nca_and_anca_are_deadlock_free_on_one_vl() {
+    for spec in TREES {
+        let net = build_str(spec).unwrap();
+        for routing in ["fattree_nca", "fattree_anca"] {
+            let rep = cdg(&net, rule(&net, routing));
+            assert!(rep.acyclic, "{spec} {routing}");
+            assert_eq!(rep.vcs_used, 1);
+        }
+    }
+    let net = build_str("torus:dims=4x4").unwrap();
+    let e = build_rule(&net, "fattree_nca", &Silent)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("fattree") && e.contains("torus"), "{e}");
+}
