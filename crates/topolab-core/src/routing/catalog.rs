@@ -126,6 +126,23 @@ pub struct RuleEntry {
 /// Every hop-by-hop routing, by name.
 pub const RULE_ROUTINGS: &[RuleEntry] = &[
 RuleEntry {
+    name: "dragonfly_adaptive",
+    params: &["extra"],
+    summary: "Dragonfly adaptive family: extra=letters among G (extra global hop), S, I, D (extra local hop in source, intermediate, destination group); VLs 0-1 / 2-3 / 4-5 by group; select=queue",
+    source: "003 §3.5",
+    build: |net, params, _| {
+        let extra = super::dragonfly::Extra::parse(&params.opt_text("extra").unwrap_or_default())?;
+        Ok(Arc::new(super::dragonfly::DragonflyGsid::new(net, Some(extra))?))
+    },
+},
+RuleEntry {
+    name: "dragonfly_static",
+    params: &[],
+    summary: "Dragonfly Static: local hop to the router linked to the destination group, global hop, local hop; VLs 0 and 4 (2 VCs)",
+    source: "003 §3.5",
+    build: |net, _, _| Ok(Arc::new(super::dragonfly::DragonflyGsid::new(net, None)?)),
+},
+RuleEntry {
     name: "fattree_anca",
     params: &[],
     summary: "fat tree adaptive nearest common ancestor: any up port (select=queue), then the unique way down; one VL",

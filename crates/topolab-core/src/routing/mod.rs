@@ -6,6 +6,7 @@ pub mod catalog;
 pub mod cdg;
 pub mod coords;
 pub mod dfsssp;
+pub mod dragonfly;
 pub mod export;
 pub mod fattree;
 pub mod generic;
