@@ -2,6 +2,8 @@
 //! phases (checked on the labels), the number of paths each model allows, and acyclic CDGs on
 //! one VL, where fully adaptive minimal routing on one VL is cyclic.
 
+#![allow(clippy::needless_range_loop)] // router pairs index distance rows
+
 mod routing_support;
 
 use routing_support::{bfs, cdg, label, paths};

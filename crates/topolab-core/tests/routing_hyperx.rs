@@ -2,6 +2,8 @@
 //! structure the paper states (checked on the routers' labels and against a plain BFS), the VL
 //! counts of the paper, acyclic CDGs, and cycles when the VLs are taken away.
 
+#![allow(clippy::needless_range_loop)] // router pairs index distance rows
+
 mod routing_support;
 
 use routing_support::{bfs, cdg, hosts, label, paths, OneVc};

@@ -3,6 +3,8 @@
 //! CDGs with the two dateline classes (both the textbook and the BookSim2 rule), and a cycle
 //! on one VL.
 
+#![allow(clippy::needless_range_loop)] // router pairs index distance rows
+
 mod routing_support;
 
 use routing_support::{bfs, cdg, label, paths, OneVc};
