@@ -3,10 +3,13 @@
 //! then the unique way down. Minimal: 2·(level of the nearest common ancestor) hops; one VL
 //! (an up*/down* path never turns down-then-up, so the CDG is acyclic).
 //!
-//! - NCA (deterministic): the up port at level l is (t / u_0 / ... / u_{l-1}) mod u_l, t the
-//!   destination leaf's router index and u_l the up ports per router of level l ("d-mod-k"):
-//!   destinations sharing the path up spread over all roots. 000 / [33] route per endpoint;
-//!   a rule sees the destination router, so the spreading here is per destination leaf.
+//! - NCA (deterministic): the up port at level l is (e / u_0 / ... / u_{l-1}) mod u_l, e the
+//!   destination endpoint's id and u_l the up ports per router of level l ("d-mod-k", per
+//!   endpoint as in [33]): the hosts of one leaf are reached through different roots. A rule
+//!   sees the destination router only, so the source draws the destination host uniformly
+//!   among the leaf's hosts (the start state; as Mixed DOR does for its SL). Keying on the
+//!   leaf instead would send all traffic to a leaf down one link: with p hosts per leaf the
+//!   uniform-traffic throughput bound drops to about 1/p (the tests show both).
 //! - ANCA (adaptive): every up port is a candidate; the simulator takes the least occupied
 //!   (select=queue). The way down is unique either way.
 //!
@@ -30,6 +33,11 @@ pub struct FatTreeNca {
     radix: [u32; 2],
     csr: (Vec<u32>, Vec<u32>),
     levels: u8,
+    /// First endpoint id and endpoint count per router.
+    ep_first: Vec<u32>,
+    endpoints: Vec<u32>,
+    /// Key the up ports on the destination leaf instead of the host (tests only).
+    per_leaf: bool,
 }
 
 impl FatTreeNca {
@@ -67,7 +75,17 @@ impl FatTreeNca {
             up_off.push(up.len() as u32);
         }
         let (o, t) = net.csr();
+        let endpoints = net.endpoints().to_vec();
+        let mut ep_first = Vec::with_capacity(n);
+        let mut acc = 0u64;
+        for &e in &endpoints {
+            ep_first.push(acc.min(u32::MAX as u64) as u32);
+            acc += e as u64;
+        }
         Ok(FatTreeNca {
+            ep_first,
+            endpoints,
+            per_leaf: false,
             adaptive,
             levels: level.iter().copied().max().unwrap_or(0) + 1,
             level,
@@ -77,6 +95,13 @@ impl FatTreeNca {
             radix,
             csr: (o.to_vec(), t.to_vec()),
         })
+    }
+
+    /// d-mod-k keyed on the destination leaf's router index instead of the endpoint: the
+    /// variant a per-switch table gives (for the tests' comparison).
+    pub fn keyed_per_leaf(mut self) -> Self {
+        self.per_leaf = true;
+        self
     }
 
     /// Whether leaf t lies below router r.
@@ -110,8 +135,18 @@ impl HopRouting for FatTreeNca {
             Select::Random
         }
     }
-    fn start(&self, _s: u32, _t: u32, out: &mut Vec<(RouteState, f64)>) {
-        out.push((RouteState::default(), 1.0));
+    fn start(&self, _s: u32, t: u32, out: &mut Vec<(RouteState, f64)>) {
+        let t = t as usize;
+        if self.adaptive || self.per_leaf {
+            out.push((RouteState::new(0, t as u32), 1.0));
+            return;
+        }
+        // The destination host, uniform among the leaf's hosts (see the module comment).
+        let hosts = self.endpoints[t].max(1);
+        for d in 0..hosts {
+            let e = self.ep_first[t].saturating_add(d);
+            out.push((RouteState::new(0, e), 1.0 / hosts as f64));
+        }
     }
     fn next(&self, r: u32, t: u32, _hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
         let (r, t) = (r as usize, t as usize);
@@ -147,9 +182,10 @@ impl HopRouting for FatTreeNca {
                 });
             }
         } else {
+            let e = st.aux as usize;
             let key = match self.level[r] {
-                0 => t,
-                _ => t / self.radix[0].max(1) as usize,
+                0 => e,
+                _ => e / self.radix[0].max(1) as usize,
             };
             out(Hop {
                 nb: ups[key % ups.len()],
