@@ -27,6 +27,7 @@ REGISTRY: dict[str, str] = {
     "skywalk-cables": "topolab.reproduce.skywalk_cables",
     "unidirectional": "topolab.reproduce.unidirectional",
     "slimfly-routing": "topolab.reproduce.slimfly_routing",
+    "infiniband": "topolab.reproduce.infiniband",
 }
 
 

@@ -184,6 +184,86 @@ pub struct RuleEntry {
 
 /// Every hop-by-hop routing, by name (alphabetical).
 pub const RULE_ROUTINGS: &[RuleEntry] = &[
+RuleEntry {
+    name: "dragonfly_adaptive",
+    params: &["extra"],
+    summary: "Dragonfly adaptive family: extra=letters among G (extra global hop), S, I, D (extra local hop in source, intermediate, destination group); VLs 0-1 / 2-3 / 4-5 by group; select=queue",
+    source: "003 §3.5",
+    build: |net, params, _| {
+        let extra = super::dragonfly::Extra::parse(&params.opt_text("extra").unwrap_or_default())?;
+        Ok(Arc::new(super::dragonfly::DragonflyGsid::new(net, Some(extra))?))
+    },
+},
+RuleEntry {
+    name: "dragonfly_static",
+    params: &[],
+    summary: "Dragonfly Static: local hop to the router linked to the destination group, global hop, local hop; VLs 0 and 4 (2 VCs)",
+    source: "003 §3.5",
+    build: |net, _, _| Ok(Arc::new(super::dragonfly::DragonflyGsid::new(net, None)?)),
+},
+RuleEntry {
+    name: "fattree_anca",
+    params: &[],
+    summary: "fat tree adaptive nearest common ancestor: any up port (select=queue), then the unique way down; one VL",
+    source: "000 §V (ANCA, Gómez et al. [33]); 001 §2.2.1",
+    build: |net, _, _| Ok(Arc::new(super::fattree::FatTreeNca::new(net, true)?)),
+},
+RuleEntry {
+    name: "fattree_nca",
+    params: &[],
+    summary: "fat tree nearest common ancestor, up port by destination (d-mod-k), then the unique way down; one VL",
+    source: "000 §V (ANCA, Gómez et al. [33]); 001 §2.2.1",
+    build: |net, _, _| Ok(Arc::new(super::fattree::FatTreeNca::new(net, false)?)),
+},
+RuleEntry {
+    name: "hypercube_abo_nf",
+    params: &[],
+    summary: "hypercube All-But-One Negative First: negative dimensions except dimension 1 first, then the rest, adaptively; one VL",
+    source: "003 §3.4 (Glass & Ni turn model)",
+    build: |net, _, _| {
+        Ok(Arc::new(super::hypercube::HypercubeTurn::new(net, super::hypercube::TurnModel::AboNegativeFirst)?))
+    },
+},
+RuleEntry {
+    name: "hypercube_abo_pl",
+    params: &[],
+    summary: "hypercube All-But-One Positive Last: negative dimensions and dimension 1 first, then the positive ones, adaptively; one VL",
+    source: "003 §3.4 (Glass & Ni turn model)",
+    build: |net, _, _| {
+        Ok(Arc::new(super::hypercube::HypercubeTurn::new(net, super::hypercube::TurnModel::AboPositiveLast)?))
+    },
+},
+RuleEntry {
+    name: "hypercube_nf",
+    params: &[],
+    summary: "hypercube Negative First: negative (1 -> 0) dimensions first, then positive ones, adaptively; one VL",
+    source: "003 §3.4 (Glass & Ni turn model)",
+    build: |net, _, _| {
+        Ok(Arc::new(super::hypercube::HypercubeTurn::new(net, super::hypercube::TurnModel::NegativeFirst)?))
+    },
+},
+RuleEntry {
+    name: "hyperx_ador",
+    params: &["mixed", "twisted"],
+    summary: "HyperX/FlatFly adaptive DOR: any switch of the current dimension, then the direct hop; VLs 0/1 (x4 SLs when mixed); select=queue",
+    source: "003 §3.3",
+    build: |net, params, _| {
+        let mixed = params.opt_bool("mixed")?.unwrap_or(false);
+        let twisted = params.opt_bool("twisted")?.unwrap_or(false);
+        Ok(Arc::new(super::hyperx::FlatFlyDor::new(net, true, mixed, twisted)?))
+    },
+},
+RuleEntry {
+    name: "hyperx_dor",
+    params: &["mixed", "twisted"],
+    summary: "HyperX/FlatFly (and hypercube) dimension-order routing; mixed=true: 4 orders by SL = d mod 4; twisted=true: first hop to d mod K_last",
+    source: "003 §3.3, §3.4",
+    build: |net, params, _| {
+        let mixed = params.opt_bool("mixed")?.unwrap_or(false);
+        let twisted = params.opt_bool("twisted")?.unwrap_or(false);
+        Ok(Arc::new(super::hyperx::FlatFlyDor::new(net, false, mixed, twisted)?))
+    },
+},
     RuleEntry {
         name: "min",
         params: &["vcs"],
@@ -195,6 +275,19 @@ pub const RULE_ROUTINGS: &[RuleEntry] = &[
             Ok(Arc::new(Minimal::new(table, vcs)?))
         },
     },
+RuleEntry {
+    name: "torus_dor",
+    params: &["vcs"],
+    summary: "torus/mesh dimension-order routing, shorter way round (ties: either); vcs=dateline (class 1 from the wrap link on, default) or booksim (class fixed at ring entry)",
+    source: "003 §3.2; BookSim2 dim_order_torus",
+    build: |net, params, _| {
+        let rule = match params.opt_text("vcs") {
+            Some(v) => super::torus::Dateline::parse(&v)?,
+            None => super::torus::Dateline::Dateline,
+        };
+        Ok(Arc::new(super::torus::TorusDor::new(net, rule)?))
+    },
+},
     RuleEntry {
         name: "ugal",
         params: &["vcs", "endpoints_only", "max_hops"],

@@ -4,14 +4,20 @@
 
 pub mod catalog;
 pub mod cdg;
+pub mod coords;
 pub mod dfsssp;
+pub mod dragonfly;
 pub mod export;
+pub mod fattree;
 pub mod generic;
+pub mod hypercube;
+pub mod hyperx;
 pub mod load;
 pub mod minimal;
 pub mod path;
 pub mod rule;
 pub mod shortest;
+pub mod torus;
 
 pub use rule::{Hop, HopRouting, RouteState, RuleRoute, Select};
 pub use shortest::{HopMatrix, NextHopTable};

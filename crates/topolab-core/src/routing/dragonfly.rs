@@ -1,0 +1,314 @@
+//! Dragonfly routings of 003 §3.5: the Static routing and the adaptive family coded by the
+//! letters G, S, I, D (each allowing one kind of extra, non-minimal hop), with the paper's VL
+//! allocation: VLs 0 and 1 in the source group, 2 and 3 in the intermediate group, 4 and 5 in
+//! the destination group; at most 8 hops.
+//!
+//! Static: in the source group a local hop to the router with a link to the destination group
+//! (the "gateway"), the global hop, a local hop to the destination. With several gateways
+//! (several links between two groups) Static takes gateway number t mod (their count); the
+//! adaptive variants offer every gateway.
+//!
+//! Adaptive, at a router of the source (S) or intermediate (I) group with k local hops made
+//! there: a gateway takes its global link to the destination group; other routers hop to a
+//! gateway (k = 0, or k = 1 with the letter of the group). With the letter, k = 0 also allows a
+//! local hop to any other router of the group (the extra hop). With G, every router of the
+//! source group may also take a global link to any other group (the intermediate group, where
+//! it starts again with k = 0). In the destination group: the local hop to the destination, or
+//! with D first one to any other router. The simulator picks by output queue (select=queue).
+//!
+//! VLs (003 §3.5): the k-th local hop of a group uses VL 2·stage + k (stage 0 = source,
+//! 1 = intermediate, 2 = destination), a global hop the VL of the group it enters (2 or 4).
+//! Along a path the VL never decreases and repeats only from a global hop to the first local
+//! hop after it, so the CDG is acyclic. A variant uses only some of the six VLs (Static: 0 and
+//! 4); its VC classes are the used VLs in order, so Static needs 2 VCs, GSID 6.
+//!
+//! Left open by 003 and chosen here: whether the extra hop may precede a gateway's own global
+//! link (yes: at k = 0 a gateway may make its extra local hop with S/I); that G's global hop
+//! may be taken after S's extra hop (yes, "at most 8 hops" counts both); packets within one
+//! group are in their destination group from the start (VLs 4/5). The paper's priority of
+//! minimal over non-minimal hops is not expressible in a rule: select=queue weighs all
+//! candidates alike (see docs/routing.md).
+
+use super::rule::{Hop, HopRouting, RouteState, Select};
+use crate::error::{Result, TopolabError};
+use crate::network::Network;
+
+/// The letters of a variant.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Extra {
+    pub g: bool,
+    pub s: bool,
+    pub i: bool,
+    pub d: bool,
+}
+
+impl Extra {
+    pub fn parse(text: &str) -> Result<Extra> {
+        let mut e = Extra::default();
+        for ch in text.trim().chars() {
+            match ch.to_ascii_uppercase() {
+                'G' => e.g = true,
+                'S' => e.s = true,
+                'I' => e.i = true,
+                'D' => e.d = true,
+                _ => {
+                    return Err(TopolabError::invalid(
+                        "dragonfly_adaptive",
+                        "extra",
+                        text,
+                        "letters among G (extra global hop), S, I, D (extra local hop in the source, intermediate, destination group), e.g. GS",
+                    ))
+                }
+            }
+        }
+        Ok(e)
+    }
+    pub fn letters(self) -> String {
+        [(self.g, 'G'), (self.s, 'S'), (self.i, 'I'), (self.d, 'D')]
+            .iter()
+            .filter(|x| x.0)
+            .map(|x| x.1)
+            .collect()
+    }
+}
+
+const SOURCE: u8 = 0;
+const INTERMEDIATE: u8 = 1;
+const DESTINATION: u8 = 2;
+
+fn state(stage: u8, locals: u8) -> RouteState {
+    RouteState::new(stage * 4 + locals, 0)
+}
+
+#[derive(Debug, Clone)]
+pub struct DragonflyGsid {
+    /// None: Static.
+    extra: Option<Extra>,
+    group: Vec<u32>,
+    groups: usize,
+    /// Per router: (group, neighbour position) of its global links, by group.
+    global_off: Vec<u32>,
+    global: Vec<(u32, u32)>,
+    /// Per router: position of each router of its group among its neighbours (by index in the
+    /// group), u32::MAX for itself.
+    local: Vec<u32>,
+    /// Gateways of group G towards group T: gw[gw_off[G * groups + T]..] (index in the group).
+    gw_off: Vec<u32>,
+    gw: Vec<u32>,
+    index: Vec<u32>,
+    a: usize,
+    /// Paper VL (0..6) -> VC class; u8::MAX where unused.
+    class: [u8; 6],
+    classes: u32,
+}
+
+impl DragonflyGsid {
+    pub fn new(net: &Network, extra: Option<Extra>) -> Result<Self> {
+        let name = if extra.is_some() {
+            "dragonfly_adaptive"
+        } else {
+            "dragonfly_static"
+        };
+        if net.family() != "dragonfly" || net.label_fields() != ["group", "index"] {
+            return Err(TopolabError::InvalidNetwork(format!(
+                "routing {name} needs a dragonfly network labelled (group, index); this network is '{}'",
+                net.family()
+            )));
+        }
+        let n = net.num_routers();
+        let group: Vec<u32> = (0..n).map(|r| net.label(r)[0] as u32).collect();
+        let index: Vec<u32> = (0..n).map(|r| net.label(r)[1] as u32).collect();
+        let groups = group.iter().max().map_or(0, |&g| g as usize + 1);
+        let a = index.iter().max().map_or(0, |&i| i as usize + 1);
+        if groups * a != n {
+            return Err(TopolabError::InvalidNetwork(format!(
+                "routing {name} needs groups of equal size: {n} routers in {groups} groups of up to {a}"
+            )));
+        }
+        let mut global_off = vec![0u32];
+        let mut global = Vec::new();
+        let mut local = vec![u32::MAX; n * a];
+        let mut pairs: Vec<(u32, u32, u32)> = Vec::new(); // (G, T, index of gateway)
+        for r in 0..n {
+            let mut gl: Vec<(u32, u32)> = Vec::new();
+            for (pos, &v) in net.neighbors(r).iter().enumerate() {
+                let v = v as usize;
+                if group[v] == group[r] {
+                    local[r * a + index[v] as usize] = pos as u32;
+                } else {
+                    gl.push((group[v], pos as u32));
+                    pairs.push((group[r], group[v], index[r]));
+                }
+            }
+            gl.sort_unstable();
+            global.extend(gl);
+            global_off.push(global.len() as u32);
+            for j in 0..a {
+                if j != index[r] as usize && local[r * a + j] == u32::MAX {
+                    return Err(TopolabError::InvalidNetwork(format!(
+                        "routing {name} needs complete groups: router {r} has no local link to index {j}"
+                    )));
+                }
+            }
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        let mut gw_off = vec![0u32; groups * groups + 1];
+        for &(g, t, _) in &pairs {
+            gw_off[g as usize * groups + t as usize + 1] += 1;
+        }
+        for i in 0..groups * groups {
+            gw_off[i + 1] += gw_off[i];
+        }
+        let gw: Vec<u32> = pairs.iter().map(|p| p.2).collect();
+        for g in 0..groups {
+            for t in 0..groups {
+                if g != t && gw_off[g * groups + t] == gw_off[g * groups + t + 1] {
+                    return Err(TopolabError::InvalidNetwork(format!(
+                        "routing {name} needs a global link between every two groups: none from group {g} to group {t}"
+                    )));
+                }
+            }
+        }
+        let e = extra.unwrap_or_default();
+        let used = [true, e.s, e.g, e.g && e.i, true, e.d];
+        let mut class = [u8::MAX; 6];
+        let mut classes = 0u32;
+        for (vl, &u) in used.iter().enumerate() {
+            if u {
+                class[vl] = classes as u8;
+                classes += 1;
+            }
+        }
+        Ok(DragonflyGsid {
+            extra,
+            group,
+            groups,
+            global_off,
+            global,
+            local,
+            gw_off,
+            gw,
+            index,
+            a,
+            class,
+            classes,
+        })
+    }
+
+    fn hop(&self, nb: u32, vl: usize, st: RouteState) -> Hop {
+        debug_assert!(self.class[vl] != u8::MAX, "VL {vl} not allocated");
+        Hop {
+            nb,
+            vc: self.class[vl],
+            state: st,
+        }
+    }
+
+    fn globals(&self, r: usize) -> &[(u32, u32)] {
+        &self.global[self.global_off[r] as usize..self.global_off[r + 1] as usize]
+    }
+
+    fn gateways(&self, g: u32, t: u32) -> &[u32] {
+        let i = g as usize * self.groups + t as usize;
+        &self.gw[self.gw_off[i] as usize..self.gw_off[i + 1] as usize]
+    }
+}
+
+impl HopRouting for DragonflyGsid {
+    fn name(&self) -> String {
+        match self.extra {
+            None => "dragonfly_static".into(),
+            Some(e) if e == Extra::default() => "dragonfly_adaptive".into(),
+            Some(e) => format!("dragonfly_adaptive:extra={}", e.letters()),
+        }
+    }
+    fn vc_classes(&self) -> u32 {
+        self.classes
+    }
+    fn max_hops(&self) -> u32 {
+        let e = self.extra.unwrap_or_default();
+        let s = 2 + e.s as u32; // locals in S, the global
+        let i = if e.g { 2 + e.i as u32 } else { 0 };
+        s + i + 1 + e.d as u32
+    }
+    fn default_select(&self) -> Select {
+        if self.extra.is_some() {
+            Select::Queue
+        } else {
+            Select::Random
+        }
+    }
+    fn start(&self, s: u32, t: u32, out: &mut Vec<(RouteState, f64)>) {
+        let stage = if self.group[s as usize] == self.group[t as usize] {
+            DESTINATION
+        } else {
+            SOURCE
+        };
+        out.push((state(stage, 0), 1.0));
+    }
+    fn next(&self, r: u32, t: u32, _hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
+        if r == t {
+            return;
+        }
+        let (stage, k) = (st.phase / 4, st.phase % 4);
+        let e = self.extra.unwrap_or_default();
+        let (ru, a) = (r as usize, self.a);
+        let (gr, gt) = (self.group[ru], self.group[t as usize]);
+        let me = self.index[ru];
+        if gr == gt {
+            let vl = 4 + k as usize;
+            out(self.hop(
+                self.local[ru * a + self.index[t as usize] as usize],
+                vl,
+                state(DESTINATION, k + 1),
+            ));
+            if e.d && k == 0 {
+                for j in 0..a as u32 {
+                    if j != me && j != self.index[t as usize] {
+                        out(self.hop(self.local[ru * a + j as usize], 4, state(DESTINATION, 1)));
+                    }
+                }
+            }
+            return;
+        }
+        let letter = if stage == SOURCE { e.s } else { e.i };
+        let base = 2 * stage as usize;
+        let gws = self.gateways(gr, gt);
+        let is_gateway = gws.contains(&me);
+        if is_gateway {
+            for &(g, pos) in self.globals(ru) {
+                if g == gt {
+                    out(self.hop(pos, 4, state(DESTINATION, 0)));
+                }
+            }
+        } else if k == 0 || (k == 1 && letter) {
+            let next = state(stage, k + 1);
+            match self.extra {
+                None => {
+                    let j = gws[t as usize % gws.len()];
+                    out(self.hop(self.local[ru * a + j as usize], base + k as usize, next));
+                }
+                Some(_) => {
+                    for &j in gws {
+                        out(self.hop(self.local[ru * a + j as usize], base + k as usize, next));
+                    }
+                }
+            }
+        }
+        if letter && k == 0 {
+            for j in 0..a as u32 {
+                if j != me && (is_gateway || !gws.contains(&j)) {
+                    out(self.hop(self.local[ru * a + j as usize], base, state(stage, 1)));
+                }
+            }
+        }
+        if e.g && stage == SOURCE {
+            for &(g, pos) in self.globals(ru) {
+                if g != gt {
+                    out(self.hop(pos, 2, state(INTERMEDIATE, 0)));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! Dimension-order routing on tori with one dateline per ring (003 §3.2), and on meshes.
+//!
+//! Dimensions are corrected in increasing order. Entering a ring the packet takes the shorter
+//! way round and keeps that direction; when both ways are equally long (distance K/2 on an
+//! even ring) both are offered, so the simulator draws one uniformly, as BookSim2's
+//! `dim_order_torus` does, and static analysis counts each with probability 1/2.
+//!
+//! Two VL classes per ring (003 §3.2: "one for packets crossing a dateline in that dimension,
+//! another for all other packets"), assigned one of two ways:
+//! - `dateline` (default, the textbook rule): class 0 until the wrap-around link
+//!   (K-1 -> 0 going up, 0 -> K-1 going down), class 1 on it and for the rest of the ring;
+//! - `booksim`: the class is fixed when the packet enters the ring, class 1 iff cur > dst
+//!   (BookSim2 `dor_next_torus`, whose two direction cases reduce to that). Also acyclic.
+//!
+//! 003 §3.2 adds that under InfiniBand the crossing must be decided at the source and carried
+//! in the SL; the `booksim` rule is of that kind (the class follows from the coordinates at
+//! ring entry), the `dateline` rule switches on the wrap link instead. Meshes have no wrap
+//! link and need one class.
+
+use super::coords::GridCoords;
+use super::rule::{Hop, HopRouting, RouteState};
+use crate::error::{Result, TopolabError};
+use crate::network::Network;
+
+// RouteState::phase bits: 0 = VL class, 1 = direction (1 = down), 2.. = dimension + 1.
+const CLASS: u8 = 1;
+const DOWN: u8 = 2;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dateline {
+    /// Class 1 from the wrap-around link on.
+    Dateline,
+    /// Class fixed at ring entry, 1 iff cur > dst (BookSim2).
+    Booksim,
+}
+
+impl Dateline {
+    pub fn parse(value: &str) -> Result<Dateline> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "dateline" => Ok(Dateline::Dateline),
+            "booksim" => Ok(Dateline::Booksim),
+            other => Err(TopolabError::invalid(
+                "torus_dor",
+                "vcs",
+                other,
+                "dateline (class 1 from the wrap-around link on) or booksim (class fixed at ring entry, BookSim2)",
+            )),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct TorusDor {
+    grid: GridCoords,
+    wrap: bool,
+    rule: Dateline,
+}
+
+impl TorusDor {
+    pub fn new(net: &Network, rule: Dateline) -> Result<Self> {
+        let grid = GridCoords::read(net, "torus_dor", &["torus", "mesh"], "d")?;
+        let wrap = net.family() == "torus";
+        let routers = net.num_routers() as u32;
+        for r in 0..routers {
+            for (n, &k) in grid.dims.iter().enumerate() {
+                let c = grid.coord(r, n);
+                let up = if c + 1 < k {
+                    Some(c + 1)
+                } else {
+                    wrap.then_some(0)
+                };
+                let down = if c > 0 {
+                    Some(c - 1)
+                } else {
+                    wrap.then_some(k - 1)
+                };
+                for v in [up, down].into_iter().flatten() {
+                    if k > 1 && grid.neighbor(r, n, v) == super::coords::NONE {
+                        return Err(TopolabError::InvalidNetwork(format!(
+                            "torus_dor: router {r} has no link to coordinate {v} of dimension {n}"
+                        )));
+                    }
+                }
+            }
+        }
+        Ok(TorusDor { grid, wrap, rule })
+    }
+}
+
+impl HopRouting for TorusDor {
+    fn name(&self) -> String {
+        match self.rule {
+            Dateline::Dateline => "torus_dor".into(),
+            Dateline::Booksim => "torus_dor:vcs=booksim".into(),
+        }
+    }
+    fn vc_classes(&self) -> u32 {
+        if self.wrap {
+            2
+        } else {
+            1
+        }
+    }
+    fn max_hops(&self) -> u32 {
+        self.grid
+            .dims
+            .iter()
+            .map(|&k| if self.wrap { k / 2 } else { k - 1 })
+            .sum::<u32>()
+            .max(1)
+    }
+    fn start(&self, _s: u32, _t: u32, out: &mut Vec<(RouteState, f64)>) {
+        out.push((RouteState::default(), 1.0));
+    }
+    fn next(&self, r: u32, t: u32, _hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
+        let g = &self.grid;
+        let Some(n) = (0..g.num_dims()).find(|&n| g.coord(r, n) != g.coord(t, n)) else {
+            return;
+        };
+        let (cur, dst, k) = (g.coord(r, n), g.coord(t, n), g.dims[n]);
+        let tag = ((n + 1) as u8) << 2;
+        let entering = st.phase & !(CLASS | DOWN) != tag;
+        let (downs, class): (&[bool], bool) = if entering {
+            let dirs: &[bool] = if !self.wrap {
+                if dst < cur {
+                    &[true]
+                } else {
+                    &[false]
+                }
+            } else {
+                let up_dist = (dst + k - cur) % k;
+                match (2 * up_dist).cmp(&k) {
+                    std::cmp::Ordering::Less => &[false],
+                    std::cmp::Ordering::Greater => &[true],
+                    std::cmp::Ordering::Equal => &[false, true],
+                }
+            };
+            (
+                dirs,
+                self.wrap && self.rule == Dateline::Booksim && cur > dst,
+            )
+        } else if st.phase & DOWN != 0 {
+            (&[true], st.phase & CLASS != 0)
+        } else {
+            (&[false], st.phase & CLASS != 0)
+        };
+        for &down in downs {
+            let crossing = if down { cur == 0 } else { cur == k - 1 };
+            let class = class || (self.wrap && self.rule == Dateline::Dateline && crossing);
+            let c = if down {
+                (cur + k - 1) % k
+            } else {
+                (cur + 1) % k
+            };
+            out(Hop {
+                nb: g.neighbor(r, n, c),
+                vc: class as u8,
+                state: RouteState::new(tag | if down { DOWN } else { 0 } | class as u8, 0),
+            });
+        }
+    }
+}
