@@ -315,6 +315,17 @@ impl<'a> Params<'a> {
             .ok_or_else(|| self.missing(name, help))
     }
 
+    /// Optional text (a name or a file path), e.g. a routing's VC scheme or a floor.
+    pub fn opt_text(&self, name: &str) -> Result<Option<String>> {
+        match self.values.get(name) {
+            None => Ok(None),
+            Some(ParamValue::Text(t)) => Ok(Some(t.trim().to_string())),
+            Some(ParamValue::Int(i)) => Ok(Some(i.to_string())),
+            Some(ParamValue::Bool(b)) => Ok(Some(b.to_string())),
+            Some(other) => Err(self.invalid(name, other, "a name")),
+        }
+    }
+
     pub fn spec(&self, name: &str, help: &str) -> Result<TopologySpec> {
         match self.values.get(name) {
             None => Err(self.missing(name, help)),

@@ -124,7 +124,21 @@ pub struct RuleEntry {
 }
 
 /// Every hop-by-hop routing, by name.
-pub const RULE_ROUTINGS: &[RuleEntry] = &[RuleEntry {
+pub const RULE_ROUTINGS: &[RuleEntry] = &[
+    RuleEntry {
+        name: "slimfly_mms",
+        params: &["vcs"],
+        summary: "Slim Fly minimal next hops solved in GF(q) from (t,x,y), no tables; vcs=hop (2 VCs, default) or single",
+        source: "003 §3.6",
+        build: |net, params, _| {
+            let vcs = match params.opt_text("vcs")? {
+                Some(v) => VcRule::parse(&v, &[VcRule::Hop, VcRule::Single], "slimfly_mms")?,
+                None => VcRule::Hop,
+            };
+            Ok(Arc::new(super::slimfly_algebraic::SlimFlyAlgebraic::new(net, vcs)?))
+        },
+    },
+    RuleEntry {
     name: "updown",
     params: &["root"],
     summary: "up*/down* shortest legal paths from a BFS root; one VC",

@@ -11,6 +11,7 @@ pub mod load;
 pub mod path;
 pub mod rule;
 pub mod shortest;
+pub mod slimfly_algebraic;
 
 pub use rule::{Hop, HopRouting, RouteState, RuleRoute, Select};
 pub use shortest::{HopMatrix, NextHopTable};

@@ -1,0 +1,36 @@
+//! The algebraic, topology-agnostic, latency and Imase routings of topolab-core run in the
+//! simulator: one short run each on a small network delivers packets at a low load without
+//! saturating, with hop counts within the rule's own bound.
+
+mod common;
+
+use common::short;
+use topolab_core::build_str;
+use topolab_core::progress::Silent;
+use topolab_sim::simulate;
+
+/// Runs `routing` on `spec` at a low uniform load and checks delivery and hop counts.
+fn delivers(spec: &str, routing: &str, num_vcs: &str, max_routers: f64) {
+    let net = build_str(spec).unwrap();
+    let cfg = short(&[("debug_checks", "1"), ("num_vcs", num_vcs)]);
+    let r = simulate(&net, routing, "uniform", 0.05, &cfg, &Silent)
+        .unwrap_or_else(|e| panic!("{spec} {routing}: {e}"));
+    assert!(!r.saturated, "{spec} {routing}");
+    assert!(r.measured_packets > 0, "{spec} {routing}");
+    assert!(
+        (r.accepted_throughput - 0.05).abs() < 0.01,
+        "{spec} {routing}: accepted {}",
+        r.accepted_throughput
+    );
+    assert!(
+        r.avg_hops >= 1.0 && r.avg_hops <= max_routers,
+        "{spec} {routing}: {} routers per packet",
+        r.avg_hops
+    );
+}
+
+#[test]
+fn slimfly_mms_delivers() {
+    // Paths of at most 2 hops visit at most 3 routers.
+    delivers("slimfly:q=5", "slimfly_mms", "2", 3.0);
+}
