@@ -58,7 +58,10 @@ fn delivers_in_at_most_two_hops_and_two_hop_vcs_are_deadlock_free() {
 #[test]
 fn refuses_networks_that_are_not_the_mms_graph() {
     let torus = build_str("torus:dims=4x4").unwrap();
-    let e = SlimFlyAlgebraic::new(&torus, VcRule::Hop).err().unwrap().to_string();
+    let e = SlimFlyAlgebraic::new(&torus, VcRule::Hop)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(e.contains("(t, x, y)"), "{e}");
     // A Slim Fly with one link missing: the algebra no longer describes it.
     let sf = build_str("slimfly:q=5").unwrap();
@@ -72,8 +75,14 @@ fn refuses_networks_that_are_not_the_mms_graph() {
         b.add_link(l.src as usize, l.dst as usize, 1, class);
     }
     let broken = b.build().unwrap();
-    let e = SlimFlyAlgebraic::new(&broken, VcRule::Hop).err().unwrap().to_string();
+    let e = SlimFlyAlgebraic::new(&broken, VcRule::Hop)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(e.contains("MMS graph of q = 5"), "{e}");
-    let e = build_static(&sf, "slimfly_mms:vcs=phase", &Silent).err().unwrap().to_string();
+    let e = build_static(&sf, "slimfly_mms:vcs=phase", &Silent)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(e.contains("vcs") && e.contains("phase"), "{e}");
 }

@@ -34,3 +34,12 @@ fn slimfly_mms_delivers() {
     // Paths of at most 2 hops visit at most 3 routers.
     delivers("slimfly:q=5", "slimfly_mms", "2", 3.0);
 }
+
+#[test]
+fn distance_based_and_deflection_deliver() {
+    // Slim Fly: D <= 2, E = 2: at most 4 hops (5 routers), VLs 0..3.
+    delivers("slimfly:q=5", "distance_based:e=2", "4", 5.0);
+    // Torus 4x4: D <= 4, E = 2: at most 6 hops, VLs 0..5; default select=queue and random.
+    delivers("torus:dims=4x4", "deflection:e=2", "6", 7.0);
+    delivers("torus:dims=4x4", "deflection:e=2,select=random", "6", 7.0);
+}

@@ -126,6 +126,20 @@ pub struct RuleEntry {
 /// Every hop-by-hop routing, by name.
 pub const RULE_ROUTINGS: &[RuleEntry] = &[
     RuleEntry {
+        name: "deflection",
+        params: &["e", "vls"],
+        summary: "Deflection + E: Distance Based + E that may also step away from the destination; e >= 2 (default 2), VL hopping mod vls (default 8)",
+        source: "003 §3.7",
+        build: |net, params, monitor| build_distance_based(net, params, monitor, true),
+    },
+    RuleEntry {
+        name: "distance_based",
+        params: &["e", "vls"],
+        summary: "Distance Based + E: adaptive, minimal or sideways hops within a budget of D + E hops (e default 0), VL hopping mod vls (default 8)",
+        source: "003 §3.7",
+        build: |net, params, monitor| build_distance_based(net, params, monitor, false),
+    },
+    RuleEntry {
         name: "slimfly_mms",
         params: &["vcs"],
         summary: "Slim Fly minimal next hops solved in GF(q) from (t,x,y), no tables; vcs=hop (2 VCs, default) or single",
@@ -149,6 +163,23 @@ pub const RULE_ROUTINGS: &[RuleEntry] = &[
         Ok(Arc::new(UpDown::new(net, root as usize)?))
     },
 }];
+
+fn build_distance_based(
+    net: &Network,
+    params: &Params,
+    monitor: &dyn Monitor,
+    deflection: bool,
+) -> Result<Arc<dyn HopRouting>> {
+    let default_e = if deflection { 2 } else { 0 };
+    let e = params.opt_u32("e", 0, 64)?.unwrap_or(default_e);
+    let vls = params
+        .opt_u32("vls", 1, 64)?
+        .unwrap_or(super::distance_based::DEFAULT_VLS);
+    let hops = Arc::new(HopMatrix::build(net, monitor)?);
+    Ok(Arc::new(super::distance_based::DistanceBased::new(
+        net, hops, e, deflection, vls,
+    )?))
+}
 
 /// A hop-by-hop routing and how the simulator selects among its candidates.
 pub struct BuiltRule {

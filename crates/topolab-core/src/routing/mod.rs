@@ -5,6 +5,7 @@
 pub mod catalog;
 pub mod cdg;
 pub mod dfsssp;
+pub mod distance_based;
 pub mod export;
 pub mod generic;
 pub mod load;
