@@ -43,3 +43,16 @@ fn distance_based_and_deflection_deliver() {
     delivers("torus:dims=4x4", "deflection:e=2", "6", 7.0);
     delivers("torus:dims=4x4", "deflection:e=2,select=random", "6", 7.0);
 }
+
+#[test]
+fn fastest_delivers() {
+    for spec in ["torus:dims=4x4", "skywalk:z=4,c=16,di=3,do=3"] {
+        let net = build_str(spec).unwrap();
+        let rule = topolab_core::routing::catalog::build_rule(&net, "fastest", &Silent)
+            .unwrap()
+            .unwrap()
+            .rule;
+        let vcs = rule.vc_classes();
+        delivers(spec, "fastest", &vcs.to_string(), vcs as f64 + 1.0);
+    }
+}

@@ -140,6 +140,13 @@ pub const RULE_ROUTINGS: &[RuleEntry] = &[
         build: |net, params, monitor| build_distance_based(net, params, monitor, false),
     },
     RuleEntry {
+        name: "fastest",
+        params: &["floor", "placement", "per_cabinet", "switch_delay_ns", "cable_ns_per_m"],
+        summary: "Fastest Routing: lowest-latency paths (switch + cable delay on the placed floor, default skywalk), all equal next hops; hop VCs",
+        source: "004 §II-E",
+        build: build_fastest,
+    },
+    RuleEntry {
         name: "slimfly_mms",
         params: &["vcs"],
         summary: "Slim Fly minimal next hops solved in GF(q) from (t,x,y), no tables; vcs=hop (2 VCs, default) or single",
@@ -178,6 +185,54 @@ fn build_distance_based(
     let hops = Arc::new(HopMatrix::build(net, monitor)?);
     Ok(Arc::new(super::distance_based::DistanceBased::new(
         net, hops, e, deflection, vls,
+    )?))
+}
+
+/// Fastest Routing on the floor and placement the physical models use (004 §II-E):
+/// floor (default skywalk, 004's), placement family|sequential|FILE, per_cabinet, and the
+/// latency model's switch and cable delays (004's 60 ns and 5 ns/m by default).
+fn build_fastest(
+    net: &Network,
+    params: &Params,
+    monitor: &dyn Monitor,
+) -> Result<Arc<dyn HopRouting>> {
+    use crate::physical::{
+        load_placement, place, Floor, LatencyModel, PlaceOptions, PlacementRule,
+    };
+    let floor = Floor::resolve(
+        &params
+            .opt_text("floor")?
+            .unwrap_or_else(|| "skywalk".into()),
+    )?;
+    let rule = match params.opt_text("placement")?.as_deref() {
+        None | Some("family") => PlacementRule::Family,
+        Some("sequential") => PlacementRule::Sequential,
+        Some(path) => {
+            let p = std::path::Path::new(path);
+            if !p.is_file() {
+                return Err(params.invalid(
+                    "placement",
+                    path,
+                    "family, sequential or the path of a placement file (router cabinet per line)",
+                ));
+            }
+            PlacementRule::Given(load_placement(p, net.num_routers())?)
+        }
+    };
+    let per_cabinet = params.opt_u32("per_cabinet", 1, u32::MAX)?;
+    let placement = place(net, &floor, &PlaceOptions { rule, per_cabinet })?;
+    let default = LatencyModel::default();
+    let model = LatencyModel {
+        switch_delay_ns: params
+            .opt_float("switch_delay_ns", 0.0, 1e6)?
+            .unwrap_or(default.switch_delay_ns),
+        cable_ns_per_m: params
+            .opt_float("cable_ns_per_m", 0.0, 1e3)?
+            .unwrap_or(default.cable_ns_per_m),
+        ..default
+    };
+    Ok(Arc::new(super::fastest::Fastest::new(
+        net, &placement, &floor, &model, monitor,
     )?))
 }
 

@@ -7,6 +7,7 @@ pub mod cdg;
 pub mod dfsssp;
 pub mod distance_based;
 pub mod export;
+pub mod fastest;
 pub mod generic;
 pub mod load;
 pub mod path;
