@@ -30,6 +30,7 @@ fn bfs(net: &Network, s: usize) -> Vec<usize> {
 
 /// (paths longer than D, paths with a step away from t) over all pairs; asserts that every
 /// path runs s -> t over links in D..=D+E hops and only steps away from t when `deflection`.
+#[allow(clippy::needless_range_loop)]
 fn check_paths(net: &Network, routing: &str, e: usize, deflection: bool) -> (usize, usize) {
     let def = build_static(net, routing, &Silent).unwrap();
     let dist: Vec<Vec<usize>> = (0..net.num_routers()).map(|s| bfs(net, s)).collect();

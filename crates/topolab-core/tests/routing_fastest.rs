@@ -2,6 +2,7 @@
 //! latency, checked against latency.rs's Fastest Routing (per pair and in the report's max and
 //! average) and against an independent Floyd–Warshall over switch + cable delays; the paths take
 //! more hops than minimal where a longer route is faster; hop VCs are deadlock-free.
+#![allow(clippy::needless_range_loop)]
 
 use std::sync::Arc;
 use topolab_core::physical::latency::{LatencyGraph, Routing, Scratch};
@@ -106,9 +107,14 @@ fn paths_have_the_fastest_latency_of_the_physical_model() {
         assert_eq!(report.pairs, pairs);
         assert!((report.max_latency_ns - max as f64 / 1000.0).abs() < 1e-6);
         assert!((report.avg_latency_ns - sum as f64 / pairs as f64 / 1000.0).abs() < 1e-6);
-        println!("{spec}: {pairs} pairs, {ties} with tied next hops, {longer} paths longer than minimal");
+        println!(
+            "{spec}: {pairs} pairs, {ties} with tied next hops, {longer} paths longer than minimal"
+        );
         if spec.starts_with("skywalk") {
-            assert!(longer > 0, "{spec}: Fastest Routing should beat minimal hops somewhere");
+            assert!(
+                longer > 0,
+                "{spec}: Fastest Routing should beat minimal hops somewhere"
+            );
         }
     }
 }
@@ -140,7 +146,10 @@ fn bad_parameters_are_named() {
         .unwrap()
         .to_string();
     assert!(e.contains("switch_delay_ns"), "{e}");
-    let e = build_rule(&net, "fastest:floor=moon", &Silent).err().unwrap().to_string();
+    let e = build_rule(&net, "fastest:floor=moon", &Silent)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(e.contains("moon"), "{e}");
     let directed = build_str("imase:n=8,d=2").unwrap();
     assert!(build_rule(&directed, "fastest", &Silent).is_err());

@@ -56,3 +56,10 @@ fn fastest_delivers() {
         delivers(spec, "fastest", &vcs.to_string(), vcs as f64 + 1.0);
     }
 }
+
+#[test]
+fn imase_delivers_on_imase_and_kautz_digraphs() {
+    // ceil(log_2 16) = 4 hops, 4 hop VCs; Kautz K(2,3): 3 hops.
+    delivers("imase:n=16,d=2", "imase", "4", 5.0);
+    delivers("kautz:d=2,k=3", "imase", "3", 4.0);
+}

@@ -147,6 +147,19 @@ pub const RULE_ROUTINGS: &[RuleEntry] = &[
         build: build_fastest,
     },
     RuleEntry {
+        name: "imase",
+        params: &["a", "b", "d", "vcs"],
+        summary: "Imase-Itoh shift-register routing for imase, kautz and debruijn digraphs (a, b, d from the network's spec); vcs=hop (default, ceil(log_d n) VCs) or single",
+        source: "002 §III-B1",
+        build: |net, params, _| {
+            let vcs = match params.opt_text("vcs")? {
+                Some(v) => VcRule::parse(&v, &[VcRule::Hop, VcRule::Single], "imase")?,
+                None => VcRule::Hop,
+            };
+            Ok(Arc::new(super::imase::ImaseRouting::new(net, params, vcs)?))
+        },
+    },
+    RuleEntry {
         name: "slimfly_mms",
         params: &["vcs"],
         summary: "Slim Fly minimal next hops solved in GF(q) from (t,x,y), no tables; vcs=hop (2 VCs, default) or single",

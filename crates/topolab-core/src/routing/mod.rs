@@ -9,6 +9,7 @@ pub mod distance_based;
 pub mod export;
 pub mod fastest;
 pub mod generic;
+pub mod imase;
 pub mod load;
 pub mod path;
 pub mod rule;
