@@ -17,7 +17,7 @@ use topolab_core::{build_str, NetworkBuilder};
 #[test]
 fn algebraic_next_hops_equal_minimal_next_hops_from_the_distance_table() {
     let mut multi = 0usize;
-    for q in [3u32, 4, 5, 7, 8, 9, 11, 13] {
+    for q in [3u32, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19] {
         let net = build_str(&format!("slimfly:q={q}")).unwrap();
         let rule = SlimFlyAlgebraic::new(&net, VcRule::Hop).unwrap();
         let hops = HopMatrix::build(&net, &Silent).unwrap();
