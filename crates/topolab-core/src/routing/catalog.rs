@@ -130,47 +130,35 @@ pub const RULE_ROUTINGS: &[RuleEntry] = &[
         params: &["e", "vls"],
         summary: "Deflection + E: Distance Based + E that may also step away from the destination; e >= 2 (default 2), VL hopping mod vls (default 8)",
         source: "003 §3.7",
-        build: |net, params, monitor| build_distance_based(net, params, monitor, true),
+        build: super::distance_based::deflection_from_params,
     },
     RuleEntry {
         name: "distance_based",
         params: &["e", "vls"],
         summary: "Distance Based + E: adaptive, minimal or sideways hops within a budget of D + E hops (e default 0), VL hopping mod vls (default 8)",
         source: "003 §3.7",
-        build: |net, params, monitor| build_distance_based(net, params, monitor, false),
+        build: super::distance_based::from_params,
     },
     RuleEntry {
         name: "fastest",
         params: &["floor", "placement", "per_cabinet", "switch_delay_ns", "cable_ns_per_m"],
         summary: "Fastest Routing: lowest-latency paths (switch + cable delay on the placed floor, default skywalk), all equal next hops; hop VCs",
         source: "004 §II-E",
-        build: build_fastest,
+        build: super::fastest::from_params,
     },
     RuleEntry {
         name: "imase",
         params: &["a", "b", "d", "vcs"],
         summary: "Imase-Itoh shift-register routing for imase, kautz and debruijn digraphs (a, b, d from the network's spec); vcs=hop (default, ceil(log_d n) VCs) or single",
         source: "002 §III-B1",
-        build: |net, params, _| {
-            let vcs = match params.opt_text("vcs")? {
-                Some(v) => VcRule::parse(&v, &[VcRule::Hop, VcRule::Single], "imase")?,
-                None => VcRule::Hop,
-            };
-            Ok(Arc::new(super::imase::ImaseRouting::new(net, params, vcs)?))
-        },
+        build: super::imase::from_params,
     },
     RuleEntry {
         name: "slimfly_mms",
         params: &["vcs"],
         summary: "Slim Fly minimal next hops solved in GF(q) from (t,x,y), no tables; vcs=hop (2 VCs, default) or single",
         source: "003 §3.6",
-        build: |net, params, _| {
-            let vcs = match params.opt_text("vcs")? {
-                Some(v) => VcRule::parse(&v, &[VcRule::Hop, VcRule::Single], "slimfly_mms")?,
-                None => VcRule::Hop,
-            };
-            Ok(Arc::new(super::slimfly_algebraic::SlimFlyAlgebraic::new(net, vcs)?))
-        },
+        build: super::slimfly_algebraic::from_params,
     },
     RuleEntry {
     name: "updown",
@@ -183,71 +171,6 @@ pub const RULE_ROUTINGS: &[RuleEntry] = &[
         Ok(Arc::new(UpDown::new(net, root as usize)?))
     },
 }];
-
-fn build_distance_based(
-    net: &Network,
-    params: &Params,
-    monitor: &dyn Monitor,
-    deflection: bool,
-) -> Result<Arc<dyn HopRouting>> {
-    let default_e = if deflection { 2 } else { 0 };
-    let e = params.opt_u32("e", 0, 64)?.unwrap_or(default_e);
-    let vls = params
-        .opt_u32("vls", 1, 64)?
-        .unwrap_or(super::distance_based::DEFAULT_VLS);
-    let hops = Arc::new(HopMatrix::build(net, monitor)?);
-    Ok(Arc::new(super::distance_based::DistanceBased::new(
-        net, hops, e, deflection, vls,
-    )?))
-}
-
-/// Fastest Routing on the floor and placement the physical models use (004 §II-E):
-/// floor (default skywalk, 004's), placement family|sequential|FILE, per_cabinet, and the
-/// latency model's switch and cable delays (004's 60 ns and 5 ns/m by default).
-fn build_fastest(
-    net: &Network,
-    params: &Params,
-    monitor: &dyn Monitor,
-) -> Result<Arc<dyn HopRouting>> {
-    use crate::physical::{
-        load_placement, place, Floor, LatencyModel, PlaceOptions, PlacementRule,
-    };
-    let floor = Floor::resolve(
-        &params
-            .opt_text("floor")?
-            .unwrap_or_else(|| "skywalk".into()),
-    )?;
-    let rule = match params.opt_text("placement")?.as_deref() {
-        None | Some("family") => PlacementRule::Family,
-        Some("sequential") => PlacementRule::Sequential,
-        Some(path) => {
-            let p = std::path::Path::new(path);
-            if !p.is_file() {
-                return Err(params.invalid(
-                    "placement",
-                    path,
-                    "family, sequential or the path of a placement file (router cabinet per line)",
-                ));
-            }
-            PlacementRule::Given(load_placement(p, net.num_routers())?)
-        }
-    };
-    let per_cabinet = params.opt_u32("per_cabinet", 1, u32::MAX)?;
-    let placement = place(net, &floor, &PlaceOptions { rule, per_cabinet })?;
-    let default = LatencyModel::default();
-    let model = LatencyModel {
-        switch_delay_ns: params
-            .opt_float("switch_delay_ns", 0.0, 1e6)?
-            .unwrap_or(default.switch_delay_ns),
-        cable_ns_per_m: params
-            .opt_float("cable_ns_per_m", 0.0, 1e3)?
-            .unwrap_or(default.cable_ns_per_m),
-        ..default
-    };
-    Ok(Arc::new(super::fastest::Fastest::new(
-        net, &placement, &floor, &model, monitor,
-    )?))
-}
 
 /// A hop-by-hop routing and how the simulator selects among its candidates.
 pub struct BuiltRule {

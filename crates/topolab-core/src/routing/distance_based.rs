@@ -31,7 +31,40 @@ use super::rule::{Hop, HopRouting, RouteState, Select};
 use super::shortest::HopMatrix;
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
+use crate::progress::Monitor;
+use crate::spec::Params;
 use std::sync::Arc;
+
+/// `distance_based:e=E,vls=V` (catalog entry): E default 0, V default 8.
+pub fn from_params(
+    net: &Network,
+    params: &Params,
+    monitor: &dyn Monitor,
+) -> Result<Arc<dyn HopRouting>> {
+    build(net, params, monitor, false)
+}
+
+/// `deflection:e=E,vls=V` (catalog entry): E default 2, V default 8.
+pub fn deflection_from_params(
+    net: &Network,
+    params: &Params,
+    monitor: &dyn Monitor,
+) -> Result<Arc<dyn HopRouting>> {
+    build(net, params, monitor, true)
+}
+
+fn build(
+    net: &Network,
+    params: &Params,
+    monitor: &dyn Monitor,
+    deflection: bool,
+) -> Result<Arc<dyn HopRouting>> {
+    let default_e = if deflection { 2 } else { 0 };
+    let e = params.opt_u32("e", 0, 64)?.unwrap_or(default_e);
+    let vls = params.opt_u32("vls", 1, 64)?.unwrap_or(DEFAULT_VLS);
+    let hops = Arc::new(HopMatrix::build(net, monitor)?);
+    Ok(Arc::new(DistanceBased::new(net, hops, e, deflection, vls)?))
+}
 
 /// Distance Based + E (deflection off) or Deflection + E (on), 003 §3.7.
 pub struct DistanceBased {

@@ -18,7 +18,57 @@ use crate::network::Network;
 use crate::physical::latency::{LatencyGraph, Routing, Scratch, UNREACHED};
 use crate::physical::{link_lengths, Floor, LatencyModel, Placement};
 use crate::progress::{Counter, Monitor};
+use crate::spec::Params;
 use rayon::prelude::*;
+use std::sync::Arc;
+
+/// Fastest Routing on the floor and placement the physical models use (004 §II-E):
+/// floor (default skywalk, 004's), placement family|sequential|FILE, per_cabinet, and the
+/// latency model's switch and cable delays (004's 60 ns and 5 ns/m by default).
+pub fn from_params(
+    net: &Network,
+    params: &Params,
+    monitor: &dyn Monitor,
+) -> Result<Arc<dyn HopRouting>> {
+    use crate::physical::{
+        load_placement, place, Floor, LatencyModel, PlaceOptions, PlacementRule,
+    };
+    let floor = Floor::resolve(
+        &params
+            .opt_text("floor")?
+            .unwrap_or_else(|| "skywalk".into()),
+    )?;
+    let rule = match params.opt_text("placement")?.as_deref() {
+        None | Some("family") => PlacementRule::Family,
+        Some("sequential") => PlacementRule::Sequential,
+        Some(path) => {
+            let p = std::path::Path::new(path);
+            if !p.is_file() {
+                return Err(params.invalid(
+                    "placement",
+                    path,
+                    "family, sequential or the path of a placement file (router cabinet per line)",
+                ));
+            }
+            PlacementRule::Given(load_placement(p, net.num_routers())?)
+        }
+    };
+    let per_cabinet = params.opt_u32("per_cabinet", 1, u32::MAX)?;
+    let placement = place(net, &floor, &PlaceOptions { rule, per_cabinet })?;
+    let default = LatencyModel::default();
+    let model = LatencyModel {
+        switch_delay_ns: params
+            .opt_float("switch_delay_ns", 0.0, 1e6)?
+            .unwrap_or(default.switch_delay_ns),
+        cable_ns_per_m: params
+            .opt_float("cable_ns_per_m", 0.0, 1e3)?
+            .unwrap_or(default.cable_ns_per_m),
+        ..default
+    };
+    Ok(Arc::new(Fastest::new(
+        net, &placement, &floor, &model, monitor,
+    )?))
+}
 
 /// Largest router count: the table holds n² latencies (8 bytes) and hop counts (2 bytes).
 pub const MAX_FASTEST_ROUTERS: usize = 12_000;

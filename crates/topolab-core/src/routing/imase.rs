@@ -30,7 +30,22 @@ use super::generic::VcRule;
 use super::rule::{Hop, HopRouting, RouteState};
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
+use crate::progress::Monitor;
 use crate::spec::{Params, TopologySpec};
+use std::sync::Arc;
+
+/// `imase:a=A,b=B,d=D,vcs=hop|single` (catalog entry).
+pub fn from_params(
+    net: &Network,
+    params: &Params,
+    _monitor: &dyn Monitor,
+) -> Result<Arc<dyn HopRouting>> {
+    let vcs = match params.opt_text("vcs")? {
+        Some(v) => VcRule::parse(&v, &[VcRule::Hop, VcRule::Single], "imase")?,
+        None => VcRule::Hop,
+    };
+    Ok(Arc::new(ImaseRouting::new(net, params, vcs)?))
+}
 
 enum Scheme {
     /// Imase–Itoh: i -> ((a i + b) d + α) mod n; `sign` = s with a·d ≡ s·d.
