@@ -315,11 +315,15 @@ impl<'a> Params<'a> {
             .ok_or_else(|| self.missing(name, help))
     }
 
-    /// Optional value as text (a keyword such as `vcs=hop`), trimmed and lower-cased.
-    pub fn opt_text(&self, name: &str) -> Option<String> {
-        self.values
-            .get(name)
-            .map(|v| v.to_string().trim().to_ascii_lowercase())
+    /// Optional text (a name or a file path), e.g. a routing's VC scheme or a floor.
+    pub fn opt_text(&self, name: &str) -> Result<Option<String>> {
+        match self.values.get(name) {
+            None => Ok(None),
+            Some(ParamValue::Text(t)) => Ok(Some(t.trim().to_string())),
+            Some(ParamValue::Int(i)) => Ok(Some(i.to_string())),
+            Some(ParamValue::Bool(b)) => Ok(Some(b.to_string())),
+            Some(other) => Err(self.invalid(name, other, "a name")),
+        }
     }
 
     pub fn spec(&self, name: &str, help: &str) -> Result<TopologySpec> {

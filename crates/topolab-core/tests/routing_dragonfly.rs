@@ -155,7 +155,10 @@ fn bad_letters_and_families_are_refused() {
         .err()
         .unwrap()
         .to_string();
-    assert!(e.contains("extra") && e.to_lowercase().contains("gx"), "{e}");
+    assert!(
+        e.contains("extra") && e.to_lowercase().contains("gx"),
+        "{e}"
+    );
     let net = build_str("hyperx:dims=4x4").unwrap();
     let e = build_rule(&net, "dragonfly_static", &Silent)
         .err()

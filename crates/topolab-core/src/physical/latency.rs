@@ -194,6 +194,12 @@ impl<'a> LatencyGraph<'a> {
         })
     }
 
+    /// Delay of each arc of the CSR adjacency in ps (switch delay plus cable delay), parallel
+    /// to `net.csr().1`: what a routing that follows the fastest paths steps along.
+    pub fn arc_ps(&self) -> &[u32] {
+        &self.arc_ps
+    }
+
     /// Latency in ps (path weight plus injection and first switch) and hops of the chosen path
     /// from `src` to every router, in `scratch`; `UNREACHED` where there is none.
     pub fn search(&self, src: usize, routing: Routing, scratch: &mut Scratch) {

@@ -140,8 +140,8 @@ pub fn build_static<'a>(
 }
 
 fn vc_rule(params: &Params, allowed: &[VcRule]) -> Result<VcRule> {
-    match params.opt_text("vcs") {
-        Some(v) => VcRule::parse(&v, allowed, params.family()),
+    match params.opt_text("vcs")? {
+        Some(v) => VcRule::parse(&v.to_ascii_lowercase(), allowed, params.family()),
         None => Ok(VcRule::Hop),
     }
 }
@@ -184,13 +184,27 @@ pub struct RuleEntry {
 
 /// Every hop-by-hop routing, by name (alphabetical).
 pub const RULE_ROUTINGS: &[RuleEntry] = &[
+    RuleEntry {
+        name: "deflection",
+        params: &["e", "vls"],
+        summary: "Deflection + E: Distance Based + E that may also step away from the destination; e >= 2 (default 2), VL hopping mod vls (default 8)",
+        source: "003 §3.7",
+        build: super::distance_based::deflection_from_params,
+    },
+    RuleEntry {
+        name: "distance_based",
+        params: &["e", "vls"],
+        summary: "Distance Based + E: adaptive, minimal or sideways hops within a budget of D + E hops (e default 0), VL hopping mod vls (default 8)",
+        source: "003 §3.7",
+        build: super::distance_based::from_params,
+    },
 RuleEntry {
     name: "dragonfly_adaptive",
     params: &["extra"],
     summary: "Dragonfly adaptive family: extra=letters among G (extra global hop), S, I, D (extra local hop in source, intermediate, destination group); VLs 0-1 / 2-3 / 4-5 by group; select=queue",
     source: "003 §3.5",
     build: |net, params, _| {
-        let extra = super::dragonfly::Extra::parse(&params.opt_text("extra").unwrap_or_default())?;
+        let extra = super::dragonfly::Extra::parse(&params.opt_text("extra")?.unwrap_or_default())?;
         Ok(Arc::new(super::dragonfly::DragonflyGsid::new(net, Some(extra))?))
     },
 },
@@ -201,6 +215,13 @@ RuleEntry {
     source: "003 §3.5",
     build: |net, _, _| Ok(Arc::new(super::dragonfly::DragonflyGsid::new(net, None)?)),
 },
+    RuleEntry {
+        name: "fastest",
+        params: &["floor", "placement", "per_cabinet", "switch_delay_ns", "cable_ns_per_m"],
+        summary: "Fastest Routing: lowest-latency paths (switch + cable delay on the placed floor, default skywalk), all equal next hops; hop VCs",
+        source: "004 §II-E",
+        build: super::fastest::from_params,
+    },
 RuleEntry {
     name: "fattree_anca",
     params: &[],
@@ -265,6 +286,13 @@ RuleEntry {
     },
 },
     RuleEntry {
+        name: "imase",
+        params: &["a", "b", "d", "vcs"],
+        summary: "Imase-Itoh shift-register routing for imase, kautz and debruijn digraphs (a, b, d from the network's spec); vcs=hop (default, ceil(log_d n) VCs) or single",
+        source: "002 §III-B1",
+        build: super::imase::from_params,
+    },
+    RuleEntry {
         name: "min",
         params: &["vcs"],
         summary: "minimal: a random (select=queue: least occupied) neighbour one hop closer; vcs=hop (default, VC class = hop), single or any (one class)",
@@ -275,13 +303,20 @@ RuleEntry {
             Ok(Arc::new(Minimal::new(table, vcs)?))
         },
     },
+    RuleEntry {
+        name: "slimfly_mms",
+        params: &["vcs"],
+        summary: "Slim Fly minimal next hops solved in GF(q) from (t,x,y), no tables; vcs=hop (2 VCs, default) or single",
+        source: "003 §3.6",
+        build: super::slimfly_algebraic::from_params,
+    },
 RuleEntry {
     name: "torus_dor",
     params: &["vcs"],
     summary: "torus/mesh dimension-order routing, shorter way round (ties: either); vcs=dateline (class 1 from the wrap link on, default) or booksim (class fixed at ring entry)",
     source: "003 §3.2; BookSim2 dim_order_torus",
     build: |net, params, _| {
-        let rule = match params.opt_text("vcs") {
+        let rule = match params.opt_text("vcs")? {
             Some(v) => super::torus::Dateline::parse(&v)?,
             None => super::torus::Dateline::Dateline,
         };
