@@ -72,6 +72,8 @@ pub struct SimConfig {
     pub hotpotato_delay: u32,
     /// Routers a flit may traverse in a hot-potato network before the run stops (livelock).
     pub hotpotato_max_hops: u32,
+    /// Injection enters only through a free preferred output (else any free output).
+    pub hotpotato_inject_preferred: bool,
 }
 
 impl Default for SimConfig {
@@ -108,6 +110,7 @@ impl Default for SimConfig {
             debug_checks: false,
             hotpotato_delay: 1,
             hotpotato_max_hops: 10_000,
+            hotpotato_inject_preferred: true,
         }
     }
 }
@@ -168,6 +171,7 @@ pub const PARAMS: &[ParamDoc] = &[
     doc("debug_checks", "bool", "false", "check flit and credit conservation every cycle (slow)"),
     doc("hotpotato_delay", "int", "1", "router=hotpotato: cycles from a flit's arrival at a router to its departure (>= 1)"),
     doc("hotpotato_max_hops", "int", "10000", "router=hotpotato: a flit traversing more routers stops the run with a livelock error"),
+    doc("hotpotato_inject_preferred", "bool", "true", "router=hotpotato: a flit enters the network only through a free preferred (minimal) output; false: through any output left free (BLESS)"),
 ];
 
 fn names() -> String {
@@ -298,6 +302,7 @@ impl SimConfig {
             "debug_checks" => self.debug_checks = parse_bool(k, value)?,
             "hotpotato_delay" => self.hotpotato_delay = parse_u32(k, value, 1, 1000)?,
             "hotpotato_max_hops" => self.hotpotato_max_hops = parse_u32(k, value, 1, 60_000)?,
+            "hotpotato_inject_preferred" => self.hotpotato_inject_preferred = parse_bool(k, value)?,
             _ => {
                 return Err(SimError::Core(
                     topolab_core::TopolabError::UnknownParameter {

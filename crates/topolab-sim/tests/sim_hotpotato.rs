@@ -236,3 +236,32 @@ fn rejects_what_a_bufferless_router_cannot_serve() {
     let err = simulate(&torus, "min", "uniform", 0.1, &cfg, &Silent).unwrap_err();
     assert!(err.to_string().contains("internal_speedup"), "{err}");
 }
+
+#[test]
+fn zero_load_latency_matches_the_iq_router_with_the_same_router_delay() {
+    // The iq router costs vc_alloc + sw_alloc + st_final - 1 = 2 cycles plus the input register
+    // per router at zero load (its closed form is checked in sim_engine.rs); a hot-potato router
+    // with hotpotato_delay = 3 has the same timing, so without contention the same packets
+    // (same injection and traffic streams) see the same latency.
+    let net = build_str(TORUS).unwrap();
+    let long = ("sample_period", "3000");
+    let iq = simulate(&net, "min:vcs=any", "uniform", 0.0005, &short(&[long]), &Silent).unwrap();
+    let hp = simulate(
+        &net,
+        "min",
+        "uniform",
+        0.0005,
+        &hp(&[long, ("hotpotato_delay", "3")]),
+        &Silent,
+    )
+    .unwrap();
+    assert_eq!(hp.deflection_rate, 0.0);
+    assert_eq!(iq.measured_packets, hp.measured_packets);
+    assert!((iq.avg_hops - hp.avg_hops).abs() < 1e-12);
+    assert!(
+        (iq.avg_latency - hp.avg_latency).abs() < 0.005 * iq.avg_latency,
+        "iq {} vs hot-potato {}",
+        iq.avg_latency,
+        hp.avg_latency
+    );
+}

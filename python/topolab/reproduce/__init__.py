@@ -26,6 +26,7 @@ REGISTRY: dict[str, str] = {
     "resilience": "topolab.reproduce.resilience",
     "skywalk-cables": "topolab.reproduce.skywalk_cables",
     "unidirectional": "topolab.reproduce.unidirectional",
+    "unidirectional-sim": "topolab.reproduce.unidirectional_sim",
 }
 
 

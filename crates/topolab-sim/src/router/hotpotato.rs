@@ -15,7 +15,8 @@
 //!    the Imase custom routing of 002 §III-B1 once it is a rule), chosen uniformly among the
 //!    free ones; if none is free it is *deflected* to a uniformly chosen free router output;
 //! 3. injection limitation (002 §III-B3): an endpoint's next flit enters only through an
-//!    output that step 2 left free, so injected traffic never blocks arriving traffic. As a
+//!    output that step 2 left free (a preferred one, else any; or only a preferred one with
+//!    `hotpotato_inject_preferred`), so injected traffic never blocks arriving traffic. As a
 //!    router has at least as many router outputs as router inputs (checked when the run is
 //!    prepared), an arriving flit always finds an output.
 //!
@@ -116,6 +117,7 @@ pub struct HotPotatoState {
     delay: u32,
     packet_size: u32,
     max_hops: u32,
+    inject_preferred: bool,
     /// Flits received so far by this router's endpoints of packets still incomplete, by
     /// (source endpoint, creation cycle): unique, a source creates at most one packet a cycle.
     pub reassembly: BTreeMap<(u32, u32), u32>,
@@ -139,6 +141,7 @@ impl HotPotatoState {
             delay: cfg.hotpotato_delay,
             packet_size: cfg.packet_size,
             max_hops: cfg.hotpotato_max_hops,
+            inject_preferred: cfg.hotpotato_inject_preferred,
             reassembly: BTreeMap::new(),
             order: Vec::new(),
             livelock: None,
@@ -261,6 +264,9 @@ impl HotPotatoState {
         if let Some(p) = preferred {
             self.taken[p as usize] = now.wrapping_add(1);
             return Some((p, false));
+        }
+        if injected && self.inject_preferred {
+            return None;
         }
         // Deflection: uniformly among the free router outputs.
         let mut pick = None;
