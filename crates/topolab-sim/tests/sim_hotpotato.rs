@@ -204,12 +204,23 @@ fn same_seed_same_result_with_one_or_two_threads() {
 #[test]
 fn rule_and_static_routings_name_the_preferred_outputs() {
     // up*/down* candidates as the preferred outputs: deflected flits plan again from where they
-    // land; static minimal: one preferred output per destination.
-    for routing in ["updown", "min_static"] {
-        let r = run(TORUS, routing, "uniform", 0.3, &[("debug_checks", "1")]);
+    // land; static minimal: one preferred output per destination. Fewer preferred outputs, more
+    // deflections: every minimal next hop (min) deflects least, one fixed path most.
+    let mut rate = Vec::new();
+    for routing in ["min", "updown", "min_static"] {
+        let r = run(TORUS, routing, "uniform", 0.2, &[("debug_checks", "1")]);
         assert!(!r.saturated, "{routing}");
         assert!(r.measured_packets > 100, "{routing}");
+        rate.push(r.deflection_rate);
     }
+    assert!(
+        rate[0] < rate[2],
+        "deflection rates min, updown, min_static: {rate:?}"
+    );
+    assert!(
+        rate[1] < rate[2],
+        "deflection rates min, updown, min_static: {rate:?}"
+    );
 }
 
 #[test]
@@ -245,7 +256,15 @@ fn zero_load_latency_matches_the_iq_router_with_the_same_router_delay() {
     // (same injection and traffic streams) see the same latency.
     let net = build_str(TORUS).unwrap();
     let long = ("sample_period", "3000");
-    let iq = simulate(&net, "min:vcs=any", "uniform", 0.0005, &short(&[long]), &Silent).unwrap();
+    let iq = simulate(
+        &net,
+        "min:vcs=any",
+        "uniform",
+        0.0005,
+        &short(&[long]),
+        &Silent,
+    )
+    .unwrap();
     let hp = simulate(
         &net,
         "min",
