@@ -74,6 +74,8 @@ pub struct SimConfig {
     pub hotpotato_max_hops: u32,
     /// Injection enters only through a free preferred output (else any free output).
     pub hotpotato_inject_preferred: bool,
+    /// Packets move as worms behind their first flit (else every flit is routed on its own).
+    pub hotpotato_switching_packet: bool,
 }
 
 impl Default for SimConfig {
@@ -111,6 +113,7 @@ impl Default for SimConfig {
             hotpotato_delay: 1,
             hotpotato_max_hops: 10_000,
             hotpotato_inject_preferred: true,
+            hotpotato_switching_packet: false,
         }
     }
 }
@@ -171,6 +174,7 @@ pub const PARAMS: &[ParamDoc] = &[
     doc("debug_checks", "bool", "false", "check flit and credit conservation every cycle (slow)"),
     doc("hotpotato_delay", "int", "1", "router=hotpotato: cycles from a flit's arrival at a router to its departure (>= 1)"),
     doc("hotpotato_max_hops", "int", "10000", "router=hotpotato: a flit traversing more routers stops the run with a livelock error"),
+    doc("hotpotato_switching", "str", "flit", "router=hotpotato: flit (every flit routed and deflected on its own) or packet (a packet's flits follow its first flit as a worm; arriving worms preempt injection)"),
     doc("hotpotato_inject_preferred", "bool", "true", "router=hotpotato: a flit enters the network only through a free preferred (minimal) output; false: through any output left free (BLESS)"),
 ];
 
@@ -302,6 +306,19 @@ impl SimConfig {
             "debug_checks" => self.debug_checks = parse_bool(k, value)?,
             "hotpotato_delay" => self.hotpotato_delay = parse_u32(k, value, 1, 1000)?,
             "hotpotato_max_hops" => self.hotpotato_max_hops = parse_u32(k, value, 1, 60_000)?,
+            "hotpotato_switching" => {
+                self.hotpotato_switching_packet = match value.trim().to_ascii_lowercase().as_str() {
+                    "flit" => false,
+                    "packet" | "worm" => true,
+                    other => {
+                        return Err(SimError::param(
+                            k,
+                            format!("'{other}'"),
+                            "flit (every flit deflected on its own) or packet (worms)",
+                        ))
+                    }
+                }
+            }
             "hotpotato_inject_preferred" => self.hotpotato_inject_preferred = parse_bool(k, value)?,
             _ => {
                 return Err(SimError::Core(

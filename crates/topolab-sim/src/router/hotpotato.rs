@@ -37,7 +37,7 @@ use crate::error::{Result, SimError};
 use crate::flit::{Flit, Wheel, TAIL};
 use crate::routing::Routing;
 use crate::stats::RouterStats;
-use crate::topo::SimTopology;
+use crate::topo::{SimTopology, NONE};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::cmp::Reverse;
@@ -125,7 +125,25 @@ pub struct HotPotatoState {
     order: Vec<(u32, Flit)>,
     /// First flit seen over `hotpotato_max_hops`: (cycle, flit).
     pub livelock: Option<(u32, Flit)>,
+    /// Packet switching (`hotpotato_switching = packet`); the rest is its state, empty for
+    /// flit switching.
+    worms: bool,
+    /// Holder of each output port: NONE, a router input port, or INJ + endpoint.
+    held: Vec<u32>,
+    /// Per input port: the output its current worm holds (NONE: no worm), whether that worm
+    /// was deflected here, and the last cycle (+1) a flit of it arrived.
+    worm_out: Vec<u32>,
+    worm_deflected: Vec<bool>,
+    worm_seen: Vec<u32>,
+    /// Per output port held by an injection worm: whether that worm was deflected.
+    inj_deflected: Vec<bool>,
 }
+
+/// Marks a flit that starts a worm on its channel (packet switching). Flag bits 1, 2, 4 are
+/// the flit's own (flit.rs).
+pub const WORM_START: u8 = 16;
+/// Holder ids of injection worms: INJ + endpoint.
+const INJ: u32 = 1 << 30;
 
 impl HotPotatoState {
     pub fn new(topo: &SimTopology, r: usize, cfg: &SimConfig) -> Self {
@@ -145,13 +163,29 @@ impl HotPotatoState {
             reassembly: BTreeMap::new(),
             order: Vec::new(),
             livelock: None,
+            worms: cfg.hotpotato_switching_packet,
+            held: if cfg.hotpotato_switching_packet {
+                vec![NONE; n_out as usize]
+            } else {
+                Vec::new()
+            },
+            worm_out: if cfg.hotpotato_switching_packet {
+                vec![NONE; topo.num_in(r) as usize]
+            } else {
+                Vec::new()
+            },
+            worm_deflected: vec![false; topo.num_in(r) as usize],
+            worm_seen: vec![0; topo.num_in(r) as usize],
+            inj_deflected: vec![false; n_out as usize],
         }
     }
 
     /// Work left that needs the router processed next cycle.
     #[inline]
     pub fn busy(&self) -> bool {
-        !self.pipe.is_empty() || self.inj.iter().any(|q| !q.is_empty())
+        !self.pipe.is_empty()
+            || self.inj.iter().any(|q| !q.is_empty())
+            || self.worm_out.iter().any(|&o| o != NONE)
     }
 
     /// Flits held in the router: injection queues and pipeline.
@@ -162,6 +196,7 @@ impl HotPotatoState {
     #[inline]
     fn free(&self, p: u32, now: u32) -> bool {
         self.taken[p as usize] != now.wrapping_add(1)
+            && (!self.worms || self.held[p as usize] == NONE)
     }
 
     /// One cycle: `arrivals` are this cycle's flits (input port, flit); router-bound flits
@@ -191,6 +226,12 @@ impl HotPotatoState {
             }
             due.clear();
             self.order = due;
+        }
+        if self.worms {
+            self.cycle_worms(
+                topo, routing, r, now, arrivals, rng, stats, staged, ej_wheel, cr_wheel, ep_arrival,
+            );
+            return;
         }
         self.order.clear();
         for &(p, f) in arrivals {
@@ -226,6 +267,145 @@ impl HotPotatoState {
         }
         if n_ep > 0 {
             self.inj_first = (self.inj_first + 1) % n_ep;
+        }
+    }
+
+    /// One cycle with packet switching: a worm's first flit (WORM_START) is routed as a flit
+    /// is in flit switching and its output is held for the flits behind it, which follow it
+    /// one a cycle; the output is freed after the packet's tail, or when its channel carries no
+    /// flit of the worm in a cycle. An arriving worm that finds every output held preempts an
+    /// injection worm (whose remaining flits start a new worm later), so arriving traffic
+    /// never blocks: router worms hold at most one output per router input.
+    #[allow(clippy::too_many_arguments)]
+    fn cycle_worms(
+        &mut self,
+        topo: &SimTopology,
+        routing: &Routing,
+        r: u32,
+        now: u32,
+        arrivals: &[(u32, Flit)],
+        rng: &mut ChaCha8Rng,
+        stats: &mut RouterStats,
+        staged: &mut Vec<(u32, Flit)>,
+        ej_wheel: &mut Wheel<(u32, Flit)>,
+        cr_wheel: &mut Wheel<(u32, u8)>,
+        ep_arrival: u32,
+    ) {
+        let stamp = now.wrapping_add(1);
+        self.order.clear();
+        for &(p, f) in arrivals {
+            if p < self.n_ep {
+                self.inj[p as usize].push_back(f);
+            } else {
+                self.order.push((p, f));
+                self.worm_seen[p as usize] = if f.flags & WORM_START != 0 {
+                    0 // a new worm: the previous one on this input has ended
+                } else {
+                    stamp
+                };
+            }
+        }
+        // Worms whose channel fell silent or started a new worm release their output.
+        for i in self.n_ep as usize..self.worm_out.len() {
+            let o = self.worm_out[i];
+            if o != NONE && self.worm_seen[i] != stamp {
+                self.held[o as usize] = NONE;
+                self.worm_out[i] = NONE;
+            }
+        }
+        // Flits behind a worm's head follow it; heads are routed by priority.
+        let mut order = std::mem::take(&mut self.order);
+        order.sort_unstable_by_key(|&(p, f)| (Reverse(f.hops), f.ctime, p));
+        order.retain(|&(p, f)| {
+            let o = self.worm_out[p as usize];
+            if o == NONE {
+                return true; // a head, routed below
+            }
+            self.taken[o as usize] = stamp;
+            let deflected = self.worm_deflected[p as usize];
+            self.send(o, f, deflected, now, stats, staged, ej_wheel, ep_arrival);
+            if f.is_tail() {
+                self.release_input(p);
+            }
+            false
+        });
+        for &(p, mut f) in order.iter() {
+            let (port, deflected) = match self.assign(topo, routing, r, now, &mut f, false, rng) {
+                Some(x) => x,
+                None => {
+                    self.preempt_injection();
+                    self.assign(topo, routing, r, now, &mut f, false, rng)
+                        .expect("a preempted injection worm leaves an output")
+                }
+            };
+            f.flags |= WORM_START;
+            self.send(port, f, deflected, now, stats, staged, ej_wheel, ep_arrival);
+            if !f.is_tail() {
+                self.held[port as usize] = p;
+                self.worm_out[p as usize] = port;
+                self.worm_deflected[p as usize] = deflected;
+                self.worm_seen[p as usize] = stamp;
+            }
+        }
+        self.order = order;
+        // Injection: a worm in progress sends its next flit; a new one needs a free output.
+        let n_ep = self.n_ep;
+        for k in 0..n_ep {
+            let e = (self.inj_first + k) % n_ep;
+            let holding = (0..self.n_out).find(|&o| self.held[o as usize] == INJ + e);
+            let Some(&front) = self.inj[e as usize].front() else {
+                if let Some(o) = holding {
+                    self.held[o as usize] = NONE; // a gap ends the worm
+                }
+                continue;
+            };
+            let mut f = front;
+            let (port, deflected) = match holding {
+                Some(o) => (o, self.worm_deflected_inj(o)),
+                None => match self.assign(topo, routing, r, now, &mut f, true, rng) {
+                    Some(x) => {
+                        f.flags |= WORM_START;
+                        x
+                    }
+                    None => continue,
+                },
+            };
+            self.taken[port as usize] = stamp;
+            self.inj[e as usize].pop_front();
+            cr_wheel.push(ep_arrival, (e, f.vc));
+            self.send(port, f, deflected, now, stats, staged, ej_wheel, ep_arrival);
+            if f.is_tail() {
+                self.held[port as usize] = NONE;
+            } else if holding.is_none() {
+                self.held[port as usize] = INJ + e;
+                self.inj_deflected[port as usize] = deflected;
+            }
+        }
+        if n_ep > 0 {
+            self.inj_first = (self.inj_first + 1) % n_ep;
+        }
+    }
+
+    fn release_input(&mut self, p: u32) {
+        let o = self.worm_out[p as usize];
+        if o != NONE {
+            self.held[o as usize] = NONE;
+            self.worm_out[p as usize] = NONE;
+        }
+    }
+
+    fn worm_deflected_inj(&self, o: u32) -> bool {
+        self.inj_deflected[o as usize]
+    }
+
+    /// Frees the lowest router output held by an injection worm; the worm's next flit will
+    /// start a new worm.
+    fn preempt_injection(&mut self) {
+        let held = &self.held;
+        if let Some(o) =
+            (self.n_ep..self.n_out).find(|&o| held[o as usize] >= INJ && held[o as usize] != NONE)
+        {
+            self.held[o as usize] = NONE;
         }
     }
 
