@@ -20,7 +20,8 @@ def rep():
 def test_quick_reproduction_has_both_routings_on_both_networks(rep):
     assert rep.quick
     keys = {(r["network"], r["routing"]) for r in rep.data}
-    assert keys == {(n, r) for n in ("uni MDDP", "bi Random") for r in ("minimal", "hot-potato")}
+    routings = ("minimal", "hot-potato", "hot-potato worms")
+    assert keys == {(n, r) for n in ("uni MDDP", "bi Random") for r in routings}
     for r in rep.data:
         # accepted never above offered (3% measurement tolerance), latency at least the
         # 33-flit serialization
