@@ -39,7 +39,8 @@ ROUTERS, QUICK_ROUTERS = 64, 16
 DEGREES, QUICK_DEGREES = (6, 8), (4,)
 TRAFFIC = {"uniform": "5", "transpose": "6", "bitrev": "7"}
 QUICK_TRAFFIC = {"uniform": "5"}
-LOADS = (0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6)
+LOADS = (0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6)
+BISECT_STEPS, QUICK_BISECT_STEPS = 2, 0  # halvings of the load step around saturation
 QUICK_LOADS = (0.05, 0.3)
 SEED = 1
 HOP_GROWTH_PAPER = {6: 1.65, 8: 1.25}  # 002 §III-B3: path length growth over 10x accepted traffic
@@ -73,26 +74,47 @@ def _networks(n: int, d: int) -> list[tuple[str, str]]:
     ]
 
 
-def _sweep(spec: str, traffic: str, routing: str, loads: tuple[float, ...], common: dict) -> list[dict]:
-    """Runs the loads in increasing order up to the first clearly saturated one (its point
-    included): unstable, or accepting less than 90% of the offered load (the 3% tolerance of
+def _clearly_saturated(p: dict[str, Any]) -> bool:
+    """Unstable, or accepting less than 90% of the offered load (the 3% tolerance of
     ``saturated`` is within the sampling noise of 33-flit packets over short periods)."""
+    return p["unstable"] or p["accepted_throughput"] < 0.9 * p["offered_load"]
+
+
+def _sweep(
+    spec: str, traffic: str, routing: str, loads: tuple[float, ...], common: dict, bisect: int
+) -> list[dict]:
+    """Runs the loads in increasing order up to the first clearly saturated one (its point
+    included), then halves the interval below it ``bisect`` times."""
     params = {**common, **ROUTINGS[routing]}
     name = params.pop("routing")
     net = topolab.build(spec)
     points = []
+
+    def one(load: float) -> bool:
+        p = topolab.simulate(net, name, traffic, load, seed=SEED, **params).to_dict()
+        points.append(p)
+        return _clearly_saturated(p)
+
+    lo = 0.0
+    hi = None
     for load in loads:
-        r = topolab.simulate(net, name, traffic, load, seed=SEED, **params)
-        points.append(r.to_dict())
-        if r.unstable or r.accepted_throughput < 0.9 * load:
+        if one(load):
+            hi = load
             break
-    return points
+        lo = load
+    for _ in range(bisect if hi is not None else 0):
+        mid = round((lo + hi) / 2, 6)
+        if one(mid):
+            hi = mid
+        else:
+            lo = mid
+    return sorted(points, key=lambda p: p["offered_load"])
 
 
 def _hop_growth(points: list[dict[str, Any]]) -> Optional[float]:
     """avg hops at the highest unsaturated accepted traffic over avg hops at (about) a tenth of
     it, interpolated linearly in accepted traffic (002 §III-B3's '10x increase')."""
-    pts = sorted((p for p in points if not p["saturated"]), key=lambda p: p["accepted_throughput"])
+    pts = sorted((p for p in points if not _clearly_saturated(p)), key=lambda p: p["accepted_throughput"])
     if len(pts) < 2:
         return None
     top = pts[-1]
@@ -118,6 +140,7 @@ def run(quick: bool = False) -> Reproduction:
     traffics = QUICK_TRAFFIC if quick else TRAFFIC
     loads = QUICK_LOADS if quick else LOADS
     common = QUICK_COMMON if quick else COMMON
+    bisect = QUICK_BISECT_STEPS if quick else BISECT_STEPS
     rows: list[Comparison] = []
     setups: list[Setup] = []
     data: list[dict[str, Any]] = []
@@ -134,13 +157,14 @@ def run(quick: bool = False) -> Reproduction:
                             "router, min routing, hop-indexed VCs (4), virtual cut-through; hot-potato: "
                             "router=hotpotato, minimal next hops preferred, hotpotato_delay 3, flit "
                             "switching (hot-potato) or packet switching (hot-potato worms); loads "
-                            f"{', '.join(map(str, loads))} flit/cycle/host, up to clear saturation"
+                            f"{', '.join(map(str, loads))} flit/cycle/host up to clear saturation, then "
+                            f"{bisect} halvings of the last step"
                         ),
                     )
                 )
                 sat: dict[str, float] = {}
                 for routing in ROUTINGS:
-                    points = _sweep(spec, traffic, routing, loads, common)
+                    points = _sweep(spec, traffic, routing, loads, common, bisect)
                     sat[routing] = _saturation(points)
                     for p in points:
                         data.append(
