@@ -62,3 +62,10 @@ def test_hot_potato_from_python_and_cli(capsys):
     assert code == 0 and "deflection_rate" in out and out["max_hops"] >= 1
     with pytest.raises(Exception, match="hotpotato"):
         topolab.simulate(net, "min", "uniform", 0.05, router="hotpotatoes")
+
+
+def test_writes_table_data_and_figure(rep, tmp_path):
+    written, problem = reproduce.write(rep, tmp_path)
+    names = {p.name for p in written}
+    assert {"unidirectional-sim.csv", "unidirectional-sim_data.csv", "unidirectional-sim.json"} <= names
+    assert problem is not None or "unidirectional-sim.png" in names

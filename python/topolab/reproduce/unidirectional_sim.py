@@ -181,6 +181,7 @@ def run(quick: bool = False) -> Reproduction:
                                 "avg_hops": p["avg_hops"],
                                 "deflection_rate": p["deflection_rate"],
                                 "saturated": p["saturated"],
+                                "clearly_saturated": _clearly_saturated(p),
                             }
                         )
                     rows.append(
@@ -239,52 +240,67 @@ def run(quick: bool = False) -> Reproduction:
 
 
 def plot(rep: Reproduction, path: Path) -> None:
+    """Latency against accepted traffic per pattern (Figs. 5-7) and the hot-potato path length
+    under uniform traffic (Fig. 8), up to clear saturation as 002 plots them; colour = network,
+    line = routing."""
     import matplotlib.pyplot as plt
 
     figs = [f for f in ("5", "6", "7") if any(r["figure"] == f for r in rep.data)]
-    fig, axes = plt.subplots(1, len(figs) + 1, figsize=(5 * (len(figs) + 1), 4.5), squeeze=False)
+    fig, axes = plt.subplots(1, len(figs) + 1, figsize=(5 * (len(figs) + 1), 4.8), squeeze=False)
     names = {"5": "uniform", "6": "matrix transpose", "7": "bit reversal"}
-    curves = sorted({(r["network"], r["d"], r["routing"]) for r in rep.data})
+    nets = sorted({(r["network"], r["d"]) for r in rep.data})
+    colour = {k: f"C{i}" for i, k in enumerate(nets)}
     style = {"minimal": "o--", "hot-potato": "s-", "hot-potato worms": "^:"}
+
+    def curve(f: str, net: tuple[str, int], routing: str) -> list[dict[str, Any]]:
+        pts = [
+            r
+            for r in rep.data
+            if r["figure"] == f
+            and (r["network"], r["d"]) == net
+            and r["routing"] == routing
+            and not r["clearly_saturated"]
+        ]
+        return sorted(pts, key=lambda r: r["offered_load"])
+
     for ax, f in zip(axes[0], figs):
-        for net, d, routing in curves:
-            pts = [
-                r
-                for r in rep.data
-                if r["figure"] == f and (r["network"], r["d"], r["routing"]) == (net, d, routing)
-            ]
-            pts.sort(key=lambda r: r["offered_load"])
-            ax.plot(
-                [r["accepted_throughput"] for r in pts],
-                [r["avg_latency"] for r in pts],
-                style[routing],
-                label=f"{net} d={d} {routing}",
-                markersize=3,
-            )
+        for net in nets:
+            for routing in ROUTINGS:
+                pts = curve(f, net, routing)
+                ax.plot(
+                    [r["accepted_throughput"] for r in pts],
+                    [r["avg_latency"] for r in pts],
+                    style[routing],
+                    color=colour[net],
+                    label=f"{net[0]} d={net[1]} {routing}",
+                    markersize=3,
+                )
         ax.set_title(f"Fig. {f}: {names[f]}")
         ax.set_xlabel("accepted traffic [flit/cycle/host]")
         ax.set_ylabel("latency [cycles]")
         ax.set_yscale("log")
         ax.grid(True, alpha=0.3)
-    axes[0][0].legend(fontsize=7)
+    axes[0][0].legend(fontsize=6)
     ax = axes[0][-1]
-    for net, d, routing in curves:
-        if routing == "minimal":
-            continue
-        pts = [
-            r
-            for r in rep.data
-            if r["figure"] == "5" and (r["network"], r["d"], r["routing"]) == (net, d, routing)
-        ]
-        pts.sort(key=lambda r: r["offered_load"])
-        ax.plot(
-            [r["accepted_throughput"] for r in pts], [r["avg_hops"] for r in pts], "s-", label=f"{net} d={d}"
-        )
+    for net in nets:
+        for routing in ROUTINGS:
+            if routing == "minimal":
+                continue
+            pts = curve("5", net, routing)
+            ax.plot(
+                [r["accepted_throughput"] for r in pts],
+                [r["avg_hops"] for r in pts],
+                style[routing],
+                color=colour[net],
+                label=f"{net[0]} d={net[1]} {routing}",
+                markersize=3,
+            )
     ax.set_title("Fig. 8: hot-potato path length (uniform)")
     ax.set_xlabel("accepted traffic [flit/cycle/host]")
     ax.set_ylabel("routers traversed")
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=6)
+    fig.suptitle(f"{rep.title}{' (quick)' if rep.quick else ''}", fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
