@@ -201,16 +201,26 @@ fn a_directed_ring_never_deflects() {
     }
     b.uniform_endpoints(2);
     let net = b.build().unwrap();
-    let cfg = hp(&[("debug_checks", "1")]);
-    for load in [0.01, 0.3, 0.9] {
-        let r = simulate(&net, "min", "uniform", load, &cfg, &Silent).unwrap();
-        assert_eq!(r.deflection_rate, 0.0, "load {load}");
-        assert!(
-            r.max_hops <= n as u32,
-            "load {load}: {} routers",
-            r.max_hops
-        );
-        assert!(r.accepted_throughput <= load * 1.03, "load {load}");
+    // Packet switching too: an arriving worm preempts injection worms, at the ring output and
+    // at a local ejection port alike.
+    for pairs in [
+        vec![("debug_checks", "1")],
+        vec![
+            ("debug_checks", "1"),
+            ("packet_size", "4"),
+            ("hotpotato_switching", "packet"),
+        ],
+    ] {
+        let cfg = hp(&pairs);
+        for load in [0.01, 0.3, 0.9] {
+            let r = simulate(&net, "min", "uniform", load, &cfg, &Silent).unwrap();
+            assert_eq!(r.deflection_rate, 0.0, "{pairs:?} load {load}");
+            assert!(r.max_hops <= n as u32, "{pairs:?} load {load}");
+            assert!(
+                r.accepted_throughput <= load * 1.03,
+                "{pairs:?} load {load}"
+            );
+        }
     }
 }
 

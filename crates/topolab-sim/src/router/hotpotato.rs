@@ -275,7 +275,8 @@ impl HotPotatoState {
     /// one a cycle; the output is freed after the packet's tail, or when its channel carries no
     /// flit of the worm in a cycle. An arriving worm that finds every output held preempts an
     /// injection worm (whose remaining flits start a new worm later), so arriving traffic
-    /// never blocks: router worms hold at most one output per router input.
+    /// never blocks: router worms hold at most one output per router input. An injection worm
+    /// into a local endpoint yields that ejection port to an arriving worm for it likewise.
     #[allow(clippy::too_many_arguments)]
     fn cycle_worms(
         &mut self,
@@ -330,6 +331,13 @@ impl HotPotatoState {
             false
         });
         for &(p, mut f) in order.iter() {
+            if f.dest_router == r {
+                // Arriving traffic comes before injection at the ejection port too.
+                let ej = (f.dest - topo.ep_offset[r as usize]) as usize;
+                if self.held[ej] != NONE && self.held[ej] >= INJ {
+                    self.held[ej] = NONE;
+                }
+            }
             let (port, deflected) = match self.assign(topo, routing, r, now, &mut f, false, rng) {
                 Some(x) => x,
                 None => {
