@@ -20,13 +20,16 @@
 //!    router has at least as many router outputs as router inputs (checked when the run is
 //!    prepared), an arriving flit always finds an output.
 //!
-//! Multi-flit packets: every flit carries the packet's header fields and is routed on its own
-//! (flit-level deflection, as FLIT-BLESS, Moscibroda & Mutlu 2009); a packet is delivered when
-//! its last flit reaches the destination endpoint, which reassembles by (source, creation
-//! cycle). 002 simulates 33-flit packets with virtual cut-through and four VCs and does not say
-//! how a 33-flit worm is deflected without buffers; a strict worm can be blocked by an
-//! injected worm on routers with in-degree = out-degree, so the flit-level reading is the
-//! simplification here (docs/simulator.md).
+//! Multi-flit packets (`hotpotato_switching`): 002 simulates 33-flit packets with virtual
+//! cut-through and four VCs and does not say how a packet is deflected without buffers.
+//! - `flit` (default): every flit carries the packet's header fields and is routed on its own
+//!   (FLIT-BLESS, Moscibroda & Mutlu 2009);
+//! - `packet`: a packet's flits follow its first flit as a worm that holds its output until
+//!   the tail; as a worm holding an output could leave an arriving worm without one on a
+//!   router with in-degree = out-degree, arriving worms preempt injection worms (`cycle_worms`).
+//!
+//! Either way the destination counts a packet when its last flit arrives, in whatever order,
+//! reassembling by (source, creation cycle) (docs/simulator.md).
 //!
 //! Endpoints are the same as for the input-queued router: they inject on the injection channel
 //! with its credits (the router's injection queue per endpoint is the end of the source queue)
