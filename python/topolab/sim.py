@@ -53,6 +53,10 @@ class SimResult:
     router_cycles: int
     active_router_cycles: int
     flit_hops: int
+    #: router="hotpotato": share of router-to-router hops deflected off a preferred path in the
+    #: measurement window, and the most routers a flit traversed (0 for the iq router).
+    deflection_rate: float
+    max_hops: int
 
     @classmethod
     def _from_core(cls, d: dict[str, Any]) -> SimResult:

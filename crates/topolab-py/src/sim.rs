@@ -17,6 +17,7 @@ pub fn sim_err_to_py(err: SimError) -> PyErr {
         SimError::Core(e) => to_py_err(e),
         e @ SimError::Deadlock { .. } => DeadlockError::new_err(e.to_string()),
         e @ SimError::Conservation { .. } => SimulationError::new_err(e.to_string()),
+        e @ SimError::Livelock { .. } => SimulationError::new_err(e.to_string()),
     }
 }
 

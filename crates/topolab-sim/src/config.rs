@@ -17,10 +17,13 @@ use std::collections::BTreeMap;
 pub enum RouterModel {
     /// Input-queued virtual-channel router (BookSim2 `iq`).
     Iq,
+    /// Bufferless hot-potato (deflection) router, no flow control (002 §III-B2).
+    #[serde(rename = "hotpotato")]
+    HotPotato,
 }
 
 impl RouterModel {
-    pub const NAMES: &'static [&'static str] = &["iq"];
+    pub const NAMES: &'static [&'static str] = &["iq", "hotpotato"];
 }
 
 /// How a head flit claims buffer space downstream.
@@ -65,6 +68,14 @@ pub struct SimConfig {
     pub threads: u32,
     pub deadlock_timeout: u32,
     pub debug_checks: bool,
+    /// Cycles a flit spends in a hot-potato router (decision to departure).
+    pub hotpotato_delay: u32,
+    /// Routers a flit may traverse in a hot-potato network before the run stops (livelock).
+    pub hotpotato_max_hops: u32,
+    /// Injection enters only through a free preferred output (else any free output).
+    pub hotpotato_inject_preferred: bool,
+    /// Packets move as worms behind their first flit (else every flit is routed on its own).
+    pub hotpotato_switching_packet: bool,
 }
 
 impl Default for SimConfig {
@@ -99,6 +110,10 @@ impl Default for SimConfig {
             threads: 1,
             deadlock_timeout: 10_000,
             debug_checks: false,
+            hotpotato_delay: 1,
+            hotpotato_max_hops: 10_000,
+            hotpotato_inject_preferred: true,
+            hotpotato_switching_packet: false,
         }
     }
 }
@@ -128,7 +143,7 @@ const fn doc(
 
 /// Every parameter `SimConfig::set` accepts.
 pub const PARAMS: &[ParamDoc] = &[
-    doc("router", "str", "iq", "router model: iq (input-queued VC router)"),
+    doc("router", "str", "iq", "router model: iq (input-queued VC router) or hotpotato (bufferless deflection router without flow control, 002 §III-B2; the routing names the preferred outputs)"),
     doc("num_vcs", "int", "4", "virtual channels per port (1-64)"),
     doc("vc_buf_size", "int", "64", "flit buffer per VC"),
     doc("routing_delay", "int", "0", "cycles of route computation; 0 = lookahead routing"),
@@ -157,6 +172,10 @@ pub const PARAMS: &[ParamDoc] = &[
     doc("threads", "int", "1", "worker threads within a cycle (0 = all cores); results do not depend on it"),
     doc("deadlock_timeout", "int", "10000", "cycles without any flit moving before the run stops with a deadlock error"),
     doc("debug_checks", "bool", "false", "check flit and credit conservation every cycle (slow)"),
+    doc("hotpotato_delay", "int", "1", "router=hotpotato: cycles from a flit's arrival at a router to its departure (>= 1)"),
+    doc("hotpotato_max_hops", "int", "10000", "router=hotpotato: a flit traversing more routers stops the run with a livelock error"),
+    doc("hotpotato_switching", "str", "flit", "router=hotpotato: flit (every flit routed and deflected on its own) or packet (a packet's flits follow its first flit as a worm; arriving worms preempt injection)"),
+    doc("hotpotato_inject_preferred", "bool", "true", "router=hotpotato: a flit enters the network only through a free preferred (minimal) output; false: through any output left free (BLESS)"),
 ];
 
 fn names() -> String {
@@ -231,6 +250,7 @@ impl SimConfig {
             "router" => {
                 self.router = match value.trim().to_ascii_lowercase().as_str() {
                     "iq" => RouterModel::Iq,
+                    "hotpotato" | "hot_potato" | "hot-potato" => RouterModel::HotPotato,
                     other => {
                         return Err(SimError::param(
                             k,
@@ -284,6 +304,22 @@ impl SimConfig {
             "threads" => self.threads = parse_u32(k, value, 0, 4096)?,
             "deadlock_timeout" => self.deadlock_timeout = parse_u32(k, value, 1, u32::MAX / 2)?,
             "debug_checks" => self.debug_checks = parse_bool(k, value)?,
+            "hotpotato_delay" => self.hotpotato_delay = parse_u32(k, value, 1, 1000)?,
+            "hotpotato_max_hops" => self.hotpotato_max_hops = parse_u32(k, value, 1, 60_000)?,
+            "hotpotato_switching" => {
+                self.hotpotato_switching_packet = match value.trim().to_ascii_lowercase().as_str() {
+                    "flit" => false,
+                    "packet" | "worm" => true,
+                    other => {
+                        return Err(SimError::param(
+                            k,
+                            format!("'{other}'"),
+                            "flit (every flit deflected on its own) or packet (worms)",
+                        ))
+                    }
+                }
+            }
+            "hotpotato_inject_preferred" => self.hotpotato_inject_preferred = parse_bool(k, value)?,
             _ => {
                 return Err(SimError::Core(
                     topolab_core::TopolabError::UnknownParameter {

@@ -38,7 +38,15 @@ impl Prepared {
     ) -> Result<Prepared> {
         cfg.validate()?;
         let topo = SimTopology::new(net, cfg)?;
-        let r = Routing::parse(routing, net, &topo, cfg, monitor)?;
+        let hotpotato = cfg.router == crate::config::RouterModel::HotPotato;
+        let r = if hotpotato {
+            let spec = crate::router::hotpotato::routing_spec(routing);
+            let r = Routing::parse(&spec, net, &topo, cfg, monitor)?;
+            crate::router::hotpotato::check(&topo, &r, cfg)?;
+            r
+        } else {
+            Routing::parse(routing, net, &topo, cfg, monitor)?
+        };
         Ok(Prepared {
             net: Arc::new(net.clone()),
             topo: Arc::new(topo),
@@ -241,6 +249,7 @@ impl<'p> Engine<'p> {
 
     /// Deadlock watchdog: flits in flight and none moved for `deadlock_timeout` cycles.
     fn watch(&mut self, interval: u64) -> Result<()> {
+        watchdog::check_livelock(self)?;
         let t = self.totals();
         if t.in_flight_flits > 0 && t.moved == self.last_moved {
             self.stalled += interval;

@@ -28,6 +28,18 @@ pub enum SimError {
         wait_cycle: Vec<String>,
     },
 
+    /// A hot-potato flit kept being deflected past the hop bound (`hotpotato_max_hops`).
+    #[error(
+        "livelock at cycle {cycle}: a flit from endpoint {src} to endpoint {dest} traversed {hops} routers, more than hotpotato_max_hops = {bound}"
+    )]
+    Livelock {
+        cycle: u64,
+        src: u32,
+        dest: u32,
+        hops: u32,
+        bound: u32,
+    },
+
     /// A debug-mode check found flits or credits created or lost.
     #[error("conservation check failed at cycle {cycle}: {reason}")]
     Conservation { cycle: u64, reason: String },

@@ -64,6 +64,11 @@ pub struct RunResult {
     pub active_router_cycles: u64,
     /// Flits through a crossbar, warm-up included.
     pub flit_hops: u64,
+    /// Share of router-to-router flit hops in the measurement window that were deflections off
+    /// a preferred path (router=hotpotato; 0 for the input-queued router).
+    pub deflection_rate: f64,
+    /// Most routers any flit traversed during the run (router=hotpotato; 0 otherwise).
+    pub max_hops: u32,
 }
 
 /// A relative change within the threshold; NaN (no packets yet) counts as settled, as in
@@ -228,6 +233,12 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
         router_cycles: prep.topo.num_routers as u64 * cycles,
         active_router_cycles: all.active_cycles,
         flit_hops: all.flit_hops,
+        deflection_rate: if t.router_hops == 0 {
+            0.0
+        } else {
+            t.deflections as f64 / t.router_hops as f64
+        },
+        max_hops: all.max_hops,
     })
 }
 

@@ -17,6 +17,9 @@ pub struct RouterStats {
     pub hops_sum: u64,
     /// Packet latencies of measured packets, for percentiles.
     pub plat_samples: Vec<u32>,
+    /// Router-to-router flit hops, and those of them deflected off a preferred path (hot-potato).
+    pub router_hops: u64,
+    pub deflections: u64,
     // Cumulative counters.
     pub gen_flits: u64,
     /// Sum of creation cycles of generated flits (wrapping; differences are exact).
@@ -33,6 +36,8 @@ pub struct RouterStats {
     pub active_cycles: u64,
     /// Last cycle a flit was ejected at this router's endpoints.
     pub last_eject: u32,
+    /// Most routers a flit had traversed when it left this router (hot-potato).
+    pub max_hops: u32,
 }
 
 impl RouterStats {
@@ -44,6 +49,8 @@ impl RouterStats {
         self.nlat_sum = 0;
         self.hops_sum = 0;
         self.plat_samples.clear();
+        self.router_hops = 0;
+        self.deflections = 0;
     }
 }
 
@@ -56,6 +63,9 @@ pub struct Totals {
     pub plat_sum: u64,
     pub nlat_sum: u64,
     pub hops_sum: u64,
+    pub router_hops: u64,
+    pub deflections: u64,
+    pub max_hops: u32,
     pub in_flight_flits: u64,
     /// Sum over flits in flight (source queues included) of their creation cycle.
     pub in_flight_ctime: u64,
@@ -73,6 +83,9 @@ impl Totals {
         self.plat_sum += s.plat_sum;
         self.nlat_sum += s.nlat_sum;
         self.hops_sum += s.hops_sum;
+        self.router_hops += s.router_hops;
+        self.deflections += s.deflections;
+        self.max_hops = self.max_hops.max(s.max_hops);
         self.in_flight_flits = self
             .in_flight_flits
             .wrapping_add(s.gen_flits.wrapping_sub(s.ej_flits));

@@ -14,6 +14,7 @@
 use crate::engine::Engine;
 use crate::error::SimError;
 use crate::router::iq::{IqState, ACTIVE, VC_ALLOC};
+use crate::router::Model;
 use crate::topo::{SimTopology, NONE};
 
 const SHOWN: usize = 12;
@@ -70,6 +71,20 @@ fn waits_for(topo: &SimTopology, iq: &IqState, r: usize, iv: usize) -> Option<(u
 /// The deadlock error for the engine's current state.
 pub fn diagnose(engine: &Engine, stalled: u64, in_flight: u64) -> SimError {
     let topo = &*engine.prep.topo;
+    if engine
+        .cores
+        .iter()
+        .any(|c| !matches!(c.model, Model::Iq(_)))
+    {
+        // A bufferless router moves every flit every cycle: a stall is a simulator fault.
+        return SimError::Deadlock {
+            cycle: engine.now as u64,
+            stalled,
+            in_flight,
+            blocked: vec!["none: the hot-potato router holds no flit across cycles".into()],
+            wait_cycle: Vec::new(),
+        };
+    }
     let mut blocked = Vec::new();
     let mut count = 0usize;
     let mut first_blocked = Vec::new();
@@ -140,8 +155,90 @@ fn fail(engine: &Engine, reason: String) -> SimError {
     }
 }
 
+/// The livelock bound of the hot-potato router: the first flit seen over
+/// `hotpotato_max_hops`, if any.
+pub fn check_livelock(engine: &Engine) -> Result<(), SimError> {
+    for c in &engine.cores {
+        if let Model::HotPotato(hp) = &c.model {
+            if let Some((cycle, f)) = hp.livelock {
+                return Err(SimError::Livelock {
+                    cycle: cycle as u64,
+                    src: f.src,
+                    dest: f.dest,
+                    hops: f.hops as u32,
+                    bound: engine.prep.cfg.hotpotato_max_hops,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Hot-potato conservation: flits created = ejected + in source queues, injection queues,
+/// router pipelines and channels; injection-channel credits in use = flits on the channel +
+/// queued at the router + credits returning; no flit waits in the router beyond its pipeline.
+fn check_hotpotato(engine: &Engine) -> Result<(), SimError> {
+    let t = engine.totals();
+    let v = engine.prep.cfg.num_vcs;
+    let mut held: u64 = 0;
+    for (r, core) in engine.cores.iter().enumerate() {
+        let Model::HotPotato(hp) = &core.model else {
+            return Err(fail(
+                engine,
+                format!("router {r} is not a hot-potato router"),
+            ));
+        };
+        let eps = &core.eps;
+        held += eps.left.iter().map(|&l| l as u64).sum::<u64>();
+        held += hp.held_flits();
+        held += eps.ej_wheel.len() as u64;
+        held += core.flit_wheel.len() as u64;
+        for e in 0..eps.n {
+            for vc in 0..v {
+                let used = eps.vc_used[(e * v + vc) as usize] as usize;
+                let on_wire = core
+                    .flit_wheel
+                    .items()
+                    .filter(|&&(port, f)| port == e && f.vc as u32 == vc)
+                    .count();
+                let queued = hp.inj[e as usize]
+                    .iter()
+                    .filter(|f| f.vc as u32 == vc)
+                    .count();
+                let returning = eps
+                    .cr_wheel
+                    .items()
+                    .filter(|&&(port, c)| port == e && c as u32 == vc)
+                    .count();
+                if used != on_wire + queued + returning {
+                    return Err(fail(
+                        engine,
+                        format!(
+                            "endpoint {} vc {vc}: {used} credits in use but {on_wire} flits on the channel, {queued} queued at the router, {returning} credits returning",
+                            engine.prep.topo.ep_offset[r] + e
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    if held != t.in_flight_flits {
+        return Err(fail(
+            engine,
+            format!(
+                "{} flits created and not ejected, but {held} found in source queues, injection queues, router pipelines and channels",
+                t.in_flight_flits
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Checks flit and credit conservation after a cycle.
 pub fn check_conservation(engine: &Engine) -> Result<(), SimError> {
+    if engine.prep.cfg.router == crate::config::RouterModel::HotPotato {
+        return check_hotpotato(engine);
+    }
     let topo = &*engine.prep.topo;
     let buf = engine.prep.cfg.vc_buf_size;
     let t = engine.totals();

@@ -28,6 +28,7 @@ REGISTRY: dict[str, str] = {
     "unidirectional": "topolab.reproduce.unidirectional",
     "slimfly-routing": "topolab.reproduce.slimfly_routing",
     "infiniband": "topolab.reproduce.infiniband",
+    "unidirectional-sim": "topolab.reproduce.unidirectional_sim",
 }
 
 

@@ -11,9 +11,9 @@
 - Figs. 3/4 (data and plot only, 002 prints no numbers): ASPL against size for degree 8.
 
 Random graphs are averaged over seeds 0, 1, 2 (002 shows one instance). Application
-performance (Figs. 5-13: hot-potato routing, SimGrid benchmarks) needs the simulator and is
-not reproduced here. ``quick`` leaves out the 22,464-router Kautz comparison and the larger
-sizes of the ASPL sweep.
+performance (Figs. 9-13, SimGrid benchmarks) is not reproduced; Figs. 5-8 (hot-potato
+routing, cycle-accurate) are the simulated part, ``topolab reproduce unidirectional-sim``.
+``quick`` leaves out the 22,464-router Kautz comparison and the larger sizes of the ASPL sweep.
 """
 
 from __future__ import annotations
@@ -420,9 +420,9 @@ def run(quick: bool = False) -> Reproduction:
         "002 gives §IV-C's cable, cost and power results only as curves (Figs. 14-16) with the one "
         "number 'for network size 1,190 the average cable length of the uni-directional MDDP topology "
         "is 15% higher than that of the bi-directional MDDP topology'",
-        "not reproduced here: Figs. 5-8 (cycle-accurate latency/throughput with hot-potato routing) "
-        "and Figs. 9-13 (SimGrid application benchmarks) need the simulator (issue 7's "
-        "simulator-based reproductions); Fig. 1 and the best-known DDP tables need the degree/diameter "
+        "Figs. 5-8 (cycle-accurate latency/throughput, minimal vs hot-potato routing) are the "
+        "simulated part: `topolab reproduce unidirectional-sim`; not reproduced: Figs. 9-13 (SimGrid "
+        "application benchmarks); Fig. 1 and the best-known DDP tables need the degree/diameter "
         "table of [3]",
         "-o writes the data of Figs. 3/4 (ASPL against size, degree 8, seed 0) and of §IV-C",
     ]

@@ -17,20 +17,22 @@
 //! Routers are processed only in cycles where something happens: an arrival, a credit to
 //! process, a flit buffered or queued, an endpoint event (`busy`, `own_wake`, the wheels).
 //!
-//! Router models are an enum (`Model`); the input-queued VC router is the one implemented. A
-//! bufferless (deflection / hot-potato) model adds a variant with its own step and reuses the
-//! endpoints, channels, statistics and measurement unchanged.
+//! Router models are an enum (`Model`, chosen by the `router` parameter): the input-queued VC
+//! router (`iq`) and the bufferless hot-potato router (`hotpotato`, 002 §III-B2); both use the
+//! same endpoints, channels, statistics and measurement.
 
 pub mod endpoint;
+pub mod hotpotato;
 pub mod iq;
 
-use crate::config::SimConfig;
+use crate::config::{RouterModel, SimConfig};
 use crate::flit::{Flit, Wheel};
 use crate::injection::Source;
 use crate::routing::{GlobalView, Routing};
 use crate::stats::RouterStats;
 use crate::topo::SimTopology;
 use endpoint::Endpoints;
+use hotpotato::HotPotatoState;
 use iq::{IqState, RouteEnv};
 use rand_chacha::ChaCha8Rng;
 use topolab_core::rng::{stream, Stream};
@@ -63,9 +65,12 @@ pub struct CycleCtx<'a> {
 }
 
 /// Router model state, enum dispatch.
+// One per router; the iq state stays inline (no box) for the hot loop.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum Model {
     Iq(IqState),
+    HotPotato(HotPotatoState),
 }
 
 #[derive(Debug, Clone)]
@@ -103,7 +108,10 @@ impl RouterCore {
         eps.start(source, &mut rng_inject);
         RouterCore {
             id: r as u32,
-            model: Model::Iq(IqState::new(topo, r, cfg)),
+            model: match cfg.router {
+                RouterModel::Iq => Model::Iq(IqState::new(topo, r, cfg)),
+                RouterModel::HotPotato => Model::HotPotato(HotPotatoState::new(topo, r, cfg)),
+            },
             eps,
             rng_inject,
             rng_traffic: stream(cfg.seed, Stream::Traffic, r as u64),
@@ -120,10 +128,12 @@ impl RouterCore {
         }
     }
 
+    /// The input-queued router state (watchdog diagnosis, published loads: iq runs only).
     #[inline]
     pub fn iq(&self) -> &IqState {
         match &self.model {
             Model::Iq(s) => s,
+            Model::HotPotato(_) => panic!("router {} is not an input-queued router", self.id),
         }
     }
 
@@ -150,7 +160,36 @@ impl RouterCore {
             &mut self.flit_wheel,
             &mut self.credit_wheel,
         );
-        let Model::Iq(iq) = &mut self.model;
+        let iq = match &mut self.model {
+            Model::Iq(iq) => iq,
+            Model::HotPotato(hp) => {
+                self.flit_wheel.take(now, &mut self.arrivals);
+                // Credits from the endpoints' ejection channels: a bufferless router keeps no
+                // downstream state, they are dropped.
+                self.credit_wheel.take(now, &mut self.credit_arrivals);
+                let back = now + ctx.cfg.endpoint_latency + 1;
+                hp.cycle(
+                    topo,
+                    ctx.routing,
+                    self.id,
+                    now,
+                    &self.arrivals,
+                    &mut self.rng_route,
+                    &mut self.stats,
+                    &mut self.staged_flits,
+                    &mut self.eps.ej_wheel,
+                    &mut self.eps.cr_wheel,
+                    back,
+                );
+                self.busy = hp.busy() || self.eps.busy();
+                self.own_wake = if self.busy {
+                    now + 1
+                } else {
+                    self.eps.next_wake(now, ctx.generating)
+                };
+                return;
+            }
+        };
         let first_step = ctx.step_base;
         let first_next = if ctx.steps > 1 { now } else { now + 1 };
         let mut env = RouteEnv {
