@@ -147,6 +147,8 @@ pub const PARAMS: &[ParamDoc] = &[
     doc("st_final_delay", "int", "1", "cycles of crossbar traversal (>= 1)"),
     doc("credit_delay", "int", "2", "cycles to process a received credit"),
     doc("internal_speedup", "float", "1.0", "router internal steps per cycle (>= 1)"),
+    doc("input_speedup", "int", "1", "crossbar inputs per input port (BookSim2); only 1 is modelled, other values are rejected"),
+    doc("output_speedup", "int", "1", "crossbar outputs per output port (BookSim2); only 1 is modelled, other values are rejected"),
     doc("wait_for_tail_credit", "bool", "false", "free an output VC only when its tail's credit returns"),
     doc("flow_control", "str", "wormhole", "wormhole or vct (virtual cut-through)"),
     doc("booksim_compat", "bool", "false", "reproduce BookSim2's iq quirks: an output VC freed by a tail is reallocated one cycle later; torus datelines by BookSim's rule"),
@@ -260,6 +262,18 @@ impl SimConfig {
             "st_final_delay" => self.st_final_delay = parse_u32(k, value, 1, 1000)?,
             "credit_delay" => self.credit_delay = parse_u32(k, value, 0, 1000)?,
             "internal_speedup" => self.internal_speedup = parse_f64(k, value, 1.0, 64.0)?,
+            // BookSim2's crossbar speedups: accepted at their only modelled value so that
+            // BookSim2 parameter sets carry over; anything else is refused by name.
+            "input_speedup" | "output_speedup" => {
+                if parse_u32(k, value, 1, 1).is_err() {
+                    return Err(SimError::param(
+                        k,
+                        format!("'{}'", value.trim()),
+                        "1: topolab's iq router has one crossbar input and output per port \
+                         (internal_speedup runs the whole router faster instead)",
+                    ));
+                }
+            }
             "wait_for_tail_credit" => self.wait_for_tail_credit = parse_bool(k, value)?,
             "flow_control" => {
                 self.flow_control = match value.trim().to_ascii_lowercase().as_str() {
