@@ -20,8 +20,7 @@ fn speedups_other_than_one_are_refused_by_name() {
             "topology = torus;\nk = 4;\nn = 2;\nrouting_function = dim_order;\n{key} = 2;\n"
         );
         let e = parse_config(&text, Path::new("."), "speedup.cfg")
-            .err()
-            .expect("a BookSim2 file with a speedup of 2 is refused")
+            .expect_err("a BookSim2 file with a speedup of 2 is refused")
             .to_string();
         assert!(e.contains(key) && e.contains('2'), "{e}");
     }
