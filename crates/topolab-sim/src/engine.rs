@@ -49,6 +49,9 @@ impl Prepared {
     }
 }
 
+/// Most cycles a router runs ahead of delivery (`Engine::batch_size`).
+const MAX_BATCH: u32 = 8;
+
 /// Largest cycle count a run may reach (cycles are u32 in the hot loop).
 pub const MAX_CYCLES: u64 = u32::MAX as u64 - 1_000_000;
 
@@ -131,7 +134,7 @@ impl<'p> Engine<'p> {
             return 1;
         }
         let e = prep.cfg.endpoint_latency;
-        let mut k = 8u32;
+        let mut k = MAX_BATCH;
         for (peer, lat) in [
             (&topo.out_peer, &topo.out_latency),
             (&topo.in_peer, &topo.in_latency),
@@ -194,11 +197,7 @@ impl<'p> Engine<'p> {
             }
             let k = (self.batch as u64).min(n - i) as u32;
             let before = self.now as u64;
-            if k == 1 {
-                self.cycle(parallel);
-            } else {
-                self.cycles(k, parallel);
-            }
+            self.cycles(k, parallel);
             i += k as u64;
             if self.cfg().debug_checks {
                 watchdog::check_conservation(self)?;
@@ -215,19 +214,22 @@ impl<'p> Engine<'p> {
         Ok(())
     }
 
-    /// `k` cycles, each router running them back to back (k <= `batch`), then the delivery of
-    /// each cycle's staged items in cycle order and, within a cycle, router order: the same
-    /// wheels, in the same order, as `k` calls of `cycle`.
+    /// `k` cycles (k <= `batch`): each router runs them back to back (phase 1, in parallel
+    /// across routers), then each cycle's staged items are delivered in cycle order and, within
+    /// a cycle, in router order (phase 2): the same wheels, in the same order, as k single
+    /// cycles. A router model or routing that reads other routers' state within a cycle must
+    /// keep `batch` at 1 (see `batch_size`).
     fn cycles(&mut self, k: u32, parallel: bool) {
         let prep = self.prep;
         let topo = &*prep.topo;
         let n = self.cores.len();
-        let mut ctxs = Vec::with_capacity(k as usize);
+        // (cycle, first internal step, steps) of each cycle of the batch.
+        let mut ctxs = [(0u32, 0u64, 0u32); MAX_BATCH as usize];
         let mut step_base = self.step_base;
-        for j in 0..k {
-            let now = self.now + j;
+        for (j, c) in ctxs.iter_mut().take(k as usize).enumerate() {
+            let now = self.now + j as u32;
             let steps = prep.cfg.steps_in_cycle(now as u64);
-            ctxs.push((now, step_base, steps));
+            *c = (now, step_base, steps);
             step_base += steps as u64;
         }
         self.marks.clear();
@@ -236,7 +238,7 @@ impl<'p> Engine<'p> {
             let global = PublishedLoads(&self.loads);
             let (phase, drain_time, generating) = (self.phase, self.drain_time, self.generating);
             let run = |c: &mut RouterCore, marks: &mut [(u32, u32)]| {
-                for (j, &(now, step_base, steps)) in ctxs.iter().enumerate() {
+                for (j, &(now, step_base, steps)) in ctxs[..k as usize].iter().enumerate() {
                     let ctx = CycleCtx {
                         topo,
                         routing: &prep.routing,
@@ -280,82 +282,34 @@ impl<'p> Engine<'p> {
             c.staged_flits.clear();
             c.staged_credits.clear();
         }
-        self.step_base = step_base;
-        self.now += k;
-    }
-
-    fn cycle(&mut self, parallel: bool) {
-        let prep = self.prep;
-        let topo = &*prep.topo;
-        let now = self.now;
-        let steps = prep.cfg.steps_in_cycle(now as u64);
-        {
-            let global = PublishedLoads(&self.loads);
-            let ctx = CycleCtx {
-                topo,
-                routing: &prep.routing,
-                source: &self.source,
-                cfg: &prep.cfg,
-                global: &global,
-                now,
-                step_base: self.step_base,
-                steps,
-                phase: self.phase,
-                drain_time: self.drain_time,
-                generating: self.generating,
-            };
-            if parallel {
-                self.cores
-                    .par_iter_mut()
-                    .with_min_len(8)
-                    .for_each(|c| c.cycle(&ctx));
-            } else {
-                for c in self.cores.iter_mut() {
-                    c.cycle(&ctx);
-                }
-            }
-        }
-        self.deliver(now);
         if prep.routing.needs_global_view() {
+            // k = 1: the loads every router sees in the next cycle.
             self.loads.resize(self.cores.len(), Vec::new());
             for (l, c) in self.loads.iter_mut().zip(&self.cores) {
                 l.clear();
                 l.extend_from_slice(&c.iq().op_used);
             }
         }
-        self.step_base += steps as u64;
-        self.now += 1;
+        self.step_base = step_base;
+        self.now += k;
     }
 
-    /// Puts what every router sent this cycle into the receivers' wheels, in router order.
-    fn deliver(&mut self, now: u32) {
-        let all = |_| ((0, 0), (u32::MAX, u32::MAX));
-        self.deliver_range(now, all);
-        for c in self.cores.iter_mut() {
-            c.staged_flits.clear();
-            c.staged_credits.clear();
-        }
-    }
-
-    /// Puts the staged flits and credits of every router sent in cycle `now` (per router, the
-    /// index ranges `range(r)` of its staged lists, clamped to their lengths) into the
-    /// receivers' wheels, in router order.
+    /// Puts the staged flits and credits every router sent in cycle `now` (per router, the
+    /// index ranges `range(r)` of its staged lists) into the receivers' wheels, in router
+    /// order.
     fn deliver_range(&mut self, now: u32, range: impl Fn(usize) -> ((u32, u32), (u32, u32))) {
         let topo = &*self.prep.topo;
         let mut flits = Vec::new();
         let mut credits = Vec::new();
         for r in 0..self.cores.len() {
             let ((f0, c0), (f1, c1)) = range(r);
-            let nf = self.cores[r].staged_flits.len();
-            let nc = self.cores[r].staged_credits.len();
-            let (f0, f1) = (f0 as usize, (f1 as usize).min(nf));
-            let (c0, c1) = (c0 as usize, (c1 as usize).min(nc));
-            if f0 >= f1 && c0 >= c1 {
+            let (f0, f1, c0, c1) = (f0 as usize, f1 as usize, c0 as usize, c1 as usize);
+            if f0 == f1 && c0 == c1 {
                 continue;
             }
             std::mem::swap(&mut flits, &mut self.cores[r].staged_flits);
             std::mem::swap(&mut credits, &mut self.cores[r].staged_credits);
-            for &(p, f) in &flits[f0..f1.max(f0)] {
+            for &(p, f) in &flits[f0..f1] {
                 let g = topo.out_index(r, p);
                 let arrival = now + topo.out_latency[g] + 1;
                 let d = topo.out_peer[g] as usize;
@@ -363,7 +317,7 @@ impl<'p> Engine<'p> {
                     .flit_wheel
                     .push(arrival, (topo.out_peer_port[g], f));
             }
-            for &(p, vc) in &credits[c0..c1.max(c0)] {
+            for &(p, vc) in &credits[c0..c1] {
                 let g = topo.in_index(r, p);
                 let arrival = now + topo.in_latency[g] + 1;
                 let u = topo.in_peer[g] as usize;
