@@ -29,8 +29,11 @@ def _num(value: Any) -> float:
 @dataclass(frozen=True)
 class SimResult:
     """One run, measured the BookSim2 way (warm-up, sample periods, convergence, latency
-    threshold). Latencies in cycles, throughputs in flits per endpoint per cycle; ``avg_hops``
-    counts routers traversed (BookSim2's count: router-to-router hops + 1)."""
+    threshold). Latencies in cycles; ``offered_load``, ``accepted_throughput`` and
+    ``injected_throughput`` in flits per *active* endpoint per cycle (``active_endpoints``: the
+    endpoints that send under the pattern; bit patterns idle those outside the largest
+    power-of-two subset, 000 §V-B); ``avg_hops`` counts routers traversed (BookSim2's count:
+    router-to-router hops + 1)."""
 
     routing: str
     traffic: str
@@ -49,6 +52,7 @@ class SimResult:
     sample_periods: int
     routers: int
     endpoints: int
+    active_endpoints: int
     wall_seconds: float
     router_cycles: int
     active_router_cycles: int

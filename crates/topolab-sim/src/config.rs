@@ -52,6 +52,13 @@ pub struct SimConfig {
     pub booksim_compat: bool,
     pub packet_size: u32,
     pub channel_latency: u32,
+    /// `channel_latency = floor`: each router-to-router link's latency from its cable length on
+    /// `floor` (the physical model's placement and cable rule) and `cycle_time_ns`.
+    pub latency_from_floor: bool,
+    /// Floor model for `channel_latency = floor`: a built-in name or a TOML path.
+    pub floor: String,
+    /// Length of a cycle in nanoseconds, for `channel_latency = floor`.
+    pub cycle_time_ns: f64,
     /// Per link class latency overriding `channel_latency` ("global" -> 100).
     pub link_latency: BTreeMap<String, u32>,
     pub endpoint_latency: u32,
@@ -95,6 +102,9 @@ impl Default for SimConfig {
             booksim_compat: false,
             packet_size: 1,
             channel_latency: 1,
+            latency_from_floor: false,
+            floor: "slimfly".to_string(),
+            cycle_time_ns: 1.0,
             link_latency: BTreeMap::new(),
             endpoint_latency: 1,
             warmup_periods: 3,
@@ -152,11 +162,15 @@ pub const PARAMS: &[ParamDoc] = &[
     doc("st_final_delay", "int", "1", "cycles of crossbar traversal (>= 1)"),
     doc("credit_delay", "int", "2", "cycles to process a received credit"),
     doc("internal_speedup", "float", "1.0", "router internal steps per cycle (>= 1)"),
+    doc("input_speedup", "int", "1", "crossbar inputs per input port (BookSim2); only 1 is modelled, other values are rejected"),
+    doc("output_speedup", "int", "1", "crossbar outputs per output port (BookSim2); only 1 is modelled, other values are rejected"),
     doc("wait_for_tail_credit", "bool", "false", "free an output VC only when its tail's credit returns"),
     doc("flow_control", "str", "wormhole", "wormhole or vct (virtual cut-through)"),
     doc("booksim_compat", "bool", "false", "reproduce BookSim2's iq quirks: an output VC freed by a tail is reallocated one cycle later; torus datelines by BookSim's rule"),
     doc("packet_size", "int", "1", "flits per packet"),
-    doc("channel_latency", "int", "1", "router-to-router channel latency in cycles"),
+    doc("channel_latency", "str", "1", "router-to-router channel latency in cycles, or 'floor': ceil(cable length x 5 ns/m / cycle_time_ns) per link from the floor plan"),
+    doc("floor", "str", "slimfly", "floor model (built-in name or TOML path) for channel_latency=floor; routers placed by the family's rule"),
+    doc("cycle_time_ns", "float", "1.0", "cycle time in ns for channel_latency=floor"),
     doc("link_latency", "str", "", "per link class latency, e.g. local:10,global:100 (overrides channel_latency)"),
     doc("endpoint_latency", "int", "1", "injection and ejection channel latency in cycles"),
     doc("warmup_periods", "int", "3", "sample periods of warm-up (0 = until latency and throughput settle)"),
@@ -268,6 +282,18 @@ impl SimConfig {
             "st_final_delay" => self.st_final_delay = parse_u32(k, value, 1, 1000)?,
             "credit_delay" => self.credit_delay = parse_u32(k, value, 0, 1000)?,
             "internal_speedup" => self.internal_speedup = parse_f64(k, value, 1.0, 64.0)?,
+            // BookSim2's crossbar speedups: accepted at their only modelled value so that
+            // BookSim2 parameter sets carry over; anything else is refused by name.
+            "input_speedup" | "output_speedup" => {
+                if parse_u32(k, value, 1, 1).is_err() {
+                    return Err(SimError::param(
+                        k,
+                        format!("'{}'", value.trim()),
+                        "1: topolab's iq router has one crossbar input and output per port \
+                         (internal_speedup runs the whole router faster instead)",
+                    ));
+                }
+            }
             "wait_for_tail_credit" => self.wait_for_tail_credit = parse_bool(k, value)?,
             "flow_control" => {
                 self.flow_control = match value.trim().to_ascii_lowercase().as_str() {
@@ -284,7 +310,22 @@ impl SimConfig {
             }
             "booksim_compat" => self.booksim_compat = parse_bool(k, value)?,
             "packet_size" => self.packet_size = parse_u32(k, value, 1, 65_535)?,
-            "channel_latency" => self.channel_latency = parse_u32(k, value, 1, 1_000_000)?,
+            "channel_latency" => {
+                if value.trim().eq_ignore_ascii_case("floor") {
+                    self.latency_from_floor = true;
+                } else {
+                    self.latency_from_floor = false;
+                    self.channel_latency = parse_u32(k, value, 1, 1_000_000).map_err(|_| {
+                        SimError::param(
+                            k,
+                            format!("'{}'", value.trim()),
+                            "an integer from 1 to 1000000 (cycles), or 'floor'",
+                        )
+                    })?;
+                }
+            }
+            "floor" => self.floor = value.trim().to_string(),
+            "cycle_time_ns" => self.cycle_time_ns = parse_f64(k, value, 1e-3, 1e6)?,
             "link_latency" => self.link_latency = parse_link_latency(value)?,
             "endpoint_latency" => self.endpoint_latency = parse_u32(k, value, 1, 1_000_000)?,
             "warmup_periods" => self.warmup_periods = parse_u32(k, value, 0, 1_000_000)?,
@@ -345,6 +386,13 @@ impl SimConfig {
 
     /// Cross-parameter checks.
     pub fn validate(&self) -> Result<()> {
+        if self.latency_from_floor && !self.link_latency.is_empty() {
+            return Err(SimError::param(
+                "link_latency",
+                format!("'{}'", self.link_latency_text()),
+                "empty with channel_latency=floor (link latencies then come from cable lengths)",
+            ));
+        }
         if self.flow_control == FlowControl::Vct && self.vc_buf_size < self.packet_size {
             return Err(SimError::param(
                 "vc_buf_size",
@@ -363,6 +411,14 @@ impl SimConfig {
             ));
         }
         Ok(())
+    }
+
+    fn link_latency_text(&self) -> String {
+        self.link_latency
+            .iter()
+            .map(|(c, v)| format!("{c}:{v}"))
+            .collect::<Vec<_>>()
+            .join(",")
     }
 
     /// Latency of a router-to-router link of class `class`.

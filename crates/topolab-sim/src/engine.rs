@@ -57,6 +57,9 @@ impl Prepared {
     }
 }
 
+/// Most cycles a router runs ahead of delivery (`Engine::batch_size`).
+const MAX_BATCH: u32 = 8;
+
 /// Largest cycle count a run may reach (cycles are u32 in the hot loop).
 pub const MAX_CYCLES: u64 = u32::MAX as u64 - 1_000_000;
 
@@ -74,6 +77,11 @@ pub struct Engine<'p> {
     pool: Option<rayon::ThreadPool>,
     last_moved: u64,
     stalled: u64,
+    /// Cycles each router runs back to back before the engine delivers (see `cycles`).
+    batch: u32,
+    /// Per (cycle of the batch, router): lengths of the router's staged flits and credits at
+    /// the end of that cycle.
+    marks: Vec<(u32, u32)>,
 }
 
 impl<'p> Engine<'p> {
@@ -111,7 +119,45 @@ impl<'p> Engine<'p> {
             pool,
             last_moved: 0,
             stalled: 0,
+            batch: Self::batch_size(prep),
+            marks: Vec::new(),
         })
+    }
+
+    /// How many cycles a router may run ahead of the delivery of what others sent it: an item
+    /// sent in cycle S over a channel of latency d is read in S + d + 1, so with every
+    /// router-to-router channel (flits and credits) at least d_min long, a router can run
+    /// cycles t .. t + d_min with only the items sent up to t - 1 delivered. Running them back
+    /// to back keeps its state in cache for several cycles instead of one (every router's state
+    /// is cold when its turn comes in a cycle). Results stay identical because delivery still
+    /// happens cycle by cycle in router order, and because the order within an arrival bucket
+    /// is kept: a router's own endpoints push into the same wheels during its run (latency e),
+    /// and an item over a channel longer than e (d > e) must land before them, as it would one
+    /// cycle at a time; that holds when d - e >= k, the item then being sent in an earlier
+    /// batch. One cycle at a time when routing reads other routers' state (global view) or
+    /// when conservation is checked after every cycle. At most 8.
+    fn batch_size(prep: &Prepared) -> u32 {
+        let topo = &*prep.topo;
+        if prep.routing.needs_global_view() || prep.cfg.debug_checks {
+            return 1;
+        }
+        let e = prep.cfg.endpoint_latency;
+        let mut k = MAX_BATCH;
+        for (peer, lat) in [
+            (&topo.out_peer, &topo.out_latency),
+            (&topo.in_peer, &topo.in_latency),
+        ] {
+            for (&p, &d) in peer.iter().zip(lat.iter()) {
+                if p == crate::topo::NONE {
+                    continue;
+                }
+                k = k.min(d.saturating_add(1));
+                if d > e {
+                    k = k.min(d - e);
+                }
+            }
+        }
+        k.max(1)
     }
 
     pub fn cfg(&self) -> &SimConfig {
@@ -148,7 +194,8 @@ impl<'p> Engine<'p> {
         parallel: bool,
     ) -> Result<()> {
         let check_every = (self.cfg().deadlock_timeout as u64 / 4).clamp(1, 256);
-        for i in 0..n {
+        let mut i = 0u64;
+        while i < n {
             if self.now as u64 >= MAX_CYCLES {
                 return Err(SimError::param(
                     "sample_period",
@@ -156,75 +203,121 @@ impl<'p> Engine<'p> {
                     format!("runs shorter than {MAX_CYCLES} cycles"),
                 ));
             }
-            self.cycle(parallel);
+            let k = (self.batch as u64).min(n - i) as u32;
+            let before = self.now as u64;
+            self.cycles(k, parallel);
+            i += k as u64;
             if self.cfg().debug_checks {
                 watchdog::check_conservation(self)?;
             }
-            if (self.now as u64).is_multiple_of(check_every) {
+            // Cycles before + 1 ..= now ended in this batch.
+            let now = self.now as u64;
+            if now / check_every > before / check_every {
                 self.watch(check_every)?;
             }
-            if self.now.is_multiple_of(256) {
-                monitor.progress(stage, done + i + 1, total.max(done + i + 1))?;
+            if now / 256 > before / 256 {
+                monitor.progress(stage, done + i, total.max(done + i))?;
             }
         }
         Ok(())
     }
 
-    fn cycle(&mut self, parallel: bool) {
+    /// `k` cycles (k <= `batch`): each router runs them back to back (phase 1, in parallel
+    /// across routers), then each cycle's staged items are delivered in cycle order and, within
+    /// a cycle, in router order (phase 2): the same wheels, in the same order, as k single
+    /// cycles. A router model or routing that reads other routers' state within a cycle must
+    /// keep `batch` at 1 (see `batch_size`).
+    fn cycles(&mut self, k: u32, parallel: bool) {
         let prep = self.prep;
         let topo = &*prep.topo;
-        let now = self.now;
-        let steps = prep.cfg.steps_in_cycle(now as u64);
+        let n = self.cores.len();
+        // (cycle, first internal step, steps) of each cycle of the batch.
+        let mut ctxs = [(0u32, 0u64, 0u32); MAX_BATCH as usize];
+        let mut step_base = self.step_base;
+        for (j, c) in ctxs.iter_mut().take(k as usize).enumerate() {
+            let now = self.now + j as u32;
+            let steps = prep.cfg.steps_in_cycle(now as u64);
+            *c = (now, step_base, steps);
+            step_base += steps as u64;
+        }
+        self.marks.clear();
+        self.marks.resize(k as usize * n, (0, 0));
         {
             let global = PublishedLoads(&self.loads);
-            let ctx = CycleCtx {
-                topo,
-                routing: &prep.routing,
-                source: &self.source,
-                cfg: &prep.cfg,
-                global: &global,
-                now,
-                step_base: self.step_base,
-                steps,
-                phase: self.phase,
-                drain_time: self.drain_time,
-                generating: self.generating,
+            let (phase, drain_time, generating) = (self.phase, self.drain_time, self.generating);
+            let run = |c: &mut RouterCore, marks: &mut [(u32, u32)]| {
+                for (j, &(now, step_base, steps)) in ctxs[..k as usize].iter().enumerate() {
+                    let ctx = CycleCtx {
+                        topo,
+                        routing: &prep.routing,
+                        source: &self.source,
+                        cfg: &prep.cfg,
+                        global: &global,
+                        now,
+                        step_base,
+                        steps,
+                        phase,
+                        drain_time,
+                        generating,
+                    };
+                    c.cycle(&ctx);
+                    marks[j] = (c.staged_flits.len() as u32, c.staged_credits.len() as u32);
+                }
             };
+            // marks[r * k + j]: router-major so that each router writes its own chunk.
             if parallel {
                 self.cores
                     .par_iter_mut()
+                    .zip(self.marks.par_chunks_mut(k as usize))
                     .with_min_len(8)
-                    .for_each(|c| c.cycle(&ctx));
+                    .for_each(|(c, m)| run(c, m));
             } else {
-                for c in self.cores.iter_mut() {
-                    c.cycle(&ctx);
+                for (c, m) in self.cores.iter_mut().zip(self.marks.chunks_mut(k as usize)) {
+                    run(c, m);
                 }
             }
         }
-        self.deliver(now);
+        let marks = std::mem::take(&mut self.marks);
+        for j in 0..k as usize {
+            self.deliver_range(self.now + j as u32, |r| {
+                let m = &marks[r * k as usize..(r + 1) * k as usize];
+                let from = if j == 0 { (0, 0) } else { m[j - 1] };
+                (from, m[j])
+            });
+        }
+        self.marks = marks;
+        for c in self.cores.iter_mut() {
+            c.staged_flits.clear();
+            c.staged_credits.clear();
+        }
         if prep.routing.needs_global_view() {
+            // k = 1: the loads every router sees in the next cycle.
             self.loads.resize(self.cores.len(), Vec::new());
             for (l, c) in self.loads.iter_mut().zip(&self.cores) {
                 l.clear();
                 l.extend_from_slice(&c.iq().op_used);
             }
         }
-        self.step_base += steps as u64;
-        self.now += 1;
+        self.step_base = step_base;
+        self.now += k;
     }
 
-    /// Puts what every router sent this cycle into the receivers' wheels, in router order.
-    fn deliver(&mut self, now: u32) {
+    /// Puts the staged flits and credits every router sent in cycle `now` (per router, the
+    /// index ranges `range(r)` of its staged lists) into the receivers' wheels, in router
+    /// order.
+    fn deliver_range(&mut self, now: u32, range: impl Fn(usize) -> ((u32, u32), (u32, u32))) {
         let topo = &*self.prep.topo;
         let mut flits = Vec::new();
         let mut credits = Vec::new();
         for r in 0..self.cores.len() {
-            if self.cores[r].staged_flits.is_empty() && self.cores[r].staged_credits.is_empty() {
+            let ((f0, c0), (f1, c1)) = range(r);
+            let (f0, f1, c0, c1) = (f0 as usize, f1 as usize, c0 as usize, c1 as usize);
+            if f0 == f1 && c0 == c1 {
                 continue;
             }
             std::mem::swap(&mut flits, &mut self.cores[r].staged_flits);
             std::mem::swap(&mut credits, &mut self.cores[r].staged_credits);
-            for &(p, f) in &flits {
+            for &(p, f) in &flits[f0..f1] {
                 let g = topo.out_index(r, p);
                 let arrival = now + topo.out_latency[g] + 1;
                 let d = topo.out_peer[g] as usize;
@@ -232,7 +325,7 @@ impl<'p> Engine<'p> {
                     .flit_wheel
                     .push(arrival, (topo.out_peer_port[g], f));
             }
-            for &(p, vc) in &credits {
+            for &(p, vc) in &credits[c0..c1] {
                 let g = topo.in_index(r, p);
                 let arrival = now + topo.in_latency[g] + 1;
                 let u = topo.in_peer[g] as usize;
@@ -240,8 +333,6 @@ impl<'p> Engine<'p> {
                     .credit_wheel
                     .push(arrival, (topo.in_peer_port[g], vc));
             }
-            flits.clear();
-            credits.clear();
             std::mem::swap(&mut flits, &mut self.cores[r].staged_flits);
             std::mem::swap(&mut credits, &mut self.cores[r].staged_credits);
         }

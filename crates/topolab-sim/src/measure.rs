@@ -13,8 +13,8 @@
 //!
 //! Reported (`RunResult`): average and 99th-percentile packet latency (creation to tail
 //! ejection, source queueing included), average network latency (injection to ejection),
-//! accepted throughput in flits per endpoint per cycle over the measurement window (all flits
-//! ejected, as BookSim2), and average hops counted as BookSim2 does: routers traversed, i.e.
+//! accepted throughput in flits per active endpoint per cycle over the measurement window (all
+//! flits ejected, as BookSim2), and average hops counted as BookSim2 does: routers traversed, i.e.
 //! router-to-router hops + 1. Unstable runs report the window they stopped in.
 
 use crate::engine::{Engine, Prepared};
@@ -32,11 +32,14 @@ use topolab_core::progress::Monitor;
 pub struct RunResult {
     pub routing: String,
     pub traffic: String,
-    /// Offered load, flits per endpoint per cycle.
+    /// Offered load, flits per active endpoint per cycle: every endpoint that sends under the
+    /// traffic pattern (`active_endpoints`) offers this much; idle ones (outside the
+    /// power-of-two subset of a bit pattern, 000 §V-B) offer nothing.
     pub offered_load: f64,
-    /// Flits ejected per endpoint per cycle over the measurement window.
+    /// Flits ejected per active endpoint per cycle over the measurement window (the same unit
+    /// as `offered_load`, so that accepted = offered below saturation for every pattern).
     pub accepted_throughput: f64,
-    /// Flits injected per endpoint per cycle over the measurement window.
+    /// Flits injected per active endpoint per cycle over the measurement window.
     pub injected_throughput: f64,
     /// Packet latency, creation to tail ejection (cycles).
     pub avg_latency: f64,
@@ -57,6 +60,9 @@ pub struct RunResult {
     pub sample_periods: u32,
     pub routers: u32,
     pub endpoints: u32,
+    /// Endpoints that send under the traffic pattern (`Traffic::is_source`): the divisor of
+    /// the throughputs.
+    pub active_endpoints: u32,
     pub wall_seconds: f64,
     /// Routers x cycles (what a simulator that steps every router pays for).
     pub router_cycles: u64,
@@ -96,17 +102,23 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
         ));
     }
     let pattern = Traffic::parse(traffic, &prep.net)?;
-    // Endpoints that send under the pattern (bit permutations and worst cases leave some
-    // idle): the saturation test compares what they offer with what is accepted.
     let active = (0..prep.topo.num_endpoints)
         .filter(|&s| pattern.is_source(s))
-        .count() as f64;
+        .count() as u32;
+    if active == 0 {
+        return Err(SimError::param(
+            "traffic",
+            traffic,
+            "a pattern under which at least one endpoint sends",
+        ));
+    }
     let rate = load / prep.cfg.packet_size as f64;
     let started = Instant::now();
     let mut eng = Engine::new(prep, Source::bernoulli(pattern, rate))?;
     let cfg = prep.cfg.clone();
     let period = cfg.sample_period as u64;
-    let nodes = prep.topo.num_endpoints as f64;
+    // Throughputs per active endpoint, the unit of the offered load.
+    let nodes = active as f64;
     let estimate = (cfg.warmup_periods.max(1) as u64 + cfg.max_samples as u64) * period;
     let stage = "simulating";
 
@@ -208,8 +220,7 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
     let all = eng.totals();
     let span = (window_end - reset_time) as f64;
     let accepted = t.accepted_flits as f64 / span / nodes;
-    let offered = load * active / nodes;
-    let saturated = unstable || accepted < (1.0 - cfg.saturation_tolerance) * offered;
+    let saturated = unstable || accepted < (1.0 - cfg.saturation_tolerance) * load;
     let cycles = eng.now as u64;
     Ok(RunResult {
         routing: prep.routing_name.clone(),
@@ -229,6 +240,7 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
         sample_periods: phases,
         routers: prep.topo.num_routers,
         endpoints: prep.topo.num_endpoints,
+        active_endpoints: active,
         wall_seconds: started.elapsed().as_secs_f64(),
         router_cycles: prep.topo.num_routers as u64 * cycles,
         active_router_cycles: all.active_cycles,

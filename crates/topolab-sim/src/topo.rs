@@ -9,6 +9,7 @@
 
 use crate::config::SimConfig;
 use crate::error::{Result, SimError};
+use topolab_core::physical::{link_lengths, place, Floor, LatencyModel, PlaceOptions};
 use topolab_core::Network;
 
 /// Marks "not a router" in peer arrays (the peer of an endpoint port is an endpoint id).
@@ -44,6 +45,46 @@ pub struct SimTopology {
     pub csr_target: Vec<u32>,
     pub endpoint_latency: u32,
     pub max_latency: u32,
+}
+
+/// Latency in cycles of every link of `net` (parallel to `net.links()`): by link class
+/// (`channel_latency`, `link_latency`), or with `channel_latency = floor` from the cable length
+/// the physical model gives the link on `cfg.floor` (routers placed by their family's rule,
+/// crates/topolab-core/src/physical): ceil(length x 5 ns/m / cycle_time_ns) cycles, at least 1
+/// (004 §II-E's 5 ns/m, `LatencyModel::default().cable_ns_per_m`).
+pub fn link_latencies(net: &Network, cfg: &SimConfig) -> Result<Vec<u32>> {
+    if !cfg.latency_from_floor {
+        let class_latency: Vec<u32> = net
+            .link_classes()
+            .iter()
+            .map(|c| cfg.latency_of(c))
+            .collect();
+        return Ok(net
+            .links()
+            .iter()
+            .map(|l| class_latency[l.class as usize])
+            .collect());
+    }
+    let floor = Floor::resolve(&cfg.floor)?;
+    let placement = place(net, &floor, &PlaceOptions::default())?;
+    let ns_per_m = LatencyModel::default().cable_ns_per_m;
+    link_lengths(net, &placement, &floor)
+        .into_iter()
+        .map(|len| {
+            let cycles = (len * ns_per_m / cfg.cycle_time_ns - 1e-9).ceil().max(1.0);
+            if cycles > 1_000_000.0 {
+                return Err(SimError::param(
+                    "cycle_time_ns",
+                    cfg.cycle_time_ns,
+                    format!(
+                        "a cycle time giving at most 1000000 cycles per link (a {len} m cable \
+                         takes {cycles} cycles)"
+                    ),
+                ));
+            }
+            Ok(cycles as u32)
+        })
+        .collect()
 }
 
 impl SimTopology {
@@ -88,11 +129,7 @@ impl SimTopology {
         let (csr_offset, csr_target) = net.csr();
         let (csr_offset, csr_target) = (csr_offset.to_vec(), csr_target.to_vec());
         let links = net.links();
-        let class_latency: Vec<u32> = net
-            .link_classes()
-            .iter()
-            .map(|c| cfg.latency_of(c))
-            .collect();
+        let link_latency = link_latencies(net, cfg)?;
 
         // Output ports.
         let mut out_offset = Vec::with_capacity(n + 1);
@@ -114,7 +151,7 @@ impl SimTopology {
                 nbr_width.push(link.width);
                 for _ in 0..link.width {
                     out_peer.push(v);
-                    out_latency.push(class_latency[link.class as usize]);
+                    out_latency.push(link_latency[l as usize]);
                 }
             }
         }
@@ -125,11 +162,7 @@ impl SimTopology {
         for u in 0..n {
             for (&v, &l) in net.neighbors(u).iter().zip(net.neighbor_links(u)) {
                 let link = &links[l as usize];
-                incoming[v as usize].push((
-                    u as u32,
-                    link.width,
-                    class_latency[link.class as usize],
-                ));
+                incoming[v as usize].push((u as u32, link.width, link_latency[l as usize]));
             }
         }
         let mut in_offset = Vec::with_capacity(n + 1);

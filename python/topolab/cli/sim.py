@@ -165,7 +165,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", help="input file format when the extension does not say it")
     p.add_argument("--routing", help="min (default), min_static, valiant, dor, dragonfly_min, dragonfly_ugal")
     p.add_argument("--traffic", help="traffic pattern (default uniform)")
-    p.add_argument("--load", type=float, help="offered load, flits per endpoint per cycle (default 0.5)")
+    p.add_argument(
+        "--load",
+        type=float,
+        help="offered load, flits per active endpoint per cycle (default 0.5)",
+    )
     p.add_argument("--seed", type=int, help="random seed (default 1)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--sweep", action="store_true", help="latency-load curve and saturation point")
