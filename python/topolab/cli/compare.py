@@ -12,6 +12,7 @@ from topolab.design.compare import (
     DEFAULT_OVERSUBSCRIPTION,
     DEFAULT_PER_FAMILY,
     DEFAULT_RADIX,
+    DEFAULT_SIM_ENDPOINTS,
     CompareSettings,
     run_comparison,
 )
@@ -29,6 +30,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         floor=args.floor,
         catalog=args.catalog,
         resilience=args.resilience,
+        simulate=args.simulate,
+        sim_endpoints=args.sim_endpoints,
         per_family=None if args.all else args.per_family,
         seed=args.seed,
     )
@@ -115,6 +118,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--catalog", default="fdr10", help="cost catalog: fdr10 or a TOML file (default fdr10)")
     p.add_argument(
         "--resilience", action="store_true", help="also measure resilience to random cable failures (slower)"
+    )
+    p.add_argument(
+        "--simulate",
+        action="store_true",
+        help="also simulate saturation throughput under uniform and the family's worst-case traffic "
+        "(on a scaled-down member of each family; slower: about 5-30 s per distinct network)",
+    )
+    p.add_argument(
+        "--sim-endpoints",
+        type=int,
+        default=DEFAULT_SIM_ENDPOINTS,
+        metavar="N",
+        help=f"simulate each design as its family's largest member with at most N endpoints and the "
+        f"same load (default {DEFAULT_SIM_ENDPOINTS})",
     )
     p.add_argument(
         "--per-family",

@@ -34,6 +34,8 @@ from topolab.design.enumerate import (
 )
 from topolab.design.pareto import DEFAULT_OBJECTIVES, rank_designs
 from topolab.design.recommend import recommend
+from topolab.design.simulate import COLUMNS as SIM_COLUMNS
+from topolab.design.simulate import measure_simulation
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -48,6 +50,9 @@ DEFAULT_ENDPOINTS = 10_000
 # finds 1,137 designs (536 Dragonflies); 8 per family is 135 designs, about 75 s of CPU, against
 # about 325 s for all (docs/compare.md §4, Figures).
 DEFAULT_PER_FAMILY = 8
+# ``--simulate``: each design is simulated as the largest member of its family with at most this
+# many endpoints and the same load (topolab.design.simulate; docs/compare.md §5).
+DEFAULT_SIM_ENDPOINTS = 600
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,8 @@ class CompareSettings:
     switch_delay_ns: float = 60.0
     cable_ns_per_m: float = 5.0
     injection_ns: float = 300.0
+    simulate: bool = False
+    sim_endpoints: int = DEFAULT_SIM_ENDPOINTS
 
     def __post_init__(self) -> None:
         _integer("radix", self.radix, 3, "an integer >= 3 (router ports)")
@@ -86,12 +93,14 @@ class CompareSettings:
         if self.seed >= 2**64:
             raise _bad("seed", self.seed, "an integer 0 <= seed < 2**64")
         _integer("bisection_runs", self.bisection_runs, 1, "an integer >= 1")
+        _integer("sim_endpoints", self.sim_endpoints, 2, "an integer >= 2 (simulated network's endpoints)")
         for name in ("switch_delay_ns", "cable_ns_per_m", "injection_ns"):
             value = getattr(self, name)
             if _not_real(value) or value < 0 or math.isinf(value):
                 raise _bad(name, value, "a finite number >= 0")
-        if not isinstance(self.resilience, bool):
-            raise _bad("resilience", self.resilience, "True or False")
+        for name in ("resilience", "simulate"):
+            if not isinstance(getattr(self, name), bool):
+                raise _bad(name, getattr(self, name), "True or False")
         for name in ("floor", "catalog"):
             if not isinstance(getattr(self, name), str) or not getattr(self, name):
                 raise _bad(name, getattr(self, name), "a built-in name or the path of a TOML file")
@@ -115,7 +124,7 @@ class CompareSettings:
 # measurements: design + built network -> columns
 # ---------------------------------------------------------------------------------------------
 
-MeasureFunction = Callable[[Design, "Network", CompareSettings], "dict[str, Any]"]
+MeasureFunction = Callable[..., "dict[str, Any]"]
 
 
 @dataclass(frozen=True)
@@ -123,13 +132,15 @@ class Measurement:
     """One step of the per-design measurement: ``function(design, network, settings)`` returns
     ``columns`` (all of them; None for a value that is undefined). ``enabled(settings)`` says
     whether it runs. If it raises a ``TopolabError`` its columns stay NaN and the design's
-    ``error`` column says why; the other measurements still run."""
+    ``error`` column says why; the other measurements still run. With ``reports_progress`` the
+    function also gets ``status``, a callable taking a short text shown on the progress line."""
 
     name: str
     columns: tuple[str, ...]
     function: MeasureFunction
     describe: str
     enabled: Callable[[CompareSettings], bool] = field(default=lambda settings: True)
+    reports_progress: bool = False
 
 
 def measure_graph(design: Design, net: Network, settings: CompareSettings) -> dict[str, Any]:
@@ -237,11 +248,37 @@ MEASUREMENTS: list[Measurement] = [
         "fraction of random cable failures survived",
         enabled=lambda settings: settings.resilience,
     ),
+    Measurement(
+        "simulation",
+        SIM_COLUMNS,
+        measure_simulation,
+        "saturation throughput under uniform and worst-case traffic, cycle-accurate simulator, "
+        "on a scaled-down member of the family",
+        enabled=lambda settings: settings.simulate,
+        reports_progress=True,
+    ),
 ]
 
 
+def objectives_for(settings: CompareSettings) -> dict[str, str]:
+    """The Pareto objectives: cost per endpoint, bandwidth, average latency. Bandwidth is the
+    METIS bisection per endpoint, or with ``simulate`` the simulated saturation throughput
+    under uniform and under worst-case traffic (what the routing actually delivers)."""
+    if not settings.simulate:
+        return dict(DEFAULT_OBJECTIVES)
+    return {
+        "cost_per_endpoint": "min",
+        "saturation_uniform": "max",
+        "saturation_worst": "max",
+        "avg_latency_ns": "min",
+    }
+
+
 def measure_design(
-    design: Design, settings: CompareSettings, measurements: Iterable[Measurement]
+    design: Design,
+    settings: CompareSettings,
+    measurements: Iterable[Measurement],
+    status: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Every column of every measurement for one design (NaN where one failed), ``error``
     (empty when all ran) and ``measure_s`` (wall time, the one column that varies by run)."""
@@ -258,7 +295,10 @@ def measure_design(
     if net is not None:
         for m in measurements:
             try:
-                values = m.function(design, net, settings)
+                if m.reports_progress:
+                    values = m.function(design, net, settings, status=status)
+                else:
+                    values = m.function(design, net, settings)
             except _core.TopolabError as err:
                 errors.append(f"{m.name}: {err}")
                 continue
@@ -369,11 +409,16 @@ def run_comparison(
     rows = []
     start = time.perf_counter()
     for i, design in enumerate(chosen):
-        report.status(
+        head = (
             f"compare: [{i + 1}/{len(chosen)}] {design.name} "
             f"({design.routers:,} routers, {design.endpoints:,} endpoints)"
         )
-        rows.append(measure_design(design, settings, measurements))
+        report.status(head)
+
+        def status(text: str, head: str = head) -> None:
+            report.status(f"{head}: {text}")
+
+        rows.append(measure_design(design, settings, measurements, status))
     measure_s = time.perf_counter() - start
     report.line(f"compare: measured {len(chosen):,} designs in {measure_s:.1f} s")
 
@@ -381,7 +426,7 @@ def run_comparison(
 
     measured = pd.concat([designs_frame(chosen), pd.DataFrame(rows, index=range(len(chosen)))], axis=1)
     measured["family_name"] = measured["family"].map(FAMILY_NAMES)
-    objectives = dict(DEFAULT_OBJECTIVES)
+    objectives = objectives_for(settings)
     ranked = rank_designs(measured, objectives)
     ranked.insert(0, "rank", ranked.pop("rank"))
     ranked.insert(2, "on_front", ranked["pareto_layer"].eq(0).fillna(False).astype(bool))
@@ -462,6 +507,8 @@ def compare(
     resilience: bool = False,
     per_family: int | None = DEFAULT_PER_FAMILY,
     seed: int = 0,
+    simulate: bool = False,
+    sim_endpoints: int = DEFAULT_SIM_ENDPOINTS,
     output: str | None = None,
     progress: bool | None = None,
 ) -> pd.DataFrame:
@@ -487,6 +534,8 @@ def compare(
         resilience=resilience,
         per_family=per_family,
         seed=seed,
+        simulate=simulate,
+        sim_endpoints=sim_endpoints,
     )
     result = run_comparison(settings, progress=progress)
     if output is not None:

@@ -254,3 +254,61 @@ def cable_lengths(series: Sequence[tuple[str, np.ndarray, np.ndarray]], floor: s
         ax.legend(fontsize=7, loc="upper right", framealpha=0.9)
     fig.tight_layout()
     return fig
+
+
+# Designs drawn in the latency-load plot: the recommendation and the next front members, one
+# curve per distinct simulated network.
+LATENCY_LOAD_DESIGNS = 6
+
+
+def has_simulation(frame: pd.DataFrame) -> bool:
+    """True when the frame has simulated latency-load curves (``compare --simulate``)."""
+    return any(
+        c in frame.columns and frame[c].notna().any() for c in ("sim_curve_uniform", "sim_curve_worst")
+    )
+
+
+def latency_load(frame: pd.DataFrame, count: int = LATENCY_LOAD_DESIGNS) -> Figure:
+    """Average packet latency (cycles) against offered load, uniform traffic on the left and
+    the family's worst case on the right, for the recommended design and the next members of
+    the front (by rank) with a different simulated network; labels say the simulated size."""
+    import json
+
+    front = frame[frame["on_front"]] if "on_front" in frame else frame
+    rows, seen = [], set()
+    for _, row in [(None, frame.iloc[0])] + list(front.iterrows()):
+        net = row.get("sim_network")
+        if not isinstance(net, str) or net in seen:
+            continue
+        seen.add(net)
+        rows.append(row)
+        if len(rows) >= count:
+            break
+    colors = family_colors(list(dict.fromkeys(str(r["family_name"]) for r in rows)))
+    fig = _figure(11.0, 4.6)
+    axes = fig.subplots(1, 2, sharey=True)
+    for ax, key, title in ((axes[0], "uniform", "uniform traffic"), (axes[1], "worst", "worst-case traffic")):
+        for i, row in enumerate(rows):
+            text = row.get(f"sim_curve_{key}")
+            if not isinstance(text, str):
+                continue
+            curve = np.asarray(json.loads(text), dtype=float)
+            label = f"{_short(str(row['name']), 32)} @ {int(row['sim_endpoints']):,}"
+            ax.plot(
+                curve[:, 0],
+                curve[:, 2],
+                marker="o",
+                markersize=3,
+                color=colors[str(row["family_name"])],
+                linestyle=("-", "--", ":", "-.")[i % 4],
+                label=label,
+            )
+        ax.set_title(title)
+        ax.set_xlabel("offered load (flits per endpoint per cycle)")
+        ax.set_xlim(0, 1.05)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("average latency (cycles)")
+    axes[0].set_yscale("log")
+    axes[1].legend(fontsize=7, loc="upper left")
+    fig.tight_layout()
+    return fig
