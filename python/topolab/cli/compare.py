@@ -8,11 +8,12 @@ import shutil
 import sys
 
 from topolab.design.compare import (
+    DEFAULT_ALLOWED_OVERSUBSCRIPTION,
     DEFAULT_ENDPOINTS,
-    DEFAULT_OVERSUBSCRIPTION,
     DEFAULT_PER_FAMILY,
     DEFAULT_RADIX,
     DEFAULT_SIM_ENDPOINTS,
+    SHOWN_OVERSUBSCRIPTION,
     CompareSettings,
     run_comparison,
 )
@@ -104,10 +105,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--oversubscription",
         type=float,
-        default=DEFAULT_OVERSUBSCRIPTION,
+        default=DEFAULT_ALLOWED_OVERSUBSCRIPTION,
         metavar="X",
-        help="admit designs whose endpoints inject up to (1 + X) times what the network "
-        f"carries (default {DEFAULT_OVERSUBSCRIPTION}; 0: balanced designs only)",
+        help="recommend designs whose endpoints inject up to (1 + X) times what the network "
+        f"carries under uniform traffic (default {DEFAULT_ALLOWED_OVERSUBSCRIPTION:g}: balanced designs "
+        f"only); designs up to max(X, {SHOWN_OVERSUBSCRIPTION:g}) are measured and shown, the others "
+        "marked 'not recommended'",
     )
     p.add_argument(
         "--floor",

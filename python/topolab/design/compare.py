@@ -53,6 +53,11 @@ DEFAULT_PER_FAMILY = 8
 # ``--simulate``: each design is simulated as the largest member of its family with at most this
 # many endpoints and the same load (topolab.design.simulate; docs/compare.md §5).
 DEFAULT_SIM_ENDPOINTS = 600
+# An architect gets a balanced network unless they allow oversubscription: by default only
+# designs with load <= 1 are recommended (docs/compare.md §3). Oversubscribed designs up to
+# SHOWN_OVERSUBSCRIPTION are still measured and shown, marked "not recommended".
+DEFAULT_ALLOWED_OVERSUBSCRIPTION = 0.0
+SHOWN_OVERSUBSCRIPTION = DEFAULT_OVERSUBSCRIPTION
 
 
 @dataclass(frozen=True)
@@ -67,7 +72,7 @@ class CompareSettings:
     endpoints: int = DEFAULT_ENDPOINTS
     tolerance: float = 0.15
     families: tuple[str, ...] | None = None
-    oversubscription: float = DEFAULT_OVERSUBSCRIPTION
+    oversubscription: float = DEFAULT_ALLOWED_OVERSUBSCRIPTION
     floor: str = "slimfly"
     catalog: str = "fdr10"
     resilience: bool = False
@@ -108,6 +113,13 @@ class CompareSettings:
             object.__setattr__(self, "families", tuple(f for f in self.families.split(",") if f.strip()))
         elif self.families is not None:
             object.__setattr__(self, "families", tuple(self.families))
+
+    @property
+    def shown_oversubscription(self) -> float:
+        """Designs up to this oversubscription are enumerated and measured: the allowed one, or
+        SHOWN_OVERSUBSCRIPTION when that is larger, so the oversubscribed alternatives appear
+        (marked, not recommended) even when only balanced designs may be recommended."""
+        return max(self.oversubscription, SHOWN_OVERSUBSCRIPTION)
 
     def endpoint_range(self) -> tuple[int, int]:
         """The endpoint counts admitted, as ``enumerate_designs`` computes them."""
@@ -389,7 +401,7 @@ def run_comparison(
         settings.endpoints,
         settings.tolerance,
         settings.families,
-        oversubscription=settings.oversubscription,
+        oversubscription=settings.shown_oversubscription,
     )
     enumerate_s = time.perf_counter() - start
     if not designs:
@@ -427,11 +439,7 @@ def run_comparison(
     measured = pd.concat([designs_frame(chosen), pd.DataFrame(rows, index=range(len(chosen)))], axis=1)
     measured["family_name"] = measured["family"].map(FAMILY_NAMES)
     objectives = objectives_for(settings)
-    ranked = rank_designs(measured, objectives)
-    ranked.insert(0, "rank", ranked.pop("rank"))
-    ranked.insert(2, "on_front", ranked["pareto_layer"].eq(0).fillna(False).astype(bool))
-    ranked = ranked.reset_index(drop=True)
-    lines = recommend(measured, objectives)
+    ranked, lines = rank_and_recommend(measured, objectives, settings.oversubscription)
 
     all_designs = designs_frame(designs)
     chosen_specs = {d.spec for d in chosen}
@@ -445,6 +453,61 @@ def run_comparison(
         objectives=objectives,
         enumerate_s=enumerate_s,
         measure_s=measure_s,
+    )
+
+
+def rank_and_recommend(
+    measured: pd.DataFrame, objectives: dict[str, str], allowed_oversubscription: float
+) -> tuple[pd.DataFrame, list[str]]:
+    """Ranks the designs a recommendation may come from (``oversubscription`` <= the allowed
+    one: ``recommendable``) by Pareto layer and score among themselves, then the others the
+    same way after them; ``on_front`` marks the front of the recommendable designs. The
+    sentences are ``recommend``'s over the recommendable designs, and one more about the
+    others. When no design is recommendable, all are ranked together and the words say so."""
+    import pandas as pd
+
+    over = measured["oversubscription"].astype(float)
+    ok = over <= allowed_oversubscription + 1e-9
+    if not ok.any():
+        ok = pd.Series(True, index=measured.index)
+        note = (
+            f"No measured design is within the allowed oversubscription "
+            f"({allowed_oversubscription:.0%}); all are ranked together: raise --oversubscription "
+            "or 'tolerance', or add families, for a balanced choice."
+        )
+    else:
+        note = _not_recommended_note(measured[~ok], objectives, allowed_oversubscription)
+    parts = []
+    for part, recommendable in ((measured[ok], True), (measured[~ok], False)):
+        if len(part) == 0:
+            continue
+        r = rank_designs(part, objectives)
+        r["recommendable"] = recommendable
+        r["on_front"] = r["pareto_layer"].eq(0).fillna(False).astype(bool) & recommendable
+        parts.append(r)
+    ranked = pd.concat(parts, ignore_index=True)
+    ranked["rank"] = range(1, len(ranked) + 1)
+    ranked.insert(0, "rank", ranked.pop("rank"))
+    ranked.insert(2, "on_front", ranked.pop("on_front"))
+    ranked.insert(3, "recommendable", ranked.pop("recommendable"))
+    lines = recommend(measured[ok], objectives)
+    if note:
+        lines.append(note)
+    return ranked, lines
+
+
+def _not_recommended_note(others: pd.DataFrame, objectives: dict[str, str], allowed: float) -> str:
+    if len(others) == 0:
+        return ""
+    limit = "balanced designs only" if allowed == 0 else f"at most {allowed:.0%} oversubscribed"
+    first = rank_designs(others, objectives).iloc[0]
+    cost = first.get("cost_per_endpoint")
+    detail = f", ${cost:,.0f} per endpoint" if isinstance(cost, float) and not math.isnan(cost) else ""
+    return (
+        f"Not recommended: {len(others):,} measured designs more oversubscribed than allowed "
+        f"({limit}, so that every endpoint can inject at full rate under uniform traffic; "
+        f"--oversubscription X allows up to X); they are listed after the others, marked. "
+        f"The best of them: {first['name']} ({first['oversubscription']:.0%} oversubscribed{detail})."
     )
 
 
@@ -501,7 +564,7 @@ def compare(
     *,
     families: Iterable[str] | str | None = None,
     tolerance: float = 0.15,
-    oversubscription: float = DEFAULT_OVERSUBSCRIPTION,
+    oversubscription: float = DEFAULT_ALLOWED_OVERSUBSCRIPTION,
     floor: str = "slimfly",
     catalog: str = "fdr10",
     resilience: bool = False,

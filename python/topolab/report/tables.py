@@ -97,6 +97,12 @@ COLUMNS = {
         Column("sim_uniform", "uniform", str, "routing / traffic of the uniform run"),
         Column("sim_worst", "worst case", str, "routing / traffic of the worst-case run"),
         Column("sim_note", "simulation notes", str, "how the design was simulated"),
+        Column(
+            "recommendable",
+            "recommendable",
+            lambda v: "yes" if bool(v) else "no: oversubscribed",
+            "within the allowed oversubscription (--oversubscription), so it may be recommended",
+        ),
         Column("tags", "notes", str, "balance and variant"),
         Column("spec", "spec", str, "the spec: topolab build SPEC builds this network"),
     )
@@ -166,6 +172,7 @@ HTML = (
     "resilience",
     "saturation_uniform",
     "saturation_worst",
+    "recommendable",
     "tags",
     "spec",
 )

@@ -49,9 +49,14 @@ def asked_lines(c: Comparison) -> list[tuple[str, str]]:
             f"routers of at most {s.radix} ports, {lo:,} to {hi:,} endpoints "
             f"({s.endpoints:,} ±{s.tolerance:.0%}), {families}, "
             + (
-                "balanced designs only"
+                "recommend balanced designs only"
                 if s.oversubscription == 0
-                else f"balanced designs and designs up to {s.oversubscription:.0%} oversubscribed"
+                else f"recommend designs up to {s.oversubscription:.0%} oversubscribed"
+            )
+            + (
+                f" (designs up to {s.shown_oversubscription:.0%} oversubscribed shown, marked)"
+                if s.shown_oversubscription > s.oversubscription
+                else ""
             ),
         ),
         (
