@@ -45,6 +45,10 @@ def _load_of(spec: str, family: str) -> float:
         (48, 10_000, "slimfly", {"q": 19, "p": 15}),  # 000's balanced Slim Fly
         (48, 10_000, "fattree", {"k": 32, "levels": 3, "p": 17, "pods": 32}),
         (48, 10_000, "oft", {"k": 17, "p": 16}),
+        # the same global links per pair of groups, not only the same share of groups
+        (48, 10_000, "dragonfly", {"a": 20, "h": 7, "p": 7, "g": 71}),
+        (48, 10_000, "hyperx", {"dims": (6, 6, 6, 7), "widths": (2, 2, 2, 1), "p": 7}),
+        (48, 10_000, "torus", {"dims": (13, 13, 15), "widths": (7, 7, 8), "p": 4}),
     ],
 )
 def test_scaled_member_is_smaller_same_family_and_about_the_same_load(radix, endpoints, family, params):

@@ -68,6 +68,7 @@ COLUMNS = (
     "saturation_worst",
     "sim_network",
     "sim_endpoints",
+    "sim_load",
     "sim_uniform",
     "sim_worst",
     "sim_note",
@@ -114,11 +115,24 @@ def _slimfly(d: Design) -> Iterator[str]:
 
 
 def _dragonfly(d: Design) -> Iterator[str]:
+    """h' < h with a and p in proportion, and the same number of global links per pair of
+    groups, ah/(g - 1), which sets the global bandwidth (003 §1.4's G); p' for the same load."""
+    from topolab.design.structured import _dragonfly_balance
+
     a, h, p, g = (d.params[k] for k in ("a", "h", "p", "g"))
+    per_pair = max(1, (a * h) // (g - 1))
+
+    def member(a2: int, h2: int) -> tuple[float, tuple[int, int, int, int]]:
+        g2 = 1 + max(1, (a2 * h2) // per_pair)
+        balance = _dragonfly_balance(a2, h2, g2)
+        p2 = max(h2, _nearest_p(d.load, lambda c: c / balance, a2))  # p >= h (000 §VI-B4)
+        miss = abs(p2 / balance - d.load) + (0 if (p2 / balance <= 1 + 1e-9) == (d.load <= 1 + 1e-9) else 1)
+        return miss, (a2, h2, p2, g2)
+
     for h2 in range(1, h + 1):
-        a2 = max(2 * h2, round(a * h2 / h))
-        p2 = max(h2, round(p * h2 / h))
-        g2 = 1 + min(a2 * h2, max(1, round((g - 1) * a2 * h2 / (a * h))))
+        exact = a * h2 / h
+        options = {max(2 * h2, math.floor(exact)), max(2 * h2, math.ceil(exact))}
+        _, (a2, h2, p2, g2) = min(member(a2, h2) for a2 in sorted(options))
         if (a2, h2, p2, g2) != (a, h, p, g):
             yield f"dragonfly:a={a2},h={h2},p={p2},g={g2}"
 
@@ -136,12 +150,19 @@ def _fattree(d: Design) -> Iterator[str]:
 
 
 def _torus_like(d: Design) -> Iterator[str]:
+    """Same dimensions, sizes scaled to a smaller largest side, widths in proportion; p = 1
+    stays 1 (000 §III's low-radix networks), other p for the same load p / (c min L_n/K_n),
+    c = 8 for a torus and 4 for a mesh (003 §1.1)."""
     dims, p = d.params["dims"], d.params["p"]
     widths = d.params.get("widths", (1,) * len(dims))
+    c = 8 if d.family == "torus" else 4
     for side in range(3, max(dims)):
-        dims2 = [max(3, round(x * side / max(dims))) for x in dims]
-        widths2 = [max(1, round(w * x2 / x)) for w, x, x2 in zip(widths, dims, dims2)]
-        yield f"{d.family}:dims={_x(dims2)},widths={_x(widths2)},p={p}"
+        dims2 = [max(3, math.floor(x * side / max(dims) + 0.5)) for x in dims]
+        widths2 = [max(1, math.floor(w * x2 / x + 0.5)) for w, x, x2 in zip(widths, dims, dims2)]
+        balanced = c * min(w / x for w, x in zip(widths2, dims2))
+        p2 = 1 if p == 1 else _nearest_p(d.load, lambda q, b=balanced: q / b, 4 * p)
+        shown = "" if all(w == 1 for w in widths2) else f",widths={_x(widths2)}"
+        yield f"{d.family}:dims={_x(dims2)}{shown},p={p2}"
 
 
 def _hyperx(d: Design) -> Iterator[str]:
@@ -151,7 +172,8 @@ def _hyperx(d: Design) -> Iterator[str]:
     for side in range(2, max(dims)):
         dims2 = [max(2, round(x * side / max(dims))) for x in dims]
         pb = min(x * w for x, w in zip(dims2, widths))
-        yield f"hyperx:dims={_x(dims2)},widths={_x(widths)},p={_scaled_p(p, balanced, pb)}"
+        shown = "" if all(w == 1 for w in widths) else f",widths={_x(widths)}"
+        yield f"hyperx:dims={_x(dims2)}{shown},p={_scaled_p(p, balanced, pb)}"
 
 
 def _hypercube(d: Design) -> Iterator[str]:
@@ -207,27 +229,53 @@ SCALE_RULES: dict[str, Callable[[Design], Iterator[str]]] = {
 
 def scaled_member(design: Design, max_endpoints: int) -> tuple[str, int] | None:
     """(spec, endpoints) of the largest smaller member of ``design``'s family with at most
-    ``max_endpoints`` endpoints (the smallest one if none is that small), or the design itself
-    when it is already that small. None when the family has no rule (``SCALE_RULES``)."""
+    ``max_endpoints`` endpoints, or the design itself when it is already that small. When the
+    largest that small has fewer than a quarter of ``max_endpoints`` (a Dragonfly whose next
+    step is h = 1), the smallest larger one up to twice ``max_endpoints`` is taken instead; when
+    none is small enough, the smallest. None when the family has no rule (``SCALE_RULES``)."""
     if design.endpoints <= max_endpoints:
         return design.spec, design.endpoints
     rule = SCALE_RULES.get(design.family)
     if rule is None:
         return None
     fitting: tuple[str, int] | None = None
-    smallest: tuple[str, int] | None = None
+    above: tuple[str, int] | None = None
     for spec in rule(design):  # about increasing size
         n = _endpoints_of(spec)
-        if n is None:  # a combination the family does not build
+        if n is None or n >= design.endpoints:  # a combination the family does not build
             continue
         if n <= max_endpoints:
             if fitting is None or n > fitting[1]:
                 fitting = (spec, n)
-        elif fitting is not None:
-            break
-        elif smallest is None or n < smallest[1]:
-            smallest = (spec, n)
-    return fitting or smallest
+        elif above is None or n < above[1]:
+            above = (spec, n)
+    if fitting is None:
+        return above
+    if fitting[1] * 4 < max_endpoints and above is not None and above[1] <= 2 * max_endpoints:
+        return above
+    return fitting
+
+
+@functools.lru_cache(maxsize=4096)
+def scaled_load(spec: str, family: str) -> float | None:
+    """The load §1's rules give ``spec`` (enumerating its family at the spec's own radix and
+    endpoint count), or None when the enumeration does not produce it."""
+    from topolab.design.enumerate import enumerate_designs
+    from topolab.network import build
+
+    net = build(spec)
+    try:
+        designs = enumerate_designs(
+            net.radix,
+            net.num_endpoints,
+            tolerance=0.0,
+            families=[family],
+            oversubscription=math.inf,
+            undersubscription=0.999,
+        )
+    except _core.TopolabError:
+        return None
+    return next((d.load for d in designs if d.spec == spec), None)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -306,8 +354,11 @@ def measure_simulation(
     if choice is None or scaled is None:
         return {"sim_note": f"not simulated: no routing or scaled-down rule for family {design.family}"}
     spec, endpoints = scaled
-    out: dict[str, Any] = {"sim_network": spec, "sim_endpoints": endpoints}
+    load = design.load if spec == design.spec else scaled_load(spec, design.family)
+    out: dict[str, Any] = {"sim_network": spec, "sim_endpoints": endpoints, "sim_load": load}
     notes = [] if spec == design.spec else [f"simulated at {endpoints:,} endpoints ({spec})"]
+    if load is not None and abs(load - design.load) > 0.1 * design.load:
+        notes.append(f"load {load:.2f} there against {design.load:.2f}")
     if choice.note:
         notes.append(choice.note)
     for key, routing, traffic in (
