@@ -125,10 +125,16 @@ def render(c: Comparison, images: dict[str, bytes], files: dict[str, str]) -> st
 
     front = c.front
     parts.append(f"<h2>Pareto front ({len(front)} designs)</h2>")
+    from topolab.report.text import OBJECTIVE_WORDS
+
+    words = [OBJECTIVE_WORDS.get(k, k).split(" (")[0] for k in c.objectives]
+    listed = ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
+    allowed = "balanced" if s.oversubscription == 0 else f"at most {s.oversubscription:.0%} oversubscribed"
     parts.append(
-        '<p class="note">No design on the front is beaten on all three of cost per endpoint, '
-        "bisection bandwidth per endpoint and average latency by another measured design. Order: "
-        "score, the mean over the three objectives of each value relative to the best one.</p>"
+        f'<p class="note">No design on the front is beaten on all of {html.escape(listed)} by '
+        f"another measured {allowed} design (only those may be recommended; the others are listed "
+        "after them, marked). Order: score, the mean over the objectives of each value relative to "
+        "the best one.</p>"
     )
     parts.append('<div class="scroll">' + _table(front, tables.FRONT) + "</div>")
 
@@ -137,7 +143,7 @@ def render(c: Comparison, images: dict[str, bytes], files: dict[str, str]) -> st
         parts.append(
             _figure(
                 images["cost_bandwidth"],
-                "cost per endpoint against bisection per endpoint",
+                "cost per endpoint against bandwidth per endpoint",
                 "Every measured design, coloured by family. Ringed: the Pareto front over cost, "
                 "bandwidth and latency, so a ringed design that looks beaten in this plane wins on "
                 "latency. Star: the recommendation.",
