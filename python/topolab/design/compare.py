@@ -582,7 +582,11 @@ def compare(
     endpoint, bisection per endpoint and average latency, and recommends one. Returns the
     measured designs best first (``rank`` 1 is the recommendation, ``on_front`` marks the
     Pareto front); ``df.attrs["recommendation"]`` holds the reasons in words and
-    ``df.attrs["settings"]`` what was asked. With ``output`` a directory, writes the HTML report,
+    ``df.attrs["settings"]`` what was asked. Only balanced designs are recommended unless
+    ``oversubscription`` allows more (the others are ranked after them, ``recommendable`` False).
+    ``simulate=True`` adds the simulated saturation throughput (uniform and worst case, on a
+    member of each family with at most ``sim_endpoints`` endpoints) and ranks by it instead of
+    the bisection. With ``output`` a directory, writes the HTML report,
     the plots and the data there (``topolab.report.write_report``). Same arguments, same
     result (except ``measure_s``, the time each design took).
     """
