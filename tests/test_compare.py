@@ -106,17 +106,39 @@ def _dominates(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def test_pareto_front_is_the_non_dominated_set(small):
-    """Brute force over the frame: a front row is dominated by no row, every other row by some
-    row (objectives oriented for minimization)."""
+    """Brute force over the frame: a front row is dominated by no recommendable row, every other
+    recommendable row by some recommendable row (objectives oriented for minimization).
+    Recommendable = balanced by default (docs/compare.md §3); the others are never on the front."""
     f = small.frame
+    ok = f["oversubscription"].to_numpy(dtype=float) <= 1e-9
+    assert list(f["recommendable"]) == list(ok)
+    assert ok.any() and not ok.all(), "the small case has both kinds"
     values = np.column_stack([f[c].to_numpy(dtype=float) * s for c, s in OBJECTIVES.items()])
     assert not np.isnan(values).any()
     for i in range(len(f)):
-        dominated = any(_dominates(values[j], values[i]) for j in range(len(f)) if j != i)
+        if not ok[i]:
+            assert not f["on_front"].iloc[i], f["spec"].iloc[i]
+            continue
+        dominated = any(_dominates(values[j], values[i]) for j in range(len(f)) if j != i and ok[j])
         assert bool(f["on_front"].iloc[i]) == (not dominated), f["spec"].iloc[i]
     assert f["on_front"].iloc[0], "the recommendation is on the front"
     front_ranks = f.loc[f["on_front"], "rank"]
     assert list(front_ranks) == list(range(1, len(front_ranks) + 1)), "front members rank first"
+    # every recommendable design ranks before every oversubscribed one
+    assert list(f["recommendable"]) == sorted(f["recommendable"], reverse=True)
+
+
+def test_oversubscription_allows_oversubscribed_designs_to_be_recommended(small):
+    allowed = run_comparison(
+        CompareSettings(radix=12, endpoints=100, families=FAMILIES, per_family=4, oversubscription=0.4),
+        progress=False,
+    )
+    assert sorted(allowed.frame["spec"]) == sorted(small.frame["spec"]), "the same designs are measured"
+    assert allowed.frame["recommendable"].all()
+    over = small.frame[~small.frame["recommendable"]]
+    note = small.recommendation[-1]
+    assert note.startswith(f"Not recommended: {len(over)} measured designs more oversubscribed")
+    assert "--oversubscription" in note and not any("Not recommended" in s for s in allowed.recommendation)
 
 
 def test_recommendation_names_rank_one(small):

@@ -8,10 +8,12 @@ import shutil
 import sys
 
 from topolab.design.compare import (
+    DEFAULT_ALLOWED_OVERSUBSCRIPTION,
     DEFAULT_ENDPOINTS,
-    DEFAULT_OVERSUBSCRIPTION,
     DEFAULT_PER_FAMILY,
     DEFAULT_RADIX,
+    DEFAULT_SIM_ENDPOINTS,
+    SHOWN_OVERSUBSCRIPTION,
     CompareSettings,
     run_comparison,
 )
@@ -29,6 +31,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         floor=args.floor,
         catalog=args.catalog,
         resilience=args.resilience,
+        simulate=args.simulate,
+        sim_endpoints=args.sim_endpoints,
         per_family=None if args.all else args.per_family,
         seed=args.seed,
     )
@@ -101,10 +105,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--oversubscription",
         type=float,
-        default=DEFAULT_OVERSUBSCRIPTION,
+        default=DEFAULT_ALLOWED_OVERSUBSCRIPTION,
         metavar="X",
-        help="admit designs whose endpoints inject up to (1 + X) times what the network "
-        f"carries (default {DEFAULT_OVERSUBSCRIPTION}; 0: balanced designs only)",
+        help="recommend designs whose endpoints inject up to (1 + X) times what the network "
+        f"carries under uniform traffic (default {DEFAULT_ALLOWED_OVERSUBSCRIPTION:g}: balanced designs "
+        f"only); designs up to max(X, {SHOWN_OVERSUBSCRIPTION:g}) are measured and shown, the others "
+        "marked 'not recommended'",
     )
     p.add_argument(
         "--floor",
@@ -115,6 +121,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--catalog", default="fdr10", help="cost catalog: fdr10 or a TOML file (default fdr10)")
     p.add_argument(
         "--resilience", action="store_true", help="also measure resilience to random cable failures (slower)"
+    )
+    p.add_argument(
+        "--simulate",
+        action="store_true",
+        help="also simulate saturation throughput under uniform and the family's worst-case traffic "
+        "(on a scaled-down member of each family; slower: about 5-30 s per distinct network)",
+    )
+    p.add_argument(
+        "--sim-endpoints",
+        type=int,
+        default=DEFAULT_SIM_ENDPOINTS,
+        metavar="N",
+        help=f"simulate each design as its family's largest member with at most N endpoints and the "
+        f"same load (default {DEFAULT_SIM_ENDPOINTS})",
     )
     p.add_argument(
         "--per-family",

@@ -34,6 +34,8 @@ from topolab.design.enumerate import (
 )
 from topolab.design.pareto import DEFAULT_OBJECTIVES, rank_designs
 from topolab.design.recommend import recommend
+from topolab.design.simulate import COLUMNS as SIM_COLUMNS
+from topolab.design.simulate import measure_simulation
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -48,6 +50,14 @@ DEFAULT_ENDPOINTS = 10_000
 # finds 1,137 designs (536 Dragonflies); 8 per family is 135 designs, about 75 s of CPU, against
 # about 325 s for all (docs/compare.md §4, Figures).
 DEFAULT_PER_FAMILY = 8
+# ``--simulate``: each design is simulated as the largest member of its family with at most this
+# many endpoints and the same load (topolab.design.simulate; docs/compare.md §5).
+DEFAULT_SIM_ENDPOINTS = 600
+# An architect gets a balanced network unless they allow oversubscription: by default only
+# designs with load <= 1 are recommended (docs/compare.md §3). Oversubscribed designs up to
+# SHOWN_OVERSUBSCRIPTION are still measured and shown, marked "not recommended".
+DEFAULT_ALLOWED_OVERSUBSCRIPTION = 0.0
+SHOWN_OVERSUBSCRIPTION = DEFAULT_OVERSUBSCRIPTION
 
 
 @dataclass(frozen=True)
@@ -62,7 +72,7 @@ class CompareSettings:
     endpoints: int = DEFAULT_ENDPOINTS
     tolerance: float = 0.15
     families: tuple[str, ...] | None = None
-    oversubscription: float = DEFAULT_OVERSUBSCRIPTION
+    oversubscription: float = DEFAULT_ALLOWED_OVERSUBSCRIPTION
     floor: str = "slimfly"
     catalog: str = "fdr10"
     resilience: bool = False
@@ -72,6 +82,8 @@ class CompareSettings:
     switch_delay_ns: float = 60.0
     cable_ns_per_m: float = 5.0
     injection_ns: float = 300.0
+    simulate: bool = False
+    sim_endpoints: int = DEFAULT_SIM_ENDPOINTS
 
     def __post_init__(self) -> None:
         _integer("radix", self.radix, 3, "an integer >= 3 (router ports)")
@@ -86,12 +98,14 @@ class CompareSettings:
         if self.seed >= 2**64:
             raise _bad("seed", self.seed, "an integer 0 <= seed < 2**64")
         _integer("bisection_runs", self.bisection_runs, 1, "an integer >= 1")
+        _integer("sim_endpoints", self.sim_endpoints, 2, "an integer >= 2 (simulated network's endpoints)")
         for name in ("switch_delay_ns", "cable_ns_per_m", "injection_ns"):
             value = getattr(self, name)
             if _not_real(value) or value < 0 or math.isinf(value):
                 raise _bad(name, value, "a finite number >= 0")
-        if not isinstance(self.resilience, bool):
-            raise _bad("resilience", self.resilience, "True or False")
+        for name in ("resilience", "simulate"):
+            if not isinstance(getattr(self, name), bool):
+                raise _bad(name, getattr(self, name), "True or False")
         for name in ("floor", "catalog"):
             if not isinstance(getattr(self, name), str) or not getattr(self, name):
                 raise _bad(name, getattr(self, name), "a built-in name or the path of a TOML file")
@@ -99,6 +113,13 @@ class CompareSettings:
             object.__setattr__(self, "families", tuple(f for f in self.families.split(",") if f.strip()))
         elif self.families is not None:
             object.__setattr__(self, "families", tuple(self.families))
+
+    @property
+    def shown_oversubscription(self) -> float:
+        """Designs up to this oversubscription are enumerated and measured: the allowed one, or
+        SHOWN_OVERSUBSCRIPTION when that is larger, so the oversubscribed alternatives appear
+        (marked, not recommended) even when only balanced designs may be recommended."""
+        return max(self.oversubscription, SHOWN_OVERSUBSCRIPTION)
 
     def endpoint_range(self) -> tuple[int, int]:
         """The endpoint counts admitted, as ``enumerate_designs`` computes them."""
@@ -115,7 +136,7 @@ class CompareSettings:
 # measurements: design + built network -> columns
 # ---------------------------------------------------------------------------------------------
 
-MeasureFunction = Callable[[Design, "Network", CompareSettings], "dict[str, Any]"]
+MeasureFunction = Callable[..., "dict[str, Any]"]
 
 
 @dataclass(frozen=True)
@@ -123,13 +144,15 @@ class Measurement:
     """One step of the per-design measurement: ``function(design, network, settings)`` returns
     ``columns`` (all of them; None for a value that is undefined). ``enabled(settings)`` says
     whether it runs. If it raises a ``TopolabError`` its columns stay NaN and the design's
-    ``error`` column says why; the other measurements still run."""
+    ``error`` column says why; the other measurements still run. With ``reports_progress`` the
+    function also gets ``status``, a callable taking a short text shown on the progress line."""
 
     name: str
     columns: tuple[str, ...]
     function: MeasureFunction
     describe: str
     enabled: Callable[[CompareSettings], bool] = field(default=lambda settings: True)
+    reports_progress: bool = False
 
 
 def measure_graph(design: Design, net: Network, settings: CompareSettings) -> dict[str, Any]:
@@ -237,11 +260,37 @@ MEASUREMENTS: list[Measurement] = [
         "fraction of random cable failures survived",
         enabled=lambda settings: settings.resilience,
     ),
+    Measurement(
+        "simulation",
+        SIM_COLUMNS,
+        measure_simulation,
+        "saturation throughput under uniform and worst-case traffic, cycle-accurate simulator, "
+        "on a scaled-down member of the family",
+        enabled=lambda settings: settings.simulate,
+        reports_progress=True,
+    ),
 ]
 
 
+def objectives_for(settings: CompareSettings) -> dict[str, str]:
+    """The Pareto objectives: cost per endpoint, bandwidth, average latency. Bandwidth is the
+    METIS bisection per endpoint, or with ``simulate`` the simulated saturation throughput
+    under uniform and under worst-case traffic (what the routing actually delivers)."""
+    if not settings.simulate:
+        return dict(DEFAULT_OBJECTIVES)
+    return {
+        "cost_per_endpoint": "min",
+        "saturation_uniform": "max",
+        "saturation_worst": "max",
+        "avg_latency_ns": "min",
+    }
+
+
 def measure_design(
-    design: Design, settings: CompareSettings, measurements: Iterable[Measurement]
+    design: Design,
+    settings: CompareSettings,
+    measurements: Iterable[Measurement],
+    status: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Every column of every measurement for one design (NaN where one failed), ``error``
     (empty when all ran) and ``measure_s`` (wall time, the one column that varies by run)."""
@@ -258,7 +307,10 @@ def measure_design(
     if net is not None:
         for m in measurements:
             try:
-                values = m.function(design, net, settings)
+                if m.reports_progress:
+                    values = m.function(design, net, settings, status=status)
+                else:
+                    values = m.function(design, net, settings)
             except _core.TopolabError as err:
                 errors.append(f"{m.name}: {err}")
                 continue
@@ -349,7 +401,7 @@ def run_comparison(
         settings.endpoints,
         settings.tolerance,
         settings.families,
-        oversubscription=settings.oversubscription,
+        oversubscription=settings.shown_oversubscription,
     )
     enumerate_s = time.perf_counter() - start
     if not designs:
@@ -369,11 +421,16 @@ def run_comparison(
     rows = []
     start = time.perf_counter()
     for i, design in enumerate(chosen):
-        report.status(
+        head = (
             f"compare: [{i + 1}/{len(chosen)}] {design.name} "
             f"({design.routers:,} routers, {design.endpoints:,} endpoints)"
         )
-        rows.append(measure_design(design, settings, measurements))
+        report.status(head)
+
+        def status(text: str, head: str = head) -> None:
+            report.status(f"{head}: {text}")
+
+        rows.append(measure_design(design, settings, measurements, status))
     measure_s = time.perf_counter() - start
     report.line(f"compare: measured {len(chosen):,} designs in {measure_s:.1f} s")
 
@@ -381,12 +438,8 @@ def run_comparison(
 
     measured = pd.concat([designs_frame(chosen), pd.DataFrame(rows, index=range(len(chosen)))], axis=1)
     measured["family_name"] = measured["family"].map(FAMILY_NAMES)
-    objectives = dict(DEFAULT_OBJECTIVES)
-    ranked = rank_designs(measured, objectives)
-    ranked.insert(0, "rank", ranked.pop("rank"))
-    ranked.insert(2, "on_front", ranked["pareto_layer"].eq(0).fillna(False).astype(bool))
-    ranked = ranked.reset_index(drop=True)
-    lines = recommend(measured, objectives)
+    objectives = objectives_for(settings)
+    ranked, lines = rank_and_recommend(measured, objectives, settings.oversubscription)
 
     all_designs = designs_frame(designs)
     chosen_specs = {d.spec for d in chosen}
@@ -400,6 +453,61 @@ def run_comparison(
         objectives=objectives,
         enumerate_s=enumerate_s,
         measure_s=measure_s,
+    )
+
+
+def rank_and_recommend(
+    measured: pd.DataFrame, objectives: dict[str, str], allowed_oversubscription: float
+) -> tuple[pd.DataFrame, list[str]]:
+    """Ranks the designs a recommendation may come from (``oversubscription`` <= the allowed
+    one: ``recommendable``) by Pareto layer and score among themselves, then the others the
+    same way after them; ``on_front`` marks the front of the recommendable designs. The
+    sentences are ``recommend``'s over the recommendable designs, and one more about the
+    others. When no design is recommendable, all are ranked together and the words say so."""
+    import pandas as pd
+
+    over = measured["oversubscription"].astype(float)
+    ok = over <= allowed_oversubscription + 1e-9
+    if not ok.any():
+        ok = pd.Series(True, index=measured.index)
+        note = (
+            f"No measured design is within the allowed oversubscription "
+            f"({allowed_oversubscription:.0%}); all are ranked together: raise --oversubscription "
+            "or 'tolerance', or add families, for a balanced choice."
+        )
+    else:
+        note = _not_recommended_note(measured[~ok], objectives, allowed_oversubscription)
+    parts = []
+    for part, recommendable in ((measured[ok], True), (measured[~ok], False)):
+        if len(part) == 0:
+            continue
+        r = rank_designs(part, objectives)
+        r["recommendable"] = recommendable
+        r["on_front"] = r["pareto_layer"].eq(0).fillna(False).astype(bool) & recommendable
+        parts.append(r)
+    ranked = pd.concat(parts, ignore_index=True)
+    ranked["rank"] = range(1, len(ranked) + 1)
+    ranked.insert(0, "rank", ranked.pop("rank"))
+    ranked.insert(2, "on_front", ranked.pop("on_front"))
+    ranked.insert(3, "recommendable", ranked.pop("recommendable"))
+    lines = recommend(measured[ok], objectives)
+    if note:
+        lines.append(note)
+    return ranked, lines
+
+
+def _not_recommended_note(others: pd.DataFrame, objectives: dict[str, str], allowed: float) -> str:
+    if len(others) == 0:
+        return ""
+    limit = "balanced designs only" if allowed == 0 else f"at most {allowed:.0%} oversubscribed"
+    first = rank_designs(others, objectives).iloc[0]
+    cost = first.get("cost_per_endpoint")
+    detail = f", ${cost:,.0f} per endpoint" if isinstance(cost, float) and not math.isnan(cost) else ""
+    return (
+        f"Not recommended: {len(others):,} measured designs more oversubscribed than allowed "
+        f"({limit}, so that every endpoint can inject at full rate under uniform traffic; "
+        f"--oversubscription X allows up to X); they are listed after the others, marked. "
+        f"The best of them: {first['name']} ({first['oversubscription']:.0%} oversubscribed{detail})."
     )
 
 
@@ -456,12 +564,14 @@ def compare(
     *,
     families: Iterable[str] | str | None = None,
     tolerance: float = 0.15,
-    oversubscription: float = DEFAULT_OVERSUBSCRIPTION,
+    oversubscription: float = DEFAULT_ALLOWED_OVERSUBSCRIPTION,
     floor: str = "slimfly",
     catalog: str = "fdr10",
     resilience: bool = False,
     per_family: int | None = DEFAULT_PER_FAMILY,
     seed: int = 0,
+    simulate: bool = False,
+    sim_endpoints: int = DEFAULT_SIM_ENDPOINTS,
     output: str | None = None,
     progress: bool | None = None,
 ) -> pd.DataFrame:
@@ -472,7 +582,11 @@ def compare(
     endpoint, bisection per endpoint and average latency, and recommends one. Returns the
     measured designs best first (``rank`` 1 is the recommendation, ``on_front`` marks the
     Pareto front); ``df.attrs["recommendation"]`` holds the reasons in words and
-    ``df.attrs["settings"]`` what was asked. With ``output`` a directory, writes the HTML report,
+    ``df.attrs["settings"]`` what was asked. Only balanced designs are recommended unless
+    ``oversubscription`` allows more (the others are ranked after them, ``recommendable`` False).
+    ``simulate=True`` adds the simulated saturation throughput (uniform and worst case, on a
+    member of each family with at most ``sim_endpoints`` endpoints) and ranks by it instead of
+    the bisection. With ``output`` a directory, writes the HTML report,
     the plots and the data there (``topolab.report.write_report``). Same arguments, same
     result (except ``measure_s``, the time each design took).
     """
@@ -487,6 +601,8 @@ def compare(
         resilience=resilience,
         per_family=per_family,
         seed=seed,
+        simulate=simulate,
+        sim_endpoints=sim_endpoints,
     )
     result = run_comparison(settings, progress=progress)
     if output is not None:

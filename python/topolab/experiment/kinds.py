@@ -157,3 +157,134 @@ register_kind(
     summary="one cycle-accurate simulation: network, routing, traffic, load, seed and BookSim2-named "
     "router parameters; the columns of topolab.simulate's result",
 )
+
+
+def _network(params: dict):
+    from topolab.cli.common import network_from_argument
+
+    return network_from_argument(str(params["network"]))
+
+
+def _without_params(results: dict, params: dict) -> dict:
+    """A result may not be named like a parameter of its point (docs/experiments.md)."""
+    return {k: v for k, v in results.items() if k not in params}
+
+
+def _flag(params: dict, name: str, default: bool = False) -> bool:
+    value = params.get(name, default)
+    if not isinstance(value, bool):
+        raise ParameterError(f"parameter '{name}' = {value!r} is not allowed: true or false")
+    return value
+
+
+ANALYZE_PARAMS = ("network", "bisection", "bisection_runs", "paths", "resilience", "spectrum", "seed")
+
+
+def analyze_point(params: dict) -> dict:
+    """``topolab.analyze`` of one network (docs/analysis.md): distances, Moore fraction, and on
+    request (``bisection``, ``paths``, ``resilience``, ``spectrum`` = true) those sections, with
+    ``seed`` and ``bisection_runs``. Results: ``Analysis.to_dict()`` without the per-router
+    eccentricities."""
+    from topolab.analysis import analyze
+
+    a = analyze(
+        _network(params),
+        bisection=_flag(params, "bisection"),
+        bisection_runs=int(params.get("bisection_runs", 5)),
+        paths=_flag(params, "paths"),
+        resilience=_flag(params, "resilience"),
+        spectrum=_flag(params, "spectrum"),
+        seed=int(params.get("seed", 0)),
+        progress=False,
+    )
+    results = a.to_dict()
+    results.pop("eccentricities", None)
+    return _without_params(results, params)
+
+
+COST_PARAMS = ("network", "catalog", "floor", "max_electric_m", "router_radix")
+
+
+def cost_point(params: dict) -> dict:
+    """``topolab.cost`` of one network (docs/physical.md): placed on ``floor`` (slimfly),
+    priced with ``catalog`` (fdr10). Results: the cost report's fields, the per-class cables
+    flattened to ``<class>_cables``, ``<class>_electric``, ``<class>_optical``, ``<class>_m``,
+    ``<class>_cost``."""
+    from topolab.physical import cost
+
+    options = {k: params[k] for k in ("max_electric_m", "router_radix") if k in params}
+    report = cost(
+        _network(params), str(params.get("catalog", "fdr10")), str(params.get("floor", "slimfly")), **options
+    )
+    results = report.to_dict()
+    for c in results.pop("by_class"):
+        name = c["link_class"]
+        results.update(
+            {
+                f"{name}_cables": c["cables"],
+                f"{name}_electric": c["electric"],
+                f"{name}_optical": c["optical"],
+                f"{name}_m": c["total_m"],
+                f"{name}_cost": c["cost"],
+            }
+        )
+    return _without_params(results, params)
+
+
+LATENCY_PARAMS = ("network", "routing", "floor", "switch_delay_ns", "cable_ns_per_m", "injection_ns")
+
+
+def latency_point(params: dict) -> dict:
+    """``topolab.latency`` of one network (004 §II-E, §III-A): all pairs of endpoint routers
+    under ``routing`` = fastest (default) or nearest, on ``floor`` (skywalk), with
+    ``switch_delay_ns`` (60), ``cable_ns_per_m`` (5) and ``injection_ns`` (300)."""
+    from topolab.physical import latency
+
+    report = latency(
+        _network(params),
+        switch_delay_ns=float(params.get("switch_delay_ns", 60.0)),
+        routing=str(params.get("routing", "fastest")),
+        floor=str(params.get("floor", "skywalk")),
+        cable_ns_per_m=float(params.get("cable_ns_per_m", 5.0)),
+        injection_ns=float(params.get("injection_ns", 300.0)),
+    )
+    return _without_params(report.to_dict(), params)
+
+
+def check_latency_point(params: dict) -> None:
+    routing = params.get("routing", "fastest")
+    if routing not in ("fastest", "nearest"):
+        raise ParameterError(
+            f"kind 'latency': parameter 'routing' = {routing!r} is not allowed: fastest or nearest"
+        )
+
+
+def check_analyze_point(params: dict) -> None:
+    for name in ("bisection", "paths", "resilience", "spectrum"):
+        _flag(params, name)
+
+
+register_kind(
+    "analyze",
+    analyze_point,
+    params=ANALYZE_PARAMS,
+    required=["network"],
+    validate=check_analyze_point,
+    summary="topolab.analyze: diameter, average hops, Moore fraction; bisection, path diversity, "
+    "resilience, spectrum on request",
+)
+register_kind(
+    "cost",
+    cost_point,
+    params=COST_PARAMS,
+    required=["network"],
+    summary="topolab.cost: placement on a floor, cables (electric, optical, length), cost and power",
+)
+register_kind(
+    "latency",
+    latency_point,
+    params=LATENCY_PARAMS,
+    required=["network"],
+    validate=check_latency_point,
+    summary="topolab.latency: all-pairs latency under Fastest or Nearest Routing (004 §III-A)",
+)

@@ -30,6 +30,7 @@ FILES = {
     "cost_bandwidth": "cost_bandwidth.png",
     "moore": "moore_bound.png",
     "cable_lengths": "cable_lengths.png",
+    "latency_load": "latency_load.png",
 }
 # The recommended design and the next front members in the cable-length histogram.
 CABLE_HISTOGRAM_DESIGNS = 5
@@ -84,8 +85,12 @@ def write_report(c: Comparison, directory: Union[str, os.PathLike]) -> dict[str,
         "moore": plots.png(plots.moore(c.frame)),
         "cable_lengths": plots.png(plots.cable_lengths(cable_series(c), c.settings.floor)),
     }
+    if plots.has_simulation(c.frame):
+        images["latency_load"] = plots.png(plots.latency_load(c.frame))
     for name, data in images.items():
         Path(paths[name]).write_bytes(data)
-    listed = {kind: FILES[kind] for kind in FILES if kind != "html"}
+    if "latency_load" not in images:  # drawn only with simulation results
+        del paths["latency_load"]
+    listed = {kind: FILES[kind] for kind in paths if kind != "html"}
     Path(paths["html"]).write_text(html.render(c, images, listed), encoding="utf-8")
     return paths

@@ -65,19 +65,40 @@ def _figure(png: bytes, alt: str, caption: str) -> str:
     )
 
 
-def _simulation_section(frame: pd.DataFrame) -> str:
-    """Only when simulated saturation columns have values: their table; the latency-load
-    curves come with the simulator's results (nothing is drawn without them)."""
+def _simulation_section(frame: pd.DataFrame, images: dict[str, bytes]) -> str:
+    """Only when simulated saturation columns have values: their table and the latency-load
+    curves (nothing is drawn without simulation results)."""
     keys = [k for k in ("saturation_uniform", "saturation_worst") if k in frame and frame[k].notna().any()]
     if not keys:
         return ""
     data = frame.dropna(subset=keys, how="all")
-    return (
-        "<h2>Simulation</h2>"
-        "<p>Saturation throughput from the cycle-accurate simulator (fraction of the injection "
-        "bandwidth). Latency-load curves are drawn here once the simulator reports them.</p>"
-        + _table(data, ["rank", "name", *keys])
+    sizes = sorted({int(n) for n in data["sim_endpoints"].dropna()}) if "sim_endpoints" in data else []
+    scaled = (
+        f" Simulated at {min(sizes):,} to {max(sizes):,} endpoints: each design as a smaller member "
+        "of its family with the same structure and load (column 'simulated as'), since the "
+        "full-size networks are too slow to simulate here."
+        if sizes
+        else ""
     )
+    parts = [
+        "<h2>Simulation</h2>",
+        "<p>Saturation throughput from the cycle-accurate simulator: the highest accepted "
+        "throughput, in flits per endpoint per cycle (1 = every endpoint injecting at full rate), "
+        "under uniform traffic and under the family's worst-case pattern, each with the family's "
+        f"best available routing (columns 'uniform', 'worst case').{scaled}</p>",
+        '<div class="scroll">' + _table(data, ["rank", "name", *keys, *tables.SIMULATION]) + "</div>",
+    ]
+    if "latency_load" in images:
+        parts.append(
+            _figure(
+                images["latency_load"],
+                "latency against offered load",
+                "Average packet latency against offered load on the simulated networks of the "
+                "recommended design and the next designs of the front (label: design @ simulated "
+                "endpoints). A curve ends at the first load past saturation.",
+            )
+        )
+    return "".join(parts)
 
 
 def render(c: Comparison, images: dict[str, bytes], files: dict[str, str]) -> str:
@@ -104,10 +125,16 @@ def render(c: Comparison, images: dict[str, bytes], files: dict[str, str]) -> st
 
     front = c.front
     parts.append(f"<h2>Pareto front ({len(front)} designs)</h2>")
+    from topolab.report.text import OBJECTIVE_WORDS
+
+    words = [OBJECTIVE_WORDS.get(k, k).split(" (")[0] for k in c.objectives]
+    listed = ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
+    allowed = "balanced" if s.oversubscription == 0 else f"at most {s.oversubscription:.0%} oversubscribed"
     parts.append(
-        '<p class="note">No design on the front is beaten on all three of cost per endpoint, '
-        "bisection bandwidth per endpoint and average latency by another measured design. Order: "
-        "score, the mean over the three objectives of each value relative to the best one.</p>"
+        f'<p class="note">No design on the front is beaten on all of {html.escape(listed)} by '
+        f"another measured {allowed} design (only those may be recommended; the others are listed "
+        "after them, marked). Order: score, the mean over the objectives of each value relative to "
+        "the best one.</p>"
     )
     parts.append('<div class="scroll">' + _table(front, tables.FRONT) + "</div>")
 
@@ -116,7 +143,7 @@ def render(c: Comparison, images: dict[str, bytes], files: dict[str, str]) -> st
         parts.append(
             _figure(
                 images["cost_bandwidth"],
-                "cost per endpoint against bisection per endpoint",
+                "cost per endpoint against bandwidth per endpoint",
                 "Every measured design, coloured by family. Ringed: the Pareto front over cost, "
                 "bandwidth and latency, so a ringed design that looks beaten in this plane wins on "
                 "latency. Star: the recommendation.",
@@ -149,7 +176,7 @@ def render(c: Comparison, images: dict[str, bytes], files: dict[str, str]) -> st
             )
         )
 
-    parts.append(_simulation_section(frame))
+    parts.append(_simulation_section(frame, images))
 
     parts.append(f"<h2>All measured designs ({len(frame)})</h2>")
     parts.append('<div class="scroll">' + _table(frame, tables.HTML) + "</div>")

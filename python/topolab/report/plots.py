@@ -1,7 +1,8 @@
 """The plots of the compare report, drawn with matplotlib's Agg canvas (no pyplot, no global
 backend switch, no display needed) and returned as PNG bytes.
 
-- ``cost_bandwidth``: cost per endpoint against bisection per endpoint, every measured design,
+- ``cost_bandwidth``: cost per endpoint against bisection per endpoint (or simulated saturation
+  throughput when there is one), every measured design,
   the Pareto front (over cost, bandwidth and latency) ringed, the recommendation starred;
 - ``moore``: routers against network radix with the Moore bounds for diameter 2 and 3
   (000 §II-A, Fig. 5a), designs coloured by router diameter;
@@ -53,7 +54,23 @@ def _short(name: str, limit: int = 44) -> str:
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
-def _scatter_designs(ax, data: pd.DataFrame, colors: dict[str, tuple], numbers: bool) -> None:
+# The bandwidth axis of ``cost_bandwidth``: the METIS bisection, or the simulated saturation
+# throughput under uniform traffic when ``compare --simulate`` measured it (what it ranks by).
+BANDWIDTH_LABELS = {
+    "bisection_per_endpoint": "bisection bandwidth per endpoint (links)",
+    "saturation_uniform": "simulated saturation throughput, uniform (flits/endpoint/cycle)",
+}
+
+
+def bandwidth_column(frame: pd.DataFrame) -> str:
+    if "saturation_uniform" in frame.columns and frame["saturation_uniform"].notna().any():
+        return "saturation_uniform"
+    return "bisection_per_endpoint"
+
+
+def _scatter_designs(
+    ax, data: pd.DataFrame, colors: dict[str, tuple], numbers: bool, y: str = "bisection_per_endpoint"
+) -> None:
     for fam, color in colors.items():
         part = data[data["family_name"] == fam]
         for on_front in (False, True):
@@ -62,7 +79,7 @@ def _scatter_designs(ax, data: pd.DataFrame, colors: dict[str, tuple], numbers: 
                 continue
             ax.scatter(
                 sel["cost_per_endpoint"],
-                sel["bisection_per_endpoint"],
+                sel[y],
                 s=64 if on_front else 20,
                 color=color,
                 alpha=1.0 if on_front else 0.7,
@@ -74,7 +91,7 @@ def _scatter_designs(ax, data: pd.DataFrame, colors: dict[str, tuple], numbers: 
     best = data[data["rank"] == 1]
     ax.scatter(
         best["cost_per_endpoint"],
-        best["bisection_per_endpoint"],
+        best[y],
         marker="*",
         s=340,
         color="gold",
@@ -87,7 +104,7 @@ def _scatter_designs(ax, data: pd.DataFrame, colors: dict[str, tuple], numbers: 
         for _, row in data[data["on_front"]].iterrows():
             ax.annotate(
                 str(int(row["rank"])),
-                (row["cost_per_endpoint"], row["bisection_per_endpoint"]),
+                (row["cost_per_endpoint"], row[y]),
                 xytext=(4, 3),
                 textcoords="offset points",
                 fontsize=7,
@@ -97,17 +114,18 @@ def _scatter_designs(ax, data: pd.DataFrame, colors: dict[str, tuple], numbers: 
     ax.grid(True, which="both", alpha=0.25)
 
 
-def cost_bandwidth(frame: pd.DataFrame) -> Figure:
-    """Cost per endpoint (x) against bisection per endpoint (y): left every measured design
-    (log x when costs span more than 6x), right the region of the Pareto front with its members
-    numbered by rank (the report's tables give the names). ``frame`` is ranked best first with
-    ``rank`` and ``on_front``."""
+def cost_bandwidth(frame: pd.DataFrame, bandwidth: str | None = None) -> Figure:
+    """Cost per endpoint (x) against bandwidth (y: ``bandwidth_column(frame)`` by default): left
+    every measured design (log x when costs span more than 6x), right the region of the Pareto
+    front with its members numbered by rank (the report's tables give the names). ``frame`` is
+    ranked best first with ``rank`` and ``on_front``."""
+    y = bandwidth_column(frame) if bandwidth is None else bandwidth
     fig = _figure(11.0, 6.4)
     overview, zoom = fig.subplots(1, 2)
-    data = frame.dropna(subset=["cost_per_endpoint", "bisection_per_endpoint"])
+    data = frame.dropna(subset=["cost_per_endpoint", y])
     colors = family_colors(list(dict.fromkeys(data["family_name"])))
-    _scatter_designs(overview, data, colors, numbers=False)
-    overview.set_ylabel("bisection bandwidth per endpoint (links)")
+    _scatter_designs(overview, data, colors, numbers=False, y=y)
+    overview.set_ylabel(BANDWIDTH_LABELS.get(y, y))
     overview.set_title("All measured designs", fontsize=10)
     front = data[data["on_front"]]
     if len(data):
@@ -116,16 +134,13 @@ def cost_bandwidth(frame: pd.DataFrame) -> Figure:
             overview.set_xscale("log")
     if len(front):
         x0, x1 = front["cost_per_endpoint"].min(), front["cost_per_endpoint"].max()
-        y0, y1 = front["bisection_per_endpoint"].min(), front["bisection_per_endpoint"].max()
+        y0, y1 = front[y].min(), front[y].max()
         if x1 > 4 * x0:  # a front from cheap to lavish: zoom on its cheaper half
             x1 = float(np.median(front["cost_per_endpoint"])) * 1.3
-            y1 = float(front.loc[front["cost_per_endpoint"] <= x1, "bisection_per_endpoint"].max())
+            y1 = float(front.loc[front["cost_per_endpoint"] <= x1, y].max())
         dx, dy = 0.05 * max(x1 - x0, 1.0), 0.08 * max(y1 - y0, 0.05)
-        inside = data[
-            data["cost_per_endpoint"].between(x0 - dx, x1 + dx)
-            & data["bisection_per_endpoint"].between(y0 - dy, y1 + dy)
-        ]
-        _scatter_designs(zoom, inside, colors, numbers=True)
+        inside = data[data["cost_per_endpoint"].between(x0 - dx, x1 + dx) & data[y].between(y0 - dy, y1 + dy)]
+        _scatter_designs(zoom, inside, colors, numbers=True, y=y)
         zoom.set_xlim(x0 - dx, x1 + dx)
         zoom.set_ylim(y0 - dy, y1 + dy)
     zoom.set_title("The Pareto front, numbered by rank", fontsize=10)
@@ -252,5 +267,63 @@ def cable_lengths(series: Sequence[tuple[str, np.ndarray, np.ndarray]], floor: s
         low, high = ax.get_ylim()
         ax.set_ylim(low, high * 10 ** (0.12 * len(series)))  # room for the legend above the bars
         ax.legend(fontsize=7, loc="upper right", framealpha=0.9)
+    fig.tight_layout()
+    return fig
+
+
+# Designs drawn in the latency-load plot: the recommendation and the next front members, one
+# curve per distinct simulated network.
+LATENCY_LOAD_DESIGNS = 6
+
+
+def has_simulation(frame: pd.DataFrame) -> bool:
+    """True when the frame has simulated latency-load curves (``compare --simulate``)."""
+    return any(
+        c in frame.columns and frame[c].notna().any() for c in ("sim_curve_uniform", "sim_curve_worst")
+    )
+
+
+def latency_load(frame: pd.DataFrame, count: int = LATENCY_LOAD_DESIGNS) -> Figure:
+    """Average packet latency (cycles) against offered load, uniform traffic on the left and
+    the family's worst case on the right, for the recommended design and the next members of
+    the front (by rank) with a different simulated network; labels say the simulated size."""
+    import json
+
+    front = frame[frame["on_front"]] if "on_front" in frame else frame
+    rows, seen = [], set()
+    for _, row in [(None, frame.iloc[0])] + list(front.iterrows()):
+        net = row.get("sim_network")
+        if not isinstance(net, str) or net in seen:
+            continue
+        seen.add(net)
+        rows.append(row)
+        if len(rows) >= count:
+            break
+    colors = family_colors(list(dict.fromkeys(str(r["family_name"]) for r in rows)))
+    fig = _figure(11.0, 4.6)
+    axes = fig.subplots(1, 2, sharey=True)
+    for ax, key, title in ((axes[0], "uniform", "uniform traffic"), (axes[1], "worst", "worst-case traffic")):
+        for i, row in enumerate(rows):
+            text = row.get(f"sim_curve_{key}")
+            if not isinstance(text, str):
+                continue
+            curve = np.asarray(json.loads(text), dtype=float)
+            label = f"{_short(str(row['name']), 32)} @ {int(row['sim_endpoints']):,}"
+            ax.plot(
+                curve[:, 0],
+                curve[:, 2],
+                marker="o",
+                markersize=3,
+                color=colors[str(row["family_name"])],
+                linestyle=("-", "--", ":", "-.")[i % 4],
+                label=label,
+            )
+        ax.set_title(title)
+        ax.set_xlabel("offered load (flits per endpoint per cycle)")
+        ax.set_xlim(0, 1.05)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("average latency (cycles)")
+    axes[0].set_yscale("log")
+    axes[1].legend(fontsize=7, loc="upper left")
     fig.tight_layout()
     return fig

@@ -92,6 +92,17 @@ COLUMNS = {
         ),
         Column("saturation_uniform", "sat. unif.", _percent, "saturation throughput, uniform traffic"),
         Column("saturation_worst", "sat. worst", _percent, "saturation throughput, worst-case traffic"),
+        Column("sim_endpoints", "sim. endpoints", _int, "endpoints of the simulated network"),
+        Column("sim_network", "simulated as", str, "the scaled-down member of the family simulated"),
+        Column("sim_uniform", "uniform", str, "routing / traffic of the uniform run"),
+        Column("sim_worst", "worst case", str, "routing / traffic of the worst-case run"),
+        Column("sim_note", "simulation notes", str, "how the design was simulated"),
+        Column(
+            "recommendable",
+            "recommendable",
+            lambda v: "yes" if bool(v) else "no: oversubscribed",
+            "within the allowed oversubscription (--oversubscription), so it may be recommended",
+        ),
         Column("tags", "notes", str, "balance and variant"),
         Column("spec", "spec", str, "the spec: topolab build SPEC builds this network"),
     )
@@ -161,9 +172,13 @@ HTML = (
     "resilience",
     "saturation_uniform",
     "saturation_worst",
+    "recommendable",
     "tags",
     "spec",
 )
+
+# The simulation section's columns after the saturation ones.
+SIMULATION = ("sim_endpoints", "sim_network", "sim_uniform", "sim_worst", "sim_note")
 
 
 def present(frame: pd.DataFrame, keys: Sequence[str]) -> list[Column]:

@@ -15,6 +15,8 @@ OBJECTIVE_WORDS = {
     "cost_per_endpoint": "cost per endpoint (lower is better)",
     "bisection_per_endpoint": "bisection bandwidth per endpoint (higher)",
     "avg_latency_ns": "average latency (lower)",
+    "saturation_uniform": "simulated saturation throughput, uniform traffic (higher)",
+    "saturation_worst": "simulated saturation throughput, worst-case traffic (higher)",
 }
 FRONT_ROWS = 10  # front members listed on the terminal; the report lists them all
 
@@ -47,9 +49,14 @@ def asked_lines(c: Comparison) -> list[tuple[str, str]]:
             f"routers of at most {s.radix} ports, {lo:,} to {hi:,} endpoints "
             f"({s.endpoints:,} ±{s.tolerance:.0%}), {families}, "
             + (
-                "balanced designs only"
+                "recommend balanced designs only"
                 if s.oversubscription == 0
-                else f"balanced designs and designs up to {s.oversubscription:.0%} oversubscribed"
+                else f"recommend designs up to {s.oversubscription:.0%} oversubscribed"
+            )
+            + (
+                f" (designs up to {s.shown_oversubscription:.0%} oversubscribed shown, marked)"
+                if s.shown_oversubscription > s.oversubscription
+                else ""
             ),
         ),
         (
@@ -71,6 +78,21 @@ def asked_lines(c: Comparison) -> list[tuple[str, str]]:
     ]
     if s.resilience:
         lines.append(("resilience", "measured (random cable failures, 000 §III-D)"))
+    if s.simulate:
+        sizes = c.frame["sim_endpoints"].dropna() if "sim_endpoints" in c.frame else []
+        scale = (
+            f"simulated at {int(min(sizes)):,} to {int(max(sizes)):,} endpoints (a smaller member of "
+            "each family, same structure and load; full size is too slow here)"
+            if len(sizes)
+            else "no design could be simulated"
+        )
+        lines.append(
+            (
+                "simulation",
+                "saturation throughput under uniform and the family's worst-case traffic, "
+                f"each with the family's best routing (cycle-accurate, seed {s.seed}); {scale}",
+            )
+        )
     failed = c.failed
     if len(failed):
         lines.append(("failed", f"{len(failed)} designs could not be fully measured (see the report)"))

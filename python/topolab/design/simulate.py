@@ -1,0 +1,383 @@
+"""``topolab compare --simulate``: saturation throughput of each design, simulated on a
+scaled-down member of its family (docs/compare.md §5).
+
+Full-size designs (10,000 endpoints) are too slow for the cycle-accurate simulator on this
+machine, so each design is simulated as a smaller network of the same family and structure
+(``scaled_member``): the same family, the same number of dimensions or levels, and the same
+load (endpoints per router over the family's balanced concentration, docs/compare.md §1), at
+most ``CompareSettings.sim_endpoints`` endpoints. Designs that scale to the same small network
+(a Slim Fly q = 19 with p = 14 or 15) share one simulation (cached).
+
+Which routing and which worst-case pattern a family gets is ``SIM_CHOICES``, the one place to
+update when a better routing arrives (e.g. UGAL for Slim Fly).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+from topolab import _core
+from topolab.design.rules import channel_balance, is_prime_power
+
+if TYPE_CHECKING:
+    from topolab.design.compare import CompareSettings
+    from topolab.design.enumerate import Design
+    from topolab.network import Network
+
+
+@dataclass(frozen=True)
+class SimChoice:
+    """The routing for uniform traffic, the family's worst-case pattern (docs/traffic.md) and
+    the routing for it: the best the simulator offers for that family today."""
+
+    uniform_routing: str
+    worst_traffic: str
+    worst_routing: str
+    note: str = ""
+
+
+# family -> what to simulate. Update here when a routing arrives (Slim Fly UGAL, ...).
+SIM_CHOICES: dict[str, SimChoice] = {
+    # 000 §IV: minimal routing for uniform traffic, Valiant for the adversarial pattern (§V-C)
+    "slimfly": SimChoice("min", "slimfly-worst", "valiant"),
+    # Kim et al. ISCA'08, 000 §V-C: UGAL-L for both
+    "dragonfly": SimChoice("dragonfly_ugal", "dragonfly-worst", "dragonfly_ugal"),
+    # 000 §V-C: every packet through the core switches
+    "fattree": SimChoice("min", "fattree-worst", "min"),
+    "mlfm": SimChoice("min", "mlfm-worst", "min"),
+    "oft": SimChoice("min", "oft-worst", "min"),
+    # Dally & Towles: tornado is the adversarial pattern of dimension-order routing on rings
+    "torus": SimChoice("dor", "tornado", "dor"),
+    "mesh": SimChoice("dor", "tornado", "dor"),
+    "hyperx": SimChoice("min", "tornado", "min", "tornado: every coordinate shifted"),
+    "hypercube": SimChoice("min", "bitcomp", "min", "bit complement: all traffic crosses every cut"),
+    "jellyfish": SimChoice("min", "randperm", "min", "no structural worst case: a random permutation"),
+    "dln": SimChoice("min", "randperm", "min", "no structural worst case: a random permutation"),
+}
+
+# Router and measurement parameters of every run (the simulator's defaults otherwise,
+# docs/simulator.md): sample periods of 500 cycles instead of 1,000 halve the time; on the
+# q = 7 Slim Fly (588 endpoints) accepted throughput at loads 0.3, 0.6, 0.8 moved by 0.001 to
+# 0.002 (0.2998/0.2986, 0.5920/0.5898, 0.5968/0.5959).
+SIM_PARAMS: dict[str, Any] = {"sample_period": 500}
+
+# Offered loads of the saturation search (flits per endpoint per cycle).
+LOAD_STEP = 0.1
+LOADS = tuple(round(LOAD_STEP * i, 10) for i in range(1, 11))
+
+COLUMNS = (
+    "saturation_uniform",
+    "saturation_worst",
+    "sim_network",
+    "sim_endpoints",
+    "sim_load",
+    "sim_uniform",
+    "sim_worst",
+    "sim_note",
+    "sim_curve_uniform",
+    "sim_curve_worst",
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# scaled-down members: family rules yield smaller specs, smallest first
+# ---------------------------------------------------------------------------------------------
+
+
+def _slimfly_kprime(q: int) -> int:
+    delta = q - 4 * round(q / 4)  # q = 4w + delta, delta in {-1, 0, 1} (000 §II-B1)
+    return (3 * q - delta) // 2
+
+
+def _scaled_p(p: int, balanced_old: float, balanced_new: float) -> int:
+    """The concentration giving the load p / p_balanced nearest the design's on the smaller
+    network (``_nearest_p``)."""
+    most = math.ceil(2 * balanced_new * p / balanced_old) + 1
+    return _nearest_p(p / balanced_old, lambda c: c / balanced_new, most)
+
+
+def _nearest_p(load: float, load_of: Callable[[int], float], most: int) -> int:
+    """The p in 1..most whose load is nearest ``load``, on the same side of 1 (a balanced design
+    stays balanced, an oversubscribed one oversubscribed) whenever some p allows it."""
+    options = sorted(range(1, max(1, most) + 1), key=lambda c: (abs(load_of(c) - load), c))
+    same_side = [c for c in options if (load_of(c) <= 1 + 1e-9) == (load <= 1 + 1e-9)]
+    return (same_side or options)[0]
+
+
+def _x(values) -> str:
+    return "x".join(str(v) for v in values)
+
+
+def _slimfly(d: Design) -> Iterator[str]:
+    q, p = d.params["q"], d.params["p"]
+    for q2 in range(3, q):
+        if is_prime_power(q2) and q2 % 4 != 2:
+            pb = math.ceil(_slimfly_kprime(q2) / 2)
+            yield f"slimfly:q={q2},p={_scaled_p(p, d.balanced_concentration, pb)}"
+
+
+def _dragonfly(d: Design) -> Iterator[str]:
+    """h' < h with a and p in proportion, and the same number of global links per pair of
+    groups, ah/(g - 1), which sets the global bandwidth (003 §1.4's G); p' for the same load."""
+    from topolab.design.structured import _dragonfly_balance
+
+    a, h, p, g = (d.params[k] for k in ("a", "h", "p", "g"))
+    per_pair = max(1, (a * h) // (g - 1))
+
+    def member(a2: int, h2: int) -> tuple[float, tuple[int, int, int, int]]:
+        g2 = 1 + max(1, (a2 * h2) // per_pair)
+        balance = _dragonfly_balance(a2, h2, g2)
+        p2 = max(h2, _nearest_p(d.load, lambda c: c / balance, a2))  # p >= h (000 §VI-B4)
+        miss = abs(p2 / balance - d.load) + (0 if (p2 / balance <= 1 + 1e-9) == (d.load <= 1 + 1e-9) else 1)
+        return miss, (a2, h2, p2, g2)
+
+    for h2 in range(1, h + 1):
+        exact = a * h2 / h
+        options = {max(2 * h2, math.floor(exact)), max(2 * h2, math.ceil(exact))}
+        _, (a2, h2, p2, g2) = min(member(a2, h2) for a2 in sorted(options))
+        if (a2, h2, p2, g2) != (a, h, p, g):
+            yield f"dragonfly:a={a2},h={h2},p={p2},g={g2}"
+
+
+def _fattree(d: Design) -> Iterator[str]:
+    k, levels = d.params["k"], d.params["levels"]
+    for k2 in range(4, k, 2):
+        # the enumeration's rule: load p / (k/2), above k/2 leaf down : up ports p / (k - p)
+        p2 = _nearest_p(d.load, lambda c, k2=k2: c / (k2 / 2) if 2 * c <= k2 else c / (k2 - c), k2 - 1)
+        if levels == 3:
+            pods = max(1, min(k2, round(d.params["pods"] * k2 / k)))
+            yield f"fattree:k={k2},levels=3,p={p2},pods={pods}"
+        else:
+            yield f"fattree:k={k2},levels={levels},p={p2}"
+
+
+def _torus_like(d: Design) -> Iterator[str]:
+    """Same dimensions, sizes scaled to a smaller largest side, widths in proportion; p = 1
+    stays 1 (000 §III's low-radix networks), other p for the same load p / (c min L_n/K_n),
+    c = 8 for a torus and 4 for a mesh (003 §1.1)."""
+    dims, p = d.params["dims"], d.params["p"]
+    widths = d.params.get("widths", (1,) * len(dims))
+    c = 8 if d.family == "torus" else 4
+    for side in range(3, max(dims)):
+        dims2 = [max(3, math.floor(x * side / max(dims) + 0.5)) for x in dims]
+        widths2 = [max(1, math.floor(w * x2 / x + 0.5)) for w, x, x2 in zip(widths, dims, dims2)]
+        balanced = c * min(w / x for w, x in zip(widths2, dims2))
+        p2 = 1 if p == 1 else _nearest_p(d.load, lambda q, b=balanced: q / b, 4 * p)
+        shown = "" if all(w == 1 for w in widths2) else f",widths={_x(widths2)}"
+        yield f"{d.family}:dims={_x(dims2)}{shown},p={p2}"
+
+
+def _hyperx(d: Design) -> Iterator[str]:
+    dims, p = d.params["dims"], d.params["p"]
+    widths = d.params.get("widths", (1,) * len(dims))
+    balanced = min(x * w for x, w in zip(dims, widths))  # 003 §1.2: min K_n L_n
+    for side in range(2, max(dims)):
+        dims2 = [max(2, round(x * side / max(dims))) for x in dims]
+        pb = min(x * w for x, w in zip(dims2, widths))
+        shown = "" if all(w == 1 for w in widths) else f",widths={_x(widths)}"
+        yield f"hyperx:dims={_x(dims2)}{shown},p={_scaled_p(p, balanced, pb)}"
+
+
+def _hypercube(d: Design) -> Iterator[str]:
+    for n in range(2, d.params["n"]):  # balanced concentration 2L does not depend on n
+        yield f"hypercube:n={n},width={d.params.get('width', 1)},p={d.params['p']}"
+
+
+def _mlfm(d: Design) -> Iterator[str]:
+    h, lr, p = d.params["h"], d.params["l"], d.params["p"]
+    for h2 in range(2, h):
+        l2 = max(2, round(lr * h2 / h))
+        yield f"mlfm:h={h2},l={l2},p={_scaled_p(p, h, h2)}"
+
+
+def _oft(d: Design) -> Iterator[str]:
+    k, p = d.params["k"], d.params["p"]
+    for k2 in range(3, k):
+        if is_prime_power(k2 - 1):
+            yield f"oft:k={k2},p={_scaled_p(p, k, k2)}"
+
+
+def _random_graph(d: Design) -> Iterator[str]:
+    """Degree scaled down with routers / degree^2 kept (the share of the diameter-2 Moore
+    bound), p from the same channel-balance estimate as the enumeration."""
+    if d.family == "jellyfish":
+        routers, degree = d.params["routers"], d.params["degree"]
+    else:  # dln: a ring (2 links) plus shortcuts
+        routers, degree = d.params["routers"], d.params["shortcuts"] + 2
+    for d2 in range(4, degree):
+        r2 = max(d2 + 2, round(routers * (d2 / degree) ** 2))
+        r2 += (r2 * d2) % 2  # regular graph: routers x degree even
+        p2 = _scaled_p(d.concentration, d.balanced_concentration, channel_balance(d2, r2))
+        if d.family == "jellyfish":
+            yield f"jellyfish:routers={r2},degree={d2},p={p2}"
+        else:
+            yield f"dln:routers={r2},shortcuts={d2 - 2},p={p2}"
+
+
+SCALE_RULES: dict[str, Callable[[Design], Iterator[str]]] = {
+    "slimfly": _slimfly,
+    "dragonfly": _dragonfly,
+    "fattree": _fattree,
+    "torus": _torus_like,
+    "mesh": _torus_like,
+    "hyperx": _hyperx,
+    "hypercube": _hypercube,
+    "mlfm": _mlfm,
+    "oft": _oft,
+    "jellyfish": _random_graph,
+    "dln": _random_graph,
+}
+
+
+def scaled_member(design: Design, max_endpoints: int) -> tuple[str, int] | None:
+    """(spec, endpoints) of the largest smaller member of ``design``'s family with at most
+    ``max_endpoints`` endpoints, or the design itself when it is already that small. When the
+    largest that small has fewer than a quarter of ``max_endpoints`` (a Dragonfly whose next
+    step is h = 1), the smallest larger one up to twice ``max_endpoints`` is taken instead; when
+    none is small enough, the smallest. None when the family has no rule (``SCALE_RULES``)."""
+    if design.endpoints <= max_endpoints:
+        return design.spec, design.endpoints
+    rule = SCALE_RULES.get(design.family)
+    if rule is None:
+        return None
+    fitting: tuple[str, int] | None = None
+    above: tuple[str, int] | None = None
+    for spec in rule(design):  # about increasing size
+        n = _endpoints_of(spec)
+        if n is None or n >= design.endpoints:  # a combination the family does not build
+            continue
+        if n <= max_endpoints:
+            if fitting is None or n > fitting[1]:
+                fitting = (spec, n)
+        elif above is None or n < above[1]:
+            above = (spec, n)
+    if fitting is None:
+        return above
+    if fitting[1] * 4 < max_endpoints and above is not None and above[1] <= 2 * max_endpoints:
+        return above
+    return fitting
+
+
+@functools.lru_cache(maxsize=4096)
+def scaled_load(spec: str, family: str) -> float | None:
+    """The load §1's rules give ``spec`` (enumerating its family at the spec's own radix and
+    endpoint count), or None when the enumeration does not produce it."""
+    from topolab.design.enumerate import enumerate_designs
+    from topolab.network import build
+
+    net = build(spec)
+    try:
+        designs = enumerate_designs(
+            net.radix,
+            net.num_endpoints,
+            tolerance=0.0,
+            families=[family],
+            oversubscription=math.inf,
+            undersubscription=0.999,
+        )
+    except _core.TopolabError:
+        return None
+    return next((d.load for d in designs if d.spec == spec), None)
+
+
+@functools.lru_cache(maxsize=4096)
+def _endpoints_of(spec: str) -> int | None:
+    from topolab.network import build
+
+    try:
+        return build(spec).num_endpoints
+    except _core.TopolabError:
+        return None
+
+
+# ---------------------------------------------------------------------------------------------
+# the saturation search
+# ---------------------------------------------------------------------------------------------
+
+
+def _vcs_needed(net: Network, routing: str) -> int:
+    """Hop-indexed VCs need one class per hop (000 §IV-D): D for min, 2D for Valiant."""
+    if routing not in ("min", "valiant"):
+        return 4
+    from topolab.analysis import analyze
+
+    diameter = int(analyze(net, progress=False).diameter)
+    return max(4, diameter * (2 if routing == "valiant" else 1))
+
+
+_SATURATION_CACHE: dict[tuple[str, str, str, int], dict[str, Any]] = {}
+
+
+def saturation(
+    spec: str, routing: str, traffic: str, seed: int, status: Callable[[str], None] | None = None
+) -> dict[str, Any]:
+    """Offers LOADS in increasing order and stops at the first load past saturation (accepted
+    throughput grows by less than half the load step over the best so far, or the run is
+    unstable). Returns ``saturation`` (the highest accepted throughput, flits per endpoint per
+    cycle over all endpoints), ``saturation_load`` (the highest load whose accepted throughput
+    kept up), ``curve``: [offered, accepted, average latency in cycles] per load, and
+    ``num_vcs``. Results are cached per (spec, routing, traffic, seed) for the process.
+
+    Why not ``sweep_load``'s own search: it calls a run saturated when it accepts less than
+    97% of the offered load over all endpoints, and worst-case patterns leave some endpoints
+    idle (6 of 50 Slim Fly routers for q = 5), so it stops at the first load."""
+    key = (spec, routing, traffic, seed)
+    if key in _SATURATION_CACHE:
+        return _SATURATION_CACHE[key]
+    from topolab.network import build
+    from topolab.sim import simulate
+
+    net = build(spec)
+    vcs = _vcs_needed(net, routing)
+    curve: list[tuple[float, float, float]] = []
+    best, best_load = 0.0, 0.0
+    for load in LOADS:
+        if status is not None:
+            status(f"{spec} {routing} {traffic} load {load:.1f}")
+        r = simulate(net, routing, traffic, load, seed=seed, num_vcs=vcs, **SIM_PARAMS)
+        accepted = 0.0 if math.isnan(r.accepted_throughput) else r.accepted_throughput
+        curve.append((load, accepted, r.avg_latency))
+        if accepted < best + LOAD_STEP / 2 or r.unstable:
+            best = max(best, accepted)
+            break
+        best, best_load = accepted, load
+    result = {"saturation": best, "saturation_load": best_load, "curve": curve, "num_vcs": vcs}
+    _SATURATION_CACHE[key] = result
+    return result
+
+
+def measure_simulation(
+    design: Design, net: Network, settings: CompareSettings, status: Callable[[str], None] | None = None
+) -> dict[str, Any]:
+    """Saturation throughput under uniform traffic and the family's worst case (SIM_CHOICES),
+    simulated on ``scaled_member(design, settings.sim_endpoints)``."""
+    choice = SIM_CHOICES.get(design.family)
+    scaled = scaled_member(design, settings.sim_endpoints) if choice else None
+    if choice is None or scaled is None:
+        return {"sim_note": f"not simulated: no routing or scaled-down rule for family {design.family}"}
+    spec, endpoints = scaled
+    load = design.load if spec == design.spec else scaled_load(spec, design.family)
+    out: dict[str, Any] = {"sim_network": spec, "sim_endpoints": endpoints, "sim_load": load}
+    notes = [] if spec == design.spec else [f"simulated at {endpoints:,} endpoints ({spec})"]
+    if load is not None and abs(load - design.load) > 0.1 * design.load:
+        notes.append(f"load {load:.2f} there against {design.load:.2f}")
+    if choice.note:
+        notes.append(choice.note)
+    for key, routing, traffic in (
+        ("uniform", choice.uniform_routing, "uniform"),
+        ("worst", choice.worst_routing, choice.worst_traffic),
+    ):
+        out[f"sim_{key}"] = f"{routing} / {traffic}"
+        try:
+            r = saturation(spec, routing, traffic, settings.seed, status)
+        except _core.TopolabError as err:
+            notes.append(f"{key}: {err}")
+            continue
+        out[f"saturation_{key}"] = r["saturation"]
+        out[f"sim_curve_{key}"] = json.dumps([[round(x, 6) for x in p] for p in r["curve"]])
+    out["sim_note"] = "; ".join(notes)
+    return out

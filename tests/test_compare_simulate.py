@@ -1,0 +1,113 @@
+"""topolab compare --simulate: the scaled-down members keep family and load (checked against the
+enumeration's own rules), the saturation search against closed forms (001 §4.2: MLFM and OFT
+worst cases load every link of a path with p flows), determinism and the frame/report plumbing.
+Small networks only: every simulation here takes under a second."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from topolab.design import enumerate_designs
+from topolab.design import simulate as S
+from topolab.design.compare import MEASUREMENTS, CompareSettings, objectives_for, run_comparison
+
+
+def _design(radix, endpoints, family, **params):
+    found = [d for d in enumerate_designs(radix, endpoints, families=[family]) if d.params == params]
+    assert found, (family, params)
+    return found[0]
+
+
+def _load_of(spec: str, family: str) -> float:
+    """The load the enumeration gives the spec: enumerate at the spec's own size."""
+    from topolab.network import build
+
+    net = build(spec)
+    for d in enumerate_designs(
+        net.radix,
+        net.num_endpoints,
+        tolerance=0.0,
+        families=[family],
+        oversubscription=10.0,
+        undersubscription=0.99,
+    ):
+        if d.spec == spec:
+            return d.load
+    raise AssertionError(f"{spec} not enumerated at its own size")
+
+
+@pytest.mark.parametrize(
+    "radix,endpoints,family,params",
+    [
+        (48, 10_000, "slimfly", {"q": 17, "p": 18}),  # 38% oversubscribed
+        (48, 10_000, "slimfly", {"q": 19, "p": 15}),  # 000's balanced Slim Fly
+        (48, 10_000, "fattree", {"k": 32, "levels": 3, "p": 17, "pods": 32}),
+        (48, 10_000, "oft", {"k": 17, "p": 16}),
+        # the same global links per pair of groups, not only the same share of groups
+        (48, 10_000, "dragonfly", {"a": 20, "h": 7, "p": 7, "g": 71}),
+        (48, 10_000, "hyperx", {"dims": (6, 6, 6, 7), "widths": (2, 2, 2, 1), "p": 7}),
+        (48, 10_000, "torus", {"dims": (13, 13, 15), "widths": (7, 7, 8), "p": 4}),
+    ],
+)
+def test_scaled_member_is_smaller_same_family_and_about_the_same_load(radix, endpoints, family, params):
+    design = _design(radix, endpoints, family, **params)
+    spec, n = S.scaled_member(design, 600)
+    assert spec.startswith(family + ":")
+    assert n <= 600 < design.endpoints
+    load = _load_of(spec, family)
+    # integer p on a small network: the load can only be matched to within half a step of p
+    # integer p on a small network: a fat tree k=12 has loads 6/6, 7/5, ... only
+    assert abs(load - design.load) / design.load < 0.25, (spec, load, design.load)
+    # balanced stays balanced, oversubscribed stays oversubscribed
+    assert (load <= 1 + 1e-9) == (design.load <= 1 + 1e-9)
+
+
+def test_small_design_is_simulated_as_itself_and_unknown_family_is_not():
+    design = _design(12, 100, "slimfly", q=4, p=3)
+    assert S.scaled_member(design, 600) == (design.spec, design.endpoints)
+    kautz = enumerate_designs(48, 10_000, families=["kautz"])[0]
+    assert S.scaled_member(kautz, 600) is None
+
+
+@pytest.mark.parametrize(
+    "spec,traffic,p", [("mlfm:h=2,l=2,p=3", "mlfm-worst", 3), ("oft:k=3,p=3", "oft-worst", 3)]
+)
+def test_worst_case_saturation_matches_one_over_p(spec, traffic, p):
+    # 001 §4.2 / docs/traffic.md: every link of a flow's single minimal path carries p flows,
+    # so minimal routing delivers 1/p of the injection bandwidth
+    r = S.saturation(spec, "min", traffic, 0)
+    assert r["saturation"] == pytest.approx(1 / p, abs=0.02)
+    loads = [c[0] for c in r["curve"]]
+    assert loads == sorted(loads) and loads[0] == pytest.approx(0.1)
+    assert r["saturation_load"] <= 1 / p + 1e-9
+
+
+def test_saturation_is_deterministic_and_uniform_beats_worst_case():
+    S._SATURATION_CACHE.clear()
+    a = S.saturation("mlfm:h=2,l=2,p=3", "min", "uniform", 3)
+    S._SATURATION_CACHE.clear()
+    b = S.saturation("mlfm:h=2,l=2,p=3", "min", "uniform", 3)
+    assert a == b
+    assert a["saturation"] > S.saturation("mlfm:h=2,l=2,p=3", "min", "mlfm-worst", 3)["saturation"] + 0.1
+
+
+def test_compare_simulate_fills_columns_and_ranks_by_simulated_bandwidth(tmp_path):
+    settings = CompareSettings(radix=8, endpoints=20, families=("mlfm", "oft"), simulate=True, per_family=2)
+    sim = [m for m in MEASUREMENTS if m.name in ("graph", "cost", "latency", "simulation")]
+    result = run_comparison(settings, measurements=sim, progress=False)
+    frame = result.frame
+    assert set(objectives_for(settings)) == set(result.objectives)
+    assert "saturation_worst" in result.objectives and "bisection_per_endpoint" not in result.objectives
+    for _, row in frame.iterrows():
+        assert 0 < row["saturation_worst"] <= row["saturation_uniform"] <= 1.0
+        assert row["sim_worst"] == f"min / {row['family']}-worst"
+        assert not math.isnan(row["sim_endpoints"])
+    # the latency-load figure and section appear with simulation data
+    from topolab.report import write_report
+
+    files = write_report(result, tmp_path)
+    assert "latency_load" in files
+    html = (tmp_path / "report.html").read_text()
+    assert "<h2>Simulation</h2>" in html and "latency against offered load" in html
