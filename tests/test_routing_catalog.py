@@ -16,6 +16,18 @@ NETWORK_FOR = {
     "dor": "torus:dims=4x4",
     "dragonfly_min": "dragonfly:a=4,h=2,p=2",
     "dragonfly_ugal": "dragonfly:a=4,h=2,p=2",
+    "dragonfly_static": "dragonfly:a=4,h=2,p=2",
+    "dragonfly_adaptive": "dragonfly:a=4,h=2,p=2",
+    "fattree_nca": "fattree:k=6",
+    "fattree_anca": "fattree:k=6",
+    "hypercube_nf": "hypercube:n=4,p=2",
+    "hypercube_abo_nf": "hypercube:n=4,p=2",
+    "hypercube_abo_pl": "hypercube:n=4,p=2",
+    "hyperx_dor": "hyperx:dims=3x3,p=2",
+    "hyperx_ador": "hyperx:dims=3x3,p=2",
+    "torus_dor": "torus:dims=4x4",
+    "fastest": "torus:dims=4x4",
+    "imase": "imase:n=20,d=3",
 }
 
 
