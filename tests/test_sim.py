@@ -94,7 +94,7 @@ def test_errors_name_the_parameter():
     with pytest.raises(topolab.ParameterError, match="vc_buf_size"):
         topolab.simulate("slimfly:q=5,p=2", vc_buf_size=0)
     with pytest.raises(topolab.ParameterError, match="routing"):
-        topolab.simulate("slimfly:q=5,p=2", routing="fastest")
+        topolab.simulate("slimfly:q=5,p=2", routing="quickest")
     with pytest.raises(topolab.ParameterError, match="torus or mesh"):
         topolab.simulate("slimfly:q=5,p=2", routing="dor")
 
