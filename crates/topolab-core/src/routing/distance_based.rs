@@ -166,6 +166,12 @@ impl HopRouting for DistanceBased {
             let allowed = dp < d || (dp == d && dp <= left) || (self.deflection && dp <= left);
             if allowed {
                 out(Hop {
+                    // 003 §3.7: minimal (high priority), sideways (medium), deflection (low).
+                    detour: match dp.cmp(&d) {
+                        std::cmp::Ordering::Less => 0,
+                        std::cmp::Ordering::Equal => 1,
+                        std::cmp::Ordering::Greater => 2,
+                    },
                     nb: i as u32,
                     vc,
                     state: st,

@@ -196,9 +196,12 @@ impl DragonflyGsid {
         })
     }
 
-    fn hop(&self, nb: u32, vl: usize, st: RouteState) -> Hop {
+    /// A hop on paper VL `vl`; `detour` 1 for the extra hops of the G/S/I/D letters (003 §3.5
+    /// takes them only when the minimal route is congested).
+    fn hop(&self, nb: u32, vl: usize, st: RouteState, detour: u8) -> Hop {
         debug_assert!(self.class[vl] != u8::MAX, "VL {vl} not allocated");
         Hop {
+            detour,
             nb,
             vc: self.class[vl],
             state: st,
@@ -262,11 +265,12 @@ impl HopRouting for DragonflyGsid {
                 self.local[ru * a + self.index[t as usize] as usize],
                 vl,
                 state(DESTINATION, k + 1),
+                0,
             ));
             if e.d && k == 0 {
                 for j in 0..a as u32 {
                     if j != me && j != self.index[t as usize] {
-                        out(self.hop(self.local[ru * a + j as usize], 4, state(DESTINATION, 1)));
+                        out(self.hop(self.local[ru * a + j as usize], 4, state(DESTINATION, 1), 1));
                     }
                 }
             }
@@ -279,7 +283,7 @@ impl HopRouting for DragonflyGsid {
         if is_gateway {
             for &(g, pos) in self.globals(ru) {
                 if g == gt {
-                    out(self.hop(pos, 4, state(DESTINATION, 0)));
+                    out(self.hop(pos, 4, state(DESTINATION, 0), 0));
                 }
             }
         } else if k == 0 || (k == 1 && letter) {
@@ -287,11 +291,11 @@ impl HopRouting for DragonflyGsid {
             match self.extra {
                 None => {
                     let j = gws[t as usize % gws.len()];
-                    out(self.hop(self.local[ru * a + j as usize], base + k as usize, next));
+                    out(self.hop(self.local[ru * a + j as usize], base + k as usize, next, 0));
                 }
                 Some(_) => {
                     for &j in gws {
-                        out(self.hop(self.local[ru * a + j as usize], base + k as usize, next));
+                        out(self.hop(self.local[ru * a + j as usize], base + k as usize, next, 0));
                     }
                 }
             }
@@ -299,14 +303,14 @@ impl HopRouting for DragonflyGsid {
         if letter && k == 0 {
             for j in 0..a as u32 {
                 if j != me && (is_gateway || !gws.contains(&j)) {
-                    out(self.hop(self.local[ru * a + j as usize], base, state(stage, 1)));
+                    out(self.hop(self.local[ru * a + j as usize], base, state(stage, 1), 1));
                 }
             }
         }
         if e.g && stage == SOURCE {
             for &(g, pos) in self.globals(ru) {
                 if g != gt {
-                    out(self.hop(pos, 2, state(INTERMEDIATE, 0)));
+                    out(self.hop(pos, 2, state(INTERMEDIATE, 0), 1));
                 }
             }
         }

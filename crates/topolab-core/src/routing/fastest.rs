@@ -213,6 +213,7 @@ impl HopRouting for Fastest {
                 && self.latency_ps[row + v] + self.arc_ps[lo + i] as u64 == lat
             {
                 out(Hop {
+                    detour: 0,
                     nb: i as u32,
                     vc,
                     state: st,

@@ -162,6 +162,7 @@ impl HopRouting for FatTreeNca {
                 .position(|&v| self.level[v as usize] < self.level[r] && self.covers(v as usize, t))
             {
                 out(Hop {
+                    detour: 0,
                     nb: i as u32,
                     vc: 0,
                     state: st,
@@ -176,6 +177,7 @@ impl HopRouting for FatTreeNca {
         if self.adaptive {
             for &i in ups {
                 out(Hop {
+                    detour: 0,
                     nb: i,
                     vc: 0,
                     state: st,
@@ -188,6 +190,7 @@ impl HopRouting for FatTreeNca {
                 _ => e / self.radix[0].max(1) as usize,
             };
             out(Hop {
+                detour: 0,
                 nb: ups[key % ups.len()],
                 vc: 0,
                 state: st,

@@ -215,8 +215,14 @@ impl HopRouting for Valiant {
             VcRule::Hop => hop.min(self.vc_classes() - 1) as u8,
         };
         let state = RouteState::new(phase, st.aux);
-        self.table
-            .for_each_next(r as usize, target as usize, |nb| out(Hop { nb, vc, state }));
+        self.table.for_each_next(r as usize, target as usize, |nb| {
+            out(Hop {
+                detour: 0,
+                nb,
+                vc,
+                state,
+            })
+        });
     }
 }
 
@@ -402,6 +408,7 @@ impl HopRouting for UpDown {
             let nph = if up { 0 } else { 1 };
             if dist[2 * v as usize + nph] == here - 1 {
                 out(Hop {
+                    detour: 0,
                     nb: i as u32,
                     vc: 0,
                     state: RouteState::new(nph as u8, 0),

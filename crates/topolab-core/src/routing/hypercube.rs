@@ -94,6 +94,7 @@ impl HopRouting for HypercubeTurn {
             let i = mask.trailing_zeros() as usize;
             mask &= mask - 1;
             out(Hop {
+                detour: 0,
                 nb: self.grid.neighbor(r, i, ((a >> i) & 1) as u32 ^ 1),
                 vc: 0,
                 state: st,

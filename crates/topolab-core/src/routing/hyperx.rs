@@ -193,6 +193,7 @@ impl HopRouting for FlatFlyDor {
         if self.twisted && hop == 0 && g.coord(r, last) != twist {
             // 003 §3.3 Twisted step 1, on VL 1 of the SL.
             out(Hop {
+                detour: 0,
                 nb: g.neighbor(r, last, twist),
                 vc: (base + 1) as u8,
                 state: RouteState::new(TWISTED, st.aux),
@@ -212,6 +213,7 @@ impl HopRouting for FlatFlyDor {
         if st.phase & EXTRA != 0 {
             // 003 §3.3 rule 4: after the extra hop, the direct one on VL 1.
             out(Hop {
+                detour: 0,
                 nb: direct,
                 vc: (base + 1) as u8,
                 state: done,
@@ -228,6 +230,7 @@ impl HopRouting for FlatFlyDor {
             base
         };
         out(Hop {
+            detour: 0,
             nb: direct,
             vc: vc as u8,
             state: done,
@@ -236,6 +239,9 @@ impl HopRouting for FlatFlyDor {
             for c in 0..g.dims[k] {
                 if c != cur && c != dst {
                     out(Hop {
+                        // 003 §3.3: the direct hop is preferred; another switch of the
+                        // dimension is the adaptive detour.
+                        detour: 1,
                         nb: g.neighbor(r, k, c),
                         vc: base as u8,
                         state: RouteState::new(EXTRA, st.aux),

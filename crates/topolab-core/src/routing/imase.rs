@@ -363,6 +363,13 @@ impl HopRouting for ImaseRouting {
             VcRule::Single => 0,
             _ => hop.min(self.diameter.saturating_sub(1)) as u8,
         };
-        self.minimal_next(r, t, &mut |nb| out(Hop { nb, vc, state: st }));
+        self.minimal_next(r, t, &mut |nb| {
+            out(Hop {
+                detour: 0,
+                nb,
+                vc,
+                state: st,
+            })
+        });
     }
 }

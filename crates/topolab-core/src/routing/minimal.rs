@@ -234,7 +234,13 @@ impl HopRouting for Minimal {
     #[inline]
     fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
         let vc = self.vc(hop);
-        self.table
-            .for_each_next(r as usize, t as usize, |nb| out(Hop { nb, vc, state: st }));
+        self.table.for_each_next(r as usize, t as usize, |nb| {
+            out(Hop {
+                detour: 0,
+                nb,
+                vc,
+                state: st,
+            })
+        });
     }
 }

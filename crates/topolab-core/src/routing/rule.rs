@@ -8,9 +8,10 @@
 //! - a packet from router s to router t starts in a state drawn from `start(s, t)` (e.g. the
 //!   Valiant intermediate, or the Dragonfly global link to use);
 //! - at every router r, `next(r, t, hop, state)` offers the candidate hops (neighbour, VC class,
-//!   state after the hop); the simulator takes one (uniformly, weighted by link width, or the
-//!   least occupied output when the routing selects by queue), static analysis takes each with
-//!   equal probability;
+//!   state after the hop, detour level); the simulator takes one (uniformly among the least
+//!   detouring, weighted by link width, or by occupancy plus a penalty per detour level when
+//!   the routing selects by queue), static analysis takes each least-detouring one with equal
+//!   probability (every one, for a routing that selects by queue);
 //! - a packet is delivered at the first router r == t where `next` offers nothing. `next` must
 //!   offer at least one candidate wherever r != t (a dead end is reported as an error).
 
@@ -39,6 +40,12 @@ impl RouteState {
 /// One candidate hop at a router.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Hop {
+    /// How far the hop departs from the algorithm's preference: 0 for a productive (e.g.
+    /// minimal) hop, higher for less preferred ones (003 §3.3, §3.5, §3.7 order adaptive
+    /// choices: minimal first, then sideways / extra hops, then deflection). Random selection
+    /// and static analysis of an oblivious routing take only the lowest level offered; queue
+    /// selection charges each level one VC buffer of occupancy (`RuleRouting`).
+    pub detour: u8,
     /// Position of the next router in `net.neighbors(router)`.
     pub nb: u32,
     /// VC class of the hop, below `vc_classes()`. The simulator splits its VCs evenly among
@@ -92,10 +99,11 @@ pub trait HopRouting: Send + Sync {
     fn default_select(&self) -> Select {
         Select::Random
     }
-    /// True when the path distribution does not depend on network state, so that
-    /// `start`/`next` probabilities are the traffic split (channel loads are meaningful).
+    /// False when even random selection does not make `start`/`next` probabilities the
+    /// traffic split (UGAL's candidate union: the choice between its parts is adaptive). With
+    /// `select=queue` no rule is oblivious (`catalog::build_static`).
     fn oblivious(&self) -> bool {
-        self.default_select() == Select::Random
+        true
     }
     /// The starting states of a packet from router s to router t with their probabilities
     /// (summing to 1), appended to `out`.
@@ -164,7 +172,16 @@ impl RouteDef for RuleRoute<'_> {
             part.clear();
             walk(s, t, st0, max, &mut part, &mut |r, st, hop, c| {
                 let nbrs = self.net.neighbors(r as usize);
+                let mut least = u8::MAX;
+                let start = c.len();
                 self.rule.next(r, t as u32, hop as u32, st, &mut |h: Hop| {
+                    if self.oblivious && h.detour > least {
+                        return;
+                    }
+                    if self.oblivious && h.detour < least {
+                        least = h.detour;
+                        c.truncate(start);
+                    }
                     c.push((nbrs[h.nb as usize], h.state, h.vc));
                 });
             })?;
@@ -180,11 +197,12 @@ impl RouteDef for RuleRoute<'_> {
 /// Every VC class a rule uses must be below its `vc_classes()`, and every walk must end:
 /// the checks the static adapter and the simulator rely on, for tests of new routings.
 pub fn check_rule_paths(net: &Network, rule: Arc<dyn HopRouting + '_>) -> Result<u32> {
-    let oblivious = rule.oblivious();
+    // Every candidate, whatever its detour level: all of them can be taken under queue
+    // selection.
     let def = RuleRoute {
         net,
         rule,
-        oblivious,
+        oblivious: false,
     };
     let classes = def.num_vcs();
     let mut longest = 0u32;

@@ -264,6 +264,7 @@ impl HopRouting for SlimFlyAlgebraic {
         self.next_routers(r, t, &mut |v| {
             if let Some(i) = nbrs.iter().position(|&w| w == v) {
                 out(Hop {
+                    detour: 0,
                     nb: i as u32,
                     vc,
                     state: st,

@@ -153,6 +153,7 @@ impl HopRouting for TorusDor {
                 (cur + 1) % k
             };
             out(Hop {
+                detour: 0,
                 nb: g.neighbor(r, n, c),
                 vc: class as u8,
                 state: RouteState::new(tag | if down { DOWN } else { 0 } | class as u8, 0),

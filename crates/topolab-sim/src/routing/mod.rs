@@ -328,7 +328,8 @@ impl Routing {
                         built.select,
                         v,
                         takes_vcs.then_some("vcs=any (one VC class)"),
-                    )?))
+                    )?
+                    .with_detour_penalty(cfg.vc_buf_size)))
                 }
                 None => Err(SimError::param(
                     "routing",

@@ -17,6 +17,10 @@ pub struct RuleRouting {
     pub select: Select,
     /// VCs per VC class.
     per_class: u32,
+    /// Credits in use charged per detour level under queue selection: a less preferred hop
+    /// is taken only when the preferred outputs hold more than this much more (one VC buffer
+    /// by default, set by `with_detour_penalty`).
+    detour_penalty: u32,
 }
 
 impl std::fmt::Debug for RuleRouting {
@@ -54,7 +58,14 @@ impl RuleRouting {
             per_class: num_vcs / classes,
             rule,
             select,
+            detour_penalty: 1,
         })
+    }
+
+    /// Queue selection charges `credits` per detour level (`Hop::detour`).
+    pub fn with_detour_penalty(mut self, credits: u32) -> Self {
+        self.detour_penalty = credits;
+        self
     }
 
     #[inline]
@@ -109,18 +120,27 @@ impl RuleRouting {
         st: RouteState,
         rng: &mut ChaCha8Rng,
     ) -> Option<(u32, Hop)> {
-        // One pass over the candidates, choosing on the fly (no list is built): reservoir
-        // sampling over ports for Random, least credits in use with random tie-breaking for
-        // Queue.
+        // One pass over the candidates, choosing on the fly (no list is built). Random: reservoir
+        // sampling over the ports of the least-detouring candidates. Queue: least credits in use
+        // plus the detour penalty, random tie-breaking.
         let mut chosen: Option<(u32, Hop)> = None;
-        let mut seen = 0u32; // Random: ports seen; Queue: ties at the best occupancy
+        let mut seen = 0u32; // Random: ports seen; Queue: ties at the best cost
         let mut best = u32::MAX;
+        let mut least = u8::MAX;
         let topo = ctx.topo;
         let select = self.select;
+        let penalty = self.detour_penalty;
         self.rule.next(router, t, hop, st, &mut |h: Hop| {
             let (first, width) = topo.nbr_port(router as usize, h.nb as usize);
             match select {
                 Select::Random => {
+                    if h.detour > least {
+                        return;
+                    }
+                    if h.detour < least {
+                        least = h.detour;
+                        seen = 0;
+                    }
                     seen += width;
                     // The first single-cable candidate is taken without a draw.
                     let k = if seen == 1 {
@@ -134,12 +154,12 @@ impl RuleRouting {
                 }
                 Select::Queue => {
                     for port in first..first + width {
-                        let used = ctx.port_used[port as usize];
-                        if used < best {
-                            best = used;
+                        let cost = ctx.port_used[port as usize] + h.detour as u32 * penalty;
+                        if cost < best {
+                            best = cost;
                             seen = 1;
                             chosen = Some((port, h));
-                        } else if used == best {
+                        } else if cost == best {
                             seen += 1;
                             if rng.random_range(0..seen) == 0 {
                                 chosen = Some((port, h));
