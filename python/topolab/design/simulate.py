@@ -9,7 +9,7 @@ most ``CompareSettings.sim_endpoints`` endpoints. Designs that scale to the same
 (a Slim Fly q = 19 with p = 14 or 15) share one simulation (cached).
 
 Which routing and which worst-case pattern a family gets is ``SIM_CHOICES``, the one place to
-update when a better routing arrives (e.g. UGAL for Slim Fly).
+update when a better routing arrives.
 """
 
 from __future__ import annotations
@@ -42,8 +42,9 @@ class SimChoice:
 
 # family -> what to simulate. Update here when a routing arrives (Slim Fly UGAL, ...).
 SIM_CHOICES: dict[str, SimChoice] = {
-    # 000 §IV: minimal routing for uniform traffic, Valiant for the adversarial pattern (§V-C)
-    "slimfly": SimChoice("min", "slimfly-worst", "valiant"),
+    # 000 §V: minimal routing for uniform traffic; UGAL-L for the adversarial pattern (§V-C;
+    # `topolab reproduce slimfly-routing`: above Valiant under the worst case at q = 7)
+    "slimfly": SimChoice("min", "slimfly-worst", "ugal_l"),
     # Kim et al. ISCA'08, 000 §V-C: UGAL-L for both
     "dragonfly": SimChoice("dragonfly_ugal", "dragonfly-worst", "dragonfly_ugal"),
     # 000 §V-C: every packet through the core switches
@@ -300,13 +301,13 @@ def _endpoints_of(spec: str) -> int | None:
 
 
 def _vcs_needed(net: Network, routing: str) -> int:
-    """Hop-indexed VCs need one class per hop (000 §IV-D): D for min, 2D for Valiant."""
-    if routing not in ("min", "valiant"):
+    """Hop-indexed VCs need one class per hop (000 §IV-D): D for min, 2D for Valiant and UGAL."""
+    if routing not in ("min", "valiant", "ugal_l", "ugal_g"):
         return 4
     from topolab.analysis import analyze
 
     diameter = int(analyze(net, progress=False).diameter)
-    return max(4, diameter * (2 if routing == "valiant" else 1))
+    return max(4, diameter * (1 if routing == "min" else 2))
 
 
 _SATURATION_CACHE: dict[tuple[str, str, str, int], dict[str, Any]] = {}
