@@ -204,7 +204,7 @@ def sweep_load(
 
 def run_exchange(
     net: Network | str,
-    per_source: Sequence[Sequence[tuple[int, int]]],
+    per_source: str | Sequence[Sequence[tuple[int, int]]],
     routing: str = "min",
     seed: int = 1,
     *,
@@ -213,9 +213,14 @@ def run_exchange(
     **router_params: Any,
 ) -> ExchangeResult:
     """Runs a fixed exchange to completion: ``per_source[s]`` lists the (destination endpoint,
-    packets) messages endpoint ``s`` sends, in order, as fast as its injection channel allows."""
+    packets) messages endpoint ``s`` sends, in order, as fast as its injection channel allows.
+    ``per_source`` may instead be an exchange spec (``"alltoall"``, ``"nn3d:packets=64"``:
+    docs/traffic.md "Exchanges"); ``name`` is then the spec with every parameter resolved."""
+    net = as_network(net)
+    if isinstance(per_source, str):
+        name, per_source = _core.exchange_messages(net._net, per_source)
     d = _core.run_exchange(
-        as_network(net)._net,
+        net._net,
         routing,
         [[(int(dst), int(n)) for dst, n in msgs] for msgs in per_source],
         name=name,

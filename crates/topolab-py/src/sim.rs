@@ -174,6 +174,14 @@ fn run_exchange<'py>(
     to_py(py, &result)
 }
 
+/// The messages of an exchange spec (`alltoall[:...]`, `nn3d[:...]`, docs/traffic.md) on `net`:
+/// (canonical name with every parameter resolved, per source endpoint [(destination, packets)]).
+#[pyfunction]
+fn exchange_messages(net: &PyNetwork, spec: &str) -> PyResult<(String, Vec<Vec<(u32, u32)>>)> {
+    let exchange = Exchange::parse(spec, &net.inner).map_err(to_py_err)?;
+    Ok((exchange.name, exchange.per_source))
+}
+
 /// Every simulation parameter: name, kind, default and meaning.
 #[pyfunction]
 fn sim_params(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
@@ -206,6 +214,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_load, m)?)?;
     m.add_function(wrap_pyfunction!(run_exchange, m)?)?;
+    m.add_function(wrap_pyfunction!(exchange_messages, m)?)?;
     m.add_function(wrap_pyfunction!(sim_params, m)?)?;
     m.add_function(wrap_pyfunction!(read_booksim_config, m)?)?;
     Ok(())

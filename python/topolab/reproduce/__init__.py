@@ -29,6 +29,7 @@ REGISTRY: dict[str, str] = {
     "slimfly-routing": "topolab.reproduce.slimfly_routing",
     "infiniband": "topolab.reproduce.infiniband",
     "unidirectional-sim": "topolab.reproduce.unidirectional_sim",
+    "diameter-two": "topolab.reproduce.diameter_two",
 }
 
 
