@@ -34,7 +34,9 @@ def test_inr_near_half_and_better_than_min_on_worst_case(rep):
     for column in ("SF p=3", "MLFM h=4", "OFT k=4"):
         for kind in ("uniform", "worst case"):
             sat = _value(rep, column, f"Fig. 6 INR {kind} saturation")
-            assert abs(sat - 0.5) <= 0.2, (column, kind, sat)
+            assert abs(sat - 0.5) <= 0.1 + 1e-9, (column, kind, sat)
+        # 001 §4.3.1: MIN carries 96-98% of uniform traffic (input-output-buffered switches).
+        assert _value(rep, column, "Fig. 6 MIN uniform saturation") >= 0.9
         assert _value(rep, column, "Fig. 6 INR worst case saturation") > _value(
             rep, column, "Fig. 6 MIN worst case saturation"
         )
