@@ -174,10 +174,13 @@ fn run_exchange<'py>(
     to_py(py, &result)
 }
 
+/// Per source endpoint, its messages as (destination endpoint, packets).
+type MessagesBySource = Vec<Vec<(u32, u32)>>;
+
 /// The messages of an exchange spec (`alltoall[:...]`, `nn3d[:...]`, docs/traffic.md) on `net`:
-/// (canonical name with every parameter resolved, per source endpoint [(destination, packets)]).
+/// (canonical name with every parameter resolved, messages by source endpoint).
 #[pyfunction]
-fn exchange_messages(net: &PyNetwork, spec: &str) -> PyResult<(String, Vec<Vec<(u32, u32)>>)> {
+fn exchange_messages(net: &PyNetwork, spec: &str) -> PyResult<(String, MessagesBySource)> {
     let exchange = Exchange::parse(spec, &net.inner).map_err(to_py_err)?;
     Ok((exchange.name, exchange.per_source))
 }
