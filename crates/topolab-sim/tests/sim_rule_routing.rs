@@ -4,40 +4,10 @@
 
 mod common;
 
-use common::short;
+use common::{short, static_mean_routers};
+use topolab_core::build_str;
 use topolab_core::progress::Silent;
-use topolab_core::routing::catalog::build_static;
-use topolab_core::routing::path::PathSet;
-use topolab_core::{build_str, Network};
 use topolab_sim::simulate;
-
-/// Mean routers visited per packet under uniform traffic (every endpoint pair, self included
-/// as in BookSim2's uniform pattern),
-/// from the static path enumeration.
-fn static_mean_routers(net: &Network, routing: &str) -> f64 {
-    let def = build_static(net, routing, &Silent).unwrap();
-    let ep = net.endpoints();
-    let mut ps = PathSet::default();
-    let (mut sum, mut count) = (0.0, 0.0);
-    for s in 0..net.num_routers() {
-        for t in 0..net.num_routers() {
-            let pairs = (ep[s] * ep[t]) as f64;
-            if pairs == 0.0 {
-                continue;
-            }
-            def.paths(s, t, &mut ps).unwrap();
-            let mean: f64 = (0..ps.len())
-                .map(|i| {
-                    let (rs, _, w) = ps.path(i);
-                    w * rs.len() as f64
-                })
-                .sum();
-            sum += pairs * mean;
-            count += pairs;
-        }
-    }
-    sum / count
-}
 
 #[test]
 fn updown_delivers_and_follows_its_static_paths() {

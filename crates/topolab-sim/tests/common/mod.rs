@@ -2,6 +2,10 @@
 #![allow(dead_code)]
 
 use std::path::PathBuf;
+use topolab_core::progress::Silent;
+use topolab_core::routing::catalog::build_static;
+use topolab_core::routing::path::PathSet;
+use topolab_core::Network;
 use topolab_sim::SimConfig;
 
 /// shared/reference/booksim beside the repository (searched upwards from the crate).
@@ -65,4 +69,34 @@ pub fn results(dir: &std::path::Path) -> Vec<Row> {
             }
         })
         .collect()
+}
+
+/// Mean routers visited per packet under uniform traffic (every endpoint pair, self included as
+/// in BookSim2's uniform pattern), from the static path enumeration of the same routing: what
+/// the simulated `avg_hops` of an oblivious routing must approach.
+pub fn static_mean_routers(net: &Network, routing: &str) -> f64 {
+    let def = build_static(net, routing, &Silent).unwrap();
+    let ep = net.endpoints();
+    let mut ps = PathSet::default();
+    let (mut sum, mut count) = (0.0, 0.0);
+    for s in 0..net.num_routers() {
+        for t in 0..net.num_routers() {
+            let pairs = (ep[s] * ep[t]) as f64;
+            if pairs == 0.0 {
+                continue;
+            }
+            def.paths(s, t, &mut ps).unwrap();
+            let total: f64 = (0..ps.len()).map(|i| ps.path(i).2).sum();
+            let mean: f64 = (0..ps.len())
+                .map(|i| {
+                    let (rs, _, w) = ps.path(i);
+                    w * rs.len() as f64
+                })
+                .sum::<f64>()
+                / total;
+            sum += pairs * mean;
+            count += pairs;
+        }
+    }
+    sum / count
 }
