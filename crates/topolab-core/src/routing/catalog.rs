@@ -75,7 +75,8 @@ impl UgalChoice {
     }
 }
 
-fn check_keys(spec: &TopologySpec, allowed: &[&str]) -> Result<()> {
+/// Rejects a routing spec's parameters that are not in `allowed`, listing the valid ones.
+pub fn check_keys(spec: &TopologySpec, allowed: &[&str]) -> Result<()> {
     for k in spec.params.keys() {
         if !allowed.contains(&k.as_str()) {
             return Err(TopolabError::UnknownParameter {

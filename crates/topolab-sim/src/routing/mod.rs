@@ -234,25 +234,6 @@ fn vc_policy(
     }
 }
 
-fn check_keys(p: &TopologySpec, allowed: &[&str]) -> Result<()> {
-    for k in p.params.keys() {
-        if !allowed.contains(&k.as_str()) {
-            return Err(SimError::Core(
-                topolab_core::TopolabError::UnknownParameter {
-                    context: format!("routing {}", p.family),
-                    param: k.clone(),
-                    valid: if allowed.is_empty() {
-                        "none".into()
-                    } else {
-                        allowed.join(", ")
-                    },
-                },
-            ));
-        }
-    }
-    Ok(())
-}
-
 impl Routing {
     /// The routing named by `spec` ("min", "valiant:vcs=any", ...) for this network.
     pub fn parse(
@@ -267,7 +248,7 @@ impl Routing {
         let v = cfg.num_vcs;
         match name {
             "min_static" => {
-                check_keys(&parsed, &["vcs"])?;
+                topolab_core::routing::catalog::check_keys(&parsed, &["vcs"])?;
                 let hops = HopMatrix::build(net, monitor)?;
                 let diameter = endpoint_diameter(net, &hops)?;
                 let policy = vc_policy(&parsed, false, diameter, v)?;
@@ -279,7 +260,7 @@ impl Routing {
             }
             "ugal_l" | "ugal_g" => {
                 use topolab_core::routing::catalog::{ugal_from_params, UgalChoice, UGAL_PARAMS};
-                check_keys(&parsed, UGAL_PARAMS)?;
+                topolab_core::routing::catalog::check_keys(&parsed, UGAL_PARAMS)?;
                 let p = Params::new(&parsed.family, &parsed.params);
                 let global = name == "ugal_g";
                 let choice = UgalChoice::from_params(&p)?;
@@ -306,11 +287,11 @@ impl Routing {
                 "ugal_l or ugal_g (the simulated UGAL variants); 'ugal' is their candidate union for static analysis",
             )),
             "dor" | "dim_order" => {
-                check_keys(&parsed, &[])?;
+                topolab_core::routing::catalog::check_keys(&parsed, &[])?;
                 Ok(Routing::TorusDor(torus::TorusDor::new(net, topo, v)?))
             }
             "dragonfly_min" | "dragonfly_ugal" => {
-                check_keys(&parsed, &[])?;
+                topolab_core::routing::catalog::check_keys(&parsed, &[])?;
                 Ok(Routing::Dragonfly(dragonfly::DragonflyRouting::new(
                     net,
                     topo,
