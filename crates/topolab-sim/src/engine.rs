@@ -265,16 +265,31 @@ impl<'p> Engine<'p> {
                 }
             };
             // marks[r * k + j]: router-major so that each router writes its own chunk.
-            if parallel {
-                self.cores
-                    .par_iter_mut()
-                    .zip(self.marks.par_chunks_mut(k as usize))
-                    .with_min_len(8)
-                    .for_each(|(c, m)| run(c, m));
-            } else {
-                for (c, m) in self.cores.iter_mut().zip(self.marks.chunks_mut(k as usize)) {
-                    run(c, m);
+            // A run of consecutive routers, each one's state fetched while the one before it
+            // runs (its record, the pointers to that state, one turn earlier still).
+            let first = ctxs[0].0;
+            let run_span = |cores: &mut [RouterCore], marks: &mut [(u32, u32)]| {
+                for (r, m) in marks.chunks_mut(k as usize).enumerate() {
+                    if let Some(c) = cores.get(r + 2) {
+                        c.prefetch_record();
+                    }
+                    if let Some(c) = cores.get(r + 1) {
+                        c.prefetch(first);
+                    }
+                    run(&mut cores[r], m);
                 }
+            };
+            if parallel {
+                // Spans of at least 8 routers, about four per thread: enough for rayon to
+                // balance the threads, few span starts (whose first router is not fetched
+                // ahead).
+                let span = (n / (4 * rayon::current_num_threads())).max(8);
+                self.cores
+                    .par_chunks_mut(span)
+                    .zip(self.marks.par_chunks_mut(span * k as usize))
+                    .for_each(|(c, m)| run_span(c, m));
+            } else {
+                run_span(&mut self.cores, &mut self.marks);
             }
         }
         let marks = std::mem::take(&mut self.marks);

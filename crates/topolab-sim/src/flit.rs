@@ -78,6 +78,13 @@ impl<T: Copy> Wheel<T> {
         self.len += 1;
     }
 
+    /// Hints that the bucket of `now` will be read soon.
+    #[inline]
+    pub fn prefetch(&self, now: u32) {
+        let b = &self.buckets[(now & self.mask) as usize];
+        crate::prefetch::slice(b);
+    }
+
     /// Something arrives at `now`.
     #[inline]
     pub fn has(&self, now: u32) -> bool {

@@ -314,7 +314,7 @@ pub fn check_conservation(engine: &Engine) -> Result<(), SimError> {
                 };
                 let in_router = iq
                     .outbound_flits()
-                    .filter(|&(port, f)| port == q && f.vc as u32 == vc)
+                    .filter(|&(port, out_vc, _)| port == q && out_vc as u32 == vc)
                     .count();
                 let on_wire = on_wire + in_router;
                 let outstanding = on_wire as i64 + downstream as i64 + returning as i64 + pending;

@@ -91,6 +91,12 @@ impl OutputStage {
 
     /// Grants (input, output) are appended to `grants`; the caller moves the winners'
     /// pointers (`out_ptr` reads the output arbiters' pointers).
+    /// Hints that the stage will run soon (see `crate::prefetch`).
+    pub fn prefetch(&self) {
+        crate::prefetch::slice(&self.best_in);
+        crate::prefetch::slice(&self.best_dist);
+    }
+
     pub fn run(
         &mut self,
         picks: &[Request],

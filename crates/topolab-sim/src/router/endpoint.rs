@@ -295,6 +295,19 @@ impl Endpoints {
         stats.moved += 1;
     }
 
+    /// Hints that these endpoints' turn comes next (see `crate::prefetch`).
+    pub fn prefetch(&self, now: u32) {
+        use crate::prefetch::slice;
+        slice(&self.next_gen);
+        slice(&self.left);
+        slice(&self.partial);
+        slice(&self.cur_vc);
+        slice(&self.vc_busy);
+        slice(&self.vc_used);
+        self.ej_wheel.prefetch(now);
+        self.cr_wheel.prefetch(now);
+    }
+
     /// Some endpoint holds a packet it is injecting.
     pub fn busy(&self) -> bool {
         self.left.iter().any(|&l| l > 0)

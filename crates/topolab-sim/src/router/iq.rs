@@ -58,6 +58,8 @@ struct Xbar {
     slot: u32,
     port: u32,
     ready: u32,
+    /// VC the flit takes on the output channel.
+    vc: u8,
     step: u64,
 }
 
@@ -311,12 +313,13 @@ impl IqState {
         })
     }
 
-    /// Flits in the crossbar and the output queues, with their output port.
-    pub fn outbound_flits(&self) -> impl Iterator<Item = (u32, &Flit)> + '_ {
+    /// Flits in the crossbar and the output queues, with their output port and the VC they
+    /// take on the output channel (set on the flit itself when it leaves the crossbar).
+    pub fn outbound_flits(&self) -> impl Iterator<Item = (u32, u8, &Flit)> + '_ {
         let xbar = self
             .xbar
             .iter()
-            .map(|x| (x.port, &self.flits[x.slot as usize]));
+            .map(|x| (x.port, x.vc, &self.flits[x.slot as usize]));
         let queued = (0..self.n_out).flat_map(move |p| {
             let mut at = self.oq_head[p as usize];
             std::iter::from_fn(move || {
@@ -325,7 +328,7 @@ impl IqState {
                 } else {
                     let f = &self.flits[at as usize];
                     at = self.next[at as usize];
-                    Some((p, f))
+                    Some((p, f.vc, f))
                 }
             })
         });
@@ -454,6 +457,11 @@ impl IqState {
                 break;
             }
             self.xbar.pop_front();
+            // The hop and the output VC are written here rather than when the flit wins the
+            // switch: the switch allocation then reads only the VC records, not the flits.
+            let f = &mut self.flits[x.slot as usize];
+            f.hops = f.hops.saturating_add(1);
+            f.vc = x.vc;
             self.enqueue_output(x.slot, x.port);
         }
         if self.booksim {
@@ -675,10 +683,8 @@ impl IqState {
         let ov = i.ov;
         self.buffered -= 1;
         let port = by_v.quot(ov);
-        let f = &mut self.flits[slot as usize];
-        f.hops = f.hops.saturating_add(1);
-        f.vc = by_v.modulo(ov) as u8;
-        let tail = f.is_tail();
+        // Every packet has `pkt` flits: with one, each flit is a tail, known without reading it.
+        let tail = self.pkt == 1 || self.flits[slot as usize].is_tail();
         let out = &mut self.ov[ov as usize];
         out.used += 1;
         if tail {
@@ -701,6 +707,7 @@ impl IqState {
             slot,
             port,
             ready: xbar_start + self.xbar_delay - 1,
+            vc: by_v.modulo(ov) as u8,
             step,
         });
         if self.sw_delay > 1 {
@@ -798,6 +805,31 @@ impl IqState {
             }
         }
         self.credit_q.extend(self.credit_keep.drain(..));
+    }
+
+    /// Hints that this router's turn comes next: its VC records, buffered flits, work lists
+    /// and queues (see `crate::prefetch`).
+    pub fn prefetch(&self) {
+        use crate::prefetch::{deque, slice};
+        slice(&self.flits);
+        slice(&self.iv);
+        slice(&self.ov);
+        slice(&self.op_used);
+        slice(&self.active_list);
+        slice(&self.vca_list);
+        slice(&self.next);
+        slice(&self.oq_head);
+        slice(&self.oq_tail);
+        slice(&self.oq_len);
+        slice(&self.sw_in_ptr);
+        slice(&self.sw_offset);
+        slice(&self.sw_out_ptr);
+        slice(&self.sw_best);
+        self.vc_out.prefetch();
+        self.sw_out.prefetch();
+        deque(&self.credit_q);
+        deque(&self.pend_credits);
+        deque(&self.xbar);
     }
 
     /// Work left that needs the router processed next cycle even without arrivals.

@@ -143,6 +143,23 @@ impl RouterCore {
         self.busy || self.own_wake <= now || self.flit_wheel.has(now) || self.credit_wheel.has(now)
     }
 
+    /// Hints that this router's turn in cycle `now` comes next: what its state points to. The
+    /// struct itself should have been hinted a turn earlier (`prefetch_record`), since reading
+    /// the pointers here needs it.
+    pub fn prefetch(&self, now: u32) {
+        if let Model::Iq(iq) = &self.model {
+            iq.prefetch();
+        }
+        self.eps.prefetch(now);
+        self.flit_wheel.prefetch(now);
+        self.credit_wheel.prefetch(now);
+    }
+
+    /// Hints that this router's record (the pointers `prefetch` follows) will be read soon.
+    pub fn prefetch_record(&self) {
+        crate::prefetch::value(self);
+    }
+
     /// Phase 1 of a cycle.
     pub fn cycle(&mut self, ctx: &CycleCtx) {
         let now = ctx.now;

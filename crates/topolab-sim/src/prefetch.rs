@@ -1,0 +1,55 @@
+//! Fetching the next router's state into the cache while the current one runs.
+//!
+//! Routers are processed in index order, and by the time a router's turn comes in a cycle the
+//! other routers have pushed its state out of the core's private caches: every input VC
+//! record, output VC record and buffered flit it touches is a miss, and most of them sit in
+//! dependent chains (a VC record gives the slot of its flit, which gives the flit), so each
+//! miss stalls the turn. The order is known in advance, so the engine reads the next router's
+//! state one turn ahead (`RouterCore::prefetch`): one load per cache line, independent of each
+//! other, so that the processor overlaps their misses; the turn that follows finds the lines
+//! in its cache. A hint only: results do not depend on it.
+//!
+//! Why loads and not prefetch instructions: on the AMD EPYC virtual machines this was
+//! measured on, `prefetcht0/t1/t2` left the misses where they were (the profile's costliest
+//! load, a buffered flit's, kept its share), while plain loads of the same lines removed it and
+//! cut the Slim Fly q = 13 benchmark's time by about a quarter (docs/simulator.md).
+
+use std::mem::MaybeUninit;
+
+/// Cache line size assumed.
+const LINE: usize = 64;
+
+/// Brings the memory of `items` into the cache.
+#[inline]
+pub fn slice<T>(items: &[T]) {
+    bytes(items.as_ptr() as *const u8, std::mem::size_of_val(items));
+}
+
+/// Brings the memory of the items of `queue` into the cache.
+#[inline]
+pub fn deque<T>(queue: &std::collections::VecDeque<T>) {
+    let (front, back) = queue.as_slices();
+    slice(front);
+    slice(back);
+}
+
+/// Brings the memory of `value` into the cache.
+#[inline]
+pub fn value<T>(value: &T) {
+    bytes(value as *const T as *const u8, std::mem::size_of::<T>());
+}
+
+// The crate's one unsafe operation: see the SAFETY comment.
+#[allow(unsafe_code)]
+#[inline]
+fn bytes(start: *const u8, len: usize) {
+    let mut off = 0;
+    while off < len {
+        // SAFETY: `start..start + len` is the memory of a live shared reference (`slice`,
+        // `value`), so every byte read is in bounds and no one writes it meanwhile; it is read
+        // as MaybeUninit because it may be padding.
+        let byte = unsafe { std::ptr::read_volatile(start.add(off) as *const MaybeUninit<u8>) };
+        std::hint::black_box(byte);
+        off += LINE;
+    }
+}
