@@ -12,7 +12,9 @@
 //! Why loads and not prefetch instructions: on the AMD EPYC virtual machines this was
 //! measured on, `prefetcht0/t1/t2` left the misses where they were (the profile's costliest
 //! load, a buffered flit's, kept its share), while plain loads of the same lines removed it and
-//! cut the Slim Fly q = 13 benchmark's time by about a quarter (docs/simulator.md).
+//! cut the Slim Fly q = 13 benchmark's time by 10-25%. On networks whose state stays in the
+//! core's own caches the loads are pure cost, so the engine reads ahead only above a size
+//! (`Engine::fetch_ahead`; figures in docs/simulator.md).
 
 use std::mem::MaybeUninit;
 
