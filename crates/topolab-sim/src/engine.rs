@@ -62,7 +62,7 @@ const MAX_BATCH: u32 = 8;
 
 /// VC records (all routers) above which routers' state is read a turn ahead: about the
 /// private cache of one core of the machines measured (1 MiB L2).
-const FETCH_AHEAD_BYTES: u64 = 1 << 20;
+const READ_AHEAD_BYTES: u64 = 1 << 20;
 
 /// Largest cycle count a run may reach (cycles are u32 in the hot loop).
 pub const MAX_CYCLES: u64 = u32::MAX as u64 - 1_000_000;
@@ -87,7 +87,7 @@ pub struct Engine<'p> {
     /// the end of that cycle.
     marks: Vec<(u32, u32)>,
     /// Whether each router's state is read one turn ahead (`crate::prefetch`).
-    fetch_ahead: bool,
+    read_ahead: bool,
 }
 
 impl<'p> Engine<'p> {
@@ -127,7 +127,7 @@ impl<'p> Engine<'p> {
             stalled: 0,
             batch: Self::batch_size(prep),
             marks: Vec::new(),
-            fetch_ahead: Self::fetch_ahead(prep),
+            read_ahead: Self::reads_ahead(prep),
         })
     }
 
@@ -168,10 +168,10 @@ impl<'p> Engine<'p> {
     }
 
     /// Reading ahead pays when the routers' state does not stay in the core's own caches
-    /// between their turns: with more than `FETCH_AHEAD_BYTES` of VC records. Measured
+    /// between their turns: with more than `READ_AHEAD_BYTES` of VC records. Measured
     /// (interleaved runs, median time ratio with / without): Slim Fly q = 13 (1.9 MB of
     /// records) 0.75-0.92; torus 8x8x8 (0.7 MB) 1.045, Dragonfly p = 4 (0.6 MB) 0.99-1.0.
-    fn fetch_ahead(prep: &Prepared) -> bool {
+    pub fn reads_ahead(prep: &Prepared) -> bool {
         use crate::router::iq::{InputVc, OutputVc};
         let topo = &*prep.topo;
         let per_port = prep.cfg.num_vcs as u64;
@@ -182,7 +182,7 @@ impl<'p> Engine<'p> {
                         + topo.num_out(r) as u64 * std::mem::size_of::<OutputVc>() as u64)
             })
             .sum();
-        bytes > FETCH_AHEAD_BYTES
+        bytes > READ_AHEAD_BYTES
     }
 
     pub fn cfg(&self) -> &SimConfig {
@@ -293,10 +293,10 @@ impl<'p> Engine<'p> {
             // A run of consecutive routers, each one's state fetched while the one before it
             // runs (its record, the pointers to that state, one turn earlier still).
             let first = ctxs[0].0;
-            let fetch_ahead = self.fetch_ahead;
+            let read_ahead = self.read_ahead;
             let run_span = |cores: &mut [RouterCore], marks: &mut [(u32, u32)]| {
                 for (r, m) in marks.chunks_mut(k as usize).enumerate() {
-                    if fetch_ahead {
+                    if read_ahead {
                         if let Some(c) = cores.get(r + 2) {
                             c.prefetch_record();
                         }

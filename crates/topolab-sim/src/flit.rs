@@ -78,7 +78,7 @@ impl<T: Copy> Wheel<T> {
         self.len += 1;
     }
 
-    /// Hints that the bucket of `now` will be read soon.
+    /// Brings the bucket of `now` into the cache (see `crate::prefetch`).
     #[inline]
     pub fn prefetch(&self, now: u32) {
         let b = &self.buckets[(now & self.mask) as usize];

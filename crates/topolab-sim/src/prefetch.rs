@@ -7,14 +7,14 @@
 //! miss stalls the turn. The order is known in advance, so the engine reads the next router's
 //! state one turn ahead (`RouterCore::prefetch`): one load per cache line, independent of each
 //! other, so that the processor overlaps their misses; the turn that follows finds the lines
-//! in its cache. A hint only: results do not depend on it.
+//! in its cache. Nothing is written: results do not depend on it.
 //!
 //! Why loads and not prefetch instructions: on the AMD EPYC virtual machines this was
 //! measured on, `prefetcht0/t1/t2` left the misses where they were (the profile's costliest
 //! load, a buffered flit's, kept its share), while plain loads of the same lines removed it and
 //! cut the Slim Fly q = 13 benchmark's time by 10-25%. On networks whose state stays in the
 //! core's own caches the loads are pure cost, so the engine reads ahead only above a size
-//! (`Engine::fetch_ahead`; figures in docs/simulator.md).
+//! (`Engine::reads_ahead`; figures in docs/simulator.md).
 
 use std::mem::MaybeUninit;
 

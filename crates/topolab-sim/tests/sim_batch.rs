@@ -8,7 +8,8 @@ mod common;
 use common::short;
 use topolab_core::build_str;
 use topolab_core::progress::Silent;
-use topolab_sim::{simulate, RunResult};
+use topolab_sim::engine::Engine;
+use topolab_sim::{simulate, Prepared, RunResult};
 
 fn run(spec: &str, routing: &str, load: f64, pairs: &[(&str, &str)]) -> RunResult {
     let net = build_str(spec).unwrap();
@@ -66,4 +67,30 @@ fn batched_cycles_give_the_results_of_single_cycles() {
         assert!(a.measured_packets > 0);
         assert_eq!(a, b, "{spec} {routing} {extra:?}");
     }
+}
+
+/// Above 1 MiB of VC records the engine reads each router's state a turn ahead (one span of
+/// routers per thread with two threads). The reads must change nothing: one cycle at a time
+/// with conservation checked after each, batches, and two threads agree field for field.
+#[test]
+fn reading_ahead_changes_no_result() {
+    let spec = "slimfly:q=13,p=2";
+    let net = build_str(spec).unwrap();
+    let cfg = short(&[]);
+    let prep = Prepared::new(&net, "min", &cfg, &Silent).unwrap();
+    assert!(Engine::reads_ahead(&prep), "{spec} should be read ahead");
+    let small =
+        Prepared::new(&build_str("slimfly:q=5,p=3").unwrap(), "min", &cfg, &Silent).unwrap();
+    assert!(
+        !Engine::reads_ahead(&small),
+        "slimfly:q=5 fits in the caches"
+    );
+
+    let pairs = [("sample_period", "100")];
+    let batched = run(spec, "min", 0.4, &pairs);
+    let checked = run(spec, "min", 0.4, &[pairs[0], ("debug_checks", "1")]);
+    let threads = run(spec, "min", 0.4, &[pairs[0], ("threads", "2")]);
+    assert!(batched.measured_packets > 0);
+    assert_eq!(batched, checked);
+    assert_eq!(batched, threads);
 }

@@ -89,14 +89,15 @@ impl OutputStage {
         }
     }
 
-    /// Grants (input, output) are appended to `grants`; the caller moves the winners'
-    /// pointers (`out_ptr` reads the output arbiters' pointers).
-    /// Hints that the stage will run soon (see `crate::prefetch`).
+    /// Brings the stage's scratch into the cache ahead of its router's turn (see
+    /// `crate::prefetch`).
     pub fn prefetch(&self) {
         crate::prefetch::slice(&self.best_in);
         crate::prefetch::slice(&self.best_dist);
     }
 
+    /// Grants (input, output) are appended to `grants`; the caller moves the winners'
+    /// pointers (`out_ptr` reads the output arbiters' pointers).
     pub fn run(
         &mut self,
         picks: &[Request],

@@ -295,7 +295,7 @@ impl Endpoints {
         stats.moved += 1;
     }
 
-    /// Hints that these endpoints' turn comes next (see `crate::prefetch`).
+    /// Brings these endpoints' state into the cache ahead of their turn (see `crate::prefetch`).
     pub fn prefetch(&self, now: u32) {
         use crate::prefetch::slice;
         slice(&self.next_gen);

@@ -807,8 +807,8 @@ impl IqState {
         self.credit_q.extend(self.credit_keep.drain(..));
     }
 
-    /// Hints that this router's turn comes next: its VC records, buffered flits, work lists
-    /// and queues (see `crate::prefetch`).
+    /// Brings this router's VC records, buffered flits, work lists and queues into the cache
+    /// ahead of its turn (see `crate::prefetch`).
     pub fn prefetch(&self) {
         use crate::prefetch::{deque, slice};
         slice(&self.flits);

@@ -143,9 +143,9 @@ impl RouterCore {
         self.busy || self.own_wake <= now || self.flit_wheel.has(now) || self.credit_wheel.has(now)
     }
 
-    /// Hints that this router's turn in cycle `now` comes next: what its state points to. The
-    /// struct itself should have been hinted a turn earlier (`prefetch_record`), since reading
-    /// the pointers here needs it.
+    /// Brings what this router's state points to into the cache ahead of its turn in cycle
+    /// `now`. The record itself should have been read a turn earlier (`prefetch_record`),
+    /// since following the pointers here needs it.
     pub fn prefetch(&self, now: u32) {
         if let Model::Iq(iq) = &self.model {
             iq.prefetch();
@@ -155,7 +155,7 @@ impl RouterCore {
         self.credit_wheel.prefetch(now);
     }
 
-    /// Hints that this router's record (the pointers `prefetch` follows) will be read soon.
+    /// Brings this router's record (the pointers `prefetch` follows) into the cache.
     pub fn prefetch_record(&self) {
         crate::prefetch::value(self);
     }
