@@ -86,7 +86,7 @@ pub struct Engine<'p> {
     /// Per (cycle of the batch, router): lengths of the router's staged flits and credits at
     /// the end of that cycle.
     marks: Vec<(u32, u32)>,
-    /// Whether each router's state is read one turn ahead (`crate::prefetch`).
+    /// Whether each router's state is read one turn ahead (`crate::read_ahead`).
     read_ahead: bool,
 }
 
@@ -174,12 +174,11 @@ impl<'p> Engine<'p> {
     pub fn reads_ahead(prep: &Prepared) -> bool {
         use crate::router::iq::{InputVc, OutputVc};
         let topo = &*prep.topo;
-        let per_port = prep.cfg.num_vcs as u64;
+        let vcs = prep.cfg.num_vcs as u64;
         let bytes: u64 = (0..topo.num_routers as usize)
             .map(|r| {
-                per_port
-                    * (topo.num_in(r) as u64 * std::mem::size_of::<InputVc>() as u64
-                        + topo.num_out(r) as u64 * std::mem::size_of::<OutputVc>() as u64)
+                vcs * (topo.num_in(r) as u64 * std::mem::size_of::<InputVc>() as u64
+                    + topo.num_out(r) as u64 * std::mem::size_of::<OutputVc>() as u64)
             })
             .sum();
         bytes > READ_AHEAD_BYTES
@@ -298,10 +297,10 @@ impl<'p> Engine<'p> {
                 for (r, m) in marks.chunks_mut(k as usize).enumerate() {
                     if read_ahead {
                         if let Some(c) = cores.get(r + 2) {
-                            c.prefetch_record();
+                            c.read_ahead_record();
                         }
                         if let Some(c) = cores.get(r + 1) {
-                            c.prefetch(first);
+                            c.read_ahead(first);
                         }
                     }
                     run(&mut cores[r], m);

@@ -78,11 +78,11 @@ impl<T: Copy> Wheel<T> {
         self.len += 1;
     }
 
-    /// Brings the bucket of `now` into the cache (see `crate::prefetch`).
+    /// Brings the bucket of `now` into the cache (see `crate::read_ahead`).
     #[inline]
-    pub fn prefetch(&self, now: u32) {
+    pub fn read_ahead(&self, now: u32) {
         let b = &self.buckets[(now & self.mask) as usize];
-        crate::prefetch::slice(b);
+        crate::read_ahead::slice(b);
     }
 
     /// Something arrives at `now`.

@@ -23,7 +23,7 @@ pub mod error;
 pub mod flit;
 pub mod injection;
 pub mod measure;
-mod prefetch;
+mod read_ahead;
 pub mod router;
 pub mod routing;
 pub mod stats;

@@ -90,10 +90,10 @@ impl OutputStage {
     }
 
     /// Brings the stage's scratch into the cache ahead of its router's turn (see
-    /// `crate::prefetch`).
-    pub fn prefetch(&self) {
-        crate::prefetch::slice(&self.best_in);
-        crate::prefetch::slice(&self.best_dist);
+    /// `crate::read_ahead`).
+    pub fn read_ahead(&self) {
+        crate::read_ahead::slice(&self.best_in);
+        crate::read_ahead::slice(&self.best_dist);
     }
 
     /// Grants (input, output) are appended to `grants`; the caller moves the winners'

@@ -295,17 +295,17 @@ impl Endpoints {
         stats.moved += 1;
     }
 
-    /// Brings these endpoints' state into the cache ahead of their turn (see `crate::prefetch`).
-    pub fn prefetch(&self, now: u32) {
-        use crate::prefetch::slice;
+    /// Brings these endpoints' state into the cache ahead of their turn (see `crate::read_ahead`).
+    pub fn read_ahead(&self, now: u32) {
+        use crate::read_ahead::slice;
         slice(&self.next_gen);
         slice(&self.left);
         slice(&self.partial);
         slice(&self.cur_vc);
         slice(&self.vc_busy);
         slice(&self.vc_used);
-        self.ej_wheel.prefetch(now);
-        self.cr_wheel.prefetch(now);
+        self.ej_wheel.read_ahead(now);
+        self.cr_wheel.read_ahead(now);
     }
 
     /// Some endpoint holds a packet it is injecting.

@@ -808,9 +808,9 @@ impl IqState {
     }
 
     /// Brings this router's VC records, buffered flits, work lists and queues into the cache
-    /// ahead of its turn (see `crate::prefetch`).
-    pub fn prefetch(&self) {
-        use crate::prefetch::{deque, slice};
+    /// ahead of its turn (see `crate::read_ahead`).
+    pub fn read_ahead(&self) {
+        use crate::read_ahead::{deque, slice};
         slice(&self.flits);
         slice(&self.iv);
         slice(&self.ov);
@@ -825,8 +825,8 @@ impl IqState {
         slice(&self.sw_offset);
         slice(&self.sw_out_ptr);
         slice(&self.sw_best);
-        self.vc_out.prefetch();
-        self.sw_out.prefetch();
+        self.vc_out.read_ahead();
+        self.sw_out.read_ahead();
         deque(&self.credit_q);
         deque(&self.pend_credits);
         deque(&self.xbar);

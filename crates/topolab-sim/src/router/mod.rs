@@ -144,20 +144,20 @@ impl RouterCore {
     }
 
     /// Brings what this router's state points to into the cache ahead of its turn in cycle
-    /// `now`. The record itself should have been read a turn earlier (`prefetch_record`),
+    /// `now`. The record itself should have been read a turn earlier (`read_ahead_record`),
     /// since following the pointers here needs it.
-    pub fn prefetch(&self, now: u32) {
+    pub fn read_ahead(&self, now: u32) {
         if let Model::Iq(iq) = &self.model {
-            iq.prefetch();
+            iq.read_ahead();
         }
-        self.eps.prefetch(now);
-        self.flit_wheel.prefetch(now);
-        self.credit_wheel.prefetch(now);
+        self.eps.read_ahead(now);
+        self.flit_wheel.read_ahead(now);
+        self.credit_wheel.read_ahead(now);
     }
 
-    /// Brings this router's record (the pointers `prefetch` follows) into the cache.
-    pub fn prefetch_record(&self) {
-        crate::prefetch::value(self);
+    /// Brings this router's record (the pointers `read_ahead` follows) into the cache.
+    pub fn read_ahead_record(&self) {
+        crate::read_ahead::value(self);
     }
 
     /// Phase 1 of a cycle.

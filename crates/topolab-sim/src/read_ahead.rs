@@ -5,7 +5,7 @@
 //! record, output VC record and buffered flit it touches is a miss, and most of them sit in
 //! dependent chains (a VC record gives the slot of its flit, which gives the flit), so each
 //! miss stalls the turn. The order is known in advance, so the engine reads the next router's
-//! state one turn ahead (`RouterCore::prefetch`): one load per cache line, independent of each
+//! state one turn ahead (`RouterCore::read_ahead`): one load per cache line, independent of each
 //! other, so that the processor overlaps their misses; the turn that follows finds the lines
 //! in its cache. Nothing is written: results do not depend on it.
 //!
