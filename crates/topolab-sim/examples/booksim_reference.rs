@@ -7,7 +7,7 @@
 //! figures: average latency, accepted throughput, simulated cycles, wall and CPU seconds,
 //! simulated cycles/s, router-cycles/s, flit-hops/s and the ratio of BookSim2's wall_s to
 //! topolab's (the best of `repeat` runs; BookSim2 was measured on an idle machine of the same
-//! class, so run this on an idle machine too). CPU seconds come from /proc/self/schedstat.
+//! class, so run this on an idle machine too). CPU seconds are the whole process's (all threads).
 //! PARAM=VALUE pairs override simulation parameters (threads=2, booksim_compat=0, ...);
 //! routing=NAME replaces the configuration's routing (e.g. routing=min to time the random
 //! minimal rule against the fixed table on the same network and load).
@@ -17,12 +17,27 @@ use topolab_core::progress::Silent;
 use topolab_sim::booksim::read_config;
 use topolab_sim::{run, Prepared};
 
+/// CPU seconds of the whole process, all threads included (utime + stime of /proc/self/stat, in
+/// clock ticks of 1/100 s): /proc/self/schedstat would count only the main thread, which waits while
+/// the worker threads of a threads=2 run do the work.
 fn cpu_seconds() -> f64 {
-    std::fs::read_to_string("/proc/self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
-        .map(|ns| ns / 1e9)
-        .unwrap_or(f64::NAN)
+    const CLOCK_TICKS_PER_SECOND: f64 = 100.0;
+    let stat = match std::fs::read_to_string("/proc/self/stat") {
+        Ok(s) => s,
+        Err(_) => return f64::NAN,
+    };
+    // The command name (field 2) may hold spaces; the fields after its closing parenthesis are
+    // state (3), ..., utime (14), stime (15).
+    let after_name = match stat.rfind(')') {
+        Some(i) => &stat[i + 1..],
+        None => return f64::NAN,
+    };
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok());
+    match (ticks(11), ticks(12)) {
+        (Some(user), Some(system)) => (user + system) / CLOCK_TICKS_PER_SECOND,
+        _ => f64::NAN,
+    }
 }
 
 fn reference_dir() -> PathBuf {
