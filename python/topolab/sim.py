@@ -33,7 +33,10 @@ class SimResult:
     ``injected_throughput`` in flits per *active* endpoint per cycle (``active_endpoints``: the
     endpoints that send under the pattern; bit patterns idle those outside the largest
     power-of-two subset, 000 §V-B); ``avg_hops`` counts routers traversed (BookSim2's count:
-    router-to-router hops + 1)."""
+    router-to-router hops + 1). A latency (and ``avg_hops``) is NaN when no packet was
+    measured; ``saturated`` comes with ``saturation_reason`` saying why (the figures compared);
+    ``cycles`` never exceeds ``cycle_budget``, which follows from the measurement parameters
+    (docs/simulator.md, "Measurement")."""
 
     routing: str
     traffic: str
@@ -45,9 +48,11 @@ class SimResult:
     avg_network_latency: float
     avg_hops: float
     saturated: bool
+    saturation_reason: str
     unstable: bool
     converged: bool
     cycles: int
+    cycle_budget: int
     measured_packets: int
     sample_periods: int
     routers: int
@@ -58,8 +63,9 @@ class SimResult:
     active_router_cycles: int
     flit_hops: int
     #: router="hotpotato": share of router-to-router hops deflected off a preferred path in the
-    #: measurement window, and the most routers a flit traversed (0 for the iq router).
+    #: measurement window (0 for the iq router).
     deflection_rate: float
+    #: The most routers a flit traversed during the run (the unit of ``avg_hops``).
     max_hops: int
 
     @classmethod

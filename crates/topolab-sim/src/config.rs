@@ -331,7 +331,7 @@ impl SimConfig {
             "warmup_periods" => self.warmup_periods = parse_u32(k, value, 0, 1_000_000)?,
             "sample_period" => self.sample_period = parse_u32(k, value, 1, 100_000_000)?,
             "max_samples" => self.max_samples = parse_u32(k, value, 1, 1_000_000)?,
-            "latency_thres" => self.latency_thres = parse_f64(k, value, -1.0, 1e12)?,
+            "latency_thres" => self.latency_thres = parse_f64(k, value, -1.0, 1e9)?,
             "warmup_thres" => self.warmup_thres = parse_f64(k, value, 0.0, 1e9)?,
             "stopping_thres" => self.stopping_thres = parse_f64(k, value, 0.0, 1e9)?,
             "acc_warmup_thres" => self.acc_warmup_thres = parse_f64(k, value, 0.0, 1e9)?,

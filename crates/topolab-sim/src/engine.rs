@@ -421,6 +421,17 @@ impl<'p> Engine<'p> {
         v
     }
 
+    /// Sources create no more packets. Every router is woken once more so that its next
+    /// wake-up no longer counts a creation (an idle router keeps the wake-up it computed while
+    /// sources were creating, possibly ~1/rate cycles away, and `quiet` would wait for it).
+    pub fn stop_generating(&mut self) {
+        self.generating = false;
+        let now = self.now;
+        for c in self.cores.iter_mut() {
+            c.own_wake = c.own_wake.min(now);
+        }
+    }
+
     /// No flit, credit or event is pending anywhere.
     pub fn quiet(&self) -> bool {
         self.cores.iter().all(|c| {

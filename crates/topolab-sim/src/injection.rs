@@ -8,6 +8,8 @@
 //! memory stays constant past saturation and packet latency includes source queueing. Instead of
 //! one coin per cycle, the gap to the next creation is drawn from the geometric distribution,
 //! floor(ln U / ln(1 - p)) failed cycles: the same process, and idle endpoints cost nothing.
+//! ln(1 - p) is computed as ln_1p(-p): below p of about 1e-16, 1 - p rounds to 1, whose
+//! logarithm 0 made every gap 0, i.e. injection at full rate.
 
 use crate::traffic::{Exchange, Traffic};
 use rand::Rng;
@@ -23,7 +25,7 @@ pub enum Source {
         traffic: Traffic,
         /// Packets per endpoint per cycle.
         rate: f64,
-        /// ln(1 - rate), precomputed.
+        /// ln(1 - rate), precomputed (exact for tiny rates, see the module comment).
         ln_q: f64,
     },
     Exchange(Arc<Exchange>),
@@ -34,7 +36,7 @@ impl Source {
         Source::Bernoulli {
             traffic,
             rate,
-            ln_q: (1.0 - rate).ln(),
+            ln_q: (-rate).ln_1p(),
         }
     }
 

@@ -17,7 +17,8 @@
 //! flits ejected, as BookSim2), and average hops counted as BookSim2 does: routers traversed, i.e.
 //! router-to-router hops + 1. Unstable runs report the window they stopped in.
 
-use crate::engine::{Engine, Prepared};
+use crate::config::SimConfig;
+use crate::engine::{Engine, Prepared, MAX_CYCLES};
 use crate::error::{Result, SimError};
 use crate::injection::Source;
 use crate::router::Phase;
@@ -48,14 +49,22 @@ pub struct RunResult {
     pub avg_network_latency: f64,
     /// Routers traversed per packet (BookSim2's count: router-to-router hops + 1).
     pub avg_hops: f64,
-    /// Unstable, or accepted below (1 - saturation_tolerance) x offered.
+    /// `saturation_reason` is not empty: unstable, the measured packets not delivered within
+    /// the cycle budget, the adaptive warm-up not settled, or accepted below
+    /// (1 - saturation_tolerance) x offered by more than the Bernoulli noise.
     pub saturated: bool,
+    /// Why the run counts as saturated, in words with the figures compared ("" when not).
+    pub saturation_reason: String,
     /// The latency threshold was exceeded (BookSim2: "Simulation unstable").
     pub unstable: bool,
-    /// BookSim2's verdict: measurement ended normally (3 converged periods or max_samples).
+    /// BookSim2's verdict: measurement ended normally (3 converged periods or max_samples),
+    /// which BookSim2 also gives runs past saturation that stay below the latency threshold;
+    /// never together with `unstable`.
     pub converged: bool,
-    /// Cycles simulated, warm-up and drain included.
+    /// Cycles simulated, warm-up and drain included; at most `cycle_budget`.
     pub cycles: u64,
+    /// The most cycles this run could take, from its parameters (`cycle_budget`).
+    pub cycle_budget: u64,
     pub measured_packets: u64,
     pub sample_periods: u32,
     pub routers: u32,
@@ -73,7 +82,7 @@ pub struct RunResult {
     /// Share of router-to-router flit hops in the measurement window that were deflections off
     /// a preferred path (router=hotpotato; 0 for the input-queued router).
     pub deflection_rate: f64,
-    /// Most routers any flit traversed during the run (router=hotpotato; 0 otherwise).
+    /// Most routers any flit traversed during the run (the unit of `avg_hops`).
     pub max_hops: u32,
 }
 
@@ -92,6 +101,63 @@ fn ratio(a: f64, b: f64) -> f64 {
     }
 }
 
+/// Standard deviations of the Bernoulli packet count a throughput shortfall must exceed to count
+/// as saturation: below that, the shortfall is what the random creation process produces by
+/// itself (a run expecting a handful of packets, or none, would otherwise read as saturated).
+const SHORTFALL_SIGMAS: f64 = 3.0;
+
+/// Cycles a run may take at most: `max_samples` periods of warm-up and measurement, as many
+/// again plus `latency_thres` and `deadlock_timeout` for delivering the measured packets and
+/// emptying the network (`deadlock_timeout`, the longest the simulator lets a network stand
+/// still, keeps room for delivery when the periods are short or the threshold is off). A run
+/// reaching it while draining counts as saturated (its measured packets waited longer than
+/// the threshold allows); emptying stops there (it changes no measured figure).
+pub fn cycle_budget(cfg: &SimConfig) -> u64 {
+    let measuring = cfg.max_samples as u64 * cfg.sample_period as u64;
+    2 * measuring + cfg.latency_thres.max(0.0).ceil() as u64 + cfg.deadlock_timeout as u64
+}
+
+/// The measurement parameters that leave no window to measure in, or exceed the cycle counter.
+fn check_measurement(cfg: &SimConfig) -> Result<()> {
+    if cfg.warmup_periods > 0 && cfg.max_samples <= cfg.warmup_periods {
+        return Err(SimError::param(
+            "max_samples",
+            cfg.max_samples,
+            format!(
+                "more than warmup_periods = {} (max_samples counts the warm-up periods; with \
+                 fewer, no period is left to measure)",
+                cfg.warmup_periods
+            ),
+        ));
+    }
+    if cfg.warmup_periods == 0 && cfg.max_samples < 3 {
+        return Err(SimError::param(
+            "max_samples",
+            cfg.max_samples,
+            "at least 3 with warmup_periods = 0 (the adaptive warm-up compares two periods, \
+             and one more is measured)",
+        ));
+    }
+    if cycle_budget(cfg) >= MAX_CYCLES {
+        return Err(SimError::param(
+            "max_samples",
+            format!(
+                "{} (x sample_period = {})",
+                cfg.max_samples, cfg.sample_period
+            ),
+            format!(
+                "max_samples x sample_period at most {} cycles (the run's budget, twice that \
+                 plus latency_thres and deadlock_timeout, must stay below {MAX_CYCLES})",
+                MAX_CYCLES
+                    .saturating_sub(cfg.latency_thres.max(0.0).ceil() as u64)
+                    .saturating_sub(cfg.deadlock_timeout as u64)
+                    / 2
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// One run at `load` flits per endpoint per cycle with the traffic pattern `traffic`.
 pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> Result<RunResult> {
     if !(0.0..=1.0).contains(&load) || load.is_nan() {
@@ -101,6 +167,7 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
             "an offered load from 0 to 1 flit per endpoint per cycle",
         ));
     }
+    check_measurement(&prep.cfg)?;
     let pattern = Traffic::parse(traffic, &prep.net)?;
     let active = (0..prep.topo.num_endpoints)
         .filter(|&s| pattern.is_source(s))
@@ -117,6 +184,7 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
     let mut eng = Engine::new(prep, Source::bernoulli(pattern, rate))?;
     let cfg = prep.cfg.clone();
     let period = cfg.sample_period as u64;
+    let budget = cycle_budget(&cfg);
     // Throughputs per active endpoint, the unit of the offered load.
     let nodes = active as f64;
     let estimate = (cfg.warmup_periods.max(1) as u64 + cfg.max_samples as u64) * period;
@@ -128,6 +196,7 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
     let mut clear_last = false;
     let mut phases = 0u32;
     let mut unstable = false;
+    let mut reason = String::new();
     eng.clear_stats();
     while phases < cfg.max_samples && (eng.phase != Phase::Running || converged < 3) {
         if clear_last || (eng.phase == Phase::WarmingUp && phases.is_multiple_of(2)) {
@@ -144,8 +213,14 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
         let acc_change = ((cur_acc - prev_acc) / cur_acc).abs();
         prev_lat = cur_lat;
         prev_acc = cur_acc;
-        if cfg.latency_thres >= 0.0 && t.latency_with_in_flight(now) > cfg.latency_thres {
+        let seen = t.latency_with_in_flight(now);
+        if cfg.latency_thres >= 0.0 && seen > cfg.latency_thres {
             unstable = true;
+            reason = format!(
+                "unstable: average latency of finished packets and flits in flight {seen:.1} > \
+                 latency_thres = {} at cycle {now}",
+                cfg.latency_thres
+            );
             eng.drain_time = now as u32;
             break;
         }
@@ -185,42 +260,94 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
             if t.measured_in_flight == 0 && eng.sources_drained() {
                 break;
             }
+            if eng.now as u64 >= budget {
+                unstable = true;
+                converged = 0;
+                reason = format!(
+                    "the packets created while measuring were not all delivered within the \
+                     cycle budget of {budget} cycles (2 x max_samples x sample_period + \
+                     latency_thres + deadlock_timeout)"
+                );
+                break;
+            }
             eng.run_cycles(1, monitor, "draining", estimate, eng.now as u64)?;
             steps += 1;
             if steps.is_multiple_of(1000) {
                 let t = eng.totals();
-                if cfg.latency_thres >= 0.0
-                    && t.latency_with_in_flight(eng.now as u64) > cfg.latency_thres
-                {
+                let now = eng.now as u64;
+                let seen = t.latency_with_in_flight(now);
+                if cfg.latency_thres >= 0.0 && seen > cfg.latency_thres {
                     unstable = true;
                     converged = 0;
+                    reason = format!(
+                        "unstable while draining: average latency of finished packets and \
+                         flits in flight {seen:.1} > latency_thres = {} at cycle {now}",
+                        cfg.latency_thres
+                    );
                     break;
                 }
             }
         }
     } else if !unstable {
-        // max_samples reached while still warming up (warmup_periods = 0).
+        // max_samples reached while still warming up (warmup_periods = 0): the figures are
+        // those of the last warm-up window.
         converged = 0;
+        eng.drain_time = eng.now;
+        reason = format!(
+            "the warm-up did not settle within max_samples = {} periods (warmup_periods = 0: \
+             latency and throughput changed by more than warmup_thres = {} / \
+             acc_warmup_thres = {} each period)",
+            cfg.max_samples, cfg.warmup_thres, cfg.acc_warmup_thres
+        );
     }
     let window_end = eng.drain_time as u64;
     let t = eng.totals();
     let mut samples = eng.latency_samples();
     if !unstable {
         eng.phase = Phase::Emptying;
-        eng.generating = false;
-        loop {
-            let t = eng.totals();
-            let quiet = t.in_flight_flits == 0 && eng.quiet();
-            if quiet {
-                break;
-            }
+        eng.stop_generating();
+        while !(eng.totals().in_flight_flits == 0 && eng.quiet()) && (eng.now as u64) < budget {
             eng.run_cycles(1, monitor, "emptying", estimate, eng.now as u64)?;
         }
     }
     let all = eng.totals();
     let span = (window_end - reset_time) as f64;
     let accepted = t.accepted_flits as f64 / span / nodes;
-    let saturated = unstable || accepted < (1.0 - cfg.saturation_tolerance) * load;
+    let avg_latency = ratio(t.plat_sum as f64, t.packets as f64);
+    // The network fills from empty during the warm-up: a packet to an average destination
+    // needs about twice what the fastest one (nearest destination, no queueing) took. With a
+    // shorter warm-up the window counts the fill-up (accepted far below injected). Judged on
+    // the fastest packet, which queueing past saturation does not slow down.
+    let fastest = samples.iter().copied().min().unwrap_or(0) as u64;
+    if !unstable && reset_time < 2 * fastest {
+        return Err(SimError::param(
+            "sample_period",
+            format!(
+                "{} (warmup_periods = {}: a warm-up of {reset_time} cycles)",
+                cfg.sample_period, cfg.warmup_periods
+            ),
+            format!(
+                "a warm-up of at least twice the fastest measured packet's latency \
+                 ({fastest} cycles): shorter, the network is still filling when the \
+                 measurement starts and the accepted throughput counts flits not yet arrived; \
+                 raise sample_period or warmup_periods"
+            ),
+        ));
+    }
+    if reason.is_empty() && accepted < (1.0 - cfg.saturation_tolerance) * load {
+        let expected_packets = rate * span * nodes;
+        let shortfall_flits = (load - accepted) * span * nodes;
+        let noise_flits = SHORTFALL_SIGMAS * expected_packets.sqrt() * cfg.packet_size as f64;
+        if shortfall_flits > noise_flits {
+            reason = format!(
+                "accepted {accepted:.4} < (1 - saturation_tolerance = {}) x offered {load}: \
+                 {shortfall_flits:.0} flits short over the {span} cycle window, more than the \
+                 Bernoulli noise ({SHORTFALL_SIGMAS} sigma = {noise_flits:.0} flits)",
+                cfg.saturation_tolerance
+            );
+        }
+    }
+    let saturated = !reason.is_empty();
     let cycles = eng.now as u64;
     Ok(RunResult {
         routing: prep.routing_name.clone(),
@@ -228,14 +355,16 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
         offered_load: load,
         accepted_throughput: accepted,
         injected_throughput: t.sent_flits as f64 / span / nodes,
-        avg_latency: ratio(t.plat_sum as f64, t.packets as f64),
+        avg_latency,
         p99_latency: quantile(&mut samples, 0.99),
         avg_network_latency: ratio(t.nlat_sum as f64, t.packets as f64),
         avg_hops: ratio(t.hops_sum as f64, t.packets as f64),
         saturated,
+        saturation_reason: reason,
         unstable,
         converged: converged > 0 && !unstable,
         cycles,
+        cycle_budget: budget,
         measured_packets: t.packets,
         sample_periods: phases,
         routers: prep.topo.num_routers,

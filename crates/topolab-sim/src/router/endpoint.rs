@@ -343,6 +343,7 @@ fn retire(f: &Flit, now: u32, phase: Phase, counting: bool, stats: &mut RouterSt
         stats.accepted_flits += 1;
     }
     stats.ej_flits += 1;
+    stats.max_hops = stats.max_hops.max(f.hops as u32);
     stats.last_eject = now;
     stats.ej_ctime = stats.ej_ctime.wrapping_add(f.ctime as u64);
     stats.moved += 1;
