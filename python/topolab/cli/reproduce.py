@@ -30,9 +30,20 @@ def _diff(r: reproduce.Comparison) -> str:
     return "-" if x is None else f"{100 * x:+.1f}%"
 
 
+def _print_setup(table: tuple[reproduce.SetupRow, ...]) -> None:
+    print()
+    print("setup (the paper's beside topolab's):")
+    print_table(
+        [[r.parameter, r.paper, str(r.topolab), r.why or "-"] for r in table],
+        ["parameter", "paper", "topolab", "why different"],
+    )
+
+
 def _print(result: reproduce.Reproduction) -> None:
     print(result.title)
     print(f"source: {result.source}" + ("  [quick: scaled-down subset]" if result.quick else ""))
+    if result.setup_table:
+        _print_setup(result.setup_table)
     setups = {s.column: s for s in result.setups}
     note_ids: list[str] = []
     for column in dict.fromkeys(r.column for r in result.rows):
@@ -40,13 +51,17 @@ def _print(result: reproduce.Reproduction) -> None:
         print()
         print(f"== {column}: {s.spec}" if s.spec else f"== {column}")
         print(f"   {s.details}")
+        mine = [r for r in result.rows if r.column == column]
+        with_bound = any(r.bound is not None for r in mine)
         rows = [
-            [r.quantity, _num(r.paper), _num(r.topolab), _diff(r)] + ([r.note] if r.note else [])
-            for r in result.rows
-            if r.column == column
+            [r.quantity, _num(r.paper), _num(r.topolab)]
+            + ([_num(r.bound)] if with_bound else [])
+            + [_diff(r)]
+            + ([r.note] if r.note else [])
+            for r in mine
         ]
-        header = ["quantity", "paper", "topolab", "diff"]
-        if any(len(r) > 4 for r in rows):
+        header = ["quantity", "paper", "topolab"] + (["bound"] if with_bound else []) + ["diff"]
+        if any(len(r) > len(header) for r in rows):
             header.append("note")
         print_table(rows, header)
         for n in s.notes:

@@ -38,7 +38,9 @@ class Comparison:
     """One quantity of one configuration: the paper's value and topolab's.
 
     ``unit`` "%" marks percentages (values in percent): their difference is read in
-    percentage points (``abs_diff``), not relative to the paper's value."""
+    percentage points (``abs_diff``), not relative to the paper's value. ``bound``: the static
+    bound of the network topolab ran (e.g. the routing's channel-load throughput bound), shown
+    beside both so that a scaled-down network's own cap is visible."""
 
     column: str
     quantity: str
@@ -46,6 +48,7 @@ class Comparison:
     topolab: Optional[float]
     note: str = ""
     unit: str = ""
+    bound: Optional[float] = None
 
     @property
     def rel_diff(self) -> Optional[float]:
@@ -67,6 +70,7 @@ class Comparison:
             "quantity": self.quantity,
             "paper": self.paper,
             "topolab": self.topolab,
+            "bound": self.bound,
             "rel_diff": self.rel_diff,
             "abs_diff": self.abs_diff,
             "unit": self.unit,
@@ -88,6 +92,34 @@ class Setup:
 
 
 @dataclass(frozen=True)
+class SetupRow:
+    """One line of a reproduction's setup table: a parameter, what the paper states (with its
+    section), what topolab runs, and why the two differ ("" when they do not). ``sim_param``
+    names the simulator keyword the row sets: the reproduction passes ``sim_params(table)`` to
+    the simulator, so the table printed is the setup run."""
+
+    parameter: str
+    paper: str
+    topolab: Any
+    why: str = ""
+    sim_param: Optional[str] = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "parameter": self.parameter,
+            "paper": self.paper,
+            "topolab": self.topolab,
+            "why_different": self.why,
+            "sim_param": self.sim_param,
+        }
+
+
+def sim_params(table: tuple[SetupRow, ...]) -> dict[str, Any]:
+    """The simulator keywords a setup table sets."""
+    return {r.sim_param: r.topolab for r in table if r.sim_param}
+
+
+@dataclass(frozen=True)
 class Reproduction:
     """The comparison rows, how each configuration was built, general notes, and ``data``: the
     points behind the figure (one flat record per point, written as ``<id>_data.csv``)."""
@@ -100,6 +132,8 @@ class Reproduction:
     notes: tuple[str, ...] = field(default=())
     data: tuple[dict[str, Any], ...] = field(default=())
     quick: bool = False
+    #: The paper's setup beside the one topolab ran (``SetupRow``), printed and written.
+    setup_table: tuple[SetupRow, ...] = field(default=())
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -107,6 +141,7 @@ class Reproduction:
             "title": self.title,
             "source": self.source,
             "quick": self.quick,
+            "setup_table": [r.to_dict() for r in self.setup_table],
             "rows": [r.to_dict() for r in self.rows],
             "setups": [s.to_dict() for s in self.setups],
             "notes": list(self.notes),
@@ -129,7 +164,7 @@ def run(rid: str, quick: bool = False) -> Reproduction:
 
 def write(rep: Reproduction, out_dir: str | os.PathLike[str]) -> tuple[list[Path], Optional[str]]:
     """Writes ``<id>.csv`` (the comparison rows), ``<id>_data.csv`` (the figure's points, if
-    any), ``<id>.json`` (everything) and ``<id>.png`` (the figure, when the reproduction draws
+    any), ``<id>_setup.csv`` (the setup table, if any), ``<id>.json`` (everything) and ``<id>.png`` (the figure, when the reproduction draws
     one) into ``out_dir``, created if needed. Returns the files written and, when the figure
     could not be drawn because matplotlib is missing, the reason."""
     out = Path(out_dir)
@@ -142,6 +177,10 @@ def write(rep: Reproduction, out_dir: str | os.PathLike[str]) -> tuple[list[Path
         data_path = out / f"{rep.id}_data.csv"
         _write_csv(data_path, [dict(d) for d in rep.data])
         written.append(data_path)
+    if rep.setup_table:
+        setup_path = out / f"{rep.id}_setup.csv"
+        _write_csv(setup_path, [r.to_dict() for r in rep.setup_table])
+        written.append(setup_path)
     json_path = out / f"{rep.id}.json"
     json_path.write_text(json.dumps(rep.to_dict(), indent=2) + "\n")
     written.append(json_path)

@@ -1,0 +1,62 @@
+"""Every reproduction with a setup table runs the setup it prints: the simulator keywords each
+run receives are read back from the printed table (`topolab reproduce ID --quick`)."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+import pytest
+
+import topolab
+from topolab import reproduce
+from topolab.cli import main
+
+# Reproductions whose setup is a table (reproduce.SetupRow).
+WITH_TABLES = ["slimfly-routing"]
+
+
+def _printed_table(out: str) -> dict[str, str]:
+    """parameter -> topolab column of the printed setup table."""
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("setup (the paper's beside topolab's)"))
+    header = lines[start + 1]
+    cols = [m.start() for m in re.finditer(r"\S+(?: \S+)*", header)]
+    table: dict[str, str] = {}
+    for line in lines[start + 2 :]:
+        if not line.strip():
+            break
+        cells = [line[a:b].strip() for a, b in zip(cols, cols[1:] + [len(line)])]
+        table[cells[0]] = cells[2]
+    return table
+
+
+@pytest.mark.parametrize("rid", WITH_TABLES)
+def test_the_setup_run_is_the_table_printed(rid, monkeypatch, capsys):
+    calls: list[tuple[topolab.Network, dict]] = []
+
+    def recording_sweep(net, routing, traffic, loads=None, seed=1, *, tolerance=0.01, **params):
+        calls.append((net, {**params, "tolerance": tolerance}))
+        df = pd.DataFrame(
+            [{"offered_load": 0.1, "accepted_throughput": 0.1, "avg_latency": 10.0, "avg_hops": 2.0,
+              "saturated": False, "saturation_reason": ""}]
+        )
+        df.attrs["saturation_load"] = 0.1
+        return df
+
+    monkeypatch.setattr(topolab, "sweep_load", recording_sweep)
+    assert main(["reproduce", rid, "--quick"]) == 0
+    printed = _printed_table(capsys.readouterr().out)
+    table = reproduce.run(rid, quick=True).setup_table
+    assert calls
+    for net, params in calls:
+        for row in table:
+            assert row.parameter in printed, row.parameter
+            if row.sim_param:
+                # The value the simulator received, as printed.
+                assert printed[row.parameter] == str(params.pop(row.sim_param)), row.parameter
+        # Nothing reached the simulator that the table does not show.
+        assert set(params) == {"tolerance"}
+        assert str(params["tolerance"]) in printed.values()
+        network = printed["network"]
+        assert f"{net.num_routers} routers" in network and f"{net.num_endpoints} endpoints" in network
