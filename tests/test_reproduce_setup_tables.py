@@ -38,8 +38,16 @@ def test_the_setup_run_is_the_table_printed(rid, monkeypatch, capsys):
     def recording_sweep(net, routing, traffic, loads=None, seed=1, *, tolerance=0.01, **params):
         calls.append((net, {**params, "tolerance": tolerance}))
         df = pd.DataFrame(
-            [{"offered_load": 0.1, "accepted_throughput": 0.1, "avg_latency": 10.0, "avg_hops": 2.0,
-              "saturated": False, "saturation_reason": ""}]
+            [
+                {
+                    "offered_load": 0.1,
+                    "accepted_throughput": 0.1,
+                    "avg_latency": 10.0,
+                    "avg_hops": 2.0,
+                    "saturated": False,
+                    "saturation_reason": "",
+                }
+            ]
         )
         df.attrs["saturation_load"] = 0.1
         return df

@@ -93,7 +93,9 @@ def test_files_written(rep, tmp_path, capsys):
         assert {r["traffic"] for r in csv.DictReader(f)} == {"uniform", "worst"}
     with open(tmp_path / "slimfly-routing_setup.csv") as f:
         written = {r["parameter"]: r for r in csv.DictReader(f)}
-    assert written["internal speedup"]["paper"] == "2 (§V)" and written["internal speedup"]["topolab"] == "2.0"
+    assert (
+        written["internal speedup"]["paper"] == "2 (§V)" and written["internal speedup"]["topolab"] == "2.0"
+    )
     assert main(["reproduce", "--list"]) == 0
     assert "slimfly-routing" in capsys.readouterr().out
     _print(rep)  # what `topolab reproduce slimfly-routing` prints

@@ -63,15 +63,25 @@ def setup_table(quick: bool = False) -> tuple[SetupRow, ...]:
     measure: tuple[SetupRow, ...]
     if quick:
         measure = (
-            SetupRow("warm-up periods", "until steady state (§V, after Kim et al. [41])", 1,
-                     "quick: one period of 300 cycles (what the tests run)", "warmup_periods"),
+            SetupRow(
+                "warm-up periods",
+                "until steady state (§V, after Kim et al. [41])",
+                1,
+                "quick: one period of 300 cycles (what the tests run)",
+                "warmup_periods",
+            ),
             SetupRow("sample period [cycles]", "not stated", 300, "quick: short samples", "sample_period"),
             SetupRow("most sample periods", "not stated", 4, "quick: short samples", "max_samples"),
         )
     else:
         measure = (
-            SetupRow("warm-up periods", "until steady state (§V, after Kim et al. [41])", 3,
-                     "BookSim2's default warm-up of 3 x 1,000 cycles", "warmup_periods"),
+            SetupRow(
+                "warm-up periods",
+                "until steady state (§V, after Kim et al. [41])",
+                3,
+                "BookSim2's default warm-up of 3 x 1,000 cycles",
+                "warmup_periods",
+            ),
             SetupRow("sample period [cycles]", "not stated", 1000, "BookSim2's default", "sample_period"),
             SetupRow("most sample periods", "not stated", 10, "BookSim2's default", "max_samples"),
         )
@@ -159,7 +169,9 @@ def run(quick: bool = False) -> Reproduction:
             bound = _bound(net, rname, traffic)
             if bound is None:
                 note = "; ".join(
-                    x for x in (note, "adaptive: no static bound (MIN's and VAL's bound its two path sets)") if x
+                    x
+                    for x in (note, "adaptive: no static bound (MIN's and VAL's bound its two path sets)")
+                    if x
                 )
             rows.append(Comparison(traffic, f"{label} saturation load", paper, sat, note=note, bound=bound))
         if traffic == "worst" and "SF-MIN" in names:
@@ -175,7 +187,9 @@ def run(quick: bool = False) -> Reproduction:
                     ),
                 )
             )
-    details = f"{net.num_routers} routers, p = {p}, {net.num_endpoints} endpoints; the paper's router (setup table)"
+    details = (
+        f"{net.num_routers} routers, p = {p}, {net.num_endpoints} endpoints; the paper's router (setup table)"
+    )
     first_notes = (
         "scaled down from the paper's q = 19, p = 15 (722 routers, 10,830 endpoints) to fit this machine"
         + ("; quick mode: two routings, two patterns, short samples" if quick else ""),
