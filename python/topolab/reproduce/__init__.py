@@ -165,8 +165,9 @@ def run(rid: str, quick: bool = False) -> Reproduction:
 def write(rep: Reproduction, out_dir: str | os.PathLike[str]) -> tuple[list[Path], Optional[str]]:
     """Writes ``<id>.csv`` (the comparison rows), ``<id>_data.csv`` (the figure's points, if
     any), ``<id>_setup.csv`` (the setup table, if any), ``<id>.json`` (everything) and
-    ``<id>.png`` (the figure, when the reproduction draws one) into ``out_dir``, created if needed. Returns the files written and, when the figure
-    could not be drawn because matplotlib is missing, the reason."""
+    ``<id>.png`` (the figure, when the reproduction draws one) into ``out_dir``, created if
+    needed. Returns the files written and, when the figure could not be drawn because
+    matplotlib is missing, the reason."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
