@@ -43,7 +43,17 @@ def test_output_directory(capsys, tmp_path):
     }
     with (out_dir / "unidirectional.csv").open() as f:
         rows = list(csv.DictReader(f))
-    assert set(rows[0]) == {"column", "quantity", "paper", "topolab", "rel_diff", "abs_diff", "unit", "note"}
+    assert set(rows[0]) == {
+        "column",
+        "quantity",
+        "paper",
+        "topolab",
+        "bound",
+        "rel_diff",
+        "abs_diff",
+        "unit",
+        "note",
+    }
     imase = next(r for r in rows if r["quantity"] == "Imase ASPL" and "Case 3" in r["column"])
     assert float(imase["paper"]) == 2.69 and abs(float(imase["topolab"]) - 2.6952) < 1e-3
     missing = next(r for r in rows if r["quantity"] == "Imase diameter")

@@ -1,5 +1,6 @@
 """Every reproduction with a setup table runs the setup it prints: the simulator keywords each
-run receives are read back from the printed table (`topolab reproduce ID --quick`)."""
+sweep receives (through the experiment runner, in this process) are read back from the table
+`topolab reproduce ID --quick` prints."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pandas as pd
 import pytest
 
 import topolab
+import topolab.sim
 from topolab import reproduce
 from topolab.cli import main
 
@@ -33,26 +35,29 @@ def _printed_table(out: str) -> dict[str, str]:
 
 @pytest.mark.parametrize("rid", WITH_TABLES)
 def test_the_setup_run_is_the_table_printed(rid, monkeypatch, capsys):
-    calls: list[tuple[topolab.Network, dict]] = []
+    calls: list[tuple[topolab.Network, dict]] = []  # (network, keywords) of every sweep
 
     def recording_sweep(net, routing, traffic, loads=None, seed=1, *, tolerance=0.01, **params):
-        calls.append((net, {**params, "tolerance": tolerance}))
+        calls.append(
+            (topolab.build(net) if isinstance(net, str) else net, {**params, "tolerance": tolerance})
+        )
         df = pd.DataFrame(
             [
                 {
                     "offered_load": 0.1,
                     "accepted_throughput": 0.1,
                     "avg_latency": 10.0,
+                    "p99_latency": 12.0,
                     "avg_hops": 2.0,
                     "saturated": False,
                     "saturation_reason": "",
                 }
             ]
         )
-        df.attrs["saturation_load"] = 0.1
+        df.attrs.update(saturation_load=0.1, saturation_throughput=0.1)
         return df
 
-    monkeypatch.setattr(topolab, "sweep_load", recording_sweep)
+    monkeypatch.setattr(topolab.sim, "sweep_load", recording_sweep)
     assert main(["reproduce", rid, "--quick"]) == 0
     printed = _printed_table(capsys.readouterr().out)
     table = reproduce.run(rid, quick=True).setup_table

@@ -46,7 +46,7 @@ PAPER_POINTS = [
 
 @pytest.mark.parametrize("routing,traffic,carried,refused", PAPER_POINTS)
 def test_paper_saturation_figures_on_slimfly_q7(q7, routing, traffic, carried, refused):
-    params = sim_params(setup_table(quick=True))
+    params = sim_params(setup_table("quick"))
     assert params["internal_speedup"] == 2.0 and params["num_vcs"] * params["vc_buf_size"] == 64
     ok = topolab.simulate(q7, routing, traffic, carried, **params)
     assert not ok.saturated, ok.saturation_reason

@@ -170,6 +170,45 @@ def run_point(params: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in result.to_dict().items() if k not in SIMULATE_POINT_KEYS}
 
 
+SWEEP_POINT_KEYS = ("network", "routing", "traffic", "loads", "tolerance", "seed")
+# The columns of a sweep's runs kept as lists in a "sweep" point's results.
+SWEEP_CURVE_COLUMNS = (
+    "offered_load",
+    "accepted_throughput",
+    "avg_latency",
+    "p99_latency",
+    "avg_hops",
+    "saturated",
+    "saturation_reason",
+)
+
+
+def sweep_point(params: dict[str, Any]) -> dict[str, Any]:
+    """One experiment point of kind "sweep": the latency-load curve and saturation point of
+    ``network``, ``routing``, ``traffic`` (``sweep_load`` with ``loads``, ``tolerance``,
+    ``seed``); every other key is a router parameter. Results: ``saturation_load``,
+    ``saturation_throughput`` and, per run by increasing load, the lists
+    ``SWEEP_CURVE_COLUMNS``."""
+    router_params = {k: v for k, v in params.items() if k not in SWEEP_POINT_KEYS}
+    loads = params.get("loads")
+    df = sweep_load(
+        str(params["network"]),
+        routing=str(params.get("routing", "min")),
+        traffic=str(params.get("traffic", "uniform")),
+        loads=None if loads is None else [float(x) for x in loads],
+        seed=int(params.get("seed", 1)),
+        tolerance=float(params.get("tolerance", 0.01)),
+        **router_params,
+    )
+    out: dict[str, Any] = {
+        "saturation_load": df.attrs["saturation_load"],
+        "saturation_throughput": df.attrs["saturation_throughput"],
+    }
+    for column in SWEEP_CURVE_COLUMNS:
+        out[column] = [v.item() if hasattr(v, "item") else v for v in df[column]]
+    return out
+
+
 def sweep_load(
     net: Network | str,
     routing: str = "min",

@@ -80,7 +80,12 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             print(f"{rid:<15} {reproduce.title(rid)}")
         return 0
     start = time.perf_counter()
-    result = reproduce.run(args.id, quick=args.quick)
+    execution = None
+    if args.workers is not None or args.scheduler is not None or args.results is not None:
+        from topolab.reproduce.cases import Execution
+
+        execution = Execution(workers=args.workers, scheduler=args.scheduler, results=args.results)
+    result = reproduce.run(args.id, quick=args.quick, full=args.full, execution=execution)
     elapsed = time.perf_counter() - start
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
@@ -104,6 +109,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument(
         "--quick", action="store_true", help="the scaled-down subset (what the tests run), where there is one"
+    )
+    p.add_argument(
+        "--full",
+        action="store_true",
+        help="the paper's own sizes (reproductions declared as cases: "
+        + ", ".join(reproduce.cases_based())
+        + ")",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="run the cases in N local processes (default: in this process)",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run the cases on a Dask cluster: its scheduler's address, or 'local'",
+    )
+    p.add_argument(
+        "--results",
+        metavar="PATH",
+        help="keep each finished case here; an interrupted run resumes from it",
     )
     p.add_argument(
         "-o",

@@ -157,6 +157,13 @@ register_kind(
     summary="one cycle-accurate simulation: network, routing, traffic, load, seed and BookSim2-named "
     "router parameters; the columns of topolab.simulate's result",
 )
+register_kind(
+    "sweep",
+    "topolab.sim:sweep_point",
+    required=["network"],
+    summary="a latency-load curve and its saturation point (topolab.sweep_load): network, routing, "
+    "traffic, loads, tolerance, seed and router parameters; the runs' columns as lists",
+)
 
 
 def _network(params: dict):

@@ -157,9 +157,30 @@ def title(rid: str) -> str:
     return _module(rid).TITLE
 
 
-def run(rid: str, quick: bool = False) -> Reproduction:
-    """Runs reproduction ``rid`` (see ``available()``); ``quick`` runs its scaled-down subset."""
-    return _module(rid).run(quick=quick)
+def run(rid: str, quick: bool = False, *, full: bool = False, execution: Any = None) -> Reproduction:
+    """Runs reproduction ``rid`` (see ``available()``); ``quick`` runs its scaled-down subset,
+    ``full`` the paper's sizes. ``execution`` (``reproduce.cases.Execution``: workers, Dask
+    scheduler, results directory to resume from) and ``full`` apply to the reproductions
+    declared as cases (``cases_based()``)."""
+    from topolab import _core
+
+    module = _module(rid)
+    if quick and full:
+        raise _core.ParameterError("reproduce: 'quick' and 'full' are not allowed together: choose one")
+    if full or execution is not None:
+        if not getattr(module, "RUNS_CASES", False):
+            raise _core.ParameterError(
+                f"reproduce: parameter 'id' = '{rid}' is not allowed with --full, --workers, --scheduler "
+                f"or --results: they apply to {', '.join(cases_based())}"
+            )
+        return module.run(quick=quick, full=full, execution=execution)
+    return module.run(quick=quick)
+
+
+def cases_based() -> list[str]:
+    """The reproductions declared as cases run through the experiment package (``--full``,
+    workers, Dask, resuming)."""
+    return [rid for rid in REGISTRY if getattr(_module(rid), "RUNS_CASES", False)]
 
 
 def write(rep: Reproduction, out_dir: str | os.PathLike[str]) -> tuple[list[Path], Optional[str]]:

@@ -28,7 +28,8 @@ from typing import Any, Optional
 
 import topolab
 from topolab import routing
-from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow, sim_params
+from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow
+from topolab.reproduce.cases import Curve, Execution, check_scale, plot_curves, run_curves, setup_value
 
 ID = "slimfly-routing"
 TITLE = (
@@ -37,8 +38,9 @@ TITLE = (
 )
 SOURCE = "Besta & Hoefler, SC14, §IV-A..D, §V-A..C, Fig. 6"
 
-SPEC = "slimfly:q=7"
-QUICK_SPEC = "slimfly:q=5"
+RUNS_CASES = True
+# Network per scale: the paper's (§V), scaled to this machine, and the tests' subset.
+SPECS = {"full": "slimfly:q=19,p=15", "default": "slimfly:q=7", "quick": "slimfly:q=5"}
 ROUTINGS = {"SF-MIN": "min", "SF-VAL": "valiant", "SF-UGAL-L": "ugal_l", "SF-UGAL-G": "ugal_g"}
 QUICK_ROUTINGS = ("SF-MIN", "SF-UGAL-L")
 TRAFFICS = ("uniform", "shift", "bitcomp", "bitrev", "shuffle", "worst")
@@ -55,10 +57,11 @@ BUFFER_PER_PORT = 64
 NUM_VCS = 4
 
 
-def setup_table(quick: bool = False) -> tuple[SetupRow, ...]:
-    """The paper's setup (§V) beside the one run; rows with ``sim_param`` are passed to the
-    simulator as they are."""
-    spec = QUICK_SPEC if quick else SPEC
+def setup_table(scale: str = "default") -> tuple[SetupRow, ...]:
+    """The paper's setup (§V) beside the one run at ``scale`` (quick, default, full); rows with
+    ``sim_param`` are passed to the simulator as they are."""
+    quick = check_scale(scale) == "quick"
+    spec = SPECS[scale]
     net = topolab.build(spec)
     measure: tuple[SetupRow, ...]
     if quick:
@@ -90,7 +93,9 @@ def setup_table(quick: bool = False) -> tuple[SetupRow, ...]:
             "network",
             "Slim Fly q = 19, p = 15: 722 routers, 10,830 endpoints (§V)",
             f"{spec}: {net.num_routers} routers, p = {max(net.endpoints)}, {net.num_endpoints} endpoints",
-            "scaled down to fit this machine's two cores; p is the family's balanced concentration",
+            "-"
+            if scale == "full"
+            else "scaled down to fit this machine's two cores; p is the family's balanced concentration",
         ),
         SetupRow("router", "input-queued (§V)", "iq", "", "router"),
         SetupRow("injection", "Bernoulli process (§V)", "Bernoulli", ""),
@@ -136,48 +141,48 @@ def _bound(net: topolab.Network, rname: str, traffic: str) -> Optional[float]:
     return routing.channel_load(net, rname, traffic=traffic).throughput_bound
 
 
-def run(quick: bool = False) -> Reproduction:
-    table = setup_table(quick)
-    spec = QUICK_SPEC if quick else SPEC
-    net = topolab.build(spec)
-    p = max(net.endpoints)
+def curves(scale: str = "default") -> list[Curve]:
+    """Fig. 6's Slim Fly curves at ``scale``: every routing under every pattern (quick: MIN and
+    UGAL-L under uniform and worst-case traffic)."""
+    quick = check_scale(scale) == "quick"
     names = QUICK_ROUTINGS if quick else tuple(ROUTINGS)
     traffics = QUICK_TRAFFICS if quick else TRAFFICS
-    params = sim_params(table)
-    tolerance = next(r.topolab for r in table if r.parameter == "saturation search resolution")
+    return [Curve(label, SPECS[scale], ROUTINGS[label], t) for t in traffics for label in names]
+
+
+def run(quick: bool = False, *, full: bool = False, execution: Optional[Execution] = None) -> Reproduction:
+    scale = "quick" if quick else "full" if full else "default"
+    table = setup_table(scale)
+    spec = SPECS[scale]
+    net = topolab.build(spec)
+    p = max(net.endpoints)
+    tolerance = setup_value(table, "saturation search resolution")
+    measured = run_curves(ID, curves(scale), table, tolerance, execution or Execution())
+    traffics = list(dict.fromkeys(m["curve"].traffic for m in measured))
     rows: list[Comparison] = []
     data: list[dict[str, Any]] = []
-    for traffic in traffics:
-        for label in names:
-            rname = ROUTINGS[label]
-            df = topolab.sweep_load(net, rname, traffic, seed=1, tolerance=tolerance, **params)
-            sat = df.attrs["saturation_load"]
-            for rec in df.to_dict("records"):
-                data.append(
-                    {
-                        "routing": label,
-                        "traffic": traffic,
-                        "offered_load": rec["offered_load"],
-                        "accepted_throughput": rec["accepted_throughput"],
-                        "avg_latency": rec["avg_latency"],
-                        "avg_hops": rec["avg_hops"],
-                        "saturated": rec["saturated"],
-                        "saturation_reason": rec["saturation_reason"],
-                    }
-                )
-            paper, note = PAPER.get((label, traffic), (None, ""))
-            bound = _bound(net, rname, traffic)
-            if bound is None:
-                note = "; ".join(
-                    x
-                    for x in (note, "adaptive: no static bound (MIN's and VAL's bound its two path sets)")
-                    if x
-                )
-            rows.append(Comparison(traffic, f"{label} saturation load", paper, sat, note=note, bound=bound))
-        if traffic == "worst" and "SF-MIN" in names:
+    for m in measured:
+        curve = m["curve"]
+        data.extend({"routing": curve.label, "traffic": curve.traffic, **pt} for pt in m["points"])
+        paper, note = PAPER.get((curve.label, curve.traffic), (None, ""))
+        bound = _bound(net, curve.routing, curve.traffic)
+        if bound is None:
+            adaptive = "adaptive: no static bound (MIN's and VAL's bound its two path sets)"
+            note = f"{note}; {adaptive}" if note else adaptive
+        rows.append(
+            Comparison(
+                curve.traffic,
+                f"{curve.label} saturation load",
+                paper,
+                m["saturation_load"],
+                note=note,
+                bound=bound,
+            )
+        )
+        if curve.traffic == "worst" and curve.label == "SF-MIN":
             rows.append(
                 Comparison(
-                    traffic,
+                    curve.traffic,
                     "SF-MIN bound, 1/(2p) (Kathareios et al. §4.2's pattern) vs the paper's 1/(p + 1)",
                     1.0 / (p + 1),
                     1.0 / (2 * p),
@@ -191,8 +196,13 @@ def run(quick: bool = False) -> Reproduction:
         f"{net.num_routers} routers, p = {p}, {net.num_endpoints} endpoints; the paper's router (setup table)"
     )
     first_notes = (
-        "scaled down from the paper's q = 19, p = 15 (722 routers, 10,830 endpoints) to fit this machine"
-        + ("; quick mode: two routings, two patterns, short samples" if quick else ""),
+        (
+            "the paper's size"
+            if scale == "full"
+            else "scaled down from the paper's q = 19, p = 15 (722 routers, 10,830 endpoints) "
+            "to fit this machine"
+        )
+        + ("; quick mode: two routings, two patterns, short samples" if scale == "quick" else ""),
         "SF-MIN is topolab's 'min' (random among minimal next hops; Slim Fly minimal paths are "
         "nearly always unique, §IV-A); UGAL-L/G take n = 4 Valiant candidates (§IV-C)",
     )
@@ -223,35 +233,8 @@ def run(quick: bool = False) -> Reproduction:
 
 
 def plot(rep: Reproduction, path: Path) -> None:
-    import matplotlib.pyplot as plt
-
-    traffics = list(dict.fromkeys(d["traffic"] for d in rep.data))
-    cols = min(3, len(traffics))
-    rows_n = (len(traffics) + cols - 1) // cols
-    fig, axes = plt.subplots(rows_n, cols, figsize=(5 * cols, 3.8 * rows_n), squeeze=False)
-    for ax, traffic in zip(axes.flat, traffics):
-        for label in dict.fromkeys(d["routing"] for d in rep.data):
-            pts = sorted(
-                (
-                    d
-                    for d in rep.data
-                    if d["traffic"] == traffic and d["routing"] == label and not d["saturated"]
-                ),
-                key=lambda d: d["offered_load"],
-            )
-            if pts:
-                ax.plot(
-                    [d["offered_load"] for d in pts], [d["avg_latency"] for d in pts], "o-", ms=3, label=label
-                )
-        ax.set_title(traffic)
-        ax.set_xlabel("offered load [flits/endpoint/cycle]")
-        ax.set_ylabel("latency [cycles]")
-        ax.set_xlim(0, 1)
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=7)
-    for ax in list(axes.flat)[len(traffics) :]:
-        ax.set_visible(False)
-    fig.suptitle("Slim Fly routing (Besta & Hoefler SC14 Fig. 6, scaled down)")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    plot_curves(
+        rep.data,
+        path,
+        "Slim Fly routing (Besta & Hoefler SC14 Fig. 6)" + ("" if rep.quick else ", scaled down"),
+    )
