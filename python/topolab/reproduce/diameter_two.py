@@ -31,7 +31,8 @@ from typing import Any, Optional
 
 import topolab
 from topolab import routing
-from topolab.reproduce import Comparison, Reproduction, Setup
+from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow, sim_params
+from topolab.reproduce.cases import setup_value
 
 ID = "diameter-two"
 TITLE = "001 §4.3.1 / Fig. 6, §4.4 / Figs. 13-14: SF, MLFM, OFT with MIN, INR, UGAL-L"
@@ -53,17 +54,89 @@ CONFIGS: tuple[tuple[str, str, str, str, str], ...] = (
 QUICK_CONFIGS = ("SF p=3", "MLFM h=4", "OFT k=4")
 EXCHANGES = {"A2A": "alltoall", "NN": "nn3d"}  # 001 §4.1 sizes: 30 and 2,048 packets
 QUICK_EXCHANGES = {"A2A": "alltoall:packets=4", "NN": "nn3d:packets=64"}
-# 001 §4.1: an input-output-buffered switch; internal speedup 2 lets the crossbar fill the output
-# buffers (with speedup 1 the input-queued router's head-of-line blocking caps MIN uniform near 0.7).
-PARAMS: dict[str, Any] = {"num_vcs": 4, "vc_buf_size": 64, "internal_speedup": 2.0}
-QUICK_PARAMS: dict[str, Any] = {
-    "num_vcs": 4,
-    "vc_buf_size": 16,
-    "internal_speedup": 2.0,
-    "sample_period": 300,
-    "warmup_periods": 1,
-    "max_samples": 3,
-}
+# One cycle carries one single-flit packet over a link: 001 §4.1's 256-byte packets at 100 Gb/s,
+# 20.48 ns.
+CYCLE_NS = 256 * 8 / 100.0
+
+
+def setup_table(quick: bool = False) -> tuple[SetupRow, ...]:
+    """001 §4.1's setup beside the one run, in cycles of one packet time (``CYCLE_NS``); rows
+    with ``sim_param`` are passed to the simulator and to the exchanges as they are."""
+    q = "quick: what the tests run" if quick else ""
+    return (
+        SetupRow(
+            "router",
+            "input-output-buffered VC switch (§4.1)",
+            "iq",
+            "topolab models input queues; internal speedup 2 lets the crossbar fill the output side "
+            "(with speedup 1, head-of-line blocking caps MIN uniform near 0.7)",
+            "router",
+        ),
+        SetupRow(
+            "internal speedup",
+            "not stated (output buffers, §4.1)",
+            2.0,
+            "stands in for the output buffers",
+            "internal_speedup",
+        ),
+        SetupRow(
+            "packet size [flits]", "256-byte packets (§4.1)", 1, "one flit carries one packet", "packet_size"
+        ),
+        SetupRow(
+            "virtual channels per port",
+            "2 (§3.4)",
+            4,
+            "MLFM/OFT use 001 §3.4's two phases; the Slim Fly needs hop-indexed VCs (the phase scheme "
+            "deadlocks there), up to 4 classes",
+            "num_vcs",
+        ),
+        SetupRow(
+            "buffer per VC [flits]",
+            "100 KB per port per direction (§4.1): 400 packets",
+            16 if quick else 100,
+            q or "400 packets / 4 VCs",
+            "vc_buf_size",
+        ),
+        SetupRow(
+            "channel latency [cycles]",
+            "50 ns (§4.1)",
+            3,
+            f"50 ns / {CYCLE_NS:.2f} ns, rounded up",
+            "channel_latency",
+        ),
+        SetupRow(
+            "crossbar delay [cycles]",
+            "switch traversal 100 ns (§4.1)",
+            3,
+            f"with 1-cycle VC and switch allocation: 5 cycles = {5 * CYCLE_NS:.0f} ns",
+            "st_final_delay",
+        ),
+        SetupRow(
+            "warm-up periods", "20 µs (§4.1): ~980 packet times", 1, q or "1 x 1,000 cycles", "warmup_periods"
+        ),
+        SetupRow(
+            "sample period [cycles]",
+            "200 µs run (§4.1): ~9,800 packet times",
+            300 if quick else 1000,
+            q,
+            "sample_period",
+        ),
+        SetupRow(
+            "most sample periods",
+            "200 µs run (§4.1)",
+            3 if quick else 10,
+            q or "up to 10,000 cycles",
+            "max_samples",
+        ),
+        SetupRow(
+            "saturation search resolution",
+            "not stated (read off Fig. 6)",
+            0.05 if quick else 0.02,
+            "bisection between the highest load not saturated and the lowest saturated",
+        ),
+    )
+
+
 # 001 §4.3.1 (Fig. 6 text): MIN uniform "approximately 96 to 98%", SF with the higher p "87%";
 # INR "half the saturation point in uniform traffic" (read as 0.5 of MIN's ~0.97 -> 0.49).
 PAPER_MIN_UNIFORM = {"SF p=3": 0.97, "SF p=4": 0.87, "MLFM h=4": 0.97, "OFT k=4": 0.97}
@@ -100,9 +173,10 @@ def _pct(x: Optional[float]) -> Optional[float]:
 
 def run(quick: bool = False) -> Reproduction:
     configs = [c for c in CONFIGS if not quick or c[0] in QUICK_CONFIGS]
-    params = QUICK_PARAMS if quick else PARAMS
+    table = setup_table(quick)
+    params = sim_params(table)
     exchanges = QUICK_EXCHANGES if quick else EXCHANGES
-    tolerance = 0.05 if quick else 0.02
+    tolerance = setup_value(table, "saturation search resolution")
     rows: list[Comparison] = []
     data: list[dict[str, Any]] = []
     setups: list[Setup] = []
@@ -180,9 +254,7 @@ def run(quick: bool = False) -> Reproduction:
                 label,
                 spec,
                 f"{net.num_routers} routers, {net.num_endpoints} endpoints; worst case '{worst}'; "
-                f"INR = '{inr}'; UGAL-L = '{adaptive}'; "
-                + ", ".join(f"{k} = {v}" for k, v in params.items())
-                + f"; saturation resolution {tolerance}",
+                f"INR = '{inr}'; UGAL-L = '{adaptive}'; router: the setup table",
             )
         )
     notes = (
@@ -212,6 +284,7 @@ def run(quick: bool = False) -> Reproduction:
         notes=notes,
         data=tuple(data),
         quick=quick,
+        setup_table=table,
     )
 
 
