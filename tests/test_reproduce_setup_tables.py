@@ -15,7 +15,7 @@ from topolab import reproduce
 from topolab.cli import main
 
 # Reproductions whose setup is a table (reproduce.SetupRow).
-WITH_TABLES = ["slimfly-routing", "diameter-two"]
+WITH_TABLES = ["slimfly-routing", "diameter-two", "infiniband"]
 
 
 def _printed_table(out: str) -> dict[str, str]:
