@@ -63,31 +63,17 @@ def setup_table(scale: str = "default") -> tuple[SetupRow, ...]:
     quick = check_scale(scale) == "quick"
     spec = SPECS[scale]
     net = topolab.build(spec)
-    measure: tuple[SetupRow, ...]
-    if quick:
-        measure = (
-            SetupRow(
-                "warm-up periods",
-                "until steady state (§V, after Kim et al. [41])",
-                1,
-                "quick: one period of 300 cycles (what the tests run)",
-                "warmup_periods",
-            ),
-            SetupRow("sample period [cycles]", "not stated", 300, "quick: short samples", "sample_period"),
-            SetupRow("most sample periods", "not stated", 4, "quick: short samples", "max_samples"),
-        )
-    else:
-        measure = (
-            SetupRow(
-                "warm-up periods",
-                "until steady state (§V, after Kim et al. [41])",
-                3,
-                "BookSim2's default warm-up of 3 x 1,000 cycles",
-                "warmup_periods",
-            ),
-            SetupRow("sample period [cycles]", "not stated", 1000, "BookSim2's default", "sample_period"),
-            SetupRow("most sample periods", "not stated", 10, "BookSim2's default", "max_samples"),
-        )
+    # (warm-up periods, sample period, most periods, why): BookSim2's defaults, or the tests' short
+    # samples.
+    short = (1, 300, 4, "quick: short samples (what the tests run)")
+    warmup, period, most, why = short if quick else (3, 1000, 10, "BookSim2's default")
+    measure = (
+        SetupRow(
+            "warm-up periods", "until steady state (§V, after Kim et al. [41])", warmup, why, "warmup_periods"
+        ),
+        SetupRow("sample period [cycles]", "not stated", period, why, "sample_period"),
+        SetupRow("most sample periods", "not stated", most, why, "max_samples"),
+    )
     return (
         SetupRow(
             "network",
