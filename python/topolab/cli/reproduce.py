@@ -10,6 +10,7 @@ import time
 
 from topolab import reproduce
 from topolab.cli.common import print_table
+from topolab.cli.experiment import _positive as positive_workers
 
 
 def _num(x: float | None) -> str:
@@ -119,7 +120,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--workers",
-        type=int,
+        type=positive_workers,
         metavar="N",
         help="run the cases in N local processes (default: in this process)",
     )
