@@ -55,7 +55,8 @@ pub struct RunResult {
     pub saturated: bool,
     /// Why the run counts as saturated, in words with the figures compared ("" when not).
     pub saturation_reason: String,
-    /// The latency threshold was exceeded (BookSim2: "Simulation unstable").
+    /// The latency threshold was exceeded (BookSim2: "Simulation unstable"), or the measured
+    /// packets were not delivered within the cycle budget.
     pub unstable: bool,
     /// BookSim2's verdict: measurement ended normally (3 converged periods or max_samples),
     /// which BookSim2 also gives runs past saturation that stay below the latency threshold;
