@@ -32,6 +32,7 @@ from topolab.analysis import (
 from topolab.design.compare import Comparison, compare
 from topolab.experiment import run_experiment
 from topolab.families import families
+from topolab.mapping import MappedNetwork, map_network
 from topolab.network import Network, build, from_networkx, load, loads
 from topolab.physical import (
     Catalog,
@@ -73,6 +74,7 @@ __all__ = [
     "Floor",
     "FormatError",
     "LatencyReport",
+    "MappedNetwork",
     "Network",
     "NetworkError",
     "ParameterError",
@@ -100,6 +102,7 @@ __all__ = [
     "load_catalog",
     "load_floor",
     "loads",
+    "map_network",
     "moore_bound",
     "place",
     "RoutingInfo",

@@ -59,6 +59,7 @@ def loads(
     directed: bool | None = None,
     endpoints_per_router: int | None = None,
 ) -> Network: ...
+def map_network(net: Network, family: str, max_missing: int = 0) -> tuple[Network, str]: ...
 def from_parts(
     num_routers: int,
     links: list[tuple[int, int, int, int]],

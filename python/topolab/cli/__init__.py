@@ -12,6 +12,7 @@ from topolab.cli import (
     analysis,
     compare,
     experiment,
+    mapping,
     network,
     physical,
     reproduce,
@@ -19,7 +20,7 @@ from topolab.cli import (
     sim,
 )
 
-COMMAND_MODULES = [network, analysis, physical, routing, sim, compare, experiment, reproduce]
+COMMAND_MODULES = [network, mapping, analysis, physical, routing, sim, compare, experiment, reproduce]
 
 
 def make_parser() -> argparse.ArgumentParser:
