@@ -42,7 +42,8 @@ def test_hyperx_mapping_recovers_the_product_structure(spec: str) -> None:
             if u < v:
                 differ = sum(a != b for a, b in zip(labels[u], labels[v]))
                 assert (differ == 1) == g.has_edge(u, v)
-    assert sorted(m.shape) == sorted(max(lab[d] for lab in net.labels) + 1 for d in range(len(net.label_fields)))
+    sizes = [max(lab[d] for lab in net.labels) + 1 for d in range(len(net.label_fields))]
+    assert sorted(m.shape) == sorted(sizes)
     assert m.network.endpoints == shuffled.endpoints
 
 
