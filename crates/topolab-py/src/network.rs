@@ -342,11 +342,18 @@ fn map_network(
     max_missing: u64,
 ) -> PyResult<(PyNetwork, String)> {
     let mapped = py
-        .allow_threads(|| topolab_core::topology::mapping::map_network(&net.inner, family, max_missing))
+        .allow_threads(|| {
+            topolab_core::topology::mapping::map_network(&net.inner, family, max_missing)
+        })
         .map_err(to_py_err)?;
     let report = serde_json::to_string(&mapped.report)
         .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
-    Ok((PyNetwork { inner: mapped.network }, report))
+    Ok((
+        PyNetwork {
+            inner: mapped.network,
+        },
+        report,
+    ))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
