@@ -79,6 +79,20 @@ fn routing_tables(
     Ok(t.to_text())
 }
 
+/// One route (routers from s to t) per ordered pair of routers with endpoints: the most probable
+/// path of `routing`, the first among equals.
+#[pyfunction]
+fn routing_routes(
+    py: Python<'_>,
+    net: &PyNetwork,
+    routing: &str,
+) -> PyResult<Vec<(u32, u32, Vec<u32>)>> {
+    crate::monitor::run(py, false, |m| {
+        let r = build_static(&net.inner, routing, m)?;
+        topolab_core::routing::path::static_routes(&net.inner, &*r)
+    })
+}
+
 fn hop_rule(
     net: &topolab_core::Network,
     routing: &str,
@@ -206,6 +220,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(routing_load, m)?)?;
     m.add_function(wrap_pyfunction!(routing_tables, m)?)?;
     m.add_function(wrap_pyfunction!(infiniband_export, m)?)?;
+    m.add_function(wrap_pyfunction!(routing_routes, m)?)?;
     m.add_function(wrap_pyfunction!(infiniband_check, m)?)?;
     m.add(
         "INFINIBAND_FILES",
