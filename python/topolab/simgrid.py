@@ -5,7 +5,8 @@ and ``smpirun``). See docs/simgrid.md.
 
 Platform (SimGrid XML v4.1, one ``Full`` zone): a host ``h<e>`` per endpoint; a split-duplex
 link per endpoint to its router and per router-to-router link (bandwidth × width); one route
-per ordered host pair along the chosen static routing's path (``min`` by default). Latencies
+per ordered host pair along the chosen static routing's path (``min`` by default). A directed
+network's links are one-way SimGrid links. Latencies
 follow 004's model (Fujiwara et al., IPDPS 2014, §II-E), the one ``topolab.latency`` uses: each
 router adds ``switch_delay_ns``, each cable ``cable_ns_per_m`` × its length on ``floor``, each
 message ``injection_ns``; the injection and the first router's delay are split over the two
@@ -52,11 +53,6 @@ def platform(
                 f"simgrid platform: parameter '{name}' = {value!r} is not allowed: a number "
                 + ("> 0" if name == "link_bandwidth_gbps" else ">= 0")
             )
-    if net.directed:
-        raise _core.ParameterError(
-            "simgrid platform: parameter 'net' = a directed network is not allowed: "
-            "undirected networks (SimGrid links here are split-duplex pairs)"
-        )
     lengths = cable_lengths(net, floor, placement=placement)
     routes = _core.routing_routes(net._net, routing)
     bw = link_bandwidth_gbps * 1e9
@@ -83,12 +79,16 @@ def platform(
         name = f"r{a}-r{b}"
         link_of[(a, b)] = name
         lat = switch_delay_ns + cable_ns_per_m * length
-        lines.append(f'    <link id="{name}" bandwidth="{bw * width:.6g}bps" latency="{lat:.6g}ns" '
-                     'sharing_policy="SPLITDUPLEX"/>')
+        # A directed (uni-directional, 002) link carries one direction: a plain shared link.
+        policy = "" if net.directed else ' sharing_policy="SPLITDUPLEX"'
+        lines.append(f'    <link id="{name}" bandwidth="{bw * width:.6g}bps" latency="{lat:.6g}ns"{policy}/>')
 
     def hops(path: list[int]) -> list[str]:
         out = []
         for u, v in zip(path, path[1:]):
+            if net.directed:
+                out.append(f'<link_ctn id="{link_of[(u, v)]}"/>')
+                continue
             key, up = ((u, v), "UP") if (u, v) in link_of else ((v, u), "DOWN")
             out.append(f'<link_ctn id="{link_of[key]}" direction="{up}"/>')
         return out
