@@ -13,7 +13,7 @@ from typing import Any
 
 from topolab import _core
 from topolab.network import Network, as_network
-from topolab.routing import DeadlockReport
+from topolab.routing import DeadlockReport, deadlock_report
 
 #: (LFT dump, SL2VL dump, path SLs): the file names written into the export directory.
 FILES: tuple[str, str, str] = _core.INFINIBAND_FILES
@@ -63,8 +63,4 @@ def check(net: Network | str, routing: str, directory: str | os.PathLike[str]) -
         except OSError as e:
             raise _core.FileError(f"{path}: {e.strerror}") from None
     d = json.loads(_core.infiniband_check(net._net, routing, *texts))
-    c = d.pop("cdg")
-    cycle = c.pop("cycle")
-    if cycle is not None:
-        cycle = [(x["from"], x["to"], x["vc"]) for x in cycle]
-    return InfinibandCheck(cdg=DeadlockReport(cycle=cycle, **c), **d)
+    return InfinibandCheck(cdg=deadlock_report(d.pop("cdg")), **d)

@@ -19,8 +19,8 @@ fn shuffled(net: &Network, seed: u64) -> (Network, Vec<usize>) {
     perm.shuffle(&mut stream(seed, Stream::Construction, 0));
     let mut b = NetworkBuilder::new("imported", n, false);
     let c = b.link_class("link");
-    for r in 0..n {
-        b.set_endpoints(perm[r], net.endpoints()[r]);
+    for (r, &to) in perm.iter().enumerate() {
+        b.set_endpoints(to, net.endpoints()[r]);
     }
     for l in net.links() {
         b.add_link(perm[l.src as usize], perm[l.dst as usize], l.width, c);

@@ -371,11 +371,14 @@ pub struct IbCheck {
     pub cdg: CdgReport,
 }
 
+/// One route with its VLs and probability.
+type WeightedRoute = (Vec<u32>, Vec<u8>, f64);
+
 /// Routes of the tables as a `RouteDef`, for the CDG checker.
 struct TableRoutes {
     name: String,
     vls: u32,
-    paths: BTreeMap<(u32, u32), Vec<(Vec<u32>, Vec<u8>, f64)>>,
+    paths: BTreeMap<(u32, u32), Vec<WeightedRoute>>,
 }
 
 impl RouteDef for TableRoutes {

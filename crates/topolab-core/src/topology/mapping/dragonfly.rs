@@ -40,7 +40,7 @@ pub fn map(net: &Network, max_missing: u64) -> Result<Mapped> {
     // classes (global triangles form classes of three links, a group of a routers one of
     // a(a-1)/2).
     let mut group_class = vec![u32::MAX; n];
-    for r in 0..n {
+    for (r, slot) in group_class.iter_mut().enumerate() {
         let mut best = u32::MAX;
         let mut tie = false;
         for &l in net.neighbor_links(r) {
@@ -66,7 +66,7 @@ pub fn map(net: &Network, max_missing: u64) -> Result<Mapped> {
                 ),
             ));
         }
-        group_class[r] = best;
+        *slot = best;
     }
     if let Some(r) = group_class.iter().position(|&g| g == u32::MAX) {
         return Err(not_of_family(
