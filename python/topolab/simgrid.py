@@ -23,7 +23,6 @@ import tempfile
 from dataclasses import asdict, dataclass
 from importlib import resources
 from typing import Any, Optional
-from xml.sax.saxutils import quoteattr
 
 from topolab import _core
 from topolab.network import Network, as_network
@@ -31,6 +30,11 @@ from topolab.physical import PlacementLike, cable_lengths
 
 #: MPI kernels shipped as sources (python/topolab/apps/<name>.c).
 APPS = ("alltoall", "allreduce", "stencil3d", "matmul")
+
+
+def _comment(text: str) -> str:
+    """Text safe inside an XML comment (no "--", no markup)."""
+    return text.replace("--", "- -").replace("<", "(").replace(">", ")")
 
 
 def platform(
@@ -60,7 +64,7 @@ def platform(
         "<?xml version='1.0'?>",
         '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">',
         '<platform version="4.1">',
-        f"  <!-- topolab: {quoteattr(net.spec or net.family)[1:-1]}, routing {routing} -->",
+        f"  <!-- topolab: {_comment(net.spec or net.family)}, routing {_comment(routing)} -->",
         '  <zone id="network" routing="Full">',
     ]
     hosts: list[list[int]] = []

@@ -197,3 +197,24 @@ fn other_families_are_refused_with_the_failed_property() {
     let err = map_network(&hx, "torus", 0).unwrap_err().to_string();
     assert!(err.contains("'as'"), "{err}");
 }
+
+#[test]
+fn dragonfly_with_a_missing_local_link() {
+    let orig = build_str("dragonfly:a=4,h=2").unwrap();
+    let cut = *orig
+        .links()
+        .iter()
+        .find(|l| orig.label(l.src as usize)[0] == orig.label(l.dst as usize)[0])
+        .unwrap();
+    let mut b = NetworkBuilder::new("imported", orig.num_routers(), false);
+    let c = b.link_class("link");
+    for l in orig.links().iter().filter(|l| **l != cut) {
+        b.add_link(l.src as usize, l.dst as usize, l.width, c);
+    }
+    let bare = b.build().unwrap();
+    let err = map_network(&bare, "dragonfly", 0).unwrap_err().to_string();
+    assert!(err.contains("1 links missing"), "{err}");
+    let m = map_network(&bare, "dragonfly", 1).unwrap();
+    assert_eq!(m.report.missing_links, vec![(cut.src, cut.dst)]);
+    assert_eq!(m.report.shape, vec![9, 4]);
+}
