@@ -9,6 +9,7 @@ Quick start::
     r = topolab.simulate(net, routing="min", traffic="uniform", load=0.5)
 """
 
+from topolab import infiniband, simgrid
 from topolab._core import (
     DeadlockError,
     FileError,
@@ -97,6 +98,7 @@ __all__ = [
     "floors",
     "from_booksim",
     "from_networkx",
+    "infiniband",
     "latency",
     "load",
     "load_catalog",
@@ -109,6 +111,7 @@ __all__ = [
     "routings",
     "run_exchange",
     "run_experiment",
+    "simgrid",
     "sim_params",
     "simulate",
     "sweep_load",
