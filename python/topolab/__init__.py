@@ -9,6 +9,7 @@ Quick start::
     r = topolab.simulate(net, routing="min", traffic="uniform", load=0.5)
 """
 
+from topolab import infiniband, simgrid
 from topolab._core import (
     DeadlockError,
     FileError,
@@ -32,6 +33,7 @@ from topolab.analysis import (
 from topolab.design.compare import Comparison, compare
 from topolab.experiment import run_experiment
 from topolab.families import families
+from topolab.mapping import MappedNetwork, map_network
 from topolab.network import Network, build, from_networkx, load, loads
 from topolab.physical import (
     Catalog,
@@ -73,6 +75,7 @@ __all__ = [
     "Floor",
     "FormatError",
     "LatencyReport",
+    "MappedNetwork",
     "Network",
     "NetworkError",
     "ParameterError",
@@ -95,17 +98,20 @@ __all__ = [
     "floors",
     "from_booksim",
     "from_networkx",
+    "infiniband",
     "latency",
     "load",
     "load_catalog",
     "load_floor",
     "loads",
+    "map_network",
     "moore_bound",
     "place",
     "RoutingInfo",
     "routings",
     "run_exchange",
     "run_experiment",
+    "simgrid",
     "sim_params",
     "simulate",
     "sweep_load",

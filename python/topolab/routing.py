@@ -42,7 +42,11 @@ class ChannelLoad:
 
 def check(net: Network, routing: str, show_progress: bool = False) -> DeadlockReport:
     """Build the channel dependency graph of ``routing`` on ``net`` and look for a cycle."""
-    d = json.loads(_core.routing_check(net._net, routing, show_progress))
+    return deadlock_report(json.loads(_core.routing_check(net._net, routing, show_progress)))
+
+
+def deadlock_report(d: dict[str, Any]) -> DeadlockReport:
+    """A DeadlockReport from the core's JSON object (CdgReport)."""
     cycle = d.pop("cycle")
     if cycle is not None:
         cycle = [(c["from"], c["to"], c["vc"]) for c in cycle]

@@ -11,6 +11,7 @@ pub mod rng;
 pub mod routing;
 pub mod spec;
 pub mod topology;
+pub mod union_find;
 
 pub use error::{Result, TopolabError};
 pub use network::{Link, Network, NetworkBuilder};

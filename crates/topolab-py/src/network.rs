@@ -332,8 +332,33 @@ fn families(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
         .collect()
 }
 
+/// Daryin & Korzh §2 mapping: the labelled network and the JSON of the MappingReport.
+#[pyfunction]
+#[pyo3(signature = (net, family, max_missing = 0))]
+fn map_network(
+    py: Python<'_>,
+    net: &PyNetwork,
+    family: &str,
+    max_missing: u64,
+) -> PyResult<(PyNetwork, String)> {
+    let mapped = py
+        .allow_threads(|| {
+            topolab_core::topology::mapping::map_network(&net.inner, family, max_missing)
+        })
+        .map_err(to_py_err)?;
+    let report = serde_json::to_string(&mapped.report)
+        .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+    Ok((
+        PyNetwork {
+            inner: mapped.network,
+        },
+        report,
+    ))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyNetwork>()?;
+    m.add_function(wrap_pyfunction!(map_network, m)?)?;
     m.add_function(wrap_pyfunction!(build, m)?)?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(loads, m)?)?;

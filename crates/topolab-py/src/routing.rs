@@ -3,8 +3,9 @@
 
 use crate::network::PyNetwork;
 use pyo3::prelude::*;
-use topolab_core::routing::catalog::{build_static, RULE_ROUTINGS, STATIC_ROUTINGS};
-use topolab_core::routing::{cdg, export, load};
+use topolab_core::routing::catalog::{build_rule, build_static, RULE_ROUTINGS, STATIC_ROUTINGS};
+use topolab_core::routing::infiniband::{self, opensm};
+use topolab_core::routing::{cdg, export, load, HopRouting};
 
 fn json<T: serde::Serialize>(v: &T) -> PyResult<String> {
     serde_json::to_string(v).map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))
@@ -78,6 +79,82 @@ fn routing_tables(
     Ok(t.to_text())
 }
 
+/// One route (routers from s to t) per ordered pair of routers with endpoints: the most probable
+/// path of `routing`, the first among equals.
+#[pyfunction]
+fn routing_routes(
+    py: Python<'_>,
+    net: &PyNetwork,
+    routing: &str,
+) -> PyResult<Vec<(u32, u32, Vec<u32>)>> {
+    crate::monitor::run(py, false, |m| {
+        let r = build_static(&net.inner, routing, m)?;
+        topolab_core::routing::path::static_routes(&net.inner, &*r)
+    })
+}
+
+fn hop_rule(
+    net: &topolab_core::Network,
+    routing: &str,
+) -> topolab_core::Result<std::sync::Arc<dyn HopRouting>> {
+    match build_rule(net, routing, &topolab_core::progress::Silent)? {
+        Some(b) => Ok(b.rule),
+        None => Err(topolab_core::TopolabError::invalid(
+            "InfiniBand export",
+            "routing",
+            routing,
+            format!(
+                "a hop-by-hop routing, one of: {}",
+                RULE_ROUTINGS
+                    .iter()
+                    .map(|r| r.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )),
+    }
+}
+
+/// InfiniBand tables (Daryin & Korzh §3) as the texts of (opensm-lfts.dump,
+/// opensm-sl2vl.dump, path-sl.txt).
+#[pyfunction]
+#[pyo3(signature = (net, routing, vl_budget = 8))]
+fn infiniband_export(
+    py: Python<'_>,
+    net: &PyNetwork,
+    routing: &str,
+    vl_budget: u32,
+) -> PyResult<(String, String, String)> {
+    let t = crate::monitor::run(py, false, |_| {
+        let rule = hop_rule(&net.inner, routing)?;
+        let tb = infiniband::build_tables(&net.inner, &*rule, vl_budget)?;
+        Ok((
+            opensm::write_lfts(&net.inner, &tb)?,
+            opensm::write_sl2vl(&net.inner, &tb)?,
+            opensm::write_path_sl(&tb),
+        ))
+    })?;
+    Ok(t)
+}
+
+/// Reads the three texts back and checks them against `routing`: JSON of IbCheck.
+#[pyfunction]
+fn infiniband_check(
+    py: Python<'_>,
+    net: &PyNetwork,
+    routing: &str,
+    lfts: &str,
+    sl2vl: &str,
+    path_sl: &str,
+) -> PyResult<String> {
+    let report = crate::monitor::run(py, false, |_| {
+        let rule = hop_rule(&net.inner, routing)?;
+        let tb = opensm::read_tables(&net.inner, lfts, sl2vl, path_sl)?;
+        infiniband::check_tables(&net.inner, &*rule, &tb)
+    })?;
+    json(&report)
+}
+
 /// One row of the routing catalogue: the union of the core's `RULE_ROUTINGS` (simulator and
 /// static analysis), `STATIC_ROUTINGS` (static only) and the simulator's `ROUTINGS`, merged by
 /// name; nothing is listed here that is not in one of them.
@@ -142,6 +219,13 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(routing_check, m)?)?;
     m.add_function(wrap_pyfunction!(routing_load, m)?)?;
     m.add_function(wrap_pyfunction!(routing_tables, m)?)?;
+    m.add_function(wrap_pyfunction!(infiniband_export, m)?)?;
+    m.add_function(wrap_pyfunction!(routing_routes, m)?)?;
+    m.add_function(wrap_pyfunction!(infiniband_check, m)?)?;
+    m.add(
+        "INFINIBAND_FILES",
+        (opensm::LFTS_FILE, opensm::SL2VL_FILE, opensm::PATH_SL_FILE),
+    )?;
     m.add_function(wrap_pyfunction!(routing_catalog, m)?)?;
     Ok(())
 }

@@ -10,8 +10,10 @@ from typing import Callable, Sequence
 import topolab
 from topolab.cli import (
     analysis,
+    apps,
     compare,
     experiment,
+    mapping,
     network,
     physical,
     reproduce,
@@ -19,7 +21,7 @@ from topolab.cli import (
     sim,
 )
 
-COMMAND_MODULES = [network, analysis, physical, routing, sim, compare, experiment, reproduce]
+COMMAND_MODULES = [network, mapping, analysis, physical, routing, sim, apps, compare, experiment, reproduce]
 
 
 def make_parser() -> argparse.ArgumentParser:

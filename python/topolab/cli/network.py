@@ -7,6 +7,7 @@ import json
 import sys
 
 import topolab
+from topolab.cli import apps
 from topolab.cli.common import fmt_value, network_from_argument, print_table
 
 
@@ -75,7 +76,15 @@ def cmd_list_routings(args: argparse.Namespace) -> int:
 
 def cmd_build(args: argparse.Namespace) -> int:
     net = network_from_argument(args.spec)
-    net.save(args.output, args.format)
+    if args.output.endswith(".simgrid.xml"):
+        from topolab import simgrid
+
+        xml = simgrid.platform(net, args.routing, link_bandwidth_gbps=args.link_bandwidth_gbps,
+                               floor=args.floor)
+        with open(args.output, "w") as f:
+            f.write(xml)
+    else:
+        net.save(args.output, args.format)
     print(
         f"wrote {args.output}: {net.num_routers} routers, {net.num_endpoints} endpoints, "
         f"{net.num_links} links",
@@ -109,8 +118,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("build", help="build a topology and write it to a file")
     p.add_argument("spec", help="topology spec, e.g. slimfly:q=19 (or a file to convert)")
-    p.add_argument("-o", "--output", required=True, help="output file (.json, .edgelist, .graphml, .anynet)")
+    p.add_argument(
+        "-o", "--output", required=True,
+        help="output file (.json, .edgelist, .graphml, .anynet; .simgrid.xml: a SimGrid platform)",
+    )
     p.add_argument("--format", help="output format when the extension does not say it")
+    apps.add_platform_options(p)
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("info", help="sizes and radix of a network")

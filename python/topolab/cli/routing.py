@@ -1,12 +1,14 @@
-"""``topolab routing check|load|tables``: static routing analysis."""
+"""``topolab routing check|load|tables|export|verify``: static routing analysis and the
+InfiniBand export."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 import topolab
-from topolab import routing
+from topolab import infiniband, routing
 from topolab.cli.common import network_from_argument, print_table
 
 
@@ -79,6 +81,34 @@ def cmd_load(args: argparse.Namespace) -> int:
     return 0
 
 
+def print_infiniband(res: infiniband.InfinibandCheck, as_json: bool) -> int:
+    if as_json:
+        print(json.dumps(res.to_dict(), indent=2))
+    else:
+        rows = [
+            ["routing", res.routing],
+            ["switches / hosts", f"{res.switches} / {res.hosts}"],
+            ["pairs followed", str(res.pairs)],
+            ["max hops", str(res.max_hops)],
+            ["VLs / SLs used", f"{res.vls_used} / {res.sls_used}"],
+            ["verdict", "deadlock-free (acyclic CDG)" if res.cdg.acyclic else "CYCLE in the CDG"],
+        ]
+        print_table(rows, ["property", "value"])
+    return 0 if res.cdg.acyclic else 1
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    net = network_from_argument(args.network, args.format)
+    res = infiniband.export(net, args.routing, args.output, args.vl_budget)
+    print(f"wrote {', '.join(infiniband.FILES)} to {args.output}", file=sys.stderr)
+    return print_infiniband(res, args.json)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    net = network_from_argument(args.network, args.format)
+    return print_infiniband(infiniband.check(net, args.routing, args.directory), args.json)
+
+
 def cmd_tables(args: argparse.Namespace) -> int:
     net = network_from_argument(args.network, args.format)
     text = routing.forwarding_tables(net, args.routing, args.vl_budget)
@@ -123,6 +153,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--json", action="store_true", help="machine-readable output")
     q.add_argument("--progress", action="store_true", help="show progress on stderr")
     q.set_defaults(func=cmd_load)
+
+    q = rsub.add_parser(
+        "export",
+        help="InfiniBand LFT/SL2VL/path-SL files (OpenSM formats), re-read and checked (Daryin & Korzh §3)",
+    )
+    common(q)
+    q.add_argument("-o", "--output", required=True, help="directory for the three files")
+    q.add_argument("--vl-budget", type=int, default=8, help="data VLs per port: 1, 2, 4, 8 or 15 (default 8)")
+    q.add_argument("--json", action="store_true", help="machine-readable output")
+    q.set_defaults(func=cmd_export)
+
+    q = rsub.add_parser("verify", help="re-read an InfiniBand export and check it against the routing")
+    common(q)
+    q.add_argument("directory", help="directory written by 'topolab routing export'")
+    q.add_argument("--json", action="store_true", help="machine-readable output")
+    q.set_defaults(func=cmd_verify)
 
     q = rsub.add_parser("tables", help="forwarding (LFT) and VL tables, text format of docs/routing.md")
     common(q)

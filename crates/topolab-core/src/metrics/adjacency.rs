@@ -210,20 +210,10 @@ pub fn strongly_connected(graph: Graph<'_>, mark: &mut Vec<bool>, queue: &mut Ve
 /// network).
 pub fn weak_components(net: &Network) -> usize {
     let n = net.num_routers();
-    let mut parent: Vec<u32> = (0..n as u32).collect();
-    fn find(parent: &mut [u32], mut x: u32) -> u32 {
-        while parent[x as usize] != x {
-            let up = parent[parent[x as usize] as usize];
-            parent[x as usize] = up;
-            x = up;
-        }
-        x
-    }
+    let mut sets = crate::union_find::UnionFind::new(n);
     let mut components = n;
     for l in net.links() {
-        let (a, b) = (find(&mut parent, l.src), find(&mut parent, l.dst));
-        if a != b {
-            parent[a.max(b) as usize] = a.min(b);
+        if sets.union(l.src, l.dst) {
             components -= 1;
         }
     }

@@ -159,28 +159,31 @@ impl HopRouting for FlatFlyDor {
             Select::Random
         }
     }
-    fn start(&self, _s: u32, t: u32, out: &mut Vec<(RouteState, f64)>) {
+    fn start(&self, s: u32, t: u32, out: &mut Vec<(RouteState, f64)>) {
         // d: the destination host's index within its switch, uniform over the hosts.
         let hosts = self.endpoints[t as usize].max(1);
         let first = out.len();
         for d in 0..hosts {
-            let sl = if self.mixed {
-                d as usize % self.orders.len()
-            } else {
-                0
-            };
-            let twist = if self.twisted {
-                d % self.grid.dims[self.last_dim(sl)]
-            } else {
-                0
-            };
-            let st = RouteState::new(0, pack(sl, twist));
+            let st = self.host_start(s, t, d).expect("every host has a start");
             let w = 1.0 / hosts as f64;
             match out[first..].iter_mut().find(|(s, _)| *s == st) {
                 Some(e) => e.1 += w,
                 None => out.push((st, w)),
             }
         }
+    }
+    fn host_start(&self, _s: u32, _t: u32, d: u32) -> Option<RouteState> {
+        let sl = if self.mixed {
+            d as usize % self.orders.len()
+        } else {
+            0
+        };
+        let twist = if self.twisted {
+            d % self.grid.dims[self.last_dim(sl)]
+        } else {
+            0
+        };
+        Some(RouteState::new(0, pack(sl, twist)))
     }
     fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
         if r == t {

@@ -15,6 +15,7 @@ pub mod generic;
 pub mod hypercube;
 pub mod hyperx;
 pub mod imase;
+pub mod infiniband;
 pub mod load;
 pub mod minimal;
 pub mod path;

@@ -187,3 +187,31 @@ fn no_route(s: usize, t: usize) -> TopolabError {
         "no route from router {s} to router {t} (disconnected network or routing dead end)"
     ))
 }
+
+/// One route per ordered pair of traffic routers (`cdg::traffic_routers`): the most probable of
+/// `routing`'s paths, the first listed among equals. What a static, single-path consumer takes
+/// (SimGrid's route table).
+pub fn static_routes(net: &Network, routing: &dyn RouteDef) -> Result<Vec<(u32, u32, Vec<u32>)>> {
+    let terms = super::cdg::traffic_routers(net);
+    let mut out = Vec::new();
+    let mut ps = PathSet::default();
+    for &s in &terms {
+        for &t in &terms {
+            if s == t {
+                continue;
+            }
+            routing.paths(s, t, &mut ps)?;
+            let best = (0..ps.len())
+                .max_by(|&a, &b| {
+                    ps.path(a)
+                        .2
+                        .partial_cmp(&ps.path(b).2)
+                        .unwrap_or(std::cmp::Ordering::Equal)
+                        .then(b.cmp(&a))
+                })
+                .ok_or_else(|| no_route(s, t))?;
+            out.push((s as u32, t as u32, ps.path(best).0.to_vec()));
+        }
+    }
+    Ok(out)
+}

@@ -108,6 +108,18 @@ pub trait HopRouting: Send + Sync {
     /// The starting states of a packet from router s to router t with their probabilities
     /// (summing to 1), appended to `out`.
     fn start(&self, s: u32, t: u32, out: &mut Vec<(RouteState, f64)>);
+    /// The starting state of a packet from router s to host number `d` of router t, for
+    /// routings whose path depends on the destination host (Mixed DOR's SL = d mod 4, 003
+    /// §3.3): what an InfiniBand export writes per destination LID. None when the start is
+    /// drawn at random per packet; the default returns `start`'s state when it is the only one.
+    fn host_start(&self, s: u32, t: u32, _d: u32) -> Option<RouteState> {
+        let mut all = Vec::new();
+        self.start(s, t, &mut all);
+        match all.as_slice() {
+            [(st, _)] => Some(*st),
+            _ => None,
+        }
+    }
     /// One starting state drawn from the `start` distribution. Routings with many starting
     /// states (Valiant: every router) override this to avoid listing them per packet.
     fn sample_start(&self, s: u32, t: u32, rng: &mut ChaCha8Rng) -> RouteState {

@@ -14,6 +14,7 @@ pub mod hyperx;
 pub mod imase;
 pub mod jellyfish;
 pub mod kautz;
+pub mod mapping;
 pub mod mddp;
 pub mod mlfm;
 pub mod oft;

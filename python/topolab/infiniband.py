@@ -1,0 +1,66 @@
+"""InfiniBand routing export (Daryin & Korzh, JSFI 2014, §3): per-switch linear forwarding
+tables, SL2VL tables with the service-level dimension and the path SLs of a static routing,
+written in the formats OpenSM writes and loads (docs/routing.md, "InfiniBand export"), read
+back and checked: every (switch, host) pair follows the scheme's path, within the VL budget,
+with an acyclic channel dependency graph over (link, VL)."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from topolab import _core
+from topolab.network import Network, as_network
+from topolab.routing import DeadlockReport, deadlock_report
+
+#: (LFT dump, SL2VL dump, path SLs): the file names written into the export directory.
+FILES: tuple[str, str, str] = _core.INFINIBAND_FILES
+
+
+@dataclass
+class InfinibandCheck:
+    routing: str
+    switches: int
+    hosts: int
+    # (source switch, destination host) pairs followed through the tables.
+    pairs: int
+    max_hops: int
+    vls_used: int
+    sls_used: int
+    cdg: DeadlockReport
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def export(
+    net: Network | str, routing: str, directory: str | os.PathLike[str], vl_budget: int = 8
+) -> InfinibandCheck:
+    """Writes the tables of ``routing`` into ``directory`` (created if needed), reads them
+    back and checks them (``check``)."""
+    net = as_network(net)
+    texts = _core.infiniband_export(net._net, routing, vl_budget)
+    os.makedirs(directory, exist_ok=True)
+    for name, text in zip(FILES, texts):
+        with open(os.path.join(directory, name), "w") as f:
+            f.write(text)
+    return check(net, routing, directory)
+
+
+def check(net: Network | str, routing: str, directory: str | os.PathLike[str]) -> InfinibandCheck:
+    """Reads the three files of ``directory`` and follows every (switch, host) pair through
+    them; raises ``topolab.NetworkError`` on a route that is not the scheme's, a missing
+    entry, or ``topolab.FormatError`` on a malformed file."""
+    net = as_network(net)
+    texts = []
+    for name in FILES:
+        path = os.path.join(directory, name)
+        try:
+            with open(path) as f:
+                texts.append(f.read())
+        except OSError as e:
+            raise _core.FileError(f"{path}: {e.strerror}") from None
+    d = json.loads(_core.infiniband_check(net._net, routing, *texts))
+    return InfinibandCheck(cdg=deadlock_report(d.pop("cdg")), **d)

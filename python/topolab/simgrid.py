@@ -1,0 +1,211 @@
+"""Designs handed to SimGrid (Koibuchi et al., 2018, §III-C, §IV: unmodified MPI applications
+on SimGrid/SMPI with static minimal routes): a platform file per network and small MPI kernels
+run on it with ``smpirun``. SimGrid comes from Debian (``libsimgrid-dev`` provides ``smpicc``
+and ``smpirun``). See docs/simgrid.md.
+
+Platform (SimGrid XML v4.1, one ``Full`` zone): a host ``h<e>`` per endpoint; a split-duplex
+link per endpoint to its router and per router-to-router link (bandwidth × width); one route
+per ordered host pair along the chosen static routing's path (``min`` by default). A directed
+network's links are one-way SimGrid links. Latencies
+follow 004's model (Fujiwara et al., IPDPS 2014, §II-E), the one ``topolab.latency`` uses: each
+router adds ``switch_delay_ns``, each cable ``cable_ns_per_m`` × its length on ``floor``, each
+message ``injection_ns``; the injection and the first router's delay are split over the two
+host links, the next router's delay is on each router-to-router link."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import asdict, dataclass
+from importlib import resources
+from typing import Any, Optional
+
+from topolab import _core
+from topolab.network import Network, as_network
+from topolab.physical import PlacementLike, cable_lengths
+
+#: MPI kernels shipped as sources (python/topolab/apps/<name>.c).
+APPS = ("alltoall", "allreduce", "stencil3d", "matmul")
+
+
+def _comment(text: str) -> str:
+    """Text safe inside an XML comment (no "--", no markup)."""
+    return text.replace("--", "- -").replace("<", "(").replace(">", ")")
+
+
+def platform(
+    net: Network | str,
+    routing: str = "min",
+    *,
+    link_bandwidth_gbps: float = 100.0,
+    floor: str = "skywalk",
+    placement: PlacementLike = None,
+    switch_delay_ns: float = 60.0,
+    cable_ns_per_m: float = 5.0,
+    injection_ns: float = 300.0,
+) -> str:
+    """The SimGrid platform XML of ``net`` (module documentation)."""
+    net = as_network(net)
+    for name, value in [("link_bandwidth_gbps", link_bandwidth_gbps), ("switch_delay_ns", switch_delay_ns),
+                        ("cable_ns_per_m", cable_ns_per_m), ("injection_ns", injection_ns)]:
+        if not isinstance(value, (int, float)) or value < 0 or (name == "link_bandwidth_gbps" and value == 0):
+            raise _core.ParameterError(
+                f"simgrid platform: parameter '{name}' = {value!r} is not allowed: a number "
+                + ("> 0" if name == "link_bandwidth_gbps" else ">= 0")
+            )
+    lengths = cable_lengths(net, floor, placement=placement)
+    routes = _core.routing_routes(net._net, routing)
+    bw = link_bandwidth_gbps * 1e9
+    lines = [
+        "<?xml version='1.0'?>",
+        '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">',
+        '<platform version="4.1">',
+        f"  <!-- topolab: {_comment(net.spec or net.family)}, routing {_comment(routing)} -->",
+        '  <zone id="network" routing="Full">',
+    ]
+    hosts: list[list[int]] = []
+    e = 0
+    for count in net.endpoints:
+        hosts.append(list(range(e, e + count)))
+        e += count
+    host_ns = (injection_ns + switch_delay_ns) / 2
+    for hs in hosts:
+        for h in hs:
+            lines.append(f'    <host id="h{h}" speed="1Gf"/>')
+            lines.append(f'    <link id="up{h}" bandwidth="{bw:.6g}bps" latency="{host_ns:.6g}ns" '
+                         'sharing_policy="SPLITDUPLEX"/>')
+    link_of: dict[tuple[int, int], str] = {}
+    for (a, b, width, _cls), length in zip(net.links, lengths):
+        name = f"r{a}-r{b}"
+        link_of[(a, b)] = name
+        lat = switch_delay_ns + cable_ns_per_m * length
+        # A directed (uni-directional, 002) link carries one direction: a plain shared link.
+        policy = "" if net.directed else ' sharing_policy="SPLITDUPLEX"'
+        lines.append(f'    <link id="{name}" bandwidth="{bw * width:.6g}bps" latency="{lat:.6g}ns"{policy}/>')
+
+    def hops(path: list[int]) -> list[str]:
+        out = []
+        for u, v in zip(path, path[1:]):
+            if net.directed:
+                out.append(f'<link_ctn id="{link_of[(u, v)]}"/>')
+                continue
+            key, up = ((u, v), "UP") if (u, v) in link_of else ((v, u), "DOWN")
+            out.append(f'<link_ctn id="{link_of[key]}" direction="{up}"/>')
+        return out
+
+    by_pair = {(s, t): path for s, t, path in routes}
+    for s, hs in enumerate(hosts):
+        for t, ht in enumerate(hosts):
+            if not hs or not ht:
+                continue
+            middle = [] if s == t else hops(by_pair[(s, t)])
+            for a in hs:
+                for b in ht:
+                    if a == b:
+                        continue
+                    ctn = [f'<link_ctn id="up{a}" direction="UP"/>', *middle,
+                           f'<link_ctn id="up{b}" direction="DOWN"/>']
+                    lines.append(f'    <route src="h{a}" dst="h{b}" symmetrical="NO">{"".join(ctn)}</route>')
+    lines += ["  </zone>", "</platform>", ""]
+    return "\n".join(lines)
+
+
+@dataclass
+class AppResult:
+    app: str
+    ranks: int
+    size: int
+    routing: str
+    link_bandwidth_gbps: float
+    #: Simulated time of the kernel's communication, seconds (slowest rank).
+    time_s: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _tool(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        raise _core.SimulationError(
+            f"SimGrid's {name} is not installed: install the Debian packages libsimgrid-dev and "
+            "python3-simgrid (apt-get install libsimgrid-dev python3-simgrid)"
+        )
+    return path
+
+
+def _binary(app: str) -> str:
+    """The kernel compiled with smpicc, cached by the hash of its source."""
+    if app not in APPS:
+        raise _core.ParameterError(
+            f"apps: parameter 'app' = {app!r} is not allowed: one of {', '.join(APPS)}"
+        )
+    src_dir = resources.files("topolab") / "apps"
+    source = (src_dir / f"{app}.c").read_text()
+    header = (src_dir / "common.h").read_text()
+    digest = hashlib.sha256((source + header).encode()).hexdigest()[:16]
+    cache = os.path.join(tempfile.gettempdir(), f"topolab-smpi-{os.getuid()}")
+    os.makedirs(cache, exist_ok=True)
+    exe = os.path.join(cache, f"{app}-{digest}")
+    if not os.path.exists(exe):
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, text in [(f"{app}.c", source), ("common.h", header)]:
+                with open(os.path.join(tmp, name), "w") as f:
+                    f.write(text)
+            done = subprocess.run([_tool("smpicc"), "-O1", f"{app}.c", "-o", exe], cwd=tmp,
+                                  capture_output=True, text=True)
+            if done.returncode != 0:
+                raise _core.SimulationError(f"smpicc failed on {app}.c: {done.stderr.strip()[-800:]}")
+    return exe
+
+
+def run_app(
+    net: Network | str,
+    app: str,
+    *,
+    size: int = 65536,
+    routing: str = "min",
+    ranks: Optional[int] = None,
+    link_bandwidth_gbps: float = 100.0,
+    floor: str = "skywalk",
+    placement: PlacementLike = None,
+    timeout_s: float = 600.0,
+) -> AppResult:
+    """Runs MPI kernel ``app`` (one of ``APPS``) with SMPI on ``net``'s platform, one rank per
+    endpoint (or the first ``ranks`` endpoints), messages of ``size`` bytes. Computation is not
+    simulated (``smpi/simulate-computation:no``): the time is the communication's, and the same
+    inputs give the same time."""
+    net = as_network(net)
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise _core.ParameterError(f"apps: parameter 'size' = {size!r} is not allowed: bytes, >= 1")
+    total = net.num_endpoints
+    ranks = total if ranks is None else ranks
+    if isinstance(ranks, bool) or not isinstance(ranks, int) or not 2 <= ranks <= total:
+        raise _core.ParameterError(
+            f"apps: parameter 'ranks' = {ranks!r} is not allowed: 2 to {total} (the endpoints)"
+        )
+    exe = _binary(app)
+    xml = platform(net, routing, link_bandwidth_gbps=link_bandwidth_gbps, floor=floor, placement=placement)
+    with tempfile.TemporaryDirectory() as tmp:
+        plat, hostfile = os.path.join(tmp, "platform.xml"), os.path.join(tmp, "hosts")
+        with open(plat, "w") as f:
+            f.write(xml)
+        with open(hostfile, "w") as f:
+            f.write("".join(f"h{h}\n" for h in range(ranks)))
+        cmd = [_tool("smpirun"), "-np", str(ranks), "-platform", plat, "-hostfile", hostfile,
+               "--cfg=smpi/simulate-computation:no", "--log=root.thres:error", exe, str(size)]
+        try:
+            done = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            raise _core.SimulationError(f"smpirun {app} did not finish in {timeout_s} s") from None
+    found = re.search(r"topolab-time ([0-9.eE+-]+)", done.stdout)
+    if done.returncode != 0 or found is None:
+        raise _core.SimulationError(
+            f"smpirun {app} failed (exit {done.returncode}): {(done.stderr or done.stdout).strip()[-800:]}"
+        )
+    return AppResult(app=app, ranks=ranks, size=size, routing=routing,
+                     link_bandwidth_gbps=link_bandwidth_gbps, time_s=float(found.group(1)))
