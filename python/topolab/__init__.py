@@ -29,7 +29,7 @@ from topolab.analysis import (
     analyze,
     moore_bound,
 )
-from topolab.design.compare import Comparison, compare
+from topolab.comparison import Comparison
 from topolab.experiment import run_experiment
 from topolab.families import families
 from topolab.network import Network, build, from_networkx, load, loads
@@ -59,6 +59,7 @@ from topolab.sim import (
     simulate,
     sweep_load,
 )
+from topolab.workflows import compare
 
 __all__ = [
     "Analysis",

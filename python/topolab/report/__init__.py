@@ -15,7 +15,7 @@ import numpy as np
 from topolab.report.text import summary
 
 if TYPE_CHECKING:
-    from topolab.design.compare import Comparison
+    from topolab.comparison import Comparison
 
 __all__ = ["CABLE_HISTOGRAM_DESIGNS", "FILES", "cable_series", "summary", "write_report"]
 

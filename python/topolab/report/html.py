@@ -13,7 +13,7 @@ from topolab.report.text import asked_lines, question
 if TYPE_CHECKING:
     import pandas as pd
 
-    from topolab.design.compare import Comparison
+    from topolab.comparison import Comparison
 
 STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto;
@@ -205,14 +205,12 @@ def render(c: Comparison, images: dict[str, bytes], files: dict[str, str]) -> st
 
 
 def _considered(c: Comparison) -> str:
-    from topolab.design.enumerate import FAMILY_NAMES
-
     d = c.designs
     rows = []
     for family in dict.fromkeys(d["family"]):
         part = d[d["family"] == family]
         rows.append(
-            f"<tr><td class='name'>{html.escape(FAMILY_NAMES.get(family, family))}</td>"
+            f"<tr><td class='name'>{html.escape(str(part['family_name'].iloc[0]))}</td>"
             f"<td>{len(part):,}</td><td>{int(part['balanced'].sum()):,}</td>"
             f"<td>{int(part['measured'].sum()):,}</td></tr>"
         )

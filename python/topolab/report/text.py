@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from topolab.report import tables
 
 if TYPE_CHECKING:
-    from topolab.design.compare import Comparison
+    from topolab.comparison import Comparison
 
 OBJECTIVE_WORDS = {
     "cost_per_endpoint": "cost per endpoint (lower is better)",
