@@ -160,39 +160,74 @@ def _legend_handles(styles: dict[str, Style]) -> tuple[list, list[str]]:
     return handles, labels
 
 
+def far_out(values: np.ndarray, log: bool = False, k: float = 8.0) -> np.ndarray:
+    """Which values lie far above the others: more than ``k`` scaled median absolute deviations
+    above the median (of log10 of the values with ``log``). These are drawn apart so that one
+    lavish design does not squash the rest of a plot."""
+    values = np.asarray(values, dtype=float)
+    if len(values) < 4:
+        return np.zeros(len(values), dtype=bool)
+    v = np.log10(np.maximum(values, 1e-300)) if log else values
+    middle = np.median(v)
+    spread = 1.4826 * np.median(np.abs(v - middle))
+    if spread == 0:
+        return np.zeros(len(values), dtype=bool)
+    return v > middle + k * spread
+
+
+def _outlier_note(ax, rows: pd.DataFrame, y: str) -> None:
+    """Names the designs left off a panel, under its axis label (where no point can be)."""
+    if len(rows) == 0:
+        return
+    named = [
+        f"#{int(r['rank'])} {_short(str(r['name']), 30)} (${r['cost_per_endpoint']:,.0f}, {r[y]:.2f})"
+        for _, r in rows.head(2).iterrows()
+    ]
+    more = f" and {len(rows) - 2} more" if len(rows) > 2 else ""
+    ax.set_xlabel(f"{ax.get_xlabel()}\nfar out, not shown: {'; '.join(named)}{more}", fontsize=8)
+
+
 def cost_bandwidth(
     frame: pd.DataFrame, bandwidth: str | None = None, styles: dict[str, Style] | None = None
 ) -> Figure:
     """Cost per endpoint (x) against bandwidth (y: ``bandwidth_column(frame)`` by default): left
     every measured design, right the Pareto front, every member numbered by rank (the report's
-    tables give the names). Costs on a log axis when they span more than 3x. ``frame`` is ranked
-    best first with ``rank`` and ``on_front``; ``styles`` maps family names to their look."""
+    tables give the names). Costs on a log axis when they span more than 3x; designs far out
+    (``far_out``) in bandwidth are left off the left panel's scale, and in cost or bandwidth off
+    the right panel, each named in a note on the panel. ``frame`` is ranked best first with
+    ``rank`` and ``on_front``; ``styles`` maps family names to their look."""
     y = bandwidth_column(frame) if bandwidth is None else bandwidth
     data = frame.dropna(subset=["cost_per_endpoint", y])
     styles = family_styles(data["family_name"]) if styles is None else styles
     styles = {f: st for f, st in styles.items() if f in set(data["family_name"])}
     fig = _figure(12.0, 7.0)
     overview, zoom = fig.subplots(1, 2)
-    _scatter_designs(overview, data, styles, y)
+
+    high = far_out(data[y].to_numpy(float))
+    shown = data[~high]
+    _scatter_designs(overview, shown, styles, y)
     _log_if_spread(overview, data["cost_per_endpoint"].to_numpy(float))
+    _outlier_note(overview, data[high].sort_values("rank"), y)
+    if high.any():
+        overview.set_ylim(top=float(shown[y].max()) + 0.25 * float(shown[y].max() - shown[y].min()))
     overview.set_ylabel(BANDWIDTH_LABELS.get(y, y))
     overview.set_title("All measured designs", fontsize=10)
-    front = data[data["on_front"]]
+
+    front = data[data["on_front"].astype(bool)]
     if len(front):
-        costs = front["cost_per_endpoint"].to_numpy(float)
-        values = front[y].to_numpy(float)
+        off = far_out(front["cost_per_endpoint"].to_numpy(float), log=True) | far_out(front[y].to_numpy(float))
+        near = front[~off]
+        costs, values = near["cost_per_endpoint"].to_numpy(float), near[y].to_numpy(float)
         x0, x1 = costs.min(), costs.max()
         y0, y1 = values.min(), values.max()
-        dx, dy = 0.04 * max(x1 - x0, 1.0), 0.1 * max(y1 - y0, 0.05)
+        dx, dy = 0.05 * max(x1 - x0, 1.0), 0.1 * max(y1 - y0, 0.05)
         inside = data[data["cost_per_endpoint"].between(x0 - dx, x1 + dx) & data[y].between(y0 - dy, y1 + dy)]
         _scatter_designs(zoom, inside, styles, y, grey=True)
         _log_if_spread(zoom, costs)
-        if zoom.get_xscale() == "log":
-            zoom.set_xlim(x0 / 1.06, x1 * 1.06)
-        else:
-            zoom.set_xlim(x0 - dx, x1 + dx)
+        zoom.set_xlim(x0 - dx, x1 + dx)
         zoom.set_ylim(y0 - dy, y1 + dy)
-        _rank_labels(zoom, front, y)
+        _rank_labels(zoom, near, y)
+        _outlier_note(zoom, front[off], y)
     zoom.set_title(f"The Pareto front ({len(front)} designs), numbered by rank", fontsize=10)
     fig.suptitle(
         "Cost against bandwidth. Ringed: the Pareto front over cost, bandwidth and latency "
