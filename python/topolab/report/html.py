@@ -107,7 +107,8 @@ def _figures(c: Comparison, images: dict[str, bytes], files: dict[str, str]) -> 
                 "title": "Moore bound",
                 "alt": "routers against network radix with the Moore bounds",
                 "caption": "The Moore bound M(d, D) is the most routers a network of network radix d and "
-                f"diameter D can have ({cite('000', '§II-A')}). Designs near the diameter-2 curve use "
+                f"diameter D can have ({cite('000', '§II-A')}). Designs near the "
+                "diameter-2 curve use "
                 "their ports best; directed designs (triangles) have a lower, directed bound "
                 f"({cite('002', '§I')}).",
             }

@@ -215,7 +215,8 @@ def cost_bandwidth(
 
     front = data[data["on_front"].astype(bool)]
     if len(front):
-        off = far_out(front["cost_per_endpoint"].to_numpy(float), log=True) | far_out(front[y].to_numpy(float))
+        far_cost = far_out(front["cost_per_endpoint"].to_numpy(float), log=True)
+        off = far_cost | far_out(front[y].to_numpy(float))
         near = front[~off]
         costs, values = near["cost_per_endpoint"].to_numpy(float), near[y].to_numpy(float)
         x0, x1 = costs.min(), costs.max()

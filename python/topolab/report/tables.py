@@ -89,7 +89,7 @@ COLUMNS = {
             "resilience",
             "resil.",
             _percent,
-            "fraction of random cable failures before disconnection (000 §III-D)",
+            "fraction of random cable failures before disconnection (Besta & Hoefler, SC14, §III-D)",
         ),
         Column("saturation_uniform", "sat. unif.", _percent, "saturation throughput, uniform traffic"),
         Column("saturation_worst", "sat. worst", _percent, "saturation throughput, worst-case traffic"),

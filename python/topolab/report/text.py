@@ -77,7 +77,7 @@ def asked_lines(c: Comparison) -> list[tuple[str, str]]:
         ),
     ]
     if s.resilience:
-        lines.append(("resilience", "measured (random cable failures, 000 §III-D)"))
+        lines.append(("resilience", "measured (random cable failures, Besta & Hoefler, SC14, §III-D)"))
     if s.simulate:
         sizes = c.frame["sim_endpoints"].dropna() if "sim_endpoints" in c.frame else []
         scale = (

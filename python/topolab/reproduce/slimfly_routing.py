@@ -27,9 +27,10 @@ from topolab.reproduce import Comparison, Reproduction, Setup
 
 ID = "slimfly-routing"
 TITLE = (
-    "000 §V / Fig. 6: Slim Fly MIN, VAL, UGAL-L, UGAL-G under uniform, shift, bit permutations, worst case"
+    "Besta & Hoefler, SC14, §V / Fig. 6: Slim Fly MIN, VAL, UGAL-L, UGAL-G under uniform, shift, bit "
+    "permutations, worst case"
 )
-SOURCE = "000 §IV-A..D, §V-A..C, Fig. 6"
+SOURCE = "Besta & Hoefler, SC14, §IV-A..D, §V-A..C, Fig. 6"
 
 SPEC = "slimfly:q=7"
 QUICK_SPEC = "slimfly:q=5,p=3"
@@ -48,10 +49,16 @@ QUICK_PARAMS: dict[str, Any] = {
 }
 # Saturation loads (fraction of the injection rate) 000 §V states in its text.
 PAPER: dict[tuple[str, str], tuple[float, str]] = {
-    ("SF-VAL", "uniform"): (0.5, "000 §V-A: VAL 'saturates at less than 50%' (an upper value)"),
-    ("SF-UGAL-L", "uniform"): (0.8, "000 §V-A: UGAL-L 'saturation at 80% of the injection rate'"),
-    ("SF-VAL", "worst"): (0.40, "000 §V-C: VAL supports 'up to 40%'"),
-    ("SF-UGAL-L", "worst"): (0.45, "000 §V-C: UGAL-L supports 'up to 45%'"),
+    ("SF-VAL", "uniform"): (
+        0.5,
+        "Besta & Hoefler, SC14, §V-A: VAL 'saturates at less than 50%' (an upper value)",
+    ),
+    ("SF-UGAL-L", "uniform"): (
+        0.8,
+        "Besta & Hoefler, SC14, §V-A: UGAL-L 'saturation at 80% of the injection rate'",
+    ),
+    ("SF-VAL", "worst"): (0.40, "Besta & Hoefler, SC14, §V-C: VAL supports 'up to 40%'"),
+    ("SF-UGAL-L", "worst"): (0.45, "Besta & Hoefler, SC14, §V-C: UGAL-L supports 'up to 45%'"),
 }
 
 
@@ -106,12 +113,14 @@ def run(quick: bool = False) -> Reproduction:
             rows.append(
                 Comparison(
                     traffic,
-                    "SF-MIN bound, 1/(2p) (001 §4.2's pattern) vs 000's 1/(p + 1)",
+                    "SF-MIN bound, 1/(2p) (Kathareios et al., SC15, §4.2's pattern) vs Besta & Hoefler's "
+                    "(SC14) 1/(p + 1)",
                     1.0 / (p + 1),
                     1.0 / (2 * p),
                     note=(
-                        "topolab's 'worst' is 001 §4.2's greedy pairing (2p flows on a link); "
-                        "000 §V-C states 1/(p + 1) for its Fig. 9 pattern"
+                        "topolab's 'worst' is Kathareios et al., SC15, §4.2's greedy pairing (2p flows on a "
+                        "link); "
+                        "Besta & Hoefler, SC14, §V-C states 1/(p + 1) for its Fig. 9 pattern"
                     ),
                 )
             )
@@ -121,20 +130,24 @@ def run(quick: bool = False) -> Reproduction:
         + f"; saturation search resolution {tolerance}"
     )
     first_notes = (
-        "scaled down from 000's q = 19, p = 15 (722 routers, 10,830 endpoints) to fit this machine"
-        + ("; quick mode: two routings, two patterns, short samples" if quick else ""),
+        "scaled down from Besta & Hoefler's (SC14) q = 19, p = 15 (722 routers, 10,830 endpoints) to fit "
+        "this machine" + ("; quick mode: two routings, two patterns, short samples" if quick else ""),
         "SF-MIN is topolab's 'min' (random among minimal next hops; Slim Fly minimal paths are "
-        "nearly always unique, 000 §IV-A); UGAL-L/G take n = 4 Valiant candidates (000 §IV-C)",
+        "nearly always unique, Besta & Hoefler, SC14, §IV-A); UGAL-L/G take n = 4 Valiant candidates (Besta "
+        "& Hoefler, SC14, §IV-C)",
     )
     setups = tuple(
         Setup(traffic, spec, f"traffic '{traffic}'; {details}", first_notes if i == 0 else ())
         for i, traffic in enumerate(traffics)
     )
     notes = (
-        "bit permutations (bitcomp, bitrev, shuffle) and 000's shift use the largest power-of-two prefix "
-        "of the endpoints; the others are idle (000 §V-B), and a run counts as saturated when it accepts "
+        "bit permutations (bitcomp, bitrev, shuffle) and Besta & Hoefler's (SC14) shift use the largest "
+        "power-of-two prefix "
+        "of the endpoints; the others are idle (Besta & Hoefler, SC14, §V-B), and a run counts as saturated "
+        "when it accepts "
         "less than the sending endpoints offer",
-        "000 reads Fig. 6 off plots: only the saturation loads in its text are compared; the latency-load "
+        "Besta & Hoefler (SC14) reads Fig. 6 off plots: only the saturation loads in its text are compared; "
+        "the latency-load "
         "curves are in the data file and the plot",
     )
     return Reproduction(
@@ -178,7 +191,7 @@ def plot(rep: Reproduction, path: Path) -> None:
         ax.legend(fontsize=7)
     for ax in list(axes.flat)[len(traffics) :]:
         ax.set_visible(False)
-    fig.suptitle("Slim Fly routing (000 Fig. 6, scaled down)")
+    fig.suptitle("Slim Fly routing (Besta & Hoefler, SC14, Fig. 6, scaled down)")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
