@@ -21,34 +21,34 @@ PALETTE = (
     "#848482",  # grey
     "#E68FAC",  # purplish pink
     "#604E97",  # violet
-    "#882D17",  # reddish brown
-    "#8DB600",  # yellow green
-    "#C2B280",  # buff
-    "#F99379",  # yellowish pink
-    "#B3446C",  # purplish red
-    "#DCD300",  # greenish yellow
-    "#654522",  # yellowish brown
-    "#E25822",  # reddish orange
-    "#2B3D26",  # olive green
-    "#F6A600",  # orange yellow
+    # From here on a family shares its marker with the one len(MARKERS) = 11 before it. The order
+    # below maximises the smallest RGB distance between such two (0.69 of at most 1.73): each
+    # colour is far from the one 11 places above it.
+    "#E25822",  # reddish orange (marker of the blue)
+    "#8DB600",  # yellow green (of the red)
+    "#F99379",  # yellowish pink (of the green)
+    "#2B3D26",  # olive green (of the orange)
+    "#DCD300",  # greenish yellow (of the purple)
+    "#C2B280",  # buff (of the black)
+    "#882D17",  # reddish brown (of the light blue)
+    "#B3446C",  # purplish red (of the yellow)
+    "#F6A600",  # orange yellow (of the grey)
+    "#654522",  # yellowish brown (of the purplish pink)
 )
-# (matplotlib marker, plotly symbol) pairs of the same shape. The star is kept for the
-# recommended design.
+# (matplotlib marker, plotly symbol) pairs of the same, clearly different shapes. The star is kept
+# for the recommended design.
 MARKERS = (
     ("o", "circle"),
     ("s", "square"),
     ("^", "triangle-up"),
-    ("D", "diamond"),
     ("v", "triangle-down"),
+    ("D", "diamond"),
     ("P", "cross"),
     ("X", "x"),
     ("<", "triangle-left"),
     (">", "triangle-right"),
     ("p", "pentagon"),
     ("h", "hexagon"),
-    ("d", "diamond-tall"),
-    ("8", "octagon"),
-    ("H", "hexagon2"),
 )
 
 
