@@ -161,6 +161,19 @@ def _figures(c: Comparison, images: dict[str, bytes], files: dict[str, str]) -> 
     return out
 
 
+def _far_out_words(frame: pd.DataFrame, y: str) -> str:
+    """The sentence naming the designs that the chart's first view leaves out."""
+    data = frame.dropna(subset=["cost_per_endpoint", y])
+    high = plots.far_out(data[y].to_numpy(float))
+    if not high.any():
+        return ""
+    names = ", ".join(f"#{int(r['rank'])} {r['name']}" for _, r in data[high].iterrows())
+    return (
+        f"Far out in bandwidth, above the first view (double-click the chart to show every design): "
+        f"{names}."
+    )
+
+
 def render(
     c: Comparison, images: dict[str, bytes], files: dict[str, str], styles: dict[str, Style] | None = None
 ) -> str:
@@ -195,6 +208,7 @@ def render(
         "cost_bandwidth_chart": interactive.cost_bandwidth_chart(
             frame, y, plots.BANDWIDTH_LABELS.get(y, y), styles
         ),
+        "far_out": _far_out_words(frame, y),
         "cost_log": len(costs) > 0 and costs.min() > 0 and costs.max() / costs.min() > 3,
         "figures": [f for f in _figures(c, images, files) if f.get("png") or f.get("table")],
         "measured_count": len(frame),

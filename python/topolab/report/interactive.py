@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import base64
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from topolab.report.plots import far_out
 from topolab.report.styles import Style
 
 if TYPE_CHECKING:
@@ -63,7 +64,9 @@ def _hover_text(row: pd.Series, y: str) -> str:
 def cost_bandwidth_chart(frame: pd.DataFrame, y: str, y_label: str, styles: dict[str, Style]) -> str:
     """Cost per endpoint against ``y``, one trace per family in its colour and marker (the
     legend toggles a family), the front ringed, the recommendation starred; hovering a point
-    names the design. Returns a ``<div>`` and its script; plotly.js must be on the page."""
+    names the design. The first view leaves designs far out in ``y`` (``plots.far_out``) above
+    its top; a double click shows them. Returns a ``<div>`` and its script; plotly.js must be
+    on the page."""
     import plotly.graph_objects as go
 
     data = frame.dropna(subset=["cost_per_endpoint", y])
@@ -103,12 +106,24 @@ def cost_bandwidth_chart(frame: pd.DataFrame, y: str, y_label: str, styles: dict
     )
     costs = data["cost_per_endpoint"].to_numpy(float)
     log = len(costs) > 0 and costs.min() > 0 and costs.max() / costs.min() > 3
+    yaxis: dict[str, Any] = {"title": y_label}
+    high = far_out(data[y].to_numpy(float))
+    if high.any():  # first view without the far-out designs; a double click shows everything
+        shown = data.loc[~high, y].to_numpy(float)
+        pad = 0.08 * max(float(shown.max() - shown.min()), 0.05)
+        yaxis["range"] = [float(shown.min()) - pad, float(shown.max()) + 3 * pad]
     fig.update_layout(
         template="plotly_white",
         height=560,
         margin={"l": 60, "r": 10, "t": 30, "b": 50},
-        xaxis={"title": "cost per endpoint ($)", "type": "log" if log else "linear", "tickformat": ",.0f"},
-        yaxis={"title": y_label},
+        xaxis={
+            "title": "cost per endpoint ($)",
+            "type": "log" if log else "linear",
+            "tickformat": ",.0f",
+            # on a log axis, label 1, 2 and 5 times a power of ten only: no crowded labels
+            **({"dtick": "D2"} if log else {}),
+        },
+        yaxis=yaxis,
         legend={"title": {"text": "family (click to hide)"}, "itemsizing": "constant"},
         hoverlabel={"align": "left"},
     )
