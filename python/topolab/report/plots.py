@@ -99,15 +99,19 @@ def _log_if_spread(ax, values: np.ndarray, axis: str = "x", spread: float = 3.0)
     values = values[np.isfinite(values)]
     if len(values) and values.min() > 0 and values.max() / values.min() > spread:
         (ax.set_xscale if axis == "x" else ax.set_yscale)("log")
-        from matplotlib.ticker import FuncFormatter
+        _plain_log_labels(ax.xaxis if axis == "x" else ax.yaxis)
 
-        def label(value: float, _position: object, leading: tuple[int, ...] = (1, 2, 3, 5)) -> str:
-            first = int(f"{value:e}"[0])  # 2 for 2,000: label 1, 2, 3 and 5 times a power of ten
-            return f"{value:,.0f}" if first in leading else ""
 
-        target = ax.xaxis if axis == "x" else ax.yaxis
-        target.set_major_formatter(FuncFormatter(label))
-        target.set_minor_formatter(FuncFormatter(label))
+def _plain_log_labels(target, leading: tuple[int, ...] = (1, 2, 3, 5)) -> None:
+    """Plain numbers ("2,000", not "2x10^3") on a log axis, at ``leading`` times a power of ten."""
+    from matplotlib.ticker import FuncFormatter
+
+    def label(value: float, _position: object) -> str:
+        first = int(f"{value:e}"[0])  # 2 for 2,000
+        return f"{value:,.0f}" if first in leading else ""
+
+    target.set_major_formatter(FuncFormatter(label))
+    target.set_minor_formatter(FuncFormatter(label))
 
 
 def _rank_labels(ax, front: pd.DataFrame, y: str) -> None:
@@ -409,6 +413,7 @@ def latency_load(frame: pd.DataFrame, count: int = LATENCY_LOAD_DESIGNS) -> Figu
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("average latency (cycles)")
     axes[0].set_yscale("log")
+    _plain_log_labels(axes[0].yaxis, leading=(1, 2, 5))
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8, frameon=False)
     fig.tight_layout(rect=(0, 0.045 * -(-len(labels) // 3) + 0.01, 1, 1))
