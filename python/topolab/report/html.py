@@ -96,7 +96,7 @@ def _considered_table(c: Comparison) -> dict[str, Any]:
     return {"id": "considered-table", "columns": head, "rows": rows, "sortable": True}
 
 
-def _figures(c: Comparison, images: dict[str, bytes], files: dict[str, str]) -> list[dict[str, Any]]:
+def _figures(c: Comparison, images: dict[str, bytes]) -> list[dict[str, Any]]:
     """The plots shown as pictures, in order: Moore bound, cable lengths, simulation."""
     s = c.settings
     out = []
@@ -210,7 +210,7 @@ def render(
         ),
         "far_out": _far_out_words(frame, y),
         "cost_log": len(costs) > 0 and costs.min() > 0 and costs.max() / costs.min() > 3,
-        "figures": [f for f in _figures(c, images, files) if f.get("png") or f.get("table")],
+        "figures": [f for f in _figures(c, images) if f.get("png") or f.get("table")],
         "measured_count": len(frame),
         "failed": [(str(r["name"]), str(r["error"])) for _, r in c.failed.iterrows()],
         "measurements": c.measurements,
