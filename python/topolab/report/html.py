@@ -169,8 +169,7 @@ def _far_out_words(frame: pd.DataFrame, y: str) -> str:
         return ""
     names = ", ".join(f"#{int(r['rank'])} {r['name']}" for _, r in data[high].iterrows())
     return (
-        f"Far out in bandwidth, above the first view (double-click the chart to show every design): "
-        f"{names}."
+        f"Far out in bandwidth, above the first view (double-click the chart to show every design): {names}."
     )
 
 

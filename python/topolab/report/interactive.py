@@ -133,4 +133,3 @@ def cost_bandwidth_chart(frame: pd.DataFrame, y: str, y_label: str, styles: dict
         div_id="cost-bandwidth-chart",
         config={"displaylogo": False, "responsive": True},
     )
-
