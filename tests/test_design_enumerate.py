@@ -33,7 +33,7 @@ def test_finds_the_dragonfly_of_radix_43_with_990_routers():
     designs = enumerate_designs(44, 10830)
     df = by_spec(designs)["dragonfly:a=22,h=11,p=11,g=45"]
     assert (df.routers, df.endpoints, df.radix) == (990, 10890, 43)
-    assert "a=2h=2p (000 §VI-B3e)" in df.tags and "fewer groups" in df.tags
+    assert "a=2h=2p (Besta & Hoefler, SC14, §VI-B3e)" in df.tags and "fewer groups" in df.tags
     assert check_design(df) == []
     # How 000 picked it: among balanced Dragonflies a = 2p = 2h (000 §VI-B3e) of radix 43 the
     # one with N closest to the Slim Fly's. Brute force over (a, h, p, g) independently:
@@ -47,7 +47,7 @@ def test_finds_the_dragonfly_of_radix_43_with_990_routers():
         ),
     )[1]
     assert best == (22, 11, 11, 45)
-    canonical = [d for d in designs if "a=2h=2p (000 §VI-B3e)" in d.tags and d.radix == 43]
+    canonical = [d for d in designs if "a=2h=2p (Besta & Hoefler, SC14, §VI-B3e)" in d.tags and d.radix == 43]
     assert min(canonical, key=lambda d: abs(d.endpoints - 10830)).spec == df.spec
 
 
@@ -67,9 +67,9 @@ def test_finds_slim_fly_q19_for_radix_44_and_its_floor_variant_for_43():
     found = by_spec(enumerate_designs(44, 10830, families=["slimfly"]))
     sf = found["slimfly:q=19,p=15"]
     assert (sf.routers, sf.endpoints, sf.radix, sf.network_radix) == (722, 10830, 44, 29)
-    assert sf.balanced and "ceil p (000 §II-B2)" in sf.tags
+    assert sf.balanced and "ceil p (Besta & Hoefler, SC14, §II-B2)" in sf.tags
     floor = found["slimfly:q=19,p=14"]
-    assert floor.balanced and "floor p (001 §2.1.2)" in floor.tags
+    assert floor.balanced and "floor p (Kathareios et al., SC15, §2.1.2)" in floor.tags
     # 000 prints k = 43 for this Slim Fly; with radix 43 only the floor concentration fits.
     at_43 = by_spec(enumerate_designs(43, 10830, families=["slimfly"]))
     assert "slimfly:q=19,p=14" in at_43 and "slimfly:q=19,p=15" not in at_43

@@ -25,6 +25,14 @@ def table() -> pd.DataFrame:
     )
 
 
+def test_an_oversubscribed_recommendation_says_by_how_much():
+    frame = table()
+    frame["oversubscription"] = [0.38, 0.0, 0.0]
+    assert "38% oversubscribed" in recommend(frame)[0]
+    frame["oversubscription"] = [0.0, 0.38, 0.0]
+    assert "oversubscribed" not in recommend(frame)[0]
+
+
 def test_recommends_the_cheapest_fast_design_and_explains_the_alternative():
     lines = recommend(table())
     first = lines[0]

@@ -80,7 +80,7 @@ def test_quoted_numbers(rep):
     assert rows[(hs, "Moore fraction")].topolab == pytest.approx(100.0)
     # 002 §II-A's list of Slim Fly sizes, every one exact
     for r in rep.rows:
-        if r.column == "002 §II-A Slim Fly sizes":
+        if r.column == "Koibuchi et al., 2018, §II-A Slim Fly sizes":
             assert r.topolab == r.paper, r
     # Diameter 3 (docs/reproduce.md tolerances): DF within 2 points of 14%, the closed forms within 1 point.
     df = next(r for r in rep.rows if r.column == "DF, D = 3" and r.quantity.startswith("Moore fraction"))

@@ -62,7 +62,7 @@ def test_reader_flags_are_true(info):
 def test_cli_list_routings(capsys):
     assert main(["list", "routings"]) == 0
     out = capsys.readouterr().out
-    assert "ugal_l" in out and "000 §IV-C2" in out and "sim+static" in out
+    assert "ugal_l" in out and "Besta & Hoefler, SC14, §IV-C2" in out and "sim+static" in out
     assert main(["list", "routings", "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)
     assert [r["name"] for r in listed] == [r.name for r in topolab.routings()]

@@ -30,7 +30,7 @@ from topolab.analysis import (
     analyze,
     moore_bound,
 )
-from topolab.design.compare import Comparison, compare
+from topolab.comparison import Comparison
 from topolab.experiment import run_experiment
 from topolab.families import families
 from topolab.mapping import MappedNetwork, map_network
@@ -61,6 +61,7 @@ from topolab.sim import (
     simulate,
     sweep_load,
 )
+from topolab.workflows import compare
 
 __all__ = [
     "Analysis",

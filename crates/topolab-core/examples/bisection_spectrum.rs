@@ -38,19 +38,28 @@ fn main() -> topolab_core::Result<()> {
     for (spec, paper) in [
         (
             "fattree:k=44,pods=22,p=22",
-            "000: N/2 = 5324 links, 1.0 per endpoint",
+            "Besta & Hoefler (SC14): N/2 = 5324 links, 1.0 per endpoint",
         ),
-        ("torus:dims=16x16x16", "000: 2N/k = 512 links"),
+        (
+            "torus:dims=16x16x16",
+            "Besta & Hoefler (SC14): 2N/k = 512 links",
+        ),
         (
             "dragonfly:a=8,h=4",
-            "000: floor((N + 2p^2 - 1)/4) = 271 links",
+            "Besta & Hoefler (SC14): floor((N + 2p^2 - 1)/4) = 271 links",
         ),
         (
             "jellyfish:routers=1024,degree=8,p=1",
-            "002: 1016 links (another random graph)",
+            "Koibuchi et al. (2018): 1016 links (another random graph)",
         ),
-        ("oft:k=12", "001 Fig. 4: about 0.81-0.89 per endpoint"),
-        ("mlfm:h=8", "001 Fig. 4: about 0.5 per endpoint"),
+        (
+            "oft:k=12",
+            "Kathareios et al., SC15, Fig. 4: about 0.81-0.89 per endpoint",
+        ),
+        (
+            "mlfm:h=8",
+            "Kathareios et al., SC15, Fig. 4: about 0.5 per endpoint",
+        ),
     ] {
         let net = build_str(spec)?;
         let b = bisection(&net, 5, 1, &Silent)?;

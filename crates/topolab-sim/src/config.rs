@@ -153,7 +153,7 @@ const fn doc(
 
 /// Every parameter `SimConfig::set` accepts.
 pub const PARAMS: &[ParamDoc] = &[
-    doc("router", "str", "iq", "router model: iq (input-queued VC router) or hotpotato (bufferless deflection router without flow control, 002 §III-B2; the routing names the preferred outputs)"),
+    doc("router", "str", "iq", "router model: iq (input-queued VC router) or hotpotato (bufferless deflection router without flow control, Koibuchi et al., 2018, §III-B2; the routing names the preferred outputs)"),
     doc("num_vcs", "int", "4", "virtual channels per port (1-64)"),
     doc("vc_buf_size", "int", "64", "flit buffer per VC"),
     doc("routing_delay", "int", "0", "cycles of route computation; 0 = lookahead routing"),

@@ -71,7 +71,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "and about N endpoints, measures each (hops, bisection, cables, cost, power, latency), shows "
         "the Pareto front over cost, bandwidth and latency and recommends one, with the reasons. "
         "Writes an HTML report with plots and the data as CSV and Parquet. Without arguments: "
-        f"radix {DEFAULT_RADIX}, {DEFAULT_ENDPOINTS:,} endpoints (000 Table IV's question).",
+        f"radix {DEFAULT_RADIX}, {DEFAULT_ENDPOINTS:,} endpoints (Besta & Hoefler, SC14, Table IV's "
+        "question).",
     )
     p.add_argument(
         "--radix",
@@ -116,7 +117,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--floor",
         default="slimfly",
         help="floor model for placement, cables and latency: slimfly, skywalk or a TOML "
-        "file (default slimfly, 000 §VI-A)",
+        "file (default slimfly, Besta & Hoefler, SC14, §VI-A)",
     )
     p.add_argument("--catalog", default="fdr10", help="cost catalog: fdr10 or a TOML file (default fdr10)")
     p.add_argument(

@@ -171,7 +171,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--output", help="write the placement as 'router cabinet' lines")
     p.set_defaults(func=cmd_place)
 
-    p = sub.add_parser("cost", help="cables, cost and power of a network (000 §VI-B, §VI-C)")
+    p = sub.add_parser(
+        "cost", help="cables, cost and power of a network (Besta & Hoefler, SC14, §VI-B, §VI-C)"
+    )
     _add_placement_args(p, "slimfly")
     p.add_argument("--catalog", default="fdr10", help="cost catalog: fdr10 or a TOML file (default fdr10)")
     p.add_argument(
@@ -183,7 +185,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--router-radix", type=int, metavar="K", help="radix of the routers bought")
     p.set_defaults(func=cmd_cost)
 
-    p = sub.add_parser("latency", help="all-pairs latency, Nearest or Fastest Routing (004 §II-E)")
+    p = sub.add_parser(
+        "latency", help="all-pairs latency, Nearest or Fastest Routing (Fujiwara et al., IPDPS 2014, §II-E)"
+    )
     _add_placement_args(p, "skywalk")
     p.add_argument("--switch-delay", type=_float, default=60.0, metavar="NS", help="default 60")
     p.add_argument("--routing", choices=["nearest", "fastest"], default="fastest")

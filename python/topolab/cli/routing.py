@@ -172,6 +172,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     q = rsub.add_parser("tables", help="forwarding (LFT) and VL tables, text format of docs/routing.md")
     common(q)
-    q.add_argument("--vl-budget", type=int, default=8, help="VLs available (default 8, 003 §3)")
+    q.add_argument(
+        "--vl-budget", type=int, default=8, help="VLs available (default 8, Daryin & Korzh, JSFI 2014, §3)"
+    )
     q.add_argument("-o", "--output", help="write to this file instead of stdout")
     q.set_defaults(func=cmd_tables)

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable
 
 from topolab import _core
+from topolab.comparison.settings import SHOWN_OVERSUBSCRIPTION
 from topolab.design import randomized, rules, structured
 
 if TYPE_CHECKING:
@@ -71,8 +72,7 @@ TWINNED = {"jellyfish": randomized.jellyfish, "dln": randomized.dln}
 # Families whose radix is an upper bound: the randomized construction can leave ports free.
 RADIX_IS_BOUND = frozenset({"skywalk"})
 
-# 000 §V-E studies p = 16..21 on the q = 19 Slim Fly whose balanced p is 15: up to 40% more.
-DEFAULT_OVERSUBSCRIPTION = 0.4
+DEFAULT_OVERSUBSCRIPTION = SHOWN_OVERSUBSCRIPTION
 DEFAULT_UNDERSUBSCRIPTION = 0.25
 
 

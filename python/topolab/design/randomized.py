@@ -61,7 +61,11 @@ def jellyfish(w: Window, twins: list) -> Iterator[Candidate]:
         r = _routers_for(w, p, lambda r: r > degree and (r * degree) % 2 == 0)
         if r is None:
             return None
-        return {"routers": r, "degree": degree, "p": p}, r, "000 §III; 004 §III-A"
+        return (
+            {"routers": r, "degree": degree, "p": p},
+            r,
+            "Besta & Hoefler, SC14, §III; Fujiwara et al., IPDPS 2014, §III-A",
+        )
 
     yield from _full_radix(w, "jellyfish", False, make)
     for routers, degree, p, origin in twins:
@@ -83,7 +87,7 @@ def dln(w: Window, twins: list) -> Iterator[Candidate]:
         r = _routers_for(w, p, lambda r: ok(r, gamma))
         if r is None or gamma < 0:
             return None
-        return {"routers": r, "shortcuts": gamma, "p": p}, r, "000 §III, Table IV"
+        return {"routers": r, "shortcuts": gamma, "p": p}, r, "Besta & Hoefler, SC14, §III, Table IV"
 
     yield from _full_radix(w, "dln", False, make)
     for routers, degree, p, origin in twins:
@@ -104,7 +108,7 @@ def _twin(family: str, params: dict, routers: int, degree: int, p: int, origin: 
         p,
         balance,
         p / balance,
-        "000 §III, Table IV",
+        "Besta & Hoefler, SC14, §III, Table IV",
         [f"twin of {origin}"],
     )
 
@@ -140,7 +144,7 @@ def skywalk(w: Window) -> Iterator[Candidate]:
                 p,
                 balance,
                 p / balance,
-                "004 §II-B, §III-A",
+                "Fujiwara et al., IPDPS 2014, §II-B, §III-A",
                 ["full radix"],
             )
 
@@ -174,7 +178,7 @@ def _string_digraph(w: Window, family: str, size) -> Iterator[Candidate]:
                     p,
                     balance,
                     p / balance,
-                    "002 §IV-A",
+                    "Koibuchi et al., 2018, §IV-A",
                     [],
                 )
             k += 1
@@ -192,14 +196,14 @@ def _free_digraph(w: Window, family: str, source: str) -> Iterator[Candidate]:
 
 def imase(w: Window) -> Iterator[Candidate]:
     """Imase-Itoh digraphs (002 §III-A, a = b = 1) at full radix: d = K - p, n ~ N/p."""
-    return _free_digraph(w, "imase", "002 §III-A")
+    return _free_digraph(w, "imase", "Koibuchi et al., 2018, §III-A")
 
 
 def random_directed(w: Window) -> Iterator[Candidate]:
     """Random regular digraphs (002 §III-A) at full radix: d = K - p, n ~ N/p."""
-    return _free_digraph(w, "random_directed", "002 §III-A")
+    return _free_digraph(w, "random_directed", "Koibuchi et al., 2018, §III-A")
 
 
 def mddp(w: Window) -> Iterator[Candidate]:
     """MDDP digraphs (002 §III-A, §IV-A) at full radix: d = K - p, n ~ N/p."""
-    return _free_digraph(w, "mddp", "002 §III-A, §IV-A")
+    return _free_digraph(w, "mddp", "Koibuchi et al., 2018, §III-A, §IV-A")

@@ -155,6 +155,13 @@ def _recommendation(best: pd.Series, ranked: pd.DataFrame, used: Mapping[str, st
     size = _size(best)
     if size:
         reasons.append(size)
+    over = _value(best, "oversubscription")
+    if over is not None and over > 1e-9:
+        # an allowed but oversubscribed choice must say so where it is recommended
+        reasons.append(
+            f"{over:.0%} oversubscribed (endpoints inject more than the network carries under uniform "
+            "traffic)"
+        )
     total = len(ranked)
     where = (
         "the only configuration on the Pareto front"

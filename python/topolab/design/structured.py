@@ -42,9 +42,9 @@ def slimfly(w: Window) -> Iterator[Candidate]:
             for p in w.concentrations(routers, w.radix - k_net):
                 tags = []
                 if p == p_ceil:
-                    tags.append("ceil p (000 §II-B2)")
+                    tags.append("ceil p (Besta & Hoefler, SC14, §II-B2)")
                 if p == p_floor:
-                    tags.append("floor p (001 §2.1.2)")
+                    tags.append("floor p (Kathareios et al., SC15, §2.1.2)")
                 yield Candidate(
                     "slimfly",
                     {"q": q, "p": p},
@@ -55,7 +55,7 @@ def slimfly(w: Window) -> Iterator[Candidate]:
                     p,
                     p_ceil,
                     p / p_ceil,
-                    "000 §II-B, §V-E; 001 §2.1.2",
+                    "Besta & Hoefler, SC14, §II-B, §V-E; Kathareios et al., SC15, §2.1.2",
                     tags,
                 )
         q += 1
@@ -81,7 +81,7 @@ def dragonfly(w: Window) -> Iterator[Candidate]:
                 for g, tags in _group_counts(a, h, p, g_lo, g_hi, w):
                     balance = _dragonfly_balance(a, h, g)
                     if a == 2 * h and p == h:
-                        tags.insert(0, "a=2h=2p (000 §VI-B3e)")
+                        tags.insert(0, "a=2h=2p (Besta & Hoefler, SC14, §VI-B3e)")
                     yield Candidate(
                         "dragonfly",
                         {"a": a, "h": h, "p": p, "g": g},
@@ -92,7 +92,7 @@ def dragonfly(w: Window) -> Iterator[Candidate]:
                         p,
                         balance,
                         p / balance,
-                        "000 §VI-B4; 003 §1.4",
+                        "Besta & Hoefler, SC14, §VI-B4; Daryin & Korzh, JSFI 2014, §1.4",
                         tags,
                     )
 
@@ -124,7 +124,7 @@ def _group_counts(a, h, p, g_lo, g_hi, w: Window) -> list[tuple[int, list[str]]]
     first = next((g for g in _outward(w.target / (p * a), g_lo, g_hi) if allowed(g)), None)
     if first is None:
         return []
-    chosen.setdefault(first, []).append("g nearest N (000 §VI-B4)")
+    chosen.setdefault(first, []).append("g nearest N (Besta & Hoefler, SC14, §VI-B4)")
     if g_hi == a * h + 1 and allowed(g_hi):
         chosen.setdefault(g_hi, []).append("full groups (g = ah+1)")
     divisors = [d + 1 for d in _divisors(a * h) if g_lo <= d + 1 <= g_hi]
@@ -180,7 +180,7 @@ def fattree(w: Window) -> Iterator[Candidate]:
                     p,
                     half,
                     load,
-                    "001 §2.2.1",
+                    "Kathareios et al., SC15, §2.2.1",
                     ["2 levels", *tags],
                 )
             pods_lo = max(1, -(-w.lo // (half * p)))
@@ -199,7 +199,7 @@ def fattree(w: Window) -> Iterator[Candidate]:
                     p,
                     half,
                     load,
-                    "000 §VI-B3c, §V",
+                    "Besta & Hoefler, SC14, §VI-B3c, §V",
                     ["3 levels", *tags, "all pods" if pods == k else "fewer pods"],
                 )
 
@@ -230,7 +230,7 @@ def hyperx(w: Window) -> Iterator[Candidate]:
                 best = max_min_widths(shape, lambda s: s - 1, w.radix - p, lambda s: s)
                 options = [((1,) * n, ["unit widths"])]
                 if best is not None and best != (1,) * n:
-                    options.append((best, ["bisection widths (003 §1.2)"]))
+                    options.append((best, ["bisection widths (Daryin & Korzh, JSFI 2014, §1.2)"]))
                 for widths, tags in options:
                     degree = sum(x * (s - 1) for s, x in zip(shape, widths))
                     params = {"dims": shape}
@@ -248,7 +248,7 @@ def hyperx(w: Window) -> Iterator[Candidate]:
                         p,
                         balance,
                         p / balance,
-                        "001 §2.1.1; 003 §1.2",
+                        "Kathareios et al., SC15, §2.1.1; Daryin & Korzh, JSFI 2014, §1.2",
                         [f"{n}D", *tags],
                     )
 
@@ -274,10 +274,14 @@ def _torus_like(w: Window, family: str) -> Iterator[Candidate]:
             routers = math.prod(shape)
             for p in w.concentrations(routers, w.radix - 2 * n):
                 best = max_min_widths(shape, lambda s: 2, w.radix - p, lambda s: 1 / s)
-                options = [] if p > 1 else [((1,) * n, ["p=1 (000 §III)", "unit widths"])]
+                options = [] if p > 1 else [((1,) * n, ["p=1 (Besta & Hoefler, SC14, §III)", "unit widths"])]
                 if best is not None and (p > 1 or best != (1,) * n):
-                    tag = "p=1 (000 §III)" if p == 1 else "concentrated (003 §1.1)"
-                    options.append((best, [tag, "bisection widths (003 §1.1)"]))
+                    tag = (
+                        "p=1 (Besta & Hoefler, SC14, §III)"
+                        if p == 1
+                        else "concentrated (Daryin & Korzh, JSFI 2014, §1.1)"
+                    )
+                    options.append((best, [tag, "bisection widths (Daryin & Korzh, JSFI 2014, §1.1)"]))
                 for widths, tags in options:
                     balance = cut * min(x / s for s, x in zip(shape, widths))
                     if p > 1 and not w.admits(p / balance):
@@ -297,7 +301,7 @@ def _torus_like(w: Window, family: str) -> Iterator[Candidate]:
                         p,
                         balance,
                         p / balance,
-                        "003 §1.1; 000 §III, Table IV",
+                        "Daryin & Korzh, JSFI 2014, §1.1; Besta & Hoefler, SC14, §III, Table IV",
                         [f"{n}D", *tags],
                         exempt=p == 1,
                     )
@@ -357,8 +361,8 @@ def hypercube(w: Window) -> Iterator[Candidate]:
                     p,
                     2 * width,
                     p / (2 * width),
-                    "003 §1.3; 000 §III, Table IV",
-                    ["p=1 (000 §III)"] if p == 1 else [],
+                    "Daryin & Korzh, JSFI 2014, §1.3; Besta & Hoefler, SC14, §III, Table IV",
+                    ["p=1 (Besta & Hoefler, SC14, §III)"] if p == 1 else [],
                     exempt=p == 1,
                 )
         n += 1
@@ -380,7 +384,7 @@ def mlfm(w: Window) -> Iterator[Candidate]:
             l_hi = min(w.radix // 2, w.hi // per_layer)
             nearest = nearest_count(l_lo, l_hi, per_layer, w.target)
             for layers in sorted({x for x in (nearest, h) if x is not None and l_lo <= x <= l_hi}):
-                tags = ["h=l=p (001 §2.2.3)"] if h == layers == p else []
+                tags = ["h=l=p (Kathareios et al., SC15, §2.2.3)"] if h == layers == p else []
                 yield Candidate(
                     "mlfm",
                     {"h": h, "l": layers, "p": p},
@@ -391,7 +395,7 @@ def mlfm(w: Window) -> Iterator[Candidate]:
                     p,
                     h,
                     p / h,
-                    "001 §2.2.3",
+                    "Kathareios et al., SC15, §2.2.3",
                     tags,
                 )
 
@@ -414,8 +418,8 @@ def oft(w: Window) -> Iterator[Candidate]:
                 p,
                 k,
                 p / k,
-                "001 §2.2.4",
-                ["p=k (001 §2.2.4)"] if p == k else [],
+                "Kathareios et al., SC15, §2.2.4",
+                ["p=k (Kathareios et al., SC15, §2.2.4)"] if p == k else [],
             )
 
 
@@ -464,7 +468,7 @@ def product(w: Window) -> Iterator[Candidate]:
                                 p,
                                 balance,
                                 p / balance,
-                                "003 §1.5",
+                                "Daryin & Korzh, JSFI 2014, §1.5",
                                 [f"SF x FF {n}D"],
                             )
                             groups.setdefault(p, []).append(c)

@@ -293,5 +293,8 @@ register_kind(
     params=LATENCY_PARAMS,
     required=["network"],
     validate=check_latency_point,
-    summary="topolab.latency: all-pairs latency under Fastest or Nearest Routing (004 §III-A)",
+    summary=(
+        "topolab.latency: all-pairs latency under Fastest or Nearest Routing (Fujiwara et al., IPDPS 2014, "
+        "§III-A)"
+    ),
 )

@@ -1,6 +1,7 @@
 """Reports of ``topolab compare``: the terminal summary (``summary``), and in a directory the
-self-contained HTML report with its plots as PNG files and the data as CSV and Parquet
-(``write_report``). docs/compare.md §4 lists the files.
+self-contained, interactive HTML report with its plots as PNG files and the data as CSV and
+Parquet (``write_report``). docs/compare.md §4 lists the files. The report reads a
+``topolab.comparison.Comparison`` and imports nothing that computes one.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import numpy as np
 from topolab.report.text import summary
 
 if TYPE_CHECKING:
-    from topolab.design.compare import Comparison
+    from topolab.comparison import Comparison
 
 __all__ = ["CABLE_HISTOGRAM_DESIGNS", "FILES", "cable_series", "summary", "write_report"]
 
@@ -68,6 +69,7 @@ def write_report(c: Comparison, directory: Union[str, os.PathLike]) -> dict[str,
     """Writes the report files into ``directory`` (created if needed) and returns their paths
     by kind (the keys of ``FILES``). Existing files of those names are replaced."""
     from topolab.report import html, plots
+    from topolab.report.styles import family_styles
 
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
@@ -80,8 +82,9 @@ def write_report(c: Comparison, directory: Union[str, os.PathLike]) -> dict[str,
     summary_data = {k: v for k, v in c.to_dict().items() if k != "designs"}
     Path(paths["summary"]).write_text(json.dumps(summary_data, indent=2) + "\n", encoding="utf-8")
 
+    styles = family_styles(c.designs["family_name"])
     images = {
-        "cost_bandwidth": plots.png(plots.cost_bandwidth(c.frame)),
+        "cost_bandwidth": plots.png(plots.cost_bandwidth(c.frame, styles=styles)),
         "moore": plots.png(plots.moore(c.frame)),
         "cable_lengths": plots.png(plots.cable_lengths(cable_series(c), c.settings.floor)),
     }
@@ -92,5 +95,5 @@ def write_report(c: Comparison, directory: Union[str, os.PathLike]) -> dict[str,
     if "latency_load" not in images:  # drawn only with simulation results
         del paths["latency_load"]
     listed = {kind: FILES[kind] for kind in paths if kind != "html"}
-    Path(paths["html"]).write_text(html.render(c, images, listed), encoding="utf-8")
+    Path(paths["html"]).write_text(html.render(c, images, listed, styles), encoding="utf-8")
     return paths

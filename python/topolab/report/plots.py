@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from topolab.report.styles import MARKERS, PALETTE, Style, family_styles
+
 if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
@@ -40,16 +42,6 @@ def png(fig: Figure) -> bytes:
     return out.getvalue()
 
 
-def family_colors(families: Sequence[str]) -> dict[str, tuple]:
-    """A colour per family in the order given: tab20's ten strong colours, then its ten light
-    ones (so that the first ten families are easy to tell apart), then tab20b."""
-    from matplotlib import colormaps
-
-    tab20 = list(colormaps["tab20"].colors)
-    palette = tab20[0::2] + tab20[1::2] + list(colormaps["tab20b"].colors)
-    return {f: palette[i % len(palette)] for i, f in enumerate(families)}
-
-
 def _short(name: str, limit: int = 44) -> str:
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
@@ -68,10 +60,15 @@ def bandwidth_column(frame: pd.DataFrame) -> str:
     return "bisection_per_endpoint"
 
 
-def _scatter_designs(
-    ax, data: pd.DataFrame, colors: dict[str, tuple], numbers: bool, y: str = "bisection_per_endpoint"
-) -> None:
-    for fam, color in colors.items():
+def _scatter_designs(ax, data: pd.DataFrame, styles: dict[str, Style], y: str, grey: bool = False) -> None:
+    """Every design of ``data`` in its family's colour and marker, the Pareto front larger and
+    ringed in black, the recommendation as a gold star; with ``grey`` the designs off the front
+    as small grey dots."""
+    if grey:
+        off = data[~data["on_front"].astype(bool)]
+        ax.scatter(off["cost_per_endpoint"], off[y], s=10, color="0.75", zorder=1)
+        data = data[data["on_front"].astype(bool)]
+    for fam, style in styles.items():
         part = data[data["family_name"] == fam]
         for on_front in (False, True):
             sel = part[part["on_front"] == on_front]
@@ -80,80 +77,173 @@ def _scatter_designs(
             ax.scatter(
                 sel["cost_per_endpoint"],
                 sel[y],
-                s=64 if on_front else 20,
-                color=color,
-                alpha=1.0 if on_front else 0.7,
+                s=60 if on_front else 24,
+                marker=style.marker,
+                color=style.color,
+                alpha=1.0 if on_front else 0.75,
                 edgecolors="black" if on_front else "none",
-                linewidths=1.0 if on_front else 0,
-                label=fam if not any(t.get_label() == fam for t in ax.collections) else None,
+                linewidths=1.1 if on_front else 0,
                 zorder=3 if on_front else 2,
             )
     best = data[data["rank"] == 1]
     ax.scatter(
-        best["cost_per_endpoint"],
-        best[y],
-        marker="*",
-        s=340,
-        color="gold",
-        edgecolors="black",
-        linewidths=1.0,
-        zorder=5,
-        label="recommended",
+        best["cost_per_endpoint"], best[y], marker="*", s=340, color="gold", edgecolors="black", zorder=5
     )
-    if numbers:
-        for _, row in data[data["on_front"]].iterrows():
-            ax.annotate(
-                str(int(row["rank"])),
-                (row["cost_per_endpoint"], row[y]),
-                xytext=(4, 3),
-                textcoords="offset points",
-                fontsize=7,
-                zorder=6,
-            )
     ax.set_xlabel("cost per endpoint ($)")
     ax.grid(True, which="both", alpha=0.25)
 
 
-def cost_bandwidth(frame: pd.DataFrame, bandwidth: str | None = None) -> Figure:
+def _log_if_spread(ax, values: np.ndarray, axis: str = "x", spread: float = 3.0) -> None:
+    """A log axis when the values span more than ``spread`` times, so that one lavish design
+    does not squash the others against the origin."""
+    values = values[np.isfinite(values)]
+    if len(values) and values.min() > 0 and values.max() / values.min() > spread:
+        (ax.set_xscale if axis == "x" else ax.set_yscale)("log")
+        _plain_log_labels(ax.xaxis if axis == "x" else ax.yaxis)
+
+
+def _plain_log_labels(target, leading: tuple[int, ...] = (1, 2, 3, 5)) -> None:
+    """Plain numbers ("2,000", not "2x10^3") on a log axis, at ``leading`` times a power of ten."""
+    from matplotlib.ticker import FuncFormatter
+
+    def label(value: float, _position: object) -> str:
+        first = int(f"{value:e}"[0])  # 2 for 2,000
+        return f"{value:,.0f}" if first in leading else ""
+
+    target.set_major_formatter(FuncFormatter(label))
+    target.set_minor_formatter(FuncFormatter(label))
+
+
+def _rank_labels(ax, front: pd.DataFrame, y: str) -> None:
+    """The rank of each front member beside its point, moved apart where they would overlap
+    (adjustText) with a thin line back to the point."""
+    from adjustText import adjust_text
+
+    texts = [
+        ax.text(
+            float(row["cost_per_endpoint"]),
+            float(row[y]),
+            str(int(row["rank"])),
+            fontsize=8,
+            zorder=6,
+            bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.8},
+        )
+        for _, row in front.iterrows()
+    ]
+    if texts:
+        adjust_text(
+            texts,
+            ax=ax,
+            x=front["cost_per_endpoint"].to_numpy(float),
+            y=front[y].to_numpy(float),
+            arrowprops={"arrowstyle": "-", "color": "0.4", "lw": 0.6},
+            expand=(1.3, 1.5),
+        )
+
+
+def _legend_handles(styles: dict[str, Style]) -> tuple[list, list[str]]:
+    """One handle per family at one size, then the front ring and the recommendation star."""
+    from matplotlib.lines import Line2D
+
+    handles = [
+        Line2D([], [], linestyle="", marker=s.marker, color=s.color, markersize=7) for s in styles.values()
+    ]
+    labels = list(styles)
+    handles.append(
+        Line2D(
+            [], [], linestyle="", marker="o", markerfacecolor="white", markeredgecolor="black", markersize=8
+        )
+    )
+    labels.append("ringed: on the Pareto front (grey dots on the right: the others)")
+    handles.append(
+        Line2D(
+            [], [], linestyle="", marker="*", markerfacecolor="gold", markeredgecolor="black", markersize=14
+        )
+    )
+    labels.append("recommended")
+    return handles, labels
+
+
+def far_out(values: np.ndarray, log: bool = False, k: float = 8.0) -> np.ndarray:
+    """Which values lie far above the others: more than ``k`` scaled median absolute deviations
+    above the median (of log10 of the values with ``log``). These are drawn apart so that one
+    lavish design does not squash the rest of a plot."""
+    values = np.asarray(values, dtype=float)
+    if len(values) < 4:
+        return np.zeros(len(values), dtype=bool)
+    v = np.log10(np.maximum(values, 1e-300)) if log else values
+    middle = np.median(v)
+    spread = 1.4826 * np.median(np.abs(v - middle))
+    if spread == 0:
+        return np.zeros(len(values), dtype=bool)
+    return v > middle + k * spread
+
+
+def _outlier_note(ax, rows: pd.DataFrame, y: str) -> None:
+    """Names the designs left off a panel, under its axis label (where no point can be)."""
+    if len(rows) == 0:
+        return
+    named = [
+        f"#{int(r['rank'])} {_short(str(r['name']), 30)} (${r['cost_per_endpoint']:,.0f}, {r[y]:.2f})"
+        for _, r in rows.head(2).iterrows()
+    ]
+    more = f" and {len(rows) - 2} more" if len(rows) > 2 else ""
+    ax.set_xlabel(f"{ax.get_xlabel()}\nfar out, not shown: {'; '.join(named)}{more}", fontsize=8)
+
+
+def cost_bandwidth(
+    frame: pd.DataFrame, bandwidth: str | None = None, styles: dict[str, Style] | None = None
+) -> Figure:
     """Cost per endpoint (x) against bandwidth (y: ``bandwidth_column(frame)`` by default): left
-    every measured design (log x when costs span more than 6x), right the region of the Pareto
-    front with its members numbered by rank (the report's tables give the names). ``frame`` is
-    ranked best first with ``rank`` and ``on_front``."""
+    every measured design, right the Pareto front, every member numbered by rank (the report's
+    tables give the names). Costs on a log axis when they span more than 3x; designs far out
+    (``far_out``) in bandwidth are left off the left panel's scale, and in cost or bandwidth off
+    the right panel, each named in a note on the panel. ``frame`` is ranked best first with
+    ``rank`` and ``on_front``; ``styles`` maps family names to their look."""
     y = bandwidth_column(frame) if bandwidth is None else bandwidth
-    fig = _figure(11.0, 6.4)
-    overview, zoom = fig.subplots(1, 2)
     data = frame.dropna(subset=["cost_per_endpoint", y])
-    colors = family_colors(list(dict.fromkeys(data["family_name"])))
-    _scatter_designs(overview, data, colors, numbers=False, y=y)
+    styles = family_styles(data["family_name"]) if styles is None else styles
+    styles = {f: st for f, st in styles.items() if f in set(data["family_name"])}
+    fig = _figure(12.0, 7.0)
+    overview, zoom = fig.subplots(1, 2)
+
+    high = far_out(data[y].to_numpy(float))
+    shown = data[~high]
+    _scatter_designs(overview, shown, styles, y)
+    _log_if_spread(overview, data["cost_per_endpoint"].to_numpy(float))
+    _outlier_note(overview, data[high].sort_values("rank"), y)
+    if high.any():
+        overview.set_ylim(top=float(shown[y].max()) + 0.25 * float(shown[y].max() - shown[y].min()))
     overview.set_ylabel(BANDWIDTH_LABELS.get(y, y))
     overview.set_title("All measured designs", fontsize=10)
-    front = data[data["on_front"]]
-    if len(data):
-        costs = data["cost_per_endpoint"].to_numpy(dtype=float)
-        if costs.min() > 0 and costs.max() / costs.min() > 6:
-            overview.set_xscale("log")
+
+    front = data[data["on_front"].astype(bool)]
     if len(front):
-        x0, x1 = front["cost_per_endpoint"].min(), front["cost_per_endpoint"].max()
-        y0, y1 = front[y].min(), front[y].max()
-        if x1 > 4 * x0:  # a front from cheap to lavish: zoom on its cheaper half
-            x1 = float(np.median(front["cost_per_endpoint"])) * 1.3
-            y1 = float(front.loc[front["cost_per_endpoint"] <= x1, y].max())
-        dx, dy = 0.05 * max(x1 - x0, 1.0), 0.08 * max(y1 - y0, 0.05)
+        far_cost = far_out(front["cost_per_endpoint"].to_numpy(float), log=True)
+        off = far_cost | far_out(front[y].to_numpy(float))
+        near = front[~off]
+        costs, values = near["cost_per_endpoint"].to_numpy(float), near[y].to_numpy(float)
+        x0, x1 = costs.min(), costs.max()
+        y0, y1 = values.min(), values.max()
+        dx, dy = 0.05 * max(x1 - x0, 1.0), 0.1 * max(y1 - y0, 0.05)
         inside = data[data["cost_per_endpoint"].between(x0 - dx, x1 + dx) & data[y].between(y0 - dy, y1 + dy)]
-        _scatter_designs(zoom, inside, colors, numbers=True, y=y)
+        _scatter_designs(zoom, inside, styles, y, grey=True)
+        _log_if_spread(zoom, costs)
         zoom.set_xlim(x0 - dx, x1 + dx)
         zoom.set_ylim(y0 - dy, y1 + dy)
-    zoom.set_title("The Pareto front, numbered by rank", fontsize=10)
+        _rank_labels(zoom, near, y)
+        _outlier_note(zoom, front[off], y)
+    zoom.set_title(f"The Pareto front ({len(front)} designs), numbered by rank", fontsize=10)
     fig.suptitle(
         "Cost against bandwidth. Ringed: the Pareto front over cost, bandwidth and latency "
         "(a ringed design that looks beaten here wins on latency)",
         fontsize=10,
     )
-    handles, labels = overview.get_legend_handles_labels()
-    fig.legend(
-        handles, labels, loc="lower center", ncol=min(7, max(1, len(labels))), fontsize=7, frameon=False
-    )
-    fig.tight_layout(rect=(0, 0.06 + 0.025 * ((len(labels) - 1) // 7), 1, 0.96))
+    handles, labels = _legend_handles(styles)
+    columns = 5
+    fig.legend(handles, labels, loc="lower center", ncol=columns, fontsize=8, frameon=False)
+    rows = -(-len(labels) // columns)
+    fig.tight_layout(rect=(0, 0.035 * rows + 0.01, 1, 0.96))
     return fig
 
 
@@ -299,8 +389,7 @@ def latency_load(frame: pd.DataFrame, count: int = LATENCY_LOAD_DESIGNS) -> Figu
         rows.append(row)
         if len(rows) >= count:
             break
-    colors = family_colors(list(dict.fromkeys(str(r["family_name"]) for r in rows)))
-    fig = _figure(11.0, 4.6)
+    fig = _figure(11.0, 5.4)
     axes = fig.subplots(1, 2, sharey=True)
     for ax, key, title in ((axes[0], "uniform", "uniform traffic"), (axes[1], "worst", "worst-case traffic")):
         for i, row in enumerate(rows):
@@ -312,11 +401,11 @@ def latency_load(frame: pd.DataFrame, count: int = LATENCY_LOAD_DESIGNS) -> Figu
             ax.plot(
                 curve[:, 0],
                 curve[:, 2],
-                marker="o",
-                markersize=3,
-                color=colors[str(row["family_name"])],
+                marker=MARKERS[i % len(MARKERS)][0],
+                markersize=4,
+                color=PALETTE[i % len(PALETTE)],
                 linestyle=("-", "--", ":", "-.")[i % 4],
-                label=label,
+                label=label if ax is axes[0] else None,
             )
         ax.set_title(title)
         ax.set_xlabel("offered load (flits per endpoint per cycle)")
@@ -324,6 +413,8 @@ def latency_load(frame: pd.DataFrame, count: int = LATENCY_LOAD_DESIGNS) -> Figu
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("average latency (cycles)")
     axes[0].set_yscale("log")
-    axes[1].legend(fontsize=7, loc="upper left")
-    fig.tight_layout()
+    _plain_log_labels(axes[0].yaxis, leading=(1, 2, 5))
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0.045 * -(-len(labels) // 3) + 0.01, 1, 1))
     return fig

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from topolab.report import tables
 
 if TYPE_CHECKING:
-    from topolab.design.compare import Comparison
+    from topolab.comparison import Comparison
 
 OBJECTIVE_WORDS = {
     "cost_per_endpoint": "cost per endpoint (lower is better)",
@@ -77,7 +77,7 @@ def asked_lines(c: Comparison) -> list[tuple[str, str]]:
         ),
     ]
     if s.resilience:
-        lines.append(("resilience", "measured (random cable failures, 000 §III-D)"))
+        lines.append(("resilience", "measured (random cable failures, Besta & Hoefler, SC14, §III-D)"))
     if s.simulate:
         sizes = c.frame["sim_endpoints"].dropna() if "sim_endpoints" in c.frame else []
         scale = (

@@ -35,8 +35,8 @@ from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow, sim_par
 from topolab.reproduce.cases import setup_value
 
 ID = "diameter-two"
-TITLE = "001 §4.3.1 / Fig. 6, §4.4 / Figs. 13-14: SF, MLFM, OFT with MIN, INR, UGAL-L"
-SOURCE = "001 §3.2-3.4, §4.1-4.4, Figs. 6, 13, 14"
+TITLE = "Kathareios et al., SC15, §4.3.1 / Fig. 6, §4.4 / Figs. 13-14: SF, MLFM, OFT with MIN, INR, UGAL-L"
+SOURCE = "Kathareios et al., SC15, §3.2-3.4, §4.1-4.4, Figs. 6, 13, 14"
 
 # INR (001 §3.2): intermediates among routers with endpoints. MLFM and OFT take 001 §3.4's two VCs
 # (VC 0 to the intermediate, VC 1 after); on the Slim Fly (a direct network) that scheme deadlocks
@@ -203,12 +203,21 @@ def run(quick: bool = False) -> Reproduction:
                     }
                 )
                 if rlabel == "MIN" and traffic == "uniform":
-                    paper, note = PAPER_MIN_UNIFORM[label], "001 §4.3.1: 96-98%; SF with higher p ~87%"
+                    paper, note = (
+                        PAPER_MIN_UNIFORM[label],
+                        "Kathareios et al., SC15, §4.3.1: 96-98%; SF with higher p ~87%",
+                    )
                 elif rlabel == "MIN":
                     paper = _worst_bound(net, formula)
-                    note = f"001 §4.2: {formula} of this configuration (paper's sizes: 5%, 6.6%, 8.3%)"
+                    note = (
+                        f"Kathareios et al., SC15, §4.2: {formula} of this configuration (paper's sizes: 5%, "
+                        "6.6%, 8.3%)"
+                    )
                 else:
-                    paper, note = PAPER_INR, "001 §4.3.1: INR saturates at half of uniform MIN"
+                    paper, note = (
+                        PAPER_INR,
+                        "Kathareios et al., SC15, §4.3.1: INR saturates at half of uniform MIN",
+                    )
                 rows.append(
                     Comparison(label, f"Fig. 6 {rlabel} {kind} saturation", _pct(paper), _pct(sat), note, "%")
                 )
@@ -245,7 +254,7 @@ def run(quick: bool = False) -> Reproduction:
                         _pct(paper),
                         _pct(eff),
                         f"{res.name}; {res.completion_cycles} cycles"
-                        + ("" if paper is not None else "; 001 gives no number"),
+                        + ("" if paper is not None else "; Kathareios et al. (SC15) gives no number"),
                         "%",
                     )
                 )
@@ -258,20 +267,26 @@ def run(quick: bool = False) -> Reproduction:
             )
         )
     notes = (
-        "scaled down from 001 §4.1's SF q = 13 (p = 9, 10), MLFM h = 15, OFT k = 12 (about 3,000-3,600 "
-        "endpoints) to SF q = 5 (p = 3, 4), MLFM h = 4, OFT k = 4; 001's closed forms 1/(2p), 1/h, 1/k are "
+        "scaled down from Kathareios et al., SC15, §4.1's SF q = 13 (p = 9, 10), MLFM h = 15, OFT k = 12 "
+        "(about 3,000-3,600 "
+        "endpoints) to SF q = 5 (p = 3, 4), MLFM h = 4, OFT k = 4; Kathareios et al.'s (SC15) closed forms "
+        "1/(2p), 1/h, 1/k are "
         "compared for the scaled sizes"
         + (
             "; quick mode: SF p = 4 left out, short samples, exchanges of 4 and 64 packets per message"
             if quick
             else ""
         ),
-        "INR is valiant with intermediates among routers with endpoints (001 §3.2); MLFM and OFT use "
-        "VC 0 before / VC 1 after the intermediate (001 §3.4), the Slim Fly hop-indexed VCs (the phase "
+        "INR is valiant with intermediates among routers with endpoints (Kathareios et al., SC15, §3.2); "
+        "MLFM and OFT use "
+        "VC 0 before / VC 1 after the intermediate (Kathareios et al., SC15, §3.4), the Slim Fly hop-indexed "
+        "VCs (the phase "
         "scheme deadlocks there: minimal SF paths within one VC form cycles); "
         "UGAL-L's MLFM-A n = 5 and OFT-A n = 1 candidates follow the fixed "
-        "n of 001 Figs. 9b/10b, c = 2; 001 §3.3's threshold variant (ATh) is not run",
-        "001 reads its figures off plots: the compared paper values are the numbers in its text "
+        "n of Kathareios et al., SC15, Figs. 9b/10b, c = 2; Kathareios et al., SC15, §3.3's threshold "
+        "variant (ATh) is not run",
+        "Kathareios et al. (SC15) reads its figures off plots: the compared paper values are the numbers in "
+        "its text "
         "(rounded where it says 'close to'); exchanges run one flit per packet, effective throughput = "
         "flits / (endpoints x completion cycles)",
     )
@@ -322,7 +337,7 @@ def plot(rep: Reproduction, path: Path) -> None:
         ax.set_title(title, fontsize=9)
         ax.grid(True, axis="y", alpha=0.3)
         ax.legend(fontsize=7)
-    fig.suptitle("Diameter-two networks (001 Figs. 6, 13, 14, scaled down)")
+    fig.suptitle("Diameter-two networks (Kathareios et al., SC15, Figs. 6, 13, 14, scaled down)")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

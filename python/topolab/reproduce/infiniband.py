@@ -26,8 +26,11 @@ from topolab import routing
 from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow, sim_params
 
 ID = "infiniband"
-TITLE = "003 §4: saturation bandwidth of direct InfiniBand topologies by routing (scaled down)"
-SOURCE = "003 §4 table (routings of 003 §3)"
+TITLE = (
+    "Daryin & Korzh, JSFI 2014, §4: saturation bandwidth of direct InfiniBand topologies by routing (scaled "
+    "down)"
+)
+SOURCE = "Daryin & Korzh, JSFI 2014, §4 table (routings of Daryin & Korzh, JSFI 2014, §3)"
 
 PATTERNS = ("uniform", "bitcomp", "bitrev", "rotation", "shuffle", "transpose")
 PATTERN_NAMES = ("Uniform", "Cmpl", "Rvrs", "Rotn", "Shuf", "Trns")
@@ -180,14 +183,16 @@ def run(quick: bool = False) -> Reproduction:
             Setup(
                 topo,
                 spec,
-                f"scaled from 003 §1's {paper_config}; router: the setup table",
+                f"scaled from Daryin & Korzh, JSFI 2014, §1's {paper_config}; router: the setup table",
             )
         )
     notes = [
-        "SCALED DOWN: 003 simulates 2,048 switches x 8 hosts; these networks have 16-64 switches, so "
+        "SCALED DOWN: Daryin & Korzh (JSFI 2014) simulates 2,048 switches x 8 hosts; these networks have "
+        "16-64 switches, so "
         "only the ranking of routings within a topology and pattern is comparable, not the values",
-        "adaptive rules choose by output queue among all candidates; 003 gives minimal hops priority",
-        "Distance Based / Deflection rows of 003 are not part of this reproduction",
+        "adaptive rules choose by output queue among all candidates; Daryin & Korzh (JSFI 2014) gives "
+        "minimal hops priority",
+        "Distance Based / Deflection rows of Daryin & Korzh (JSFI 2014) are not part of this reproduction",
     ]
     if quick:
         notes.append("quick: FlatFly DOR and ADOR on a 16-switch FlatFly, uniform and complement only")
@@ -217,7 +222,12 @@ def plot(rep: Reproduction, path: Path) -> None:
         recs = [d for d in rep.data if d["topology"] == topo]
         labels = [f"{d['row']}\n{d['traffic']}" for d in recs]
         x = range(len(recs))
-        ax.bar([i - 0.2 for i in x], [d["paper_percent"] for d in recs], 0.4, label="003 (2,048 switches)")
+        ax.bar(
+            [i - 0.2 for i in x],
+            [d["paper_percent"] for d in recs],
+            0.4,
+            label="Daryin & Korzh (JSFI 2014) (2,048 switches)",
+        )
         ax.bar(
             [i + 0.2 for i in x],
             [d["saturation_throughput_percent"] for d in recs],

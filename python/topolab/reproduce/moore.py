@@ -24,8 +24,11 @@ import topolab
 from topolab.reproduce import Comparison, Reproduction, Setup
 
 ID = "moore"
-TITLE = "000 Fig. 5a/5b: routers of diameter-2 and -3 networks against the Moore bound"
-SOURCE = "000 §II-A, §II-B3, §II-C, Fig. 5; 001 §2.1.2; 002 §II-A"
+TITLE = "Besta & Hoefler, SC14, Fig. 5a/5b: routers of diameter-2 and -3 networks against the Moore bound"
+SOURCE = (
+    "Besta & Hoefler, SC14, §II-A, §II-B3, §II-C, Fig. 5; Kathareios et al., SC15, §2.1.2; Koibuchi et al., "
+    "2018, §II-A"
+)
 
 MAX_Q = 64  # k' = 96 at q = 64, the example of 000 §II-B3
 MAX_FBF2_S = 49  # k' = 2(s - 1) = 96
@@ -126,11 +129,15 @@ def _points() -> list[dict[str, Any]]:
         pts.append(_built("FBF-3", 3, f"hyperx:dims={s}x{s}x{s}", analyse=s <= FBF3_ANALYSED_S))
     for v in prime_powers(2, 9):
         kp, n = delorme(v)
-        pts.append(_point("DEL", 3, None, kp, n, None, "closed form (000 §II-C), not built"))
+        pts.append(
+            _point("DEL", 3, None, kp, n, None, "closed form (Besta & Hoefler, SC14, §II-C), not built")
+        )
     for u in prime_powers(3, 63):
         if u % 2:
             kp, n = bdf(u)
-            pts.append(_point("BDF", 3, None, kp, n, None, "closed form (000 §II-C), not built"))
+            pts.append(
+                _point("BDF", 3, None, kp, n, None, "closed form (Besta & Hoefler, SC14, §II-C), not built")
+            )
     return pts
 
 
@@ -171,7 +178,13 @@ def run(quick: bool = False) -> Reproduction:
             unit="%",
             note=f"(M - N_r)/N_r; MMS is 1 - N_r/M = {pct(1 - sf96['moore_fraction']):.1f}% below the bound",
         ),
-        Comparison(col, "Moore fraction at k' = 96 (001: ~88%)", 88, pct(sf96["moore_fraction"]), unit="%"),
+        Comparison(
+            col,
+            "Moore fraction at k' = 96 (Kathareios et al. (SC15): ~88%)",
+            88,
+            pct(sf96["moore_fraction"]),
+            unit="%",
+        ),
         Comparison(col, "largest diameter, q = 3..64", 2, max(_diameters(pts, "SF MMS"))),
     ]
     sf = [p for p in pts if p["family"] == "SF MMS"]
@@ -186,8 +199,10 @@ def run(quick: bool = False) -> Reproduction:
                 "(q = 5 is the Hoffman-Singleton graph)"
             ),
             (
-                "000 says 'only 12% worse than the upper bound': the bound is 12.5% above 8,192; 8,192 is "
-                "11.1% below 9,217. 2q^2 / (1 + (3q/2)^2) tends to 8/9 = 88.9% (001 §2.1.2: ~88%)",
+                "Besta & Hoefler (SC14) says 'only 12% worse than the upper bound': the bound is 12.5% above "
+                "8,192; 8,192 is "
+                "11.1% below 9,217. 2q^2 / (1 + (3q/2)^2) tends to 8/9 = 88.9% (Kathareios et al., SC15, "
+                "§2.1.2: ~88%)",
             ),
         )
     )
@@ -206,11 +221,12 @@ def run(quick: bool = False) -> Reproduction:
         Setup(
             col,
             "slimfly:q=5",
-            f"MMS graph for q = 5 (000 §II-B1d): a Moore graph, diameter {hs['measured_diameter']}",
+            "MMS graph for q = 5 (Besta & Hoefler, SC14, §II-B1d): a Moore graph, diameter "
+            f"{hs['measured_diameter']}",
         )
     )
 
-    col = "002 §II-A Slim Fly sizes"
+    col = "Koibuchi et al., 2018, §II-A Slim Fly sizes"
     by_radix = {p["network_radix"]: p for p in sf}
     for d, n in SF_SIZES_002:
         p = by_radix.get(d)
@@ -219,7 +235,7 @@ def run(quick: bool = False) -> Reproduction:
         Setup(
             col,
             None,
-            "the built MMS graph of network radix d, for each (n, d) pair 002 lists",
+            "the built MMS graph of network radix d, for each (n, d) pair Koibuchi et al. (2018) lists",
             ("q = 7, 11, 13, 17, 19, 23, 29, 31, 37, 53",),
         )
     )
@@ -252,7 +268,7 @@ def run(quick: bool = False) -> Reproduction:
                 spec,
                 details,
                 (
-                    "000 gives no number for it beyond 'up to several orders of "
+                    "Besta & Hoefler (SC14) gives no number for it beyond 'up to several orders of "
                     "magnitude worse' than MMS (Fig. 5a only)",
                 ),
             )
@@ -283,7 +299,8 @@ def run(quick: bool = False) -> Reproduction:
                 f"h = {DF_ANALYSED_H}, built and counted beyond"
             ),
             (
-                "000 says DF reaches 'only 14% (e.g. for k' = 96)'; a balanced DF has k' = 3h - 1 (95 or 98, "
+                "Besta & Hoefler (SC14) says DF reaches 'only 14% (e.g. for k' = 96)'; a balanced DF has k' "
+                "= 3h - 1 (95 or 98, "
                 "not 96) and a(ah + 1) / M(k', 3) tends to 4/27 = 14.8% from above; topolab's nearest point "
                 "is k' = 95",
             ),
@@ -306,7 +323,7 @@ def run(quick: bool = False) -> Reproduction:
                 f"analysed up to s = {FBF3_ANALYSED_S}, "
                 "counted beyond"
             ),
-            ("000: 'Flattened Butterfly is ~3 times worse' than DF",),
+            ("Besta & Hoefler (SC14): 'Flattened Butterfly is ~3 times worse' than DF",),
         )
     )
     for fam, paper, near in (("DEL", 68, 100), ("BDF", 30, 93)):
@@ -326,7 +343,7 @@ def run(quick: bool = False) -> Reproduction:
             Setup(
                 col,
                 None,
-                "not built (topolab has no BDF/Delorme family): 000 §II-C's closed "
+                "not built (topolab has no BDF/Delorme family): Besta & Hoefler, SC14, §II-C's closed "
                 "form for N_r against topolab.moore_bound",
                 (
                     "DEL: k' = (v + 1)^2, N_r = (v + 1)^2 (v^2 + 1)^2, v = 9 gives k' = 100; "
@@ -340,12 +357,15 @@ def run(quick: bool = False) -> Reproduction:
 
     notes = (
         "k' is the network radix topolab measures on the built graph: the most router-to-router "
-        "ports of any router (000 Table I); the Moore bound is taken at the family's diameter class "
+        "ports of any router (Besta & Hoefler, SC14, Table I); the Moore bound is taken at the family's "
+        "diameter class "
         "(2 or 3), which every analysed graph meets",
-        "000 §II-A also writes the bound with k' = ceil(2k/3) of a router radix k (full global "
+        "Besta & Hoefler, SC14, §II-A also writes the bound with k' = ceil(2k/3) of a router radix k (full "
+        "global "
         "bandwidth for D = 2); Fig. 5 and the k' = 96 example use k' directly, as here",
         "Fig. 5a's Long Hop (Cayley graphs from error-correcting codes, ref. [56]) is not built",
-        "000 gives Fig. 5 only as a plot: the rows with a paper value are the numbers its text "
+        "Besta & Hoefler (SC14) gives Fig. 5 only as a plot: the rows with a paper value are the numbers its "
+        "text "
         "quotes; write the figure with -o DIR",
     )
     return Reproduction(ID, TITLE, SOURCE, tuple(rows), tuple(setups), notes, tuple(pts), quick)
@@ -385,7 +405,10 @@ def plot(rep: Reproduction, path: Path) -> None:
         ax.set_yscale("log")
         ax.set_xlabel("network radix k'")
         ax.set_ylabel("routers N_r")
-        ax.set_title(f"diameter {d_class}" + (" (000 Fig. 5a)" if d_class == 2 else " (000 Fig. 5b)"))
+        ax.set_title(
+            f"diameter {d_class}"
+            + (" (Besta & Hoefler, SC14, Fig. 5a)" if d_class == 2 else " (Besta & Hoefler, SC14, Fig. 5b)")
+        )
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
     fig.tight_layout()

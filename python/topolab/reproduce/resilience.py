@@ -23,8 +23,11 @@ import topolab
 from topolab.reproduce import Comparison, Reproduction, Setup
 
 ID = "resilience"
-TITLE = "000 Table III, §III-D: cables that can fail before disconnection, diameter + 2, ASPL + 1"
-SOURCE = "000 §III-D, Table III"
+TITLE = (
+    "Besta & Hoefler, SC14, Table III, §III-D: cables that can fail before disconnection, diameter + 2, ASPL "
+    "+ 1"
+)
+SOURCE = "Besta & Hoefler, SC14, §III-D, Table III"
 
 SEED = 0
 QUICK_MAX_ROUTERS = 1400
@@ -104,18 +107,24 @@ SPECS: dict[str, dict[int, str]] = {
     },
 }
 RULES = {
-    "T3D": "p = 1 (000 §III); dimensions: powers of two as near a cube as N allows (000 gives none)",
-    "T5D": "p = 1; 3^5 = 243 for N ~ 256, then 4 and 8 rings (000 gives no dimensions)",
+    "T3D": "p = 1 (Besta & Hoefler, SC14, §III); dimensions: powers of two as near a cube as N allows "
+    "(Besta & Hoefler (SC14) gives none)",
+    "T5D": "p = 1; 3^5 = 243 for N ~ 256, then 4 and 8 rings (Besta & Hoefler (SC14) gives no dimensions)",
     "HC": "p = 1, 2^n routers",
     "LH-HC": "not built: topolab has no Long Hop family",
-    "FT-3": "p = k/2 (000 §III), N = k^3/4; topolab builds even k only: the nearest even k to each N",
-    "DF": "balanced a = 2p = 2h, g = ah + 1 (p = floor((k + 1)/4), 000 §III): N = 2h^2(2h^2 + 1) = 342, "
+    "FT-3": "p = k/2 (Besta & Hoefler, SC14, §III), N = k^3/4; topolab builds even k only: "
+    "the nearest even k to each N",
+    "DF": "balanced a = 2p = 2h, g = ah + 1 (p = floor((k + 1)/4), Besta & Hoefler, SC14, §III): "
+    "N = 2h^2(2h^2 + 1) = 342, "
     "1,056, 2,550, 5,256, 9,702; the 512 row has no DF because 342 is nearer 256",
-    "FBF-3": "s^3 routers, p = s = floor((k + 3)/4) with k = p + 3(s - 1) (000 §III): N = s^4",
+    "FBF-3": "s^3 routers, p = s = floor((k + 3)/4) with k = p + 3(s - 1) (Besta & Hoefler, SC14, §III): "
+    "N = s^4",
     "DLN": "DLN-2-gamma with the routers, network radix (gamma = k' - 2) and p of the Slim Fly of the "
-    "same row, as 000 Table IV matches its DLNs to same-size Dragonflies; 000 gives no DLN sizes for "
+    "same row, as Besta & Hoefler, SC14, Table IV matches its DLNs to same-size Dragonflies; Besta & Hoefler "
+    "(SC14) gives no DLN sizes for "
     "Table III",
-    "SF": "q = 5, 7, 11, 13, 17, p = ceil(k'/2): N = 200, 588, 2,178, 3,380, 7,514; 000 §II-B1 builds "
+    "SF": "q = 5, 7, 11, 13, 17, p = ceil(k'/2): N = 200, 588, 2,178, 3,380, 7,514; "
+    "Besta & Hoefler, SC14, §II-B1 builds "
     "MMS over the ring Z_q, a field only for prime q, and prime q explains the '-' at N ~ 1024 "
     "(the prime powers q = 8, 9 would give 768 and 1,134)",
 }
@@ -256,15 +265,19 @@ def _notes(records: list[dict[str, Any]], quick: bool) -> tuple[str, ...]:
         "all cables, its threshold the largest removed fraction (5% steps) at which the criterion "
         "still holds. 'mean' is topolab's figure (mean threshold over the samples, 95% CI at most 2 "
         "points wide); 'step 75% survive' is the largest step at which at least 75% of the samples "
-        "still meet the criterion. 000 does not say how it turned its samples into one number",
-        "how the summaries fit 000's disconnection values (every measured network but the tori): "
+        "still meet the criterion. Besta & Hoefler (SC14) does not say how it turned its samples into one "
+        "number",
+        "how the summaries fit Besta & Hoefler's (SC14) disconnection values (every measured network but the "
+        "tori): "
         + "; ".join(
             f"{label}: {fit[key][0]:+.1f} points on average, equal in {fit[key][1]} of {fit[key][2]} cells"
             for key, label in SUMMARIES
         )
-        + ". The 75% step is shown because it fits 000 about best (no bias on average), not because "
-        "000 documents it; the mean sits about one 5% step above 000",
-        "tori: 000's values (T3D 5% at N ~ 4096 and 8192) cannot come from uniformly random cable "
+        + ". The 75% step is shown because it fits Besta & Hoefler (SC14) about best (no bias on average), "
+        "not because "
+        "Besta & Hoefler (SC14) documents it; the mean sits about one 5% step above Besta & Hoefler (SC14)",
+        "tori: Besta & Hoefler's (SC14) values (T3D 5% at N ~ 4096 and 8192) cannot come from uniformly "
+        "random cable "
         "failures measured on the router graph: with 5% of the cables of a 3-D torus gone, the "
         "expected number of routers that lost all 6 cables is about N * 0.05^6 = "
         f"{isolated_router_estimate(8192, 6, 0.05):.1e} for N = 8,192, and cutting a torus into two "
@@ -273,19 +286,23 @@ def _notes(records: list[dict[str, Any]], quick: bool) -> tuple[str, ...]:
             f"; topolab's means lie between {min(tori):.0f}% and {max(tori):.0f}%"
             + (
                 f" (T3D {t3d[min(t3d)]['disconnect_mean']:.0f}% at N = {min(t3d)} to "
-                f"{t3d[max(t3d)]['disconnect_mean']:.0f}% at N = {max(t3d)}), falling with N as 000 says"
+                f"{t3d[max(t3d)]['disconnect_mean']:.0f}% at N = {max(t3d)}), falling with N as Besta & "
+                "Hoefler (SC14) says"
                 if len(t3d) > 1
                 else ""
             )
             if tori
             else ""
         ),
-        "tori, diameter + 2 and ASPL + 1: 000 has tori surviving the ASPL criterion up to 55% and the "
+        "tori, diameter + 2 and ASPL + 1: Besta & Hoefler (SC14) has tori surviving the ASPL criterion up to "
+        "55% and the "
         "diameter criterion about as well as SF (40%), far beyond their own disconnection values "
-        "(5-50%), which suggests that 000 measured distances over the pairs that stay connected; "
+        "(5-50%), which suggests that Besta & Hoefler (SC14) measured distances over the pairs that stay "
+        "connected; "
         "topolab's criteria require a connected network (docs/analysis.md), and for tori it finds "
         "all three ending at the first disconnection",
-        "000 quotes diameter + 2 (SF 40%, DF 25%, DLN 60%; tori 'comparable' to SF) and ASPL + 1 "
+        "Besta & Hoefler (SC14) quotes diameter + 2 (SF 40%, DF 25%, DLN 60%; tori 'comparable' to SF) and "
+        "ASPL + 1 "
         "(SF 55%, DF 45%, DLN 60%, tori 55%) only for N = 2^13: those are the rows with a paper "
         "value; the data CSV (-o) has all three criteria with their intervals for every network",
         "docs/analysis.md's earlier Slim Fly figure (connected up to 75.5%, diameter + 2 55.3%, "
@@ -322,11 +339,13 @@ def plot(rep: Reproduction, path: Path) -> None:
             )
         paper = [(n, v) for n, v in zip(SIZES, PAPER_DISCONNECT[topology]) if v is not None]
         ax.plot([n for n, _ in paper], [v for _, v in paper], color=color, linestyle=":", marker="x")
-    ax.plot([], [], "k:", marker="x", label="000 Table III (dotted)")
+    ax.plot([], [], "k:", marker="x", label="Besta & Hoefler, SC14, Table III (dotted)")
     ax.set_xscale("log", base=2)
     ax.set_xlabel("endpoints N (the paper's ~N rows)")
     ax.set_ylabel("cables removed before disconnection [%]")
-    ax.set_title("000 Table III: disconnection resilience, topolab (mean, 95% CI) vs paper")
+    ax.set_title(
+        "Besta & Hoefler, SC14, Table III: disconnection resilience, topolab (mean, 95% CI) vs paper"
+    )
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8, ncol=2)
     fig.tight_layout()

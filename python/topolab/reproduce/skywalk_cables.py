@@ -22,8 +22,10 @@ import topolab
 from topolab.reproduce import Comparison, Reproduction, Setup
 
 ID = "skywalk-cables"
-TITLE = "004 §III-B–E: total cable length and latency (Fastest Routing, 60 ns switches)"
-SOURCE = "004 §III-A–E, Figs. 5–8"
+TITLE = (
+    "Fujiwara et al., IPDPS 2014, §III-B–E: total cable length and latency (Fastest Routing, 60 ns switches)"
+)
+SOURCE = "Fujiwara et al., IPDPS 2014, §III-A–E, Figs. 5–8"
 
 SWITCH_NS = 60.0
 FLOOR = "skywalk"
@@ -65,22 +67,33 @@ FIG5 = (
 
 NET_NOTES = {
     "Random(2048,11)": (
-        "a uniformly random 11-regular graph (jellyfish); 004 builds Random(N, d) with its §II-C "
+        "a uniformly random 11-regular graph (jellyfish); Fujiwara et al. (IPDPS 2014) builds Random(N, d) "
+        "with its §II-C "
         "greedy matching, which can leave ports free; random graph, one instance (seed 0)",
     ),
     "Skywalk(8,256,7,4)": (
-        "004 §II-C's algorithm, which topolab follows, completes only ~92% of the K8 inside each "
+        "Fujiwara et al., IPDPS 2014, §II-C's algorithm, which topolab follows, completes only ~92% of the "
+        "K8 inside each "
         "cabinet at di = z - 1 = 7: 57.6 km; a complete K8 and all 30 straight partners per cabinet "
         "would give 59.07 km (docs/families/skywalk.md)",
     ),
-    "Skywalk(8,256,7,9)": ("degree 16 at 2,048 switches: the base of 004 §III-D's growth to 8,192",),
-    "Skywalk(8,256,7,25)": (
-        "'Skywalk with degree 32' of 004 §III-D; 004 does not give di, topolab uses "
-        "di = z - 1 = 7 as in all of 004's Skywalk(8, 256, 7, *)",
+    "Skywalk(8,256,7,9)": (
+        "degree 16 at 2,048 switches: the base of Fujiwara et al., IPDPS 2014, §III-D's growth to 8,192",
     ),
-    "Skywalk(8,1024,7,9)": ("'degree 16' at 8,192 switches (004 §III-D), di = 7 as above",),
-    "Skywalk(8,1024,7,57)": ("'degree 64' at 8,192 switches (004 §III-D), di = 7 as above",),
-    "HyperX(8,256,37)": ("slot (8) x cabinet column (16) x cabinet row (16), 004 §III-A",),
+    "Skywalk(8,256,7,25)": (
+        "'Skywalk with degree 32' of Fujiwara et al., IPDPS 2014, §III-D; Fujiwara et al. (IPDPS 2014) does "
+        "not give di, topolab uses "
+        "di = z - 1 = 7 as in all of Fujiwara et al.'s (IPDPS 2014) Skywalk(8, 256, 7, *)",
+    ),
+    "Skywalk(8,1024,7,9)": (
+        "'degree 16' at 8,192 switches (Fujiwara et al., IPDPS 2014, §III-D), di = 7 as above",
+    ),
+    "Skywalk(8,1024,7,57)": (
+        "'degree 64' at 8,192 switches (Fujiwara et al., IPDPS 2014, §III-D), di = 7 as above",
+    ),
+    "HyperX(8,256,37)": (
+        "slot (8) x cabinet column (16) x cabinet row (16), Fujiwara et al., IPDPS 2014, §III-A",
+    ),
     "Dragonfly(8,256,39)": ("one group of 8 per cabinet, every pair of the 256 groups joined once",),
 }
 
@@ -188,7 +201,7 @@ def run(quick: bool = False) -> Reproduction:
                     None,
                     pct(sky4, other, key),
                     unit="%",
-                    note="004: lower",
+                    note="Fujiwara et al. (IPDPS 2014): lower",
                 )
             )
     setups.append(
@@ -197,10 +210,12 @@ def run(quick: bool = False) -> Reproduction:
             None,
             "ratios from the rows above (60 ns switches, Fastest Routing)",
             (
-                "004 §III-B: Skywalk's maximum latency is lower than Torus', Hypercube's and Random's "
+                "Fujiwara et al., IPDPS 2014, §III-B: Skywalk's maximum latency is lower than Torus', "
+                "Hypercube's and Random's "
                 "(switch delays below 500 ns) and its average lower than Torus' and Hypercube's, and "
                 "lower than Random's below 200 ns: the rows marked 'lower' should be negative",
-                "004 §III-B says 'only 19% larger than that of Dragonfly/HyperX' and §III-E 17.7% for HyperX",
+                "Fujiwara et al., IPDPS 2014, §III-B says 'only 19% larger than that of Dragonfly/HyperX' "
+                "and §III-E 17.7% for HyperX",
             ),
         )
     )
@@ -221,14 +236,14 @@ def run(quick: bool = False) -> Reproduction:
     rows += [
         Comparison(
             col,
-            "max latency vs the worse of DF/HyperX [%] (004: at most)",
+            "max latency vs the worse of DF/HyperX [%] (Fujiwara et al. (IPDPS 2014): at most)",
             5.4,
             max(pct(sky32, df, mx), pct(sky32, hx, mx)),
             unit="%",
         ),
         Comparison(
             col,
-            "avg latency vs the worse of DF/HyperX [%] (004: at most)",
+            "avg latency vs the worse of DF/HyperX [%] (Fujiwara et al. (IPDPS 2014): at most)",
             1.3,
             max(pct(sky32, df, av), pct(sky32, hx, av)),
             unit="%",
@@ -251,14 +266,14 @@ def run(quick: bool = False) -> Reproduction:
         rows += [
             Comparison(
                 col,
-                "max latency vs the worse of DF/HyperX [%] (004: at most)",
+                "max latency vs the worse of DF/HyperX [%] (Fujiwara et al. (IPDPS 2014): at most)",
                 1.0,
                 max(pct(s64, df8k, mx), pct(s64, hx8k, mx)),
                 unit="%",
             ),
             Comparison(
                 col,
-                "avg latency vs the worse of DF/HyperX [%] (004: at most)",
+                "avg latency vs the worse of DF/HyperX [%] (Fujiwara et al. (IPDPS 2014): at most)",
                 2.3,
                 max(pct(s64, df8k, av), pct(s64, hx8k, av)),
                 unit="%",
@@ -295,33 +310,37 @@ def run(quick: bool = False) -> Reproduction:
                         - 1
                     ),
                     unit="%",
-                    note="004: lower below 200 ns",
+                    note="Fujiwara et al. (IPDPS 2014): lower below 200 ns",
                 )
             )
         setups.append(
             Setup(
                 col,
                 None,
-                "the six networks of 004 Fig. 5 at switch delays "
+                "the six networks of Fujiwara et al., IPDPS 2014, Fig. 5 at switch delays "
                 + ", ".join(f"{d:g}" for d in DELAY_SWEEP_NS)
                 + " ns",
                 (
-                    "004 §III-B: Skywalk's maximum latency is below Torus', Hypercube's and Random's "
+                    "Fujiwara et al., IPDPS 2014, §III-B: Skywalk's maximum latency is below Torus', "
+                    "Hypercube's and Random's "
                     "for switch delays under 500 ns",
                 ),
             )
         )
 
     notes = [
-        "floor: 004 §III-A (0.6 m x 2.1 m cabinets, near-square grid, 2 m inside a cabinet, Manhattan "
+        "floor: Fujiwara et al., IPDPS 2014, §III-A (0.6 m x 2.1 m cabinets, near-square grid, 2 m inside a "
+        "cabinet, Manhattan "
         "+ 4 m between cabinets); Torus and Hypercube placed sequentially, Random arbitrarily (index "
         "order), Skywalk, Dragonfly and HyperX as built; total cable counts router-to-router cables",
         "latency = 300 ns + (hops + 1) x switch delay + 5 ns/m x cable length, over all pairs of "
-        "switches, Fastest Routing (lowest latency, ties by hops), 004 §II-E, §III-A",
-        "004 prints cable totals rounded to the km and most latencies only in figures: the rows with "
+        "switches, Fastest Routing (lowest latency, ties by hops), Fujiwara et al., IPDPS 2014, §II-E, "
+        "§III-A",
+        "Fujiwara et al. (IPDPS 2014) prints cable totals rounded to the km and most latencies only in "
+        "figures: the rows with "
         "a paper value are the numbers its text quotes; ratios are topolab's over topolab's",
         "Random and Skywalk are random networks (seed 0): their totals and maxima vary with the "
-        "instance; 004 shows one instance each",
+        "instance; Fujiwara et al. (IPDPS 2014) shows one instance each",
     ]
     if quick:
         notes.append("quick: the 8,192-switch networks of §III-D and the Fig. 5 delay sweep are left out")
@@ -330,23 +349,22 @@ def run(quick: bool = False) -> Reproduction:
 
 
 def plot(rep: Reproduction, path: Path) -> None:
+    """Latency against total cable length of the 2,048-switch networks: Skywalk variants as red
+    circles, the other topologies as blue squares, each labelled (labels moved apart by
+    adjustText), the paper's cable totals as grey lines."""
     import matplotlib.pyplot as plt
+    from adjustText import adjust_text
+    from matplotlib.lines import Line2D
     from matplotlib.ticker import FixedLocator, NullFormatter, ScalarFormatter
 
     small = sorted((r for r in rep.data if r["switches"] == 2048), key=lambda r: r["total_cable_km"])
-    fig, axes = plt.subplots(1, 2, figsize=(13, 5.5))
+    fig, axes = plt.subplots(1, 2, figsize=(13, 6.2))
     for ax, key, label in zip(axes, ("max_latency_ns", "avg_latency_ns"), ("maximum", "average")):
-        for i, r in enumerate(small):
+        texts = []
+        for r in small:
             sky = r["name"].startswith("Skywalk")
             ax.plot(r["total_cable_km"], r[key], "o" if sky else "s", color="tab:red" if sky else "tab:blue")
-            ax.annotate(
-                f"{r['name']} d={r['degree']}",
-                (r["total_cable_km"], r[key]),
-                fontsize=7,
-                xytext=(-4, 6 if i % 2 else -11),
-                textcoords="offset points",
-                ha="right" if i > 5 else "left",
-            )
+            texts.append(ax.text(r["total_cable_km"], r[key], f"{r['name']} d={r['degree']}", fontsize=7))
             if r.get("paper_total_cable_km"):
                 ax.axvline(r["paper_total_cable_km"], color="grey", alpha=0.25, linewidth=0.8)
         ax.set_xscale("log")
@@ -354,10 +372,38 @@ def plot(rep: Reproduction, path: Path) -> None:
         ax.xaxis.set_major_formatter(ScalarFormatter())
         ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlim(20, 1000)
-        ax.set_xlabel("total cable length [km] (grey lines: 004's totals)")
+        ax.set_xlabel("total cable length [km]")
         ax.set_ylabel(f"{label} latency [ns]")
-        ax.set_title(f"{label} latency vs cable, 2,048 switches, 60 ns, FR (004 Fig. 8)")
+        ax.set_title(f"{label} latency against cable length", fontsize=10)
         ax.grid(True, which="major", alpha=0.3)
-    fig.tight_layout()
+        low, high = ax.get_ylim()
+        ax.set_ylim(low - 0.12 * (high - low), high)  # room under the crowded cheap-latency corner
+        adjust_text(
+            texts,
+            ax=ax,
+            expand=(1.3, 1.9),
+            x=[r["total_cable_km"] for r in small],
+            y=[r[key] for r in small],
+            arrowprops={"arrowstyle": "-", "color": "0.5", "lw": 0.5},
+        )
+    legend = [
+        Line2D([], [], linestyle="", marker="o", color="tab:red", label="Skywalk (d: degree)"),
+        Line2D(
+            [],
+            [],
+            linestyle="",
+            marker="s",
+            color="tab:blue",
+            label="Torus, Hypercube, Random, Dragonfly, HyperX",
+        ),
+        Line2D(
+            [], [], color="grey", alpha=0.5, label="total cable length that Fujiwara et al. (IPDPS 2014) give"
+        ),
+    ]
+    fig.legend(handles=legend, loc="lower center", ncol=3, fontsize=8, frameon=False)
+    fig.suptitle(
+        "2,048 switches, 60 ns per switch, Fastest Routing (Fujiwara et al., IPDPS 2014, Fig. 8)", fontsize=11
+    )
+    fig.tight_layout(rect=(0, 0.05, 1, 0.97))
     fig.savefig(path, dpi=120)
     plt.close(fig)

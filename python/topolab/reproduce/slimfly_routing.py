@@ -33,7 +33,7 @@ from topolab.reproduce.cases import Curve, Execution, check_scale, plot_curves, 
 
 ID = "slimfly-routing"
 TITLE = (
-    "Besta & Hoefler SC14 §V / Fig. 6: Slim Fly MIN, VAL, UGAL-L, UGAL-G under uniform, shift, "
+    "Besta & Hoefler, SC14, §V / Fig. 6: Slim Fly MIN, VAL, UGAL-L, UGAL-G under uniform, shift, "
     "bit permutations, worst case"
 )
 SOURCE = "Besta & Hoefler, SC14, §IV-A..D, §V-A..C, Fig. 6"
@@ -169,7 +169,7 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
             rows.append(
                 Comparison(
                     curve.traffic,
-                    "SF-MIN bound, 1/(2p) (Kathareios et al. §4.2's pattern) vs the paper's 1/(p + 1)",
+                    "SF-MIN bound, 1/(2p) (Kathareios et al., SC15, §4.2's pattern) vs the paper's 1/(p + 1)",
                     1.0 / (p + 1),
                     1.0 / (2 * p),
                     note=(
@@ -222,5 +222,5 @@ def plot(rep: Reproduction, path: Path) -> None:
     plot_curves(
         rep.data,
         path,
-        "Slim Fly routing (Besta & Hoefler SC14 Fig. 6)" + ("" if rep.quick else ", scaled down"),
+        "Slim Fly routing (Besta & Hoefler, SC14, Fig. 6)" + ("" if rep.quick else ", scaled down"),
     )

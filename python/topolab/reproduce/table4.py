@@ -17,8 +17,10 @@ import topolab
 from topolab.reproduce import Comparison, Reproduction, Setup
 
 ID = "table4"
-TITLE = "000 Table IV: cost and power per node (FDR10 cables and routers, 4 x 0.7 W per port)"
-SOURCE = "000 §VI-B, §VI-C, Table IV"
+TITLE = (
+    "Besta & Hoefler, SC14, Table IV: cost and power per node (FDR10 cables and routers, 4 x 0.7 W per port)"
+)
+SOURCE = "Besta & Hoefler, SC14, §VI-B, §VI-C, Table IV"
 
 QUANTITIES = (
     "endpoints",
@@ -44,21 +46,26 @@ class Column:
 
 
 FT3_NOTES = (
-    "000's FT-3 cost cannot be recomputed from §VI-B3c: radix-43 routers ($1,648 per node) plus "
+    "Besta & Hoefler's (SC14) FT-3 cost cannot be recomputed from §VI-B3c: radix-43 routers ($1,648 per "
+    "node) plus "
     "two 1 m optical and one electric cable per node ($266) come to about $1,910, not $2,346",
-    "000 counts FT-3's endpoint cables into its cables (electric + fiber = 3N, §VI-B3c) but not "
+    "Besta & Hoefler (SC14) counts FT-3's endpoint cables into its cables (electric + fiber = 3N, §VI-B3c) "
+    "but not "
     "the other columns'; topolab's FT-3 counts include them here too",
-    "000 makes every FT-3 router-router cable optical and 1 m long (§VI-B3c); topolab places a pod "
+    "Besta & Hoefler (SC14) makes every FT-3 router-router cable optical and 1 m long (§VI-B3c); topolab "
+    "places a pod "
     "per rack with the core in the central row and splits cables by the floor rule",
 )
 TORUS_COST_NOTE = (
-    "000's torus costs leave $121.5 (T3D) and $213.9 (T5D) per node beyond the routers: 3 and 5 "
+    "Besta & Hoefler's (SC14) torus costs leave $121.5 (T3D) and $213.9 (T5D) per node beyond the routers: 3 "
+    "and 5 "
     "electric cables of about 1.07 m and 1.21 m and no endpoint cable, i.e. every link priced as "
     "a short folded-torus cable; topolab prices the placed lengths (wrap-around and inter-rack "
     "links are longer) and one endpoint cable per node"
 )
 DLN_NOTE = (
-    "000 places DLN routers in racks of the same-radix DF's group size a with random cables; "
+    "Besta & Hoefler (SC14) places DLN routers in racks of the same-radix DF's group size a with random "
+    "cables; "
     "its electric/fiber split (about half electric) cannot come from such racks: a random "
     "shortcut lands in its own rack with probability about a/N_r"
 )
@@ -72,7 +79,8 @@ COLUMNS = (
         max_electric_m=math.inf,
         notes=(
             "a 22x22x22 torus has 3 x 10,648 = 31,944 cables; the paper prints 31,900",
-            "000 assumes folded tori without optical cables (§VI-B3a) but gives no rack size or "
+            "Besta & Hoefler (SC14) assumes folded tori without optical cables (§VI-B3a) but gives no rack "
+            "size or "
             "cable lengths; topolab puts one 22-router ring per rack and prices every cable as "
             "electric at its placed length",
             TORUS_COST_NOTE,
@@ -99,7 +107,7 @@ COLUMNS = (
             "n = 13 (k = 14) has 13 x 8,192 / 2 = 53,248 cables, which the paper prints as LH-HC's "
             "electric count; HC's 32,768 + 12,288 = 45,056 = 11 x 8,192 / 2 is an 11-dimensional count",
             "256 routers per rack (8 dimensions inside a rack) reproduce the paper's 32,768 "
-            "electric cables; 000 gives no rack size",
+            "electric cables; Besta & Hoefler (SC14) gives no rack size",
         ),
     ),
     Column(
@@ -188,7 +196,7 @@ COLUMNS = (
             "fiber: g(g - 1)/2 = 990 for one cable per pair of groups; the paper prints g^2/2 = 1,012",
             "topolab's dragonfly with g < a*h + 1 joins every pair of groups floor(a*h/(g - 1)) = 5 "
             "times so that all 11 global ports of a router are used (docs/families/dragonfly.md); "
-            "000 prices one cable per pair",
+            "Besta & Hoefler (SC14) prices one cable per pair",
         ),
     ),
     Column(
@@ -206,11 +214,13 @@ COLUMNS = (
 )
 
 GENERAL_NOTES = (
-    "cost per node includes one 1 m electric endpoint cable per node (fdr10: $39.40); 000 does "
+    "cost per node includes one 1 m electric endpoint cable per node (fdr10: $39.40); Besta & Hoefler (SC14) "
+    "does "
     "not say whether its costs do",
     "power per node = routers x radix x 4 lanes x 0.7 W / endpoints over all router ports (§VI-C); "
     "it does not depend on the layout",
-    "000 gives no rack size for tori, hypercubes and DLN; the setups say what topolab assumes",
+    "Besta & Hoefler (SC14) gives no rack size for tori, hypercubes and DLN; the setups say what topolab "
+    "assumes",
 )
 
 

@@ -26,8 +26,10 @@ import topolab
 from topolab.reproduce import Comparison, Reproduction, Setup
 
 ID = "unidirectional"
-TITLE = "002: uni- vs bi-directional graphs: ASPL, bisection, Moore bound, cables, cost, power"
-SOURCE = "002 §I, §III-A, Table 1, §IV-A, §IV-C"
+TITLE = (
+    "Koibuchi et al. (2018): uni- vs bi-directional graphs: ASPL, bisection, Moore bound, cables, cost, power"
+)
+SOURCE = "Koibuchi et al., 2018, §I, §III-A, Table 1, §IV-A, §IV-C"
 
 SEEDS = (0, 1, 2)
 BISECTION_RUNS = 5
@@ -56,7 +58,8 @@ KAUTZ: tuple[tuple[int, int, Optional[int], Optional[int]], ...] = (
     (5, 5, 3750, None),
 )
 KAUTZ_MIXED_NOTE = (
-    "002 quotes '97% for d = 6 and k = 5 for 3,750 vertices', which mixes two graphs: K(6,5) has "
+    "Koibuchi et al. (2018) quotes '97% for d = 6 and k = 5 for 3,750 vertices', which mixes two graphs: "
+    "K(6,5) has "
     "9,072 vertices (97%), 3,750 is K(5,5) (96%)"
 )
 SWEEP_D = 8
@@ -154,7 +157,8 @@ def _table1(rows: list[Comparison], setups: list[Setup]) -> None:
                 ),
                 (
                     "bi Random: the bi-directional random graph with the same switch ports (d links, each "
-                    "one channel in and one out); 002 Table 1 has no bi-directional column",
+                    "one channel in and one out); Koibuchi et al., 2018, Table 1 has no bi-directional "
+                    "column",
                 ),
             )
         )
@@ -188,7 +192,7 @@ def _bisection_1024(rows: list[Comparison], setups: list[Setup]) -> None:
         Comparison(col, "Imase bisection (both directions)", 1598, recs["Imase"]["bisection"]),
         Comparison(
             col,
-            "Rand / bi Random bisection (002: more than 2)",
+            "Rand / bi Random bisection (Koibuchi et al. (2018): more than 2)",
             2655 / 1016,
             recs["Rand"]["bisection"] / recs["bi Random"]["bisection"],
         ),
@@ -202,9 +206,11 @@ def _bisection_1024(rows: list[Comparison], setups: list[Setup]) -> None:
                 f"METIS best of {BISECTION_RUNS} runs"
             ),
             (
-                "002 §III-A gives the 1,024-vertex bisections of Imase, MDDP and Random without their "
+                "Koibuchi et al., 2018, §III-A gives the 1,024-vertex bisections of Imase, MDDP and Random "
+                "without their "
                 "degree; §I's 1,024-vertex random graphs have d = 8, taken for all",
-                "a directed cut counts both directions (002 §I: 'in- and out-degrees are counted "
+                "a directed cut counts both directions (Koibuchi et al., 2018, §I: 'in- and out-degrees are "
+                "counted "
                 "separately'); the bi-directional cut counts links, each carrying both directions",
             ),
         )
@@ -245,7 +251,7 @@ def _moore(rows: list[Comparison], setups: list[Setup], quick: bool) -> None:
     rows.append(
         Comparison(
             col,
-            "MMS q = 19 (d = 29): % of the Moore bound (002: e.g. 90%)",
+            "MMS q = 19 (d = 29): % of the Moore bound (Koibuchi et al. (2018): e.g. 90%)",
             90,
             100 * sf.moore_fraction,
             unit="%",
@@ -255,9 +261,10 @@ def _moore(rows: list[Comparison], setups: list[Setup], quick: bool) -> None:
         Setup(
             col,
             "slimfly:q=19",
-            "the MMS graph of 002 Fig. 14 (d = 29)",
+            "the MMS graph of Koibuchi et al., 2018, Fig. 14 (d = 29)",
             (
-                "002: 'most best known solutions for d > 7 and k > 7 achieve less than 10% of the bound' "
+                "Koibuchi et al. (2018): 'most best known solutions for d > 7 and k > 7 achieve less than "
+                "10% of the bound' "
                 "refers to the table of best known graphs [3], which topolab does not have",
             ),
         )
@@ -303,7 +310,7 @@ def _cables(rows: list[Comparison], setups: list[Setup]) -> list[dict[str, Any]]
         rows += [
             Comparison(
                 col,
-                "uni Random vs bi Random avg cable [%] (002: similar)",
+                "uni Random vs bi Random avg cable [%] (Koibuchi et al. (2018): similar)",
                 None,
                 100 * (uni_r["avg_cable_m"] / bi_r["avg_cable_m"] - 1),
                 unit="%",
@@ -326,14 +333,14 @@ def _cables(rows: list[Comparison], setups: list[Setup]) -> list[dict[str, Any]]
         ] + [
             Comparison(
                 col,
-                "uni Random vs bi Random cost [%] (002: similar)",
+                "uni Random vs bi Random cost [%] (Koibuchi et al. (2018): similar)",
                 None,
                 100 * (uni_r["cost_per_endpoint"] / bi_r["cost_per_endpoint"] - 1),
                 unit="%",
             ),
             Comparison(
                 col,
-                "uni Random vs bi Random power [%] (002: similar)",
+                "uni Random vs bi Random power [%] (Koibuchi et al. (2018): similar)",
                 None,
                 100 * (uni_r["power_per_endpoint_w"] / bi_r["power_per_endpoint_w"] - 1),
                 unit="%",
@@ -349,11 +356,15 @@ def _cables(rows: list[Comparison], setups: list[Setup]) -> list[dict[str, Any]]
                 ),
                 (
                     (
-                        "002 compares uni-directional MDDP with bi-directional MDDP (+15% at n = 1,190); "
+                        "Koibuchi et al. (2018) compares uni-directional MDDP with bi-directional MDDP (+15% "
+                        "at n = 1,190); "
                         "topolab has no bi-directional MDDP, so the bi-directional random graph stands in",
                     )
                     if d == 8
-                    else ("the DDP solutions differ in size (MMS 722, Kautz 870 routers), as in 002 Fig. 14",)
+                    else (
+                        "the DDP solutions differ in size (MMS 722, Kautz 870 routers), as in Koibuchi et "
+                        "al., 2018, Fig. 14",
+                    )
                 ),
             )
         )
@@ -402,22 +413,33 @@ def run(quick: bool = False) -> Reproduction:
     data = [{"figure": "14-16", **r} for r in cable_data] + _sweep(quick)
     notes = [
         "bisection: METIS, endpoint-balanced halves, best of 5 seeded runs (docs/bisection.md); a "
-        "directed cut counts the arcs of both directions, as 002 counts in- and out-degrees "
-        "separately; 002 estimates with METIS too, so both are upper bounds on the minimum",
-        "Random and MDDP are random: 002 shows one instance, topolab the mean of seeds 0, 1, 2 (the "
+        "directed cut counts the arcs of both directions, as Koibuchi et al. (2018) counts in- and "
+        "out-degrees "
+        "separately; Koibuchi et al. (2018) estimates with METIS too, so both are upper bounds on the "
+        "minimum",
+        "Random and MDDP are random: Koibuchi et al. (2018) shows one instance, topolab the mean of seeds 0, "
+        "1, 2 (the "
         "note column gives the spread); MDDP starts from the nearest Kautz digraph and inserts or "
-        "removes random vertices (docs/families/mddp.md: 002 does not specify its heuristics)",
+        "removes random vertices (docs/families/mddp.md: Koibuchi et al. (2018) does not specify its "
+        "heuristics)",
         "Moore bound on the ASPL: the ASPL of a graph in which every router has d^i (directed) or "
         "d(d - 1)^(i - 1) (bi-directional) routers at distance i until all are placed, the 'Ideal' "
-        "curve of 002 Figs. 3/4",
-        "cables: 002 §IV-C2 gives the 0.6 m x 2.1 m floor and 'the method in [13]' (000) but not the "
-        f"switches per cabinet; topolab puts {PER_CABINET} per cabinet in index order (004's value) "
-        "with 004's lengths (2 m inside a cabinet, Manhattan + 4 m between cabinets)",
-        "cost: 000's fdr10 model (cable and router regressions); a uni-directional arc costs half a "
-        "bi-directional cable (002 §IV-C3: 'the cost for one bi-directional link is the same as that "
-        "for two uni-directional links'); power: 000's 4 x 0.7 W per router port, the same for a "
+        "curve of Koibuchi et al., 2018, Figs. 3/4",
+        "cables: Koibuchi et al., 2018, §IV-C2 gives the 0.6 m x 2.1 m floor and 'the method in [13]' (Besta "
+        "& Hoefler, SC14) but not the "
+        f"switches per cabinet; topolab puts {PER_CABINET} per cabinet in index order (Fujiwara et al.'s "
+        "(IPDPS 2014) value) "
+        "with Fujiwara et al.'s (IPDPS 2014) lengths (2 m inside a cabinet, Manhattan + 4 m between "
+        "cabinets)",
+        "cost: Besta & Hoefler's (SC14) fdr10 model (cable and router regressions); a uni-directional arc "
+        "costs half a "
+        "bi-directional cable (Koibuchi et al., 2018, §IV-C3: 'the cost for one bi-directional link is the "
+        "same as that "
+        "for two uni-directional links'); power: Besta & Hoefler's (SC14) 4 x 0.7 W per router port, the "
+        "same for a "
         "uni-directional switch of degree d (d ports in, d out) as for a bi-directional one",
-        "002 gives §IV-C's cable, cost and power results only as curves (Figs. 14-16) with the one "
+        "Koibuchi et al. (2018) gives §IV-C's cable, cost and power results only as curves (Figs. 14-16) "
+        "with the one "
         "number 'for network size 1,190 the average cable length of the uni-directional MDDP topology "
         "is 15% higher than that of the bi-directional MDDP topology'",
         "Figs. 5-8 (cycle-accurate latency/throughput, minimal vs hot-potato routing) are the "
@@ -450,11 +472,19 @@ def plot(rep: Reproduction, path: Path) -> None:
     for _case, n, d, paper in TABLE1:
         if d == SWEEP_D:
             for fam, (aspl, _) in paper.items():
-                ax.plot(n, aspl, "r*", markersize=9, label="002 Table 1 (d = 8)" if fam == "Rand" else None)
+                ax.plot(
+                    n,
+                    aspl,
+                    "r*",
+                    markersize=9,
+                    label="Koibuchi et al., 2018, Table 1 (d = 8)" if fam == "Rand" else None,
+                )
     ax.set_xscale("log", base=2)
     ax.set_xlabel("switches n")
     ax.set_ylabel("ASPL [hops]")
-    ax.set_title(f"ASPL vs size, degree {SWEEP_D} (002 Figs. 3/4; uni-directional unless 'bi')")
+    ax.set_title(
+        f"ASPL vs size, degree {SWEEP_D} (Koibuchi et al., 2018, Figs. 3/4; uni-directional unless 'bi')"
+    )
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()

@@ -30,8 +30,11 @@ import topolab
 from topolab.reproduce import Comparison, Reproduction, Setup
 
 ID = "unidirectional-sim"
-TITLE = "002 Figs. 5-8: minimal vs hot-potato routing on uni-directional MDDP (and bi-directional peers)"
-SOURCE = "002 §III-B2, §III-B3, Figs. 5-8"
+TITLE = (
+    "Koibuchi et al., 2018, Figs. 5-8: minimal vs hot-potato routing on uni-directional MDDP (and "
+    "bi-directional peers)"
+)
+SOURCE = "Koibuchi et al., 2018, §III-B2, §III-B3, Figs. 5-8"
 
 P = 4  # hosts per switch (002 §III-B3)
 PACKET = 33  # flits, one of them the header (002 §III-B3)
@@ -199,7 +202,8 @@ def run(quick: bool = False) -> Reproduction:
                         rows.append(
                             Comparison(
                                 col,
-                                f"{routing}: path length growth over 10x accepted traffic (002: below)",
+                                f"{routing}: path length growth over 10x accepted traffic (Koibuchi et al. "
+                                "(2018): below)",
                                 HOP_GROWTH_PAPER.get(d),
                                 growth,
                                 note=""
@@ -211,30 +215,37 @@ def run(quick: bool = False) -> Reproduction:
                     rows.append(
                         Comparison(
                             col,
-                            f"{routing} / minimal accepted before saturation (002: comparable, often > 1)",
+                            f"{routing} / minimal accepted before saturation (Koibuchi et al. (2018): "
+                            "comparable, often > 1)",
                             None,
                             sat[routing] / sat["minimal"] if sat["minimal"] else None,
                         )
                     )
     notes = [
-        f"scaled: {n} switches instead of 002's 256 ({n * P} hosts instead of 1,024), so that the whole "
+        f"scaled: {n} switches instead of Koibuchi et al.'s (2018) 256 ({n * P} hosts instead of 1,024), so "
+        "that the whole "
         "reproduction simulates in a few minutes; degrees, hosts per switch, packet size, VC count and "
-        "traffic patterns as 002",
-        "latency in cycles (002 plots ns: a switch costs 'over 100 ns' and link + injection 20 ns; in "
+        "traffic patterns as Koibuchi et al. (2018)",
+        "latency in cycles (Koibuchi et al. (2018) plots ns: a switch costs 'over 100 ns' and link + "
+        "injection 20 ns; in "
         "topolab both routers cost 3 cycles per switch plus 1 per link at zero load, so one cycle is "
-        "roughly 20-35 ns of 002's setup)",
-        "hot-potato with 33-flit packets: 002 does not say how a packet is deflected without buffers; "
+        "roughly 20-35 ns of Koibuchi et al.'s (2018) setup)",
+        "hot-potato with 33-flit packets: Koibuchi et al. (2018) does not say how a packet is deflected "
+        "without buffers; "
         "'hot-potato' routes and deflects every flit on its own (the packet counts when its last flit "
         "arrives), 'hot-potato worms' deflects whole packets, the flits following the first as a worm "
         "that arriving worms may cut only at the injection (docs/simulator.md); minimal routing uses "
-        "virtual cut-through as 002",
-        "002's minimal routing: 'topology-agnostic' with four VCs, not specified further; topolab uses "
+        "virtual cut-through as Koibuchi et al. (2018)",
+        "Koibuchi et al.'s (2018) minimal routing: 'topology-agnostic' with four VCs, not specified further; "
+        "topolab uses "
         "min with hop-indexed VCs (deadlock-free, the diameter fits in four classes)",
         "bi Random: the bi-directional random regular graph with the same switch ports (topolab has "
-        "no bi-directional MDDP); 002's Figs. 5-8 show uni-directional networks only",
-        "the Imase custom routing (002 §III-B1) as the preferred outputs of hot-potato is not used "
+        "no bi-directional MDDP); Koibuchi et al.'s (2018) Figs. 5-8 show uni-directional networks only",
+        "the Imase custom routing (Koibuchi et al., 2018, §III-B1) as the preferred outputs of hot-potato is "
+        "not used "
         "yet: minimal next hops from the hop tables are; any core rule routing can be given instead",
-        "002 gives Figs. 5-8 as curves only; the one number is Fig. 8's path length growth over a "
+        "Koibuchi et al. (2018) gives Figs. 5-8 as curves only; the one number is Fig. 8's path length "
+        "growth over a "
         "10x increase of accepted traffic (below 1.65x for d = 6, 1.25x for d = 8)",
     ]
     if quick:

@@ -151,7 +151,7 @@ fn by_family(net: &Network, floor: &Floor, per_cabinet: Option<u32>) -> Result<P
                 net,
                 floor,
                 |r| net.label(r)[x],
-                "slimfly racks: subgroups (0,x,*) and (1,x,*) form rack x (000 §VI-A)",
+                "slimfly racks: subgroups (0,x,*) and (1,x,*) form rack x (Besta & Hoefler, SC14, §VI-A)",
             )
         }
         "dragonfly" => {
@@ -161,7 +161,7 @@ fn by_family(net: &Network, floor: &Floor, per_cabinet: Option<u32>) -> Result<P
                 net,
                 floor,
                 |r| net.label(r)[g],
-                "one Dragonfly group per cabinet (000 §VI-B3e, 004 §III-A)",
+                "one Dragonfly group per cabinet (Besta & Hoefler, SC14, §VI-B3e, Fujiwara et al., IPDPS 2014, §III-A)",
             )
         }
         "skywalk" => {
@@ -171,7 +171,7 @@ fn by_family(net: &Network, floor: &Floor, per_cabinet: Option<u32>) -> Result<P
                 net,
                 floor,
                 |r| net.label(r)[c],
-                "the cabinet Skywalk was built in (004 §II)",
+                "the cabinet Skywalk was built in (Fujiwara et al., IPDPS 2014, §II)",
             )
         }
         "fattree" => fat_tree(net, floor, per_cabinet),
@@ -184,9 +184,9 @@ fn by_family(net: &Network, floor: &Floor, per_cabinet: Option<u32>) -> Result<P
                 }
             };
             let what = if net.family() == "hyperx" {
-                "sequential, one d0 clique per cabinet unless per_cabinet (000 §VI-B3d, 004 §III-A)"
+                "sequential, one d0 clique per cabinet unless per_cabinet (Besta & Hoefler, SC14, §VI-B3d, Fujiwara et al., IPDPS 2014, §III-A)"
             } else {
-                "sequential in canonical order, one d0 ring per cabinet unless per_cabinet (004 §III-A)"
+                "sequential in canonical order, one d0 ring per cabinet unless per_cabinet (Fujiwara et al., IPDPS 2014, §III-A)"
             };
             sequential(n, floor, z, what)
         }
@@ -194,13 +194,13 @@ fn by_family(net: &Network, floor: &Floor, per_cabinet: Option<u32>) -> Result<P
             n,
             floor,
             per_cabinet.unwrap_or(floor.routers_per_cabinet),
-            "sequential in canonical order (004 §III-A)",
+            "sequential in canonical order (Fujiwara et al., IPDPS 2014, §III-A)",
         ),
         _ => sequential(
             n,
             floor,
             per_cabinet.unwrap_or(floor.routers_per_cabinet),
-            "arbitrary: index order (004 §III-A, Random)",
+            "arbitrary: index order (Fujiwara et al., IPDPS 2014, §III-A, Random)",
         ),
     }
 }
@@ -348,9 +348,12 @@ fn fat_tree(net: &Network, floor: &Floor, per_cabinet: Option<u32>) -> Result<Pl
         cabinet_of[r] = core_cells[i / per_upper] as u32;
     }
     let method = if three_levels {
-        "one pod per cabinet, core routers in the central row (000 §VI-B3c)".to_string()
+        "one pod per cabinet, core routers in the central row (Besta & Hoefler, SC14, §VI-B3c)"
+            .to_string()
     } else {
-        format!("{z} leaves per cabinet, spines in the central row (000 §VI-B3c)")
+        format!(
+            "{z} leaves per cabinet, spines in the central row (Besta & Hoefler, SC14, §VI-B3c)"
+        )
     };
     Placement::new(
         method,

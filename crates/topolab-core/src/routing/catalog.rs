@@ -21,19 +21,19 @@ pub const STATIC_ROUTINGS: &[(&str, &[&str], &str, &str)] = &[
         "dfsssp",
         &["max_vls"],
         "shortest paths with DFSSSP virtual layers",
-        "000 §IV-D",
+        "Besta & Hoefler, SC14, §IV-D",
     ),
     (
         "ugal_g",
         UGAL_PARAMS,
         "UGAL-G: statically its candidate union min ∪ valiant (adaptive)",
-        "000 §IV-C",
+        "Besta & Hoefler, SC14, §IV-C",
     ),
     (
         "ugal_l",
         UGAL_PARAMS,
         "UGAL-L: statically its candidate union min ∪ valiant (adaptive)",
-        "000 §IV-C, 001 §3.3",
+        "Besta & Hoefler, SC14, §IV-C, Kathareios et al., SC15, §3.3",
     ),
 ];
 
@@ -189,21 +189,21 @@ pub const RULE_ROUTINGS: &[RuleEntry] = &[
         name: "deflection",
         params: &["e", "vls"],
         summary: "Deflection + E: Distance Based + E that may also step away from the destination; e >= 2 (default 2), VL hopping mod vls (default 8)",
-        source: "003 §3.7",
+        source: "Daryin & Korzh, JSFI 2014, §3.7",
         build: super::distance_based::deflection_from_params,
     },
     RuleEntry {
         name: "distance_based",
         params: &["e", "vls"],
         summary: "Distance Based + E: adaptive, minimal or sideways hops within a budget of D + E hops (e default 0), VL hopping mod vls (default 8)",
-        source: "003 §3.7",
+        source: "Daryin & Korzh, JSFI 2014, §3.7",
         build: super::distance_based::from_params,
     },
 RuleEntry {
     name: "dragonfly_adaptive",
     params: &["extra"],
     summary: "Dragonfly adaptive family: extra=letters among G (extra global hop), S, I, D (extra local hop in source, intermediate, destination group); VLs 0-1 / 2-3 / 4-5 by group; select=queue",
-    source: "003 §3.5",
+    source: "Daryin & Korzh, JSFI 2014, §3.5",
     build: |net, params, _| {
         let extra = super::dragonfly::Extra::parse(&params.opt_text("extra")?.unwrap_or_default())?;
         Ok(Arc::new(super::dragonfly::DragonflyGsid::new(net, Some(extra))?))
@@ -213,35 +213,35 @@ RuleEntry {
     name: "dragonfly_static",
     params: &[],
     summary: "Dragonfly Static: local hop to the router linked to the destination group, global hop, local hop; VLs 0 and 4 (2 VCs)",
-    source: "003 §3.5",
+    source: "Daryin & Korzh, JSFI 2014, §3.5",
     build: |net, _, _| Ok(Arc::new(super::dragonfly::DragonflyGsid::new(net, None)?)),
 },
     RuleEntry {
         name: "fastest",
         params: &["floor", "placement", "per_cabinet", "switch_delay_ns", "cable_ns_per_m"],
         summary: "Fastest Routing: lowest-latency paths (switch + cable delay on the placed floor, default skywalk), all equal next hops; hop VCs",
-        source: "004 §II-E",
+        source: "Fujiwara et al., IPDPS 2014, §II-E",
         build: super::fastest::from_params,
     },
 RuleEntry {
     name: "fattree_anca",
     params: &[],
     summary: "fat tree adaptive nearest common ancestor: any up port (select=queue), then the unique way down; one VL",
-    source: "000 §V (ANCA, Gómez et al. [33]); 001 §2.2.1",
+    source: "Besta & Hoefler, SC14, §V (ANCA, Gómez et al. [33]); Kathareios et al., SC15, §2.2.1",
     build: |net, _, _| Ok(Arc::new(super::fattree::FatTreeNca::new(net, true)?)),
 },
 RuleEntry {
     name: "fattree_nca",
     params: &[],
     summary: "fat tree nearest common ancestor, up port by destination (d-mod-k), then the unique way down; one VL",
-    source: "000 §V (ANCA, Gómez et al. [33]); 001 §2.2.1",
+    source: "Besta & Hoefler, SC14, §V (ANCA, Gómez et al. [33]); Kathareios et al., SC15, §2.2.1",
     build: |net, _, _| Ok(Arc::new(super::fattree::FatTreeNca::new(net, false)?)),
 },
 RuleEntry {
     name: "hypercube_abo_nf",
     params: &[],
     summary: "hypercube All-But-One Negative First: negative dimensions except dimension 1 first, then the rest, adaptively; one VL",
-    source: "003 §3.4 (Glass & Ni turn model)",
+    source: "Daryin & Korzh, JSFI 2014, §3.4 (Glass & Ni turn model)",
     build: |net, _, _| {
         Ok(Arc::new(super::hypercube::HypercubeTurn::new(net, super::hypercube::TurnModel::AboNegativeFirst)?))
     },
@@ -250,7 +250,7 @@ RuleEntry {
     name: "hypercube_abo_pl",
     params: &[],
     summary: "hypercube All-But-One Positive Last: negative dimensions and dimension 1 first, then the positive ones, adaptively; one VL",
-    source: "003 §3.4 (Glass & Ni turn model)",
+    source: "Daryin & Korzh, JSFI 2014, §3.4 (Glass & Ni turn model)",
     build: |net, _, _| {
         Ok(Arc::new(super::hypercube::HypercubeTurn::new(net, super::hypercube::TurnModel::AboPositiveLast)?))
     },
@@ -259,7 +259,7 @@ RuleEntry {
     name: "hypercube_nf",
     params: &[],
     summary: "hypercube Negative First: negative (1 -> 0) dimensions first, then positive ones, adaptively; one VL",
-    source: "003 §3.4 (Glass & Ni turn model)",
+    source: "Daryin & Korzh, JSFI 2014, §3.4 (Glass & Ni turn model)",
     build: |net, _, _| {
         Ok(Arc::new(super::hypercube::HypercubeTurn::new(net, super::hypercube::TurnModel::NegativeFirst)?))
     },
@@ -268,7 +268,7 @@ RuleEntry {
     name: "hyperx_ador",
     params: &["mixed", "twisted"],
     summary: "HyperX/FlatFly adaptive DOR: any switch of the current dimension, then the direct hop; VLs 0/1 (x4 SLs when mixed); select=queue",
-    source: "003 §3.3",
+    source: "Daryin & Korzh, JSFI 2014, §3.3",
     build: |net, params, _| {
         let mixed = params.opt_bool("mixed")?.unwrap_or(false);
         let twisted = params.opt_bool("twisted")?.unwrap_or(false);
@@ -279,7 +279,7 @@ RuleEntry {
     name: "hyperx_dor",
     params: &["mixed", "twisted"],
     summary: "HyperX/FlatFly (and hypercube) dimension-order routing; mixed=true: 4 orders by SL = d mod 4; twisted=true: first hop to d mod K_last",
-    source: "003 §3.3, §3.4",
+    source: "Daryin & Korzh, JSFI 2014, §3.3, §3.4",
     build: |net, params, _| {
         let mixed = params.opt_bool("mixed")?.unwrap_or(false);
         let twisted = params.opt_bool("twisted")?.unwrap_or(false);
@@ -290,14 +290,14 @@ RuleEntry {
         name: "imase",
         params: &["a", "b", "d", "vcs"],
         summary: "Imase-Itoh shift-register routing for imase, kautz and debruijn digraphs (a, b, d from the network's spec); vcs=hop (default, ceil(log_d n) VCs) or single",
-        source: "002 §III-B1",
+        source: "Koibuchi et al., 2018, §III-B1",
         build: super::imase::from_params,
     },
     RuleEntry {
         name: "min",
         params: &["vcs"],
         summary: "minimal: a random (select=queue: least occupied) neighbour one hop closer; vcs=hop (default, VC class = hop), single or any (one class)",
-        source: "000 §IV-A, §IV-D",
+        source: "Besta & Hoefler, SC14, §IV-A, §IV-D",
         build: |net, params, monitor| {
             let table = Arc::new(MinimalTable::build(net, monitor)?);
             let vcs = vc_rule(params, &[VcRule::Hop, VcRule::Single])?;
@@ -308,14 +308,14 @@ RuleEntry {
         name: "slimfly_mms",
         params: &["vcs"],
         summary: "Slim Fly minimal next hops solved in GF(q) from (t,x,y), no tables; vcs=hop (2 VCs, default) or single",
-        source: "003 §3.6",
+        source: "Daryin & Korzh, JSFI 2014, §3.6",
         build: super::slimfly_algebraic::from_params,
     },
 RuleEntry {
     name: "torus_dor",
     params: &["vcs"],
     summary: "torus/mesh dimension-order routing, shorter way round (ties: either); vcs=dateline (class 1 from the wrap link on, default) or booksim (class fixed at ring entry)",
-    source: "003 §3.2; BookSim2 dim_order_torus",
+    source: "Daryin & Korzh, JSFI 2014, §3.2; BookSim2 dim_order_torus",
     build: |net, params, _| {
         let rule = match params.opt_text("vcs")? {
             Some(v) => super::torus::Dateline::parse(&v)?,
@@ -328,7 +328,7 @@ RuleEntry {
         name: "ugal",
         params: &["vcs", "endpoints_only", "max_hops"],
         summary: "UGAL candidates min ∪ valiant (static analysis of the adaptive choice; simulate ugal_l or ugal_g)",
-        source: "000 §IV-C",
+        source: "Besta & Hoefler, SC14, §IV-C",
         build: |net, params, monitor| Ok(Arc::new(ugal_from_params(net, params, monitor)?)),
     },
     RuleEntry {
@@ -346,7 +346,7 @@ RuleEntry {
         name: "valiant",
         params: &["vcs", "endpoints_only", "max_hops"],
         summary: "Valiant: minimal to a random intermediate router, then to the destination; endpoints_only (intermediates with endpoints), max_hops; vcs=hop (default), phase or single",
-        source: "000 §IV-B, 001 §3.2, §3.4",
+        source: "Besta & Hoefler, SC14, §IV-B, Kathareios et al., SC15, §3.2, §3.4",
         build: |net, params, monitor| {
             let table = Arc::new(MinimalTable::build(net, monitor)?);
             Ok(Arc::new(valiant_from_params(net, table, params)?))

@@ -99,7 +99,7 @@ impl DistanceBased {
                 ctx,
                 "e",
                 extra,
-                "at least 2 with deflection (003 §3.7: otherwise deflection makes no sense)",
+                "at least 2 with deflection (Daryin & Korzh, JSFI 2014, §3.7: otherwise deflection makes no sense)",
             ));
         }
         if !(1..=64).contains(&vls) {

@@ -142,13 +142,13 @@ pub const ROUTINGS: &[SimRoutingEntry] = &[
         name: "min_static",
         params: &["vcs"],
         summary: "minimal, one fixed shortest path per router and destination (BookSim2 anynet: Dijkstra, lowest id first); vcs=any (default) or vcs=hop",
-        source: "000 §IV-A; BookSim2 anynet",
+        source: "Besta & Hoefler, SC14, §IV-A; BookSim2 anynet",
     },
     SimRoutingEntry {
         name: "dor",
         params: &[],
         summary: "torus/mesh dimension-order routing, one dateline per ring (two VC classes)",
-        source: "003 §3.2; BookSim2 dim_order",
+        source: "Daryin & Korzh, JSFI 2014, §3.2; BookSim2 dim_order",
     },
     SimRoutingEntry {
         name: "dragonfly_min",
@@ -166,13 +166,13 @@ pub const ROUTINGS: &[SimRoutingEntry] = &[
         name: "ugal_g",
         params: topolab_core::routing::catalog::UGAL_PARAMS,
         summary: "UGAL-G: minimal or one of n (default 4) Valiant paths, least sum of queues along the path (global view); c, hops, threshold as ugal_l",
-        source: "000 §IV-C1",
+        source: "Besta & Hoefler, SC14, §IV-C1",
     },
     SimRoutingEntry {
         name: "ugal_l",
         params: topolab_core::routing::catalog::UGAL_PARAMS,
         summary: "UGAL-L: minimal or one of n (default 4) Valiant paths by first-queue x hops (hops=false: queue only), Valiant cost x c; threshold=T: minimal while its queue < T% of the buffer",
-        source: "000 §IV-C2, 001 §3.3",
+        source: "Besta & Hoefler, SC14, §IV-C2, Kathareios et al., SC15, §3.3",
     },
 ];
 

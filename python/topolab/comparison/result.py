@@ -1,0 +1,80 @@
+"""What a comparison answers (``Comparison``) and the type of one per-design measurement step
+(``Measurement``). Plain data: computed by ``topolab.design.compare``, shown by
+``topolab.report``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+from topolab.comparison.settings import CompareSettings
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+MeasureFunction = Callable[..., "dict[str, Any]"]
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """One step of the per-design measurement: ``function(design, network, settings)`` returns
+    ``columns`` (all of them; None for a value that is undefined). ``enabled(settings)`` says
+    whether it runs. If it raises a ``TopolabError`` its columns stay NaN and the design's
+    ``error`` column says why; the other measurements still run. With ``reports_progress`` the
+    function also gets ``status``, a callable taking a short text shown on the progress line."""
+
+    name: str
+    columns: tuple[str, ...]
+    function: MeasureFunction
+    describe: str
+    enabled: Callable[[CompareSettings], bool] = field(default=lambda settings: True)
+    reports_progress: bool = False
+
+
+@dataclass
+class Comparison:
+    """The result of ``run_comparison``.
+
+    ``frame``: the measured designs, best first (``rank_designs``: ``pareto_layer``, ``score``,
+    ``rank``; ``on_front`` marks the Pareto front); ``designs``: every design enumerated, in
+    enumeration order, with ``family_name`` and ``measured``; ``recommendation``:
+    ``recommend``'s sentences."""
+
+    settings: CompareSettings
+    frame: pd.DataFrame
+    designs: pd.DataFrame
+    recommendation: list[str]
+    measurements: list[Measurement]
+    objectives: dict[str, str]
+    enumerate_s: float
+    measure_s: float
+
+    @property
+    def front(self) -> pd.DataFrame:
+        return self.frame[self.frame["on_front"]]
+
+    @property
+    def recommended(self) -> pd.Series:
+        return self.frame.iloc[0]
+
+    @property
+    def failed(self) -> pd.DataFrame:
+        return self.frame[self.frame["error"] != ""]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: settings, counts, the recommendation and the measured rows."""
+        import json
+
+        return {
+            "settings": self.settings.to_dict(),
+            "considered": len(self.designs),
+            "measured": len(self.frame),
+            "front": int(self.frame["on_front"].sum()),
+            "objectives": dict(self.objectives),
+            "measurements": [m.name for m in self.measurements],
+            "recommended": str(self.recommended["spec"]),
+            "recommendation": list(self.recommendation),
+            "enumerate_s": self.enumerate_s,
+            "measure_s": self.measure_s,
+            "designs": json.loads(self.frame.to_json(orient="records")),
+        }

@@ -1,0 +1,115 @@
+"""What ``topolab compare`` is asked: ``CompareSettings`` and the defaults of its command line
+(docs/compare.md §4)."""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from topolab import _core
+
+# The demonstration that ``topolab compare`` runs without arguments: 000 Table IV's question,
+# radix-48 routers (Table IV's networks need 27 to 47 ports) for about 10,000 endpoints.
+DEFAULT_RADIX = 48
+DEFAULT_ENDPOINTS = 10_000
+# Designs measured per family unless every design is asked for. At the defaults the enumeration
+# finds 1,137 designs (536 Dragonflies); 8 per family is 135 designs, about 75 s of CPU, against
+# about 325 s for all (docs/compare.md §4, Figures).
+DEFAULT_PER_FAMILY = 8
+# ``--simulate``: each design is simulated as the largest member of its family with at most this
+# many endpoints and the same load (topolab.design.simulate; docs/compare.md §5).
+DEFAULT_SIM_ENDPOINTS = 600
+# An architect gets a balanced network unless they allow oversubscription: by default only
+# designs with load <= 1 are recommended (docs/compare.md §3). Oversubscribed designs up to
+# SHOWN_OVERSUBSCRIPTION are still measured and shown, marked "not recommended".
+DEFAULT_ALLOWED_OVERSUBSCRIPTION = 0.0
+# Besta & Hoefler, SC14, §V-E study p = 16..21 on the q = 19 Slim Fly whose balanced p is 15: up
+# to 40% more. Also what ``enumerate_designs`` admits by default.
+SHOWN_OVERSUBSCRIPTION = 0.4
+
+
+@dataclass(frozen=True)
+class CompareSettings:
+    """What ``topolab compare`` is asked. ``per_family=None`` measures every design found.
+
+    One machine room for cost and latency: routers are placed on ``floor`` by their family's
+    rule (docs/physical.md), cables priced with ``catalog``; latency is Fastest Routing with
+    ``switch_delay_ns`` per switch, ``cable_ns_per_m`` and ``injection_ns`` (004 §III-A)."""
+
+    radix: int = DEFAULT_RADIX
+    endpoints: int = DEFAULT_ENDPOINTS
+    tolerance: float = 0.15
+    families: tuple[str, ...] | None = None
+    oversubscription: float = DEFAULT_ALLOWED_OVERSUBSCRIPTION
+    floor: str = "slimfly"
+    catalog: str = "fdr10"
+    resilience: bool = False
+    per_family: int | None = DEFAULT_PER_FAMILY
+    seed: int = 0
+    bisection_runs: int = 5
+    switch_delay_ns: float = 60.0
+    cable_ns_per_m: float = 5.0
+    injection_ns: float = 300.0
+    simulate: bool = False
+    sim_endpoints: int = DEFAULT_SIM_ENDPOINTS
+
+    def __post_init__(self) -> None:
+        _integer("radix", self.radix, 3, "an integer >= 3 (router ports)")
+        _integer("endpoints", self.endpoints, 1, "an integer >= 1")
+        if _not_real(self.tolerance) or not 0 <= self.tolerance < 1:
+            raise _bad("tolerance", self.tolerance, "a number from 0 to below 1 (0.15: ±15%)")
+        if _not_real(self.oversubscription) or self.oversubscription < 0:
+            raise _bad("oversubscription", self.oversubscription, "a number >= 0 (0: balanced designs only)")
+        if self.per_family is not None:
+            _integer("per_family", self.per_family, 1, "an integer >= 1, or None to measure all")
+        _integer("seed", self.seed, 0, "an integer 0 <= seed < 2**64")
+        if self.seed >= 2**64:
+            raise _bad("seed", self.seed, "an integer 0 <= seed < 2**64")
+        _integer("bisection_runs", self.bisection_runs, 1, "an integer >= 1")
+        _integer("sim_endpoints", self.sim_endpoints, 2, "an integer >= 2 (simulated network's endpoints)")
+        for name in ("switch_delay_ns", "cable_ns_per_m", "injection_ns"):
+            value = getattr(self, name)
+            if _not_real(value) or value < 0 or math.isinf(value):
+                raise _bad(name, value, "a finite number >= 0")
+        for name in ("resilience", "simulate"):
+            if not isinstance(getattr(self, name), bool):
+                raise _bad(name, getattr(self, name), "True or False")
+        for name in ("floor", "catalog"):
+            if not isinstance(getattr(self, name), str) or not getattr(self, name):
+                raise _bad(name, getattr(self, name), "a built-in name or the path of a TOML file")
+        if isinstance(self.families, str):  # "slimfly,dragonfly" is accepted as a tuple
+            object.__setattr__(self, "families", tuple(f for f in self.families.split(",") if f.strip()))
+        elif self.families is not None:
+            object.__setattr__(self, "families", tuple(self.families))
+
+    @property
+    def shown_oversubscription(self) -> float:
+        """Designs up to this oversubscription are enumerated and measured: the allowed one, or
+        SHOWN_OVERSUBSCRIPTION when that is larger, so the oversubscribed alternatives appear
+        (marked, not recommended) even when only balanced designs may be recommended."""
+        return max(self.oversubscription, SHOWN_OVERSUBSCRIPTION)
+
+    def endpoint_range(self) -> tuple[int, int]:
+        """The endpoint counts admitted, as ``enumerate_designs`` computes them."""
+        slack = self.tolerance * self.endpoints
+        return max(1, math.ceil(self.endpoints - slack - 1e-9)), math.floor(self.endpoints + slack + 1e-9)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["families"] = None if self.families is None else list(self.families)
+        return d
+
+
+def _not_real(value: Any) -> bool:
+    return isinstance(value, bool) or not isinstance(value, numbers.Real) or math.isnan(value)
+
+
+def _bad(name: str, value: Any, allowed: str) -> _core.ParameterError:
+    return _core.ParameterError(f"compare: parameter '{name}' = {value!r} is not allowed: {allowed}")
+
+
+def _integer(name: str, value: Any, least: int, allowed: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < least:
+        raise _bad(name, value, allowed)

@@ -1,0 +1,77 @@
+"""Public entry points that span the computation and its report: ``compare`` runs
+``topolab.design.compare`` and, asked for a directory, writes ``topolab.report`` there. They sit
+above both, so neither imports the other."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable
+
+from topolab.design.compare import (
+    DEFAULT_ALLOWED_OVERSUBSCRIPTION,
+    DEFAULT_ENDPOINTS,
+    DEFAULT_PER_FAMILY,
+    DEFAULT_RADIX,
+    DEFAULT_SIM_ENDPOINTS,
+    CompareSettings,
+    run_comparison,
+)
+from topolab.report import write_report
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def compare(
+    radix: int = DEFAULT_RADIX,
+    endpoints: int = DEFAULT_ENDPOINTS,
+    *,
+    families: Iterable[str] | str | None = None,
+    tolerance: float = 0.15,
+    oversubscription: float = DEFAULT_ALLOWED_OVERSUBSCRIPTION,
+    floor: str = "slimfly",
+    catalog: str = "fdr10",
+    resilience: bool = False,
+    per_family: int | None = DEFAULT_PER_FAMILY,
+    seed: int = 0,
+    simulate: bool = False,
+    sim_endpoints: int = DEFAULT_SIM_ENDPOINTS,
+    output: str | None = None,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """Which network for ``endpoints`` endpoints with routers of ``radix`` ports?
+
+    Enumerates every feasible design (``enumerate_designs``), measures at most ``per_family``
+    per family (``shortlist``; None measures all), ranks them by Pareto layer over cost per
+    endpoint, bisection per endpoint and average latency, and recommends one. Returns the
+    measured designs best first (``rank`` 1 is the recommendation, ``on_front`` marks the
+    Pareto front); ``df.attrs["recommendation"]`` holds the reasons in words and
+    ``df.attrs["settings"]`` what was asked. Only balanced designs are recommended unless
+    ``oversubscription`` allows more (the others are ranked after them, ``recommendable`` False).
+    ``simulate=True`` adds the simulated saturation throughput (uniform and worst case, on a
+    member of each family with at most ``sim_endpoints`` endpoints) and ranks by it instead of
+    the bisection. With ``output`` a directory, writes the HTML report,
+    the plots and the data there (``topolab.report.write_report``). Same arguments, same
+    result (except ``measure_s``, the time each design took).
+    """
+    settings = CompareSettings(
+        radix=radix,
+        endpoints=endpoints,
+        tolerance=tolerance,
+        oversubscription=oversubscription,
+        families=families if families is None or isinstance(families, str) else tuple(families),
+        floor=floor,
+        catalog=catalog,
+        resilience=resilience,
+        per_family=per_family,
+        seed=seed,
+        simulate=simulate,
+        sim_endpoints=sim_endpoints,
+    )
+    result = run_comparison(settings, progress=progress)
+    if output is not None:
+        write_report(result, output)
+    frame = result.frame.copy()
+    frame.attrs["recommendation"] = list(result.recommendation)
+    frame.attrs["settings"] = settings.to_dict()
+    frame.attrs["considered"] = len(result.designs)
+    return frame
