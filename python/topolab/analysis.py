@@ -10,12 +10,13 @@ random cable failures, computed by the Rust core (docs/analysis.md gives every d
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from topolab import _core
+from topolab.defaults import DEFAULT_SEED
 from topolab.network import Network
+from topolab.progress import Progress
 
 
 @dataclass(frozen=True)
@@ -222,7 +223,7 @@ def analyze(
     bisection: bool = False,
     bisection_runs: int = 5,
     spectrum: bool = False,
-    seed: int = 0,
+    seed: int = DEFAULT_SEED,
     progress: bool | None = None,
 ) -> Analysis:
     """Exact distance metrics and the Moore fraction of ``net``; with ``paths`` the shortest-path
@@ -238,8 +239,6 @@ def analyze(
         raise _core.ParameterError(
             f"analyze: parameter 'seed' = {seed!r} is not allowed: an integer 0 <= seed < 2**64"
         )
-    if progress is None:
-        progress = sys.stderr.isatty()
     if (
         isinstance(bisection_runs, bool)
         or not isinstance(bisection_runs, int)
@@ -248,16 +247,17 @@ def analyze(
         raise _core.ParameterError(
             f"analyze: parameter 'bisection_runs' = {bisection_runs!r} is not allowed: an integer >= 1"
         )
-    raw = _core.analyze(
-        net._net,
-        paths=paths,
-        resilience=resilience,
-        bisection=bisection,
-        bisection_runs=bisection_runs,
-        spectrum=spectrum,
-        seed=seed,
-        progress=progress,
-    )
+    with Progress("analyze", unit="step", enabled=progress) as bar:
+        raw = _core.analyze(
+            net._net,
+            paths=paths,
+            resilience=resilience,
+            bisection=bisection,
+            bisection_runs=bisection_runs,
+            spectrum=spectrum,
+            seed=seed,
+            progress=bar.callback,
+        )
     return Analysis.from_core(json.loads(raw))
 
 

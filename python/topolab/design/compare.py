@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import math
 import numbers
-import sys
 import time
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, TextIO
 
 from topolab import _core
+from topolab.defaults import DEFAULT_CATALOG, DEFAULT_FLOOR, DEFAULT_SEED
 from topolab.design.enumerate import (
     DEFAULT_OVERSUBSCRIPTION,
     FAMILY_NAMES,
@@ -36,6 +36,7 @@ from topolab.design.pareto import DEFAULT_OBJECTIVES, rank_designs
 from topolab.design.recommend import recommend
 from topolab.design.simulate import COLUMNS as SIM_COLUMNS
 from topolab.design.simulate import measure_simulation
+from topolab.progress import Progress
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -73,11 +74,11 @@ class CompareSettings:
     tolerance: float = 0.15
     families: tuple[str, ...] | None = None
     oversubscription: float = DEFAULT_ALLOWED_OVERSUBSCRIPTION
-    floor: str = "slimfly"
-    catalog: str = "fdr10"
+    floor: str = DEFAULT_FLOOR
+    catalog: str = DEFAULT_CATALOG
     resilience: bool = False
     per_family: int | None = DEFAULT_PER_FAMILY
-    seed: int = 0
+    seed: int = DEFAULT_SEED
     bisection_runs: int = 5
     switch_delay_ns: float = 60.0
     cable_ns_per_m: float = 5.0
@@ -393,7 +394,6 @@ def run_comparison(
     if measurements is None:
         measurements = [m for m in MEASUREMENTS if m.enabled(settings)]
     measurements = list(measurements)
-    report = _Progress(progress)
 
     start = time.perf_counter()
     designs = enumerate_designs(
@@ -412,27 +412,28 @@ def run_comparison(
             + ": raise 'radix' or 'tolerance', or change 'endpoints' or 'families'"
         )
     chosen = designs if settings.per_family is None else shortlist(designs, settings.per_family)
-    report.line(
-        f"compare: {len(designs):,} designs for radix {settings.radix} and "
-        f"{settings.endpoints:,} endpoints ±{settings.tolerance:.0%} "
-        f"({enumerate_s:.1f} s); measuring {len(chosen):,}"
+    stream = None if isinstance(progress, bool) or progress is None else progress
+    report = Progress(
+        f"compare: measuring {len(chosen):,} of {len(designs):,} designs",
+        len(chosen),
+        unit="design",
+        enabled=True if stream is not None else progress,
+        stream=stream,
     )
 
     rows = []
     start = time.perf_counter()
-    for i, design in enumerate(chosen):
-        head = (
-            f"compare: [{i + 1}/{len(chosen)}] {design.name} "
-            f"({design.routers:,} routers, {design.endpoints:,} endpoints)"
-        )
-        report.status(head)
+    with report:
+        for design in chosen:
+            head = f"{design.name} ({design.routers:,} routers, {design.endpoints:,} endpoints)"
+            report.note(head)
 
-        def status(text: str, head: str = head) -> None:
-            report.status(f"{head}: {text}")
+            def status(text: str, head: str = head) -> None:
+                report.note(f"{head}: {text}")
 
-        rows.append(measure_design(design, settings, measurements, status))
+            rows.append(measure_design(design, settings, measurements, status))
+            report.update()
     measure_s = time.perf_counter() - start
-    report.line(f"compare: measured {len(chosen):,} designs in {measure_s:.1f} s")
 
     import pandas as pd
 
@@ -514,37 +515,6 @@ def _not_recommended_note(others: pd.DataFrame, objectives: dict[str, str], allo
 # ---------------------------------------------------------------------------------------------
 
 
-class _Progress:
-    """Progress on stderr: a line per design, rewritten in place on a terminal."""
-
-    def __init__(self, progress: bool | TextIO | None):
-        if progress is None:
-            progress = sys.stderr.isatty()
-        self.stream = sys.stderr if progress is True else (progress or None)
-        self.tty = bool(self.stream) and getattr(self.stream, "isatty", lambda: False)()
-        self.pending = False
-
-    def status(self, text: str) -> None:
-        if not self.stream:
-            return
-        if self.tty:
-            width = 119
-            self.stream.write("\r" + text[:width].ljust(width))
-            self.pending = True
-        else:
-            self.stream.write(text + "\n")
-        self.stream.flush()
-
-    def line(self, text: str) -> None:
-        if not self.stream:
-            return
-        if self.pending:
-            self.stream.write("\r" + " " * 119 + "\r")
-            self.pending = False
-        self.stream.write(text + "\n")
-        self.stream.flush()
-
-
 def _not_real(value: Any) -> bool:
     return isinstance(value, bool) or not isinstance(value, numbers.Real) or math.isnan(value)
 
@@ -565,11 +535,11 @@ def compare(
     families: Iterable[str] | str | None = None,
     tolerance: float = 0.15,
     oversubscription: float = DEFAULT_ALLOWED_OVERSUBSCRIPTION,
-    floor: str = "slimfly",
-    catalog: str = "fdr10",
+    floor: str = DEFAULT_FLOOR,
+    catalog: str = DEFAULT_CATALOG,
     resilience: bool = False,
     per_family: int | None = DEFAULT_PER_FAMILY,
-    seed: int = 0,
+    seed: int = DEFAULT_SEED,
     simulate: bool = False,
     sim_endpoints: int = DEFAULT_SIM_ENDPOINTS,
     output: str | None = None,

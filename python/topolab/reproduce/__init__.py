@@ -122,9 +122,15 @@ def title(rid: str) -> str:
     return _module(rid).TITLE
 
 
-def run(rid: str, quick: bool = False) -> Reproduction:
-    """Runs reproduction ``rid`` (see ``available()``); ``quick`` runs its scaled-down subset."""
-    return _module(rid).run(quick=quick)
+def run(rid: str, quick: bool = False, *, progress: Optional[bool] = None) -> Reproduction:
+    """Runs reproduction ``rid`` (see ``available()``); ``quick`` runs its scaled-down subset.
+    ``progress``: a bar on stderr counting the long calls (simulations, latency and analysis
+    runs) with their rate and the current one's stage (default: when stderr is a terminal)."""
+    from topolab.progress import Progress
+
+    module = _module(rid)
+    with Progress(f"reproduce {rid}", unit="run", enabled=progress, counts_calls=True):
+        return module.run(quick=quick)
 
 
 def write(rep: Reproduction, out_dir: str | os.PathLike[str]) -> tuple[list[Path], Optional[str]]:
