@@ -252,6 +252,20 @@ def sim_params() -> list[SimParam]:
     return [SimParam(**p) for p in _core.sim_params()]
 
 
+@dataclass(frozen=True)
+class TrafficPattern:
+    """A traffic pattern the simulator takes (``traffic="name:param=value"``, docs/traffic.md)."""
+
+    name: str
+    aliases: tuple[str, ...]
+    params: tuple[str, ...]
+
+
+def traffic_patterns() -> list[TrafficPattern]:
+    """Every traffic pattern with its aliases and parameters, from the simulator's catalog."""
+    return [TrafficPattern(n, tuple(a), tuple(p)) for n, a, p in _core.traffic_patterns()]
+
+
 def from_booksim(path: str | os.PathLike[str]) -> BooksimSetup:
     """Reads a BookSim2 configuration file (the keys topolab supports; others are rejected by
     name). The parameters include ``booksim_compat=True``, so runs reproduce BookSim2's router."""

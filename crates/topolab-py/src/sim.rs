@@ -213,12 +213,22 @@ fn read_booksim_config<'py>(
     ))
 }
 
+/// Every traffic pattern the simulator takes: (name, aliases, parameters).
+#[pyfunction]
+fn traffic_patterns() -> Vec<(&'static str, Vec<&'static str>, Vec<&'static str>)> {
+    topolab_sim::traffic::catalog()
+        .into_iter()
+        .map(|(name, aliases, params)| (name, aliases.to_vec(), params.to_vec()))
+        .collect()
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_load, m)?)?;
     m.add_function(wrap_pyfunction!(run_exchange, m)?)?;
     m.add_function(wrap_pyfunction!(exchange_messages, m)?)?;
     m.add_function(wrap_pyfunction!(sim_params, m)?)?;
+    m.add_function(wrap_pyfunction!(traffic_patterns, m)?)?;
     m.add_function(wrap_pyfunction!(read_booksim_config, m)?)?;
     Ok(())
 }

@@ -11,6 +11,7 @@ import topolab
 from topolab.cli import (
     analysis,
     compare,
+    completion,
     experiment,
     network,
     physical,
@@ -18,15 +19,17 @@ from topolab.cli import (
     routing,
     sim,
 )
+from topolab.cli.common import snake_case_aliases
 
-COMMAND_MODULES = [network, analysis, physical, routing, sim, compare, experiment, reproduce]
+COMMAND_MODULES = [network, analysis, physical, routing, sim, compare, experiment, reproduce, completion]
 
 
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="topolab",
         description="Design, analyze, cost and simulate interconnection networks. "
-        "Wherever a network is asked for, give a spec (slimfly:q=19,p=15) or a file.",
+        "Wherever a network is asked for, give a spec (slimfly:q=19,p=15) or a file. "
+        "'topolab COMMAND --help' describes each command with examples.",
     )
     parser.add_argument("--version", action="version", version=f"topolab {topolab.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -38,7 +41,7 @@ def make_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = make_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(snake_case_aliases(sys.argv[1:] if argv is None else list(argv), parser))
     handler: Callable[[argparse.Namespace], int] = args.func
     try:
         return handler(args)
