@@ -140,7 +140,8 @@ class Progress:
         if stage != self.stage:
             self.stage = stage
             self.bar.reset(total=total or None)
-            self.bar.set_description_str(f"{self.desc}: {stage}", refresh=False)
+            label = self.desc if stage == self.desc else f"{self.desc}: {stage}"
+            self.bar.set_description_str(label, refresh=False)
         elif total and total != self.bar.total:
             self.bar.total = total
         self.bar.n = done

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Callable, Sequence
 
@@ -51,6 +52,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("topolab: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (topolab ... | head): not an error of ours. Point stdout at
+        # nothing so that the interpreter's final flush does not complain again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

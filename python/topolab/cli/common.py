@@ -76,13 +76,14 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
 
 
 def add_progress_flag(p: argparse.ArgumentParser) -> None:
-    """``--progress/--no-progress``: the one progress switch of every long command."""
+    """``--progress/--no-progress``: the one progress switch of every long command. On by
+    default: a live bar on a terminal, one final line (count, time, rate) in a log."""
     p.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
-        default=None,
-        help="progress bar with rate and ETA on stderr (default: on when stderr is a terminal; "
-        "elsewhere one final line)",
+        default=True,
+        help="progress on stderr (default on): a bar with rate and ETA on a terminal, one final "
+        "line with the count, time and rate elsewhere",
     )
     # Former spelling of --no-progress on compare and run.
     p.add_argument(

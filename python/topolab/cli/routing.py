@@ -3,18 +3,28 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 import topolab
 from topolab import routing
-from topolab.cli.common import network_from_argument, print_table
+from topolab.cli.common import (
+    add_command,
+    add_json_flag,
+    add_progress_flag,
+    add_seed_flag,
+    json_document,
+    network_from_argument,
+    print_json,
+    print_table,
+)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     net = network_from_argument(args.network, args.format)
-    rep = routing.check(net, args.routing, show_progress=args.progress)
+    rep = routing.check(net, args.routing, progress=args.progress)
     if args.json:
-        print(json.dumps(rep.to_dict(), indent=2))
+        inputs = {"network": args.network, "routing": args.routing}
+        units = {"max_hops": "router-to-router hops"}
+        print_json(json_document("routing check", inputs, units, rep.to_dict()))
         return 0 if rep.acyclic else 1
     rows = [
         ["routing", rep.routing],
@@ -34,7 +44,7 @@ def cmd_load(args: argparse.Namespace) -> int:
     net = network_from_argument(args.network, args.format)
     res, static_error = None, None
     try:
-        res = routing.channel_load(net, args.routing, show_progress=args.progress, traffic=args.traffic)
+        res = routing.channel_load(net, args.routing, progress=args.progress, traffic=args.traffic)
     except topolab.TopolabError as e:
         # Adaptive routings have no static load; with --simulate the simulation still runs.
         if not args.simulate:
@@ -50,7 +60,7 @@ def cmd_load(args: argparse.Namespace) -> int:
             args.traffic,
             seed=args.seed,
             tolerance=args.tolerance,
-            show_progress=args.progress,
+            progress=args.progress,
         )
         sim = {
             "saturation_load": df.attrs["saturation_load"],
@@ -61,7 +71,17 @@ def cmd_load(args: argparse.Namespace) -> int:
         out["traffic"] = args.traffic
         if sim is not None:
             out["simulated"] = sim
-        print(json.dumps(out, indent=2))
+        inputs = {"network": args.network, "routing": args.routing, "traffic": args.traffic}
+        if args.simulate:
+            inputs.update(seed=args.seed, tolerance=args.tolerance)
+        units = {
+            "max_load": "endpoint injection bandwidths per link (width 1)",
+            "loads": "endpoint injection bandwidths per link (width 1)",
+            "throughput_bound": "flits/endpoint/cycle",
+            "saturation_load": "flits/endpoint/cycle",
+            "saturation_throughput": "flits/endpoint/cycle",
+        }
+        print_json(json_document("routing load", inputs, units, out))
         return 0
     rows = [["routing", res.routing if res else args.routing], ["traffic", args.traffic]]
     if res is not None:
@@ -91,7 +111,20 @@ def cmd_tables(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("routing", help="static routing analysis: deadlock check, channel load, tables")
+    p = add_command(
+        sub,
+        "routing",
+        help="static routing analysis: deadlock check, channel load, tables",
+        description="Static analysis of a routing on a network: the channel dependency graph "
+        "(deadlock freedom), the load of the busiest channel under a traffic pattern (a bound "
+        "on throughput) and InfiniBand-style forwarding tables. docs/routing.md.",
+        examples=[
+            "topolab routing check slimfly:q=5 --routing min:vcs=hop",
+            "topolab routing load slimfly:q=5 --routing valiant --traffic worst",
+            "topolab routing tables torus:dims=4x4 --routing dor -o tables.txt",
+        ],
+        notes="routings: see 'topolab list routings'",
+    )
     rsub = p.add_subparsers(dest="routing_command", metavar="ACTION")
     rsub.required = True
 
@@ -102,13 +135,31 @@ def register(sub: argparse._SubParsersAction) -> None:
         )
         q.add_argument("--format", help="input file format when the extension does not say it")
 
-    q = rsub.add_parser("check", help="CDG deadlock check: VCs used, max path length, verdict")
+    q = add_command(
+        rsub,
+        "check",
+        help="CDG deadlock check: VCs used, max path length, verdict",
+        description="Builds the channel dependency graph of the routing on the network and looks "
+        "for a cycle; exits 1 when there is one (and prints it).",
+        examples=["topolab routing check slimfly:q=5 --routing min:vcs=hop"],
+    )
     common(q)
-    q.add_argument("--json", action="store_true", help="machine-readable output")
-    q.add_argument("--progress", action="store_true", help="show progress on stderr")
+    add_json_flag(q)
+    add_progress_flag(q)
     q.set_defaults(func=cmd_check)
 
-    q = rsub.add_parser("load", help="maximum channel load for a traffic pattern (throughput bound)")
+    q = add_command(
+        rsub,
+        "load",
+        help="maximum channel load for a traffic pattern (throughput bound)",
+        description="Expected load of every directed link when every endpoint injects 1 flit per "
+        "cycle under the traffic pattern; the busiest link bounds throughput. With --simulate "
+        "the simulator's saturation search runs too, for comparison.",
+        examples=[
+            "topolab routing load slimfly:q=5 --routing min --traffic uniform",
+            "topolab routing load dragonfly:a=4,h=2 --routing dragonfly_ugal --traffic worst --simulate",
+        ],
+    )
     common(q)
     q.add_argument("--traffic", default="uniform", help="traffic spec (docs/traffic.md), default uniform")
     q.add_argument(
@@ -116,15 +167,22 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="also run the simulator's saturation search and print both figures",
     )
-    q.add_argument("--seed", type=int, default=1, help="simulation seed (with --simulate)")
+    add_seed_flag(q, "the simulation (with --simulate)")
     q.add_argument(
         "--tolerance", type=float, default=0.02, help="saturation search resolution (with --simulate)"
     )
-    q.add_argument("--json", action="store_true", help="machine-readable output")
-    q.add_argument("--progress", action="store_true", help="show progress on stderr")
+    add_json_flag(q)
+    add_progress_flag(q)
     q.set_defaults(func=cmd_load)
 
-    q = rsub.add_parser("tables", help="forwarding (LFT) and VL tables, text format of docs/routing.md")
+    q = add_command(
+        rsub,
+        "tables",
+        help="forwarding (LFT) and VL tables, text format of docs/routing.md",
+        description="InfiniBand-style linear forwarding tables and VL assignments for the routing, "
+        "in the text format of docs/routing.md.",
+        examples=["topolab routing tables torus:dims=4x4 --routing dor --vl-budget 4"],
+    )
     common(q)
     q.add_argument("--vl-budget", type=int, default=8, help="VLs available (default 8, 003 §3)")
     q.add_argument("-o", "--output", help="write to this file instead of stdout")
