@@ -48,6 +48,7 @@ pub fn run<T: Send>(
         latest: Mutex::new(None),
     };
     let mut callback_error: Option<PyErr> = None;
+    let mut signal_error: Option<PyErr> = None;
     let result = py.allow_threads(|| {
         std::thread::scope(|scope| {
             // The worker says when it is done, so that a short call returns at once instead of
@@ -76,8 +77,11 @@ pub fn run<T: Send>(
             };
             while let Err(RecvTimeoutError::Timeout) = done_rx.recv_timeout(POLL) {
                 Python::with_gil(|py| {
-                    if py.check_signals().is_err() {
+                    if let Err(err) = py.check_signals() {
                         shared.cancel.store(true, Ordering::Relaxed);
+                        // Kept: work that does not look at the monitor (building a network)
+                        // finishes anyway, and the Ctrl-C must still reach the caller.
+                        signal_error.get_or_insert(err);
                     }
                     report(py, &mut callback_error);
                 });
@@ -92,7 +96,7 @@ pub fn run<T: Send>(
             })
         })
     });
-    if let Some(err) = callback_error {
+    if let Some(err) = signal_error.or(callback_error) {
         return Err(err);
     }
     result.map_err(to_py_err)
