@@ -15,12 +15,13 @@ from typing import Any, ClassVar
 
 from topolab import _core
 from topolab.defaults import DEFAULT_SEED
+from topolab.display import Summarized
 from topolab.network import Network
 from topolab.progress import Progress
 
 
-@dataclass(frozen=True)
-class PathDiversity:
+@dataclass(frozen=True, repr=False)
+class PathDiversity(Summarized):
     """Shortest-path counts over ordered pairs of distinct routers at distance >= 2 (001 §2.3.3)."""
 
     pairs: int
@@ -38,8 +39,8 @@ class PathDiversity:
         }
 
 
-@dataclass(frozen=True)
-class Threshold:
+@dataclass(frozen=True, repr=False)
+class Threshold(Summarized):
     """Mean over samples of the largest fraction of removed cables at which a criterion holds,
     with its 95 % confidence interval; ``survival[k]`` is the share of samples meeting it with
     ``k * step`` of the cables removed."""
@@ -55,8 +56,8 @@ class Threshold:
         return (self.ci_low, self.ci_high)
 
 
-@dataclass(frozen=True)
-class Resilience:
+@dataclass(frozen=True, repr=False)
+class Resilience(Summarized):
     """Resilience to random cable failures (000 §III-D)."""
 
     seed: int
@@ -90,8 +91,8 @@ class Resilience:
         return out
 
 
-@dataclass(frozen=True)
-class Bisection:
+@dataclass(frozen=True, repr=False)
+class Bisection(Summarized):
     """Endpoint-balanced minimum bisection found by METIS, best of ``runs`` seeded runs
     (000 §III-C; docs/bisection.md). ``side[r]`` is router r's side."""
 
@@ -118,8 +119,8 @@ class Bisection:
         return out
 
 
-@dataclass(frozen=True)
-class Spectrum:
+@dataclass(frozen=True, repr=False)
+class Spectrum(Summarized):
     """Adjacency eigenvalues for expander comparisons (docs/bisection.md): λ1, λ2 (second
     largest counting multiplicity), λmin and the gaps."""
 
@@ -146,8 +147,8 @@ class Spectrum:
         }
 
 
-@dataclass(frozen=True)
-class Analysis:
+@dataclass(frozen=True, repr=False)
+class Analysis(Summarized):
     """Everything ``analyze`` computed. Optional sections (``paths``, ``resilience``) are None
     unless requested; each section contributes its ``flat()`` keys to ``to_dict()``."""
 

@@ -24,6 +24,7 @@ from typing import Any, Optional, Union
 
 from topolab import _core
 from topolab.defaults import DEFAULT_CATALOG, DEFAULT_FLOOR
+from topolab.display import Summarized
 from topolab.network import Network, as_network
 from topolab.progress import Progress, legacy_keyword
 
@@ -107,8 +108,8 @@ class Catalog:
         return asdict(self)
 
 
-@dataclass(frozen=True)
-class Placement:
+@dataclass(frozen=True, repr=False)
+class Placement(Summarized):
     """The cabinet of every router and the floor grid (rows × cols, cabinet i at cell i)."""
 
     floor: str
@@ -129,8 +130,8 @@ class Placement:
         return d
 
 
-@dataclass(frozen=True)
-class ClassCables:
+@dataclass(frozen=True, repr=False)
+class ClassCables(Summarized):
     """Cables of one link class (or ``endpoint``) by medium, length and price."""
 
     link_class: str
@@ -144,8 +145,8 @@ class ClassCables:
     cost: float
 
 
-@dataclass(frozen=True)
-class CostReport:
+@dataclass(frozen=True, repr=False)
+class CostReport(Summarized):
     """Cables, cost and power of a placed network (000 §VI-B, §VI-C).
 
     ``electric_cables``, ``optical_cables``, ``total_cable_m`` count router-to-router cables;
@@ -194,8 +195,8 @@ class CostReport:
         return d
 
 
-@dataclass(frozen=True)
-class LatencyReport:
+@dataclass(frozen=True, repr=False)
+class LatencyReport(Summarized):
     """All-pairs latency under Nearest or Fastest Routing (004 §II-E, §III-A)."""
 
     routing: str

@@ -9,12 +9,13 @@ from dataclasses import asdict, dataclass
 from typing import Any, Optional, Sequence
 
 from topolab import _core
+from topolab.display import Summarized
 from topolab.network import Network
 from topolab.progress import Progress, legacy_keyword
 
 
-@dataclass
-class DeadlockReport:
+@dataclass(repr=False)
+class DeadlockReport(Summarized):
     routing: str
     num_channels: int
     num_dependencies: int
@@ -29,8 +30,8 @@ class DeadlockReport:
         return asdict(self)
 
 
-@dataclass
-class ChannelLoad:
+@dataclass(repr=False)
+class ChannelLoad(Summarized):
     routing: str
     max_load: float
     max_link: tuple[int, int]

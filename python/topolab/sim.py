@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from topolab import _core
 from topolab.defaults import DEFAULT_SEED
+from topolab.display import Summarized
 from topolab.network import Network, as_network
 from topolab.progress import Progress, legacy_keyword
 
@@ -30,8 +31,8 @@ def _num(value: Any) -> float:
     return math.nan if value is None else float(value)
 
 
-@dataclass(frozen=True)
-class SimResult:
+@dataclass(frozen=True, repr=False)
+class SimResult(Summarized):
     """One run, measured the BookSim2 way (warm-up, sample periods, convergence, latency
     threshold). Latencies in cycles; ``offered_load``, ``accepted_throughput`` and
     ``injected_throughput`` in flits per *active* endpoint per cycle (``active_endpoints``: the
@@ -78,8 +79,8 @@ class SimResult:
         return asdict(self)
 
 
-@dataclass(frozen=True)
-class ExchangeResult:
+@dataclass(frozen=True, repr=False)
+class ExchangeResult(Summarized):
     """A fixed exchange run to completion (001 §4.4)."""
 
     name: str
