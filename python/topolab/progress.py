@@ -20,8 +20,6 @@ import warnings
 from types import TracebackType
 from typing import Any, Callable, Iterable, Iterator, Optional, TextIO, TypeVar
 
-from tqdm import tqdm
-
 T = TypeVar("T")
 
 # Bars alive now, innermost last. A call made while another bar is alive (a simulation inside a
@@ -87,6 +85,8 @@ class Progress:
         self._closed = False
         # Off a terminal the bar draws into a sink and its final state is written as one line.
         target = self.stream if self.tty else io.StringIO()
+        from tqdm import tqdm  # here, not at import: `import topolab` stays quick
+
         self.bar: tqdm[Any] = tqdm(
             total=total,
             initial=initial,
