@@ -69,7 +69,7 @@ class SimResult(Summarized):
 
     @classmethod
     def _from_core(cls, d: dict[str, Any]) -> SimResult:
-        values = {}
+        values: dict[str, Any] = {}
         for f in fields(cls):
             v = d[f.name]
             values[f.name] = _num(v) if f.type == "float" else v
@@ -245,7 +245,8 @@ def run_exchange(
             params=router_params,
             progress=bar.callback,
         )
-    return ExchangeResult(**{k: (_num(v) if isinstance(v, float) or v is None else v) for k, v in d.items()})
+    values: dict[str, Any] = {k: (_num(v) if isinstance(v, float) or v is None else v) for k, v in d.items()}
+    return ExchangeResult(**values)
 
 
 def sim_params() -> list[SimParam]:

@@ -70,7 +70,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         }
         print_json(json_document("analyze", inputs, UNITS, flat))
         return 0
-    rows = []
+    rows: list[list[str]] = []
     for key, value in flat.items():
         if key.endswith("_interval"):
             rows[-1][1] += f"  (95% CI {_fmt(value[0])} to {_fmt(value[1])})"

@@ -412,12 +412,17 @@ def run_comparison(
             + ": raise 'radix' or 'tolerance', or change 'endpoints' or 'families'"
         )
     chosen = designs if settings.per_family is None else shortlist(designs, settings.per_family)
-    stream = None if isinstance(progress, bool) or progress is None else progress
+    stream: TextIO | None = None
+    enabled: bool | None = None
+    if isinstance(progress, bool) or progress is None:
+        enabled = progress
+    else:
+        stream, enabled = progress, True
     report = Progress(
         f"compare: measuring {len(chosen):,} of {len(designs):,} designs",
         len(chosen),
         unit="design",
-        enabled=True if stream is not None else progress,
+        enabled=enabled,
         stream=stream,
     )
 

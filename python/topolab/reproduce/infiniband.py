@@ -82,7 +82,7 @@ QUICK_PATTERNS = ("uniform", "bitcomp")
 QUICK_SPEC = {"FlatFly": ("hyperx:dims=2x2x2x2,p=4", "4x8x8x8 FlatFly (quick: 2x2x2x2, where ADOR = DOR)")}
 
 # Simulation parameters: 003's 8 VLs; short samples so that a sweep takes seconds.
-SIM = {"num_vcs": 8, "sample_period": 500, "warmup_periods": 1, "max_samples": 4}
+SIM: dict[str, Any] = {"num_vcs": 8, "sample_period": 500, "warmup_periods": 1, "max_samples": 4}
 LOADS = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 TOLERANCE = 0.025
 
