@@ -327,7 +327,11 @@ pub(crate) fn pattern_rng(seed: u64, salt: u64) -> ChaCha8Rng {
 
 /// Every traffic pattern `Traffic::parse` accepts: (canonical name, aliases, parameters), for
 /// help texts and completion.
-pub fn catalog() -> Vec<(&'static str, &'static [&'static str], &'static [&'static str])> {
+pub fn catalog() -> Vec<(
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+)> {
     PATTERNS
         .iter()
         .map(|d| (d.name, d.aliases, d.params))
