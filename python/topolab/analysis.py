@@ -149,8 +149,12 @@ class Spectrum(Summarized):
 
 @dataclass(frozen=True, repr=False)
 class Analysis(Summarized):
-    """Everything ``analyze`` computed. Optional sections (``paths``, ``resilience``) are None
-    unless requested; each section contributes its ``flat()`` keys to ``to_dict()``."""
+    """Everything ``analyze`` computed. Optional sections (``paths``, ``resilience``,
+    ``bisection``, ``spectrum``) are None unless requested; each section contributes its
+    ``flat()`` keys to ``to_dict()``. ``diameter``, ``radius``, ``aspl`` and ``eccentricities`` are
+    None only when the network is not connected (``connected``); the endpoint-level ones also
+    when it has fewer than two endpoints; ``moore_fraction`` with the diameter, and
+    ``moore_bound`` also when the bound exceeds 2**128."""
 
     SECTIONS: ClassVar[dict[str, Any]] = {
         "paths": PathDiversity,

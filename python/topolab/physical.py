@@ -151,7 +151,8 @@ class CostReport(Summarized):
 
     ``electric_cables``, ``optical_cables``, ``total_cable_m`` count router-to-router cables;
     endpoint cables are in ``endpoint_cables`` and in ``by_class`` (class ``endpoint``), and
-    in the cost."""
+    in the cost. ``cost_per_endpoint`` and ``power_per_endpoint_w`` are None only for a network
+    without endpoints; ``max_electric_m`` is None when every cable may be electric."""
 
     floor: str
     catalog: str

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from topolab.display import Summarized
+
 # id -> module path; keep in the order ``topolab reproduce --list`` shows them.
 REGISTRY: dict[str, str] = {
     "table4": "topolab.reproduce.table4",
@@ -87,8 +89,8 @@ class Setup:
         return {"column": self.column, "spec": self.spec, "details": self.details, "notes": list(self.notes)}
 
 
-@dataclass(frozen=True)
-class Reproduction:
+@dataclass(frozen=True, repr=False)
+class Reproduction(Summarized):
     """The comparison rows, how each configuration was built, general notes, and ``data``: the
     points behind the figure (one flat record per point, written as ``<id>_data.csv``)."""
 
