@@ -61,7 +61,7 @@ def run_experiment(
         return points_frame(points, stored)
 
     with tempfile.TemporaryDirectory(prefix="topolab-results-") if path is None else nullcontext() as tmp:
-        store = ResultStore(path if path is not None else tmp)
+        store = ResultStore(path if path is not None else str(tmp))
         store.compact()  # what a killed run left as many small files
         stored = store.records()
         todo = [p for p in points if _needs_run(stored.get(p.id), retry_failed)]
