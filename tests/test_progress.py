@@ -81,3 +81,12 @@ def test_simulate_off_a_terminal_writes_one_line_with_a_rate(capfd):
 def test_show_progress_is_a_deprecated_alias():
     with pytest.warns(DeprecationWarning, match="show_progress"):
         topolab.simulate(SMALL, load=0.2, show_progress=False)
+
+
+def test_a_sweep_counts_the_cycles_of_all_its_runs(capfd):
+    df = topolab.sweep_load(SMALL, loads=[0.2, 0.4], tolerance=0, progress=True)
+    line = capfd.readouterr().err.strip()
+    assert "\n" not in line and "(run 2)" in line
+    done = int(re.search(r"\| (\d+)/\1 ", line).group(1))
+    # Reports come every 256 cycles, so the count may trail each run's end by less than that.
+    assert 0 <= df["cycles"].sum() - done < 256 * len(df)

@@ -59,8 +59,10 @@ class Progress:
 
     Disabled, it costs nothing and writes nothing. ``core`` is the callable to pass as a Rust
     call's ``progress=`` argument: each report sets the bar's stage, position and total (a new
-    stage starts a new count, so that the rate is of the current stage). ``counts_calls``: each
-    bar made and finished inside this one, silenced, counts as one unit of it."""
+    stage starts a new count, so that the rate is of the current stage; the stages whose name
+    starts with ``cumulative`` add up instead, and are counted: the runs of a load sweep).
+    ``counts_calls``: each bar made and finished inside this one, silenced, counts as one unit
+    of it."""
 
     def __init__(
         self,
@@ -72,12 +74,18 @@ class Progress:
         enabled: Optional[bool] = None,
         stream: Optional[TextIO] = None,
         counts_calls: bool = False,
+        cumulative: Optional[str] = None,
     ) -> None:
         self.stream: TextIO = sys.stderr if stream is None else stream
         self.outer = _ALIVE[-1] if _ALIVE else None
         if self.outer is not None and enabled is None:
             enabled = False
         self.counts_calls = counts_calls
+        self.cumulative = cumulative
+        self._base = 0
+        self._stage_done = 0
+        self._stages = 0
+        self._stage_adds_up = False
         self.enabled = wanted(enabled, self.stream)
         self.desc = desc
         self.tty = wanted(None, self.stream)
@@ -137,14 +145,23 @@ class Progress:
                 outer.note(f"{self.desc}: {stage} {done}/{total}" if total else f"{self.desc}: {stage}")
                 outer.bar.refresh()
             return
+        adds_up = self.cumulative is not None and stage.startswith(self.cumulative)
         if stage != self.stage:
-            self.stage = stage
-            self.bar.reset(total=total or None)
+            if adds_up and self._stage_adds_up:
+                self._base += self._stage_done  # the next run of a sweep: keep counting
+            else:
+                self._base = 0  # another kind of work: a count (and a rate) of its own
+                self.bar.reset(total=total or None)
+            self.stage, self._stage_adds_up = stage, adds_up
+            self._stages += adds_up
             label = self.desc if stage == self.desc else f"{self.desc}: {stage}"
+            if adds_up:
+                label += f" (run {self._stages})"
             self.bar.set_description_str(label, refresh=False)
-        elif total and total != self.bar.total:
-            self.bar.total = total
-        self.bar.n = done
+        self._stage_done = done
+        if total:
+            self.bar.total = self._base + total
+        self.bar.n = self._base + done
         self.bar.refresh()
 
     def iterate(self, items: Iterable[T]) -> Iterator[T]:

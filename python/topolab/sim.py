@@ -196,7 +196,8 @@ def sweep_load(
     import pandas as pd
 
     progress = legacy_keyword(progress, show_progress, "sweep_load")
-    with Progress("sweep", unit="cycle", enabled=progress) as bar:
+    # The core names each run of a sweep "load X" (crates/topolab-sim/src/sweep.rs).
+    with Progress("sweep", unit="cycle", enabled=progress, cumulative="load ") as bar:
         d = _core.sweep_load(
             as_network(net)._net,
             routing,
