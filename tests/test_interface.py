@@ -200,3 +200,17 @@ def test_python_m_topolab_snake_case_in_a_subprocess():
         check=True,
     )
     assert out.stderr == "" and "accepted_throughput" in out.stdout
+
+
+@pytest.mark.parametrize(
+    "argv, progress",
+    [
+        (["compare", "-q"], False),
+        (["run", "x.toml", "--quiet"], False),
+        (["sim", SMALL, "--no-progress"], False),
+        (["latency", SMALL], True),
+        (["reproduce", "moore", "--progress"], True),
+    ],
+)
+def test_one_progress_switch_with_the_former_quiet_as_alias(argv, progress):
+    assert make_parser().parse_args(argv).progress is progress
