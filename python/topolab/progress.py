@@ -113,20 +113,10 @@ class Progress:
         if self.enabled:
             self.bar.update(n)
 
-    def set_total(self, total: Optional[float]) -> None:
-        if self.enabled:
-            self.bar.total = total
-            self.bar.refresh()
-
     def note(self, text: str) -> None:
         """A short text after the counts (the design being measured, the current load)."""
         if self.enabled:
             self.bar.set_postfix_str(text, refresh=False)
-
-    def write(self, line: str) -> None:
-        """A line above the bar on a terminal, or in the log; only when enabled."""
-        if self.enabled:
-            self.bar.write(line, file=self.stream)
 
     @property
     def callback(self) -> Optional[Callable[[str, int, int], None]]:
