@@ -18,9 +18,7 @@ import io
 import sys
 import warnings
 from types import TracebackType
-from typing import Any, Callable, Iterable, Iterator, Optional, TextIO, TypeVar
-
-T = TypeVar("T")
+from typing import Any, Callable, Optional, TextIO
 
 # Bars alive now, innermost last. A call made while another bar is alive (a simulation inside a
 # comparison or a reproduction) shows nothing of its own unless asked to explicitly: the outer
@@ -153,12 +151,6 @@ class Progress:
             self.bar.total = self._base + total
         self.bar.n = self._base + done
         self.bar.refresh()
-
-    def iterate(self, items: Iterable[T]) -> Iterator[T]:
-        """``items``, counting one unit for each."""
-        for item in items:
-            yield item
-            self.update()
 
     # --- end --------------------------------------------------------------------------------
     def close(self, finished: bool = True) -> None:
