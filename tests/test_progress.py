@@ -90,5 +90,5 @@ def test_a_sweep_counts_the_cycles_of_all_its_runs(capfd):
     done = int(re.search(r"\| (\d+)/\1 ", line).group(1))
     # The bar shows the latest report the main thread saw of each run (the core reports every
     # 256 cycles, the main thread looks every 50 ms), so it may trail the runs' cycles, never
-    # pass them; and with two runs added up it passes what the first run alone reported.
+    # pass them.
     assert 0 < done <= df["cycles"].sum()
