@@ -2,7 +2,7 @@
 PYTHON ?= python3
 PIP_INSTALL = $(PYTHON) -m pip install --quiet --disable-pip-version-check
 
-.PHONY: help install run test test-rust test-python lint fmt bench
+.PHONY: help install run test test-rust test-python typecheck lint fmt bench
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -20,6 +20,9 @@ test-rust: ## Rust unit and integration tests
 
 test-python: ## Python API, CLI and networkx cross-checks
 	$(PYTHON) -m pytest -q
+
+typecheck: ## mypy over the Python package (configuration in pyproject.toml)
+	$(PYTHON) -m mypy -p topolab
 
 lint: ## formatting and lints
 	cargo fmt --all -- --check

@@ -102,3 +102,23 @@ def test_unknown_extension_and_missing_file(tmp_path):
         net.save(tmp_path / "x.xyz")
     with pytest.raises(topolab.FileError):
         topolab.load(tmp_path / "absent.json")
+
+
+def test_graphml_edge_class_has_the_networkx_name(tmp_path):
+    # One name for a link's class: networkx's own GraphML reader sees `link_class`, the attribute
+    # Network.to_networkx() and from_networkx use, so a file round-trips through networkx.
+    net = topolab.build("slimfly:q=5")
+    path = tmp_path / "sf.graphml"
+    net.save(path)
+    g = nx.read_graphml(path)
+    classes = {d["link_class"] for _, _, d in g.edges(data=True)}
+    assert classes == set(net.link_classes)
+    back = topolab.from_networkx(g, endpoints="endpoints")
+    assert sorted(c for (_, _, _, c) in back.links) == sorted(c for (_, _, _, c) in net.links)
+
+
+def test_graphml_written_with_the_old_class_key_still_reads(tmp_path):
+    net = topolab.build("slimfly:q=5")
+    text = net.dumps("graphml").replace('"link_class"', '"class"')
+    assert 'attr.name="class"' in text
+    assert topolab.loads(text, "graphml") == net

@@ -116,8 +116,8 @@ def test_fastest_routing_matches_networkx_dijkstra(switch):
     f = {x.name: x for x in topolab.floors()}["skywalk"]
     pl = topolab.place(net, "skywalk")
     want, hops = _networkx_latencies(net, pl, f, switch, 5.0, 300.0)
-    fr = topolab.latency(net, switch_delay_ns=switch, routing="fastest")
-    nr = topolab.latency(net, switch_delay_ns=switch, routing="nearest")
+    fr = topolab.latency(net, switch_delay_ns=switch, routing="fastest", floor="skywalk")
+    nr = topolab.latency(net, switch_delay_ns=switch, routing="nearest", floor="skywalk")
     assert fr.pairs == len(want) == 64 * 63
     assert fr.max_latency_ns == pytest.approx(max(want))
     assert fr.avg_latency_ns == pytest.approx(sum(want) / len(want))

@@ -2,11 +2,20 @@
 crates/topolab-py/src/lib.rs)."""
 
 from os import PathLike
-from typing import Any
+from typing import Any, Callable
 
 __version__: str
 
-class TopolabError(Exception): ...
+# Called on the main thread as progress(stage, done, total) while a long call runs.
+_ProgressCallback = Callable[[str, int, int], object]
+
+class TopolabError(Exception):
+    # Set by the core on errors about one parameter (None otherwise): its name, the value
+    # given and what is allowed.
+    parameter: str | None
+    value: str | None
+    allowed: str | None
+
 class ParameterError(TopolabError): ...
 class FormatError(TopolabError): ...
 class NetworkError(TopolabError): ...
@@ -80,7 +89,7 @@ def analyze(
     bisection_runs: int = 5,
     spectrum: bool = False,
     seed: int = 0,
-    progress: bool = False,
+    progress: _ProgressCallback | None = None,
 ) -> str: ...
 def moore_bound(degree: int, diameter: int, directed: bool = False) -> int: ...
 
@@ -91,7 +100,7 @@ def floor(name: str) -> dict[str, Any]: ...
 def catalog(name: str) -> dict[str, Any]: ...
 def place(
     net: Network,
-    floor: str = "skywalk",
+    floor: str = "slimfly",
     placement: str | None = None,
     cabinets: list[int] | None = None,
     per_cabinet: int | None = None,
@@ -119,11 +128,11 @@ def latency(
     switch_delay_ns: float = 60.0,
     cable_ns_per_m: float = 5.0,
     injection_ns: float = 300.0,
-    floor: str = "skywalk",
+    floor: str = "slimfly",
     placement: str | None = None,
     cabinets: list[int] | None = None,
     per_cabinet: int | None = None,
-    show_progress: bool = False,
+    progress: _ProgressCallback | None = None,
 ) -> dict[str, Any]: ...
 
 # Simulator (crates/topolab-py/src/sim.rs); results are plain dicts, see topolab/sim.py.
@@ -134,7 +143,7 @@ def simulate(
     load: float,
     seed: int | None = None,
     params: dict[str, Any] | None = None,
-    show_progress: bool = False,
+    progress: _ProgressCallback | None = None,
 ) -> dict[str, Any]: ...
 def sweep_load(
     net: Network,
@@ -144,7 +153,7 @@ def sweep_load(
     tolerance: float = 0.01,
     seed: int | None = None,
     params: dict[str, Any] | None = None,
-    show_progress: bool = False,
+    progress: _ProgressCallback | None = None,
 ) -> dict[str, Any]: ...
 def run_exchange(
     net: Network,
@@ -153,21 +162,22 @@ def run_exchange(
     name: str = "exchange",
     seed: int | None = None,
     params: dict[str, Any] | None = None,
-    show_progress: bool = False,
+    progress: _ProgressCallback | None = None,
 ) -> dict[str, Any]: ...
 def exchange_messages(net: Network, spec: str) -> tuple[str, list[list[tuple[int, int]]]]: ...
 def sim_params() -> list[dict[str, str]]: ...
+def traffic_patterns() -> list[tuple[str, list[str], list[str]]]: ...
 def read_booksim_config(
     path: str | PathLike[str],
 ) -> tuple[Network, str, str, float, dict[str, Any], str]: ...
 
 # routing (static analysis; JSON text results, wrapped by topolab.routing)
-def routing_check(net: Network, routing: str, show_progress: bool = False) -> str: ...
+def routing_check(net: Network, routing: str, progress: _ProgressCallback | None = None) -> str: ...
 def routing_load(
     net: Network,
     routing: str,
     permutation: list[int] | None = None,
-    show_progress: bool = False,
+    progress: _ProgressCallback | None = None,
     traffic: str | None = None,
 ) -> str: ...
 def routing_tables(net: Network, routing: str, vl_budget: int = 8) -> str: ...

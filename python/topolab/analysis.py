@@ -10,16 +10,18 @@ random cable failures, computed by the Rust core (docs/analysis.md gives every d
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from topolab import _core
+from topolab.defaults import DEFAULT_SEED
+from topolab.display import Summarized
 from topolab.network import Network
+from topolab.progress import Progress
 
 
-@dataclass(frozen=True)
-class PathDiversity:
+@dataclass(frozen=True, repr=False)
+class PathDiversity(Summarized):
     """Shortest-path counts over ordered pairs of distinct routers at distance >= 2 (001 §2.3.3)."""
 
     pairs: int
@@ -37,8 +39,8 @@ class PathDiversity:
         }
 
 
-@dataclass(frozen=True)
-class Threshold:
+@dataclass(frozen=True, repr=False)
+class Threshold(Summarized):
     """Mean over samples of the largest fraction of removed cables at which a criterion holds,
     with its 95 % confidence interval; ``survival[k]`` is the share of samples meeting it with
     ``k * step`` of the cables removed."""
@@ -54,8 +56,8 @@ class Threshold:
         return (self.ci_low, self.ci_high)
 
 
-@dataclass(frozen=True)
-class Resilience:
+@dataclass(frozen=True, repr=False)
+class Resilience(Summarized):
     """Resilience to random cable failures (000 §III-D)."""
 
     seed: int
@@ -89,8 +91,8 @@ class Resilience:
         return out
 
 
-@dataclass(frozen=True)
-class Bisection:
+@dataclass(frozen=True, repr=False)
+class Bisection(Summarized):
     """Endpoint-balanced minimum bisection found by METIS, best of ``runs`` seeded runs
     (000 §III-C; docs/bisection.md). ``side[r]`` is router r's side."""
 
@@ -117,8 +119,8 @@ class Bisection:
         return out
 
 
-@dataclass(frozen=True)
-class Spectrum:
+@dataclass(frozen=True, repr=False)
+class Spectrum(Summarized):
     """Adjacency eigenvalues for expander comparisons (docs/bisection.md): λ1, λ2 (second
     largest counting multiplicity), λmin and the gaps."""
 
@@ -145,10 +147,14 @@ class Spectrum:
         }
 
 
-@dataclass(frozen=True)
-class Analysis:
-    """Everything ``analyze`` computed. Optional sections (``paths``, ``resilience``) are None
-    unless requested; each section contributes its ``flat()`` keys to ``to_dict()``."""
+@dataclass(frozen=True, repr=False)
+class Analysis(Summarized):
+    """Everything ``analyze`` computed. Optional sections (``paths``, ``resilience``,
+    ``bisection``, ``spectrum``) are None unless requested; each section contributes its
+    ``flat()`` keys to ``to_dict()``. ``diameter``, ``radius``, ``aspl`` and ``eccentricities`` are
+    None only when the network is not connected (``connected``); the endpoint-level ones also
+    when it has fewer than two endpoints; ``moore_fraction`` with the diameter, and
+    ``moore_bound`` also when the bound exceeds 2**128."""
 
     SECTIONS: ClassVar[dict[str, Any]] = {
         "paths": PathDiversity,
@@ -222,7 +228,7 @@ def analyze(
     bisection: bool = False,
     bisection_runs: int = 5,
     spectrum: bool = False,
-    seed: int = 0,
+    seed: int = DEFAULT_SEED,
     progress: bool | None = None,
 ) -> Analysis:
     """Exact distance metrics and the Moore fraction of ``net``; with ``paths`` the shortest-path
@@ -238,8 +244,6 @@ def analyze(
         raise _core.ParameterError(
             f"analyze: parameter 'seed' = {seed!r} is not allowed: an integer 0 <= seed < 2**64"
         )
-    if progress is None:
-        progress = sys.stderr.isatty()
     if (
         isinstance(bisection_runs, bool)
         or not isinstance(bisection_runs, int)
@@ -248,16 +252,17 @@ def analyze(
         raise _core.ParameterError(
             f"analyze: parameter 'bisection_runs' = {bisection_runs!r} is not allowed: an integer >= 1"
         )
-    raw = _core.analyze(
-        net._net,
-        paths=paths,
-        resilience=resilience,
-        bisection=bisection,
-        bisection_runs=bisection_runs,
-        spectrum=spectrum,
-        seed=seed,
-        progress=progress,
-    )
+    with Progress("analyze", unit="step", enabled=progress) as bar:
+        raw = _core.analyze(
+            net._net,
+            paths=paths,
+            resilience=resilience,
+            bisection=bisection,
+            bisection_runs=bisection_runs,
+            spectrum=spectrum,
+            seed=seed,
+            progress=bar.callback,
+        )
     return Analysis.from_core(json.loads(raw))
 
 

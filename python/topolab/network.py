@@ -139,6 +139,14 @@ class Network:
     def __hash__(self) -> int:
         return hash((self.spec, self.num_routers, self.num_links))
 
+    def _repr_html_(self) -> str:
+        from topolab.display import html_table
+
+        info = self.info()
+        classes = ", ".join(f"{k}: {v}" for k, v in info.pop("link_classes").items())
+        info["label_fields"] = ", ".join(info["label_fields"])
+        return html_table(f"Network {self.spec or self.family}", [*info.items(), ("link classes", classes)])
+
     def __repr__(self) -> str:
         name = self.spec or self.family
         return (

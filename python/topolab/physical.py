@@ -9,7 +9,9 @@ and wraps the results in dataclasses. Floors and catalogs are TOML data: a built
     net = topolab.build("skywalk:z=8,c=256,di=7,do=4")
     topolab.place(net, floor="skywalk").cabinets            # 256
     topolab.cost(net, catalog="fdr10", floor="skywalk").total_cable_m
-    topolab.latency(net, switch_delay_ns=60, routing="fastest").max_latency_ns
+    topolab.latency(net, switch_delay_ns=60, routing="fastest", floor="skywalk").max_latency_ns
+
+The default floor of every call is ``topolab.defaults.DEFAULT_FLOOR`` (``slimfly``).
 """
 
 from __future__ import annotations
@@ -21,7 +23,10 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, Optional, Union
 
 from topolab import _core
+from topolab.defaults import DEFAULT_CATALOG, DEFAULT_FLOOR
+from topolab.display import Summarized
 from topolab.network import Network, as_network
+from topolab.progress import Progress, legacy_keyword
 
 NetworkLike = Union[Network, str]
 PathLike = Union[str, "os.PathLike[str]"]
@@ -103,8 +108,8 @@ class Catalog:
         return asdict(self)
 
 
-@dataclass(frozen=True)
-class Placement:
+@dataclass(frozen=True, repr=False)
+class Placement(Summarized):
     """The cabinet of every router and the floor grid (rows × cols, cabinet i at cell i)."""
 
     floor: str
@@ -125,8 +130,8 @@ class Placement:
         return d
 
 
-@dataclass(frozen=True)
-class ClassCables:
+@dataclass(frozen=True, repr=False)
+class ClassCables(Summarized):
     """Cables of one link class (or ``endpoint``) by medium, length and price."""
 
     link_class: str
@@ -140,13 +145,14 @@ class ClassCables:
     cost: float
 
 
-@dataclass(frozen=True)
-class CostReport:
+@dataclass(frozen=True, repr=False)
+class CostReport(Summarized):
     """Cables, cost and power of a placed network (000 §VI-B, §VI-C).
 
     ``electric_cables``, ``optical_cables``, ``total_cable_m`` count router-to-router cables;
     endpoint cables are in ``endpoint_cables`` and in ``by_class`` (class ``endpoint``), and
-    in the cost."""
+    in the cost. ``cost_per_endpoint`` and ``power_per_endpoint_w`` are None only for a network
+    without endpoints; ``max_electric_m`` is None when every cable may be electric."""
 
     floor: str
     catalog: str
@@ -190,8 +196,8 @@ class CostReport:
         return d
 
 
-@dataclass(frozen=True)
-class LatencyReport:
+@dataclass(frozen=True, repr=False)
+class LatencyReport(Summarized):
     """All-pairs latency under Nearest or Fastest Routing (004 §II-E, §III-A)."""
 
     routing: str
@@ -259,7 +265,7 @@ def _placement_args(placement: PlacementLike, routers: int) -> tuple[Optional[st
 
 def place(
     net: NetworkLike,
-    floor: PathLike = "skywalk",
+    floor: PathLike = DEFAULT_FLOOR,
     *,
     placement: PlacementLike = None,
     per_cabinet: Optional[int] = None,
@@ -282,8 +288,8 @@ def place(
 
 def cost(
     net: NetworkLike,
-    catalog: PathLike = "fdr10",
-    floor: PathLike = "slimfly",
+    catalog: PathLike = DEFAULT_CATALOG,
+    floor: PathLike = DEFAULT_FLOOR,
     *,
     placement: PlacementLike = None,
     per_cabinet: Optional[int] = None,
@@ -312,7 +318,7 @@ def cost(
 
 def cable_lengths(
     net: NetworkLike,
-    floor: PathLike = "slimfly",
+    floor: PathLike = DEFAULT_FLOOR,
     *,
     placement: PlacementLike = None,
     per_cabinet: Optional[int] = None,
@@ -329,32 +335,36 @@ def latency(
     net: NetworkLike,
     switch_delay_ns: float = 60.0,
     routing: str = "fastest",
-    floor: PathLike = "skywalk",
+    floor: PathLike = DEFAULT_FLOOR,
     *,
     cable_ns_per_m: float = 5.0,
     injection_ns: float = 300.0,
     placement: PlacementLike = None,
     per_cabinet: Optional[int] = None,
-    show_progress: bool = False,
+    progress: Optional[bool] = None,
+    show_progress: Optional[bool] = None,
 ) -> LatencyReport:
     """Maximum and average latency and hop counts over all pairs of endpoint routers.
 
     ``routing``: ``"fastest"`` (lowest latency, Dijkstra) or ``"nearest"`` (fewest hops, ties by
     latency). Latency = injection + (hops + 1) × switch delay + cable delay × length (004 §III-A).
-    Runs in parallel with the GIL released; Ctrl-C interrupts it.
+    Runs in parallel with the GIL released; Ctrl-C interrupts it. ``progress``: a bar on
+    stderr (default: when stderr is a terminal); ``show_progress`` is its deprecated name.
     """
+    progress = legacy_keyword(progress, show_progress, "latency")
     n = as_network(net)
     rule, cabinets = _placement_args(placement, n.num_routers)
-    d = _core.latency(
-        n._net,
-        routing,
-        float(switch_delay_ns),
-        float(cable_ns_per_m),
-        float(injection_ns),
-        os.fspath(floor),
-        rule,
-        cabinets,
-        per_cabinet,
-        show_progress,
-    )
+    with Progress("latency", unit="router", enabled=progress) as bar:
+        d = _core.latency(
+            n._net,
+            routing,
+            float(switch_delay_ns),
+            float(cable_ns_per_m),
+            float(injection_ns),
+            os.fspath(floor),
+            rule,
+            cabinets,
+            per_cabinet,
+            bar.callback,
+        )
     return _from_dict(LatencyReport, d)

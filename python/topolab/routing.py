@@ -9,11 +9,13 @@ from dataclasses import asdict, dataclass
 from typing import Any, Optional, Sequence
 
 from topolab import _core
+from topolab.display import Summarized
 from topolab.network import Network
+from topolab.progress import Progress, legacy_keyword
 
 
-@dataclass
-class DeadlockReport:
+@dataclass(repr=False)
+class DeadlockReport(Summarized):
     routing: str
     num_channels: int
     num_dependencies: int
@@ -28,8 +30,8 @@ class DeadlockReport:
         return asdict(self)
 
 
-@dataclass
-class ChannelLoad:
+@dataclass(repr=False)
+class ChannelLoad(Summarized):
     routing: str
     max_load: float
     max_link: tuple[int, int]
@@ -40,9 +42,20 @@ class ChannelLoad:
         return asdict(self)
 
 
-def check(net: Network, routing: str, show_progress: bool = False) -> DeadlockReport:
-    """Build the channel dependency graph of ``routing`` on ``net`` and look for a cycle."""
-    return deadlock_report(json.loads(_core.routing_check(net._net, routing, show_progress)))
+def check(
+    net: Network,
+    routing: str,
+    *,
+    progress: Optional[bool] = None,
+    show_progress: Optional[bool] = None,
+) -> DeadlockReport:
+    """Build the channel dependency graph of ``routing`` on ``net`` and look for a cycle.
+    ``progress``: a bar on stderr (default: when stderr is a terminal); ``show_progress`` is its
+    deprecated name."""
+    progress = legacy_keyword(progress, show_progress, "routing.check")
+    with Progress("routing check", unit="step", enabled=progress) as bar:
+        d = json.loads(_core.routing_check(net._net, routing, bar.callback))
+    return deadlock_report(d)
 
 
 def deadlock_report(d: dict[str, Any]) -> DeadlockReport:
@@ -57,13 +70,20 @@ def channel_load(
     net: Network,
     routing: str,
     permutation: Optional[Sequence[int]] = None,
-    show_progress: bool = False,
+    *,
     traffic: Optional[str] = None,
+    progress: Optional[bool] = None,
+    show_progress: Optional[bool] = None,
 ) -> ChannelLoad:
     """Expected load per directed link under uniform traffic, an endpoint permutation, or a
-    simulator traffic spec (``traffic="shift:k=3"``, ``"worst"``, ...: docs/traffic.md)."""
+    simulator traffic spec (``traffic="shift:k=3"``, ``"worst"``, ...: docs/traffic.md).
+    ``progress`` as in ``check``."""
+    progress = legacy_keyword(progress, show_progress, "routing.channel_load")
     perm = list(permutation) if permutation is not None else None
-    d = json.loads(_core.routing_load(net._net, routing, perm, show_progress, traffic))
+    with Progress("channel load", unit="step", enabled=progress) as bar:
+        d = json.loads(
+            _core.routing_load(net._net, routing, perm, bar.callback, traffic)
+        )
     d["max_link"] = tuple(d["max_link"])
     return ChannelLoad(**d)
 

@@ -3,8 +3,10 @@ fixed exchanges (``run_exchange``) and BookSim2 configuration files (``from_book
 
 Router parameters are keyword arguments with BookSim2's names (``num_vcs=4``,
 ``vc_buf_size=64``, ``credit_delay=2``, ...); ``sim_params()`` lists them with their defaults.
-The work runs in Rust with the GIL released; ``show_progress=True`` prints progress on stderr
-and Ctrl-C interrupts (KeyboardInterrupt). See docs/simulator.md.
+The work runs in Rust with the GIL released; ``progress`` shows a bar with rate and ETA on
+stderr (default: when stderr is a terminal; topolab.progress) and Ctrl-C interrupts
+(KeyboardInterrupt). The default seed is ``DEFAULT_SEED`` (0, as in BookSim2's configurations).
+See docs/simulator.md.
 """
 
 from __future__ import annotations
@@ -15,7 +17,10 @@ from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any, Sequence
 
 from topolab import _core
+from topolab.defaults import DEFAULT_SEED
+from topolab.display import Summarized
 from topolab.network import Network, as_network
+from topolab.progress import Progress, legacy_keyword
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -26,8 +31,8 @@ def _num(value: Any) -> float:
     return math.nan if value is None else float(value)
 
 
-@dataclass(frozen=True)
-class SimResult:
+@dataclass(frozen=True, repr=False)
+class SimResult(Summarized):
     """One run, measured the BookSim2 way (warm-up, sample periods, convergence, latency
     threshold). Latencies in cycles; ``offered_load``, ``accepted_throughput`` and
     ``injected_throughput`` in flits per *active* endpoint per cycle (``active_endpoints``: the
@@ -70,7 +75,7 @@ class SimResult:
 
     @classmethod
     def _from_core(cls, d: dict[str, Any]) -> SimResult:
-        values = {}
+        values: dict[str, Any] = {}
         for f in fields(cls):
             v = d[f.name]
             values[f.name] = _num(v) if f.type == "float" else v
@@ -80,8 +85,8 @@ class SimResult:
         return asdict(self)
 
 
-@dataclass(frozen=True)
-class ExchangeResult:
+@dataclass(frozen=True, repr=False)
+class ExchangeResult(Summarized):
     """A fixed exchange run to completion (001 §4.4)."""
 
     name: str
@@ -130,24 +135,29 @@ def simulate(
     routing: str = "min",
     traffic: str = "uniform",
     load: float = 0.5,
-    seed: int = 1,
+    seed: int = DEFAULT_SEED,
     *,
-    show_progress: bool = False,
+    progress: bool | None = None,
+    show_progress: bool | None = None,
     **router_params: Any,
 ) -> SimResult:
     """Simulates ``traffic`` at ``load`` flits per endpoint per cycle on ``net``.
 
-    ``routing``: min, min_static, valiant, ugal_l, ugal_g, dor, ... (``topolab.routings()``);
-    ``router_params``: BookSim2-named parameters (``sim_params()``)."""
-    d = _core.simulate(
-        as_network(net)._net,
-        routing,
-        traffic,
-        float(load),
-        seed=seed,
-        params=router_params,
-        show_progress=show_progress,
-    )
+    ``routing``: min, min_static, valiant, ugal_l, ugal_g, dor, ... (``topolab.routings()``;
+    topolab's ``min`` picks among all minimal next hops adaptively, BookSim2's ``min`` is
+    topolab's ``min_static``); ``router_params``: BookSim2-named parameters (``sim_params()``).
+    ``show_progress`` is the deprecated name of ``progress``."""
+    progress = legacy_keyword(progress, show_progress, "simulate")
+    with Progress("simulate", unit="cycle", enabled=progress) as bar:
+        d = _core.simulate(
+            as_network(net)._net,
+            routing,
+            traffic,
+            float(load),
+            seed=seed,
+            params=router_params,
+            progress=bar.callback,
+        )
     return SimResult._from_core(d)
 
 
@@ -163,7 +173,8 @@ def run_point(params: dict[str, Any]) -> dict[str, Any]:
         routing=str(params.get("routing", "min")),
         traffic=str(params.get("traffic", "uniform")),
         load=float(params["load"]),
-        seed=int(params.get("seed", 1)),
+        seed=int(params.get("seed", DEFAULT_SEED)),
+        progress=False,
         **router_params,
     )
     # The point's own parameters are already columns of the results table.
@@ -214,10 +225,11 @@ def sweep_load(
     routing: str = "min",
     traffic: str = "uniform",
     loads: Sequence[float] | None = None,
-    seed: int = 1,
+    seed: int = DEFAULT_SEED,
     *,
     tolerance: float = 0.01,
-    show_progress: bool = False,
+    progress: bool | None = None,
+    show_progress: bool | None = None,
     **router_params: Any,
 ) -> pd.DataFrame:
     """The latency-load curve: one row per run (columns as ``SimResult``), by increasing load.
@@ -228,16 +240,19 @@ def sweep_load(
     ``saturation_throughput`` (highest accepted throughput)."""
     import pandas as pd
 
-    d = _core.sweep_load(
-        as_network(net)._net,
-        routing,
-        traffic,
-        loads=None if loads is None else [float(x) for x in loads],
-        tolerance=float(tolerance),
-        seed=seed,
-        params=router_params,
-        show_progress=show_progress,
-    )
+    progress = legacy_keyword(progress, show_progress, "sweep_load")
+    # The core names each run of a sweep "load X" (crates/topolab-sim/src/sweep.rs).
+    with Progress("sweep", unit="cycle", enabled=progress, cumulative="load ") as bar:
+        d = _core.sweep_load(
+            as_network(net)._net,
+            routing,
+            traffic,
+            loads=None if loads is None else [float(x) for x in loads],
+            tolerance=float(tolerance),
+            seed=seed,
+            params=router_params,
+            progress=bar.callback,
+        )
     rows = [SimResult._from_core(p).to_dict() for p in d["points"]]
     df = pd.DataFrame(rows, columns=[f.name for f in fields(SimResult)])
     df.attrs["saturation_load"] = _num(d["saturation_load"])
@@ -251,10 +266,11 @@ def run_exchange(
     net: Network | str,
     per_source: str | Sequence[Sequence[tuple[int, int]]],
     routing: str = "min",
-    seed: int = 1,
+    seed: int = DEFAULT_SEED,
     *,
     name: str = "exchange",
-    show_progress: bool = False,
+    progress: bool | None = None,
+    show_progress: bool | None = None,
     **router_params: Any,
 ) -> ExchangeResult:
     """Runs a fixed exchange to completion: ``per_source[s]`` lists the (destination endpoint,
@@ -264,21 +280,38 @@ def run_exchange(
     net = as_network(net)
     if isinstance(per_source, str):
         name, per_source = _core.exchange_messages(net._net, per_source)
-    d = _core.run_exchange(
-        net._net,
-        routing,
-        [[(int(dst), int(n)) for dst, n in msgs] for msgs in per_source],
-        name=name,
-        seed=seed,
-        params=router_params,
-        show_progress=show_progress,
-    )
-    return ExchangeResult(**{k: (_num(v) if isinstance(v, float) or v is None else v) for k, v in d.items()})
+    progress = legacy_keyword(progress, show_progress, "run_exchange")
+    with Progress("exchange", unit="cycle", enabled=progress) as bar:
+        d = _core.run_exchange(
+            net._net,
+            routing,
+            [[(int(dst), int(n)) for dst, n in msgs] for msgs in per_source],
+            name=name,
+            seed=seed,
+            params=router_params,
+            progress=bar.callback,
+        )
+    values: dict[str, Any] = {k: (_num(v) if isinstance(v, float) or v is None else v) for k, v in d.items()}
+    return ExchangeResult(**values)
 
 
 def sim_params() -> list[SimParam]:
     """Every simulation parameter with its default and meaning."""
     return [SimParam(**p) for p in _core.sim_params()]
+
+
+@dataclass(frozen=True)
+class TrafficPattern:
+    """A traffic pattern the simulator takes (``traffic="name:param=value"``, docs/traffic.md)."""
+
+    name: str
+    aliases: tuple[str, ...]
+    params: tuple[str, ...]
+
+
+def traffic_patterns() -> list[TrafficPattern]:
+    """Every traffic pattern with its aliases and parameters, from the simulator's catalog."""
+    return [TrafficPattern(n, tuple(a), tuple(p)) for n, a, p in _core.traffic_patterns()]
 
 
 def from_booksim(path: str | os.PathLike[str]) -> BooksimSetup:

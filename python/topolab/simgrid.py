@@ -25,6 +25,7 @@ from importlib import resources
 from typing import Any, Optional
 
 from topolab import _core
+from topolab.defaults import DEFAULT_FLOOR
 from topolab.network import Network, as_network
 from topolab.physical import PlacementLike, cable_lengths
 
@@ -42,7 +43,7 @@ def platform(
     routing: str = "min",
     *,
     link_bandwidth_gbps: float = 100.0,
-    floor: str = "skywalk",
+    floor: str = DEFAULT_FLOOR,
     placement: PlacementLike = None,
     switch_delay_ns: float = 60.0,
     cable_ns_per_m: float = 5.0,
@@ -171,7 +172,7 @@ def run_app(
     routing: str = "min",
     ranks: Optional[int] = None,
     link_bandwidth_gbps: float = 100.0,
-    floor: str = "skywalk",
+    floor: str = DEFAULT_FLOOR,
     placement: PlacementLike = None,
     timeout_s: float = 600.0,
 ) -> AppResult:

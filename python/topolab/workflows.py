@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
+from topolab.defaults import DEFAULT_CATALOG, DEFAULT_FLOOR, DEFAULT_SEED
 from topolab.design.compare import (
     DEFAULT_ALLOWED_OVERSUBSCRIPTION,
     DEFAULT_ENDPOINTS,
@@ -28,11 +29,11 @@ def compare(
     families: Iterable[str] | str | None = None,
     tolerance: float = 0.15,
     oversubscription: float = DEFAULT_ALLOWED_OVERSUBSCRIPTION,
-    floor: str = "slimfly",
-    catalog: str = "fdr10",
+    floor: str = DEFAULT_FLOOR,
+    catalog: str = DEFAULT_CATALOG,
     resilience: bool = False,
     per_family: int | None = DEFAULT_PER_FAMILY,
-    seed: int = 0,
+    seed: int = DEFAULT_SEED,
     simulate: bool = False,
     sim_endpoints: int = DEFAULT_SIM_ENDPOINTS,
     output: str | None = None,

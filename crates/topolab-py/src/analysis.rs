@@ -9,9 +9,9 @@ use topolab_core::metrics::{
 };
 
 /// Every metric of a network as a JSON document (see topolab.analysis for its fields). Runs
-/// with the GIL released; Ctrl-C interrupts; with `progress` prints progress on stderr.
+/// with the GIL released; Ctrl-C interrupts; `progress(stage, done, total)` is called as the work goes on.
 #[pyfunction]
-#[pyo3(signature = (net, *, paths=false, resilience=false, bisection=false, bisection_runs=5, spectrum=false, seed=0, progress=false))]
+#[pyo3(signature = (net, *, paths=false, resilience=false, bisection=false, bisection_runs=5, spectrum=false, seed=0, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn analyze(
     py: Python<'_>,
@@ -22,7 +22,7 @@ fn analyze(
     bisection_runs: u32,
     spectrum: bool,
     seed: u64,
-    progress: bool,
+    progress: Option<PyObject>,
 ) -> PyResult<String> {
     let options = AnalyzeOptions {
         paths,

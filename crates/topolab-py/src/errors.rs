@@ -49,9 +49,31 @@ create_exception!(
     "Flits stopped moving: the message names the blocked channels and the cycle of waiting VCs."
 );
 
+/// What a Python handler may want without parsing the message: the parameter at fault, the
+/// value given and what is allowed, as exception attributes (None where the error has none).
+fn details(err: &CoreError) -> (Option<&str>, Option<&str>, Option<&str>) {
+    match err {
+        CoreError::InvalidParameter {
+            param,
+            value,
+            allowed,
+            ..
+        } => (Some(param), Some(value), Some(allowed)),
+        CoreError::UnknownParameter { param, valid, .. } => (Some(param), None, Some(valid)),
+        CoreError::MissingParameter { param, help, .. } => (Some(param), None, Some(help)),
+        CoreError::UnknownFamily { name, valid } => (Some("family"), Some(name), Some(valid)),
+        CoreError::SpecSyntax { spec, .. } => (Some("spec"), Some(spec), None),
+        CoreError::Format { .. }
+        | CoreError::Io { .. }
+        | CoreError::Interrupted
+        | CoreError::InvalidNetwork(_) => (None, None, None),
+    }
+}
+
 pub fn to_py_err(err: CoreError) -> PyErr {
     let msg = err.to_string();
-    match err {
+    let (parameter, value, allowed) = details(&err);
+    let py_err = match err {
         CoreError::InvalidParameter { .. }
         | CoreError::UnknownParameter { .. }
         | CoreError::MissingParameter { .. }
@@ -60,8 +82,19 @@ pub fn to_py_err(err: CoreError) -> PyErr {
         CoreError::Format { .. } => FormatError::new_err(msg),
         CoreError::InvalidNetwork(_) => NetworkError::new_err(msg),
         CoreError::Io { .. } => FileError::new_err(msg),
-        CoreError::Interrupted => pyo3::exceptions::PyKeyboardInterrupt::new_err(msg),
+        CoreError::Interrupted => return pyo3::exceptions::PyKeyboardInterrupt::new_err(msg),
+    };
+    if parameter.is_some() {
+        Python::with_gil(|py| {
+            let exc = py_err.value(py);
+            // Setting attributes on a fresh exception instance cannot fail short of memory
+            // exhaustion; the message says the same in words either way.
+            let _ = exc.setattr("parameter", parameter);
+            let _ = exc.setattr("value", value);
+            let _ = exc.setattr("allowed", allowed);
+        });
     }
+    py_err
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -73,5 +106,11 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("FileError", py.get_type::<FileError>())?;
     m.add("SimulationError", py.get_type::<SimulationError>())?;
     m.add("DeadlockError", py.get_type::<DeadlockError>())?;
+    // Class-level defaults, so that every topolab error has the attributes; errors about one
+    // parameter set them on the instance.
+    let base = py.get_type::<TopolabError>();
+    for name in ["parameter", "value", "allowed"] {
+        base.setattr(name, py.None())?;
+    }
     Ok(())
 }

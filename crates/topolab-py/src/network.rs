@@ -191,7 +191,7 @@ fn build(py: Python<'_>, spec: &str, params: Option<&Bound<'_, PyDict>>) -> PyRe
     }
     // Building has no progress stages, but a large random network can take seconds: keep
     // Ctrl-C working.
-    let net = crate::monitor::run(py, false, |_| topolab_core::build(&parsed))?;
+    let net = crate::monitor::run(py, None, |_| topolab_core::build(&parsed))?;
     Ok(PyNetwork { inner: net })
 }
 

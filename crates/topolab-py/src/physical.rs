@@ -120,7 +120,7 @@ fn catalog<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
 }
 
 #[pyfunction]
-#[pyo3(signature = (net, floor="skywalk", placement=None, cabinets=None, per_cabinet=None))]
+#[pyo3(signature = (net, floor="slimfly", placement=None, cabinets=None, per_cabinet=None))]
 fn place<'py>(
     py: Python<'py>,
     net: &PyNetwork,
@@ -180,8 +180,8 @@ fn cable_lengths(
 
 #[pyfunction]
 #[pyo3(signature = (net, routing="fastest", switch_delay_ns=60.0, cable_ns_per_m=5.0,
-    injection_ns=300.0, floor="skywalk", placement=None, cabinets=None, per_cabinet=None,
-    show_progress=false))]
+    injection_ns=300.0, floor="slimfly", placement=None, cabinets=None, per_cabinet=None,
+    progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn latency<'py>(
     py: Python<'py>,
@@ -194,7 +194,7 @@ fn latency<'py>(
     placement: Option<&str>,
     cabinets: Option<Vec<u32>>,
     per_cabinet: Option<u32>,
-    show_progress: bool,
+    progress: Option<PyObject>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let routing = Routing::from_name(routing).map_err(to_py_err)?;
     let f = floor_of(floor, None)?;
@@ -205,7 +205,7 @@ fn latency<'py>(
         injection_ns,
     };
     let inner = &net.inner;
-    let report = crate::monitor::run(py, show_progress, |monitor| {
+    let report = crate::monitor::run(py, progress, |monitor| {
         physical::latency(inner, &p, &f, &model, routing, monitor)
     })?;
     to_dict(py, &report)

@@ -13,14 +13,14 @@ fn json<T: serde::Serialize>(v: &T) -> PyResult<String> {
 
 /// CDG deadlock check of `routing` on `net`: JSON of CdgReport.
 #[pyfunction]
-#[pyo3(signature = (net, routing, show_progress = false))]
+#[pyo3(signature = (net, routing, progress=None))]
 fn routing_check(
     py: Python<'_>,
     net: &PyNetwork,
     routing: &str,
-    show_progress: bool,
+    progress: Option<PyObject>,
 ) -> PyResult<String> {
-    let report = crate::monitor::run(py, show_progress, |m| {
+    let report = crate::monitor::run(py, progress, |m| {
         let r = build_static(&net.inner, routing, m)?;
         cdg::check(&net.inner, &*r, m)
     })?;
@@ -30,13 +30,13 @@ fn routing_check(
 /// Channel load under uniform traffic, an endpoint permutation or a simulator traffic spec
 /// (`traffic`, e.g. "shift:k=3", "worst"): JSON of ChannelLoad.
 #[pyfunction]
-#[pyo3(signature = (net, routing, permutation = None, show_progress = false, traffic = None))]
+#[pyo3(signature = (net, routing, permutation = None, progress=None, traffic = None))]
 fn routing_load(
     py: Python<'_>,
     net: &PyNetwork,
     routing: &str,
     permutation: Option<Vec<u64>>,
-    show_progress: bool,
+    progress: Option<PyObject>,
     traffic: Option<String>,
 ) -> PyResult<String> {
     if permutation.is_some() && traffic.is_some() {
@@ -51,7 +51,7 @@ fn routing_load(
         ),
         None => None,
     };
-    let res = crate::monitor::run(py, show_progress, |m| {
+    let res = crate::monitor::run(py, progress, |m| {
         let r = build_static(&net.inner, routing, m)?;
         let dem = match (&permutation, dem) {
             (_, Some(d)) => d,
@@ -72,7 +72,7 @@ fn routing_tables(
     routing: &str,
     vl_budget: u32,
 ) -> PyResult<String> {
-    let t = crate::monitor::run(py, false, |m| {
+    let t = crate::monitor::run(py, None, |m| {
         let r = build_static(&net.inner, routing, m)?;
         export::forwarding_tables(&net.inner, &*r, vl_budget)
     })?;

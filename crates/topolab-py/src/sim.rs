@@ -1,6 +1,6 @@
 //! The simulator's entry points: simulate, sweep_load, run_exchange, the parameter table and
 //! BookSim2 configuration files. Arguments are converted here, the work runs in topolab-sim
-//! with the GIL released (crate::monitor::run: progress on stderr, Ctrl-C honoured), results
+//! with the GIL released (crate::monitor::run: progress to a Python callable, Ctrl-C honoured), results
 //! come back as plain dicts that python/topolab/sim.py turns into dataclasses and DataFrames.
 
 use crate::errors::{to_py_err, DeadlockError, ParameterError, SimulationError};
@@ -93,7 +93,7 @@ fn config_from(params: Option<&Bound<'_, PyDict>>, seed: Option<u64>) -> PyResul
 
 /// One run measured the BookSim2 way; returns the result as a dict.
 #[pyfunction]
-#[pyo3(signature = (net, routing, traffic, load, seed=None, params=None, show_progress=false))]
+#[pyo3(signature = (net, routing, traffic, load, seed=None, params=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -103,10 +103,10 @@ fn simulate<'py>(
     load: f64,
     seed: Option<u64>,
     params: Option<&Bound<'py, PyDict>>,
-    show_progress: bool,
+    progress: Option<PyObject>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let cfg = config_from(params, seed)?;
-    let result = crate::monitor::run(py, show_progress, |monitor| {
+    let result = crate::monitor::run(py, progress, |monitor| {
         Ok(topolab_sim::simulate(
             &net.inner, routing, traffic, load, &cfg, monitor,
         ))
@@ -118,7 +118,7 @@ fn simulate<'py>(
 /// Latency-load curve and saturation point; returns {points, saturation_load,
 /// saturation_throughput}.
 #[pyfunction]
-#[pyo3(signature = (net, routing, traffic, loads=None, tolerance=0.01, seed=None, params=None, show_progress=false))]
+#[pyo3(signature = (net, routing, traffic, loads=None, tolerance=0.01, seed=None, params=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn sweep_load<'py>(
     py: Python<'py>,
@@ -129,10 +129,10 @@ fn sweep_load<'py>(
     tolerance: f64,
     seed: Option<u64>,
     params: Option<&Bound<'py, PyDict>>,
-    show_progress: bool,
+    progress: Option<PyObject>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let cfg = config_from(params, seed)?;
-    let result = crate::monitor::run(py, show_progress, |monitor| {
+    let result = crate::monitor::run(py, progress, |monitor| {
         Ok(topolab_sim::sweep_load(
             &net.inner,
             routing,
@@ -149,7 +149,7 @@ fn sweep_load<'py>(
 
 /// Runs a fixed exchange (per source endpoint: [(destination, packets), ...]) to completion.
 #[pyfunction]
-#[pyo3(signature = (net, routing, per_source, name="exchange", seed=None, params=None, show_progress=false))]
+#[pyo3(signature = (net, routing, per_source, name="exchange", seed=None, params=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn run_exchange<'py>(
     py: Python<'py>,
@@ -159,14 +159,14 @@ fn run_exchange<'py>(
     name: &str,
     seed: Option<u64>,
     params: Option<&Bound<'py, PyDict>>,
-    show_progress: bool,
+    progress: Option<PyObject>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let cfg = config_from(params, seed)?;
     let exchange = Exchange {
         name: name.to_string(),
         per_source,
     };
-    let result = crate::monitor::run(py, show_progress, |monitor| {
+    let result = crate::monitor::run(py, progress, |monitor| {
         Ok(Prepared::new(&net.inner, routing, &cfg, monitor)
             .and_then(|prep| topolab_sim::run_exchange(&prep, &exchange, monitor)))
     })?
@@ -213,12 +213,22 @@ fn read_booksim_config<'py>(
     ))
 }
 
+/// Every traffic pattern the simulator takes: (name, aliases, parameters).
+#[pyfunction]
+fn traffic_patterns() -> Vec<(&'static str, Vec<&'static str>, Vec<&'static str>)> {
+    topolab_sim::traffic::catalog()
+        .into_iter()
+        .map(|(name, aliases, params)| (name, aliases.to_vec(), params.to_vec()))
+        .collect()
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_load, m)?)?;
     m.add_function(wrap_pyfunction!(run_exchange, m)?)?;
     m.add_function(wrap_pyfunction!(exchange_messages, m)?)?;
     m.add_function(wrap_pyfunction!(sim_params, m)?)?;
+    m.add_function(wrap_pyfunction!(traffic_patterns, m)?)?;
     m.add_function(wrap_pyfunction!(read_booksim_config, m)?)?;
     Ok(())
 }

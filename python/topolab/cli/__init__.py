@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Callable, Sequence
 
@@ -12,6 +13,7 @@ from topolab.cli import (
     analysis,
     apps,
     compare,
+    completion,
     experiment,
     mapping,
     network,
@@ -20,15 +22,29 @@ from topolab.cli import (
     routing,
     sim,
 )
+from topolab.cli.common import snake_case_aliases
 
-COMMAND_MODULES = [network, mapping, analysis, physical, routing, sim, apps, compare, experiment, reproduce]
+COMMAND_MODULES = [
+    network,
+    mapping,
+    analysis,
+    physical,
+    routing,
+    sim,
+    apps,
+    compare,
+    experiment,
+    reproduce,
+    completion,
+]
 
 
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="topolab",
         description="Design, analyze, cost and simulate interconnection networks. "
-        "Wherever a network is asked for, give a spec (slimfly:q=19,p=15) or a file.",
+        "Wherever a network is asked for, give a spec (slimfly:q=19,p=15) or a file. "
+        "'topolab COMMAND --help' describes each command with examples.",
     )
     parser.add_argument("--version", action="version", version=f"topolab {topolab.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -40,7 +56,7 @@ def make_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = make_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(snake_case_aliases(sys.argv[1:] if argv is None else list(argv), parser))
     handler: Callable[[argparse.Namespace], int] = args.func
     try:
         return handler(args)
@@ -50,6 +66,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("topolab: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (topolab ... | head): not an error of ours. Point stdout at
+        # nothing so that the interpreter's final flush does not complain again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -3,11 +3,32 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 import topolab
-from topolab.cli.common import network_from_argument, print_table
+from topolab.cli.common import (
+    add_command,
+    add_json_flag,
+    add_progress_flag,
+    json_document,
+    network_from_argument,
+    print_json,
+    print_table,
+)
+from topolab.defaults import DEFAULT_SEED
+
+UNITS = {
+    "diameter": "router-to-router hops",
+    "radius": "hops",
+    "aspl": "hops",
+    "endpoint_aspl": "hops",
+    "endpoint_diameter": "hops",
+    "bisection_links": "cables",
+    "bisection_per_endpoint": "cables/endpoint",
+    "disconnect_fraction": "fraction of cables removed",
+    "diameter_plus2_fraction": "fraction of cables removed",
+    "aspl_plus1_fraction": "fraction of cables removed",
+}
 
 
 def _fmt(value: Any) -> str:
@@ -28,17 +49,28 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         resilience=args.resilience,
         bisection=args.bisection,
         bisection_runs=args.bisection_runs,
-        spectrum=args.spectral,
+        spectrum=args.spectrum,
         seed=args.seed,
+        progress=args.progress,
     )
     flat = result.to_dict()
     # One number per router is data for the Python API, not for a terminal or a JSON summary;
     # radius and diameter summarise it.
     flat.pop("eccentricities")
     if args.json:
-        print(json.dumps(flat, indent=2))
+        inputs = {
+            "network": args.network,
+            "spec": net.spec,
+            "paths": args.paths,
+            "resilience": args.resilience,
+            "bisection": args.bisection,
+            "bisection_runs": args.bisection_runs,
+            "spectrum": args.spectrum,
+            "seed": args.seed,
+        }
+        print_json(json_document("analyze", inputs, UNITS, flat))
         return 0
-    rows = []
+    rows: list[list[str]] = []
     for key, value in flat.items():
         if key.endswith("_interval"):
             rows[-1][1] += f"  (95% CI {_fmt(value[0])} to {_fmt(value[1])})"
@@ -54,16 +86,9 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 def cmd_moore(args: argparse.Namespace) -> int:
     bound = topolab.moore_bound(args.degree, args.diameter, args.directed)
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "degree": args.degree,
-                    "diameter": args.diameter,
-                    "directed": args.directed,
-                    "moore_bound": bound,
-                }
-            )
-        )
+        inputs = {"degree": args.degree, "diameter": args.diameter, "directed": args.directed}
+        units = {"moore_bound": "routers"}
+        print_json(json_document("moore", inputs, units, {**inputs, "moore_bound": bound}))
     else:
         print(bound)
     return 0
@@ -87,45 +112,60 @@ def _positive(text: str) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "analyze",
         help="exact distances, Moore fraction, path diversity, resilience, bisection, spectrum",
         description="Diameter, average shortest path length (router and endpoint level), "
         "distance histogram, connectivity and Moore fraction; optionally shortest-path "
         "diversity (--paths), resilience to random cable failures (--resilience), METIS "
-        "bisection (--bisection) and the adjacency spectrum (--spectral). "
+        "bisection (--bisection) and the adjacency spectrum (--spectrum). "
         "Definitions: docs/analysis.md.",
+        examples=[
+            "topolab analyze slimfly:q=19",
+            "topolab analyze dragonfly:a=8,h=4 --bisection --paths --json",
+            "topolab analyze my_network.graphml --resilience --seed 3",
+        ],
     )
     p.add_argument("network", help="topology spec or network file")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument(
-        "--paths", action="store_true", help="shortest-path diversity (Kathareios et al., SC15, §2.3.3)"
-    )
-    p.add_argument(
-        "--resilience",
-        action="store_true",
-        help="random cable failure thresholds (Besta & Hoefler, SC14, §III-D)",
-    )
-    p.add_argument(
-        "--bisection",
-        action="store_true",
-        help="endpoint-balanced METIS bisection (Besta & Hoefler, SC14, §III-C)",
-    )
+    add_json_flag(p)
+    p.add_argument("--paths", action="store_true", help="shortest-path diversity (001 §2.3.3)")
+    p.add_argument("--resilience", action="store_true", help="random cable failure thresholds (000 §III-D)")
+    p.add_argument("--bisection", action="store_true", help="endpoint-balanced METIS bisection (000 §III-C)")
     p.add_argument("--bisection-runs", type=_positive, default=5, help="METIS runs, best kept (default 5)")
     p.add_argument(
-        "--spectral", action="store_true", help="adjacency eigenvalues and spectral gap (undirected)"
+        "--spectrum",
+        action="store_true",
+        help="adjacency eigenvalues and spectral gap (undirected; Python: spectrum=True)",
     )
+    # Former name of --spectrum.
+    p.add_argument("--spectral", dest="spectrum", action="store_true", help=argparse.SUPPRESS)
     p.add_argument(
-        "--seed", type=_non_negative, default=0, help="seed of failure samples and METIS runs (default 0)"
+        "--seed",
+        type=_non_negative,
+        default=DEFAULT_SEED,
+        help=f"seed of failure samples and METIS runs (default {DEFAULT_SEED}, the same for every command)",
     )
     p.add_argument("--format", help="input file format when the extension does not say it")
+    add_progress_flag(p)
     p.set_defaults(func=cmd_analyze)
 
-    p = sub.add_parser("moore", help="the Moore bound for a degree and diameter")
+    p = add_command(
+        sub,
+        "moore",
+        help="the Moore bound for a degree and diameter",
+        description="The largest number of routers a network of router degree d and diameter D "
+        "can have: undirected 1 + d·Σ_{i<D}(d−1)^i (Besta & Hoefler, SC14, §II-A), directed "
+        "Σ_{i≤D} d^i (Koibuchi et al., 2018, §I). Exact integers.",
+        examples=[
+            "topolab moore --degree 29 --diameter 2",
+            "topolab moore --degree 4 --diameter 5 --directed",
+        ],
+    )
     p.add_argument("--degree", type=_non_negative, required=True, help="router-to-router degree d")
     p.add_argument("--diameter", type=_non_negative, required=True, help="diameter D")
     p.add_argument(
         "--directed", action="store_true", help="directed bound sum_{i<=D} d^i (default undirected)"
     )
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_json_flag(p)
     p.set_defaults(func=cmd_moore)

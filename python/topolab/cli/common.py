@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
+import json
+import math
 import os
-from typing import Any
+from typing import Any, Sequence
 
 import topolab
+from topolab.defaults import DEFAULT_FLOOR, DEFAULT_SEED
 from topolab.network import Network
 
 FILE_EXTENSIONS = (".json", ".edgelist", ".edges", ".txt", ".graphml", ".anynet")
@@ -32,3 +36,141 @@ def fmt_value(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(map(str, value))
     return str(value)
+
+
+# --- one way of declaring commands and their shared options -----------------------------------
+
+EXAMPLES_HEADING = "examples:"
+
+
+def add_command(
+    sub: argparse._SubParsersAction,
+    name: str,
+    *,
+    help: str,
+    description: str,
+    examples: Sequence[str],
+    notes: str = "",
+) -> argparse.ArgumentParser:
+    """A subcommand whose ``--help`` has a description and examples (and optional notes after
+    them, e.g. the catalogs a flag takes)."""
+    epilog = EXAMPLES_HEADING + "\n" + "\n".join(f"  {e}" for e in examples)
+    if notes:
+        epilog += "\n\n" + notes
+    return sub.add_parser(
+        name,
+        help=help,
+        description=description,
+        epilog=epilog,
+        formatter_class=_Formatter,
+    )
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Descriptions wrapped to the terminal, examples and notes kept as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith(EXAMPLES_HEADING):
+            return super()._fill_text(text, width, indent)
+        return argparse.HelpFormatter._fill_text(self, text, width, indent)
+
+
+def add_progress_flag(p: argparse.ArgumentParser) -> None:
+    """``--progress/--no-progress``: the one progress switch of every long command. On by
+    default: a live bar on a terminal, one final line (count, time, rate) in a log."""
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="progress on stderr (default on): a bar with rate and ETA on a terminal, one final "
+        "line with the count, time and rate elsewhere",
+    )
+    # Former spelling of --no-progress on compare and run.
+    p.add_argument(
+        "-q", "--quiet", dest="progress", action="store_const", const=False, help=argparse.SUPPRESS
+    )
+
+
+def add_seed_flag(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=DEFAULT_SEED,
+        help=f"seed of {what} (default {DEFAULT_SEED}, the same for every command)",
+    )
+
+
+def add_floor_flag(p: argparse.ArgumentParser, what: str = "floor model") -> None:
+    p.add_argument(
+        "--floor",
+        default=DEFAULT_FLOOR,
+        help=f"{what}: slimfly, skywalk or a TOML file (default {DEFAULT_FLOOR}: the floor of "
+        "Besta & Hoefler, SC14, §VI-A, the same for cost, place, latency and compare)",
+    )
+
+
+def add_json_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--json", action="store_true", help="machine-readable output: the results with their inputs and units"
+    )
+
+
+def json_document(
+    command: str, inputs: dict[str, Any], units: dict[str, str], results: Any
+) -> dict[str, Any]:
+    """The shape of every ``--json`` output: what was asked (``inputs``), the units of the
+    numbers, then the results (a dict's keys are merged in; anything else is under "results")."""
+    doc: dict[str, Any] = {"command": command, "inputs": inputs, "units": units}
+    if isinstance(results, dict):
+        doc.update(results)
+    else:
+        doc["results"] = results
+    return doc
+
+
+def print_json(doc: Any) -> None:
+    """Standard JSON: NaN and infinities (a quantity that could not be measured) become null."""
+    print(json.dumps(_finite(doc), indent=2, default=_json_default))
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
+def _json_default(value: Any) -> Any:
+    if hasattr(value, "item"):  # numpy scalars
+        return value.item()
+    if isinstance(value, (set, tuple)):
+        return list(value)
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+
+
+def snake_case_aliases(argv: Sequence[str], parser: argparse.ArgumentParser) -> list[str]:
+    """``argv`` with snake_case long options (``--num_vcs``, BookSim2's spelling) written as the
+    kebab-case flags they stand for (``--num-vcs``), when the parser knows that flag."""
+    known = _long_options(parser)
+    out = []
+    for token in argv:
+        if token.startswith("--") and "_" in token.split("=", 1)[0]:
+            name, eq, value = token.partition("=")
+            kebab = name.replace("_", "-")
+            if kebab in known:
+                token = kebab + eq + value
+        out.append(token)
+    return out
+
+
+def _long_options(parser: argparse.ArgumentParser) -> set[str]:
+    found: set[str] = set()
+    for action in parser._actions:
+        found.update(s for s in action.option_strings if s.startswith("--"))
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                found |= _long_options(child)
+    return found

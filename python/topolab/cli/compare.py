@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
-import sys
 
+from topolab.cli.common import (
+    add_command,
+    add_floor_flag,
+    add_json_flag,
+    add_progress_flag,
+    add_seed_flag,
+    json_document,
+    print_json,
+)
+from topolab.defaults import DEFAULT_CATALOG
 from topolab.design.compare import (
     DEFAULT_ALLOWED_OVERSUBSCRIPTION,
     DEFAULT_ENDPOINTS,
@@ -19,6 +27,15 @@ from topolab.design.compare import (
 )
 
 DEFAULT_OUTPUT = "topolab-compare"
+UNITS = {
+    "cost_per_endpoint": "USD/endpoint",
+    "power_per_endpoint": "W/endpoint",
+    "bisection_per_endpoint": "cables/endpoint",
+    "avg_hops": "router-to-router hops",
+    "diameter": "router-to-router hops",
+    "enumerate_s": "s",
+    "measure_s": "s",
+}
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -36,19 +53,20 @@ def cmd_compare(args: argparse.Namespace) -> int:
         per_family=None if args.all else args.per_family,
         seed=args.seed,
     )
-    result = run_comparison(settings, progress=not args.quiet)
+    result = run_comparison(settings, progress=args.progress)
     files = None
     if not args.no_report:
         from topolab.report import write_report
 
-        if not args.quiet:
-            print(f"compare: writing the report to {args.output}", file=sys.stderr)
         files = write_report(result, args.output)
     if args.json:
         data = result.to_dict()
         if files:
             data["files"] = files
-        print(json.dumps(data, indent=2))
+        # CompareSettings is every input; the frame's columns carry their unit in their name
+        # (_m, _km, _ns, _w) except cost (USD) and the per-endpoint ratios.
+        data = json_document("compare", settings.to_dict(), UNITS, data)
+        print_json(data)
         return 0
     from topolab.report import summary
 
@@ -64,9 +82,16 @@ def _families(text: str) -> str:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "compare",
         help="which network for N endpoints with radix-K routers: enumerate, measure, rank, recommend",
+        examples=[
+            "topolab compare",
+            "topolab compare --radix 36 --endpoints 4000 --families slimfly,dragonfly,fattree",
+            "topolab compare -k 64 -n 20000 --oversubscription 0.25 --simulate -o report",
+            "topolab compare --no-report --json > compare.json",
+        ],
         description="Enumerates every feasible design of every family for routers of at most K ports "
         "and about N endpoints, measures each (hops, bisection, cables, cost, power, latency), shows "
         "the Pareto front over cost, bandwidth and latency and recommends one, with the reasons. "
@@ -113,13 +138,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         f"only); designs up to max(X, {SHOWN_OVERSUBSCRIPTION:g}) are measured and shown, the others "
         "marked 'not recommended'",
     )
+    add_floor_flag(p, "floor model for placement, cables and latency")
     p.add_argument(
-        "--floor",
-        default="slimfly",
-        help="floor model for placement, cables and latency: slimfly, skywalk or a TOML "
-        "file (default slimfly, Besta & Hoefler, SC14, §VI-A)",
+        "--catalog",
+        default=DEFAULT_CATALOG,
+        help=f"cost catalog: fdr10 or a TOML file (default {DEFAULT_CATALOG})",
     )
-    p.add_argument("--catalog", default="fdr10", help="cost catalog: fdr10 or a TOML file (default fdr10)")
     p.add_argument(
         "--resilience", action="store_true", help="also measure resilience to random cable failures (slower)"
     )
@@ -145,7 +169,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f"measure at most M designs per family (default {DEFAULT_PER_FAMILY})",
     )
     p.add_argument("--all", action="store_true", help="measure every design found (slower)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the METIS runs and failure samples")
+    add_seed_flag(p, "the METIS runs and failure samples")
     p.add_argument(
         "-o",
         "--output",
@@ -154,6 +178,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f"report directory (default ./{DEFAULT_OUTPUT})",
     )
     p.add_argument("--no-report", action="store_true", help="print the summary only, write no files")
-    p.add_argument("--json", action="store_true", help="print the results as JSON")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+    add_json_flag(p)
+    add_progress_flag(p)
     p.set_defaults(func=cmd_compare)

@@ -7,7 +7,7 @@ import math
 import sys
 from typing import Any
 
-from topolab.cli.common import print_table
+from topolab.cli.common import add_command, add_json_flag, add_progress_flag, print_table
 from topolab.experiment import TIMING_COLUMNS, get_kind, load_experiment, run_experiment
 
 # The terminal table stops here; the results store has every row.
@@ -26,7 +26,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             workers=args.workers,
             scheduler=args.scheduler,
             retry_failed=args.retry_failed,
-            progress=not args.quiet,
+            progress=args.progress,
         )
     except KeyboardInterrupt:
         print(
@@ -85,11 +85,19 @@ def _cell(value: Any) -> str:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "run",
         help="run an experiment file: a sweep over a grid of parameters, resumable",
         description="Runs every point of an experiment file (see docs/experiments.md) not already in its "
-        "results store, appending each finished point as it completes: an interrupted run resumes.",
+        "results store, appending each finished point as it completes: an interrupted run resumes. "
+        "--json prints one record per point: its parameters (the inputs) beside its results.",
+        examples=[
+            "topolab run examples/experiments/slimfly_vs_dragonfly.toml",
+            "topolab run sweep.toml --dry-run",
+            "topolab run sweep.toml --workers 2 --json > results.json",
+            "topolab run sweep.toml --scheduler tcp://scheduler:8786",
+        ],
     )
     p.add_argument("experiment", help="experiment file (.toml, or .yaml with PyYAML)")
     p.add_argument("--dry-run", action="store_true", help="list the points and their status; run nothing")
@@ -107,8 +115,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--results", metavar="PATH", help="results directory (default: <experiment>.results)")
     p.add_argument("--retry-failed", action="store_true", help="run the points that failed earlier again")
-    p.add_argument("--json", action="store_true", help="print the results as JSON records")
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    add_json_flag(p)
+    add_progress_flag(p)
     p.set_defaults(func=cmd_run)
 
 

@@ -4,10 +4,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
-from topolab.cli.common import network_from_argument
+from topolab.cli.common import add_command, add_json_flag, json_document, network_from_argument, print_json
 from topolab.mapping import map_network
 
 
@@ -24,29 +23,47 @@ def cmd_map(args: argparse.Namespace) -> int:
     if args.output:
         m.network.save(args.output, args.output_format)
     if args.json:
-        print(json.dumps(summary, indent=2))
+        inputs = {"network": args.network, "as": args.family, "max_missing": args.max_missing}
+        print_json(json_document("map", inputs, {}, summary))
     else:
         shape = "x".join(map(str, m.shape))
         what = "dimensions" if m.family == "hyperx" else "groups x routers"
-        print(f"{m.family}: {what} {shape}, widths {m.widths}, "
-              f"{len(m.missing_links)} links and {m.missing_cables} cables missing")
+        print(
+            f"{m.family}: {what} {shape}, widths {m.widths}, "
+            f"{len(m.missing_links)} links and {m.missing_cables} cables missing"
+        )
     if args.output:
         print(f"wrote {args.output}", file=sys.stderr)
     return 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "map",
-        help="label a bare network as a HyperX (coordinates) or Dragonfly (groups), Daryin & Korzh §2",
+        help="label a bare network as a HyperX (coordinates) or Dragonfly (groups)",
+        description="Recovers the structure of a cabled network whose router ids carry none "
+        "(Daryin & Korzh, JSFI 2014, §2): a HyperX's dimensions and coordinates, or a Dragonfly's "
+        "groups and positions, so that the structured routings (hyperx_dor, dragonfly_static, ...) "
+        "accept it. A network that is not of the family is an error naming the property that "
+        "failed. docs/mapping.md.",
+        examples=[
+            "topolab map fabric.graphml --as hyperx -o fabric-labelled.json",
+            "topolab map fabric.edgelist --as dragonfly --max-missing 2 --json",
+        ],
     )
     p.add_argument("network", help="network file (or spec) whose router ids carry no structure")
-    p.add_argument("--as", dest="family", required=True, choices=["hyperx", "dragonfly"],
-                   help="family to recover")
+    p.add_argument(
+        "--as", dest="family", required=True, choices=["hyperx", "dragonfly"], help="family to recover"
+    )
     p.add_argument("-o", "--output", help="write the labelled network (.json, .graphml, ...)")
     p.add_argument("--format", help="input file format when the extension does not say it")
     p.add_argument("--output-format", help="output format when the extension does not say it")
-    p.add_argument("--max-missing", type=int, default=0,
-                   help="missing links/cables accepted as a cabling fault (default 0)")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument(
+        "--max-missing",
+        type=int,
+        default=0,
+        help="missing links/cables accepted as a cabling fault (default 0)",
+    )
+    add_json_flag(p)
     p.set_defaults(func=cmd_map)

@@ -8,7 +8,15 @@ import sys
 
 import topolab
 from topolab.cli import apps
-from topolab.cli.common import fmt_value, network_from_argument, print_table
+from topolab.cli.common import (
+    add_command,
+    add_json_flag,
+    fmt_value,
+    json_document,
+    network_from_argument,
+    print_json,
+    print_table,
+)
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -97,7 +105,8 @@ def cmd_info(args: argparse.Namespace) -> int:
     net = network_from_argument(args.network, args.format)
     info = net.info()
     if args.json:
-        print(json.dumps(info, indent=2))
+        units = {"links": "cables (parallel cables counted)", "radix": "ports", "network_radix": "ports"}
+        print_json(json_document("info", {"network": args.network}, units, info))
         return 0
     rows = [[k, fmt_value(v)] for k, v in info.items()]
     print_table(rows, ["property", "value"])
@@ -105,7 +114,15 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("list", help="topology families (default) or routings, with their parameters")
+    p = add_command(
+        sub,
+        "list",
+        help="topology families (default) or routings, with their parameters",
+        description="The topology families topolab builds, with their parameters, defaults and "
+        "an example spec; or the routings, with the readers that take them (the simulator, the "
+        "static analysis) and their parameters.",
+        examples=["topolab list", "topolab list routings", "topolab list families --json"],
+    )
     p.add_argument(
         "what",
         nargs="?",
@@ -113,10 +130,22 @@ def register(sub: argparse._SubParsersAction) -> None:
         default="families",
         help="families (default) or routings (which the simulator and the static analysis take)",
     )
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_json_flag(p)
     p.set_defaults(func=cmd_list)
 
-    p = sub.add_parser("build", help="build a topology and write it to a file")
+    p = add_command(
+        sub,
+        "build",
+        help="build a topology and write it to a file",
+        description="Builds a network from a spec (or reads a file) and writes it in the format "
+        "the output's extension names: .json, .edgelist, .graphml (readable by networkx) or "
+        ".anynet (BookSim2). docs/file-formats.md describes each.",
+        examples=[
+            "topolab build slimfly:q=19 -o sf19.json",
+            "topolab build dragonfly:a=8,h=4 -o df.anynet",
+            "topolab build sf19.json -o sf19.graphml",
+        ],
+    )
     p.add_argument("spec", help="topology spec, e.g. slimfly:q=19 (or a file to convert)")
     p.add_argument(
         "-o", "--output", required=True,
@@ -126,8 +155,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     apps.add_platform_options(p)
     p.set_defaults(func=cmd_build)
 
-    p = sub.add_parser("info", help="sizes and radix of a network")
+    p = add_command(
+        sub,
+        "info",
+        help="sizes and radix of a network",
+        description="Routers, endpoints, links, radix, label fields and link classes of a network "
+        "given as a spec or a file.",
+        examples=["topolab info slimfly:q=19", "topolab info my_network.graphml --json"],
+    )
     p.add_argument("network", help="topology spec or network file")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_json_flag(p)
     p.add_argument("--format", help="input file format when the extension does not say it")
     p.set_defaults(func=cmd_info)

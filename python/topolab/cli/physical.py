@@ -3,13 +3,43 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
-import time
 from typing import Any
 
 import topolab
-from topolab.cli.common import network_from_argument, print_table
+from topolab.cli.common import (
+    add_command,
+    add_floor_flag,
+    add_json_flag,
+    add_progress_flag,
+    json_document,
+    network_from_argument,
+    print_json,
+    print_table,
+)
+from topolab.defaults import DEFAULT_CATALOG
+
+COST_UNITS = {
+    "total_cable_m": "m",
+    "avg_cable_m": "m",
+    "endpoint_cable_m": "m",
+    "max_electric_m": "m",
+    "cable_cost": "USD",
+    "router_cost": "USD",
+    "total_cost": "USD",
+    "cost_per_endpoint": "USD/endpoint",
+    "power_w": "W",
+    "power_per_endpoint_w": "W/endpoint",
+}
+LATENCY_UNITS = {
+    "switch_delay_ns": "ns",
+    "cable_ns_per_m": "ns/m",
+    "injection_ns": "ns",
+    "max_latency_ns": "ns",
+    "avg_latency_ns": "ns",
+    "min_latency_ns": "ns",
+    "avg_hops": "router-to-router hops",
+    "max_hops": "router-to-router hops",
+}
 
 
 def _float(text: str) -> float:
@@ -20,13 +50,9 @@ def _float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
 
 
-def _add_placement_args(p: argparse.ArgumentParser, default_floor: str) -> None:
+def _add_placement_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("network", help="topology spec or network file")
-    p.add_argument(
-        "--floor",
-        default=default_floor,
-        help=f"floor model: slimfly, skywalk or a TOML file (default {default_floor})",
-    )
+    add_floor_flag(p)
     p.add_argument(
         "--per-cabinet",
         type=int,
@@ -39,7 +65,16 @@ def _add_placement_args(p: argparse.ArgumentParser, default_floor: str) -> None:
         help="family (default), sequential, or a file of 'router cabinet' lines",
     )
     p.add_argument("--format", help="input file format when the extension does not say it")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_json_flag(p)
+
+
+def _placement_inputs(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "network": args.network,
+        "floor": args.floor,
+        "placement": args.placement,
+        "per_cabinet": args.per_cabinet,
+    }
 
 
 def _fmt(x: Any, digits: int = 2) -> str:
@@ -62,7 +97,7 @@ def cmd_place(args: argparse.Namespace) -> int:
             for r, c in enumerate(pl.cabinet_of):
                 out.write(f"{r} {c}\n")
     if args.json:
-        print(json.dumps(pl.to_dict(), indent=2))
+        print_json(json_document("place", _placement_inputs(args), {}, pl.to_dict()))
         return 0
     per = [0] * pl.cabinets
     for c in pl.cabinet_of:
@@ -90,7 +125,13 @@ def cmd_cost(args: argparse.Namespace) -> int:
         router_radix=args.router_radix,
     )
     if args.json:
-        print(json.dumps(rep.to_dict(), indent=2))
+        inputs = {
+            **_placement_inputs(args),
+            "catalog": args.catalog,
+            "max_electric_m": args.max_electric,
+            "router_radix": args.router_radix,
+        }
+        print_json(json_document("cost", inputs, COST_UNITS, rep.to_dict()))
         return 0
     summary = [
         ["network", net.spec or net.family],
@@ -128,7 +169,6 @@ def cmd_cost(args: argparse.Namespace) -> int:
 
 def cmd_latency(args: argparse.Namespace) -> int:
     net = network_from_argument(args.network, args.format)
-    start = time.perf_counter()
     rep = topolab.latency(
         net,
         switch_delay_ns=args.switch_delay,
@@ -138,12 +178,17 @@ def cmd_latency(args: argparse.Namespace) -> int:
         injection_ns=args.injection,
         placement=args.placement,
         per_cabinet=args.per_cabinet,
-        show_progress=args.progress,
+        progress=args.progress,
     )
-    elapsed = time.perf_counter() - start
-    print(f"latency: {rep.pairs:,} router pairs in {elapsed:.2f} s", file=sys.stderr)
     if args.json:
-        print(json.dumps(rep.to_dict(), indent=2))
+        inputs = {
+            **_placement_inputs(args),
+            "routing": args.routing,
+            "switch_delay_ns": args.switch_delay,
+            "cable_ns_per_m": args.cable_delay,
+            "injection_ns": args.injection,
+        }
+        print_json(json_document("latency", inputs, LATENCY_UNITS, rep.to_dict()))
         return 0
     rows = [
         ["network", net.spec or net.family],
@@ -166,16 +211,41 @@ def cmd_latency(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("place", help="place routers into cabinets on a floor")
-    _add_placement_args(p, "skywalk")
+    p = add_command(
+        sub,
+        "place",
+        help="place routers into cabinets on a floor",
+        description="Places the routers into cabinets on a floor grid: by the family's rule "
+        "(Slim Fly racks, Dragonfly groups, fat tree pods, ...), sequentially, or from a file. "
+        "docs/physical.md describes the floors and the rules.",
+        examples=[
+            "topolab place slimfly:q=19",
+            "topolab place skywalk:z=8,c=256,di=7,do=4 --floor skywalk -o placement.txt",
+            "topolab place jellyfish:n=200,k=16,p=8 --placement sequential --per-cabinet 4 --json",
+        ],
+    )
+    _add_placement_args(p)
     p.add_argument("-o", "--output", help="write the placement as 'router cabinet' lines")
     p.set_defaults(func=cmd_place)
 
-    p = sub.add_parser(
-        "cost", help="cables, cost and power of a network (Besta & Hoefler, SC14, §VI-B, §VI-C)"
+    p = add_command(
+        sub,
+        "cost",
+        help="cables, cost and power of a network (000 §VI-B, §VI-C)",
+        description="Places the network on a floor, measures every cable, prices cables and "
+        "routers with a catalog and adds up the power; totals, per endpoint and per link class.",
+        examples=[
+            "topolab cost slimfly:q=19",
+            "topolab cost dragonfly:a=8,h=4 --catalog my_prices.toml --json",
+            "topolab cost torus:dims=8x8x8 --max-electric inf",
+        ],
     )
-    _add_placement_args(p, "slimfly")
-    p.add_argument("--catalog", default="fdr10", help="cost catalog: fdr10 or a TOML file (default fdr10)")
+    _add_placement_args(p)
+    p.add_argument(
+        "--catalog",
+        default=DEFAULT_CATALOG,
+        help=f"cost catalog: fdr10 or a TOML file (default {DEFAULT_CATALOG})",
+    )
     p.add_argument(
         "--max-electric",
         type=_float,
@@ -185,15 +255,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--router-radix", type=int, metavar="K", help="radix of the routers bought")
     p.set_defaults(func=cmd_cost)
 
-    p = sub.add_parser(
-        "latency", help="all-pairs latency, Nearest or Fastest Routing (Fujiwara et al., IPDPS 2014, §II-E)"
+    p = add_command(
+        sub,
+        "latency",
+        help="all-pairs latency, Nearest or Fastest Routing (004 §II-E)",
+        description="Maximum, average and minimum latency between routers that carry endpoints: "
+        "injection + (hops + 1) x switch delay + cable delay x cable length, with the cables "
+        "measured on the floor, under Fastest (lowest latency) or Nearest (fewest hops) routing.",
+        examples=[
+            "topolab latency slimfly:q=19",
+            "topolab latency skywalk:z=8,c=256,di=7,do=4 --floor skywalk --switch-delay 100",
+            "topolab latency torus:dims=8x8x8 --routing nearest --json",
+        ],
     )
-    _add_placement_args(p, "skywalk")
+    _add_placement_args(p)
     p.add_argument("--switch-delay", type=_float, default=60.0, metavar="NS", help="default 60")
     p.add_argument("--routing", choices=["nearest", "fastest"], default="fastest")
     p.add_argument("--cable-delay", type=_float, default=5.0, metavar="NS_PER_M", help="default 5")
     p.add_argument(
         "--injection", type=_float, default=300.0, metavar="NS", help="injection + ejection, default 300"
     )
-    p.add_argument("--progress", action="store_true", help="show progress on stderr")
+    add_progress_flag(p)
     p.set_defaults(func=cmd_latency)

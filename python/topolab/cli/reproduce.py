@@ -4,12 +4,17 @@ reproductions themselves live in topolab.reproduce (one module each)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-import time
 
 from topolab import reproduce
-from topolab.cli.common import print_table
+from topolab.cli.common import (
+    add_command,
+    add_json_flag,
+    add_progress_flag,
+    json_document,
+    print_json,
+    print_table,
+)
 from topolab.cli.experiment import _positive as positive_workers
 
 
@@ -77,23 +82,34 @@ def _print(result: reproduce.Reproduction) -> None:
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
     if args.list or not args.id:
+        if args.json:
+            print_json([{"id": rid, "title": reproduce.title(rid)} for rid in reproduce.available()])
+            return 0
         for rid in reproduce.available():
             print(f"{rid:<15} {reproduce.title(rid)}")
         return 0
-    start = time.perf_counter()
     execution = None
     if args.workers is not None or args.scheduler is not None or args.results is not None:
         from topolab.reproduce.cases import Execution
 
         execution = Execution(workers=args.workers, scheduler=args.scheduler, results=args.results)
-    result = reproduce.run(args.id, quick=args.quick, full=args.full, execution=execution)
-    elapsed = time.perf_counter() - start
+    result = reproduce.run(
+        args.id, quick=args.quick, full=args.full, execution=execution, progress=args.progress
+    )
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
+        inputs = {
+            "id": args.id,
+            "quick": args.quick,
+            "full": args.full,
+            "workers": args.workers,
+            "scheduler": args.scheduler,
+        }
+        # Each row carries its own unit ("unit"); the figure's points name theirs in their keys.
+        units = {"rows": "per row: its 'unit' field"}
+        print_json(json_document("reproduce", inputs, units, result.to_dict()))
     else:
         _print(result)
     sys.stdout.flush()
-    print(f"reproduce {args.id}: {elapsed:.1f} s", file=sys.stderr)
     if args.output:
         written, problem = reproduce.write(result, args.output)
         for path in written:
@@ -104,10 +120,24 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("reproduce", help="a paper's table or figure beside topolab's numbers (e.g. table4)")
+    p = add_command(
+        sub,
+        "reproduce",
+        help="a paper's table or figure beside topolab's numbers (e.g. table4)",
+        description="Runs one reproduction: the numbers of a paper's table or figure beside the "
+        "ones topolab computes, with the difference and the setup of each column. --list shows "
+        "them all; docs/reproduce.md describes each.",
+        examples=[
+            "topolab reproduce --list",
+            "topolab reproduce table4",
+            "topolab reproduce skywalk-cables --quick -o out/",
+            "topolab reproduce moore --json",
+        ],
+    )
     p.add_argument("id", nargs="?", help=f"reproduction id: {', '.join(reproduce.available())}")
     p.add_argument("--list", action="store_true", help="list the reproductions")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_json_flag(p)
+    add_progress_flag(p)
     p.add_argument(
         "--quick", action="store_true", help="the scaled-down subset (what the tests run), where there is one"
     )

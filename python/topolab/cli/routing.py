@@ -4,19 +4,29 @@ InfiniBand export."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 import topolab
 from topolab import infiniband, routing
-from topolab.cli.common import network_from_argument, print_table
+from topolab.cli.common import (
+    add_command,
+    add_json_flag,
+    add_progress_flag,
+    add_seed_flag,
+    json_document,
+    network_from_argument,
+    print_json,
+    print_table,
+)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     net = network_from_argument(args.network, args.format)
-    rep = routing.check(net, args.routing, show_progress=args.progress)
+    rep = routing.check(net, args.routing, progress=args.progress)
     if args.json:
-        print(json.dumps(rep.to_dict(), indent=2))
+        inputs = {"network": args.network, "routing": args.routing}
+        units = {"max_hops": "router-to-router hops"}
+        print_json(json_document("routing check", inputs, units, rep.to_dict()))
         return 0 if rep.acyclic else 1
     rows = [
         ["routing", rep.routing],
@@ -36,7 +46,7 @@ def cmd_load(args: argparse.Namespace) -> int:
     net = network_from_argument(args.network, args.format)
     res, static_error = None, None
     try:
-        res = routing.channel_load(net, args.routing, show_progress=args.progress, traffic=args.traffic)
+        res = routing.channel_load(net, args.routing, progress=args.progress, traffic=args.traffic)
     except topolab.TopolabError as e:
         # Adaptive routings have no static load; with --simulate the simulation still runs.
         if not args.simulate:
@@ -52,7 +62,7 @@ def cmd_load(args: argparse.Namespace) -> int:
             args.traffic,
             seed=args.seed,
             tolerance=args.tolerance,
-            show_progress=args.progress,
+            progress=args.progress,
         )
         sim = {
             "saturation_load": df.attrs["saturation_load"],
@@ -63,7 +73,17 @@ def cmd_load(args: argparse.Namespace) -> int:
         out["traffic"] = args.traffic
         if sim is not None:
             out["simulated"] = sim
-        print(json.dumps(out, indent=2))
+        inputs = {"network": args.network, "routing": args.routing, "traffic": args.traffic}
+        if args.simulate:
+            inputs.update(seed=args.seed, tolerance=args.tolerance)
+        units = {
+            "max_load": "endpoint injection bandwidths per link (width 1)",
+            "loads": "endpoint injection bandwidths per link (width 1)",
+            "throughput_bound": "flits/endpoint/cycle",
+            "saturation_load": "flits/endpoint/cycle",
+            "saturation_throughput": "flits/endpoint/cycle",
+        }
+        print_json(json_document("routing load", inputs, units, out))
         return 0
     rows = [["routing", res.routing if res else args.routing], ["traffic", args.traffic]]
     if res is not None:
@@ -81,9 +101,11 @@ def cmd_load(args: argparse.Namespace) -> int:
     return 0
 
 
-def print_infiniband(res: infiniband.InfinibandCheck, as_json: bool) -> int:
-    if as_json:
-        print(json.dumps(res.to_dict(), indent=2))
+def print_infiniband(res: infiniband.InfinibandCheck, args: argparse.Namespace) -> int:
+    if args.json:
+        inputs = {"network": args.network, "routing": args.routing}
+        inputs.update({k: getattr(args, k) for k in ("output", "directory", "vl_budget") if hasattr(args, k)})
+        print_json(json_document(f"routing {args.routing_command}", inputs, {}, res.to_dict()))
     else:
         rows = [
             ["routing", res.routing],
@@ -101,12 +123,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     net = network_from_argument(args.network, args.format)
     res = infiniband.export(net, args.routing, args.output, args.vl_budget)
     print(f"wrote {', '.join(infiniband.FILES)} to {args.output}", file=sys.stderr)
-    return print_infiniband(res, args.json)
+    return print_infiniband(res, args)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     net = network_from_argument(args.network, args.format)
-    return print_infiniband(infiniband.check(net, args.routing, args.directory), args.json)
+    return print_infiniband(infiniband.check(net, args.routing, args.directory), args)
 
 
 def cmd_tables(args: argparse.Namespace) -> int:
@@ -121,7 +143,20 @@ def cmd_tables(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("routing", help="static routing analysis: deadlock check, channel load, tables")
+    p = add_command(
+        sub,
+        "routing",
+        help="static routing analysis: deadlock check, channel load, tables",
+        description="Static analysis of a routing on a network: the channel dependency graph "
+        "(deadlock freedom), the load of the busiest channel under a traffic pattern (a bound "
+        "on throughput) and InfiniBand-style forwarding tables. docs/routing.md.",
+        examples=[
+            "topolab routing check slimfly:q=5 --routing min:vcs=hop",
+            "topolab routing load slimfly:q=5 --routing valiant --traffic worst",
+            "topolab routing tables torus:dims=4x4 --routing dor -o tables.txt",
+        ],
+        notes="routings: see 'topolab list routings'",
+    )
     rsub = p.add_subparsers(dest="routing_command", metavar="ACTION")
     rsub.required = True
 
@@ -132,13 +167,31 @@ def register(sub: argparse._SubParsersAction) -> None:
         )
         q.add_argument("--format", help="input file format when the extension does not say it")
 
-    q = rsub.add_parser("check", help="CDG deadlock check: VCs used, max path length, verdict")
+    q = add_command(
+        rsub,
+        "check",
+        help="CDG deadlock check: VCs used, max path length, verdict",
+        description="Builds the channel dependency graph of the routing on the network and looks "
+        "for a cycle; exits 1 when there is one (and prints it).",
+        examples=["topolab routing check slimfly:q=5 --routing min:vcs=hop"],
+    )
     common(q)
-    q.add_argument("--json", action="store_true", help="machine-readable output")
-    q.add_argument("--progress", action="store_true", help="show progress on stderr")
+    add_json_flag(q)
+    add_progress_flag(q)
     q.set_defaults(func=cmd_check)
 
-    q = rsub.add_parser("load", help="maximum channel load for a traffic pattern (throughput bound)")
+    q = add_command(
+        rsub,
+        "load",
+        help="maximum channel load for a traffic pattern (throughput bound)",
+        description="Expected load of every directed link when every endpoint injects 1 flit per "
+        "cycle under the traffic pattern; the busiest link bounds throughput. With --simulate "
+        "the simulator's saturation search runs too, for comparison.",
+        examples=[
+            "topolab routing load slimfly:q=5 --routing min --traffic uniform",
+            "topolab routing load dragonfly:a=4,h=2 --routing dragonfly_ugal --traffic worst --simulate",
+        ],
+    )
     common(q)
     q.add_argument("--traffic", default="uniform", help="traffic spec (docs/traffic.md), default uniform")
     q.add_argument(
@@ -146,31 +199,56 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="also run the simulator's saturation search and print both figures",
     )
-    q.add_argument("--seed", type=int, default=1, help="simulation seed (with --simulate)")
+    add_seed_flag(q, "the simulation (with --simulate)")
     q.add_argument(
         "--tolerance", type=float, default=0.02, help="saturation search resolution (with --simulate)"
     )
-    q.add_argument("--json", action="store_true", help="machine-readable output")
-    q.add_argument("--progress", action="store_true", help="show progress on stderr")
+    add_json_flag(q)
+    add_progress_flag(q)
     q.set_defaults(func=cmd_load)
 
-    q = rsub.add_parser(
+    q = add_command(
+        rsub,
         "export",
-        help="InfiniBand LFT/SL2VL/path-SL files (OpenSM formats), re-read and checked (Daryin & Korzh §3)",
+        help="InfiniBand LFT/SL2VL/path-SL files (OpenSM formats), re-read and checked",
+        description="Programs InfiniBand's routing function for the routing (Daryin & Korzh, JSFI "
+        "2014, §3): linear forwarding tables per switch in the dump format OpenSM's 'file' routing "
+        "engine loads, SL2VL tables and path service levels, with deterministic LIDs; then reads "
+        "the files back and checks that they route every pair along the routing's paths without a "
+        "cycle in the channel dependency graph. docs/routing.md, 'InfiniBand export'.",
+        examples=[
+            "topolab routing export hyperx:dims=3x3x3,p=4 --routing hyperx_dor:mixed=true -o ib/",
+            "topolab routing export dragonfly:a=4,h=2 --routing dragonfly_static -o ib/ --vl-budget 4",
+        ],
     )
     common(q)
     q.add_argument("-o", "--output", required=True, help="directory for the three files")
     q.add_argument("--vl-budget", type=int, default=8, help="data VLs per port: 1, 2, 4, 8 or 15 (default 8)")
-    q.add_argument("--json", action="store_true", help="machine-readable output")
+    add_json_flag(q)
     q.set_defaults(func=cmd_export)
 
-    q = rsub.add_parser("verify", help="re-read an InfiniBand export and check it against the routing")
+    q = add_command(
+        rsub,
+        "verify",
+        help="re-read an InfiniBand export and check it against the routing",
+        description="Reads the files 'topolab routing export' wrote and follows every (switch, host) "
+        "pair through the forwarding and SL2VL tables: each route must be a path of the routing and "
+        "the routes together must be deadlock-free.",
+        examples=["topolab routing verify hyperx:dims=3x3x3,p=4 --routing hyperx_dor:mixed=true ib/"],
+    )
     common(q)
     q.add_argument("directory", help="directory written by 'topolab routing export'")
-    q.add_argument("--json", action="store_true", help="machine-readable output")
+    add_json_flag(q)
     q.set_defaults(func=cmd_verify)
 
-    q = rsub.add_parser("tables", help="forwarding (LFT) and VL tables, text format of docs/routing.md")
+    q = add_command(
+        rsub,
+        "tables",
+        help="forwarding (LFT) and VL tables, text format of docs/routing.md",
+        description="InfiniBand-style linear forwarding tables and VL assignments for the routing, "
+        "in the text format of docs/routing.md.",
+        examples=["topolab routing tables torus:dims=4x4 --routing dor --vl-budget 4"],
+    )
     common(q)
     q.add_argument(
         "--vl-budget", type=int, default=8, help="VLs available (default 8, Daryin & Korzh, JSFI 2014, §3)"

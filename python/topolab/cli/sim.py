@@ -3,14 +3,38 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from typing import Any
 
 import topolab
-from topolab.cli.common import network_from_argument, print_table
-from topolab.sim import SimResult, from_booksim, sim_params, simulate, sweep_load
+from topolab.cli.common import (
+    add_command,
+    add_json_flag,
+    add_progress_flag,
+    add_seed_flag,
+    json_document,
+    network_from_argument,
+    print_json,
+    print_table,
+)
+from topolab.defaults import DEFAULT_SEED
+from topolab.sim import SimResult, from_booksim, sim_params, simulate, sweep_load, traffic_patterns
+
+# Units of the numbers of a run (SimResult), for --json.
+UNITS = {
+    "offered_load": "flits/active endpoint/cycle",
+    "accepted_throughput": "flits/active endpoint/cycle",
+    "injected_throughput": "flits/active endpoint/cycle",
+    "saturation_load": "flits/active endpoint/cycle",
+    "saturation_throughput": "flits/active endpoint/cycle",
+    "avg_latency": "cycles",
+    "p99_latency": "cycles",
+    "avg_network_latency": "cycles",
+    "avg_hops": "routers traversed",
+    "cycles": "cycles",
+    "wall_seconds": "s",
+}
 
 RESULT_KEYS = [
     "offered_load",
@@ -25,10 +49,33 @@ RESULT_KEYS = [
 ]
 
 
-def _json_value(v: Any) -> Any:
-    if isinstance(v, float) and math.isnan(v):
-        return None
-    return v
+def _inputs(
+    args: argparse.Namespace,
+    net: topolab.Network,
+    routing: str,
+    traffic: str,
+    load: float | None,
+    seed: int,
+    params: dict[str, Any],
+) -> dict[str, Any]:
+    """What the run was: the network (spec or file), routing, traffic, load, seed and every
+    router parameter with the value used (given or default)."""
+    router = {
+        p.name: _parse_value(p.kind)(p.default) if p.default else None
+        for p in sim_params()
+        if p.name != "seed"
+    }
+    router.update(params)
+    out: dict[str, Any] = {
+        "network": args.network or args.booksim,
+        "spec": net.spec,
+        "routing": routing,
+        "traffic": traffic,
+    }
+    if load is not None:
+        out["load"] = load
+    out.update(seed=seed, router=router)
+    return out
 
 
 def _fmt(v: Any) -> str:
@@ -80,7 +127,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         routing = args.routing or setup.routing
         traffic = args.traffic or setup.traffic
         load = args.load if args.load is not None else setup.load
-        seed = args.seed if args.seed is not None else setup.params.get("seed", 1)
+        seed = args.seed if args.seed is not None else setup.params.get("seed", DEFAULT_SEED)
         params = {**{k: v for k, v in setup.params.items() if k != "seed"}, **params}
         title = f"{args.booksim}"
     else:
@@ -90,7 +137,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         routing = args.routing or "min"
         traffic = args.traffic or "uniform"
         load = args.load if args.load is not None else 0.5
-        seed = args.seed if args.seed is not None else 1
+        seed = args.seed if args.seed is not None else DEFAULT_SEED
         title = args.network
     if args.sweep:
         loads = None
@@ -103,22 +150,20 @@ def cmd_sim(args: argparse.Namespace) -> int:
             loads,
             seed,
             tolerance=args.tolerance,
-            show_progress=args.progress,
+            progress=args.progress,
             **params,
         )
         if args.plot:
             _plot(df, args.plot, f"{title} {routing} {traffic}")
         if args.json:
+            inputs = _inputs(args, net, routing, traffic, None, seed, params)
+            inputs.update(loads=loads, tolerance=args.tolerance)
             out = {
-                "routing": routing,
-                "traffic": traffic,
-                "saturation_load": _json_value(df.attrs["saturation_load"]),
-                "saturation_throughput": _json_value(df.attrs["saturation_throughput"]),
-                "points": [
-                    {k: _json_value(v) for k, v in row.items()} for row in df.to_dict(orient="records")
-                ],
+                "saturation_load": df.attrs["saturation_load"],
+                "saturation_throughput": df.attrs["saturation_throughput"],
+                "points": df.to_dict(orient="records"),
             }
-            print(json.dumps(out, indent=2))
+            print_json(json_document("sim --sweep", inputs, UNITS, out))
             return 0
         rows = [[_fmt(r[k]) for k in RESULT_KEYS] for r in df.to_dict(orient="records")]
         print_table(rows, RESULT_KEYS)
@@ -129,9 +174,10 @@ def cmd_sim(args: argparse.Namespace) -> int:
         if args.plot:
             print(f"wrote {args.plot}", file=sys.stderr)
         return 0
-    r: SimResult = simulate(net, routing, traffic, load, seed, show_progress=args.progress, **params)
+    r: SimResult = simulate(net, routing, traffic, load, seed, progress=args.progress, **params)
     if args.json:
-        print(json.dumps({k: _json_value(v) for k, v in r.to_dict().items()}, indent=2))
+        inputs = _inputs(args, net, routing, traffic, load, seed, params)
+        print_json(json_document("sim", inputs, UNITS, r.to_dict()))
         return 0
     print_table([[k, _fmt(v)] for k, v in r.to_dict().items()], ["result", "value"])
     return 0
@@ -154,24 +200,61 @@ def _parse_value(kind: str):
     return parse
 
 
+ROUTING_NAMES_NOTE = (
+    "BookSim2 users: topolab's 'min' picks a random minimal next hop at every router; "
+    "BookSim2's anynet 'min' (one fixed shortest path per router and destination) is "
+    "topolab's 'min_static'."
+)
+
+
+def _catalog_notes() -> str:
+    """The routings and traffic patterns the simulator takes, from the catalogs."""
+    import textwrap
+
+    routings = [r.name for r in topolab.routings() if r.simulator]
+    patterns = [
+        t.name + (f"({','.join(t.params)})" if t.params else "") for t in traffic_patterns()
+    ]
+    wrap = lambda text: textwrap.fill(text, 100, initial_indent="  ", subsequent_indent="  ")  # noqa: E731
+    return (
+        "routings (--routing; 'topolab list routings' describes each):\n"
+        + wrap(", ".join(routings))
+        + "\n"
+        + wrap(ROUTING_NAMES_NOTE)
+        + "\n\ntraffic patterns (--traffic NAME or NAME:param=value; docs/traffic.md):\n"
+        + wrap(", ".join(patterns))
+    )
+
+
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "sim",
         help="simulate a network: one run, a latency-load sweep, or a BookSim2 config",
-        description="Cycle-accurate simulation measured the BookSim2 way. Router parameters use "
-        "BookSim2's names (--num_vcs 4 --vc_buf_size 64 ...).",
+        description="Cycle-accurate simulation measured the BookSim2 way (warm-up, sample periods, "
+        "convergence, latency threshold). Router parameters take BookSim2's names in kebab case "
+        "(--num-vcs 4 --vc-buf-size 64); BookSim2's own spelling (--num_vcs) works too. "
+        + ROUTING_NAMES_NOTE,
+        examples=[
+            "topolab sim slimfly:q=5 --routing min --traffic uniform --load 0.5",
+            "topolab sim slimfly:q=5 --sweep --plot sweep.png",
+            "topolab sim dragonfly:a=4,h=2 --routing ugal_l --traffic worst --num-vcs 4 --json",
+            "topolab sim --booksim sf_q5_p4_min.cfg",
+        ],
+        notes=_catalog_notes(),
     )
     p.add_argument("network", nargs="?", help="topology spec or network file (not needed with --booksim)")
     p.add_argument("--format", help="input file format when the extension does not say it")
-    p.add_argument("--routing", help="min (default), min_static, valiant, dor, dragonfly_min, dragonfly_ugal")
-    p.add_argument("--traffic", help="traffic pattern (default uniform)")
+    p.add_argument("--routing", help="routing (default min; list below)")
+    p.add_argument("--traffic", help="traffic pattern (default uniform; list below)")
     p.add_argument(
         "--load",
         type=float,
         help="offered load, flits per active endpoint per cycle (default 0.5)",
     )
-    p.add_argument("--seed", type=int, help="random seed (default 1)")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_seed_flag(p, "every random stream of the run")
+    p.set_defaults(seed=None)  # None: the BookSim2 file's seed with --booksim, else the default
+    add_json_flag(p)
     p.add_argument("--sweep", action="store_true", help="latency-load curve and saturation point")
     p.add_argument("--loads", help="comma-separated loads for --sweep (default 0.1, 0.2, ...)")
     p.add_argument("--tolerance", type=float, default=0.01, help="bisection tolerance of --sweep")
@@ -179,13 +262,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--booksim", metavar="CONFIG", help="read network, routing, traffic and router from a BookSim2 config"
     )
-    p.add_argument("--progress", action="store_true", help="print progress on stderr")
-    group = p.add_argument_group("simulation parameters (BookSim2 names)")
+    add_progress_flag(p)
+    group = p.add_argument_group("router and measurement parameters (BookSim2's names, kebab case)")
     for param in sim_params():
         if param.name == "seed":
             continue
         group.add_argument(
-            f"--{param.name}",
+            "--" + param.name.replace("_", "-"),
+            dest=param.name,
             type=_parse_value(param.kind),
             metavar=param.kind.upper(),
             help=f"{param.help} (default {param.default or 'none'})",

@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from topolab import _core
+from topolab.defaults import DEFAULT_CATALOG, DEFAULT_FLOOR, DEFAULT_SEED
 
 # The demonstration that ``topolab compare`` runs without arguments: 000 Table IV's question,
 # radix-48 routers (Table IV's networks need 27 to 47 ports) for about 10,000 endpoints.
@@ -43,11 +44,11 @@ class CompareSettings:
     tolerance: float = 0.15
     families: tuple[str, ...] | None = None
     oversubscription: float = DEFAULT_ALLOWED_OVERSUBSCRIPTION
-    floor: str = "slimfly"
-    catalog: str = "fdr10"
+    floor: str = DEFAULT_FLOOR
+    catalog: str = DEFAULT_CATALOG
     resilience: bool = False
     per_family: int | None = DEFAULT_PER_FAMILY
-    seed: int = 0
+    seed: int = DEFAULT_SEED
     bisection_runs: int = 5
     switch_delay_ns: float = 60.0
     cable_ns_per_m: float = 5.0

@@ -32,8 +32,8 @@ from topolab.comparison import (
 )
 from topolab.design.enumerate import FAMILY_NAMES, designs_frame, enumerate_designs, shortlist
 from topolab.design.measurements import MEASUREMENTS, measure_design, objectives_for
-from topolab.design.progress import Progress
 from topolab.design.ranking import rank_and_recommend
+from topolab.progress import Progress
 
 __all__ = [
     "DEFAULT_ALLOWED_OVERSUBSCRIPTION",
@@ -72,7 +72,6 @@ def run_comparison(
     if measurements is None:
         measurements = [m for m in MEASUREMENTS if m.enabled(settings)]
     measurements = list(measurements)
-    report = Progress(progress)
 
     start = time.perf_counter()
     designs = enumerate_designs(
@@ -91,27 +90,33 @@ def run_comparison(
             + ": raise 'radix' or 'tolerance', or change 'endpoints' or 'families'"
         )
     chosen = designs if settings.per_family is None else shortlist(designs, settings.per_family)
-    report.line(
-        f"compare: {len(designs):,} designs for radix {settings.radix} and "
-        f"{settings.endpoints:,} endpoints ±{settings.tolerance:.0%} "
-        f"({enumerate_s:.1f} s); measuring {len(chosen):,}"
+    stream: TextIO | None = None
+    enabled: bool | None = None
+    if isinstance(progress, bool) or progress is None:
+        enabled = progress
+    else:
+        stream, enabled = progress, True
+    report = Progress(
+        f"compare: measuring {len(chosen):,} of {len(designs):,} designs",
+        len(chosen),
+        unit="design",
+        enabled=enabled,
+        stream=stream,
     )
 
     rows = []
     start = time.perf_counter()
-    for i, design in enumerate(chosen):
-        head = (
-            f"compare: [{i + 1}/{len(chosen)}] {design.name} "
-            f"({design.routers:,} routers, {design.endpoints:,} endpoints)"
-        )
-        report.status(head)
+    with report:
+        for design in chosen:
+            head = f"{design.name} ({design.routers:,} routers, {design.endpoints:,} endpoints)"
+            report.note(head)
 
-        def status(text: str, head: str = head) -> None:
-            report.status(f"{head}: {text}")
+            def status(text: str, head: str = head) -> None:
+                report.note(f"{head}: {text}")
 
-        rows.append(measure_design(design, settings, measurements, status))
+            rows.append(measure_design(design, settings, measurements, status))
+            report.update()
     measure_s = time.perf_counter() - start
-    report.line(f"compare: measured {len(chosen):,} designs in {measure_s:.1f} s")
 
     import pandas as pd
 

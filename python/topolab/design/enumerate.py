@@ -156,9 +156,9 @@ def enumerate_designs(
             found[family] = [c for c in generate(window) if admissible(c)]
     if twinned:
         twins = _twin_sources(found.get("slimfly", []), found.get("dragonfly", []))
-        for family, generate in TWINNED.items():
+        for family, generate_twinned in TWINNED.items():
             if family in selected:
-                found[family] = [c for c in generate(window, twins) if admissible(c)]
+                found[family] = [c for c in generate_twinned(window, twins) if admissible(c)]
 
     merged: dict[str, rules.Candidate] = {}  # one design per spec; a repeat adds its tags
     for family in FAMILY_ORDER:

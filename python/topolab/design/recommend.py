@@ -183,7 +183,8 @@ def _size(row: pd.Series) -> str:
 
 def _compare(row: pd.Series, base: pd.Series, used: Mapping[str, str]) -> tuple[list[str], list[str]]:
     """What row does better and worse than base, in words, over the measured objectives."""
-    better, worse = [], []
+    better: list[str] = []
+    worse: list[str] = []
     for column, sense in used.items():
         a, b = _value(row, column), _value(base, column)
         if a is None or b is None or a == b:

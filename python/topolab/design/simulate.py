@@ -308,7 +308,12 @@ def _vcs_needed(net: Network, routing: str) -> int:
         return 4
     from topolab.analysis import analyze
 
-    diameter = int(analyze(net, progress=False).diameter)
+    diameter = analyze(net, progress=False).diameter
+    if diameter is None:
+        raise _core.ParameterError(
+            f"simulate: parameter 'network' = {net.spec or net.family!r} is not allowed: "
+            "a connected network (hop-indexed VCs need its diameter)"
+        )
     return max(4, diameter * (1 if routing == "min" else 2))
 
 

@@ -14,14 +14,13 @@ import datetime
 import multiprocessing
 import os
 import pickle
-import sys
 import time
 import traceback
 import uuid
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Iterable, TextIO
+from typing import Any, Callable, Iterable
 
 from topolab._core import ParameterError
 from topolab.experiment.grid import Point
@@ -130,64 +129,6 @@ def ensure_picklable(fn: Callable, kind: str) -> None:
             f"kind '{kind}': its function cannot be sent to worker processes ({err}); define it at "
             "module level, or run with workers=1 (in this process)"
         ) from err
-
-
-# --- progress -----------------------------------------------------------------------------------
-
-
-class Progress:
-    """'done/total points' with failures, elapsed time and ETA on stderr: rewritten in place on
-    a terminal, a line every few seconds otherwise (logs)."""
-
-    LOG_INTERVAL = 5.0
-
-    def __init__(
-        self, name: str, total: int, earlier: int, *, enabled: bool = True, stream: TextIO | None = None
-    ):
-        self.name, self.total, self.earlier = name, total, earlier
-        self.done = self.failed = 0
-        self.enabled = enabled and total > earlier
-        self.stream = stream if stream is not None else sys.stderr
-        self.tty = self.stream.isatty() if hasattr(self.stream, "isatty") else False
-        self.start = self.last = time.monotonic()
-
-    def update(self, record: Record) -> None:
-        self.done += 1
-        self.failed += record["status"] != "ok"
-        now = time.monotonic()
-        if self.enabled and (self.tty or now - self.last >= self.LOG_INTERVAL):
-            self._show(now)
-
-    def finish(self) -> None:
-        if self.enabled:
-            self._show(time.monotonic())
-            if self.tty:
-                self.stream.write("\n")
-            self.stream.flush()
-
-    def _show(self, now: float) -> None:
-        self.last = now
-        elapsed = now - self.start
-        todo = self.total - self.earlier
-        line = f"{self.name}: {self.earlier + self.done}/{self.total} points done"
-        if self.earlier:
-            line += f" ({self.earlier} from earlier runs)"
-        if self.failed:
-            line += f", {self.failed} failed"
-        line += f", {_clock(elapsed)} elapsed"
-        if self.done < todo:
-            eta = elapsed / self.done * (todo - self.done) if self.done else None
-            line += f", ETA {_clock(eta) if eta is not None else '?'}"
-        if self.tty:
-            self.stream.write("\r" + line.ljust(79))
-        else:
-            self.stream.write(line + "\n")
-        self.stream.flush()
-
-
-def _clock(seconds: float) -> str:
-    s = int(round(seconds))
-    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
 
 
 # --- local execution ----------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Union
 
 from topolab._core import ParameterError
+from topolab.defaults import DEFAULT_CATALOG, DEFAULT_FLOOR, DEFAULT_SEED
 
 RunPoint = Callable[[dict], dict]
 Validate = Callable[[dict], None]
@@ -201,7 +202,7 @@ def analyze_point(params: dict) -> dict:
         paths=_flag(params, "paths"),
         resilience=_flag(params, "resilience"),
         spectrum=_flag(params, "spectrum"),
-        seed=int(params.get("seed", 0)),
+        seed=int(params.get("seed", DEFAULT_SEED)),
         progress=False,
     )
     results = a.to_dict()
@@ -221,7 +222,10 @@ def cost_point(params: dict) -> dict:
 
     options = {k: params[k] for k in ("max_electric_m", "router_radix") if k in params}
     report = cost(
-        _network(params), str(params.get("catalog", "fdr10")), str(params.get("floor", "slimfly")), **options
+        _network(params),
+        str(params.get("catalog", DEFAULT_CATALOG)),
+        str(params.get("floor", DEFAULT_FLOOR)),
+        **options,
     )
     results = report.to_dict()
     for c in results.pop("by_class"):
@@ -251,9 +255,10 @@ def latency_point(params: dict) -> dict:
         _network(params),
         switch_delay_ns=float(params.get("switch_delay_ns", 60.0)),
         routing=str(params.get("routing", "fastest")),
-        floor=str(params.get("floor", "skywalk")),
+        floor=str(params.get("floor", DEFAULT_FLOOR)),
         cable_ns_per_m=float(params.get("cable_ns_per_m", 5.0)),
         injection_ns=float(params.get("injection_ns", 300.0)),
+        progress=False,
     )
     return _without_params(report.to_dict(), params)
 

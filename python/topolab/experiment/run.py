@@ -7,11 +7,12 @@ from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from topolab._core import ParameterError
-from topolab.experiment.execute import Progress, default_workers, ensure_picklable, run_dask, run_local
+from topolab.experiment.execute import default_workers, ensure_picklable, run_dask, run_local
 from topolab.experiment.grid import Point, expand
 from topolab.experiment.kinds import get_kind
 from topolab.experiment.spec import Experiment, PathLike, load_experiment
 from topolab.experiment.store import ResultStore
+from topolab.progress import Progress, wanted
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -29,7 +30,7 @@ def run_experiment(
     scheduler: Any = None,
     dry_run: bool = False,
     retry_failed: bool = False,
-    progress: bool = True,
+    progress: bool | None = None,
 ) -> pd.DataFrame:
     """Runs every point of an experiment not already in its results store and returns one row
     per point, in grid order: point, point_id, kind, the parameters, status ("ok"/"failed"),
@@ -44,7 +45,8 @@ def run_experiment(
     ``scheduler``: run on Dask instead: an address ('tcp://host:8786'), 'local' (a Dask
     cluster of ``workers`` processes on this machine), a distributed.Client or a cluster.
     ``dry_run``: run nothing; one row per point with status "done", "failed" or "pending".
-    ``progress``: points done / total and ETA on stderr.
+    ``progress``: points done / total, rate and ETA on stderr (default: when stderr is a
+    terminal; topolab.progress).
     """
     exp = load_experiment(experiment)
     points = expand(exp)
@@ -59,18 +61,27 @@ def run_experiment(
         return points_frame(points, stored)
 
     with tempfile.TemporaryDirectory(prefix="topolab-results-") if path is None else nullcontext() as tmp:
-        store = ResultStore(path if path is not None else tmp)
+        store = ResultStore(path if path is not None else str(tmp))
         store.compact()  # what a killed run left as many small files
         stored = store.records()
         todo = [p for p in points if _needs_run(stored.get(p.id), retry_failed)]
         kind = get_kind(exp.kind)
         fn = kind.function()
-        meter = Progress(exp.name, len(points), len(points) - len(todo), enabled=progress)
+        earlier = len(points) - len(todo)
+        meter = Progress(
+            exp.name, len(points), unit="point", initial=earlier, enabled=wanted(progress) and bool(todo)
+        )
+        if earlier:
+            meter.note(f"{earlier} from earlier runs")
+        failed = 0
 
         def finished(records: list[dict[str, Any]]) -> None:
+            nonlocal failed
             store.add(records)
-            for record in records:
-                meter.update(record)
+            failed += sum(record["status"] != "ok" for record in records)
+            if failed:
+                meter.note(f"{failed} failed" + (f", {earlier} from earlier runs" if earlier else ""))
+            meter.update(len(records))
             if store.written % COMPACT_EVERY == 0:
                 store.compact()  # keeps a long run that gets killed quick to resume
 
@@ -84,7 +95,7 @@ def run_experiment(
                     ensure_picklable(fn, kind.name)
                 run_local(todo, fn, count, finished)
         finally:
-            meter.finish()
+            meter.close(finished=False)
             store.compact()
         frame = results_frame(points, store.records())
     frame.attrs.update(experiment=exp.name, results=None if path is None else str(path))

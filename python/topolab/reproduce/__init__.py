@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from topolab.display import Summarized
+
 # id -> module path; keep in the order ``topolab reproduce --list`` shows them.
 REGISTRY: dict[str, str] = {
     "table4": "topolab.reproduce.table4",
@@ -119,8 +121,8 @@ def sim_params(table: tuple[SetupRow, ...]) -> dict[str, Any]:
     return {r.sim_param: r.topolab for r in table if r.sim_param}
 
 
-@dataclass(frozen=True)
-class Reproduction:
+@dataclass(frozen=True, repr=False)
+class Reproduction(Summarized):
     """The comparison rows, how each configuration was built, general notes, and ``data``: the
     points behind the figure (one flat record per point, written as ``<id>_data.csv``)."""
 
@@ -157,24 +159,36 @@ def title(rid: str) -> str:
     return _module(rid).TITLE
 
 
-def run(rid: str, quick: bool = False, *, full: bool = False, execution: Any = None) -> Reproduction:
+def run(
+    rid: str,
+    quick: bool = False,
+    *,
+    full: bool = False,
+    execution: Any = None,
+    progress: Optional[bool] = None,
+) -> Reproduction:
     """Runs reproduction ``rid`` (see ``available()``); ``quick`` runs its scaled-down subset,
     ``full`` the paper's sizes. ``execution`` (``reproduce.cases.Execution``: workers, Dask
     scheduler, results directory to resume from) and ``full`` apply to the reproductions
-    declared as cases (``cases_based()``)."""
+    declared as cases (``cases_based()``). ``progress``: a bar on stderr counting the long calls
+    (simulations, latency and analysis runs) with their rate and the current one's stage
+    (default: when stderr is a terminal)."""
     from topolab import _core
+    from topolab.progress import Progress
 
     module = _module(rid)
     if quick and full:
         raise _core.ParameterError("reproduce: 'quick' and 'full' are not allowed together: choose one")
+    scale: dict[str, Any] = {}
     if full or execution is not None:
         if not getattr(module, "RUNS_CASES", False):
             raise _core.ParameterError(
                 f"reproduce: parameter 'id' = '{rid}' is not allowed with --full, --workers, --scheduler "
                 f"or --results: they apply to {', '.join(cases_based())}"
             )
-        return module.run(quick=quick, full=full, execution=execution)
-    return module.run(quick=quick)
+        scale = {"full": full, "execution": execution}
+    with Progress(f"reproduce {rid}", unit="run", enabled=progress, counts_calls=True):
+        return module.run(quick=quick, **scale)
 
 
 def cases_based() -> list[str]:

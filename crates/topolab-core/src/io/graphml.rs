@@ -69,7 +69,9 @@ pub fn to_string(net: &Network) -> Result<String> {
         key(&mut out, &format!("label{i}"), "node", f, "long");
     }
     key(&mut out, "width", "edge", "width", "int");
-    key(&mut out, "class", "edge", "class", "string");
+    // `link_class`, the name networkx conversions use too (Network.to_networkx); readers
+    // also take `class`, which topolab wrote before.
+    key(&mut out, "link_class", "edge", "link_class", "string");
     let direction = if net.directed() {
         "directed"
     } else {
@@ -101,7 +103,7 @@ pub fn to_string(net: &Network) -> Result<String> {
             .map(|c| escape(c))
             .unwrap_or_default();
         out.push_str(&format!(
-            "    <edge source=\"n{}\" target=\"n{}\"><data key=\"width\">{}</data><data key=\"class\">{class}</data></edge>\n",
+            "    <edge source=\"n{}\" target=\"n{}\"><data key=\"width\">{}</data><data key=\"link_class\">{class}</data></edge>\n",
             l.src, l.dst, l.width
         ));
     }
@@ -475,7 +477,8 @@ pub fn from_str(text: &str, options: &LoadOptions) -> Result<Network> {
             return Err(err(&loc, "width must be at least 1"));
         }
         let class_name = vals
-            .get("class")
+            .get("link_class")
+            .or_else(|| vals.get("class"))
             .map(|s| s.as_str())
             .unwrap_or(DEFAULT_LINK_CLASS);
         if !classes.iter().any(|c| c == class_name) {

@@ -325,6 +325,19 @@ pub(crate) fn pattern_rng(seed: u64, salt: u64) -> ChaCha8Rng {
     stream(seed, Stream::Traffic, (1 << 47) | salt)
 }
 
+/// Every traffic pattern `Traffic::parse` accepts: (canonical name, aliases, parameters), for
+/// help texts and completion.
+pub fn catalog() -> Vec<(
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+)> {
+    PATTERNS
+        .iter()
+        .map(|d| (d.name, d.aliases, d.params))
+        .collect()
+}
+
 impl Traffic {
     /// The pattern named by `spec` (e.g. "uniform", "shift:k=3", "hotspot:fraction=0.1") for
     /// `net`. All randomness of the pattern itself (random permutation) comes from the spec's
