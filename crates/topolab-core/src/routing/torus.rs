@@ -58,7 +58,7 @@ pub struct TorusDor {
 
 impl TorusDor {
     pub fn new(net: &Network, rule: Dateline) -> Result<Self> {
-        let grid = GridCoords::read(net, "torus_dor", &["torus", "mesh"], "d")?;
+        let grid = GridCoords::read(net, "torus_dor", "d")?;
         let wrap = net.family() == "torus";
         let routers = net.num_routers() as u32;
         for r in 0..routers {

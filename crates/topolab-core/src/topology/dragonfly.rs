@@ -33,7 +33,7 @@ use super::{
     SimulationChoice, Sizes,
 };
 use crate::error::Result;
-use crate::network::{Network, NetworkBuilder};
+use crate::network::{Network, NetworkBuilder, ROUTER_GROUPS};
 use crate::spec::Params;
 use std::collections::BTreeMap;
 
@@ -225,7 +225,7 @@ fn build_groups(a: u32, h: u32, g: u64, conc: u32) -> Result<Network> {
     let (a, h, g) = (a as usize, h as usize, g as usize);
 
     let mut b = NetworkBuilder::new("dragonfly", a * g, false);
-    b.label_fields(&["group", "index"]);
+    b.label_fields(ROUTER_GROUPS.fields);
     let local = b.link_class("local");
     let global = b.link_class("global");
     for grp in 0..g {

@@ -25,7 +25,7 @@ use super::{
     SimulationChoice, Sizes,
 };
 use crate::error::Result;
-use crate::network::{Network, NetworkBuilder};
+use crate::network::{Network, NetworkBuilder, TREE_LEVELS};
 use crate::spec::Params;
 
 pub const FAMILY: Family = Family {
@@ -168,7 +168,7 @@ fn read_shape(p: &Params) -> Result<Shape> {
 /// `k` leaves with `conc` endpoints each, every leaf joined to each of `up` spines.
 fn build_two_level(k: usize, up: usize, conc: u32) -> Result<Network> {
     let mut b = NetworkBuilder::new("fattree", k + up, false);
-    b.label_fields(&["level", "pod", "index"]);
+    b.label_fields(TREE_LEVELS.fields);
     let class = b.link_class("leaf-spine");
     for leaf in 0..k {
         b.set_label(leaf, &[0, 0, leaf as i64]);
@@ -190,7 +190,7 @@ fn build_three_level(pods: usize, half: usize, up: usize, conc: u32) -> Result<N
     let aggs = pods * up;
     let core = up * half;
     let mut b = NetworkBuilder::new("fattree", leaves + aggs + core, false);
-    b.label_fields(&["level", "pod", "index"]);
+    b.label_fields(TREE_LEVELS.fields);
     let leaf_agg = b.link_class("leaf-agg");
     let agg_core = b.link_class("agg-core");
     for pod in 0..pods {

@@ -180,7 +180,8 @@ pub const ARBITRARY_PLACEMENT: FamilyPlacement = FamilyPlacement::Sequential {
     what: "arbitrary: index order (004 §III-A, Random)",
 };
 
-/// Every registered family, in the order `topolab list` shows them.
+/// Every registered family, in the order `topolab list` and the design comparison show them:
+/// structured direct, indirect, random, products, directed.
 pub fn families() -> &'static [Family] {
     static FAMILIES: [Family; 18] = [
         slimfly::FAMILY,
@@ -190,17 +191,17 @@ pub fn families() -> &'static [Family] {
         torus::TORUS,
         torus::MESH,
         hypercube::FAMILY,
-        jellyfish::FAMILY,
-        dln::FAMILY,
         mlfm::FAMILY,
         oft::FAMILY,
+        jellyfish::FAMILY,
+        dln::FAMILY,
+        skywalk::FAMILY,
+        product::FAMILY,
         kautz::KAUTZ,
         kautz::DEBRUIJN,
         imase::FAMILY,
-        random_directed::FAMILY,
         mddp::FAMILY,
-        skywalk::FAMILY,
-        product::FAMILY,
+        random_directed::FAMILY,
     ];
     &FAMILIES
 }
