@@ -58,6 +58,7 @@ pub struct TorusDor {
 
 impl TorusDor {
     pub fn new(net: &Network, rule: Dateline) -> Result<Self> {
+        crate::topology::require_declared(net, "torus_dor")?;
         let grid = GridCoords::read(net, "torus_dor", "d")?;
         let wrap = net.family() == "torus";
         let routers = net.num_routers() as u32;

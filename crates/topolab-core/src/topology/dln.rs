@@ -9,8 +9,8 @@
 
 use super::jellyfish::{balanced_p, random_regular, MAX_ATTEMPTS};
 use super::{
-    ensure_size, moore_balance, p_param, read_p, Family, FamilyRouting, ParamDef, ParamKind,
-    SimulationChoice, Sizes, ARBITRARY_PLACEMENT, SEED_PARAM,
+    ensure_size, moore_balance, p_param, read_p, Family, ParamDef, ParamKind, Sizes,
+    ARBITRARY_PLACEMENT, RANDOM_GRAPH_ROUTING, SEED_PARAM,
 };
 use crate::error::{Result, TopolabError};
 use crate::network::{Network, NetworkBuilder};
@@ -43,13 +43,7 @@ pub const FAMILY: Family = Family {
     example: "dln:routers=64,shortcuts=4",
     display_name: "DLN",
     sizes,
-    routing: FamilyRouting {
-        specific: &[],
-        simulation: Some(
-            SimulationChoice::new("min", "randperm", "min")
-                .noted("no structural worst case: a random permutation"),
-        ),
-    },
+    routing: RANDOM_GRAPH_ROUTING,
     placement: ARBITRARY_PLACEMENT,
 };
 

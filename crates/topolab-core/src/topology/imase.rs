@@ -18,7 +18,7 @@
 
 use super::random_directed::{digraph_sizes, read_order_and_degree};
 use super::{
-    p_param, read_p, Family, FamilyRouting, ParamDef, ParamKind, Sizes, ARBITRARY_PLACEMENT,
+    p_param, read_p, Family, ParamDef, ParamKind, Sizes, ARBITRARY_PLACEMENT, NOT_SIMULATED,
 };
 use crate::error::Result;
 use crate::network::{Network, NetworkBuilder};
@@ -64,10 +64,7 @@ pub const FAMILY: Family = Family {
     example: "imase:n=8,d=3",
     display_name: "Imase-Itoh",
     sizes,
-    routing: FamilyRouting {
-        specific: &[],
-        simulation: None,
-    },
+    routing: NOT_SIMULATED,
     placement: ARBITRARY_PLACEMENT,
 };
 

@@ -10,8 +10,8 @@
 //! is a function of (routers, degree, seed) alone.
 
 use super::{
-    ensure_size, moore_balance, p_param, read_p, Family, FamilyRouting, ParamDef, ParamKind,
-    SimulationChoice, Sizes, ARBITRARY_PLACEMENT, SEED_PARAM,
+    ensure_size, moore_balance, p_param, read_p, Family, ParamDef, ParamKind, Sizes,
+    ARBITRARY_PLACEMENT, RANDOM_GRAPH_ROUTING, SEED_PARAM,
 };
 use crate::error::{Result, TopolabError};
 use crate::network::{Network, NetworkBuilder};
@@ -49,13 +49,7 @@ pub const FAMILY: Family = Family {
     example: "jellyfish:routers=64,degree=6",
     display_name: "Jellyfish",
     sizes,
-    routing: FamilyRouting {
-        specific: &[],
-        simulation: Some(
-            SimulationChoice::new("min", "randperm", "min")
-                .noted("no structural worst case: a random permutation"),
-        ),
-    },
+    routing: RANDOM_GRAPH_ROUTING,
     placement: ARBITRARY_PLACEMENT,
 };
 

@@ -14,8 +14,8 @@
 //! percentages of 002 §IV-A agree with either form; the tests use M(d,k)).
 
 use super::{
-    ensure_size, moore_balance, p_param, read_p, Family, FamilyRouting, ParamDef, ParamKind, Sizes,
-    ARBITRARY_PLACEMENT, MAX_LINKS,
+    ensure_size, moore_balance, p_param, read_p, Family, ParamDef, ParamKind, Sizes,
+    ARBITRARY_PLACEMENT, MAX_LINKS, NOT_SIMULATED,
 };
 use crate::error::Result;
 use crate::network::{Network, NetworkBuilder};
@@ -50,10 +50,7 @@ pub const KAUTZ: Family = Family {
     example: "kautz:d=3,k=3",
     display_name: "Kautz",
     sizes: kautz_sizes,
-    routing: FamilyRouting {
-        specific: &[],
-        simulation: None,
-    },
+    routing: NOT_SIMULATED,
     placement: ARBITRARY_PLACEMENT,
 };
 
@@ -68,10 +65,7 @@ pub const DEBRUIJN: Family = Family {
     example: "debruijn:d=2,k=4",
     display_name: "de Bruijn",
     sizes: debruijn_sizes,
-    routing: FamilyRouting {
-        specific: &[],
-        simulation: None,
-    },
+    routing: NOT_SIMULATED,
     placement: ARBITRARY_PLACEMENT,
 };
 

@@ -19,8 +19,8 @@ use super::kautz::{kautz_size, kautz_successors};
 use super::random_directed::{digraph_sizes, read_order_and_degree};
 use super::random_directed::{SlotDigraph, MAX_ATTEMPTS};
 use super::{
-    p_param, read_p, Family, FamilyRouting, ParamDef, ParamKind, Sizes, ARBITRARY_PLACEMENT,
-    MAX_LINKS, MAX_ROUTERS, SEED_PARAM,
+    p_param, read_p, Family, ParamDef, ParamKind, Sizes, ARBITRARY_PLACEMENT, MAX_LINKS,
+    MAX_ROUTERS, NOT_SIMULATED, SEED_PARAM,
 };
 use crate::error::{Result, TopolabError};
 use crate::network::{Network, NetworkBuilder};
@@ -63,10 +63,7 @@ pub const FAMILY: Family = Family {
     example: "mddp:n=50,d=3",
     display_name: "MDDP",
     sizes,
-    routing: FamilyRouting {
-        specific: &[],
-        simulation: None,
-    },
+    routing: NOT_SIMULATED,
     placement: ARBITRARY_PLACEMENT,
 };
 

@@ -156,6 +156,22 @@ impl SimulationChoice {
     }
 }
 
+/// Families `compare --simulate` does not run and with no routing of their own.
+pub const NOT_SIMULATED: FamilyRouting = FamilyRouting {
+    specific: &[],
+    simulation: None,
+};
+
+/// Random graphs: no routing of their own, and no structural worst case, so a random
+/// permutation stands in for one.
+pub const RANDOM_GRAPH_ROUTING: FamilyRouting = FamilyRouting {
+    specific: &[],
+    simulation: Some(
+        SimulationChoice::new("min", "randperm", "min")
+            .noted("no structural worst case: a random permutation"),
+    ),
+};
+
 /// How the `family` placement rule puts a family's routers into cabinets
 /// (`physical::placement`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -252,6 +268,26 @@ fn checked_family(spec: &TopologySpec) -> Result<&'static Family> {
         }
     }
     Ok(family)
+}
+
+/// Ok when `net`'s family declares `routing` among its own (`FamilyRouting::specific`): for a
+/// routing whose structure the labels alone do not tell apart (a 3 x 3 HyperX is a 3 x 3
+/// torus graph, but `torus_dor` is defined on rings). The error names the families that do.
+pub fn require_declared(net: &Network, routing: &str) -> Result<()> {
+    let declares = |f: &Family| f.routing.specific.contains(&routing);
+    if find_family(net.family()).is_ok_and(declares) {
+        return Ok(());
+    }
+    let with: Vec<&str> = families()
+        .iter()
+        .filter(|f| declares(f))
+        .map(|f| f.name)
+        .collect();
+    Err(TopolabError::InvalidNetwork(format!(
+        "routing {routing} is defined on {} networks (the families that declare it); this network is '{}'",
+        with.join(" and "),
+        net.family()
+    )))
 }
 
 /// The closed-form sizes of the network a spec describes, without building it.

@@ -8,8 +8,8 @@
 //! directed factor with an undirected one is rejected (its links would have no direction).
 
 use super::{
-    ensure_size, p_param, read_p, Family, FamilyRouting, ParamDef, ParamKind, Sizes,
-    ARBITRARY_PLACEMENT,
+    ensure_size, p_param, read_p, Family, ParamDef, ParamKind, Sizes, ARBITRARY_PLACEMENT,
+    NOT_SIMULATED,
 };
 use crate::error::{Result, TopolabError};
 use crate::network::{Network, NetworkBuilder};
@@ -52,10 +52,7 @@ pub const FAMILY: Family = Family {
     example: "product:a=(slimfly:q=3),b=(jellyfish:routers=4,degree=3)",
     display_name: "Product",
     sizes,
-    routing: FamilyRouting {
-        specific: &[],
-        simulation: None,
-    },
+    routing: NOT_SIMULATED,
     placement: ARBITRARY_PLACEMENT,
 };
 

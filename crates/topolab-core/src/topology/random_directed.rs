@@ -11,8 +11,8 @@
 //! run out of tries, is discarded and the next construction stream index is tried.
 
 use super::{
-    ensure_size, moore_balance, p_param, read_p, Family, FamilyRouting, ParamDef, ParamKind, Sizes,
-    ARBITRARY_PLACEMENT, SEED_PARAM,
+    ensure_size, moore_balance, p_param, read_p, Family, ParamDef, ParamKind, Sizes,
+    ARBITRARY_PLACEMENT, NOT_SIMULATED, SEED_PARAM,
 };
 use crate::error::{Result, TopolabError};
 use crate::network::{Network, NetworkBuilder};
@@ -58,10 +58,7 @@ pub const FAMILY: Family = Family {
     example: "random_directed:n=32,d=3",
     display_name: "Random digraph",
     sizes,
-    routing: FamilyRouting {
-        specific: &[],
-        simulation: None,
-    },
+    routing: NOT_SIMULATED,
     placement: ARBITRARY_PLACEMENT,
 };
 

@@ -28,8 +28,8 @@
 //! diagonal.
 
 use super::{
-    ensure_size, moore_balance, p_param, read_p, Family, FamilyPlacement, FamilyRouting, ParamDef,
-    ParamKind, Sizes, SEED_PARAM,
+    ensure_size, moore_balance, p_param, read_p, Family, FamilyPlacement, ParamDef, ParamKind,
+    Sizes, NOT_SIMULATED, SEED_PARAM,
 };
 use crate::error::Result;
 use crate::network::{Network, NetworkBuilder};
@@ -84,10 +84,7 @@ pub const FAMILY: Family = Family {
     example: "skywalk:z=4,c=16,di=3,do=3",
     display_name: "Skywalk",
     sizes,
-    routing: FamilyRouting {
-        specific: &[],
-        simulation: None,
-    },
+    routing: NOT_SIMULATED,
     placement: FamilyPlacement::Grouped {
         field: "cabinet",
         what: "the cabinet Skywalk was built in (004 §II)",
