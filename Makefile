@@ -2,7 +2,7 @@
 PYTHON ?= python3
 PIP_INSTALL = $(PYTHON) -m pip install --quiet --disable-pip-version-check
 
-.PHONY: help install run test test-rust test-python typecheck lint fmt bench
+.PHONY: help install run test test-rust test-python typecheck stubtest lint fmt bench
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -13,7 +13,7 @@ install: ## build the Rust extension (release) and install topolab with its test
 run: install ## the main job: which network for 10,000 endpoints and radix-48 routers; report in ./topolab-compare
 	$(PYTHON) -m topolab compare -o topolab-compare
 
-test: install test-rust test-python ## the whole test suite (Rust and Python)
+test: install test-rust test-python stubtest ## the whole test suite (Rust and Python)
 
 test-rust: ## Rust unit and integration tests
 	cargo test --workspace --exclude topolab-py
@@ -23,6 +23,9 @@ test-python: ## Python API, CLI and networkx cross-checks
 
 typecheck: ## mypy over the Python package (configuration in pyproject.toml)
 	$(PYTHON) -m mypy -p topolab
+
+stubtest: ## the type stub python/topolab/_core.pyi against the built extension
+	$(PYTHON) -m mypy.stubtest topolab._core
 
 lint: ## formatting and lints
 	cargo fmt --all -- --check

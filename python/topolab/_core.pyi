@@ -1,8 +1,46 @@
 """Type stubs for the Rust extension topolab._core (hand-written; keep in step with
-crates/topolab-py/src/lib.rs)."""
+crates/topolab-py/src/lib.rs; `make stubtest` checks it against the built extension)."""
 
 from os import PathLike
-from typing import Any, Callable
+from typing import Any, Callable, final
+
+__all__ = [
+    "TopolabError",
+    "ParameterError",
+    "FormatError",
+    "NetworkError",
+    "FileError",
+    "SimulationError",
+    "DeadlockError",
+    "Network",
+    "build",
+    "load",
+    "loads",
+    "from_parts",
+    "families",
+    "family_sizes",
+    "analyze",
+    "moore_bound",
+    "floors",
+    "catalogs",
+    "floor",
+    "catalog",
+    "place",
+    "cost",
+    "cable_lengths",
+    "latency",
+    "simulate",
+    "sweep_load",
+    "run_exchange",
+    "exchange_messages",
+    "sim_params",
+    "read_booksim_config",
+    "routing_check",
+    "routing_load",
+    "routing_tables",
+    "routing_catalog",
+    "__version__",
+]
 
 __version__: str
 
@@ -23,6 +61,7 @@ class FileError(TopolabError): ...
 class SimulationError(TopolabError): ...
 class DeadlockError(SimulationError): ...
 
+@final
 class Network:
     @property
     def family(self) -> str: ...
@@ -80,6 +119,7 @@ def from_parts(
     family: str = "imported",
 ) -> Network: ...
 def families() -> list[dict[str, Any]]: ...
+def family_sizes(spec: str) -> dict[str, Any]: ...
 def analyze(
     net: Network,
     *,

@@ -7,6 +7,28 @@
 
 use crate::error::{Result, TopolabError};
 
+/// (p, m) with q = p^m when GF(q) exists and is small enough to tabulate; otherwise the error
+/// `Field::new` gives, naming `param` of `context`. Checking a parameter without building.
+pub fn check_order(q: u32, context: &str, param: &str) -> Result<(u32, u32)> {
+    let Some((p, m)) = prime_power(q) else {
+        return Err(TopolabError::invalid(
+            context,
+            param,
+            q,
+            "a prime power (2, 3, 4, 5, 7, 8, 9, 11, 13, 16, ...)",
+        ));
+    };
+    if q > MAX_FIELD_ORDER {
+        return Err(TopolabError::invalid(
+            context,
+            param,
+            q,
+            format!("at most {MAX_FIELD_ORDER}"),
+        ));
+    }
+    Ok((p, m))
+}
+
 #[derive(Debug, Clone)]
 pub struct Field {
     q: u32,
@@ -42,22 +64,7 @@ pub fn prime_power(q: u32) -> Option<(u32, u32)> {
 impl Field {
     /// GF(q); `context` and `param` name the parameter in the error when q is not a prime power.
     pub fn new(q: u32, context: &str, param: &str) -> Result<Field> {
-        let Some((p, m)) = prime_power(q) else {
-            return Err(TopolabError::invalid(
-                context,
-                param,
-                q,
-                "a prime power (2, 3, 4, 5, 7, 8, 9, 11, 13, 16, ...)",
-            ));
-        };
-        if q > MAX_FIELD_ORDER {
-            return Err(TopolabError::invalid(
-                context,
-                param,
-                q,
-                format!("at most {MAX_FIELD_ORDER}"),
-            ));
-        }
+        let (p, m) = check_order(q, context, param)?;
         let modulus = irreducible_polynomial(p, m);
         let qs = q as usize;
         let mut add = vec![0u32; qs * qs];

@@ -14,6 +14,8 @@ pub mod topology;
 pub mod union_find;
 
 pub use error::{Result, TopolabError};
-pub use network::{Link, Network, NetworkBuilder};
+pub use network::{Capability, Link, Network, NetworkBuilder};
 pub use spec::{ParamValue, Params, TopologySpec};
-pub use topology::{build, build_str, families, find_family, Family, ParamDef, ParamKind};
+pub use topology::{
+    build, build_str, families, find_family, sizes, sizes_str, Family, ParamDef, ParamKind, Sizes,
+};

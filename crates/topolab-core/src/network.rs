@@ -19,6 +19,29 @@ pub struct Link {
     pub class: u16,
 }
 
+/// A structure that routings, placements and traffic patterns ask a network for instead of
+/// asking for a family by name: any network whose routers carry these labels has it (a
+/// Dragonfly built here, a product whose factor provides it, an imported file that names them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Capability {
+    /// What it is, for errors: "router groups".
+    pub what: &'static str,
+    /// The label fields, in this order, that carry it.
+    pub fields: &'static [&'static str],
+}
+
+/// Routers in equal groups: (group, index), e.g. Dragonfly groups.
+pub const ROUTER_GROUPS: Capability = Capability {
+    what: "router groups",
+    fields: &["group", "index"],
+};
+
+/// Routers in tree levels with pods: (level, pod, index), level 0 the leaves, pod -1 above them.
+pub const TREE_LEVELS: Capability = Capability {
+    what: "tree levels",
+    fields: &["level", "pod", "index"],
+};
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Network {
     family: String,
@@ -78,6 +101,26 @@ impl Network {
 
     pub fn label_fields(&self) -> &[String] {
         &self.label_fields
+    }
+
+    /// Whether the routers carry `cap`'s labels.
+    pub fn has(&self, cap: Capability) -> bool {
+        self.label_fields == cap.fields
+    }
+
+    /// Ok when the network has `cap`; otherwise an error saying that `user` (e.g. "routing
+    /// dragonfly_static") needs it and what this network has instead.
+    pub fn require(&self, user: &str, cap: Capability) -> Result<()> {
+        if self.has(cap) {
+            return Ok(());
+        }
+        Err(TopolabError::InvalidNetwork(format!(
+            "{user} needs {} (router labels {}); this network ('{}') has labels ({})",
+            cap.what,
+            cap.fields.join(", "),
+            self.family,
+            self.label_fields.join(", ")
+        )))
     }
 
     /// The family-specific label of router `r`, one value per `label_fields()` entry.

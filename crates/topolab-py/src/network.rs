@@ -1,5 +1,5 @@
-//! The Network class and the functions that make one: build, load, loads, from_parts,
-//! families.
+//! The Network class and the functions that make one: build, load, loads, from_parts; the
+//! family table (families) and a family's closed-form sizes (family_sizes).
 
 use crate::errors::{to_py_err, NetworkError, ParameterError};
 use pyo3::prelude::*;
@@ -327,6 +327,20 @@ fn families(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
                 })
                 .collect::<PyResult<Vec<_>>>()?;
             d.set_item("params", params)?;
+            d.set_item("display_name", f.display_name)?;
+            d.set_item("routings", f.routing.specific.to_vec())?;
+            let simulation = match f.routing.simulation {
+                None => None,
+                Some(s) => {
+                    let sd = PyDict::new(py);
+                    sd.set_item("uniform_routing", s.uniform_routing)?;
+                    sd.set_item("worst_traffic", s.worst_traffic)?;
+                    sd.set_item("worst_routing", s.worst_routing)?;
+                    sd.set_item("note", s.note)?;
+                    Some(sd)
+                }
+            };
+            d.set_item("simulation", simulation)?;
             Ok(d)
         })
         .collect()
@@ -356,6 +370,23 @@ fn map_network(
     ))
 }
 
+/// Routers, endpoints, radix and balance of the network `spec` describes, from the family's
+/// closed-form rule: nothing is built, and bad parameters fail as `build` fails.
+#[pyfunction]
+fn family_sizes<'py>(py: Python<'py>, spec: &str) -> PyResult<Bound<'py, PyDict>> {
+    let s = topolab_core::sizes_str(spec).map_err(to_py_err)?;
+    let d = PyDict::new(py);
+    d.set_item("routers", s.routers)?;
+    d.set_item("endpoints", s.endpoints)?;
+    d.set_item("radix", s.radix)?;
+    d.set_item("network_radix", s.network_radix)?;
+    d.set_item("concentration", s.concentration)?;
+    d.set_item("balanced_concentration", s.balanced_concentration)?;
+    d.set_item("load", s.load)?;
+    d.set_item("radix_is_bound", s.radix_is_bound)?;
+    Ok(d)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyNetwork>()?;
     m.add_function(wrap_pyfunction!(map_network, m)?)?;
@@ -364,5 +395,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(loads, m)?)?;
     m.add_function(wrap_pyfunction!(from_parts, m)?)?;
     m.add_function(wrap_pyfunction!(families, m)?)?;
+    m.add_function(wrap_pyfunction!(family_sizes, m)?)?;
     Ok(())
 }

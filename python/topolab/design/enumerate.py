@@ -24,27 +24,9 @@ if TYPE_CHECKING:
 
     from topolab.network import Network
 
-# Output order of the families, and the name a report shows for each.
-FAMILY_NAMES = {
-    "slimfly": "Slim Fly",
-    "dragonfly": "Dragonfly",
-    "fattree": "Fat tree",
-    "hyperx": "HyperX",
-    "torus": "Torus",
-    "mesh": "Mesh",
-    "hypercube": "Hypercube",
-    "mlfm": "MLFM",
-    "oft": "OFT",
-    "jellyfish": "Jellyfish",
-    "dln": "DLN",
-    "skywalk": "Skywalk",
-    "product": "Slim Fly x HyperX",
-    "kautz": "Kautz",
-    "debruijn": "de Bruijn",
-    "imase": "Imase-Itoh",
-    "mddp": "MDDP",
-    "random_directed": "Random digraph",
-}
+# Output order of the families (the registry's), and the name a report shows for each: both
+# declared by the families themselves (crates/topolab-core/src/topology/).
+FAMILY_NAMES = {f["name"]: f["display_name"] for f in _core.families()}
 FAMILY_ORDER = tuple(FAMILY_NAMES)
 
 # The rule of each family (structured.py, randomized.py). TWINNED rules also take the balanced
@@ -68,9 +50,6 @@ RULES = {
     "mddp": randomized.mddp,
 }
 TWINNED = {"jellyfish": randomized.jellyfish, "dln": randomized.dln}
-
-# Families whose radix is an upper bound: the randomized construction can leave ports free.
-RADIX_IS_BOUND = frozenset({"skywalk"})
 
 DEFAULT_OVERSUBSCRIPTION = SHOWN_OVERSUBSCRIPTION
 DEFAULT_UNDERSUBSCRIPTION = 0.25
@@ -206,7 +185,7 @@ def _design(c: rules.Candidate, spec: str, target: int) -> Design:
         deviation=c.endpoints / target - 1.0,
         tags=tuple(tags + list(c.tags)),
         source=c.source,
-        radix_is_bound=c.family in RADIX_IS_BOUND,
+        radix_is_bound=c.radix_is_bound,
         params=dict(c.params),
     )
 
@@ -354,7 +333,7 @@ def _float_param(name: str, value: Any, hi: float, hi_allowed: bool, allowed: st
 
 def _resolve_families(families: Iterable[str] | str | None) -> set[str]:
     if families is None:
-        return set(FAMILY_ORDER)
+        return set(RULES) | set(TWINNED)
     if isinstance(families, str):
         families = [f for f in families.split(",") if f.strip()]
     aliases = {}
@@ -364,11 +343,12 @@ def _resolve_families(families: Iterable[str] | str | None) -> set[str]:
     selected = set()
     for given in families:
         name = aliases.get(str(given).strip().lower())
-        if name is None or name not in FAMILY_NAMES:
+        if name is None or name not in RULES.keys() | TWINNED.keys():
             raise _bad(
                 "families",
                 given,
-                "family names (or aliases) among " + ", ".join(FAMILY_ORDER),
+                "family names (or aliases) among "
+                + ", ".join(f for f in FAMILY_ORDER if f in RULES or f in TWINNED),
             )
         selected.add(name)
     if not selected:

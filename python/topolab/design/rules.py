@@ -1,18 +1,23 @@
-"""What every enumeration rule shares: the search window, the candidate record, and the
-small number theory, balance estimates and shape searches the families use.
+"""What every enumeration rule shares: the search window, the candidate record, the sizes
+each family declares, and the shape searches the families use.
 
 The rules themselves are in ``structured.py`` (Slim Fly, Dragonfly, fat trees, HyperX, tori,
 meshes, hypercubes, MLFM, OFT, Slim Fly x HyperX) and ``randomized.py`` (random and directed
-families, Skywalk). Each generator yields ``Candidate`` records with closed-form sizes (the
-formulas of docs/families/*.md) and the paper section of its rule; ``enumerate.py`` turns them
-into ``Design``s. The tests build the specs with ``topolab.build`` and compare.
+families, Skywalk): they choose which parameters to try. What those parameters give (routers,
+endpoints, radix, balanced concentration, load) and whether the family builds them at all is
+the family's own closed-form rule in the Rust family table, read through ``sizes`` (one
+place for each formula; docs/families/*.md). ``enumerate.py`` turns the candidates into
+``Design``s. The tests build the specs with ``topolab.build`` and compare.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Any, Iterator
+
+from topolab import _core
 
 # Shapes of tori, meshes and HyperX: how far apart the sizes of one shape may be.
 TORUS_MAX_SPREAD = 2  # near-cubic: largest size - smallest size <= 2 (000 T3D 22^3, T5D 6^4x8)
@@ -59,10 +64,11 @@ class Candidate:
     source: str
     tags: list = field(default_factory=list)
     exempt: bool = False  # p = 1 of a low-radix family (000 §III): no subscription limits
+    radix_is_bound: bool = False  # the construction may use fewer ports (Skywalk)
 
     @property
     def spec(self) -> str:
-        return self.family + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in self.params.items())
+        return spec_of(self.family, self.params)
 
 
 def _fmt(value) -> str:
@@ -72,44 +78,50 @@ def _fmt(value) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# small number theory and the Moore-bound balance estimate
+# what a family declares about its parameters
 # ---------------------------------------------------------------------------------------------
 
 
-def is_prime_power(n: int) -> bool:
-    if n < 2:
-        return False
-    for d in range(2, math.isqrt(n) + 1):
-        if n % d == 0:
-            while n % d == 0:
-                n //= d
-            return n == 1
-    return True
+@functools.lru_cache(maxsize=65536)
+def sizes(spec: str) -> dict[str, Any] | None:
+    """Routers, endpoints, radix, network_radix, concentration, balanced_concentration, load
+    and radix_is_bound of ``spec`` by its family's closed-form rule (``_core.family_sizes``;
+    nothing is built), or None when the family does not build those parameters (a Slim Fly
+    q that is not a prime power, a Jellyfish with an odd number of link ends, ...). The dict
+    is shared by the cache: read it, do not change it."""
+    try:
+        return _core.family_sizes(spec)
+    except _core.ParameterError:
+        return None
 
 
-def moore_distance_sum(degree: int, routers: int, directed: bool = False) -> float:
-    """Sum of the distances from one router to all routers if every BFS layer were full (the
-    Moore bound: layers d, d(d-1), ... undirected; d, d^2, ... directed). A lower bound on the true
-    sum, exact for diameter-2 graphs such as Slim Fly."""
-    remaining, total, layer, dist = routers - 1, 0, degree, 1
-    while remaining > 0:
-        if layer <= 0:
-            return math.inf
-        n = min(layer, remaining)
-        total += dist * n
-        remaining -= n
-        dist += 1
-        layer *= degree if directed else degree - 1
-    return float(total)
+def spec_of(family: str, params: dict) -> str:
+    return family + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in params.items())
 
 
-def channel_balance(degree: int, routers: int, directed: bool = False) -> float:
-    """Balanced concentration of 000 §II-B2: p = k' N_r / (sum of distances from a router to all
-    N_r routers), i.e. p endpoints' uniform traffic exactly fills the k' channels of a router.
-    For Slim Fly this is 000's k' N_r / (2 N_r - k' - 2) ~ k'/2. For random graphs the distances
-    are estimated by the Moore bound (``moore_distance_sum``), an optimistic estimate."""
-    total = moore_distance_sum(degree, routers, directed)
-    return degree * routers / total if total > 0 else math.inf
+def candidate(
+    family: str, params: dict, source: str, tags: list | None = None, exempt: bool = False
+) -> Candidate | None:
+    """The candidate ``family:params`` with the sizes its family declares (``sizes``), or None
+    when the family does not build it."""
+    s = sizes(spec_of(family, params))
+    if s is None:
+        return None
+    return Candidate(
+        family,
+        params,
+        s["routers"],
+        s["endpoints"],
+        s["radix"],
+        s["network_radix"],
+        s["concentration"],
+        s["balanced_concentration"],
+        s["load"],
+        source,
+        list(tags or []),
+        exempt,
+        s["radix_is_bound"],
+    )
 
 
 # ---------------------------------------------------------------------------------------------

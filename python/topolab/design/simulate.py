@@ -8,8 +8,9 @@ load (endpoints per router over the family's balanced concentration, docs/compar
 most ``CompareSettings.sim_endpoints`` endpoints. Designs that scale to the same small network
 (a Slim Fly q = 19 with p = 14 or 15) share one simulation (cached).
 
-Which routing and which worst-case pattern a family gets is ``SIM_CHOICES``, the one place to
-update when a better routing arrives.
+Which routing and which worst-case pattern a family gets is declared by the family itself
+(``routing.simulation`` in its Rust table, crates/topolab-core/src/topology/), read here as
+``SIM_CHOICES``: the one place to update when a better routing arrives.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from topolab import _core
-from topolab.design.rules import channel_balance, is_prime_power
+from topolab.design.rules import sizes
 
 if TYPE_CHECKING:
     from topolab.design.compare import CompareSettings
@@ -40,26 +41,10 @@ class SimChoice:
     note: str = ""
 
 
-# family -> what to simulate. Update here when a routing arrives (Slim Fly UGAL, ...).
+# family -> what to simulate, as each family declares it; families that declare nothing are
+# not simulated.
 SIM_CHOICES: dict[str, SimChoice] = {
-    # 000 §V: minimal routing for uniform traffic; UGAL-L for the adversarial pattern (§V-C;
-    # `topolab reproduce slimfly-routing`: above Valiant under the worst case at q = 7)
-    "slimfly": SimChoice("min", "slimfly-worst", "ugal_l"),
-    # Kim et al. ISCA'08, 000 §V-C: UGAL-L for both. The worst case takes topolab's generic
-    # UGAL-L (n = 4 Valiant candidates, hops x queue): on dragonfly:a=4,h=2,p=2 it accepts 0.40
-    # at load 0.4 where BookSim2's source-router `dragonfly_ugal` saturates at 0.18.
-    "dragonfly": SimChoice("dragonfly_ugal", "dragonfly-worst", "ugal_l"),
-    # 000 §V-C: every packet through the core switches
-    "fattree": SimChoice("min", "fattree-worst", "min"),
-    "mlfm": SimChoice("min", "mlfm-worst", "min"),
-    "oft": SimChoice("min", "oft-worst", "min"),
-    # Dally & Towles: tornado is the adversarial pattern of dimension-order routing on rings
-    "torus": SimChoice("dor", "tornado", "dor"),
-    "mesh": SimChoice("dor", "tornado", "dor"),
-    "hyperx": SimChoice("min", "tornado", "min", "tornado: every coordinate shifted"),
-    "hypercube": SimChoice("min", "bitcomp", "min", "bit complement: all traffic crosses every cut"),
-    "jellyfish": SimChoice("min", "randperm", "min", "no structural worst case: a random permutation"),
-    "dln": SimChoice("min", "randperm", "min", "no structural worst case: a random permutation"),
+    f["name"]: SimChoice(**f["simulation"]) for f in _core.families() if f["simulation"] is not None
 }
 
 # Router and measurement parameters of every run (the simulator's defaults otherwise,
@@ -91,9 +76,10 @@ COLUMNS = (
 # ---------------------------------------------------------------------------------------------
 
 
-def _slimfly_kprime(q: int) -> int:
-    delta = q - 4 * round(q / 4)  # q = 4w + delta, delta in {-1, 0, 1} (000 §II-B1)
-    return (3 * q - delta) // 2
+def _balanced(spec: str) -> float | None:
+    """The balanced concentration ``spec``'s family declares for it, None if it is not built."""
+    s = sizes(spec)
+    return None if s is None else s["balanced_concentration"]
 
 
 def _scaled_p(p: int, balanced_old: float, balanced_new: float) -> int:
@@ -118,22 +104,20 @@ def _x(values) -> str:
 def _slimfly(d: Design) -> Iterator[str]:
     q, p = d.params["q"], d.params["p"]
     for q2 in range(3, q):
-        if is_prime_power(q2) and q2 % 4 != 2:
-            pb = math.ceil(_slimfly_kprime(q2) / 2)
+        pb = _balanced(f"slimfly:q={q2}")
+        if pb is not None:
             yield f"slimfly:q={q2},p={_scaled_p(p, d.balanced_concentration, pb)}"
 
 
 def _dragonfly(d: Design) -> Iterator[str]:
     """h' < h with a and p in proportion, and the same number of global links per pair of
     groups, ah/(g - 1), which sets the global bandwidth (003 §1.4's G); p' for the same load."""
-    from topolab.design.structured import _dragonfly_balance
-
     a, h, p, g = (d.params[k] for k in ("a", "h", "p", "g"))
     per_pair = max(1, (a * h) // (g - 1))
 
     def member(a2: int, h2: int) -> tuple[float, tuple[int, int, int, int]]:
         g2 = 1 + max(1, (a2 * h2) // per_pair)
-        balance = _dragonfly_balance(a2, h2, g2)
+        balance = _balanced(f"dragonfly:a={a2},h={h2},g={g2}") or math.inf
         p2 = max(h2, _nearest_p(d.load, lambda c: c / balance, a2))  # p >= h (000 §VI-B4)
         miss = abs(p2 / balance - d.load) + (0 if (p2 / balance <= 1 + 1e-9) == (d.load <= 1 + 1e-9) else 1)
         return miss, (a2, h2, p2, g2)
@@ -149,8 +133,7 @@ def _dragonfly(d: Design) -> Iterator[str]:
 def _fattree(d: Design) -> Iterator[str]:
     k, levels = d.params["k"], d.params["levels"]
     for k2 in range(4, k, 2):
-        # the enumeration's rule: load p / (k/2), above k/2 leaf down : up ports p / (k - p)
-        p2 = _nearest_p(d.load, lambda c, k2=k2: c / (k2 / 2) if 2 * c <= k2 else c / (k2 - c), k2 - 1)
+        p2 = _nearest_p(d.load, lambda c, k2=k2: sizes(f"fattree:k={k2},levels=2,p={c}")["load"], k2 - 1)
         if levels == 3:
             pods = max(1, min(k2, round(d.params["pods"] * k2 / k)))
             yield f"fattree:k={k2},levels=3,p={p2},pods={pods}"
@@ -164,25 +147,26 @@ def _torus_like(d: Design) -> Iterator[str]:
     c = 8 for a torus and 4 for a mesh (003 §1.1)."""
     dims, p = d.params["dims"], d.params["p"]
     widths = d.params.get("widths", (1,) * len(dims))
-    c = 8 if d.family == "torus" else 4
     for side in range(3, max(dims)):
         dims2 = [max(3, math.floor(x * side / max(dims) + 0.5)) for x in dims]
         widths2 = [max(1, math.floor(w * x2 / x + 0.5)) for w, x, x2 in zip(widths, dims, dims2)]
-        balanced = c * min(w / x for w, x in zip(widths2, dims2))
-        p2 = 1 if p == 1 else _nearest_p(d.load, lambda q, b=balanced: q / b, 4 * p)
         shown = "" if all(w == 1 for w in widths2) else f",widths={_x(widths2)}"
+        balanced = _balanced(f"{d.family}:dims={_x(dims2)}{shown}")
+        if balanced is None:
+            continue
+        p2 = 1 if p == 1 else _nearest_p(d.load, lambda q, b=balanced: q / b, 4 * p)
         yield f"{d.family}:dims={_x(dims2)}{shown},p={p2}"
 
 
 def _hyperx(d: Design) -> Iterator[str]:
     dims, p = d.params["dims"], d.params["p"]
     widths = d.params.get("widths", (1,) * len(dims))
-    balanced = min(x * w for x, w in zip(dims, widths))  # 003 §1.2: min K_n L_n
     for side in range(2, max(dims)):
         dims2 = [max(2, round(x * side / max(dims))) for x in dims]
-        pb = min(x * w for x, w in zip(dims2, widths))
         shown = "" if all(w == 1 for w in widths) else f",widths={_x(widths)}"
-        yield f"hyperx:dims={_x(dims2)}{shown},p={_scaled_p(p, balanced, pb)}"
+        pb = _balanced(f"hyperx:dims={_x(dims2)}{shown}")
+        if pb is not None:
+            yield f"hyperx:dims={_x(dims2)}{shown},p={_scaled_p(p, d.balanced_concentration, pb)}"
 
 
 def _hypercube(d: Design) -> Iterator[str]:
@@ -194,14 +178,17 @@ def _mlfm(d: Design) -> Iterator[str]:
     h, lr, p = d.params["h"], d.params["l"], d.params["p"]
     for h2 in range(2, h):
         l2 = max(2, round(lr * h2 / h))
-        yield f"mlfm:h={h2},l={l2},p={_scaled_p(p, h, h2)}"
+        pb = _balanced(f"mlfm:h={h2},l={l2}")
+        if pb is not None:
+            yield f"mlfm:h={h2},l={l2},p={_scaled_p(p, d.balanced_concentration, pb)}"
 
 
 def _oft(d: Design) -> Iterator[str]:
     k, p = d.params["k"], d.params["p"]
     for k2 in range(3, k):
-        if is_prime_power(k2 - 1):
-            yield f"oft:k={k2},p={_scaled_p(p, k, k2)}"
+        pb = _balanced(f"oft:k={k2}")
+        if pb is not None:
+            yield f"oft:k={k2},p={_scaled_p(p, d.balanced_concentration, pb)}"
 
 
 def _random_graph(d: Design) -> Iterator[str]:
@@ -214,11 +201,13 @@ def _random_graph(d: Design) -> Iterator[str]:
     for d2 in range(4, degree):
         r2 = max(d2 + 2, round(routers * (d2 / degree) ** 2))
         r2 += (r2 * d2) % 2  # regular graph: routers x degree even
-        p2 = _scaled_p(d.concentration, d.balanced_concentration, channel_balance(d2, r2))
         if d.family == "jellyfish":
-            yield f"jellyfish:routers={r2},degree={d2},p={p2}"
+            shape = f"jellyfish:routers={r2},degree={d2}"
         else:
-            yield f"dln:routers={r2},shortcuts={d2 - 2},p={p2}"
+            shape = f"dln:routers={r2},shortcuts={d2 - 2}"
+        pb = _balanced(shape)
+        if pb is not None:
+            yield f"{shape},p={_scaled_p(d.concentration, d.balanced_concentration, pb)}"
 
 
 SCALE_RULES: dict[str, Callable[[Design], Iterator[str]]] = {

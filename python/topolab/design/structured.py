@@ -1,5 +1,6 @@
 """Enumeration rules of the structured families: Slim Fly, Dragonfly, fat trees, HyperX, tori,
-meshes, hypercubes, MLFM, OFT and Slim Fly x HyperX. docs/compare.md states each rule.
+meshes, hypercubes, MLFM, OFT and Slim Fly x HyperX. docs/compare.md states each rule. The rules
+choose parameters; their sizes and balance are the families' own (``rules.sizes``).
 """
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 import math
 from typing import Iterator
 
+from topolab.design import rules
 from topolab.design.rules import (
     HYPERX_MAX_ASPECT,
     HYPERX_MAX_DIMS,
@@ -14,10 +16,11 @@ from topolab.design.rules import (
     TORUS_MAX_SPREAD,
     Candidate,
     Window,
-    is_prime_power,
+    candidate,
     max_min_widths,
     nearest_count,
     shapes,
+    sizes,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -31,34 +34,24 @@ def slimfly(w: Window) -> Iterator[Candidate]:
     Balanced p = ceil(k'/2) (000 §II-B2), floor(k'/2) also full bandwidth (001 §2.1.2); larger p
     is oversubscribed (000 §V-E: p = 16..21 on q = 19)."""
     q = 3
-    while True:
-        delta = {0: 0, 1: 1, 3: -1}.get(q % 4)
-        if delta is not None and is_prime_power(q):
-            k_net = (3 * q - delta) // 2
-            if k_net + 1 > w.radix:
-                return
-            routers = 2 * q * q
-            p_ceil, p_floor = -(-k_net // 2), k_net // 2
-            for p in w.concentrations(routers, w.radix - k_net):
-                tags = []
-                if p == p_ceil:
-                    tags.append("ceil p (Besta & Hoefler, SC14, §II-B2)")
-                if p == p_floor:
-                    tags.append("floor p (Kathareios et al., SC15, §2.1.2)")
-                yield Candidate(
-                    "slimfly",
-                    {"q": q, "p": p},
-                    routers,
-                    p * routers,
-                    k_net + p,
-                    k_net,
-                    p,
-                    p_ceil,
-                    p / p_ceil,
-                    "Besta & Hoefler, SC14, §II-B, §V-E; Kathareios et al., SC15, §2.1.2",
-                    tags,
-                )
+    while q < w.radix:  # k' >= q, so no larger q leaves a port
+        base = sizes(f"slimfly:q={q},p=1")
         q += 1
+        if base is None:
+            continue
+        k_net = base["network_radix"]
+        if k_net + 1 > w.radix:
+            return
+        p_ceil = base["balanced_concentration"]
+        for p in w.concentrations(base["routers"], w.radix - k_net):
+            tags = []
+            if p == p_ceil:
+                tags.append("ceil p (000 §II-B2)")
+            if p == k_net // 2:
+                tags.append("floor p (001 §2.1.2)")
+            c = candidate("slimfly", {"q": q - 1, "p": p}, "000 §II-B, §V-E; 001 §2.1.2", tags)
+            if c is not None:
+                yield c
 
 
 def dragonfly(w: Window) -> Iterator[Candidate]:
@@ -79,27 +72,13 @@ def dragonfly(w: Window) -> Iterator[Candidate]:
                 g_lo = max(2, -(-w.lo // (p * a)))
                 g_hi = min(a * h + 1, w.hi // (p * a))
                 for g, tags in _group_counts(a, h, p, g_lo, g_hi, w):
-                    balance = _dragonfly_balance(a, h, g)
                     if a == 2 * h and p == h:
-                        tags.insert(0, "a=2h=2p (Besta & Hoefler, SC14, §VI-B3e)")
-                    yield Candidate(
-                        "dragonfly",
-                        {"a": a, "h": h, "p": p, "g": g},
-                        a * g,
-                        p * a * g,
-                        p + h + a - 1,
-                        h + a - 1,
-                        p,
-                        balance,
-                        p / balance,
-                        "Besta & Hoefler, SC14, §VI-B4; Daryin & Korzh, JSFI 2014, §1.4",
-                        tags,
+                        tags.insert(0, "a=2h=2p (000 §VI-B3e)")
+                    c = candidate(
+                        "dragonfly", {"a": a, "h": h, "p": p, "g": g}, "000 §VI-B4; 003 §1.4", tags
                     )
-
-
-def _dragonfly_balance(a: int, h: int, g: int) -> float:
-    """min(a/2, G) with G = q(g-1)/a the global links per router in use (see ``dragonfly``)."""
-    return min(a / 2, (a * h) // (g - 1) * (g - 1) / a)
+                    if c is not None:
+                        yield c
 
 
 def _group_counts(a, h, p, g_lo, g_hi, w: Window) -> list[tuple[int, list[str]]]:
@@ -108,11 +87,13 @@ def _group_counts(a, h, p, g_lo, g_hi, w: Window) -> list[tuple[int, list[str]]]
     (one global link per pair of groups, 000 §VI-B3e), and the g nearest the target among those
     whose pairs use every global port ((g - 1) divides a*h). Other g only shift N by a group.
     Searched outward from the target, so the cost does not grow with the window."""
-    if g_lo > g_hi or not w.admits(p / h) and p / h > 1:  # load >= p/h for every g
+    # The balanced p is at most h (the global links a router has), so the load is >= p/h.
+    if g_lo > g_hi or not w.admits(p / h) and p / h > 1:
         return []
 
     def allowed(g):
-        return w.admits(p / _dragonfly_balance(a, h, g))
+        s = sizes(f"dragonfly:a={a},h={h},p={p},g={g}")
+        return s is not None and w.admits(s["load"])
 
     def distance(g):
         return (abs(g * p * a - w.target), g)
@@ -164,44 +145,30 @@ def fattree(w: Window) -> Iterator[Candidate]:
     the pod count nearest N and all k pods when in the window. A leaf keeps
     min(k/2, k - p) up ports; balanced for p <= k/2, oversubscribed p : (k - p) above."""
     for k in range(4, w.radix + 1, 2):
-        half = k // 2
         for p in range(1, k):
-            up = min(half, k - p)
-            load = p / up
-            tags = ["full bisection"] if p == half else []
-            if k * p >= w.lo and k * p <= w.hi:
-                yield Candidate(
-                    "fattree",
-                    {"k": k, "levels": 2, "p": p},
-                    k + up,
-                    k * p,
-                    k,
-                    k,
-                    p,
-                    half,
-                    load,
-                    "Kathareios et al., SC15, §2.2.1",
-                    ["2 levels", *tags],
-                )
-            pods_lo = max(1, -(-w.lo // (half * p)))
-            pods_hi = min(k, w.hi // (half * p))
-            kept = {nearest_count(pods_lo, pods_hi, half * p, w.target)}
+            two = candidate("fattree", {"k": k, "levels": 2, "p": p}, "001 §2.2.1")
+            if two is None:
+                continue
+            tags = ["full bisection"] if p == two.balanced_concentration else []
+            if w.lo <= two.endpoints <= w.hi:
+                two.tags = ["2 levels", *tags]
+                yield two
+            one_pod = sizes(f"fattree:k={k},levels=3,p={p},pods=1")
+            per_pod = one_pod["endpoints"] if one_pod else w.hi + 1
+            pods_lo = max(1, -(-w.lo // per_pod))
+            pods_hi = min(k, w.hi // per_pod)
+            kept = {nearest_count(pods_lo, pods_hi, per_pod, w.target)}
             if pods_hi == k:
                 kept.add(k)
             for pods in sorted(kept - {None}):
-                yield Candidate(
+                c = candidate(
                     "fattree",
                     {"k": k, "levels": 3, "p": p, "pods": pods},
-                    pods * (half + up) + up * half,
-                    pods * half * p,
-                    k,
-                    k,
-                    p,
-                    half,
-                    load,
-                    "Besta & Hoefler, SC14, §VI-B3c, §V",
+                    "000 §VI-B3c, §V",
                     ["3 levels", *tags, "all pods" if pods == k else "fewer pods"],
                 )
+                if c is not None:
+                    yield c
 
 
 def hyperx(w: Window) -> Iterator[Candidate]:
@@ -232,25 +199,13 @@ def hyperx(w: Window) -> Iterator[Candidate]:
                 if best is not None and best != (1,) * n:
                     options.append((best, ["bisection widths (Daryin & Korzh, JSFI 2014, §1.2)"]))
                 for widths, tags in options:
-                    degree = sum(x * (s - 1) for s, x in zip(shape, widths))
                     params = {"dims": shape}
                     if any(x != 1 for x in widths):
                         params["widths"] = widths
                     params["p"] = p
-                    balance = min(s * x for s, x in zip(shape, widths))
-                    yield Candidate(
-                        "hyperx",
-                        params,
-                        routers,
-                        p * routers,
-                        degree + p,
-                        degree,
-                        p,
-                        balance,
-                        p / balance,
-                        "Kathareios et al., SC15, §2.1.1; Daryin & Korzh, JSFI 2014, §1.2",
-                        [f"{n}D", *tags],
-                    )
+                    c = candidate("hyperx", params, "001 §2.1.1; 003 §1.2", [f"{n}D", *tags])
+                    if c is not None:
+                        yield c
 
 
 def _torus_like(w: Window, family: str) -> Iterator[Candidate]:
@@ -261,7 +216,6 @@ def _torus_like(w: Window, family: str) -> Iterator[Candidate]:
     concentrated variants p >= 2 as in
     003 §1.1 with the bisection-maximizing widths. Balanced when p <= 8 min L_n / K_n for a torus
     (003 §1.1: beta = min 4 L_n / (C K_n) >= 1/2), 4 min L_n / K_n for a mesh (half the cut)."""
-    cut = 8 if family == "torus" else 4
     for n in TORUS_DIMS:
 
         def fits(shape):
@@ -283,28 +237,15 @@ def _torus_like(w: Window, family: str) -> Iterator[Candidate]:
                     )
                     options.append((best, [tag, "bisection widths (Daryin & Korzh, JSFI 2014, §1.1)"]))
                 for widths, tags in options:
-                    balance = cut * min(x / s for s, x in zip(shape, widths))
-                    if p > 1 and not w.admits(p / balance):
-                        continue
-                    degree = 2 * sum(widths)
                     params = {"dims": shape}
                     if any(x != 1 for x in widths):
                         params["widths"] = widths
                     params["p"] = p
-                    c = Candidate(
-                        family,
-                        params,
-                        routers,
-                        p * routers,
-                        degree + p,
-                        degree,
-                        p,
-                        balance,
-                        p / balance,
-                        "Daryin & Korzh, JSFI 2014, §1.1; Besta & Hoefler, SC14, §III, Table IV",
-                        [f"{n}D", *tags],
-                        exempt=p == 1,
+                    c = candidate(
+                        family, params, "003 §1.1; 000 §III, Table IV", [f"{n}D", *tags], exempt=p == 1
                     )
+                    if c is None or p > 1 and not w.admits(c.load):
+                        continue
                     groups.setdefault((p, tags[-1]), []).append(c)
         for key in sorted(groups):
             yield from _nearest_and_cubes(groups[key], w.target)
@@ -351,20 +292,15 @@ def hypercube(w: Window) -> Iterator[Candidate]:
                 if width > 1:
                     params["width"] = width
                 params["p"] = p
-                yield Candidate(
+                c = candidate(
                     "hypercube",
                     params,
-                    routers,
-                    p * routers,
-                    n * width + p,
-                    n * width,
-                    p,
-                    2 * width,
-                    p / (2 * width),
-                    "Daryin & Korzh, JSFI 2014, §1.3; Besta & Hoefler, SC14, §III, Table IV",
-                    ["p=1 (Besta & Hoefler, SC14, §III)"] if p == 1 else [],
+                    "003 §1.3; 000 §III, Table IV",
+                    ["p=1 (000 §III)"] if p == 1 else [],
                     exempt=p == 1,
                 )
+                if c is not None:
+                    yield c
         n += 1
 
 
@@ -379,48 +315,31 @@ def mlfm(w: Window) -> Iterator[Candidate]:
     Balanced for p <= h (001's h-MLFM has h = l = p)."""
     for h in range(1, w.radix):
         for p in range(1, w.radix - h + 1):
-            per_layer = (h + 1) * p
+            one_layer = sizes(f"mlfm:h={h},l=1,p={p}")
+            if one_layer is None:
+                continue
+            per_layer = one_layer["endpoints"]
             l_lo = max(1, -(-w.lo // per_layer))
             l_hi = min(w.radix // 2, w.hi // per_layer)
             nearest = nearest_count(l_lo, l_hi, per_layer, w.target)
             for layers in sorted({x for x in (nearest, h) if x is not None and l_lo <= x <= l_hi}):
-                tags = ["h=l=p (Kathareios et al., SC15, §2.2.3)"] if h == layers == p else []
-                yield Candidate(
-                    "mlfm",
-                    {"h": h, "l": layers, "p": p},
-                    layers * (h + 1) + h * (h + 1) // 2,
-                    layers * per_layer,
-                    max(h + p, 2 * layers),
-                    max(h, 2 * layers),
-                    p,
-                    h,
-                    p / h,
-                    "Kathareios et al., SC15, §2.2.3",
-                    tags,
-                )
+                tags = ["h=l=p (001 §2.2.3)"] if h == layers == p else []
+                c = candidate("mlfm", {"h": h, "l": layers, "p": p}, "001 §2.2.3", tags)
+                if c is not None:
+                    yield c
 
 
 def oft(w: Window) -> Iterator[Candidate]:
     """Two-level OFT (001 §2.2.4): k - 1 a prime power, 2k <= K (L1 routers), L0/L2 radix k + p,
     N = 2 p (1 + k(k-1)). Balanced for p <= k."""
     for k in range(3, w.radix // 2 + 1):
-        if not is_prime_power(k - 1):
+        base = sizes(f"oft:k={k},p=1")
+        if base is None:
             continue
-        per_level = 1 + k * (k - 1)
-        for p in w.concentrations(2 * per_level, w.radix - k):
-            yield Candidate(
-                "oft",
-                {"k": k, "p": p},
-                3 * per_level,
-                2 * p * per_level,
-                max(k + p, 2 * k),
-                2 * k,
-                p,
-                k,
-                p / k,
-                "Kathareios et al., SC15, §2.2.4",
-                ["p=k (Kathareios et al., SC15, §2.2.4)"] if p == k else [],
-            )
+        for p in w.concentrations(base["endpoints"], w.radix - k):
+            c = candidate("oft", {"k": k, "p": p}, "001 §2.2.4", ["p=k (001 §2.2.4)"] if p == k else [])
+            if c is not None:
+                yield c
 
 
 # ---------------------------------------------------------------------------------------------
@@ -434,45 +353,31 @@ def product(w: Window) -> Iterator[Candidate]:
     the m with N nearest the target. Balanced for p <= min(wa ceil(k'/2), m) (000 §II-B2 for the
     Slim Fly factor, 003 §1.2 for the FlatFly factor)."""
     q = 3
-    while True:
-        delta = {0: 0, 1: 1, 3: -1}.get(q % 4)
-        if delta is not None and is_prime_power(q):
-            k_sf = (3 * q - delta) // 2
-            if k_sf + 2 > w.radix:
-                return
-            for wa in (1, 2):
-                for n in (1, 2):
-                    groups: dict[int, list[Candidate]] = {}
-                    m = 2
-                    while wa * k_sf + n * (m - 1) + 1 <= w.radix and 2 * q * q * m**n <= w.hi:
-                        routers = 2 * q * q * m**n
-                        degree = wa * k_sf + n * (m - 1)
-                        for p in w.concentrations(routers, w.radix - degree):
-                            balance = min(wa * -(-k_sf // 2), m)
-                            if not w.admits(p / balance):
-                                continue
-                            params = {
-                                "a": f"(slimfly:q={q})",
-                                "b": f"(hyperx:dims={'x'.join([str(m)] * n)})",
-                            }
-                            if wa > 1:
-                                params["wa"] = wa
-                            params["p"] = p
-                            c = Candidate(
-                                "product",
-                                params,
-                                routers,
-                                p * routers,
-                                degree + p,
-                                degree,
-                                p,
-                                balance,
-                                p / balance,
-                                "Daryin & Korzh, JSFI 2014, §1.5",
-                                [f"SF x FF {n}D"],
-                            )
-                            groups.setdefault(p, []).append(c)
-                        m += 1
-                    for p in sorted(groups):
-                        yield min(groups[p], key=lambda c: (abs(c.endpoints - w.target), c.endpoints))
+    while q < w.radix:  # the Slim Fly factor alone has k' >= q ports
+        sf = sizes(f"slimfly:q={q}")
         q += 1
+        if sf is None:
+            continue
+        if sf["network_radix"] + 2 > w.radix:
+            return
+        for wa in (1, 2):
+            for n in (1, 2):
+                groups: dict[int, list[Candidate]] = {}
+                m = 2
+                while True:
+                    params = {
+                        "a": f"(slimfly:q={q - 1})",
+                        "b": f"(hyperx:dims={'x'.join([str(m)] * n)})",
+                    }
+                    if wa > 1:
+                        params["wa"] = wa
+                    base = sizes(rules.spec_of("product", {**params, "p": 1}))
+                    if base is None or base["radix"] > w.radix or base["routers"] > w.hi:
+                        break
+                    for p in w.concentrations(base["routers"], w.radix - base["network_radix"]):
+                        c = candidate("product", {**params, "p": p}, "003 §1.5", [f"SF x FF {n}D"])
+                        if c is not None and w.admits(c.load):
+                            groups.setdefault(p, []).append(c)
+                    m += 1
+                for p in sorted(groups):
+                    yield min(groups[p], key=lambda c: (abs(c.endpoints - w.target), c.endpoints))

@@ -25,6 +25,7 @@ use super::floor::Floor;
 use super::grid::CabinetGrid;
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
+use crate::topology::{FamilyPlacement, ARBITRARY_PLACEMENT};
 use serde::Serialize;
 
 /// Largest cabinet index a given placement may use: beyond this the grid is surely a typo.
@@ -143,39 +144,21 @@ fn by_family(net: &Network, floor: &Floor, per_cabinet: Option<u32>) -> Result<P
         Some(_) => Err(per_cabinet_refused(what)),
         None => Ok(()),
     };
-    match net.family() {
-        "slimfly" => {
-            structured("slimfly (racks from the MMS structure)")?;
-            let x = label_field(net, "x")?;
-            grouped(
-                net,
-                floor,
-                |r| net.label(r)[x],
-                "slimfly racks: subgroups (0,x,*) and (1,x,*) form rack x (Besta & Hoefler, SC14, §VI-A)",
-            )
+    let declared = crate::topology::find_family(net.family())
+        .map(|f| f.placement)
+        .unwrap_or(ARBITRARY_PLACEMENT);
+    match declared {
+        FamilyPlacement::Grouped {
+            field,
+            what,
+            structure,
+        } => {
+            structured(structure)?;
+            let f = label_field(net, field)?;
+            grouped(net, floor, |r| net.label(r)[f], what)
         }
-        "dragonfly" => {
-            structured("dragonfly (one group per cabinet)")?;
-            let g = label_field(net, "group")?;
-            grouped(
-                net,
-                floor,
-                |r| net.label(r)[g],
-                "one Dragonfly group per cabinet (Besta & Hoefler, SC14, §VI-B3e, Fujiwara et al., IPDPS 2014, §III-A)",
-            )
-        }
-        "skywalk" => {
-            structured("skywalk (built on the cabinet grid)")?;
-            let c = label_field(net, "cabinet")?;
-            grouped(
-                net,
-                floor,
-                |r| net.label(r)[c],
-                "the cabinet Skywalk was built in (Fujiwara et al., IPDPS 2014, §II)",
-            )
-        }
-        "fattree" => fat_tree(net, floor, per_cabinet),
-        "hyperx" | "torus" | "mesh" => {
+        FamilyPlacement::FatTree => fat_tree(net, floor, per_cabinet),
+        FamilyPlacement::FirstDimension { what } => {
             let z = match per_cabinet {
                 Some(z) => z,
                 None => {
@@ -183,24 +166,13 @@ fn by_family(net: &Network, floor: &Floor, per_cabinet: Option<u32>) -> Result<P
                     (0..n).map(|r| net.label(r)[d0]).max().unwrap_or(0) as u32 + 1
                 }
             };
-            let what = if net.family() == "hyperx" {
-                "sequential, one d0 clique per cabinet unless per_cabinet (Besta & Hoefler, SC14, §VI-B3d, Fujiwara et al., IPDPS 2014, §III-A)"
-            } else {
-                "sequential in canonical order, one d0 ring per cabinet unless per_cabinet (Fujiwara et al., IPDPS 2014, §III-A)"
-            };
             sequential(n, floor, z, what)
         }
-        "hypercube" => sequential(
+        FamilyPlacement::Sequential { what } => sequential(
             n,
             floor,
             per_cabinet.unwrap_or(floor.routers_per_cabinet),
-            "sequential in canonical order (Fujiwara et al., IPDPS 2014, §III-A)",
-        ),
-        _ => sequential(
-            n,
-            floor,
-            per_cabinet.unwrap_or(floor.routers_per_cabinet),
-            "arbitrary: index order (Fujiwara et al., IPDPS 2014, §III-A, Random)",
+            what,
         ),
     }
 }

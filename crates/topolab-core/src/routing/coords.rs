@@ -23,19 +23,15 @@ pub struct GridCoords {
     row: usize,
     /// nb[r * row + offsets[n] + c]: neighbour position, or NONE.
     nb: Vec<u32>,
+    /// The network's family, for errors.
+    family: String,
 }
 
 impl GridCoords {
-    /// Reads the labels of a network of one of `families` whose label fields are
-    /// `<prefix>0, <prefix>1, ...`; `routing` names the caller in errors.
-    pub fn read(net: &Network, routing: &str, families: &[&str], prefix: &str) -> Result<Self> {
-        if !families.contains(&net.family()) {
-            return Err(TopolabError::InvalidNetwork(format!(
-                "routing {routing} needs a {} network (its router labels are the coordinates); this network is '{}'",
-                families.join(" or "),
-                net.family()
-            )));
-        }
+    /// Reads the labels of a network whose label fields are the coordinates
+    /// `<prefix>0, <prefix>1, ...` (any network that has them: tori, meshes and HyperX have
+    /// d0.., hypercubes b0..); `routing` names the caller in errors.
+    pub fn read(net: &Network, routing: &str, prefix: &str) -> Result<Self> {
         let fields = net.label_fields();
         let nd = fields.len();
         if nd == 0
@@ -45,7 +41,8 @@ impl GridCoords {
                 .any(|(i, f)| *f != format!("{prefix}{i}"))
         {
             return Err(TopolabError::InvalidNetwork(format!(
-                "routing {routing} needs coordinate labels {prefix}0, {prefix}1, ...; found '{}'",
+                "routing {routing} needs grid coordinates (router labels {prefix}0, {prefix}1, ...); this network ('{}') has labels '{}'",
+                net.family(),
                 fields.join(", ")
             )));
         }
@@ -98,6 +95,7 @@ impl GridCoords {
             offsets,
             row,
             nb,
+            family: net.family().to_string(),
         })
     }
 
@@ -126,7 +124,8 @@ impl GridCoords {
                 for c in 0..k {
                     if c != self.coord(r, n) && self.neighbor(r, n, c) == NONE {
                         return Err(TopolabError::InvalidNetwork(format!(
-                            "routing {routing} needs a complete HyperX: router {r} has no link to coordinate {c} of dimension {n}"
+                            "routing {routing} needs a complete HyperX: router {r} of this '{}' network has no link to coordinate {c} of dimension {n}",
+                            self.family
                         )));
                     }
                 }

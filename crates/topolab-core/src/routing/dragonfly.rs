@@ -31,7 +31,7 @@
 
 use super::rule::{Hop, HopRouting, RouteState, Select};
 use crate::error::{Result, TopolabError};
-use crate::network::Network;
+use crate::network::{Network, ROUTER_GROUPS};
 
 /// The letters of a variant.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -109,12 +109,10 @@ impl DragonflyGsid {
         } else {
             "dragonfly_static"
         };
-        if net.family() != "dragonfly" || net.label_fields() != ["group", "index"] {
-            return Err(TopolabError::InvalidNetwork(format!(
-                "routing {name} needs a dragonfly network labelled (group, index); this network is '{}'",
-                net.family()
-            )));
-        }
+        net.require(
+            &format!("routing {name} (a dragonfly routing)"),
+            ROUTER_GROUPS,
+        )?;
         let n = net.num_routers();
         let group: Vec<u32> = (0..n).map(|r| net.label(r)[0] as u32).collect();
         let index: Vec<u32> = (0..n).map(|r| net.label(r)[1] as u32).collect();

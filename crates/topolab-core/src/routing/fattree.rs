@@ -18,8 +18,8 @@
 //! covers every leaf.
 
 use super::rule::{Hop, HopRouting, RouteState, Select};
-use crate::error::{Result, TopolabError};
-use crate::network::Network;
+use crate::error::Result;
+use crate::network::{Network, TREE_LEVELS};
 
 #[derive(Debug, Clone)]
 pub struct FatTreeNca {
@@ -47,12 +47,7 @@ impl FatTreeNca {
         } else {
             "fattree_nca"
         };
-        if net.family() != "fattree" || net.label_fields() != ["level", "pod", "index"] {
-            return Err(TopolabError::InvalidNetwork(format!(
-                "routing {name} needs a fattree network labelled (level, pod, index); this network is '{}'",
-                net.family()
-            )));
-        }
+        net.require(&format!("routing {name} (a fat-tree routing)"), TREE_LEVELS)?;
         let n = net.num_routers();
         let level: Vec<u8> = (0..n).map(|r| net.label(r)[0] as u8).collect();
         let pod: Vec<i64> = (0..n).map(|r| net.label(r)[1]).collect();

@@ -45,7 +45,7 @@ pub struct HypercubeTurn {
 
 impl HypercubeTurn {
     pub fn new(net: &Network, model: TurnModel) -> Result<Self> {
-        let grid = GridCoords::read(net, model.name(), &["hypercube"], "b")?;
+        let grid = GridCoords::read(net, model.name(), "b")?;
         let nd = grid.num_dims();
         let bits = (0..net.num_routers() as u32)
             .map(|r| (0..nd).fold(0u64, |acc, i| acc | ((grid.coord(r, i) as u64) << i)))

@@ -72,11 +72,9 @@ impl FlatFlyDor {
         } else {
             "hyperx_dor"
         };
-        let grid = if net.family() == "hypercube" {
-            GridCoords::read(net, name, &["hypercube"], "b")?
-        } else {
-            GridCoords::read(net, name, &["hyperx", "hypercube"], "d")?
-        };
+        // Hypercube coordinates are bits b0.. (a HyperX of 2s), the others d0..
+        let bits = net.label_fields().first().is_some_and(|f| f == "b0");
+        let grid = GridCoords::read(net, name, if bits { "b" } else { "d" })?;
         grid.require_complete(name)?;
         let nd = grid.num_dims();
         let orders = if mixed {

@@ -58,7 +58,8 @@ pub struct TorusDor {
 
 impl TorusDor {
     pub fn new(net: &Network, rule: Dateline) -> Result<Self> {
-        let grid = GridCoords::read(net, "torus_dor", &["torus", "mesh"], "d")?;
+        crate::topology::require_declared(net, "torus_dor")?;
+        let grid = GridCoords::read(net, "torus_dor", "d")?;
         let wrap = net.family() == "torus";
         let routers = net.num_routers() as u32;
         for r in 0..routers {

@@ -8,7 +8,10 @@
 //! DLNs are regular in this sense: their cable counts are exactly N_r·(k - p)/2.
 
 use super::jellyfish::{balanced_p, random_regular, MAX_ATTEMPTS};
-use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind, SEED_PARAM};
+use super::{
+    ensure_size, moore_balance, p_param, read_p, Family, ParamDef, ParamKind, Sizes,
+    ARBITRARY_PLACEMENT, RANDOM_GRAPH_ROUTING, SEED_PARAM,
+};
 use crate::error::{Result, TopolabError};
 use crate::network::{Network, NetworkBuilder};
 use crate::rng::{stream, Stream};
@@ -38,9 +41,26 @@ pub const FAMILY: Family = Family {
     ],
     build,
     example: "dln:routers=64,shortcuts=4",
+    display_name: "DLN",
+    sizes,
+    routing: RANDOM_GRAPH_ROUTING,
+    placement: ARBITRARY_PLACEMENT,
 };
 
-fn build(p: &Params) -> Result<Network> {
+/// Degree 2 + gamma everywhere; balanced by the Moore-bound estimate (`moore_balance`).
+fn sizes(p: &Params) -> Result<Sizes> {
+    let (n, gamma, conc, _) = read_shape(p)?;
+    let d = 2 + gamma;
+    Ok(Sizes::direct(
+        n as u128,
+        d,
+        conc,
+        moore_balance(d, n as u64, false),
+    ))
+}
+
+/// (routers, shortcuts, p, seed) after checking them.
+fn read_shape(p: &Params) -> Result<(u32, u32, u32, u64)> {
     let n = p.u32("routers", 3, u32::MAX - 1, "number of routers on the ring")?;
     let gamma = p.u32(
         "shortcuts",
@@ -75,7 +95,11 @@ fn build(p: &Params) -> Result<Network> {
         n as u128 * (2 + gamma as u128) / 2,
     )?;
     let conc = read_p(p, balanced_p(2 + gamma))?;
-    let seed = p.seed()?;
+    Ok((n, gamma, conc, p.seed()?))
+}
+
+fn build(p: &Params) -> Result<Network> {
+    let (n, gamma, conc, seed) = read_shape(p)?;
 
     let ring = move |u: u32, v: u32| {
         let gap = u.abs_diff(v);

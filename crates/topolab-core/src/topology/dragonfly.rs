@@ -28,9 +28,12 @@
 //! h = ceil((c - 1)/z); `d`, when given, must equal the degree z - 1 + ceil((c - 1)/z). Endpoints
 //! default to 8 per switch there (004 §IV-A). `physical::placement` puts group G in cabinet G.
 
-use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind};
+use super::{
+    ensure_size, p_param, read_p, Family, FamilyPlacement, FamilyRouting, ParamDef, ParamKind,
+    SimulationChoice, Sizes,
+};
 use crate::error::Result;
-use crate::network::{Network, NetworkBuilder};
+use crate::network::{Network, NetworkBuilder, ROUTER_GROUPS};
 use crate::spec::Params;
 use std::collections::BTreeMap;
 
@@ -81,6 +84,24 @@ pub const FAMILY: Family = Family {
     ],
     build,
     example: "dragonfly:a=4,h=2",
+    display_name: "Dragonfly",
+    sizes,
+    routing: FamilyRouting {
+        specific: &["dragonfly_static", "dragonfly_adaptive"],
+        // Kim et al. ISCA'08, 000 §V-C: UGAL-L for both. The worst case takes topolab's generic
+        // UGAL-L (n = 4 Valiant candidates, hops x queue): on dragonfly:a=4,h=2,p=2 it accepts
+        // 0.40 at load 0.4 where BookSim2's source-router `dragonfly_ugal` saturates at 0.18.
+        simulation: Some(SimulationChoice::new(
+            "dragonfly_ugal",
+            "dragonfly-worst",
+            "ugal_l",
+        )),
+    },
+    placement: FamilyPlacement::Grouped {
+        field: "group",
+        what: "one Dragonfly group per cabinet (000 §VI-B3e, 004 §III-A)",
+        structure: "dragonfly (one group per cabinet)",
+    },
 };
 
 /// Global links between groups `x < y` as (router in x, router in y, width), following the
@@ -131,12 +152,14 @@ fn cabinet_shape(p: &Params) -> Result<(u32, u32, u64)> {
     Ok((z, h, c as u64))
 }
 
-fn build(p: &Params) -> Result<Network> {
+/// (a, h, g, p) after checking them.
+fn read_shape(p: &Params) -> Result<(u32, u32, u64, u32)> {
     let cabinets = p.has("z") || p.has("c") || p.has("d");
     if cabinets {
         let (a, h, g) = cabinet_shape(p)?;
         let conc = read_p(p, CABINET_P)?;
-        return build_groups(p, a, h, g, conc);
+        check_size(p, a, h, g)?;
+        return Ok((a, h, g, conc));
     }
     let h = p.u32("h", 1, 1 << 16, "global links per router")?;
     let a = match p.opt_u32("a", 1, 1 << 16)? {
@@ -156,21 +179,53 @@ fn build(p: &Params) -> Result<Network> {
         None => max_g,
     };
     let conc = read_p(p, h)?;
-    build_groups(p, a, h, g, conc)
+    check_size(p, a, h, g)?;
+    Ok((a, h, g, conc))
+}
+
+fn check_size(p: &Params, a: u32, h: u32, g: u64) -> Result<()> {
+    let routers = a as u128 * g as u128;
+    let q = (a as u128 * h as u128) / (g as u128 - 1);
+    let links = routers * (a as u128 - 1) / 2 + g as u128 * (g as u128 - 1) / 2 * q;
+    ensure_size(p, if p.has("c") { "c" } else { "g" }, g, routers, links)
+}
+
+/// Global ports a router uses: the group's q (g - 1) used ports, h per router from router 0.
+fn global_ports_used(a: u32, h: u32, g: u64) -> u64 {
+    let q = (a as u64 * h as u64) / (g - 1);
+    (q * (g - 1)).min(h as u64)
+}
+
+/// Balance (003 §1.4: beta = min(K/4C, G/2C) >= 1/2 with K = a, C = p): p <= min(a/2, G), G the
+/// global links per router in use, q (g - 1) / a with q = floor(ah / (g - 1)) links per pair
+/// of groups (000's g = 45 DF uses 220 of its 242 global ports per group).
+fn sizes(p: &Params) -> Result<Sizes> {
+    let (a, h, g, conc) = read_shape(p)?;
+    let q = (a as u64 * h as u64) / (g - 1);
+    let global = (q * (g - 1)) as f64 / a as f64;
+    let network_radix = a - 1 + global_ports_used(a, h, g) as u32;
+    let balanced = (a as f64 / 2.0).min(global);
+    Ok(Sizes::direct(
+        a as u128 * g as u128,
+        network_radix,
+        conc,
+        balanced,
+    ))
+}
+
+fn build(p: &Params) -> Result<Network> {
+    let (a, h, g, conc) = read_shape(p)?;
+    build_groups(a, h, g, conc)
 }
 
 /// Endpoints per switch of Dragonfly(z, c, d) unless p is given (004 §IV-A: 8 hosts per switch).
 const CABINET_P: u32 = 8;
 
-fn build_groups(p: &Params, a: u32, h: u32, g: u64, conc: u32) -> Result<Network> {
-    let routers = a as u128 * g as u128;
-    let q = (a as u128 * h as u128) / (g as u128 - 1);
-    let links = routers * (a as u128 - 1) / 2 + g as u128 * (g as u128 - 1) / 2 * q;
-    ensure_size(p, if p.has("c") { "c" } else { "g" }, g, routers, links)?;
+fn build_groups(a: u32, h: u32, g: u64, conc: u32) -> Result<Network> {
     let (a, h, g) = (a as usize, h as usize, g as usize);
 
     let mut b = NetworkBuilder::new("dragonfly", a * g, false);
-    b.label_fields(&["group", "index"]);
+    b.label_fields(ROUTER_GROUPS.fields);
     let local = b.link_class("local");
     let global = b.link_class("global");
     for grp in 0..g {

@@ -20,9 +20,12 @@
 //! routers (or spines), then core routers. Labels (level, pod, index) with level 0 = leaf,
 //! 1 = aggregation / spine, 2 = core; routers above the pods (spines, core) have pod -1.
 
-use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind};
+use super::{
+    ensure_size, p_param, read_p, Family, FamilyPlacement, FamilyRouting, ParamDef, ParamKind,
+    SimulationChoice, Sizes,
+};
 use crate::error::Result;
-use crate::network::{Network, NetworkBuilder};
+use crate::network::{Network, NetworkBuilder, TREE_LEVELS};
 use crate::spec::Params;
 
 pub const FAMILY: Family = Family {
@@ -54,9 +57,66 @@ pub const FAMILY: Family = Family {
     ],
     build,
     example: "fattree:k=4",
+    display_name: "Fat tree",
+    sizes,
+    routing: FamilyRouting {
+        specific: &["fattree_nca", "fattree_anca"],
+        // 000 §V-C: every packet through the core switches
+        simulation: Some(SimulationChoice::new("min", "fattree-worst", "min")),
+    },
+    placement: FamilyPlacement::FatTree,
 };
 
+/// A fat tree's shape after checking its parameters; `pods` is None for two levels.
+struct Shape {
+    k: u32,
+    pods: Option<u32>,
+    conc: u32,
+    /// Up ports of a leaf: min(k/2, k - p).
+    up: u32,
+}
+
+impl Shape {
+    fn routers(&self) -> u128 {
+        let (k, half, up) = (self.k as u128, self.k as u128 / 2, self.up as u128);
+        match self.pods {
+            None => k + up,
+            Some(pods) => pods as u128 * (half + up) + up * half,
+        }
+    }
+}
+
+/// Every router above the leaves uses all k ports (an aggregation router k/2 down and k/2
+/// up, a spine one per leaf); balanced for p <= k/2, the leaves' down : up ports p : (k - p)
+/// above (000 §VI-B3c).
+fn sizes(p: &Params) -> Result<Sizes> {
+    let s = read_shape(p)?;
+    let leaves = match s.pods {
+        None => s.k as u64,
+        Some(pods) => pods as u64 * (s.k / 2) as u64,
+    };
+    Ok(Sizes {
+        routers: s.routers() as u64,
+        endpoints: leaves * s.conc as u64,
+        radix: s.k,
+        network_radix: s.k,
+        concentration: s.conc,
+        balanced_concentration: (s.k / 2) as f64,
+        load: s.conc as f64 / s.up as f64,
+        radix_is_bound: false,
+    })
+}
+
 fn build(p: &Params) -> Result<Network> {
+    let s = read_shape(p)?;
+    let (half, up) = (s.k as usize / 2, s.up as usize);
+    match s.pods {
+        None => build_two_level(s.k as usize, up, s.conc),
+        Some(pods) => build_three_level(pods as usize, half, up, s.conc),
+    }
+}
+
+fn read_shape(p: &Params) -> Result<Shape> {
     let k = p.u32("k", 2, 1 << 12, "router radix, even")?;
     if k % 2 != 0 {
         return Err(p.invalid("k", k, "an even integer >= 2"));
@@ -86,21 +146,29 @@ fn build(p: &Params) -> Result<Network> {
                 "only with levels=3 (a two-level tree is a single pod)",
             ));
         }
-        return build_two_level(k as usize, up as usize, conc);
+        return Ok(Shape {
+            k,
+            pods: None,
+            conc,
+            up,
+        });
     }
     let pods = p.opt_u32("pods", 1, k)?.unwrap_or(k);
-    let (routers, links) = {
-        let (pods, half, up) = (pods as u128, half as u128, up as u128);
-        (pods * (half + up) + up * half, 2 * pods * half * up)
+    let shape = Shape {
+        k,
+        pods: Some(pods),
+        conc,
+        up,
     };
-    ensure_size(p, "k", k, routers, links)?;
-    build_three_level(pods as usize, half as usize, up as usize, conc)
+    let links = 2 * pods as u128 * half as u128 * up as u128;
+    ensure_size(p, "k", k, shape.routers(), links)?;
+    Ok(shape)
 }
 
 /// `k` leaves with `conc` endpoints each, every leaf joined to each of `up` spines.
 fn build_two_level(k: usize, up: usize, conc: u32) -> Result<Network> {
     let mut b = NetworkBuilder::new("fattree", k + up, false);
-    b.label_fields(&["level", "pod", "index"]);
+    b.label_fields(TREE_LEVELS.fields);
     let class = b.link_class("leaf-spine");
     for leaf in 0..k {
         b.set_label(leaf, &[0, 0, leaf as i64]);
@@ -122,7 +190,7 @@ fn build_three_level(pods: usize, half: usize, up: usize, conc: u32) -> Result<N
     let aggs = pods * up;
     let core = up * half;
     let mut b = NetworkBuilder::new("fattree", leaves + aggs + core, false);
-    b.label_fields(&["level", "pod", "index"]);
+    b.label_fields(TREE_LEVELS.fields);
     let leaf_agg = b.link_class("leaf-agg");
     let agg_core = b.link_class("agg-core");
     for pod in 0..pods {

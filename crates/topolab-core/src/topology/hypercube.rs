@@ -3,7 +3,10 @@
 //! coordinates of a 2x2x...x2 torus with d_i = b_i); the dimension-i link flips bit i and has
 //! class "dim<i>". Every link has the same width (003 §1.3 uses double links in each dimension).
 
-use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind};
+use super::{
+    ensure_size, p_param, read_p, Family, FamilyPlacement, FamilyRouting, ParamDef, ParamKind,
+    SimulationChoice, Sizes,
+};
 use crate::error::Result;
 use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
@@ -31,14 +34,43 @@ pub const FAMILY: Family = Family {
     ],
     build,
     example: "hypercube:n=4",
+    display_name: "Hypercube",
+    sizes,
+    routing: FamilyRouting {
+        specific: &["hypercube_nf", "hypercube_abo_nf", "hypercube_abo_pl"],
+        simulation: Some(
+            SimulationChoice::new("min", "bitcomp", "min")
+                .noted("bit complement: all traffic crosses every cut"),
+        ),
+    },
+    placement: FamilyPlacement::Sequential {
+        what: "sequential in canonical order (004 §III-A)",
+    },
 };
 
-fn build(p: &Params) -> Result<Network> {
+/// (n, width, p) after checking them.
+fn read_shape(p: &Params) -> Result<(u32, u32, u32)> {
     let n = p.u32("n", 1, 64, "dimension; 2^n routers")?;
     let routers = 1u128 << n;
     ensure_size(p, "n", n, routers, routers * n as u128 / 2)?;
     let width = p.opt_u32("width", 1, 1 << 16)?.unwrap_or(1);
-    let conc = read_p(p, 1)?;
+    Ok((n, width, read_p(p, 1)?))
+}
+
+/// Balanced for p <= 2L (003 §1.3: beta = L / C, 25% for L = 2, C = 8).
+fn sizes(p: &Params) -> Result<Sizes> {
+    let (n, width, conc) = read_shape(p)?;
+    Ok(Sizes::direct(
+        1u128 << n,
+        n * width,
+        conc,
+        2.0 * width as f64,
+    ))
+}
+
+fn build(p: &Params) -> Result<Network> {
+    let (n, width, conc) = read_shape(p)?;
+    let routers = 1u128 << n;
     let (n, routers) = (n as usize, routers as usize);
 
     let mut b = NetworkBuilder::new("hypercube", routers, false);

@@ -13,7 +13,10 @@
 //! 8 per switch there (004 §IV-A).
 
 use super::torus::Grid;
-use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind};
+use super::{
+    ensure_size, p_param, read_p, Family, FamilyPlacement, FamilyRouting, ParamDef, ParamKind,
+    SimulationChoice, Sizes,
+};
 use crate::error::Result;
 use crate::network::{Network, NetworkBuilder};
 use crate::physical::CabinetGrid;
@@ -65,6 +68,18 @@ pub const FAMILY: Family = Family {
     ],
     build,
     example: "hyperx:dims=4x4",
+    display_name: "HyperX",
+    sizes,
+    routing: FamilyRouting {
+        specific: &["hyperx_dor", "hyperx_ador"],
+        simulation: Some(
+            SimulationChoice::new("min", "tornado", "min")
+                .noted("tornado: every coordinate shifted"),
+        ),
+    },
+    placement: FamilyPlacement::FirstDimension {
+        what: "sequential, one d0 clique per cabinet unless per_cabinet (000 §VI-B3d, 004 §III-A)",
+    },
 };
 
 fn clique_links(dims: &[u32], routers: u128) -> u128 {
@@ -85,6 +100,28 @@ fn default_p(grid: &Grid) -> u32 {
         Some(first) if ports.all(|x| x == first) && first <= u32::MAX as u64 => first as u32,
         _ => 1,
     }
+}
+
+/// Network radix sum L_n (K_n - 1) (003 §1.2); balanced for p <= min K_n L_n (003 §1.2:
+/// beta = min K_n L_n / 2C >= 1/2; 001's balanced 2D HyperX has p = K - 1).
+fn sizes(p: &Params) -> Result<Sizes> {
+    let (routers, dims, widths, conc) = if p.has("z") || p.has("c") || p.has("d") {
+        let s = read_cabinets(p)?;
+        let dims = vec![s.z, s.floor.cols() as u32, s.floor.rows() as u32];
+        (s.z as u128 * s.c as u128, dims, s.widths, s.conc)
+    } else {
+        let grid = Grid::read(p, clique_links)?;
+        let conc = read_p(p, default_p(&grid))?;
+        (grid.routers as u128, grid.dims, grid.widths, conc)
+    };
+    let pairs = || {
+        dims.iter()
+            .zip(&widths)
+            .map(|(&k, &w)| (k as u64, w as u64))
+    };
+    let degree: u64 = pairs().map(|(k, w)| w * (k - 1)).sum();
+    let balanced = pairs().map(|(k, w)| k * w).min().unwrap_or(0);
+    Ok(Sizes::direct(routers, degree as u32, conc, balanced as f64))
 }
 
 fn build(p: &Params) -> Result<Network> {
@@ -109,8 +146,16 @@ fn build(p: &Params) -> Result<Network> {
 /// Endpoints per switch of HyperX(z, c, d) unless p is given (004 §IV-A: 8 hosts per switch).
 const CABINET_P: u32 = 8;
 
-/// HyperX(z, c, d) of 004 §III-A: dimensions slot (z), cabinet column (y), cabinet row (x).
-fn build_cabinets(p: &Params) -> Result<Network> {
+/// HyperX(z, c, d) after checking its parameters.
+struct CabinetShape {
+    z: u32,
+    c: u32,
+    floor: CabinetGrid,
+    widths: Vec<u32>,
+    conc: u32,
+}
+
+fn read_cabinets(p: &Params) -> Result<CabinetShape> {
     if p.has("dims") {
         return Err(p.invalid(
             "dims",
@@ -153,6 +198,25 @@ fn build_cabinets(p: &Params) -> Result<Network> {
     let routers = z as u128 * c as u128;
     ensure_size(p, "c", c, routers, routers * degree as u128 / 2)?;
     let conc = read_p(p, CABINET_P)?;
+    Ok(CabinetShape {
+        z,
+        c,
+        floor,
+        widths,
+        conc,
+    })
+}
+
+/// HyperX(z, c, d) of 004 §III-A: dimensions slot (z), cabinet column (y), cabinet row (x).
+fn build_cabinets(p: &Params) -> Result<Network> {
+    let CabinetShape {
+        z,
+        c,
+        floor,
+        widths,
+        conc,
+    } = read_cabinets(p)?;
+    let (x, y) = (floor.rows(), floor.cols());
     let z = z as usize;
     let mut b = NetworkBuilder::new("hyperx", z * c as usize, false);
     b.label_fields(&["d0", "d1", "d2"]);

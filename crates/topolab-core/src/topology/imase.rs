@@ -16,8 +16,10 @@
 //! - b is any residue: it shifts every block of targets by b·d, which moves the self-loops
 //!   (so the arc count depends on b) but keeps the diameter bound.
 
-use super::random_directed::read_order_and_degree;
-use super::{p_param, read_p, Family, ParamDef, ParamKind};
+use super::random_directed::{digraph_sizes, read_order_and_degree};
+use super::{
+    p_param, read_p, Family, ParamDef, ParamKind, Sizes, ARBITRARY_PLACEMENT, NOT_SIMULATED,
+};
 use crate::error::Result;
 use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
@@ -60,9 +62,20 @@ pub const FAMILY: Family = Family {
     ],
     build,
     example: "imase:n=8,d=3",
+    display_name: "Imase-Itoh",
+    sizes,
+    routing: NOT_SIMULATED,
+    placement: ARBITRARY_PLACEMENT,
 };
 
-fn build(p: &Params) -> Result<Network> {
+/// Out-degree d (less where an arc would be a loop).
+fn sizes(p: &Params) -> Result<Sizes> {
+    let (n, d, _, _, conc) = read_shape(p)?;
+    Ok(digraph_sizes(n, d, conc))
+}
+
+/// (n, d, a, b, p) after checking them.
+fn read_shape(p: &Params) -> Result<(u32, u32, u32, u32, u32)> {
     let (n, d) = read_order_and_degree(p)?;
     let a = p.opt_u32("a", 1, n - 1)?.unwrap_or(1);
     let b_off = p.opt_u32("b", 0, n - 1)?.unwrap_or(1);
@@ -78,7 +91,12 @@ fn build(p: &Params) -> Result<Network> {
             ),
         ));
     }
-    let conc = read_p(p, DEFAULT_P)?;
+    Ok((n, d, a, b_off, read_p(p, DEFAULT_P)?))
+}
+
+fn build(p: &Params) -> Result<Network> {
+    let (n, d, a, b_off, conc) = read_shape(p)?;
+    let (n64, d64, a64) = (n as u64, d as u64, a as u64);
 
     let mut b = NetworkBuilder::new("imase", n as usize, true);
     b.label_fields(&["index"]);

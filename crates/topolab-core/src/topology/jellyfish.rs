@@ -9,7 +9,10 @@
 //! disconnected results move on to the next construction stream of the seed, so the network
 //! is a function of (routers, degree, seed) alone.
 
-use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind, SEED_PARAM};
+use super::{
+    ensure_size, moore_balance, p_param, read_p, Family, ParamDef, ParamKind, Sizes,
+    ARBITRARY_PLACEMENT, RANDOM_GRAPH_ROUTING, SEED_PARAM,
+};
 use crate::error::{Result, TopolabError};
 use crate::network::{Network, NetworkBuilder};
 use crate::rng::{stream, Stream};
@@ -44,6 +47,10 @@ pub const FAMILY: Family = Family {
     ],
     build,
     example: "jellyfish:routers=64,degree=6",
+    display_name: "Jellyfish",
+    sizes,
+    routing: RANDOM_GRAPH_ROUTING,
+    placement: ARBITRARY_PLACEMENT,
 };
 
 /// Construction streams tried before giving up. A d-regular graph with d >= 3 is connected and
@@ -66,7 +73,19 @@ pub fn balanced_p(network_degree: u32) -> u32 {
     p as u32
 }
 
-fn build(p: &Params) -> Result<Network> {
+/// Degree-regular; balanced by the Moore-bound estimate (`moore_balance`, 000 §II-B2's rule).
+fn sizes(p: &Params) -> Result<Sizes> {
+    let (n, d, conc, _) = read_shape(p)?;
+    Ok(Sizes::direct(
+        n as u128,
+        d,
+        conc,
+        moore_balance(d, n as u64, false),
+    ))
+}
+
+/// (routers, degree, p, seed) after checking them.
+fn read_shape(p: &Params) -> Result<(u32, u32, u32, u64)> {
     let n = p.u32("routers", 2, u32::MAX - 1, "number of routers, >= 2")?;
     let d = p.u32(
         "degree",
@@ -97,7 +116,11 @@ fn build(p: &Params) -> Result<Network> {
     }
     ensure_size(p, "routers", n, n as u128, n as u128 * d as u128 / 2)?;
     let conc = read_p(p, balanced_p(d))?;
-    let seed = p.seed()?;
+    Ok((n, d, conc, p.seed()?))
+}
+
+fn build(p: &Params) -> Result<Network> {
+    let (n, d, conc, seed) = read_shape(p)?;
 
     let edges = connected_regular(n, d, seed).ok_or_else(|| {
         TopolabError::InvalidNetwork(format!(

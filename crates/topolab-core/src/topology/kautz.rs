@@ -13,7 +13,10 @@
 //! vertex itself plus d^i vertices at distance i, i.e. M(d,k) = Σ_{i=0}^{k} d^i (the
 //! percentages of 002 §IV-A agree with either form; the tests use M(d,k)).
 
-use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind, MAX_LINKS};
+use super::{
+    ensure_size, moore_balance, p_param, read_p, Family, ParamDef, ParamKind, Sizes,
+    ARBITRARY_PLACEMENT, MAX_LINKS, NOT_SIMULATED,
+};
 use crate::error::Result;
 use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
@@ -45,6 +48,10 @@ pub const KAUTZ: Family = Family {
     params: &[D_PARAM, K_PARAM, p_param("4 (002 §III-B3)")],
     build: build_kautz,
     example: "kautz:d=3,k=3",
+    display_name: "Kautz",
+    sizes: kautz_sizes,
+    routing: NOT_SIMULATED,
+    placement: ARBITRARY_PLACEMENT,
 };
 
 pub const DEBRUIJN: Family = Family {
@@ -56,6 +63,10 @@ pub const DEBRUIJN: Family = Family {
     params: &[D_PARAM, K_PARAM, p_param("4 (002 §III-B3)")],
     build: build_debruijn,
     example: "debruijn:d=2,k=4",
+    display_name: "de Bruijn",
+    sizes: debruijn_sizes,
+    routing: NOT_SIMULATED,
+    placement: ARBITRARY_PLACEMENT,
 };
 
 /// Vertices of K(d,k): (d+1)·d^(k-1), saturating.
@@ -132,11 +143,40 @@ pub fn kautz_successors(d: u32, k: u32) -> Vec<u32> {
     targets
 }
 
-fn build_kautz(p: &Params) -> Result<Network> {
+/// (d, k, routers, p) after checking them; `size` is the family's router count.
+fn read_shape(p: &Params, size: fn(u64, u32) -> u128) -> Result<(u32, u32, u128, u32)> {
     let (d, k) = read_dk(p)?;
-    let routers = kautz_size(d as u64, k);
+    let routers = size(d as u64, k);
     check_size(p, d, k, routers, routers.saturating_mul(d as u128))?;
-    let conc = read_p(p, DEFAULT_P)?;
+    Ok((d, k, routers, read_p(p, DEFAULT_P)?))
+}
+
+fn debruijn_size(d: u64, k: u32) -> u128 {
+    pow_sat(d, k)
+}
+
+/// Out-degree d (de Bruijn's d constant strings lose their loop: d - 1); balanced by the
+/// directed Moore bound (002 §I).
+fn string_sizes(p: &Params, size: fn(u64, u32) -> u128) -> Result<Sizes> {
+    let (d, _, routers, conc) = read_shape(p, size)?;
+    Ok(Sizes::direct(
+        routers,
+        d,
+        conc,
+        moore_balance(d, routers as u64, true),
+    ))
+}
+
+fn kautz_sizes(p: &Params) -> Result<Sizes> {
+    string_sizes(p, kautz_size)
+}
+
+fn debruijn_sizes(p: &Params) -> Result<Sizes> {
+    string_sizes(p, debruijn_size)
+}
+
+fn build_kautz(p: &Params) -> Result<Network> {
+    let (d, k, routers, conc) = read_shape(p, kautz_size)?;
     let n = routers as usize;
     let mut b = NetworkBuilder::new("kautz", n, true);
     set_symbol_labels(&mut b, k);
@@ -156,10 +196,7 @@ fn build_kautz(p: &Params) -> Result<Network> {
 }
 
 fn build_debruijn(p: &Params) -> Result<Network> {
-    let (d, k) = read_dk(p)?;
-    let routers = pow_sat(d as u64, k);
-    check_size(p, d, k, routers, routers.saturating_mul(d as u128))?;
-    let conc = read_p(p, DEFAULT_P)?;
+    let (d, k, routers, conc) = read_shape(p, debruijn_size)?;
     let n = routers as usize;
     let du = d as usize;
     let mut b = NetworkBuilder::new("debruijn", n, true);

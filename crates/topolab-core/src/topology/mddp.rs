@@ -16,9 +16,12 @@
 //! A result that is not strongly connected is discarded and the next stream index is tried.
 
 use super::kautz::{kautz_size, kautz_successors};
-use super::random_directed::read_order_and_degree;
+use super::random_directed::{digraph_sizes, read_order_and_degree};
 use super::random_directed::{SlotDigraph, MAX_ATTEMPTS};
-use super::{p_param, read_p, Family, ParamDef, ParamKind, MAX_LINKS, MAX_ROUTERS, SEED_PARAM};
+use super::{
+    p_param, read_p, Family, ParamDef, ParamKind, Sizes, ARBITRARY_PLACEMENT, MAX_LINKS,
+    MAX_ROUTERS, NOT_SIMULATED, SEED_PARAM,
+};
 use crate::error::{Result, TopolabError};
 use crate::network::{Network, NetworkBuilder};
 use crate::rng::{stream, Stream};
@@ -58,6 +61,10 @@ pub const FAMILY: Family = Family {
     ],
     build,
     example: "mddp:n=50,d=3",
+    display_name: "MDDP",
+    sizes,
+    routing: NOT_SIMULATED,
+    placement: ARBITRARY_PLACEMENT,
 };
 
 /// The k of the Kautz digraph K(d,k) whose size is nearest `n` (ties: the smaller one);
@@ -130,7 +137,13 @@ fn resize<R: Rng>(n: usize, d: usize, k: u32, rng: &mut R) -> Option<(SlotDigrap
     Some((g, origin))
 }
 
-fn build(p: &Params) -> Result<Network> {
+fn sizes(p: &Params) -> Result<Sizes> {
+    let (n, d, _, _, conc) = read_shape(p)?;
+    Ok(digraph_sizes(n, d, conc))
+}
+
+/// (n, d, k of the base Kautz digraph, seed, p) after checking them.
+fn read_shape(p: &Params) -> Result<(u32, u32, u32, u64, u32)> {
     let (n, d) = read_order_and_degree(p)?;
     let k = base_diameter(n as u64, d as u64);
     let base = kautz_size(d as u64, k);
@@ -144,7 +157,11 @@ fn build(p: &Params) -> Result<Network> {
         ));
     }
     let seed = p.seed()?;
-    let conc = read_p(p, DEFAULT_P)?;
+    Ok((n, d, k, seed, read_p(p, DEFAULT_P)?))
+}
+
+fn build(p: &Params) -> Result<Network> {
+    let (n, d, k, seed, conc) = read_shape(p)?;
     let (nu, du) = (n as usize, d as usize);
     for attempt in 0..MAX_ATTEMPTS {
         let mut rng = stream(seed, Stream::Construction, attempt);

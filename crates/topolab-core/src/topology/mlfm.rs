@@ -9,7 +9,10 @@
 //! Router index: LR (layer, column) is layer·(h+1) + column; the GRs follow in lexicographic
 //! order of their column pairs (a, b), a < b.
 
-use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind};
+use super::{
+    ensure_size, p_param, read_p, Family, FamilyRouting, ParamDef, ParamKind, SimulationChoice,
+    Sizes, ARBITRARY_PLACEMENT,
+};
 use crate::error::Result;
 use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
@@ -37,6 +40,13 @@ pub const FAMILY: Family = Family {
     ],
     build,
     example: "mlfm:h=4",
+    display_name: "MLFM",
+    sizes,
+    routing: FamilyRouting {
+        specific: &[],
+        simulation: Some(SimulationChoice::new("min", "mlfm-worst", "min")),
+    },
+    placement: ARBITRARY_PLACEMENT,
 };
 
 /// Label `kind` of a local router.
@@ -47,7 +57,26 @@ pub const KIND_GLOBAL: i64 = 1;
 /// Upper bound on h and l before the size check; keeps the u128 size arithmetic exact.
 const MAX_HL: u32 = 1 << 24;
 
-fn build(p: &Params) -> Result<Network> {
+/// Local routers have radix h + p, global routers 2l; balanced for p <= h (001's h-MLFM has
+/// h = l = p).
+fn sizes(p: &Params) -> Result<Sizes> {
+    let (h, l, conc) = read_shape(p)?;
+    let (h64, l64) = (h as u64, l as u64);
+    let locals = l64 * (h64 + 1);
+    Ok(Sizes {
+        routers: locals + h64 * (h64 + 1) / 2,
+        endpoints: locals * conc as u64,
+        radix: (h + conc).max(2 * l),
+        network_radix: h.max(2 * l),
+        concentration: conc,
+        balanced_concentration: h as f64,
+        load: conc as f64 / h as f64,
+        radix_is_bound: false,
+    })
+}
+
+/// (h, l, p) after checking them.
+fn read_shape(p: &Params) -> Result<(u32, u32, u32)> {
     let h = p.u32("h", 1, MAX_HL, "network radix of a local router, >= 1")?;
     let l = p.opt_u32("l", 1, MAX_HL)?.unwrap_or(h);
     let conc = read_p(p, h)?;
@@ -63,6 +92,11 @@ fn build(p: &Params) -> Result<Network> {
         ("h", h)
     };
     ensure_size(p, param, value, locals + globals, links)?;
+    Ok((h, l, conc))
+}
+
+fn build(p: &Params) -> Result<Network> {
+    let (h, l, conc) = read_shape(p)?;
 
     let (h, l) = (h as usize, l as usize);
     let cols = h + 1;

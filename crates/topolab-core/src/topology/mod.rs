@@ -1,6 +1,9 @@
-//! Topology families: one file per family, each exporting a `Family` table that declares its
-//! parameters (with defaults and meaning) and its builder. The registry below is the one place
-//! that lists them; parsing, validation, `topolab list` and the docs all read these tables.
+//! Topology families: one file per family, each exporting a `Family` table that declares what
+//! the family is: its parameters (with defaults and meaning), its builder, its sizes in closed
+//! form, its balance rule, the routings and worst-case traffic it is simulated with and how it
+//! is placed on a floor. The registry below is the one place that lists them; parsing,
+//! validation, `topolab list`, the design enumeration (through `_core`) and the docs all read
+//! these tables, so a new family is its own file and one line in `families()`.
 
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
@@ -68,9 +71,134 @@ pub struct Family {
     pub build: fn(&Params) -> Result<Network>,
     /// A small spec that builds quickly, for examples and smoke tests.
     pub example: &'static str,
+    /// The name a report shows ("Slim Fly").
+    pub display_name: &'static str,
+    /// Sizes and balance from the parameters alone, without building; fails exactly where
+    /// `build` rejects a parameter.
+    pub sizes: fn(&Params) -> Result<Sizes>,
+    pub routing: FamilyRouting,
+    pub placement: FamilyPlacement,
 }
 
-/// Every registered family, in the order `topolab list` shows them.
+/// What a family's parameters give, in closed form.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sizes {
+    pub routers: u64,
+    pub endpoints: u64,
+    /// Ports of the busiest router: links (counting width) plus endpoints.
+    pub radix: u32,
+    /// Router-to-router ports of the busiest router (out-ports when directed).
+    pub network_radix: u32,
+    /// p: endpoints per endpoint-carrying router.
+    pub concentration: u32,
+    /// The p at which the family's balance rule is met exactly: injection equals what the
+    /// network carries under uniform traffic (docs/compare.md §1).
+    pub balanced_concentration: f64,
+    /// Injection over what the network carries under uniform traffic (1 = balanced, above 1
+    /// oversubscribed); p / balanced_concentration except where the family says otherwise.
+    pub load: f64,
+    /// The construction may leave ports free, so `radix` and `network_radix` are upper bounds.
+    pub radix_is_bound: bool,
+}
+
+impl Sizes {
+    /// A direct network: every router carries p endpoints, load p / balanced.
+    pub fn direct(routers: u128, network_radix: u32, p: u32, balanced: f64) -> Sizes {
+        Sizes {
+            routers: routers as u64,
+            endpoints: (routers * p as u128) as u64,
+            radix: network_radix + p,
+            network_radix,
+            concentration: p,
+            balanced_concentration: balanced,
+            load: p as f64 / balanced,
+            radix_is_bound: false,
+        }
+    }
+}
+
+/// The routings a family has of its own (beside those every network takes: min, valiant,
+/// ugal_l, ...) and what `compare --simulate` runs on it.
+#[derive(Debug, Clone, Copy)]
+pub struct FamilyRouting {
+    /// Routings that need this family's structure (labels), e.g. `torus_dor`.
+    pub specific: &'static [&'static str],
+    /// None: the family is not simulated by the design comparison.
+    pub simulation: Option<SimulationChoice>,
+}
+
+/// The routing for uniform traffic, the family's worst-case pattern (docs/traffic.md) and the
+/// routing for it: the best the simulator offers for the family today.
+#[derive(Debug, Clone, Copy)]
+pub struct SimulationChoice {
+    pub uniform_routing: &'static str,
+    pub worst_traffic: &'static str,
+    pub worst_routing: &'static str,
+    /// Why this worst case, when it is not the family's own adversarial pattern.
+    pub note: &'static str,
+}
+
+impl SimulationChoice {
+    pub const fn new(
+        uniform: &'static str,
+        worst_traffic: &'static str,
+        worst: &'static str,
+    ) -> Self {
+        SimulationChoice {
+            uniform_routing: uniform,
+            worst_traffic,
+            worst_routing: worst,
+            note: "",
+        }
+    }
+
+    pub const fn noted(self, note: &'static str) -> Self {
+        SimulationChoice { note, ..self }
+    }
+}
+
+/// Families `compare --simulate` does not run and with no routing of their own.
+pub const NOT_SIMULATED: FamilyRouting = FamilyRouting {
+    specific: &[],
+    simulation: None,
+};
+
+/// Random graphs: no routing of their own, and no structural worst case, so a random
+/// permutation stands in for one.
+pub const RANDOM_GRAPH_ROUTING: FamilyRouting = FamilyRouting {
+    specific: &[],
+    simulation: Some(
+        SimulationChoice::new("min", "randperm", "min")
+            .noted("no structural worst case: a random permutation"),
+    ),
+};
+
+/// How the `family` placement rule puts a family's routers into cabinets
+/// (`physical::placement`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FamilyPlacement {
+    /// Routers sharing the value of label `field` share a cabinet; `what` says why (the
+    /// placement's description) and `structure` names it when `per_cabinet` is refused.
+    Grouped {
+        field: &'static str,
+        what: &'static str,
+        structure: &'static str,
+    },
+    /// Pods, then spines (`physical::placement::fat_tree`).
+    FatTree,
+    /// Index order with one `d0` line (its size) per cabinet unless `per_cabinet` is given.
+    FirstDimension { what: &'static str },
+    /// Index order, `per_cabinet` or the floor's routers per cabinet.
+    Sequential { what: &'static str },
+}
+
+/// The placement of families with no structure to follow (and of imported networks).
+pub const ARBITRARY_PLACEMENT: FamilyPlacement = FamilyPlacement::Sequential {
+    what: "arbitrary: index order (004 §III-A, Random)",
+};
+
+/// Every registered family, in the order `topolab list` and the design comparison show them:
+/// structured direct, indirect, random, products, directed.
 pub fn families() -> &'static [Family] {
     static FAMILIES: [Family; 18] = [
         slimfly::FAMILY,
@@ -80,17 +208,17 @@ pub fn families() -> &'static [Family] {
         torus::TORUS,
         torus::MESH,
         hypercube::FAMILY,
-        jellyfish::FAMILY,
-        dln::FAMILY,
         mlfm::FAMILY,
         oft::FAMILY,
+        jellyfish::FAMILY,
+        dln::FAMILY,
+        skywalk::FAMILY,
+        product::FAMILY,
         kautz::KAUTZ,
         kautz::DEBRUIJN,
         imase::FAMILY,
-        random_directed::FAMILY,
         mddp::FAMILY,
-        skywalk::FAMILY,
-        product::FAMILY,
+        random_directed::FAMILY,
     ];
     &FAMILIES
 }
@@ -113,6 +241,18 @@ pub fn find_family(name: &str) -> Result<&'static Family> {
 
 /// Builds the network a spec describes, after rejecting parameters the family does not have.
 pub fn build(spec: &TopologySpec) -> Result<Network> {
+    let family = checked_family(spec)?;
+    let params = Params::new(family.name, &spec.params);
+    let net = (family.build)(&params)?;
+    let canonical = TopologySpec {
+        family: family.name.to_string(),
+        params: spec.params.clone(),
+    };
+    Ok(net.with_spec(family.name, &canonical.to_string()))
+}
+
+/// The family of `spec`, after rejecting parameters it does not have.
+fn checked_family(spec: &TopologySpec) -> Result<&'static Family> {
     let family = find_family(&spec.family)?;
     for key in spec.params.keys() {
         if !family.params.iter().any(|p| p.name == key) {
@@ -128,13 +268,66 @@ pub fn build(spec: &TopologySpec) -> Result<Network> {
             });
         }
     }
-    let params = Params::new(family.name, &spec.params);
-    let net = (family.build)(&params)?;
-    let canonical = TopologySpec {
-        family: family.name.to_string(),
-        params: spec.params.clone(),
-    };
-    Ok(net.with_spec(family.name, &canonical.to_string()))
+    Ok(family)
+}
+
+/// Ok when `net`'s family declares `routing` among its own (`FamilyRouting::specific`): for a
+/// routing whose structure the labels alone do not tell apart (a 3 x 3 HyperX is a 3 x 3
+/// torus graph, but `torus_dor` is defined on rings). The error names the families that do.
+pub fn require_declared(net: &Network, routing: &str) -> Result<()> {
+    let declares = |f: &Family| f.routing.specific.contains(&routing);
+    if find_family(net.family()).is_ok_and(declares) {
+        return Ok(());
+    }
+    let with: Vec<&str> = families()
+        .iter()
+        .filter(|f| declares(f))
+        .map(|f| f.name)
+        .collect();
+    Err(TopolabError::InvalidNetwork(format!(
+        "routing {routing} is defined on {} networks (the families that declare it); this network is '{}'",
+        with.join(" and "),
+        net.family()
+    )))
+}
+
+/// The closed-form sizes of the network a spec describes, without building it.
+pub fn sizes(spec: &TopologySpec) -> Result<Sizes> {
+    let family = checked_family(spec)?;
+    (family.sizes)(&Params::new(family.name, &spec.params))
+}
+
+/// `sizes` from a spec string such as `slimfly:q=19,p=15`.
+pub fn sizes_str(spec: &str) -> Result<Sizes> {
+    sizes(&TopologySpec::parse(spec)?)
+}
+
+/// Balanced concentration of 000 §II-B2, p = k' N_r / (sum of distances from a router to all
+/// N_r routers): p endpoints' uniform traffic exactly fills a router's k' channels. The
+/// distances are those of full BFS layers (the Moore bound: d, d(d-1), ... undirected; d, d^2,
+/// ... directed), exact for diameter-2 graphs such as Slim Fly and an optimistic estimate for
+/// random graphs, whose balance rule this is.
+pub fn moore_balance(degree: u32, routers: u64, directed: bool) -> f64 {
+    let (mut remaining, mut total, mut layer, mut dist) =
+        (routers as u128 - 1, 0u128, degree as u128, 1u128);
+    while remaining > 0 {
+        if layer == 0 {
+            return 0.0;
+        }
+        let n = layer.min(remaining);
+        total += dist * n;
+        remaining -= n;
+        dist += 1;
+        layer = layer.saturating_mul(if directed {
+            degree as u128
+        } else {
+            degree as u128 - 1
+        });
+    }
+    if total == 0 {
+        return f64::INFINITY;
+    }
+    (degree as u128 * routers as u128) as f64 / total as f64
 }
 
 /// `build` from a spec string such as `slimfly:q=19,p=15`.

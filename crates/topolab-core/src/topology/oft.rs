@@ -8,9 +8,12 @@
 //!
 //! Router index: level·R_L + index.
 
-use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind};
+use super::{
+    ensure_size, p_param, read_p, Family, FamilyRouting, ParamDef, ParamKind, SimulationChoice,
+    Sizes, ARBITRARY_PLACEMENT,
+};
 use crate::error::Result;
-use crate::field::{prime_power, Field, MAX_FIELD_ORDER};
+use crate::field::{check_order, Field, MAX_FIELD_ORDER};
 use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
 
@@ -31,6 +34,13 @@ pub const FAMILY: Family = Family {
     ],
     build,
     example: "oft:k=4",
+    display_name: "OFT",
+    sizes,
+    routing: FamilyRouting {
+        specific: &[],
+        simulation: Some(SimulationChoice::new("min", "oft-worst", "min")),
+    },
+    placement: ARBITRARY_PLACEMENT,
 };
 
 const K_ALLOWED: &str =
@@ -80,15 +90,38 @@ pub fn ml3b_table(field: &Field) -> Vec<Vec<u32>> {
     table
 }
 
-fn build(p: &Params) -> Result<Network> {
+/// (k, p) after checking them.
+fn read_shape(p: &Params) -> Result<(u32, u32)> {
     let k = p.u32("k", 0, MAX_FIELD_ORDER + 1, K_ALLOWED)?;
-    if k < 3 || prime_power(k - 1).is_none() {
+    if k < 3 || check_order(k - 1, "oft", "k").is_err() {
         return Err(p.invalid("k", k, K_ALLOWED));
     }
     let rl = routers_per_level(k) as u128;
     // Each L0 and L2 router has k links to L1: 2k·R_L links.
     ensure_size(p, "k", k, 3 * rl, 2 * k as u128 * rl)?;
-    let conc = read_p(p, k)?;
+    Ok((k, read_p(p, k)?))
+}
+
+/// L0 and L2 routers carry p endpoints over k up-links (radix k + p), L1 routers have 2k
+/// links; balanced for p <= k (001 §2.2.4).
+fn sizes(p: &Params) -> Result<Sizes> {
+    let (k, conc) = read_shape(p)?;
+    let rl = routers_per_level(k) as u64;
+    Ok(Sizes {
+        routers: 3 * rl,
+        endpoints: 2 * rl * conc as u64,
+        radix: (k + conc).max(2 * k),
+        network_radix: 2 * k,
+        concentration: conc,
+        balanced_concentration: k as f64,
+        load: conc as f64 / k as f64,
+        radix_is_bound: false,
+    })
+}
+
+fn build(p: &Params) -> Result<Network> {
+    let (k, conc) = read_shape(p)?;
+    let rl = routers_per_level(k) as u128;
     let field = Field::new(k - 1, "oft", "k")?;
     let table = ml3b_table(&field);
 

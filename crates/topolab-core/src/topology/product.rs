@@ -7,7 +7,10 @@
 //! factors, diam = diam(a) + diam(b). Two directed factors give the directed product; a
 //! directed factor with an undirected one is rejected (its links would have no direction).
 
-use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind};
+use super::{
+    ensure_size, p_param, read_p, Family, ParamDef, ParamKind, Sizes, ARBITRARY_PLACEMENT,
+    NOT_SIMULATED,
+};
 use crate::error::{Result, TopolabError};
 use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
@@ -47,6 +50,10 @@ pub const FAMILY: Family = Family {
     ],
     build,
     example: "product:a=(slimfly:q=3),b=(jellyfish:routers=4,degree=3)",
+    display_name: "Product",
+    sizes,
+    routing: NOT_SIMULATED,
+    placement: ARBITRARY_PLACEMENT,
 };
 
 const MAX_WIDTH: u32 = 1 << 16;
@@ -85,17 +92,69 @@ fn build(p: &Params) -> Result<Network> {
     net.with_endpoints(vec![read_p(p, 0)?; routers])
 }
 
-/// The factor network of parameter `name`; any error inside it is reported as a bad value of
-/// `name` so that the user learns which factor is wrong.
-fn factor(p: &Params, name: &str) -> Result<Network> {
-    let spec = p
-        .spec(name, "a nested topology spec, e.g. (slimfly:q=4)")
+/// From the factors' sizes: a router (u, v) has wa deg(u) + wb deg(v) links, so the busiest
+/// pairs the busiest of each; balanced for p <= min(wa p_a, wb p_b), the factors' balanced
+/// concentrations (000 §II-B2 for a Slim Fly factor, 003 §1.2 for a FlatFly one, 003 §1.5).
+/// Without `p` the endpoints are a's; when a is indirect (some routers carry none) and wa > 1
+/// the busiest router is not known from a's sizes alone and the radix is a bound.
+fn sizes(p: &Params) -> Result<Sizes> {
+    let a = factor_sizes(p, "a")?;
+    let b = factor_sizes(p, "b")?;
+    let wa = p.opt_u32("wa", 1, MAX_WIDTH)?.unwrap_or(1);
+    let wb = p.opt_u32("wb", 1, MAX_WIDTH)?.unwrap_or(1);
+    let routers = a.routers as u128 * b.routers as u128;
+    ensure_size(p, "b", "(b)", routers, 0)?;
+    let network_radix = wa * a.network_radix + wb * b.network_radix;
+    let balanced = (wa as f64 * a.balanced_concentration).min(wb as f64 * b.balanced_concentration);
+    if p.has("p") {
+        return Ok(Sizes::direct(
+            routers,
+            network_radix,
+            read_p(p, 0)?,
+            balanced,
+        ));
+    }
+    let a_direct = a.endpoints == a.routers * a.concentration as u64;
+    let (radix, radix_is_bound) = if wa == 1 {
+        (a.radix + wb * b.network_radix, a.radix_is_bound)
+    } else {
+        (
+            network_radix + a.concentration,
+            a.radix_is_bound || !a_direct,
+        )
+    };
+    Ok(Sizes {
+        routers: routers as u64,
+        endpoints: a.endpoints * b.routers,
+        radix,
+        network_radix,
+        concentration: a.concentration,
+        balanced_concentration: balanced,
+        load: a.concentration as f64 / balanced,
+        radix_is_bound: radix_is_bound || b.radix_is_bound,
+    })
+}
+
+/// The sizes of factor `name`, errors named as `factor` names them.
+fn factor_sizes(p: &Params, name: &str) -> Result<Sizes> {
+    let spec = factor_spec(p, name)?;
+    super::sizes(&spec).map_err(|e| p.invalid(name, format!("({spec})"), &e.to_string()))
+}
+
+fn factor_spec(p: &Params, name: &str) -> Result<crate::spec::TopologySpec> {
+    p.spec(name, "a nested topology spec, e.g. (slimfly:q=4)")
         .map_err(|e| match e {
             TopolabError::SpecSyntax { ref spec, .. } => {
                 p.invalid(name, format!("'{spec}'"), &e.to_string())
             }
             other => other,
-        })?;
+        })
+}
+
+/// The factor network of parameter `name`; any error inside it is reported as a bad value of
+/// `name` so that the user learns which factor is wrong.
+fn factor(p: &Params, name: &str) -> Result<Network> {
+    let spec = factor_spec(p, name)?;
     super::build(&spec).map_err(|e| p.invalid(name, format!("({spec})"), &e.to_string()))
 }
 

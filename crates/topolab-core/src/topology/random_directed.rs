@@ -10,7 +10,10 @@
 //! is built instead and inverted. A digraph that is not strongly connected, or whose switches
 //! run out of tries, is discarded and the next construction stream index is tried.
 
-use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind, SEED_PARAM};
+use super::{
+    ensure_size, moore_balance, p_param, read_p, Family, ParamDef, ParamKind, Sizes,
+    ARBITRARY_PLACEMENT, NOT_SIMULATED, SEED_PARAM,
+};
 use crate::error::{Result, TopolabError};
 use crate::network::{Network, NetworkBuilder};
 use crate::rng::{stream, Stream};
@@ -53,6 +56,10 @@ pub const FAMILY: Family = Family {
     ],
     build,
     example: "random_directed:n=32,d=3",
+    display_name: "Random digraph",
+    sizes,
+    routing: NOT_SIMULATED,
+    placement: ARBITRARY_PLACEMENT,
 };
 
 const EMPTY: u32 = u32::MAX;
@@ -273,6 +280,17 @@ pub(super) fn read_order_and_degree(p: &Params) -> Result<(u32, u32)> {
     }
     ensure_size(p, "n", n, n as u128, n as u128 * d as u128)?;
     Ok((n, d))
+}
+
+/// Sizes of an n-router digraph of out-degree d, balanced by the directed Moore bound (002 §I).
+pub(super) fn digraph_sizes(n: u32, d: u32, conc: u32) -> Sizes {
+    Sizes::direct(n as u128, d, conc, moore_balance(d, n as u64, true))
+}
+
+fn sizes(p: &Params) -> Result<Sizes> {
+    let (n, d) = read_order_and_degree(p)?;
+    p.seed()?;
+    Ok(digraph_sizes(n, d, read_p(p, DEFAULT_P)?))
 }
 
 fn build(p: &Params) -> Result<Network> {

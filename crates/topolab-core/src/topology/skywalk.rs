@@ -27,7 +27,10 @@
 //! Switch `cabinet·z + slot`; labels (cabinet, slot, row, col); link classes intra, straight,
 //! diagonal.
 
-use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind, SEED_PARAM};
+use super::{
+    ensure_size, moore_balance, p_param, read_p, Family, FamilyPlacement, ParamDef, ParamKind,
+    Sizes, NOT_SIMULATED, SEED_PARAM,
+};
 use crate::error::Result;
 use crate::network::{Network, NetworkBuilder};
 use crate::physical::CabinetGrid;
@@ -79,6 +82,14 @@ pub const FAMILY: Family = Family {
     ],
     build,
     example: "skywalk:z=4,c=16,di=3,do=3",
+    display_name: "Skywalk",
+    sizes,
+    routing: NOT_SIMULATED,
+    placement: FamilyPlacement::Grouped {
+        field: "cabinet",
+        what: "the cabinet Skywalk was built in (004 §II)",
+        structure: "skywalk (built on the cabinet grid)",
+    },
 };
 
 /// Candidate instances built per network; the paper keeps the best of ten (004 §II-C).
@@ -105,7 +116,36 @@ pub fn dd_max(grid: &CabinetGrid, z: u32) -> u32 {
     (((grid.rows() - 1) * (grid.cols() - 1)) as u64).div_ceil(z as u64) as u32
 }
 
-fn build(p: &Params) -> Result<Network> {
+/// Skywalk's parameters after checking them.
+struct Shape {
+    z: u32,
+    c: u32,
+    grid: CabinetGrid,
+    di: u32,
+    do_: u32,
+    r: f64,
+    conc: u32,
+    seed: u64,
+}
+
+/// di + do links per switch at most: the random matching rounds can leave ports free, so the
+/// radix is an upper bound; balanced by the Moore-bound estimate (`moore_balance`).
+fn sizes(p: &Params) -> Result<Sizes> {
+    let s = read_shape(p)?;
+    let degree = s.di + s.do_;
+    let routers = s.z as u64 * s.c as u64;
+    Ok(Sizes {
+        radix_is_bound: true,
+        ..Sizes::direct(
+            routers as u128,
+            degree,
+            s.conc,
+            moore_balance(degree, routers, false),
+        )
+    })
+}
+
+fn read_shape(p: &Params) -> Result<Shape> {
     let z = p.u32("z", 1, u32::MAX, "switches per cabinet")?;
     let c = p.u32("c", 1, u32::MAX, "number of cabinets")?;
     ensure_size(p, "c", c, z as u128 * c as u128, 0)?;
@@ -139,6 +179,30 @@ fn build(p: &Params) -> Result<Network> {
     }
     let conc = read_p(p, DEFAULT_P)?;
     let seed = p.seed()?;
+    Ok(Shape {
+        z,
+        c,
+        grid,
+        di,
+        do_,
+        r,
+        conc,
+        seed,
+    })
+}
+
+fn build(p: &Params) -> Result<Network> {
+    let Shape {
+        z,
+        c,
+        grid,
+        di,
+        do_,
+        r,
+        conc,
+        seed,
+    } = read_shape(p)?;
+    let (s_max, _) = (ds_max(&grid, z), dd_max(&grid, z));
 
     // Straight-first (004 §II-D, §III-A).
     let ds = do_.min(s_max);

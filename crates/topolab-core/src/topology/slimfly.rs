@@ -7,9 +7,12 @@
 //!   (0, x, y) ~ (1, m, c)   iff  y = m·x + c
 //! Router index t·q² + x·q + y, which is also the numbering of the BookSim2 reference files.
 
-use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind};
+use super::{
+    ensure_size, p_param, read_p, Family, FamilyPlacement, FamilyRouting, ParamDef, ParamKind,
+    SimulationChoice, Sizes,
+};
 use crate::error::Result;
-use crate::field::Field;
+use crate::field::{check_order, Field};
 use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
 
@@ -30,6 +33,19 @@ pub const FAMILY: Family = Family {
     ],
     build,
     example: "slimfly:q=5",
+    display_name: "Slim Fly",
+    sizes,
+    routing: FamilyRouting {
+        specific: &["slimfly_mms"],
+        // 000 §V: minimal routing for uniform traffic; UGAL-L for the adversarial pattern
+        // (§V-C; `topolab reproduce slimfly-routing`: above Valiant under the worst case at q = 7)
+        simulation: Some(SimulationChoice::new("min", "slimfly-worst", "ugal_l")),
+    },
+    placement: FamilyPlacement::Grouped {
+        field: "x",
+        what: "slimfly racks: subgroups (0,x,*) and (1,x,*) form rack x (000 §VI-A)",
+        structure: "slimfly (racks from the MMS structure)",
+    },
 };
 
 /// δ of q = 4w + δ, or None for q ≡ 2 (mod 4) (only q = 2 among prime powers).
@@ -79,16 +95,39 @@ pub fn generator_sets(field: &Field) -> (Vec<u32>, Vec<u32>) {
     (x, x_prime)
 }
 
-fn build(p: &Params) -> Result<Network> {
+/// (q, k', p) after checking them.
+fn read_shape(p: &Params) -> Result<(u32, u32, u32)> {
     let q = p.u32("q", 3, 1024, "prime power >= 3")?;
     if delta(q).is_none() {
         return Err(p.invalid("q", q, "a prime power >= 3 (q = 2 has no MMS graph)"));
     }
-    let field = Field::new(q, "slimfly", "q")?;
+    check_order(q, "slimfly", "q")?;
     let k_net = network_radix(q).expect("delta checked");
     let routers = 2 * (q as u128).pow(2);
     ensure_size(p, "q", q, routers, routers * k_net as u128 / 2)?;
-    let conc = read_p(p, k_net.div_ceil(2))?;
+    let conc = read_p(p, balanced_p(k_net))?;
+    Ok((q, k_net, conc))
+}
+
+/// ceil(k'/2) (000 §II-B2); floor(k'/2) also gives full bandwidth (001 §2.1.2).
+fn balanced_p(k_net: u32) -> u32 {
+    k_net.div_ceil(2)
+}
+
+fn sizes(p: &Params) -> Result<Sizes> {
+    let (q, k_net, conc) = read_shape(p)?;
+    let routers = 2 * (q as u128).pow(2);
+    Ok(Sizes::direct(
+        routers,
+        k_net,
+        conc,
+        balanced_p(k_net) as f64,
+    ))
+}
+
+fn build(p: &Params) -> Result<Network> {
+    let (q, _, conc) = read_shape(p)?;
+    let field = Field::new(q, "slimfly", "q")?;
     let (x_set, x_prime_set) = generator_sets(&field);
 
     let qs = q as usize;

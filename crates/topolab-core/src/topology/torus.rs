@@ -10,7 +10,10 @@
 //! same widths; a dimension of size 1 has no links. The module also holds the coordinate grid
 //! shared with HyperX.
 
-use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind};
+use super::{
+    ensure_size, p_param, read_p, Family, FamilyPlacement, FamilyRouting, ParamDef, ParamKind,
+    SimulationChoice, Sizes,
+};
 use crate::error::Result;
 use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
@@ -42,6 +45,10 @@ pub const TORUS: Family = Family {
     ],
     build: build_torus,
     example: "torus:dims=4x4x4",
+    display_name: "Torus",
+    sizes: torus_sizes,
+    routing: GRID_ROUTING,
+    placement: GRID_PLACEMENT,
 };
 
 pub const MESH: Family = Family {
@@ -53,7 +60,55 @@ pub const MESH: Family = Family {
     params: &[DIMS_PARAM, WIDTHS_PARAM, p_param("1")],
     build: build_mesh,
     example: "mesh:dims=4x4",
+    display_name: "Mesh",
+    sizes: mesh_sizes,
+    routing: GRID_ROUTING,
+    placement: GRID_PLACEMENT,
 };
+
+const GRID_ROUTING: FamilyRouting = FamilyRouting {
+    specific: &["torus_dor"],
+    // Dally & Towles: tornado is the adversarial pattern of dimension-order routing on rings
+    simulation: Some(SimulationChoice::new("dor", "tornado", "dor")),
+};
+
+const GRID_PLACEMENT: FamilyPlacement = FamilyPlacement::FirstDimension {
+    what: "sequential in canonical order, one d0 ring per cabinet unless per_cabinet (004 §III-A)",
+};
+
+/// Balanced for p <= 8 min L_n / K_n on a torus (003 §1.1: beta = min 4 L_n / (C K_n) >= 1/2)
+/// and 4 min L_n / K_n on a mesh, whose bisection cuts half as many links.
+fn torus_sizes(p: &Params) -> Result<Sizes> {
+    grid_sizes(p, true)
+}
+
+fn mesh_sizes(p: &Params) -> Result<Sizes> {
+    grid_sizes(p, false)
+}
+
+fn grid_sizes(p: &Params, wrap: bool) -> Result<Sizes> {
+    let grid = Grid::read(p, if wrap { ring_links } else { path_links })?;
+    let conc = read_p(p, 1)?;
+    let pairs = || grid.dims.iter().zip(&grid.widths);
+    // A ring or path of 3 or more gives an inner router 2 links; 2 routers share one link.
+    let degree: u32 = pairs()
+        .map(|(&k, &w)| match k {
+            1 => 0,
+            2 => w,
+            _ => 2 * w,
+        })
+        .sum();
+    let cut = if wrap { 8.0 } else { 4.0 };
+    let thinnest = pairs()
+        .map(|(&k, &w)| w as f64 / k as f64)
+        .fold(f64::INFINITY, f64::min);
+    Ok(Sizes::direct(
+        grid.routers as u128,
+        degree,
+        conc,
+        cut * thinnest,
+    ))
+}
 
 /// More dimensions than this is certainly a typo (InfiniBand tori stop at 4D, 003 §1.1).
 const MAX_DIMS: usize = 32;

@@ -25,6 +25,7 @@ use crate::flit::Flit;
 use crate::topo::{SimTopology, NONE};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use topolab_core::network::ROUTER_GROUPS;
 use topolab_core::{Network, TopolabError};
 
 const UGAL_THRESHOLD: u32 = 30;
@@ -48,13 +49,14 @@ impl DragonflyRouting {
         } else {
             "dragonfly_min"
         };
-        if net.family() != "dragonfly" || net.label_fields() != ["group", "index"] {
+        if !net.has(ROUTER_GROUPS) {
             return Err(SimError::param(
                 "routing",
                 format!("'{name}'"),
                 format!(
-                    "a routing this network supports: {name} needs a dragonfly (labels group, index), this network is '{}'",
-                    net.family()
+                    "a routing this network supports: {name} needs a dragonfly's router groups (labels group, index), this network ('{}') has labels ({})",
+                    net.family(),
+                    net.label_fields().join(", ")
                 ),
             ));
         }

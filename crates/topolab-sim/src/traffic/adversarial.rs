@@ -30,23 +30,27 @@
 
 use super::{endpoint_offsets, DestTable, Spec, Traffic, IDLE};
 use std::collections::BTreeMap;
-use topolab_core::{Network, Result, TopolabError};
+use topolab_core::{families, find_family, Network, Result, TopolabError};
 
 pub(super) fn parse(s: &Spec, net: &Network) -> Result<Traffic> {
     let name = if s.name == "worst" {
-        match net.family() {
-            "slimfly" => "slimfly-worst",
-            "dragonfly" => "dragonfly-worst",
-            "fattree" => "fattree-worst",
-            "mlfm" => "mlfm-worst",
-            "oft" => "oft-worst",
-            other => {
+        match declared_worst(net.family()) {
+            Some(name) => name,
+            None => {
+                let with: Vec<&str> = families()
+                    .iter()
+                    .filter(|f| declared_worst(f.name).is_some())
+                    .map(|f| f.name)
+                    .collect();
                 return Err(s.invalid(
                     "network",
-                    format!("family '{other}'"),
-                    "a slimfly, dragonfly, fattree, mlfm or oft network (the families with a \
-                     defined worst case); use slimfly-worst for an imported Slim Fly",
-                ))
+                    format!("family '{}'", net.family()),
+                    &format!(
+                        "a {} network (the families with a defined worst case); use \
+                         slimfly-worst for an imported Slim Fly",
+                        with.join(", ")
+                    ),
+                ));
             }
         }
     } else {
@@ -76,6 +80,13 @@ pub(super) fn parse(s: &Spec, net: &Network) -> Result<Traffic> {
             format!("one of: {}", super::Traffic::NAMES.join(", ")),
         )),
     }
+}
+
+/// The adversarial pattern (one of this module's) that `family` declares as its worst case in
+/// the family table (`Family::routing.simulation`).
+fn declared_worst(family: &str) -> Option<&'static str> {
+    let declared = find_family(family).ok()?.routing.simulation?.worst_traffic;
+    declared.ends_with("-worst").then_some(declared)
 }
 
 /// Checks the family and the label fields a pattern reads.

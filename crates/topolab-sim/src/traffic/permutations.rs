@@ -164,9 +164,10 @@ struct RouterGrid {
 impl RouterGrid {
     fn of(net: &Network) -> Result<Option<RouterGrid>> {
         let fields = net.label_fields();
-        let prefix = match net.family() {
-            "torus" | "mesh" | "hyperx" => "d",
-            "hypercube" => "b",
+        // Grid coordinates, whatever the family: d0.. (tori, meshes, HyperX) or b0.. (hypercubes).
+        let prefix = match fields.first().map(String::as_str) {
+            Some("d0") => "d",
+            Some("b0") => "b",
             _ => return Ok(None),
         };
         let grid_field = |(i, f): (usize, &String)| f == &format!("{prefix}{i}");

@@ -1,0 +1,60 @@
+"""What each family declares in the Rust family table and Python reads through ``_core``:
+sizes in closed form (the enumeration's only source of sizes), display names, routings and
+the simulation choice. The enumeration's sizes are checked against the built networks for
+every family, so a formula that drifted from its builder fails here."""
+
+import pytest
+
+import topolab
+from topolab import _core
+from topolab.design import FAMILY_NAMES, FAMILY_ORDER, check_design, enumerate_designs, shortlist
+from topolab.design.simulate import SCALE_RULES, SIM_CHOICES
+
+# (radix, endpoints) windows small enough to build every design they give, chosen so that every
+# family has members (OFT needs 2k <= K with k - 1 a prime power, MLFM global routers 2l <= K).
+WINDOWS = [(12, 150), (16, 400)]
+
+
+@pytest.mark.parametrize("family", FAMILY_ORDER)
+def test_enumerated_sizes_equal_the_built_network(family):
+    designs = []
+    for radix, endpoints in WINDOWS:
+        found = enumerate_designs(radix, endpoints, tolerance=0.5, families=[family], oversubscription=1.0)
+        designs += shortlist(found, per_family=3)
+    assert designs, f"no {family} design in the sample windows"
+    for d in designs:
+        net = topolab.build(d.spec)
+        assert check_design(d, net) == []
+        # the concentration is what the busiest endpoint router carries
+        assert d.concentration == max(net.endpoints)
+
+
+def test_family_sizes_of_a_paper_design_without_building():
+    # Besta & Hoefler, SC14, §V-E: the q = 19 Slim Fly, 722 routers of network radix 29, p = 15
+    s = _core.family_sizes("slimfly:q=19")
+    assert (s["routers"], s["network_radix"], s["concentration"], s["endpoints"]) == (722, 29, 15, 10830)
+    assert s["load"] == 1.0 and not s["radix_is_bound"]
+
+
+def test_family_sizes_names_the_bad_parameter():
+    with pytest.raises(_core.ParameterError, match="'q'.*6"):
+        _core.family_sizes("slimfly:q=6")
+    with pytest.raises(_core.ParameterError, match="shortcuts"):
+        _core.family_sizes("dln:routers=8,shortcuts=6")
+
+
+def test_every_family_declares_a_display_name_and_routings_the_catalogue_has():
+    catalogue = {r.name: r for r in topolab.routings()}
+    for f in _core.families():
+        assert FAMILY_NAMES[f["name"]] == f["display_name"] != ""
+        for name in f["routings"]:
+            assert name in catalogue, f"{f['name']} declares unknown routing {name}"
+        sim = f["simulation"]
+        if sim is not None:
+            for key in ("uniform_routing", "worst_routing"):
+                assert catalogue[sim[key]].simulator, f"{f['name']}: {sim[key]} does not simulate"
+
+
+def test_simulated_families_can_be_scaled_down():
+    # compare --simulate needs both the family's choice and a rule that shrinks its designs
+    assert set(SIM_CHOICES) == set(SCALE_RULES)
