@@ -124,7 +124,7 @@ fn skywalk_8_256_7_4_of_section_iii() {
     assert_eq!(
         net.num_endpoints(),
         2048 * 8,
-        "p = 8 by default (004 §IV-A)"
+        "p = 8 by default (Fujiwara et al., IPDPS 2014, §IV-A)"
     );
     assert_eq!(net.network_radix(), 11);
     assert!(net.links().iter().all(|l| class(&net, l) != "diagonal"));

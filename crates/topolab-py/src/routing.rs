@@ -87,7 +87,7 @@ fn routing_routes(
     net: &PyNetwork,
     routing: &str,
 ) -> PyResult<Vec<(u32, u32, Vec<u32>)>> {
-    crate::monitor::run(py, false, |m| {
+    crate::monitor::run(py, None, |m| {
         let r = build_static(&net.inner, routing, m)?;
         topolab_core::routing::path::static_routes(&net.inner, &*r)
     })
@@ -125,7 +125,7 @@ fn infiniband_export(
     routing: &str,
     vl_budget: u32,
 ) -> PyResult<(String, String, String)> {
-    let t = crate::monitor::run(py, false, |_| {
+    let t = crate::monitor::run(py, None, |_| {
         let rule = hop_rule(&net.inner, routing)?;
         let tb = infiniband::build_tables(&net.inner, &*rule, vl_budget)?;
         Ok((
@@ -147,7 +147,7 @@ fn infiniband_check(
     sl2vl: &str,
     path_sl: &str,
 ) -> PyResult<String> {
-    let report = crate::monitor::run(py, false, |_| {
+    let report = crate::monitor::run(py, None, |_| {
         let rule = hop_rule(&net.inner, routing)?;
         let tb = opensm::read_tables(&net.inner, lfts, sl2vl, path_sl)?;
         infiniband::check_tables(&net.inner, &*rule, &tb)

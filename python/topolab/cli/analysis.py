@@ -129,9 +129,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("network", help="topology spec or network file")
     add_json_flag(p)
-    p.add_argument("--paths", action="store_true", help="shortest-path diversity (001 §2.3.3)")
-    p.add_argument("--resilience", action="store_true", help="random cable failure thresholds (000 §III-D)")
-    p.add_argument("--bisection", action="store_true", help="endpoint-balanced METIS bisection (000 §III-C)")
+    p.add_argument(
+        "--paths", action="store_true", help="shortest-path diversity (Kathareios et al., SC15, §2.3.3)"
+    )
+    p.add_argument(
+        "--resilience",
+        action="store_true",
+        help="random cable failure thresholds (Besta & Hoefler, SC14, §III-D)",
+    )
+    p.add_argument(
+        "--bisection",
+        action="store_true",
+        help="endpoint-balanced METIS bisection (Besta & Hoefler, SC14, §III-C)",
+    )
     p.add_argument("--bisection-runs", type=_positive, default=5, help="METIS runs, best kept (default 5)")
     p.add_argument(
         "--spectrum",

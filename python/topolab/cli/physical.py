@@ -231,7 +231,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = add_command(
         sub,
         "cost",
-        help="cables, cost and power of a network (000 §VI-B, §VI-C)",
+        help="cables, cost and power of a network (Besta & Hoefler, SC14, §VI-B, §VI-C)",
         description="Places the network on a floor, measures every cable, prices cables and "
         "routers with a catalog and adds up the power; totals, per endpoint and per link class.",
         examples=[
@@ -258,7 +258,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = add_command(
         sub,
         "latency",
-        help="all-pairs latency, Nearest or Fastest Routing (004 §II-E)",
+        help="all-pairs latency, Nearest or Fastest Routing (Fujiwara et al., IPDPS 2014, §II-E)",
         description="Maximum, average and minimum latency between routers that carry endpoints: "
         "injection + (hops + 1) x switch delay + cable delay x cable length, with the cables "
         "measured on the floor, under Fastest (lowest latency) or Nearest (fewest hops) routing.",

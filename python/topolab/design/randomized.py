@@ -58,7 +58,7 @@ def jellyfish(w: Window, twins: list) -> Iterator[Candidate]:
         r = _routers_for(w, p, lambda r: _builds("jellyfish", params(r, degree, p)))
         if r is None:
             return None
-        return params(r, degree, p), "000 §III; 004 §III-A"
+        return params(r, degree, p), "Besta & Hoefler, SC14, §III; Fujiwara et al., IPDPS 2014, §III-A"
 
     yield from _full_radix(w, "jellyfish", make)
     for routers, degree, p, origin in twins:
@@ -78,7 +78,7 @@ def dln(w: Window, twins: list) -> Iterator[Candidate]:
         r = _routers_for(w, p, lambda r: _builds("dln", params(r, degree, p)))
         if r is None:
             return None
-        return params(r, degree, p), "000 §III, Table IV"
+        return params(r, degree, p), "Besta & Hoefler, SC14, §III, Table IV"
 
     yield from _full_radix(w, "dln", make)
     for routers, degree, p, origin in twins:
@@ -88,7 +88,7 @@ def dln(w: Window, twins: list) -> Iterator[Candidate]:
 
 
 def _twin(family: str, params: dict, origin: str) -> Candidate | None:
-    return candidate(family, params, "000 §III, Table IV", [f"twin of {origin}"])
+    return candidate(family, params, "Besta & Hoefler, SC14, §III, Table IV", [f"twin of {origin}"])
 
 
 def skywalk(w: Window) -> Iterator[Candidate]:
@@ -108,7 +108,9 @@ def skywalk(w: Window) -> Iterator[Candidate]:
             c = _routers_for(w, p * z, lambda c, params=params: c >= 2 and _builds("skywalk", params(c)))
             if c is None:
                 continue
-            sky = candidate("skywalk", params(c), "004 §II-B, §III-A", ["full radix"])
+            sky = candidate(
+                "skywalk", params(c), "Fujiwara et al., IPDPS 2014, §II-B, §III-A", ["full radix"]
+            )
             if sky is not None:
                 yield sky
 
@@ -133,7 +135,7 @@ def _string_digraph(w: Window, family: str) -> Iterator[Candidate]:
             if base is None or base["routers"] > w.hi:
                 break
             for p in w.concentrations(base["routers"], w.radix - d):
-                c = candidate(family, {"d": d, "k": k, "p": p}, "002 §IV-A")
+                c = candidate(family, {"d": d, "k": k, "p": p}, "Koibuchi et al., 2018, §IV-A")
                 if c is not None:
                     yield c
             k += 1
@@ -147,6 +149,8 @@ def _free_digraph(w: Window, family: str, source: str) -> Iterator[Candidate]:
         return {"n": r, "d": degree, "p": p}, source
 
     yield from _full_radix(w, family, make)
+
+
 def imase(w: Window) -> Iterator[Candidate]:
     """Imase-Itoh digraphs (002 §III-A, a = b = 1) at full radix: d = K - p, n ~ N/p."""
     return _free_digraph(w, "imase", "Koibuchi et al., 2018, §III-A")

@@ -46,10 +46,15 @@ def slimfly(w: Window) -> Iterator[Candidate]:
         for p in w.concentrations(base["routers"], w.radix - k_net):
             tags = []
             if p == p_ceil:
-                tags.append("ceil p (000 §II-B2)")
+                tags.append("ceil p (Besta & Hoefler, SC14, §II-B2)")
             if p == k_net // 2:
-                tags.append("floor p (001 §2.1.2)")
-            c = candidate("slimfly", {"q": q - 1, "p": p}, "000 §II-B, §V-E; 001 §2.1.2", tags)
+                tags.append("floor p (Kathareios et al., SC15, §2.1.2)")
+            c = candidate(
+                "slimfly",
+                {"q": q - 1, "p": p},
+                "Besta & Hoefler, SC14, §II-B, §V-E; Kathareios et al., SC15, §2.1.2",
+                tags,
+            )
             if c is not None:
                 yield c
 
@@ -73,9 +78,12 @@ def dragonfly(w: Window) -> Iterator[Candidate]:
                 g_hi = min(a * h + 1, w.hi // (p * a))
                 for g, tags in _group_counts(a, h, p, g_lo, g_hi, w):
                     if a == 2 * h and p == h:
-                        tags.insert(0, "a=2h=2p (000 §VI-B3e)")
+                        tags.insert(0, "a=2h=2p (Besta & Hoefler, SC14, §VI-B3e)")
                     c = candidate(
-                        "dragonfly", {"a": a, "h": h, "p": p, "g": g}, "000 §VI-B4; 003 §1.4", tags
+                        "dragonfly",
+                        {"a": a, "h": h, "p": p, "g": g},
+                        "Besta & Hoefler, SC14, §VI-B4; Daryin & Korzh, JSFI 2014, §1.4",
+                        tags,
                     )
                     if c is not None:
                         yield c
@@ -146,7 +154,7 @@ def fattree(w: Window) -> Iterator[Candidate]:
     min(k/2, k - p) up ports; balanced for p <= k/2, oversubscribed p : (k - p) above."""
     for k in range(4, w.radix + 1, 2):
         for p in range(1, k):
-            two = candidate("fattree", {"k": k, "levels": 2, "p": p}, "001 §2.2.1")
+            two = candidate("fattree", {"k": k, "levels": 2, "p": p}, "Kathareios et al., SC15, §2.2.1")
             if two is None:
                 continue
             tags = ["full bisection"] if p == two.balanced_concentration else []
@@ -164,7 +172,7 @@ def fattree(w: Window) -> Iterator[Candidate]:
                 c = candidate(
                     "fattree",
                     {"k": k, "levels": 3, "p": p, "pods": pods},
-                    "000 §VI-B3c, §V",
+                    "Besta & Hoefler, SC14, §VI-B3c, §V",
                     ["3 levels", *tags, "all pods" if pods == k else "fewer pods"],
                 )
                 if c is not None:
@@ -203,7 +211,12 @@ def hyperx(w: Window) -> Iterator[Candidate]:
                     if any(x != 1 for x in widths):
                         params["widths"] = widths
                     params["p"] = p
-                    c = candidate("hyperx", params, "001 §2.1.1; 003 §1.2", [f"{n}D", *tags])
+                    c = candidate(
+                        "hyperx",
+                        params,
+                        "Kathareios et al., SC15, §2.1.1; Daryin & Korzh, JSFI 2014, §1.2",
+                        [f"{n}D", *tags],
+                    )
                     if c is not None:
                         yield c
 
@@ -242,7 +255,11 @@ def _torus_like(w: Window, family: str) -> Iterator[Candidate]:
                         params["widths"] = widths
                     params["p"] = p
                     c = candidate(
-                        family, params, "003 §1.1; 000 §III, Table IV", [f"{n}D", *tags], exempt=p == 1
+                        family,
+                        params,
+                        "Daryin & Korzh, JSFI 2014, §1.1; Besta & Hoefler, SC14, §III, Table IV",
+                        [f"{n}D", *tags],
+                        exempt=p == 1,
                     )
                     if c is None or p > 1 and not w.admits(c.load):
                         continue
@@ -295,8 +312,8 @@ def hypercube(w: Window) -> Iterator[Candidate]:
                 c = candidate(
                     "hypercube",
                     params,
-                    "003 §1.3; 000 §III, Table IV",
-                    ["p=1 (000 §III)"] if p == 1 else [],
+                    "Daryin & Korzh, JSFI 2014, §1.3; Besta & Hoefler, SC14, §III, Table IV",
+                    ["p=1 (Besta & Hoefler, SC14, §III)"] if p == 1 else [],
                     exempt=p == 1,
                 )
                 if c is not None:
@@ -323,8 +340,8 @@ def mlfm(w: Window) -> Iterator[Candidate]:
             l_hi = min(w.radix // 2, w.hi // per_layer)
             nearest = nearest_count(l_lo, l_hi, per_layer, w.target)
             for layers in sorted({x for x in (nearest, h) if x is not None and l_lo <= x <= l_hi}):
-                tags = ["h=l=p (001 §2.2.3)"] if h == layers == p else []
-                c = candidate("mlfm", {"h": h, "l": layers, "p": p}, "001 §2.2.3", tags)
+                tags = ["h=l=p (Kathareios et al., SC15, §2.2.3)"] if h == layers == p else []
+                c = candidate("mlfm", {"h": h, "l": layers, "p": p}, "Kathareios et al., SC15, §2.2.3", tags)
                 if c is not None:
                     yield c
 
@@ -337,7 +354,12 @@ def oft(w: Window) -> Iterator[Candidate]:
         if base is None:
             continue
         for p in w.concentrations(base["endpoints"], w.radix - k):
-            c = candidate("oft", {"k": k, "p": p}, "001 §2.2.4", ["p=k (001 §2.2.4)"] if p == k else [])
+            c = candidate(
+                "oft",
+                {"k": k, "p": p},
+                "Kathareios et al., SC15, §2.2.4",
+                ["p=k (Kathareios et al., SC15, §2.2.4)"] if p == k else [],
+            )
             if c is not None:
                 yield c
 
@@ -375,7 +397,12 @@ def product(w: Window) -> Iterator[Candidate]:
                     if base is None or base["radix"] > w.radix or base["routers"] > w.hi:
                         break
                     for p in w.concentrations(base["routers"], w.radix - base["network_radix"]):
-                        c = candidate("product", {**params, "p": p}, "003 §1.5", [f"SF x FF {n}D"])
+                        c = candidate(
+                            "product",
+                            {**params, "p": p},
+                            "Daryin & Korzh, JSFI 2014, §1.5",
+                            [f"SF x FF {n}D"],
+                        )
                         if c is not None and w.admits(c.load):
                             groups.setdefault(p, []).append(c)
                     m += 1

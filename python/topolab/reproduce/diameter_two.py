@@ -86,8 +86,8 @@ def setup_table(quick: bool = False) -> tuple[SetupRow, ...]:
             "virtual channels per port",
             "2 (§3.4)",
             4,
-            "MLFM/OFT use 001 §3.4's two phases; the Slim Fly needs hop-indexed VCs (the phase scheme "
-            "deadlocks there), up to 4 classes",
+            "MLFM/OFT use Kathareios et al., SC15, §3.4's two phases; the Slim Fly needs hop-indexed "
+            "VCs (the phase scheme deadlocks there), up to 4 classes",
             "num_vcs",
         ),
         SetupRow(

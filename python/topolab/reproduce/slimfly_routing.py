@@ -173,7 +173,7 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
                     1.0 / (p + 1),
                     1.0 / (2 * p),
                     note=(
-                        "topolab's 'worst' is Kathareios et al. (SC15) §4.2's greedy pairing (2p flows "
+                        "topolab's 'worst' is Kathareios et al., SC15, §4.2's greedy pairing (2p flows "
                         "on a link); Besta & Hoefler §V-C state 1/(p + 1) for their Fig. 9 pattern"
                     ),
                 )

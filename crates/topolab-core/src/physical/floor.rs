@@ -152,7 +152,7 @@ mod tests {
         assert_eq!(
             (sky.cabinet_width_m, sky.cabinet_depth_m),
             (0.6, 2.1),
-            "004 §III-A"
+            "Fujiwara et al., IPDPS 2014, §III-A"
         );
         assert_eq!(
             (sky.intra_cabinet_cable_m, sky.inter_cabinet_overhead_m),
@@ -163,7 +163,7 @@ mod tests {
         assert_eq!(
             (sf.intra_cabinet_cable_m, sf.inter_cabinet_overhead_m),
             (1.0, 2.0),
-            "000 §VI-B"
+            "Besta & Hoefler, SC14, §VI-B"
         );
         assert!(sf.is_electric(1.0) && !sf.is_electric(3.0));
     }

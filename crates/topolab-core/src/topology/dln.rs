@@ -21,7 +21,7 @@ pub const FAMILY: Family = Family {
     name: "dln",
     aliases: &["dln-2", "random-shortcut"],
     summary: "DLN-2-gamma: ring plus gamma random shortcuts per router (degree 2 + gamma)",
-    source: "000 §III (footnote 2, Tables II-IV), after Koibuchi et al. ISCA'12",
+    source: "Besta & Hoefler, SC14, §III (footnote 2, Tables II-IV), after Koibuchi et al. ISCA'12",
     directed: false,
     params: &[
         ParamDef {
@@ -36,7 +36,7 @@ pub const FAMILY: Family = Family {
             default: None,
             help: "gamma: random shortcut links per router, 0 <= gamma <= routers - 3, routers*gamma even",
         },
-        p_param("floor(sqrt(k)) for the router radix k = 2 + gamma + p (000 §III)"),
+        p_param("floor(sqrt(k)) for the router radix k = 2 + gamma + p (Besta & Hoefler, SC14, §III)"),
         SEED_PARAM,
     ],
     build,

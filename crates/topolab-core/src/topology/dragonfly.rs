@@ -41,13 +41,13 @@ pub const FAMILY: Family = Family {
     name: "dragonfly",
     aliases: &["df"],
     summary: "Dragonfly: g complete groups of a routers, h global links per router",
-    source: "000 §VI-B3e; 003 §1.4 (Kim et al. ISCA'08); BookSim2 dragonflynew numbering",
+    source: "Besta & Hoefler, SC14, §VI-B3e; Daryin & Korzh, JSFI 2014, §1.4 (Kim et al. ISCA'08); BookSim2 dragonflynew numbering",
     directed: false,
     params: &[
         ParamDef {
             name: "a",
             kind: ParamKind::Int,
-            default: Some("2h (balanced Dragonfly, 000 §VI-B3e)"),
+            default: Some("2h (balanced Dragonfly, Besta & Hoefler, SC14, §VI-B3e)"),
             help: "routers per group",
         },
         ParamDef {
@@ -62,7 +62,7 @@ pub const FAMILY: Family = Family {
             default: Some("a*h + 1 (one global link between every pair of groups)"),
             help: "number of groups, 2 to a*h + 1",
         },
-        p_param("h (balanced Dragonfly a = 2p = 2h, 000 §VI-B3e); 8 with z and c (004 §IV-A)"),
+        p_param("h (balanced Dragonfly a = 2p = 2h, Besta & Hoefler, SC14, §VI-B3e); 8 with z and c (Fujiwara et al., IPDPS 2014, §IV-A)"),
         ParamDef {
             name: "z",
             kind: ParamKind::Int,
@@ -73,7 +73,7 @@ pub const FAMILY: Family = Family {
             name: "c",
             kind: ParamKind::Int,
             default: Some("none (with z: g = c, h = ceil((c-1)/z))"),
-            help: "cabinets = groups, >= 2, one group per cabinet (004 §III-A)",
+            help: "cabinets = groups, >= 2, one group per cabinet (Fujiwara et al., IPDPS 2014, §III-A)",
         },
         ParamDef {
             name: "d",
@@ -99,7 +99,7 @@ pub const FAMILY: Family = Family {
     },
     placement: FamilyPlacement::Grouped {
         field: "group",
-        what: "one Dragonfly group per cabinet (000 §VI-B3e, 004 §III-A)",
+        what: "one Dragonfly group per cabinet (Besta & Hoefler, SC14, §VI-B3e, Fujiwara et al., IPDPS 2014, §III-A)",
         structure: "dragonfly (one group per cabinet)",
     },
 };
@@ -130,7 +130,7 @@ fn cabinet_shape(p: &Params) -> Result<(u32, u32, u64)> {
             return Err(p.invalid(
                 name,
                 p.opt_int(name, i64::MIN, i64::MAX)?.unwrap_or(0),
-                "not given with z, c, d: Dragonfly(z, c, d) sets a = z, g = c, h = ceil((c-1)/z) (004 §III-A)",
+                "not given with z, c, d: Dragonfly(z, c, d) sets a = z, g = c, h = ceil((c-1)/z) (Fujiwara et al., IPDPS 2014, §III-A)",
             ));
         }
     }
@@ -144,7 +144,7 @@ fn cabinet_shape(p: &Params) -> Result<(u32, u32, u64)> {
                 "d",
                 d,
                 &format!(
-                    "the degree z - 1 + ceil((c-1)/z) = {degree} for z = {z}, c = {c} (004 §III-A)"
+                    "the degree z - 1 + ceil((c-1)/z) = {degree} for z = {z}, c = {c} (Fujiwara et al., IPDPS 2014, §III-A)"
                 ),
             ));
         }

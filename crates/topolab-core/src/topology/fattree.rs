@@ -32,7 +32,7 @@ pub const FAMILY: Family = Family {
     name: "fattree",
     aliases: &["fat_tree", "ft"],
     summary: "k-ary fat tree with 2 or 3 levels of radix-k routers, endpoints on the leaves",
-    source: "000 §VI-B3c (FT-3); 001 §2.2.1 (two levels)",
+    source: "Besta & Hoefler, SC14, §VI-B3c (FT-3); Kathareios et al., SC15, §2.2.1 (two levels)",
     directed: false,
     params: &[
         ParamDef {

@@ -15,7 +15,7 @@ pub const FAMILY: Family = Family {
     name: "hypercube",
     aliases: &["hc"],
     summary: "hypercube: 2^n routers, router r joined to r XOR 2^i in each dimension i",
-    source: "003 §1.3",
+    source: "Daryin & Korzh, JSFI 2014, §1.3",
     directed: false,
     params: &[
         ParamDef {
@@ -30,7 +30,7 @@ pub const FAMILY: Family = Family {
             default: Some("1"),
             help: "link width (parallel cables) in every dimension",
         },
-        p_param("1 (000 §VI uses p = 1 for hypercubes)"),
+        p_param("1 (Besta & Hoefler, SC14, §VI uses p = 1 for hypercubes)"),
     ],
     build,
     example: "hypercube:n=4",
@@ -44,7 +44,7 @@ pub const FAMILY: Family = Family {
         ),
     },
     placement: FamilyPlacement::Sequential {
-        what: "sequential in canonical order (004 §III-A)",
+        what: "sequential in canonical order (Fujiwara et al., IPDPS 2014, §III-A)",
     },
 };
 

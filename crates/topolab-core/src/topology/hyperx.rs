@@ -26,7 +26,7 @@ pub const FAMILY: Family = Family {
     name: "hyperx",
     aliases: &["flatfly", "flattened_butterfly"],
     summary: "HyperX (FlatFly): Cartesian product of complete graphs K_n with link widths L_n",
-    source: "001 §2.1.1; 003 §1.2",
+    source: "Kathareios et al., SC15, §2.1.1; Daryin & Korzh, JSFI 2014, §1.2",
     directed: false,
     params: &[
         ParamDef {
@@ -78,7 +78,7 @@ pub const FAMILY: Family = Family {
         ),
     },
     placement: FamilyPlacement::FirstDimension {
-        what: "sequential, one d0 clique per cabinet unless per_cabinet (000 §VI-B3d, 004 §III-A)",
+        what: "sequential, one d0 clique per cabinet unless per_cabinet (Besta & Hoefler, SC14, §VI-B3d, Fujiwara et al., IPDPS 2014, §III-A)",
     },
 };
 
@@ -162,7 +162,7 @@ fn read_cabinets(p: &Params) -> Result<CabinetShape> {
             p.opt_list("dims", i64::MIN, i64::MAX)?
                 .map(|d| d.iter().map(|k| k.to_string()).collect::<Vec<_>>().join("x"))
                 .unwrap_or_default(),
-            "not given with z and c: HyperX(z, c, d) takes its dimensions from the cabinet grid (004 §III-A)",
+            "not given with z and c: HyperX(z, c, d) takes its dimensions from the cabinet grid (Fujiwara et al., IPDPS 2014, §III-A)",
         ));
     }
     let z = p.u32("z", 1, 1 << 16, "switches per cabinet")?;
@@ -176,7 +176,7 @@ fn read_cabinets(p: &Params) -> Result<CabinetShape> {
                 "d",
                 d,
                 &format!(
-                    "the degree x + y + z - 3 = {degree} for z = {z} on the {x}x{y} grid of c = {c} cabinets (004 §III-A)"
+                    "the degree x + y + z - 3 = {degree} for z = {z} on the {x}x{y} grid of c = {c} cabinets (Fujiwara et al., IPDPS 2014, §III-A)"
                 ),
             ));
         }

@@ -31,7 +31,7 @@ pub const FAMILY: Family = Family {
     name: "imase",
     aliases: &["imase_itoh", "imase-itoh"],
     summary: "Imase-Itoh digraph: i -> ((a i + b) d + alpha) mod n, in/out-degree d, diameter <= ceil(log_d n)",
-    source: "002 §III-A, §III-B1",
+    source: "Koibuchi et al., 2018, §III-A, §III-B1",
     directed: true,
     params: &[
         ParamDef {
@@ -49,16 +49,16 @@ pub const FAMILY: Family = Family {
         ParamDef {
             name: "a",
             kind: ParamKind::Int,
-            default: Some("1 (002 §III-A)"),
+            default: Some("1 (Koibuchi et al., 2018, §III-A)"),
             help: "multiplier, 1 <= a < n with a d = +d or -d (mod n), e.g. 1 or n-1",
         },
         ParamDef {
             name: "b",
             kind: ParamKind::Int,
-            default: Some("1 (002 §III-A)"),
+            default: Some("1 (Koibuchi et al., 2018, §III-A)"),
             help: "offset, 0 <= b < n",
         },
-        p_param("4 (002 §III-B3)"),
+        p_param("4 (Koibuchi et al., 2018, §III-B3)"),
     ],
     build,
     example: "imase:n=8,d=3",

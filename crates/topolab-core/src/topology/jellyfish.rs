@@ -27,7 +27,7 @@ pub const FAMILY: Family = Family {
     name: "jellyfish",
     aliases: &["rrg"],
     summary: "uniformly random connected simple regular graph of the routers (Jellyfish)",
-    source: "000 §III (random topologies, balanced p); 002 §III-A; 004 §III-A Random(N, d)",
+    source: "Besta & Hoefler, SC14, §III (random topologies, balanced p); Koibuchi et al., 2018, §III-A; Fujiwara et al., IPDPS 2014, §III-A Random(N, d)",
     directed: false,
     params: &[
         ParamDef {
@@ -42,7 +42,7 @@ pub const FAMILY: Family = Family {
             default: None,
             help: "router-to-router links per router, 1 <= degree < routers, routers*degree even",
         },
-        p_param("floor(sqrt(k)) for the router radix k = degree + p (000 §III, DLN rule)"),
+        p_param("floor(sqrt(k)) for the router radix k = degree + p (Besta & Hoefler, SC14, §III, DLN rule)"),
         SEED_PARAM,
     ],
     build,

@@ -41,7 +41,7 @@ pub const FAMILY: Family = Family {
     name: "mddp",
     aliases: &[],
     summary: "MDDP: the Kautz digraph of degree d nearest n in size, resized to n routers by random vertex insertion/removal; in/out-degree d",
-    source: "002 §III-A, §IV-A",
+    source: "Koibuchi et al., 2018, §III-A, §IV-A",
     directed: true,
     params: &[
         ParamDef {
@@ -57,7 +57,7 @@ pub const FAMILY: Family = Family {
             help: "out-degree = in-degree of every router, >= 2",
         },
         SEED_PARAM,
-        p_param("4 (002 §III-B3)"),
+        p_param("4 (Koibuchi et al., 2018, §III-B3)"),
     ],
     build,
     example: "mddp:n=50,d=3",

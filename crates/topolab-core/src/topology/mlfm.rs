@@ -21,7 +21,7 @@ pub const FAMILY: Family = Family {
     name: "mlfm",
     aliases: &["multi-layer-full-mesh"],
     summary: "Multi-Layer Full-Mesh: l layers of h+1 local routers joined by h(h+1)/2 global routers",
-    source: "001 §2.2.3",
+    source: "Kathareios et al., SC15, §2.2.3",
     directed: false,
     params: &[
         ParamDef {

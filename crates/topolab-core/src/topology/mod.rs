@@ -194,7 +194,7 @@ pub enum FamilyPlacement {
 
 /// The placement of families with no structure to follow (and of imported networks).
 pub const ARBITRARY_PLACEMENT: FamilyPlacement = FamilyPlacement::Sequential {
-    what: "arbitrary: index order (004 §III-A, Random)",
+    what: "arbitrary: index order (Fujiwara et al., IPDPS 2014, §III-A, Random)",
 };
 
 /// Every registered family, in the order `topolab list` and the design comparison show them:

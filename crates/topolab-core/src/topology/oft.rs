@@ -21,7 +21,7 @@ pub const FAMILY: Family = Family {
     name: "oft",
     aliases: &["orthogonal-fat-tree", "ml3b"],
     summary: "two-level Orthogonal Fat-Tree: 3 levels of 1+k(k-1) routers joined by the k-ML3B",
-    source: "001 §2.2.4",
+    source: "Kathareios et al., SC15, §2.2.4",
     directed: false,
     params: &[
         ParamDef {

@@ -19,7 +19,7 @@ pub const FAMILY: Family = Family {
     name: "product",
     aliases: &["cartesian"],
     summary: "Cartesian product of two topologies, e.g. Slim Fly x FlatFly",
-    source: "003 §1.5 (SF x FF-1, SF x FF-2)",
+    source: "Daryin & Korzh, JSFI 2014, §1.5 (SF x FF-1, SF x FF-2)",
     directed: false,
     params: &[
         ParamDef {

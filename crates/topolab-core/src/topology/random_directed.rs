@@ -36,7 +36,7 @@ pub const FAMILY: Family = Family {
     name: "random_directed",
     aliases: &["random_digraph"],
     summary: "random digraph, in-degree = out-degree = d, no self-loops or parallel arcs, strongly connected",
-    source: "002 §III-A",
+    source: "Koibuchi et al., 2018, §III-A",
     directed: true,
     params: &[
         ParamDef {
@@ -52,7 +52,7 @@ pub const FAMILY: Family = Family {
             help: "out-degree = in-degree of every router, >= 2",
         },
         SEED_PARAM,
-        p_param("4 (002 §III-B3)"),
+        p_param("4 (Koibuchi et al., 2018, §III-B3)"),
     ],
     build,
     example: "random_directed:n=32,d=3",

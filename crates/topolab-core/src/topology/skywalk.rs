@@ -44,7 +44,7 @@ pub const FAMILY: Family = Family {
     name: "skywalk",
     aliases: &[],
     summary: "Skywalk: cabinet-aware random topology, z switches in each of c cabinets, straight-first inter-cabinet links",
-    source: "004 §II-B–D, §III-A, §III-G",
+    source: "Fujiwara et al., IPDPS 2014, §II-B–D, §III-A, §III-G",
     directed: false,
     params: &[
         ParamDef {
@@ -75,9 +75,9 @@ pub const FAMILY: Family = Family {
             name: "r",
             kind: ParamKind::Float,
             default: Some("1.0"),
-            help: "cable length bound factor in (0, 1]: inter-cabinet links join cabinets at most r*l_max apart (004 §III-G); 1 = no bound",
+            help: "cable length bound factor in (0, 1]: inter-cabinet links join cabinets at most r*l_max apart (Fujiwara et al., IPDPS 2014, §III-G); 1 = no bound",
         },
-        p_param("8 (004 §IV-A: 8 hosts per switch)"),
+        p_param("8 (Fujiwara et al., IPDPS 2014, §IV-A: 8 hosts per switch)"),
         SEED_PARAM,
     ],
     build,
@@ -87,7 +87,7 @@ pub const FAMILY: Family = Family {
     routing: NOT_SIMULATED,
     placement: FamilyPlacement::Grouped {
         field: "cabinet",
-        what: "the cabinet Skywalk was built in (004 §II)",
+        what: "the cabinet Skywalk was built in (Fujiwara et al., IPDPS 2014, §II)",
         structure: "skywalk (built on the cabinet grid)",
     },
 };
@@ -155,7 +155,10 @@ fn read_shape(p: &Params) -> Result<Shape> {
         return Err(p.invalid(
             "di",
             di,
-            &format!("at most d_imax = z - 1 = {} (004 §II-B)", z - 1),
+            &format!(
+                "at most d_imax = z - 1 = {} (Fujiwara et al., IPDPS 2014, §II-B)",
+                z - 1
+            ),
         ));
     }
     let do_ = p.u32("do", 0, u32::MAX, "inter-cabinet links per switch")?;
@@ -165,7 +168,7 @@ fn read_shape(p: &Params) -> Result<Shape> {
             "do",
             do_,
             &format!(
-                "at most ds_max + dd_max = {s_max} + {d_max} for z = {z} on the {}x{} cabinet grid (004 §II-B)",
+                "at most ds_max + dd_max = {s_max} + {d_max} for z = {z} on the {}x{} cabinet grid (Fujiwara et al., IPDPS 2014, §II-B)",
                 grid.rows(),
                 grid.cols()
             ),
@@ -175,7 +178,11 @@ fn read_shape(p: &Params) -> Result<Shape> {
     ensure_size(p, "do", do_, n, n * (di as u128 + do_ as u128) / 2)?;
     let r = p.opt_float("r", 0.0, 1.0)?.unwrap_or(1.0);
     if r <= 0.0 {
-        return Err(p.invalid("r", r, "a number > 0 and <= 1 (004 §III-G)"));
+        return Err(p.invalid(
+            "r",
+            r,
+            "a number > 0 and <= 1 (Fujiwara et al., IPDPS 2014, §III-G)",
+        ));
     }
     let conc = read_p(p, DEFAULT_P)?;
     let seed = p.seed()?;

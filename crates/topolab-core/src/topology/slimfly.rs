@@ -20,7 +20,7 @@ pub const FAMILY: Family = Family {
     name: "slimfly",
     aliases: &["sf", "mms"],
     summary: "Slim Fly: MMS graph of diameter 2, 2q^2 routers of network radix (3q-delta)/2",
-    source: "000 §II-B; 001 §2.1.2; 003 §1.5",
+    source: "Besta & Hoefler, SC14, §II-B; Kathareios et al., SC15, §2.1.2; Daryin & Korzh, JSFI 2014, §1.5",
     directed: false,
     params: &[
         ParamDef {
@@ -29,7 +29,7 @@ pub const FAMILY: Family = Family {
             default: None,
             help: "prime power >= 3, q = 4w + delta with delta in {-1, 0, 1}",
         },
-        p_param("ceil(k'/2), k' = (3q - delta)/2 (000 §II-B2); 001 also uses floor(k'/2)"),
+        p_param("ceil(k'/2), k' = (3q - delta)/2 (Besta & Hoefler, SC14, §II-B2); 001 also uses floor(k'/2)"),
     ],
     build,
     example: "slimfly:q=5",
@@ -43,7 +43,7 @@ pub const FAMILY: Family = Family {
     },
     placement: FamilyPlacement::Grouped {
         field: "x",
-        what: "slimfly racks: subgroups (0,x,*) and (1,x,*) form rack x (000 §VI-A)",
+        what: "slimfly racks: subgroups (0,x,*) and (1,x,*) form rack x (Besta & Hoefler, SC14, §VI-A)",
         structure: "slimfly (racks from the MMS structure)",
     },
 };

@@ -36,12 +36,12 @@ pub const TORUS: Family = Family {
     name: "torus",
     aliases: &["kncube"],
     summary: "torus: Cartesian product of rings, sizes K_n and link widths L_n per dimension",
-    source: "003 §1.1; 004 §III-A",
+    source: "Daryin & Korzh, JSFI 2014, §1.1; Fujiwara et al., IPDPS 2014, §III-A",
     directed: false,
     params: &[
         DIMS_PARAM,
         WIDTHS_PARAM,
-        p_param("1 (000 §VI uses p = 1 for tori)"),
+        p_param("1 (Besta & Hoefler, SC14, §VI uses p = 1 for tori)"),
     ],
     build: build_torus,
     example: "torus:dims=4x4x4",
@@ -55,7 +55,7 @@ pub const MESH: Family = Family {
     name: "mesh",
     aliases: &[],
     summary: "mesh: torus without wraparound links (Cartesian product of paths)",
-    source: "003 §1.1 (torus without wraparound)",
+    source: "Daryin & Korzh, JSFI 2014, §1.1 (torus without wraparound)",
     directed: false,
     params: &[DIMS_PARAM, WIDTHS_PARAM, p_param("1")],
     build: build_mesh,
@@ -73,7 +73,7 @@ const GRID_ROUTING: FamilyRouting = FamilyRouting {
 };
 
 const GRID_PLACEMENT: FamilyPlacement = FamilyPlacement::FirstDimension {
-    what: "sequential in canonical order, one d0 ring per cabinet unless per_cabinet (004 §III-A)",
+    what: "sequential in canonical order, one d0 ring per cabinet unless per_cabinet (Fujiwara et al., IPDPS 2014, §III-A)",
 };
 
 /// Balanced for p <= 8 min L_n / K_n on a torus (003 §1.1: beta = min 4 L_n / (C K_n) >= 1/2)

@@ -201,7 +201,7 @@ pub fn build_tables(net: &Network, rule: &dyn HopRouting, vl_budget: u32) -> Res
             "InfiniBand export",
             "vl_budget",
             vl_budget,
-            "1, 2, 4, 8 or 15 data VLs per port (InfiniBand, 003 §3)",
+            "1, 2, 4, 8 or 15 data VLs per port (InfiniBand, Daryin & Korzh, JSFI 2014, §3)",
         ));
     }
     let fab = Fabric::new(net)?;

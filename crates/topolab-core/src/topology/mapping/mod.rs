@@ -59,7 +59,7 @@ pub fn map_network(net: &Network, family: &str, max_missing: u64) -> Result<Mapp
             "map",
             "as",
             other,
-            "hyperx (FlatFly, Daryin & Korzh §2.1) or dragonfly (§2.2)",
+            "hyperx (FlatFly, Daryin & Korzh, JSFI 2014, §2.1) or dragonfly (§2.2)",
         )),
     }
 }
