@@ -9,12 +9,14 @@ and Ctrl-C interrupts (KeyboardInterrupt). See docs/simulator.md.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any, Sequence
 
 from topolab import _core
+from topolab._args import bad, bool_arg, float_arg, int_arg
 from topolab.network import Network, as_network
 
 if TYPE_CHECKING:
@@ -137,10 +139,10 @@ def simulate(
         as_network(net)._net,
         routing,
         traffic,
-        float(load),
-        seed=seed,
+        float_arg("simulate", "load", load, 0.0, 1.0),
+        seed=int_arg("simulate", "seed", seed),
         params=router_params,
-        show_progress=show_progress,
+        show_progress=bool_arg("simulate", "show_progress", show_progress),
     )
     return SimResult._from_core(d)
 
@@ -162,6 +164,40 @@ def run_point(params: dict[str, Any]) -> dict[str, Any]:
     )
     # The point's own parameters are already columns of the results table.
     return {k: v for k, v in result.to_dict().items() if k not in SIMULATE_POINT_KEYS}
+
+
+def check_point(params: dict[str, Any]) -> None:
+    """The checks a "simulate" point gets before any point of an experiment runs: known keys,
+    ``load`` from 0 to 1, an integer ``seed``, router parameters the simulator takes, and a
+    network that builds (each distinct spec is built once per process). The routing and the
+    traffic pattern are checked when the point runs (they are read against the network)."""
+    allowed = set(SIMULATE_POINT_KEYS) | {p.name for p in sim_params()}
+    for key in params:
+        if key not in allowed:
+            known = ", ".join(sorted(allowed))
+            raise bad("simulate", key, params[key], f"a parameter of the simulator ({known})")
+    float_arg("simulate", "load", params["load"], 0.0, 1.0)
+    int_arg("simulate", "seed", params.get("seed", 1))
+    for key in ("routing", "traffic"):
+        if key in params and not isinstance(params[key], str):
+            raise bad("simulate", key, params[key], "a name, e.g. 'min' or 'uniform'")
+    _core.check_sim_params({k: v for k, v in params.items() if k not in SIMULATE_POINT_KEYS})
+    error = _network_error(str(params["network"]))
+    if error is not None:
+        raise _core.ParameterError(f"simulate: parameter 'network': {error}")
+
+
+@functools.lru_cache(maxsize=256)
+def _network_error(text: str) -> str | None:
+    """The message of building ``text`` (a spec or a file), None when it builds; the network
+    itself is not kept."""
+    from topolab.cli.common import network_from_argument
+
+    try:
+        network_from_argument(text)
+    except _core.TopolabError as err:
+        return str(err)
+    return None
 
 
 def sweep_load(
@@ -187,11 +223,11 @@ def sweep_load(
         as_network(net)._net,
         routing,
         traffic,
-        loads=None if loads is None else [float(x) for x in loads],
-        tolerance=float(tolerance),
-        seed=seed,
+        loads=None if loads is None else _loads(loads),
+        tolerance=float_arg("sweep_load", "tolerance", tolerance, 0.0, 1.0),
+        seed=int_arg("sweep_load", "seed", seed),
         params=router_params,
-        show_progress=show_progress,
+        show_progress=bool_arg("sweep_load", "show_progress", show_progress),
     )
     rows = [SimResult._from_core(p).to_dict() for p in d["points"]]
     df = pd.DataFrame(rows, columns=[f.name for f in fields(SimResult)])
@@ -200,6 +236,12 @@ def sweep_load(
     df.attrs["routing"] = routing
     df.attrs["traffic"] = traffic
     return df
+
+
+def _loads(loads: Any) -> list[float]:
+    if isinstance(loads, (str, bytes)) or not isinstance(loads, Sequence) or not loads:
+        raise bad("sweep_load", "loads", loads, "a non-empty list of loads from 0 to 1")
+    return [float_arg("sweep_load", f"loads[{i}]", x, 0.0, 1.0) for i, x in enumerate(loads)]
 
 
 def run_exchange(
@@ -224,9 +266,9 @@ def run_exchange(
         routing,
         [[(int(dst), int(n)) for dst, n in msgs] for msgs in per_source],
         name=name,
-        seed=seed,
+        seed=int_arg("run_exchange", "seed", seed),
         params=router_params,
-        show_progress=show_progress,
+        show_progress=bool_arg("run_exchange", "show_progress", show_progress),
     )
     return ExchangeResult(**{k: (_num(v) if isinstance(v, float) or v is None else v) for k, v in d.items()})
 

@@ -61,6 +61,23 @@ pub enum TopolabError {
 
 pub type Result<T> = std::result::Result<T, TopolabError>;
 
+/// Longest stretch of a user's value an error message repeats: enough to recognize it, never
+/// megabytes of a pasted or generated input.
+pub const QUOTE_MAX_CHARS: usize = 200;
+
+/// `value` as an error message shows it: whole when short, else its first
+/// `QUOTE_MAX_CHARS` characters and the total length.
+pub fn quote(value: &str) -> String {
+    match value.char_indices().nth(QUOTE_MAX_CHARS) {
+        None => value.to_string(),
+        Some((cut, _)) => format!(
+            "{}... ({} characters in all)",
+            &value[..cut],
+            value.chars().count()
+        ),
+    }
+}
+
 impl TopolabError {
     pub fn invalid(
         context: impl Into<String>,
@@ -71,7 +88,7 @@ impl TopolabError {
         TopolabError::InvalidParameter {
             context: context.into(),
             param: param.into(),
-            value: value.to_string(),
+            value: quote(&value.to_string()),
             allowed: allowed.into(),
         }
     }

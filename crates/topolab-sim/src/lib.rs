@@ -23,6 +23,7 @@ pub mod error;
 pub mod flit;
 pub mod injection;
 pub mod measure;
+pub mod memory;
 mod read_ahead;
 pub mod router;
 pub mod routing;

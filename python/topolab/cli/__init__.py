@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Callable, Sequence
 
@@ -19,6 +20,8 @@ from topolab.cli import (
     sim,
 )
 
+MEMORY_LIMIT_ENV = "TOPOLAB_MEMORY_LIMIT"  # topolab_core::resources::LIMIT_ENV
+
 COMMAND_MODULES = [network, analysis, physical, routing, sim, compare, experiment, reproduce]
 
 
@@ -29,6 +32,12 @@ def make_parser() -> argparse.ArgumentParser:
         "Wherever a network is asked for, give a spec (slimfly:q=19,p=15) or a file.",
     )
     parser.add_argument("--version", action="version", version=f"topolab {topolab.__version__}")
+    parser.add_argument(
+        "--memory-limit",
+        metavar="SIZE",
+        help="memory a request may use, e.g. 4G (default: the machine's available memory and the "
+        "address-space limit); larger builds, analyses and simulations are refused before they start",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for module in COMMAND_MODULES:
@@ -41,6 +50,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     handler: Callable[[argparse.Namespace], int] = args.func
     try:
+        if args.memory_limit is not None:
+            # The environment carries it to the core and to worker processes alike.
+            os.environ[MEMORY_LIMIT_ENV] = args.memory_limit
+            topolab._core.memory_limit()  # a bad size is reported now, naming the option
         return handler(args)
     except topolab.TopolabError as err:
         print(f"topolab: error: {err}", file=sys.stderr)

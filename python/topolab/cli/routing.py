@@ -7,6 +7,7 @@ import json
 
 import topolab
 from topolab import routing
+from topolab._files import write_text
 from topolab.cli.common import network_from_argument, print_table
 
 
@@ -83,8 +84,7 @@ def cmd_tables(args: argparse.Namespace) -> int:
     net = network_from_argument(args.network, args.format)
     text = routing.forwarding_tables(net, args.routing, args.vl_budget)
     if args.output:
-        with open(args.output, "w") as f:
-            f.write(text)
+        write_text(args.output, text)
     else:
         print(text, end="")
     return 0

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from topolab._files import atomic_write, write_text
+
 # id -> module path; keep in the order ``topolab reproduce --list`` shows them.
 REGISTRY: dict[str, str] = {
     "table4": "topolab.reproduce.table4",
@@ -143,7 +145,7 @@ def write(rep: Reproduction, out_dir: str | os.PathLike[str]) -> tuple[list[Path
         _write_csv(data_path, [dict(d) for d in rep.data])
         written.append(data_path)
     json_path = out / f"{rep.id}.json"
-    json_path.write_text(json.dumps(rep.to_dict(), indent=2) + "\n")
+    write_text(json_path, json.dumps(rep.to_dict(), indent=2) + "\n")
     written.append(json_path)
     plot = getattr(_module(rep.id), "plot", None)
     if plot is None:
@@ -163,7 +165,7 @@ def _write_csv(path: Path, records: list[dict[str, Any]]) -> None:
     keys: dict[str, None] = {}
     for r in records:
         keys.update(dict.fromkeys(r))
-    with path.open("w", newline="") as f:
+    with atomic_write(path, newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(keys))
         w.writeheader()
         for r in records:

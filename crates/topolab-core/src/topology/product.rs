@@ -10,7 +10,7 @@
 use super::{ensure_size, p_param, read_p, Family, ParamDef, ParamKind};
 use crate::error::{Result, TopolabError};
 use crate::network::{Network, NetworkBuilder};
-use crate::spec::Params;
+use crate::spec::{ParamValue, Params, TopologySpec};
 
 pub const FAMILY: Family = Family {
     name: "product",
@@ -52,6 +52,7 @@ pub const FAMILY: Family = Family {
 const MAX_WIDTH: u32 = 1 << 16;
 
 fn build(p: &Params) -> Result<Network> {
+    check_nested_size(p)?;
     let a = factor(p, "a")?;
     let b = factor(p, "b")?;
     let wa = p.opt_u32("wa", 1, MAX_WIDTH)?.unwrap_or(1);
@@ -83,6 +84,50 @@ fn build(p: &Params) -> Result<Network> {
     }
     let routers = net.num_routers();
     net.with_endpoints(vec![read_p(p, 0)?; routers])
+}
+
+/// When a factor is itself a product, its size follows from its own factors' sizes: check the
+/// whole product's size from those before building anything, so that a deep chain of products
+/// is refused at once instead of after building every level below the one too large.
+fn check_nested_size(p: &Params) -> Result<()> {
+    let spec_of = |name: &str| {
+        p.spec(name, "a nested topology spec, e.g. (slimfly:q=4)")
+            .map_err(|e| p.invalid(name, "the spec given", &e.to_string()))
+    };
+    let (a, b) = (spec_of("a")?, spec_of("b")?);
+    let is_product =
+        |s: &TopologySpec| super::find_family(&s.family).is_ok_and(|f| f.name == FAMILY.name);
+    if !is_product(&a) && !is_product(&b) {
+        return Ok(()); // two plain factors: each checks its own size, then the product does
+    }
+    let (ra, la) = spec_size(&a).map_err(|e| p.invalid("a", format!("({a})"), &e.to_string()))?;
+    let (rb, lb) = spec_size(&b).map_err(|e| p.invalid("b", format!("({b})"), &e.to_string()))?;
+    ensure_size(
+        p,
+        "b",
+        format!("({b}) for a = ({a})"),
+        ra.saturating_mul(rb),
+        ra.saturating_mul(lb).saturating_add(rb.saturating_mul(la)),
+    )
+}
+
+/// (routers, link entries) of the network `spec` builds: products from their factors' sizes,
+/// other families by building them (each bounded by its own size check).
+fn spec_size(spec: &TopologySpec) -> Result<(u128, u128)> {
+    if super::find_family(&spec.family)?.name != FAMILY.name {
+        let net = super::build(spec)?;
+        return Ok((net.num_routers() as u128, net.links().len() as u128));
+    }
+    let part = |name: &str| match spec.params.get(name) {
+        Some(ParamValue::Spec(s)) => spec_size(s),
+        Some(ParamValue::Text(t)) => spec_size(&TopologySpec::parse(t)?),
+        _ => super::build(spec).map(|n| (n.num_routers() as u128, n.links().len() as u128)),
+    };
+    let ((ra, la), (rb, lb)) = (part("a")?, part("b")?);
+    Ok((
+        ra.saturating_mul(rb),
+        ra.saturating_mul(lb).saturating_add(rb.saturating_mul(la)),
+    ))
 }
 
 /// The factor network of parameter `name`; any error inside it is reported as a bad value of
