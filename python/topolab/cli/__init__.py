@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 import topolab
 from topolab.cli import (
@@ -45,16 +46,32 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@contextlib.contextmanager
+def _memory_limit(size: str | None) -> Iterator[None]:
+    """The environment carries the limit to the core and to worker processes alike; it is put
+    back afterwards, for callers of main() in a longer-lived process."""
+    if size is None:
+        yield
+        return
+    previous = os.environ.get(MEMORY_LIMIT_ENV)
+    os.environ[MEMORY_LIMIT_ENV] = size
+    try:
+        topolab._core.memory_limit()  # a bad size is reported now, naming the option
+        yield
+    finally:
+        if previous is None:
+            os.environ.pop(MEMORY_LIMIT_ENV, None)
+        else:
+            os.environ[MEMORY_LIMIT_ENV] = previous
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = make_parser()
     args = parser.parse_args(argv)
     handler: Callable[[argparse.Namespace], int] = args.func
     try:
-        if args.memory_limit is not None:
-            # The environment carries it to the core and to worker processes alike.
-            os.environ[MEMORY_LIMIT_ENV] = args.memory_limit
-            topolab._core.memory_limit()  # a bad size is reported now, naming the option
-        return handler(args)
+        with _memory_limit(args.memory_limit):
+            return handler(args)
     except topolab.TopolabError as err:
         print(f"topolab: error: {err}", file=sys.stderr)
         return 2
