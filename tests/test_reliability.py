@@ -300,14 +300,9 @@ def test_workers_exit_when_their_driver_is_killed(tmp_path):
         )
     )
     driver = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sys\nfrom topolab.experiment import register_kind\nfrom topolab.cli import main\n"
-            "register_kind('probe', 'experiment_kinds:probe')\n"
-            f"sys.exit(main(['run', {str(path)!r}, '--workers', '2', '-q']))",
-        ],
-        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tests), os.environ.get("PYTHONPATH", "")])},
+        [sys.executable, "-m", "topolab", "run", str(path), "--workers", "2", "-q"],
+        # tests/plugins declares the probe kind (tests/experiment_kinds.py) as an entry point.
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tests), str(tests / "plugins")])},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
