@@ -79,6 +79,13 @@ def opt_float_arg(context: str, name: str, value: Any, lo: float = -math.inf, hi
     return None if value is None else float_arg(context, name, value, lo, hi, allow_inf=allow_inf)
 
 
+def text_arg(context: str, name: str, value: Any) -> str:
+    """A name (routing, traffic pattern): a string."""
+    if not isinstance(value, str):
+        raise bad(context, name, value, "a name (a string)")
+    return value
+
+
 def bool_arg(context: str, name: str, value: Any) -> bool:
     """True or False only: a string "yes" (or "no", which is truthy) is refused."""
     if not isinstance(value, bool):

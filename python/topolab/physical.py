@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, Optional, Union
 
 from topolab import _core
-from topolab._args import U32_MAX, bad, bool_arg, float_arg, int_arg, opt_float_arg, opt_int_arg
+from topolab._args import U32_MAX, bad, bool_arg, float_arg, int_arg, opt_float_arg, opt_int_arg, text_arg
 from topolab.network import Network, as_network
 
 NetworkLike = Union[Network, str]
@@ -364,7 +364,7 @@ def latency(
     rule, cabinets = _placement_args(placement, n.num_routers)
     d = _core.latency(
         n._net,
-        routing,
+        text_arg("latency", "routing", routing),
         float_arg("latency", "switch_delay_ns", switch_delay_ns, 0.0),
         float_arg("latency", "cable_ns_per_m", cable_ns_per_m, 0.0),
         float_arg("latency", "injection_ns", injection_ns, 0.0),

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any, Sequence
 
 from topolab import _core
-from topolab._args import bad, bool_arg, float_arg, int_arg
+from topolab._args import bad, bool_arg, float_arg, int_arg, text_arg
 from topolab.network import Network, as_network
 
 if TYPE_CHECKING:
@@ -137,8 +137,8 @@ def simulate(
     ``router_params``: BookSim2-named parameters (``sim_params()``)."""
     d = _core.simulate(
         as_network(net)._net,
-        routing,
-        traffic,
+        text_arg("simulate", "routing", routing),
+        text_arg("simulate", "traffic", traffic),
         float_arg("simulate", "load", load, 0.0, 1.0),
         seed=int_arg("simulate", "seed", seed),
         params=router_params,
@@ -221,8 +221,8 @@ def sweep_load(
 
     d = _core.sweep_load(
         as_network(net)._net,
-        routing,
-        traffic,
+        text_arg("sweep_load", "routing", routing),
+        text_arg("sweep_load", "traffic", traffic),
         loads=None if loads is None else _loads(loads),
         tolerance=float_arg("sweep_load", "tolerance", tolerance, 0.0, 1.0),
         seed=int_arg("sweep_load", "seed", seed),
