@@ -90,11 +90,10 @@ fn build(p: &Params) -> Result<Network> {
 /// whole product's size from those before building anything, so that a deep chain of products
 /// is refused at once instead of after building every level below the one too large.
 fn check_nested_size(p: &Params) -> Result<()> {
-    let spec_of = |name: &str| {
-        p.spec(name, "a nested topology spec, e.g. (slimfly:q=4)")
-            .map_err(|e| p.invalid(name, "the spec given", &e.to_string()))
+    let spec_of = |name: &str| p.spec(name, "a nested topology spec, e.g. (slimfly:q=4)");
+    let (Ok(a), Ok(b)) = (spec_of("a"), spec_of("b")) else {
+        return Ok(()); // a missing or malformed factor is reported by `factor`, by name
     };
-    let (a, b) = (spec_of("a")?, spec_of("b")?);
     let is_product =
         |s: &TopologySpec| super::find_family(&s.family).is_ok_and(|f| f.name == FAMILY.name);
     if !is_product(&a) && !is_product(&b) {
