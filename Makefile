@@ -2,7 +2,7 @@
 PYTHON ?= python3
 PIP_INSTALL = $(PYTHON) -m pip install --quiet --disable-pip-version-check
 
-.PHONY: help install run test test-rust test-python typecheck stubtest lint fmt bench
+.PHONY: help install run test test-rust test-python typecheck stubtest lint fmt bench fuzz
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -34,3 +34,7 @@ lint: ## formatting and lints
 
 fmt: ## format the Rust code
 	cargo fmt --all
+
+FUZZ_SECONDS ?= 60
+fuzz: ## the fuzzing campaign: every fuzz target for FUZZ_SECONDS each (docs/reliability.md)
+	fuzz/run.sh $(FUZZ_SECONDS)

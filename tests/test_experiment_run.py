@@ -154,7 +154,9 @@ def test_keyboard_interrupt_keeps_finished_points_and_resume_runs_only_the_rest(
 
 
 def _subprocess_env(log, stop=None):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]))
+    # tests/plugins declares the probe kind as a plugin would (entry point topolab.kinds).
+    path = [str(TESTS), str(TESTS / "plugins"), os.environ.get("PYTHONPATH", "")]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
     env[LOG] = str(log)
     env.pop(STOP, None)
     if stop:
@@ -167,7 +169,7 @@ def _write_probe_file(tmp_path, xs, sleep=0.0):
     path.write_text(
         textwrap.dedent(
             f"""
-            kind = "experiment_kinds:probe"
+            kind = "probe"
             [fixed]
             seed = 3
             sleep = {sleep}

@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from topolab import _core
+from topolab._args import U32_MAX, bool_arg, int_arg
 from topolab.defaults import DEFAULT_SEED
 from topolab.display import Summarized
 from topolab.network import Network
@@ -240,18 +241,19 @@ def analyze(
     prints progress on stderr (default: when stderr is a terminal)."""
     if not isinstance(net, Network):
         raise TypeError(f"analyze expects a topolab.Network, got {type(net).__name__}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise _core.ParameterError(
-            f"analyze: parameter 'seed' = {seed!r} is not allowed: an integer 0 <= seed < 2**64"
+    seed = int_arg("analyze", "seed", seed)
+    bisection_runs = int_arg("analyze", "bisection_runs", bisection_runs, 1, U32_MAX)
+    paths, resilience, bisection, spectrum = (
+        bool_arg("analyze", name, value)
+        for name, value in (
+            ("paths", paths),
+            ("resilience", resilience),
+            ("bisection", bisection),
+            ("spectrum", spectrum),
         )
-    if (
-        isinstance(bisection_runs, bool)
-        or not isinstance(bisection_runs, int)
-        or not 1 <= bisection_runs < 2**32
-    ):
-        raise _core.ParameterError(
-            f"analyze: parameter 'bisection_runs' = {bisection_runs!r} is not allowed: an integer >= 1"
-        )
+    )
+    if progress is not None:
+        progress = bool_arg("analyze", "progress", progress)
     with Progress("analyze", unit="step", enabled=progress) as bar:
         raw = _core.analyze(
             net._net,

@@ -7,6 +7,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from topolab import _core
+from topolab._args import opt_bool_arg, opt_int_arg
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -105,10 +106,7 @@ class Network:
             "radix": self.radix,
             "directed": self.directed,
             "label_fields": self.label_fields,
-            "link_classes": {
-                name: sum(w for (_, _, w, c) in self._net.links if c == i)
-                for i, name in enumerate(self.link_classes)
-            },
+            "link_classes": dict(zip(self.link_classes, self._net.link_class_cables)),
         }
 
     # --- files and conversion -------------------------------------------------------------
@@ -187,7 +185,15 @@ def load(
     """Reads a network file (JSON, edge list, GraphML or BookSim2 anynet; by extension unless
     ``format`` is given). ``directed`` and ``endpoints_per_router`` apply to formats that do not
     carry them (plain edge lists, foreign GraphML)."""
+    directed, endpoints_per_router = _load_options("load", directed, endpoints_per_router)
     return Network(_core.load(os.fspath(path), format, directed, endpoints_per_router))
+
+
+def _load_options(context: str, directed: Any, endpoints_per_router: Any) -> tuple[bool | None, int | None]:
+    return (
+        opt_bool_arg(context, "directed", directed),
+        opt_int_arg(context, "endpoints_per_router", endpoints_per_router, 0, 2**32 - 1),
+    )
 
 
 def loads(
@@ -198,6 +204,7 @@ def loads(
     endpoints_per_router: int | None = None,
 ) -> Network:
     """Reads a network from text in ``format``."""
+    directed, endpoints_per_router = _load_options("loads", directed, endpoints_per_router)
     return Network(_core.loads(text, format, directed, endpoints_per_router))
 
 

@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, Optional, Union
 
 from topolab import _core
+from topolab._args import U32_MAX, bad, float_arg, int_arg, opt_float_arg, opt_int_arg, text_arg
 from topolab.defaults import DEFAULT_CATALOG, DEFAULT_FLOOR
 from topolab.display import Summarized
 from topolab.network import Network, as_network
@@ -254,13 +255,24 @@ def _placement_args(placement: PlacementLike, routers: int) -> tuple[Optional[st
                 f"parameter 'placement' has no cabinet for router {missing[0]} "
                 f"(a dict must map every router 0..{routers - 1} to a cabinet)"
             )
-        return None, [int(placement[r]) for r in range(routers)]
+        return None, [_cabinet(r, placement[r]) for r in range(routers)]
     if isinstance(placement, Sequence):
-        return None, [int(c) for c in placement]
+        return None, [_cabinet(r, c) for r, c in enumerate(placement)]
     raise _core.ParameterError(
         f"parameter 'placement' = {placement!r} is not allowed: 'family', 'sequential', a file "
         "path, a list of cabinets in router order, a dict router -> cabinet, or a Placement"
     )
+
+
+def _path(context: str, name: str, value: Any) -> str:
+    """A built-in name or a file path."""
+    if not isinstance(value, (str, os.PathLike)):
+        raise bad(context, name, value, "a built-in name or the path of a TOML file")
+    return os.fspath(value)
+
+
+def _cabinet(router: int, cabinet: Any) -> int:
+    return int_arg("placement", f"placement[{router}]", cabinet, 0, U32_MAX)
 
 
 def place(
@@ -281,7 +293,8 @@ def place(
     """
     n = as_network(net)
     rule, cabinets = _placement_args(placement, n.num_routers)
-    d = _core.place(n._net, os.fspath(floor), rule, cabinets, per_cabinet)
+    per_cabinet = opt_int_arg("place", "per_cabinet", per_cabinet, 1, U32_MAX)
+    d = _core.place(n._net, _path("place", "floor", floor), rule, cabinets, per_cabinet)
     d["cabinet_of"] = tuple(d["cabinet_of"])
     return _from_dict(Placement, d)
 
@@ -303,10 +316,13 @@ def cost(
     """
     n = as_network(net)
     rule, cabinets = _placement_args(placement, n.num_routers)
+    per_cabinet = opt_int_arg("cost", "per_cabinet", per_cabinet, 1, U32_MAX)
+    max_electric_m = opt_float_arg("cost", "max_electric_m", max_electric_m, 0.0, allow_inf=True)
+    router_radix = opt_int_arg("cost", "router_radix", router_radix, 1, U32_MAX)
     d = _core.cost(
         n._net,
-        os.fspath(catalog),
-        os.fspath(floor),
+        _path("cost", "catalog", catalog),
+        _path("cost", "floor", floor),
         rule,
         cabinets,
         per_cabinet,
@@ -328,7 +344,8 @@ def cable_lengths(
     """
     n = as_network(net)
     rule, cabinets = _placement_args(placement, n.num_routers)
-    return _core.cable_lengths(n._net, os.fspath(floor), rule, cabinets, per_cabinet)
+    per_cabinet = opt_int_arg("cable_lengths", "per_cabinet", per_cabinet, 1, U32_MAX)
+    return _core.cable_lengths(n._net, _path("cable_lengths", "floor", floor), rule, cabinets, per_cabinet)
 
 
 def latency(
@@ -357,14 +374,14 @@ def latency(
     with Progress("latency", unit="router", enabled=progress) as bar:
         d = _core.latency(
             n._net,
-            routing,
-            float(switch_delay_ns),
-            float(cable_ns_per_m),
-            float(injection_ns),
-            os.fspath(floor),
+            text_arg("latency", "routing", routing),
+            float_arg("latency", "switch_delay_ns", switch_delay_ns, 0.0),
+            float_arg("latency", "cable_ns_per_m", cable_ns_per_m, 0.0),
+            float_arg("latency", "injection_ns", injection_ns, 0.0),
+            _path("latency", "floor", floor),
             rule,
             cabinets,
-            per_cabinet,
+            opt_int_arg("latency", "per_cabinet", per_cabinet, 1, U32_MAX),
             bar.callback,
         )
     return _from_dict(LatencyReport, d)

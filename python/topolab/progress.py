@@ -40,7 +40,13 @@ def legacy_keyword(
     progress: Optional[bool], show_progress: Optional[bool], where: str
 ) -> Optional[bool]:
     """``progress``, or the value of the former keyword ``show_progress`` (deprecated: one
-    keyword, ``progress``, across the package) when only that was given."""
+    keyword, ``progress``, across the package) when only that was given. Either must be a bool
+    or None: anything else is a ParameterError naming it."""
+    for name, value in (("progress", progress), ("show_progress", show_progress)):
+        if value is not None and not isinstance(value, bool):
+            from topolab._args import bad
+
+            raise bad(where, name, value, "True, False or None (None: when stderr is a terminal)")
     if show_progress is None:
         return progress
     warnings.warn(

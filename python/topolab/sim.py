@@ -11,12 +11,14 @@ See docs/simulator.md.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any, Sequence
 
 from topolab import _core
+from topolab._args import bad, float_arg, int_arg, text_arg
 from topolab.defaults import DEFAULT_SEED
 from topolab.display import Summarized
 from topolab.network import Network, as_network
@@ -151,10 +153,10 @@ def simulate(
     with Progress("simulate", unit="cycle", enabled=progress) as bar:
         d = _core.simulate(
             as_network(net)._net,
-            routing,
-            traffic,
-            float(load),
-            seed=seed,
+            text_arg("simulate", "routing", routing),
+            text_arg("simulate", "traffic", traffic),
+            float_arg("simulate", "load", load, 0.0, 1.0),
+            seed=int_arg("simulate", "seed", seed),
             params=router_params,
             progress=bar.callback,
         )
@@ -207,7 +209,7 @@ def sweep_point(params: dict[str, Any]) -> dict[str, Any]:
         routing=str(params.get("routing", "min")),
         traffic=str(params.get("traffic", "uniform")),
         loads=None if loads is None else [float(x) for x in loads],
-        seed=int(params.get("seed", 1)),
+        seed=int(params.get("seed", DEFAULT_SEED)),
         tolerance=float(params.get("tolerance", 0.01)),
         **router_params,
     )
@@ -218,6 +220,40 @@ def sweep_point(params: dict[str, Any]) -> dict[str, Any]:
     for column in SWEEP_CURVE_COLUMNS:
         out[column] = [v.item() if hasattr(v, "item") else v for v in df[column]]
     return out
+
+
+def check_point(params: dict[str, Any]) -> None:
+    """The checks a "simulate" point gets before any point of an experiment runs: known keys,
+    ``load`` from 0 to 1, an integer ``seed``, router parameters the simulator takes, and a
+    network that builds (each distinct spec is built once per process). The routing and the
+    traffic pattern are checked when the point runs (they are read against the network)."""
+    allowed = set(SIMULATE_POINT_KEYS) | {p.name for p in sim_params()}
+    for key in params:
+        if key not in allowed:
+            known = ", ".join(sorted(allowed))
+            raise bad("simulate", key, params[key], f"a parameter of the simulator ({known})")
+    float_arg("simulate", "load", params["load"], 0.0, 1.0)
+    int_arg("simulate", "seed", params.get("seed", DEFAULT_SEED))
+    for key in ("routing", "traffic"):
+        if key in params and not isinstance(params[key], str):
+            raise bad("simulate", key, params[key], "a name, e.g. 'min' or 'uniform'")
+    _core.check_sim_params({k: v for k, v in params.items() if k not in SIMULATE_POINT_KEYS})
+    error = _network_error(str(params["network"]))
+    if error is not None:
+        raise _core.ParameterError(f"simulate: parameter 'network': {error}")
+
+
+@functools.lru_cache(maxsize=256)
+def _network_error(text: str) -> str | None:
+    """The message of building ``text`` (a spec or a file), None when it builds; the network
+    itself is not kept."""
+    from topolab.cli.common import network_from_argument
+
+    try:
+        network_from_argument(text)
+    except _core.TopolabError as err:
+        return str(err)
+    return None
 
 
 def sweep_load(
@@ -245,11 +281,11 @@ def sweep_load(
     with Progress("sweep", unit="cycle", enabled=progress, cumulative="load ") as bar:
         d = _core.sweep_load(
             as_network(net)._net,
-            routing,
-            traffic,
-            loads=None if loads is None else [float(x) for x in loads],
-            tolerance=float(tolerance),
-            seed=seed,
+            text_arg("sweep_load", "routing", routing),
+            text_arg("sweep_load", "traffic", traffic),
+            loads=None if loads is None else _loads(loads),
+            tolerance=float_arg("sweep_load", "tolerance", tolerance, 0.0, 1.0),
+            seed=int_arg("sweep_load", "seed", seed),
             params=router_params,
             progress=bar.callback,
         )
@@ -260,6 +296,12 @@ def sweep_load(
     df.attrs["routing"] = routing
     df.attrs["traffic"] = traffic
     return df
+
+
+def _loads(loads: Any) -> list[float]:
+    if isinstance(loads, (str, bytes)) or not isinstance(loads, Sequence) or not loads:
+        raise bad("sweep_load", "loads", loads, "a non-empty list of loads from 0 to 1")
+    return [float_arg("sweep_load", f"loads[{i}]", x, 0.0, 1.0) for i, x in enumerate(loads)]
 
 
 def run_exchange(
@@ -287,7 +329,7 @@ def run_exchange(
             routing,
             [[(int(dst), int(n)) for dst, n in msgs] for msgs in per_source],
             name=name,
-            seed=seed,
+            seed=int_arg("run_exchange", "seed", seed),
             params=router_params,
             progress=bar.callback,
         )

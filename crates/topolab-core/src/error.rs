@@ -61,6 +61,27 @@ pub enum TopolabError {
 
 pub type Result<T> = std::result::Result<T, TopolabError>;
 
+/// Longest stretch of a user's value an error message repeats: enough to recognize it, never
+/// megabytes of a pasted or generated input.
+pub const QUOTE_MAX_CHARS: usize = 200;
+
+/// `value` as an error message shows it: whole when short, else its first
+/// `QUOTE_MAX_CHARS` characters and the total length.
+pub fn quote(value: &str) -> String {
+    cut(value, QUOTE_MAX_CHARS)
+}
+
+fn cut(value: &str, max_chars: usize) -> String {
+    match value.char_indices().nth(max_chars) {
+        None => value.to_string(),
+        Some((cut, _)) => format!(
+            "{}... ({} characters in all)",
+            &value[..cut],
+            value.chars().count()
+        ),
+    }
+}
+
 impl TopolabError {
     pub fn invalid(
         context: impl Into<String>,
@@ -71,7 +92,7 @@ impl TopolabError {
         TopolabError::InvalidParameter {
             context: context.into(),
             param: param.into(),
-            value: value.to_string(),
+            value: quote(&value.to_string()),
             allowed: allowed.into(),
         }
     }
@@ -85,7 +106,8 @@ impl TopolabError {
             } else {
                 format!(" ({location})")
             },
-            reason: reason.into(),
+            // The readers quote tokens of the file in their reasons; a token can be megabytes.
+            reason: cut(&reason.into(), 5 * QUOTE_MAX_CHARS),
         }
     }
 
@@ -94,5 +116,29 @@ impl TopolabError {
             path: path.display().to_string(),
             reason: err.to_string(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_values_and_reasons_are_cut_with_their_length() {
+        assert_eq!(quote("short"), "short");
+        let long = "é".repeat(1000);
+        let q = quote(&long);
+        assert!(q.starts_with(&"é".repeat(200)) && !q.starts_with(&"é".repeat(201)));
+        assert!(q.ends_with("(1000 characters in all)"), "{q}");
+        let e = TopolabError::format(
+            "anynet",
+            "line 1",
+            format!("bad token '{}'", "x".repeat(1 << 20)),
+        );
+        assert!(
+            e.to_string().len() < 1200,
+            "{} characters",
+            e.to_string().len()
+        );
     }
 }

@@ -7,6 +7,7 @@ pub mod metrics;
 pub mod network;
 pub mod physical;
 pub mod progress;
+pub mod resources;
 pub mod rng;
 pub mod routing;
 pub mod spec;

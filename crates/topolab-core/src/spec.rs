@@ -6,7 +6,7 @@
 //! `topology::ParamDef`) says how to read them, so one table drives parsing, validation,
 //! defaults and `topolab list`.
 
-use crate::error::{Result, TopolabError};
+use crate::error::{quote, Result, TopolabError};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -70,9 +70,21 @@ impl TopologySpec {
     /// Parses `family[:key=value[,key=value]...]`; a value in parentheses is a nested spec.
     pub fn parse(text: &str) -> Result<TopologySpec> {
         let err = |reason: String| TopolabError::SpecSyntax {
-            spec: text.to_string(),
+            spec: quote(text),
             reason,
         };
+        let depth = nesting_depth(text);
+        if depth > MAX_SPEC_DEPTH {
+            return Err(err(format!(
+                "specs nest {depth} levels deep; at most {MAX_SPEC_DEPTH} are allowed"
+            )));
+        }
+        let nested = text.matches('(').count();
+        if nested > MAX_NESTED_SPECS {
+            return Err(err(format!(
+                "{nested} nested specs; at most {MAX_NESTED_SPECS} are allowed"
+            )));
+        }
         let text_trim = text.trim();
         let (family, rest) = match text_trim.find(':') {
             Some(i) => (&text_trim[..i], Some(&text_trim[i + 1..])),
@@ -85,7 +97,8 @@ impl TopologySpec {
                 .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
         {
             return Err(err(format!(
-                "'{family}' is not a family name (letters, digits, '_' and '-')"
+                "'{}' is not a family name (letters, digits, '_' and '-')",
+                quote(family)
             )));
         }
         let mut spec = TopologySpec::new(&family.to_ascii_lowercase());
@@ -98,29 +111,55 @@ impl TopologySpec {
                 continue;
             }
             let Some(eq) = item.find('=') else {
-                return Err(err(format!("'{item}' is not of the form key=value")));
+                return Err(err(format!(
+                    "'{}' is not of the form key=value",
+                    quote(item)
+                )));
             };
             let key = item[..eq].trim().to_ascii_lowercase();
             let value = item[eq + 1..].trim();
             if key.is_empty() {
-                return Err(err(format!("'{item}' has no parameter name")));
+                return Err(err(format!("'{}' has no parameter name", quote(item))));
             }
             let value = if let Some(inner) = value.strip_prefix('(') {
                 let inner = inner
                     .strip_suffix(')')
-                    .ok_or_else(|| err(format!("unbalanced parentheses in '{value}'")))?;
+                    .ok_or_else(|| err(format!("unbalanced parentheses in '{}'", quote(value))))?;
                 ParamValue::Spec(Box::new(TopologySpec::parse(inner)?))
             } else if value.is_empty() {
-                return Err(err(format!("parameter '{key}' has no value")));
+                return Err(err(format!("parameter '{}' has no value", quote(&key))));
             } else {
                 ParamValue::Text(value.to_string())
             };
             if spec.params.insert(key.clone(), value).is_some() {
-                return Err(err(format!("parameter '{key}' is given twice")));
+                return Err(err(format!("parameter '{}' is given twice", quote(&key))));
             }
         }
         Ok(spec)
     }
+}
+
+/// Deepest nesting a spec may have: a product of products is 2 levels, and 003's deepest
+/// construction (SF x FF-2) needs 2; each level is a recursive parse and build.
+pub const MAX_SPEC_DEPTH: usize = 16;
+/// Most nested specs in one spec: a product of this many factors is far beyond any design,
+/// and each is built (a tree of 2^16 one-router factors would take minutes).
+pub const MAX_NESTED_SPECS: usize = 64;
+
+/// How deeply the parentheses of `text` nest (unbalanced ones are reported by the parser).
+fn nesting_depth(text: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    for c in text.chars() {
+        match c {
+            '(' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 fn split_top_level(s: &str) -> std::result::Result<Vec<&str>, String> {

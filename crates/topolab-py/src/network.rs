@@ -66,6 +66,16 @@ impl PyNetwork {
             .map(|r| PyTuple::new(py, self.inner.label(r)))
             .collect()
     }
+    /// Cables (widths summed) of each link class, in `link_classes` order: what `info` needs,
+    /// without a Python tuple per link.
+    #[getter]
+    fn link_class_cables(&self) -> Vec<u64> {
+        let mut cables = vec![0u64; self.inner.link_classes().len()];
+        for l in self.inner.links() {
+            cables[l.class as usize] += l.width as u64;
+        }
+        cables
+    }
     /// Links as (src, dst, width, class index) tuples.
     #[getter]
     fn links(&self) -> Vec<(u32, u32, u32, u16)> {
@@ -387,9 +397,17 @@ fn family_sizes<'py>(py: Python<'py>, spec: &str) -> PyResult<Bound<'py, PyDict>
     Ok(d)
 }
 
+/// The memory a request may use, in bytes, and where that figure comes from
+/// (topolab_core::resources); None when nothing bounds it.
+#[pyfunction]
+fn memory_limit() -> PyResult<Option<(u64, String)>> {
+    topolab_core::resources::memory_limit().map_err(to_py_err)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyNetwork>()?;
     m.add_function(wrap_pyfunction!(map_network, m)?)?;
+    m.add_function(wrap_pyfunction!(memory_limit, m)?)?;
     m.add_function(wrap_pyfunction!(build, m)?)?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(loads, m)?)?;

@@ -185,6 +185,14 @@ fn exchange_messages(net: &PyNetwork, spec: &str) -> PyResult<(String, MessagesB
     Ok((exchange.name, exchange.per_source))
 }
 
+/// Checks simulation parameters (BookSim2 names) without running anything: what an experiment's
+/// points are checked with before any runs.
+#[pyfunction]
+#[pyo3(signature = (params=None))]
+fn check_sim_params(params: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+    config_from(params, None).map(|_| ())
+}
+
 /// Every simulation parameter: name, kind, default and meaning.
 #[pyfunction]
 fn sim_params(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
@@ -229,6 +237,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(exchange_messages, m)?)?;
     m.add_function(wrap_pyfunction!(sim_params, m)?)?;
     m.add_function(wrap_pyfunction!(traffic_patterns, m)?)?;
+    m.add_function(wrap_pyfunction!(check_sim_params, m)?)?;
     m.add_function(wrap_pyfunction!(read_booksim_config, m)?)?;
     Ok(())
 }

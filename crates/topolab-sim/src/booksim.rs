@@ -242,7 +242,20 @@ pub fn parse_config(text: &str, dir: &Path, path: &str) -> Result<BooksimSetup> 
             if !p.is_file() {
                 p = dir.join(file);
             }
-            let net = io::load(&p, Format::Anynet, &LoadOptions::default())?;
+            // The reader's messages quote the offending line; a config naming some other file
+            // (../../etc/passwd) must not make topolab print that file's content.
+            let net =
+                io::load(&p, Format::Anynet, &LoadOptions::default()).map_err(|e| match e {
+                    TopolabError::Format { location, .. } => err(
+                        path,
+                        format!(
+                            "network_file '{}' is not a BookSim2 anynet file{location}; \
+                         `topolab info --format anynet FILE` shows what is wrong with it",
+                            p.display()
+                        ),
+                    ),
+                    other => SimError::Core(other),
+                })?;
             let routing = match rf {
                 "min" => "min_static",
                 other => return Err(bad("routing_function", other, "min (anynet)")),
@@ -310,7 +323,17 @@ pub fn parse_config(text: &str, dir: &Path, path: &str) -> Result<BooksimSetup> 
             .parse()
             .map_err(|_| bad("injection_rate", v, "a number"))?,
     };
-    let in_flits = int("injection_rate_uses_flits", 0)? != 0;
+    let in_flits = match int("injection_rate_uses_flits", 0)? {
+        0 => false,
+        1 => true,
+        other => {
+            return Err(bad(
+                "injection_rate_uses_flits",
+                &other.to_string(),
+                "0 (injection_rate in packets) or 1 (in flits)",
+            ))
+        }
+    };
     let load = if in_flits {
         rate
     } else {

@@ -37,6 +37,7 @@ impl Prepared {
         monitor: &dyn Monitor,
     ) -> Result<Prepared> {
         cfg.validate()?;
+        crate::memory::ensure_fits(net, cfg)?;
         let topo = SimTopology::new(net, cfg)?;
         let hotpotato = cfg.router == crate::config::RouterModel::HotPotato;
         let r = if hotpotato {

@@ -21,8 +21,11 @@ pub mod config;
 pub mod engine;
 pub mod error;
 pub mod flit;
+#[doc(hidden)]
+pub mod fuzz_entry;
 pub mod injection;
 pub mod measure;
+pub mod memory;
 mod read_ahead;
 pub mod router;
 pub mod routing;

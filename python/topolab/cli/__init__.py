@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 import topolab
 from topolab.cli import (
@@ -23,6 +24,8 @@ from topolab.cli import (
     sim,
 )
 from topolab.cli.common import snake_case_aliases
+
+MEMORY_LIMIT_ENV = "TOPOLAB_MEMORY_LIMIT"  # topolab_core::resources::LIMIT_ENV
 
 COMMAND_MODULES = [
     network,
@@ -47,6 +50,12 @@ def make_parser() -> argparse.ArgumentParser:
         "'topolab COMMAND --help' describes each command with examples.",
     )
     parser.add_argument("--version", action="version", version=f"topolab {topolab.__version__}")
+    parser.add_argument(
+        "--memory-limit",
+        metavar="SIZE",
+        help="memory a request may use, e.g. 4G (default: the machine's available memory and the "
+        "address-space limit); larger builds, analyses and simulations are refused before they start",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for module in COMMAND_MODULES:
@@ -54,12 +63,32 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@contextlib.contextmanager
+def _memory_limit(size: str | None) -> Iterator[None]:
+    """The environment carries the limit to the core and to worker processes alike; it is put
+    back afterwards, for callers of main() in a longer-lived process."""
+    if size is None:
+        yield
+        return
+    previous = os.environ.get(MEMORY_LIMIT_ENV)
+    os.environ[MEMORY_LIMIT_ENV] = size
+    try:
+        topolab._core.memory_limit()  # a bad size is reported now, naming the option
+        yield
+    finally:
+        if previous is None:
+            os.environ.pop(MEMORY_LIMIT_ENV, None)
+        else:
+            os.environ[MEMORY_LIMIT_ENV] = previous
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = make_parser()
     args = parser.parse_args(snake_case_aliases(sys.argv[1:] if argv is None else list(argv), parser))
     handler: Callable[[argparse.Namespace], int] = args.func
     try:
-        return handler(args)
+        with _memory_limit(args.memory_limit):
+            return handler(args)
     except topolab.TopolabError as err:
         print(f"topolab: error: {err}", file=sys.stderr)
         return 2

@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 import topolab
+from topolab._files import atomic_write
 from topolab.cli.common import (
     add_command,
     add_floor_flag,
@@ -91,7 +92,7 @@ def cmd_place(args: argparse.Namespace) -> int:
     net = network_from_argument(args.network, args.format)
     pl = topolab.place(net, args.floor, placement=args.placement, per_cabinet=args.per_cabinet)
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as out:
+        with atomic_write(args.output) as out:
             out.write(f"# router cabinet; {pl.cabinets} cabinets on a {pl.rows}x{pl.cols} grid\n")
             out.write(f"# {net.spec or net.family}: {pl.method}\n")
             for r, c in enumerate(pl.cabinet_of):

@@ -8,6 +8,7 @@ import sys
 
 import topolab
 from topolab import infiniband, routing
+from topolab._files import write_text
 from topolab.cli.common import (
     add_command,
     add_json_flag,
@@ -135,8 +136,7 @@ def cmd_tables(args: argparse.Namespace) -> int:
     net = network_from_argument(args.network, args.format)
     text = routing.forwarding_tables(net, args.routing, args.vl_budget)
     if args.output:
-        with open(args.output, "w") as f:
-            f.write(text)
+        write_text(args.output, text)
     else:
         print(text, end="")
     return 0

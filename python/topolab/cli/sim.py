@@ -8,6 +8,8 @@ import sys
 from typing import Any
 
 import topolab
+from topolab._args import bad
+from topolab._files import save_figure
 from topolab.cli.common import (
     add_command,
     add_json_flag,
@@ -115,8 +117,15 @@ def _plot(df: Any, path: str, title: str) -> None:
     ax.set_title(title)
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    save_figure(fig, path, dpi=120)
     plt.close(fig)
+
+
+def _load_list(text: str) -> list[float]:
+    try:
+        return [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise bad("sim", "--loads", text, "comma-separated numbers, e.g. 0.1,0.2,0.3") from None
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
@@ -142,7 +151,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if args.sweep:
         loads = None
         if args.loads:
-            loads = [float(x) for x in args.loads.split(",") if x.strip()]
+            loads = _load_list(args.loads)
         df = sweep_load(
             net,
             routing,

@@ -15,6 +15,7 @@ import multiprocessing
 import os
 import pickle
 import time
+import sys
 import traceback
 import uuid
 from collections import deque
@@ -165,7 +166,9 @@ def _run_pool(pending: deque, fn: Callable, workers: int, context: Any, on_recor
     """Runs points from ``pending`` until it is empty, keeping exactly as many in flight as
     there are workers (so that when one dies, the points it may have been running are known).
     Returns the points in flight when a worker died, or [] when all ran."""
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    pool = ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=exit_with_driver, initargs=(os.getpid(),)
+    )
     running: dict[Any, Point] = {}
     try:
         while pending or running:
@@ -196,6 +199,37 @@ def _run_pool(pending: deque, fn: Callable, workers: int, context: Any, on_recor
         # are stopped, not waited for; their results were not stored and will run on resume.
         _terminate(pool)
         raise
+
+
+DRIVER_POLL_SECONDS = 1.0
+
+
+def exit_with_driver(driver_pid: int) -> None:
+    """Worker initializer: the worker ends when the driver process dies, even by ``kill -9``
+    (which gives the driver no chance to stop it). On Linux the kernel sends SIGKILL on the
+    parent's death (PR_SET_PDEATHSIG); elsewhere, and as a fallback, a thread checks every
+    DRIVER_POLL_SECONDS whether the parent changed (an orphan is re-parented)."""
+    import threading
+
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            pr_set_pdeathsig = 1
+            libc.prctl(pr_set_pdeathsig, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != driver_pid:  # the driver died before the request took effect
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == driver_pid:
+            time.sleep(DRIVER_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="topolab-driver-watch", daemon=True).start()
 
 
 def _terminate(pool: ProcessPoolExecutor) -> None:

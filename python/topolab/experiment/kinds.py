@@ -6,14 +6,18 @@ values). It must be deterministic: the same parameters give the same results whe
 however often it runs (randomness comes from a ``seed`` parameter), because the runner may run
 a point in any process, on any machine, and again after a lost worker.
 
-The function is given either as a callable or as an import path ``"module:function"``, which is
-resolved when first used; an experiment file may also name such a path as its ``kind``, so that
-user code runs without registering anything.
+The function is given to ``register_kind`` either as a callable or as an import path
+``"module:function"``, which is resolved when first used. An experiment file names a kind only
+by its registered name: a file is data, and naming ``os:system`` in it must not run anything.
+Packages add kinds through the entry-point group ``topolab.kinds`` (name = the kind's name,
+value = an import path of its run_point function, or of a ``Kind`` made with ``register_kind``),
+looked up when an experiment names a kind that is not registered.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Union
 
@@ -93,19 +97,40 @@ def kinds() -> list[Kind]:
     return [KINDS[name] for name in sorted(KINDS)]
 
 
+ENTRY_POINT_GROUP = "topolab.kinds"
+
+
 def get_kind(name: str) -> Kind:
-    """A registered kind, or an unregistered ``module:function`` path taken as a kind that
-    checks no parameters."""
+    """A registered kind, or one a package provides through the ``topolab.kinds`` entry points."""
     if name in KINDS:
         return KINDS[name]
-    if ":" in name:
-        kind = Kind(name, name)
-        kind.function()  # fail now, with the path in the message, not in every point
-        return kind
+    plugin = _entry_point(name)
+    if plugin is not None:
+        return plugin
+    from topolab._args import quote
+
     raise ParameterError(
-        f"kind '{name}' is not registered (registered kinds: {', '.join(sorted(KINDS)) or 'none'}; "
-        "or give an import path 'module:function')"
+        f"kind {quote(name)} is not registered (registered kinds: {', '.join(sorted(KINDS)) or 'none'}; "
+        f"more come from packages declaring the entry-point group '{ENTRY_POINT_GROUP}', and "
+        "register_kind adds one in Python code)"
     )
+
+
+def _entry_point(name: str) -> Kind | None:
+    found = [ep for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
+    if not found:
+        return None
+    what = f"kind '{name}' (entry point {found[0].value} of group {ENTRY_POINT_GROUP})"
+    try:
+        target = found[0].load()
+    except Exception as err:  # noqa: BLE001 - a broken plugin is reported, whatever it raised
+        raise ParameterError(f"{what}: cannot be loaded: {type(err).__name__}: {err}") from err
+    if isinstance(target, Kind):
+        KINDS[name] = target
+        return target
+    if not callable(target):
+        raise ParameterError(f"{what}: is neither a Kind nor a callable")
+    return register_kind(name, target, summary=f"from the entry point {found[0].value}")
 
 
 def resolve(target: Callable | str, what: str) -> Callable:
@@ -155,6 +180,7 @@ register_kind(
     "simulate",
     "topolab.sim:run_point",
     required=["network", "load"],
+    validate="topolab.sim:check_point",
     summary="one cycle-accurate simulation: network, routing, traffic, load, seed and BookSim2-named "
     "router parameters; the columns of topolab.simulate's result",
 )

@@ -6,7 +6,7 @@ with the axes) and fixed parameters shared by every point::
 
     name = "sizes"                 # optional; defaults to the file name
     description = "..."            # optional
-    kind = "info"                  # a registered kind or an import path "module:function"
+    kind = "info"                  # a registered kind (kinds.py; plugins: entry points)
     results = "sizes.results"      # optional; relative to the file; default <file stem>.results
 
     [fixed]
@@ -20,7 +20,8 @@ with the axes) and fixed parameters shared by every point::
     routing = "min"
 
 Unknown keys are rejected with the valid ones listed; values are strings, numbers, booleans
-or lists of them.
+or lists of them, nested at most MAX_VALUE_DEPTH deep. Messages quote at most 200 characters of
+a value.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Union
 
+from topolab._args import quote
 from topolab._core import FileError, FormatError, ParameterError
 
 if sys.version_info >= (3, 11):
@@ -44,6 +46,10 @@ TOP_LEVEL_KEYS = ("name", "description", "kind", "results", "fixed", "axes", "ca
 RANGE_KEYS = ("start", "stop", "step", "num")
 # Expanding more points than this is a mistake in the file, not a sweep to start.
 MAX_POINTS = 1_000_000
+# Lists of lists of values deeper than this are a generated or broken file, not an experiment.
+MAX_VALUE_DEPTH = 32
+# Items in one value: YAML aliases can make a few lines stand for billions (a "billion laughs").
+MAX_VALUE_ITEMS = 100_000
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -88,17 +94,29 @@ def load_experiment(source: PathLike | Mapping[str, Any] | Experiment) -> Experi
     path = pathlib.Path(os.fspath(source))
     if not path.is_file():
         raise FileError(f"{path}: no such experiment file")
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise FormatError(f"experiment {path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
     suffix = path.suffix.lower()
-    if suffix in (".yaml", ".yml"):
-        data = _parse_yaml(text, path)
-    elif suffix == ".toml":
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as err:
-            raise FormatError(f"experiment {path}: not valid TOML: {err}") from err
-    else:
-        raise FormatError(f"experiment {path}: unknown extension {suffix!r} (allowed: .toml, .yaml, .yml)")
+    try:
+        if suffix in (".yaml", ".yml"):
+            data = _parse_yaml(text, path)
+        elif suffix == ".toml":
+            try:
+                data = tomllib.loads(text)
+            except tomllib.TOMLDecodeError as err:
+                raise FormatError(f"experiment {path}: not valid TOML: {err}") from err
+        else:
+            raise FormatError(
+                f"experiment {path}: unknown extension {quote(suffix)} (allowed: .toml, .yaml, .yml)"
+            )
+    except RecursionError:
+        # The parsers recurse once per nesting level.
+        raise FormatError(
+            f"experiment {path}: values nest too deeply to read "
+            f"(at most {MAX_VALUE_DEPTH} levels are allowed)"
+        ) from None
     if not isinstance(data, Mapping):
         raise FormatError(f"experiment {path}: the file must hold a table of keys, not {type(data).__name__}")
     exp = parse_experiment(data, name=path.stem, source=str(path), base_dir=path.parent)
@@ -126,11 +144,13 @@ def parse_experiment(
     where = f"experiment {source}"
     for key in data:
         if key not in TOP_LEVEL_KEYS:
-            raise ParameterError(f"{where}: unknown key '{key}' (valid keys: {', '.join(TOP_LEVEL_KEYS)})")
+            raise ParameterError(
+                f"{where}: unknown key {quote(key)} (valid keys: {', '.join(TOP_LEVEL_KEYS)})"
+            )
     kind = data.get("kind")
     if not isinstance(kind, str) or not kind:
         raise ParameterError(
-            f"{where}: 'kind' = {kind!r} is not allowed: the name of a point kind, e.g. 'info'"
+            f"{where}: 'kind' = {quote(kind)} is not allowed: the name of a point kind, e.g. 'info'"
         )
     exp_name = _text(data, "name", where) or name
     description = _text(data, "description", where)
@@ -185,7 +205,7 @@ def axis_values(spec: Any, where: str) -> list[Any]:
         values = list(spec)
     else:
         raise ParameterError(
-            f"{where} = {spec!r} is not allowed: a list of values, or a range "
+            f"{where} = {quote(spec)} is not allowed: a list of values, or a range "
             "{start, stop, step} / {start, stop, num}; a single value goes in [fixed]"
         )
     if not values:
@@ -196,7 +216,7 @@ def axis_values(spec: Any, where: str) -> list[Any]:
         # Canonical text, not ==: 1 and 1.0 are different parameter values (see grid.point_id).
         key = canonical_json(value)
         if key in seen:
-            raise ParameterError(f"{where} lists {value!r} twice")
+            raise ParameterError(f"{where} lists {quote(value)} twice")
         seen.add(key)
     return values
 
@@ -210,7 +230,7 @@ def canonical_json(value: Any) -> str:
 def _range_values(spec: Mapping[str, Any], where: str) -> list[Any]:
     for key in spec:
         if key not in RANGE_KEYS:
-            raise ParameterError(f"{where}: unknown range key '{key}' (valid: {', '.join(RANGE_KEYS)})")
+            raise ParameterError(f"{where}: unknown range key {quote(key)} (valid: {', '.join(RANGE_KEYS)})")
     for key in ("start", "stop"):
         if key not in spec:
             raise ParameterError(f"{where}: a range needs '{key}'")
@@ -218,12 +238,14 @@ def _range_values(spec: Mapping[str, Any], where: str) -> list[Any]:
         raise ParameterError(f"{where}: a range needs exactly one of 'step' and 'num'")
     for key, value in spec.items():
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise ParameterError(f"{where}: range '{key}' = {value!r} is not allowed: a finite number")
+            raise ParameterError(f"{where}: range '{key}' = {quote(value)} is not allowed: a finite number")
     start, stop = spec["start"], spec["stop"]
     if "num" in spec:
         num = spec["num"]
-        if not isinstance(num, int) or num < 1:
-            raise ParameterError(f"{where}: range 'num' = {num!r} is not allowed: an integer >= 1")
+        if not isinstance(num, int) or not 1 <= num <= MAX_POINTS:
+            raise ParameterError(
+                f"{where}: range 'num' = {quote(num)} is not allowed: an integer from 1 to {MAX_POINTS}"
+            )
         if num == 1:
             return [start]
         return [_tidy(start + (stop - start) * i / (num - 1)) for i in range(num)]
@@ -247,32 +269,44 @@ def _tidy(x: float) -> float:
 
 
 def _check_value(value: Any, where: str) -> None:
-    if isinstance(value, (list, tuple)):
-        for item in value:
-            _check_value(item, where)
-        return
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return
-    raise ParameterError(
-        f"{where} = {value!r} is not allowed: "
-        "parameter values are strings, numbers, booleans or lists of them"
-    )
+    # Iterative: a value nested thousands deep must give this error, not a RecursionError.
+    stack = [(value, 0)]
+    items = 0
+    while stack:
+        item, depth = stack.pop()
+        items += 1
+        if items > MAX_VALUE_ITEMS:
+            raise ParameterError(f"{where}: a value of more than {MAX_VALUE_ITEMS} items is not allowed")
+        if isinstance(item, (list, tuple)):
+            if depth >= MAX_VALUE_DEPTH:
+                raise ParameterError(
+                    f"{where}: lists nest more than {MAX_VALUE_DEPTH} levels deep: values are "
+                    "strings, numbers, booleans or (not too deeply) nested lists of them"
+                )
+            stack.extend((x, depth + 1) for x in item)
+        elif not (item is None or isinstance(item, (bool, int, float, str))):
+            raise ParameterError(
+                f"{where} = {quote(value)} is not allowed: "
+                "parameter values are strings, numbers, booleans or lists of them"
+            )
 
 
 def _text(data: Mapping[str, Any], key: str, where: str) -> str:
     value = data.get(key, "")
     if not isinstance(value, str):
-        raise ParameterError(f"{where}: '{key}' = {value!r} is not allowed: a string")
+        raise ParameterError(f"{where}: '{key}' = {quote(value)} is not allowed: a string")
     return value
 
 
 def _table(data: Mapping[str, Any], key: str, where: str) -> dict[str, Any]:
     value = data.get(key, {})
     if not isinstance(value, Mapping):
-        raise ParameterError(f"{where}: '{key}' must be a table of parameters, not {value!r}")
+        raise ParameterError(f"{where}: '{key}' must be a table of parameters, not {quote(value)}")
     for name in value:
         if not isinstance(name, str) or not name:
-            raise ParameterError(f"{where}: {key} has a parameter name {name!r}: names are non-empty strings")
+            raise ParameterError(
+                f"{where}: {key} has a parameter name {quote(name)}: names are non-empty strings"
+            )
     return dict(value)
 
 
@@ -284,10 +318,12 @@ def _cases(value: Any, where: str) -> list[dict[str, Any]]:
     cases = []
     for i, case in enumerate(value):
         if not isinstance(case, Mapping) or not case:
-            raise ParameterError(f"{where}: cases[{i}] must be a non-empty table of parameters, not {case!r}")
+            raise ParameterError(
+                f"{where}: cases[{i}] must be a non-empty table of parameters, not {quote(case)}"
+            )
         for key, item in case.items():
             if not isinstance(key, str) or not key:
-                raise ParameterError(f"{where}: cases[{i}] has a parameter name {key!r}")
+                raise ParameterError(f"{where}: cases[{i}] has a parameter name {quote(key)}")
             _check_value(item, f"{where}: cases[{i}].{key}")
         cases.append(dict(case))
     return cases

@@ -26,10 +26,11 @@ import uuid
 from typing import Any, Iterable
 
 from topolab._core import FileError
+from topolab._files import TMP_SUFFIX, atomic_write
 
 META_COLUMNS = ("point_id", "kind", "params_json", "status", "error", "elapsed_s", "finished_at")
 STATUSES = ("ok", "failed")
-TMP_SUFFIX = ".tmp"
+DAMAGED_SUFFIX = "damaged"  # an unreadable file moved aside: <name>.parquet.damaged
 # A temporary file this old belongs to no running writer: its writer was killed.
 STALE_TMP_SECONDS = 3600.0
 
@@ -44,6 +45,8 @@ class ResultStore:
             raise FileError(f"{self.path}: the results store must be a directory, and this is a file")
         if create:
             self.path.mkdir(parents=True, exist_ok=True)
+        # Only a store opened to write repairs itself (a dry run or a reader changes nothing).
+        self.writable = create
         self.written = 0  # files added since this object was made
 
     # --- writing ------------------------------------------------------------------------------
@@ -119,9 +122,10 @@ class ResultStore:
             except FileNotFoundError:  # merged and removed by a concurrent compaction
                 continue
             except Exception as err:  # noqa: BLE001 - any unreadable file is reported, not fatal
-                # Not written by this store (its files are complete by construction): leave it
-                # in place for the user to inspect, and run its points again.
-                print(f"topolab: results store: skipping unreadable {path}: {err}", file=sys.stderr)
+                # Not written whole by this store (its files are complete by construction): a
+                # disk error, a copy cut short. Its points run again; the file is kept for the
+                # user under a name no reader takes, so the warning is given once, not forever.
+                self._move_aside(path, err)
                 continue
             if not set(META_COLUMNS) <= set(table.column_names):
                 print(f"topolab: results store: skipping {path}: not a topolab results file", file=sys.stderr)
@@ -133,6 +137,27 @@ class ResultStore:
                 if old is None or _rank(row) > _rank(old):
                     best[row["point_id"]] = row
         return best, read
+
+    def _move_aside(self, path: pathlib.Path, err: BaseException) -> None:
+        reason = str(err).splitlines()[0][:200] if str(err) else type(err).__name__
+        if not self.writable:
+            print(
+                f"topolab: results store: skipping unreadable {path} ({reason}); "
+                "its points count as not run (a run moves the file aside and runs them again)",
+                file=sys.stderr,
+            )
+            return
+        aside = path.with_name(f"{path.name}.{DAMAGED_SUFFIX}")
+        n = 1
+        while aside.exists():
+            n += 1
+            aside = path.with_name(f"{path.name}.{DAMAGED_SUFFIX}{n}")
+        os.replace(path, aside)
+        print(
+            f"topolab: results store: {path.name} is unreadable ({reason}); moved it aside to {aside}; "
+            "its points will run again",
+            file=sys.stderr,
+        )
 
     def _write(self, rows: list[dict[str, Any]], name: str) -> None:
         import pyarrow as pa
@@ -146,17 +171,8 @@ class ResultStore:
             for key, values in columns.items():
                 values.append(row.get(key))
         table = pa.table({key: pa.array(values) for key, values in columns.items()})
-        final = self.path / name
-        tmp = self.path / (name + TMP_SUFFIX)
-        try:
-            with open(tmp, "wb") as f:
-                pq.write_table(table, f)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, final)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
+        with atomic_write(self.path / name, "wb") as f:
+            pq.write_table(table, f)
 
     def _remove_stale_tmp(self) -> None:
         now = time.time()

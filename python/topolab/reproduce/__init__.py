@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from topolab._files import atomic_write, write_text
 from topolab.display import Summarized
 
 # id -> module path; keep in the order ``topolab reproduce --list`` shows them.
@@ -218,7 +219,7 @@ def write(rep: Reproduction, out_dir: str | os.PathLike[str]) -> tuple[list[Path
         _write_csv(setup_path, [r.to_dict() for r in rep.setup_table])
         written.append(setup_path)
     json_path = out / f"{rep.id}.json"
-    json_path.write_text(json.dumps(rep.to_dict(), indent=2) + "\n")
+    write_text(json_path, json.dumps(rep.to_dict(), indent=2) + "\n")
     written.append(json_path)
     plot = getattr(_module(rep.id), "plot", None)
     if plot is None:
@@ -238,7 +239,7 @@ def _write_csv(path: Path, records: list[dict[str, Any]]) -> None:
     keys: dict[str, None] = {}
     for r in records:
         keys.update(dict.fromkeys(r))
-    with path.open("w", newline="") as f:
+    with atomic_write(path, newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(keys))
         w.writeheader()
         for r in records:

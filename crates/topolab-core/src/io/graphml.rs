@@ -171,6 +171,11 @@ fn element(e: &BytesStart, line: usize) -> Result<Element> {
     })
 }
 
+/// Deepest element nesting read. GraphML needs 4 levels (graphml, graph, node, data) plus
+/// nested graphs; the tree is built and dropped recursively, so an unbounded depth would
+/// overflow the stack.
+pub const MAX_XML_DEPTH: usize = 64;
+
 fn parse_tree(text: &str) -> Result<Element> {
     let newlines: Vec<usize> = text.match_indices('\n').map(|(i, _)| i).collect();
     let mut reader = Reader::from_str(text);
@@ -197,7 +202,15 @@ fn parse_tree(text: &str) -> Result<Element> {
         })?;
         let line = line_of(&newlines, reader.buffer_position() as usize);
         match event {
-            Event::Start(e) => stack.push(element(&e, line)?),
+            Event::Start(e) => {
+                if stack.len() >= MAX_XML_DEPTH {
+                    return Err(err(
+                        format!("line {line}"),
+                        format!("elements nest more than {MAX_XML_DEPTH} levels deep"),
+                    ));
+                }
+                stack.push(element(&e, line)?)
+            }
             Event::Empty(e) => attach(element(&e, line)?, &mut stack)?,
             Event::End(_) => match stack.pop() {
                 Some(el) => attach(el, &mut stack)?,

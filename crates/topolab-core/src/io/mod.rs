@@ -161,7 +161,38 @@ pub fn from_str(text: &str, format: Format, options: &LoadOptions) -> Result<Net
 pub fn save(net: &Network, path: impl AsRef<Path>, format: Format) -> Result<()> {
     let path = path.as_ref();
     let text = to_string(net, format)?;
-    std::fs::write(path, text).map_err(|e| TopolabError::io(path, e))
+    write_atomically(path, text.as_bytes())
+}
+
+/// Writes `data` to a temporary file beside `path`, syncs it, then renames it over `path`:
+/// an interruption leaves the old file or the whole new one, never half of one, and a
+/// symbolic link at `path` is replaced rather than written through (python/topolab/_files.py
+/// does the same for the files Python writes).
+pub fn write_atomically(path: &Path, data: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let io_err = |e| TopolabError::io(path, e);
+    let name = path
+        .file_name()
+        .ok_or_else(|| TopolabError::Io {
+            path: path.display().to_string(),
+            reason: "not a file name".to_string(),
+        })?
+        .to_string_lossy();
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let written = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(data)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written.map_err(io_err)
 }
 
 /// Reads a network from `path` in `format`.

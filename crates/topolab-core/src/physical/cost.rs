@@ -59,6 +59,42 @@ pub struct CostReport {
     pub power_per_endpoint_w: Option<f64>,
 }
 
+/// Rejects a radix below the range of the catalog's router price regression: a line fitted to
+/// real routers (000 §VI-B2: 350.4k − 892.3) is negative for radices no router has, and a
+/// negative price would silently lower the total.
+fn check_router_price(catalog: &Catalog, k: u32, given: bool) -> Result<()> {
+    let price = catalog.router_price(k);
+    if price > 0.0 {
+        return Ok(());
+    }
+    let r = catalog.router;
+    let valid_from = if r.per_port > 0.0 {
+        format!(
+            "a radix of at least {} (where the price is positive)",
+            (-r.fixed / r.per_port).floor() as i64 + 1
+        )
+    } else {
+        "a catalog whose router price is positive".to_string()
+    };
+    let source = if given {
+        String::new()
+    } else {
+        " (the network's radix; pass a router radix to price larger routers)".to_string()
+    };
+    Err(TopolabError::invalid(
+        "cost",
+        "router_radix",
+        format!("{k}{source}"),
+        format!(
+            "{valid_from}: catalog '{}' prices a router at {} × k {} {} = ${price:.1} for k = {k}",
+            catalog.name,
+            r.per_port,
+            if r.fixed < 0.0 { '−' } else { '+' },
+            r.fixed.abs()
+        ),
+    ))
+}
+
 /// Prices `net` placed by `placement` on `floor` with `catalog`.
 pub fn cost(
     net: &Network,
@@ -89,6 +125,7 @@ pub fn cost(
             ))
         }
     };
+    check_router_price(catalog, k, options.router_radix.is_some())?;
     let lengths = link_lengths(net, placement, floor);
     let (classes, endpoints) = tally(net, &lengths, floor, |e, len| catalog.cable_price(e, len));
     let links = total("links", &classes);

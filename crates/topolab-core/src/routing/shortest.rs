@@ -31,13 +31,22 @@ pub const NO_HOP: u32 = u32::MAX;
 /// Largest router count for which the all-pairs tables are built (n² entries).
 pub const MAX_ROUTERS: usize = 60_000;
 
-fn check_size(net: &Network, what: &str) -> Result<usize> {
+/// `entry_bytes`: the size of one of the n² entries. The rows are computed apart and then
+/// copied into one array, so twice the table is held at the peak.
+fn check_size(net: &Network, what: &str, entry_bytes: u128) -> Result<usize> {
     let n = net.num_routers();
     if n > MAX_ROUTERS {
         return Err(TopolabError::InvalidNetwork(format!(
             "{what} needs n² entries and supports at most {MAX_ROUTERS} routers; this network has {n}"
         )));
     }
+    crate::resources::ensure_memory(
+        what,
+        "network",
+        format!("{n} routers"),
+        "n² table",
+        2 * (n as u128) * (n as u128) * entry_bytes,
+    )?;
     Ok(n)
 }
 
@@ -51,7 +60,7 @@ pub struct HopMatrix {
 impl HopMatrix {
     /// One BFS per source, in parallel; `monitor` sees one unit per source.
     pub fn build(net: &Network, monitor: &dyn Monitor) -> Result<HopMatrix> {
-        let n = check_size(net, "the all-pairs hop matrix")?;
+        let n = check_size(net, "the all-pairs hop matrix", 2)?;
         let counter = Counter::new(monitor, "hop distances", n as u64);
         let rows: Vec<Vec<u16>> = (0..n)
             .into_par_iter()
@@ -133,7 +142,7 @@ pub struct NextHopTable {
 
 impl NextHopTable {
     pub fn build(net: &Network, hops: &HopMatrix, monitor: &dyn Monitor) -> Result<NextHopTable> {
-        let n = check_size(net, "the next-hop table")?;
+        let n = check_size(net, "the next-hop table", 4)?;
         if hops.num_routers() != n {
             return Err(TopolabError::InvalidNetwork(format!(
                 "hop matrix for {} routers given for a network of {n}",

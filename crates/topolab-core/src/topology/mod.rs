@@ -359,16 +359,30 @@ pub fn ensure_size(
     routers: u128,
     links: u128,
 ) -> Result<()> {
+    let value = value.to_string();
     if routers > MAX_ROUTERS || links > MAX_LINKS {
+        // A family checks the router count alone before computing the link count from it
+        // (links = 0 here): then there is no link count to report.
+        let gives = if links == 0 {
+            format!("{routers} routers")
+        } else {
+            format!("{routers} routers, {links} links")
+        };
         return Err(p.invalid(
             param,
-            value,
+            &value,
             &format!(
-                "a value giving at most {MAX_ROUTERS} routers and {MAX_LINKS} links (this one gives {routers} routers, {links} links)"
+                "a value giving at most {MAX_ROUTERS} routers and {MAX_LINKS} links (this one gives {gives})"
             ),
         ));
     }
-    Ok(())
+    crate::resources::ensure_memory(
+        p.family(),
+        param,
+        value,
+        "network",
+        crate::resources::network_bytes(routers, links),
+    )
 }
 
 /// The `p` parameter definition with a family-specific default text.

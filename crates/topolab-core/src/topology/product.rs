@@ -13,7 +13,7 @@ use super::{
 };
 use crate::error::{Result, TopolabError};
 use crate::network::{Network, NetworkBuilder};
-use crate::spec::Params;
+use crate::spec::{Params, TopologySpec};
 
 pub const FAMILY: Family = Family {
     name: "product",
@@ -59,6 +59,9 @@ pub const FAMILY: Family = Family {
 const MAX_WIDTH: u32 = 1 << 16;
 
 fn build(p: &Params) -> Result<Network> {
+    // A product of products is sized from its factors' closed forms before anything is built,
+    // so a deep chain too large is refused at once, not after building every level below it.
+    sizes(p)?;
     let a = factor(p, "a")?;
     let b = factor(p, "b")?;
     let wa = p.opt_u32("wa", 1, MAX_WIDTH)?.unwrap_or(1);
@@ -141,7 +144,7 @@ fn factor_sizes(p: &Params, name: &str) -> Result<Sizes> {
     super::sizes(&spec).map_err(|e| p.invalid(name, format!("({spec})"), &e.to_string()))
 }
 
-fn factor_spec(p: &Params, name: &str) -> Result<crate::spec::TopologySpec> {
+fn factor_spec(p: &Params, name: &str) -> Result<TopologySpec> {
     p.spec(name, "a nested topology spec, e.g. (slimfly:q=4)")
         .map_err(|e| match e {
             TopolabError::SpecSyntax { ref spec, .. } => {
