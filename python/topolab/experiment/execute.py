@@ -14,8 +14,8 @@ import datetime
 import multiprocessing
 import os
 import pickle
-import time
 import sys
+import time
 import traceback
 import uuid
 from collections import deque
