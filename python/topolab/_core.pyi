@@ -39,6 +39,14 @@ __all__ = [
     "routing_load",
     "routing_tables",
     "routing_catalog",
+    "traffic_patterns",
+    "check_sim_params",
+    "memory_limit",
+    "map_network",
+    "infiniband_export",
+    "infiniband_check",
+    "routing_routes",
+    "INFINIBAND_FILES",
     "__version__",
 ]
 
