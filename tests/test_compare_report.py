@@ -5,7 +5,9 @@ terminal names the recommendation, bad arguments exit 2 with a clear message."""
 from __future__ import annotations
 
 import base64
+import io
 import json
+import os
 import re
 
 import numpy as np
@@ -236,3 +238,50 @@ def test_report_bytes_are_reproducible(result, report, tmp_path):
     for kind in ("cost_bandwidth", "moore", "cable_lengths", "html", "designs_csv", "parquet"):
         with open(report[kind], "rb") as a, open(again[kind], "rb") as b:
             assert a.read() == b.read(), kind
+
+
+def _write_half_then_raise(error: BaseException, original):
+    """A DataFrame writer that writes the first half of what ``original`` would, then fails:
+    a full disk (OSError) or Ctrl-C (KeyboardInterrupt) in the middle of a file."""
+
+    def writer(frame, target, *args, **kwargs):
+        buffer = io.BytesIO()
+        original(frame, buffer, *args, **kwargs)
+        half = buffer.getvalue()[: len(buffer.getvalue()) // 2]
+        if isinstance(target, (str, os.PathLike)):
+            with open(target, "wb") as f:
+                f.write(half)
+        else:
+            target.write(half if "b" in getattr(target, "mode", "b") else half.decode("utf-8", "ignore"))
+            target.flush()
+        raise error
+
+    return writer
+
+
+@pytest.mark.parametrize(
+    "method, error, interrupted",
+    [
+        ("to_parquet", OSError(28, "No space left on device"), "compare.parquet"),
+        ("to_csv", KeyboardInterrupt(), "compare.csv"),
+    ],
+)
+def test_a_failed_write_leaves_the_old_file_and_no_temporary_file(
+    result, report, tmp_path, monkeypatch, method, error, interrupted
+):
+    """Each file is the old one or the whole new one; the one being written when the writer
+    failed is the old one."""
+    old = {name: f"old {name}\n".encode() for name in FILES.values()}
+    for name, data in old.items():
+        (tmp_path / name).write_bytes(data)
+    monkeypatch.setattr(pd.DataFrame, method, _write_half_then_raise(error, getattr(pd.DataFrame, method)))
+    with pytest.raises(type(error)):
+        write_report(result, tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(old)
+    assert (tmp_path / interrupted).read_bytes() == old[interrupted]
+    new = {os.path.basename(path): path for path in report.values()}
+    for name, data in old.items():
+        now = (tmp_path / name).read_bytes()
+        if now != data:
+            with open(new[name], "rb") as f:
+                assert now == f.read(), name

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from topolab import _core
+from topolab._files import write_text
 from topolab.network import Network, as_network
 from topolab.routing import DeadlockReport, deadlock_report
 
@@ -44,8 +45,7 @@ def export(
     texts = _core.infiniband_export(net._net, routing, vl_budget)
     os.makedirs(directory, exist_ok=True)
     for name, text in zip(FILES, texts):
-        with open(os.path.join(directory, name), "w") as f:
-            f.write(text)
+        write_text(os.path.join(directory, name), text)
     return check(net, routing, directory)
 
 

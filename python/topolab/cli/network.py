@@ -7,6 +7,7 @@ import json
 import sys
 
 import topolab
+from topolab._files import write_text
 from topolab.cli import apps
 from topolab.cli.common import (
     add_command,
@@ -89,8 +90,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
         xml = simgrid.platform(net, args.routing, link_bandwidth_gbps=args.link_bandwidth_gbps,
                                floor=args.floor)
-        with open(args.output, "w") as f:
-            f.write(xml)
+        write_text(args.output, xml)
     else:
         net.save(args.output, args.format)
     print(

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Union
 
 import numpy as np
 
+from topolab._files import atomic_write, write_bytes, write_text
 from topolab.report.text import summary
 
 if TYPE_CHECKING:
@@ -75,12 +76,15 @@ def write_report(c: Comparison, directory: Union[str, os.PathLike]) -> dict[str,
     out.mkdir(parents=True, exist_ok=True)
     paths = {k: str(out / name) for k, name in FILES.items()}
 
-    c.frame.to_csv(paths["csv"], index=False)
-    c.frame.to_parquet(paths["parquet"], index=False)
-    c.designs.to_csv(paths["designs_csv"], index=False)
-    c.designs.to_parquet(paths["designs_parquet"], index=False)
+    # Every file goes through atomic_write: a failure or interruption leaves the old file or
+    # the whole new one, never half of one.
+    for frame, csv, parquet in [(c.frame, "csv", "parquet"), (c.designs, "designs_csv", "designs_parquet")]:
+        with atomic_write(paths[csv], newline="") as f:
+            frame.to_csv(f, index=False)
+        with atomic_write(paths[parquet], "wb") as f:
+            frame.to_parquet(f, index=False)
     summary_data = {k: v for k, v in c.to_dict().items() if k != "designs"}
-    Path(paths["summary"]).write_text(json.dumps(summary_data, indent=2) + "\n", encoding="utf-8")
+    write_text(paths["summary"], json.dumps(summary_data, indent=2) + "\n")
 
     styles = family_styles(c.designs["family_name"])
     images = {
@@ -91,9 +95,9 @@ def write_report(c: Comparison, directory: Union[str, os.PathLike]) -> dict[str,
     if plots.has_simulation(c.frame):
         images["latency_load"] = plots.png(plots.latency_load(c.frame))
     for name, data in images.items():
-        Path(paths[name]).write_bytes(data)
+        write_bytes(paths[name], data)
     if "latency_load" not in images:  # drawn only with simulation results
         del paths["latency_load"]
     listed = {kind: FILES[kind] for kind in paths if kind != "html"}
-    Path(paths["html"]).write_text(html.render(c, images, listed, styles), encoding="utf-8")
+    write_text(paths["html"], html.render(c, images, listed, styles))
     return paths

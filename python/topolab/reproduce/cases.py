@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from topolab._core import ParameterError
+from topolab._files import save_figure
 from topolab.reproduce import SetupRow, sim_params
 
 SCALES = ("quick", "default", "full")
@@ -141,5 +142,5 @@ def plot_curves(data: Sequence[dict[str, Any]], path: Path, title: str, panel: s
         ax.set_visible(False)
     fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)
     plt.close(fig)

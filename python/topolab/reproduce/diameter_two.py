@@ -31,6 +31,7 @@ from typing import Any, Optional
 
 import topolab
 from topolab import routing
+from topolab._files import save_figure
 from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow, sim_params
 from topolab.reproduce.cases import setup_value
 
@@ -339,5 +340,5 @@ def plot(rep: Reproduction, path: Path) -> None:
         ax.legend(fontsize=7)
     fig.suptitle("Diameter-two networks (Kathareios et al., SC15, Figs. 6, 13, 14, scaled down)")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)
     plt.close(fig)

@@ -23,6 +23,7 @@ from typing import Any, Optional
 
 import topolab
 from topolab import routing
+from topolab._files import save_figure
 from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow, sim_params
 
 ID = "infiniband"
@@ -240,5 +241,5 @@ def plot(rep: Reproduction, path: Path) -> None:
         ax.set_title(topo, fontsize=9)
         ax.legend(fontsize=6)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    save_figure(fig, path, dpi=120)
     plt.close(fig)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import topolab
+from topolab._files import save_figure
 from topolab.reproduce import Comparison, Reproduction, Setup
 
 ID = "moore"
@@ -412,5 +413,5 @@ def plot(rep: Reproduction, path: Path) -> None:
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    save_figure(fig, path, dpi=120)
     plt.close(fig)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import topolab
+from topolab._files import save_figure
 from topolab.reproduce import Comparison, Reproduction, Setup
 
 ID = "resilience"
@@ -349,5 +350,5 @@ def plot(rep: Reproduction, path: Path) -> None:
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8, ncol=2)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    save_figure(fig, path, dpi=120)
     plt.close(fig)

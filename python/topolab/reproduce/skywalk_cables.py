@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import topolab
+from topolab._files import save_figure
 from topolab.reproduce import Comparison, Reproduction, Setup
 
 ID = "skywalk-cables"
@@ -405,5 +406,5 @@ def plot(rep: Reproduction, path: Path) -> None:
         "2,048 switches, 60 ns per switch, Fastest Routing (Fujiwara et al., IPDPS 2014, Fig. 8)", fontsize=11
     )
     fig.tight_layout(rect=(0, 0.05, 1, 0.97))
-    fig.savefig(path, dpi=120)
+    save_figure(fig, path, dpi=120)
     plt.close(fig)

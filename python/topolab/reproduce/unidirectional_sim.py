@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import topolab
+from topolab._files import save_figure
 from topolab.reproduce import Comparison, Reproduction, Setup
 
 ID = "unidirectional-sim"
@@ -318,5 +319,5 @@ def plot(rep: Reproduction, path: Path) -> None:
     ax.legend(fontsize=6)
     fig.suptitle(f"{rep.title}{' (quick)' if rep.quick else ''}", fontsize=9)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)
     plt.close(fig)
