@@ -11,7 +11,8 @@
 # (crates/topolab-sim/tests/fuzz_corpus.rs): copy an input there when it once failed. A crash
 # leaves fuzz/artifacts/<target>/
 # crash-* to replay with `fuzz/target/<host triple>/release/<target> FILE`. With cargo-fuzz installed,
-# `RUSTC_BOOTSTRAP=1 cargo fuzz run <target>` (from fuzz/'s parent) does the same with ASan.
+# `RUSTC_BOOTSTRAP=1 cargo fuzz run <target> fuzz/work/<target> fuzz/corpus/<target>` (from fuzz/'s
+# parent) does the same with ASan; without the two directories it writes into the seeds.
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds="${1:-60}"
