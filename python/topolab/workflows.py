@@ -16,6 +16,7 @@ from topolab.design.compare import (
     CompareSettings,
     run_comparison,
 )
+from topolab.comparison.settings import family_names
 from topolab.report import write_report
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ def compare(
         endpoints=endpoints,
         tolerance=tolerance,
         oversubscription=oversubscription,
-        families=families if families is None or isinstance(families, str) else tuple(families),
+        families=family_names(families),
         floor=floor,
         catalog=catalog,
         resilience=resilience,

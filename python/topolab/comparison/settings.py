@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Iterable
 
 from topolab import _core
 from topolab.defaults import DEFAULT_CATALOG, DEFAULT_FLOOR, DEFAULT_SEED
@@ -29,6 +29,16 @@ DEFAULT_ALLOWED_OVERSUBSCRIPTION = 0.0
 # Besta & Hoefler, SC14, §V-E study p = 16..21 on the q = 19 Slim Fly whose balanced p is 15: up
 # to 40% more. Also what ``enumerate_designs`` admits by default.
 SHOWN_OVERSUBSCRIPTION = 0.4
+
+
+def family_names(families: str | Iterable[str] | None) -> tuple[str, ...] | None:
+    """``CompareSettings.families`` from what a caller gives: None (every family), a list or
+    tuple of names, or one string "slimfly,dragonfly" as the command line takes it."""
+    if families is None:
+        return None
+    if isinstance(families, str):
+        return tuple(f for f in families.split(",") if f.strip())
+    return tuple(families)
 
 
 @dataclass(frozen=True)
@@ -80,10 +90,7 @@ class CompareSettings:
         for name in ("floor", "catalog"):
             if not isinstance(getattr(self, name), str) or not getattr(self, name):
                 raise _bad(name, getattr(self, name), "a built-in name or the path of a TOML file")
-        if isinstance(self.families, str):  # "slimfly,dragonfly" is accepted as a tuple
-            object.__setattr__(self, "families", tuple(f for f in self.families.split(",") if f.strip()))
-        elif self.families is not None:
-            object.__setattr__(self, "families", tuple(self.families))
+        object.__setattr__(self, "families", family_names(self.families))
 
     @property
     def shown_oversubscription(self) -> float:

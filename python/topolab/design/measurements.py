@@ -77,6 +77,8 @@ def measure_resilience(design: Design, net: Network, settings: CompareSettings) 
     from topolab.analysis import analyze
 
     r = analyze(net, resilience=True, seed=settings.seed, progress=False).resilience
+    if r is None:  # analyze fills every section it is asked for; None would be its bug
+        raise RuntimeError("analyze(resilience=True) returned no resilience section")
     return {
         "resilience": r.disconnect.mean,
         "resilience_diameter_plus2": r.diameter_plus2.mean,

@@ -138,13 +138,13 @@ def _recommendation(best: pd.Series, ranked: pd.DataFrame, used: Mapping[str, st
             reasons.append(f"{_words(column)} not measured")
             continue
         values = _numeric(ranked[column]).to_numpy()
-        where = int(np.nanargmin(values) if sense == "min" else np.nanargmax(values))
-        extreme = float(values[where])
+        leader_at = int(np.nanargmin(values) if sense == "min" else np.nanargmax(values))
+        extreme = float(values[leader_at])
         word = "lowest" if sense == "min" else "highest"
         if v == extreme:
             reasons.append(f"{word} {_words(column)} ({_show(column, v)})")
         else:
-            leader = _label(ranked.iloc[where])
+            leader = _label(ranked.iloc[leader_at])
             reasons.append(
                 f"{_words(column)} {_show(column, v)} ({word}: {_show(column, extreme)}, {leader})"
             )
