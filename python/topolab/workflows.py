@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
+from topolab.comparison.settings import family_names
 from topolab.defaults import DEFAULT_CATALOG, DEFAULT_FLOOR, DEFAULT_SEED
 from topolab.design.compare import (
     DEFAULT_ALLOWED_OVERSUBSCRIPTION,
@@ -16,7 +17,6 @@ from topolab.design.compare import (
     CompareSettings,
     run_comparison,
 )
-from topolab.comparison.settings import family_names
 from topolab.report import write_report
 
 if TYPE_CHECKING:

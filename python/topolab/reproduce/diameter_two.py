@@ -246,15 +246,15 @@ def run(quick: bool = False) -> Reproduction:
                         "static_bound": None,
                     }
                 )
-                paper_exchange = PAPER_EXCHANGE.get((xlabel, rlabel, label))
+                paper_eff = PAPER_EXCHANGE.get((xlabel, rlabel, label))
                 rows.append(
                     Comparison(
                         label,
                         f"Fig. {13 if xlabel == 'A2A' else 14} {xlabel} {rlabel} effective throughput",
-                        _pct(paper_exchange),
+                        _pct(paper_eff),
                         _pct(eff),
                         f"{res.name}; {res.completion_cycles} cycles"
-                        + ("" if paper_exchange is not None else "; Kathareios et al. (SC15) gives no number"),
+                        + ("" if paper_eff is not None else "; Kathareios et al. (SC15) gives no number"),
                         "%",
                     )
                 )
