@@ -66,7 +66,7 @@ def test_measured_columns_equal_independent_calls(small):
             "cabinets": c.cabinets,
             "total_cost": c.total_cost,
             "cost_per_endpoint": c.cost_per_endpoint,
-            "power_per_endpoint": c.power_per_endpoint_w,
+            "power_per_endpoint_w": c.power_per_endpoint_w,
             "avg_latency_ns": lat.avg_latency_ns,
             "max_latency_ns": lat.max_latency_ns,
         }

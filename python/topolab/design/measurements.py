@@ -53,7 +53,7 @@ def measure_cost(design: Design, net: Network, settings: CompareSettings) -> dic
         "cable_length_km": c.total_cable_m / 1000.0,
         "total_cost": c.total_cost,
         "cost_per_endpoint": c.cost_per_endpoint,
-        "power_per_endpoint": c.power_per_endpoint_w,
+        "power_per_endpoint_w": c.power_per_endpoint_w,
     }
 
 
@@ -110,7 +110,7 @@ MEASUREMENTS: list[Measurement] = [
             "cable_length_km",
             "total_cost",
             "cost_per_endpoint",
-            "power_per_endpoint",
+            "power_per_endpoint_w",
         ),
         measure_cost,
         "placement on the floor, cables, cost and power",
