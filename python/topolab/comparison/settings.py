@@ -10,6 +10,7 @@ from typing import Any, Iterable
 
 from topolab import _core
 from topolab.defaults import DEFAULT_CATALOG, DEFAULT_FLOOR, DEFAULT_SEED
+from topolab.display import Summarized
 
 # The demonstration that ``topolab compare`` runs without arguments: 000 Table IV's question,
 # radix-48 routers (Table IV's networks need 27 to 47 ports) for about 10,000 endpoints.
@@ -41,8 +42,8 @@ def family_names(families: str | Iterable[str] | None) -> tuple[str, ...] | None
     return tuple(families)
 
 
-@dataclass(frozen=True)
-class CompareSettings:
+@dataclass(frozen=True, repr=False)
+class CompareSettings(Summarized):
     """What ``topolab compare`` is asked. ``per_family=None`` measures every design found.
 
     One machine room for cost and latency: routers are placed on ``floor`` by their family's
