@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import topolab
-from topolab.reproduce import Comparison, Reproduction, Setup
+from topolab.reproduce import Comparison, Reproduction, Setup, percent
 
 ID = "unidirectional"
 TITLE = (
@@ -81,11 +81,6 @@ def moore_aspl(n: int, d: int, directed: bool) -> float:
         total += i * placed
         remaining -= placed
     return total / (n - 1)
-
-
-def _pct(fraction: Optional[float]) -> Optional[float]:
-    """A fraction in percent; None (undefined, e.g. a disconnected network's) stays None."""
-    return None if fraction is None else 100.0 * fraction
 
 
 def _analyse(family: str, n: int, d: int, bisection: bool = True) -> dict[str, Any]:
@@ -241,10 +236,14 @@ def _moore(rows: list[Comparison], setups: list[Setup], quick: bool) -> None:
             Comparison(col, "routers", paper_n, net.num_routers),
             Comparison(col, "diameter", k, a.diameter),
             Comparison(col, "directed Moore bound", None, a.moore_bound),
-            Comparison(col, "% of the directed Moore bound", paper_pct, _pct(a.moore_fraction), unit="%"),
+            Comparison(col, "% of the directed Moore bound", paper_pct, percent(a.moore_fraction), unit="%"),
             Comparison(col, "bi Random of the same size and degree: diameter", None, bi.diameter),
             Comparison(
-                col, "bi Random: % of the bi-directional Moore bound", None, _pct(bi.moore_fraction), unit="%"
+                col,
+                "bi Random: % of the bi-directional Moore bound",
+                None,
+                percent(bi.moore_fraction),
+                unit="%",
             ),
             Comparison(
                 col,
@@ -264,7 +263,7 @@ def _moore(rows: list[Comparison], setups: list[Setup], quick: bool) -> None:
             col,
             "MMS q = 19 (d = 29): % of the Moore bound (Koibuchi et al. (2018): e.g. 90%)",
             90,
-            _pct(sf.moore_fraction),
+            percent(sf.moore_fraction),
             unit="%",
         )
     )
