@@ -283,13 +283,18 @@ def sweep_load(
         text_arg("sweep_load", "routing", routing),
         text_arg("sweep_load", "traffic", traffic),
     )
-    checked = {
-        "loads": None if loads is None else _loads(loads),
-        "tolerance": float_arg("sweep_load", "tolerance", tolerance, 0.0, 1.0),
-        "seed": int_arg("sweep_load", "seed", seed),
-    }
+    checked_loads = None if loads is None else _loads(loads)
+    tolerance = float_arg("sweep_load", "tolerance", tolerance, 0.0, 1.0)
+    seed = int_arg("sweep_load", "seed", seed)
     with Progress("sweep", unit="cycle", enabled=progress, cumulative="load ") as bar:
-        d = _core.sweep_load(*args, **checked, params=router_params, progress=bar.callback)
+        d = _core.sweep_load(
+            *args,
+            loads=checked_loads,
+            tolerance=tolerance,
+            seed=seed,
+            params=router_params,
+            progress=bar.callback,
+        )
     rows = [SimResult._from_core(p).to_dict() for p in d["points"]]
     df = pd.DataFrame(rows, columns=[f.name for f in fields(SimResult)])
     df.attrs["saturation_load"] = _num(d["saturation_load"])
