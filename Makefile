@@ -13,7 +13,7 @@ install: ## build the Rust extension (release) and install topolab with its test
 run: install ## the main job: which network for 10,000 endpoints and radix-48 routers; report in ./topolab-compare
 	$(PYTHON) -m topolab compare -o topolab-compare
 
-test: install test-rust test-python stubtest ## the whole test suite (Rust and Python)
+test: install test-rust test-python typecheck stubtest ## the whole test suite (Rust and Python), mypy and stubtest
 
 test-rust: ## Rust unit and integration tests
 	cargo test --workspace --exclude topolab-py

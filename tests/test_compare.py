@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 
 import topolab
+from topolab.comparison import Comparison
 from topolab.design import enumerate_designs, shortlist
 from topolab.design.compare import (
     MEASUREMENTS,
@@ -66,7 +67,7 @@ def test_measured_columns_equal_independent_calls(small):
             "cabinets": c.cabinets,
             "total_cost": c.total_cost,
             "cost_per_endpoint": c.cost_per_endpoint,
-            "power_per_endpoint": c.power_per_endpoint_w,
+            "power_per_endpoint_w": c.power_per_endpoint_w,
             "avg_latency_ns": lat.avg_latency_ns,
             "max_latency_ns": lat.max_latency_ns,
         }
@@ -144,6 +145,31 @@ def test_oversubscription_allows_oversubscribed_designs_to_be_recommended(small)
 def test_recommendation_names_rank_one(small):
     assert small.recommendation[0].startswith(f"Recommended: {small.frame['name'].iloc[0]}:")
     assert small.recommended["rank"] == 1
+
+
+def test_repr_is_one_short_line_leading_with_the_answer(small):
+    """Like the other result types (topolab.display.Summarized): bounded, frames by shape."""
+    text = repr(small)
+    rank_one = small.frame.loc[small.frame["rank"] == 1, "spec"].item()
+    front = sum(bool(x) for x in small.frame["on_front"])
+    assert "\n" not in text and len(text) <= 260
+    assert text.startswith(
+        f"Comparison(recommended={rank_one!r}, considered={len(small.designs)}, "
+        f"measured={len(small.frame)}, front={front}, settings=CompareSettings(...)"
+    )
+    page = small._repr_html_()
+    assert page.startswith("<table>") and rank_one in page
+    assert "<b>CompareSettings</b>" in page and "<td>12</td>" in page  # the nested settings' radix
+    assert f"&lt;DataFrame {len(small.frame)}x{small.frame.shape[1]}&gt;" in page
+    # the frame is summarised, not dumped: the last measured design's spec never appears
+    last = small.frame["spec"].iloc[-1]
+    assert last != rank_one and last not in page and last not in text
+
+
+def test_repr_of_a_comparison_that_measured_nothing():
+    empty = Comparison(SMALL, pd.DataFrame(), pd.DataFrame(), [], [], {}, 0.0, 0.0)
+    assert repr(empty).startswith("Comparison(recommended=None, considered=0, measured=0, front=0,")
+    assert "<td>None</td>" in empty._repr_html_()
 
 
 def test_same_arguments_same_result(small):

@@ -224,8 +224,9 @@ def test_an_axis_of_a_billion_values_is_refused_before_it_is_built():
 
 
 def test_nested_products_are_sized_before_their_factors_are_built():
-    # 2 x 3^16 routers: the chain's size follows from its factors' sizes alone.
-    with pytest.raises(topolab.ParameterError, match=f"gives {2 * 3**16} routers"):
+    # 2 x 3^16 routers: the chain's size follows from its factors' closed-form sizes alone, and the
+    # innermost product already too large (2 x 3^15 routers) is the one named.
+    with pytest.raises(topolab.ParameterError, match=f"gives {2 * 3**15} routers"):
         topolab.build(nested_product(16, other="torus:dims=3"))
 
 

@@ -33,7 +33,7 @@ def engine_with(path: str):
 def test_platform_loads_with_minimal_routes_and_004_latencies(tmp_path) -> None:
     net = topolab.build(SPEC)
     path = tmp_path / "net.simgrid.xml"
-    assert main(["build", SPEC, "-o", str(path)]) == 0
+    assert main(["build", SPEC, "-o", str(path), "--floor", "skywalk"]) == 0
     sg, e = engine_with(str(path))
     assert len(e.all_hosts) == net.num_endpoints
     g = net.to_networkx()

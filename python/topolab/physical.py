@@ -371,17 +371,18 @@ def latency(
     progress = legacy_keyword(progress, show_progress, "latency")
     n = as_network(net)
     rule, cabinets = _placement_args(placement, n.num_routers)
+    # Arguments are checked before the bar starts: a bad one is an error, not a failed run.
+    args = (
+        n._net,
+        text_arg("latency", "routing", routing),
+        float_arg("latency", "switch_delay_ns", switch_delay_ns, 0.0),
+        float_arg("latency", "cable_ns_per_m", cable_ns_per_m, 0.0),
+        float_arg("latency", "injection_ns", injection_ns, 0.0),
+        _path("latency", "floor", floor),
+        rule,
+        cabinets,
+        opt_int_arg("latency", "per_cabinet", per_cabinet, 1, U32_MAX),
+    )
     with Progress("latency", unit="router", enabled=progress) as bar:
-        d = _core.latency(
-            n._net,
-            text_arg("latency", "routing", routing),
-            float_arg("latency", "switch_delay_ns", switch_delay_ns, 0.0),
-            float_arg("latency", "cable_ns_per_m", cable_ns_per_m, 0.0),
-            float_arg("latency", "injection_ns", injection_ns, 0.0),
-            _path("latency", "floor", floor),
-            rule,
-            cabinets,
-            opt_int_arg("latency", "per_cabinet", per_cabinet, 1, U32_MAX),
-            bar.callback,
-        )
+        d = _core.latency(*args, bar.callback)
     return _from_dict(LatencyReport, d)

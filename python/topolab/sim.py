@@ -150,16 +150,16 @@ def simulate(
     topolab's ``min_static``); ``router_params``: BookSim2-named parameters (``sim_params()``).
     ``show_progress`` is the deprecated name of ``progress``."""
     progress = legacy_keyword(progress, show_progress, "simulate")
+    # Arguments are checked before the bar starts: a bad one is an error, not a failed run.
+    args = (
+        as_network(net)._net,
+        text_arg("simulate", "routing", routing),
+        text_arg("simulate", "traffic", traffic),
+        float_arg("simulate", "load", load, 0.0, 1.0),
+    )
+    seed = int_arg("simulate", "seed", seed)
     with Progress("simulate", unit="cycle", enabled=progress) as bar:
-        d = _core.simulate(
-            as_network(net)._net,
-            text_arg("simulate", "routing", routing),
-            text_arg("simulate", "traffic", traffic),
-            float_arg("simulate", "load", load, 0.0, 1.0),
-            seed=int_arg("simulate", "seed", seed),
-            params=router_params,
-            progress=bar.callback,
-        )
+        d = _core.simulate(*args, seed=seed, params=router_params, progress=bar.callback)
     return SimResult._from_core(d)
 
 
@@ -278,14 +278,20 @@ def sweep_load(
 
     progress = legacy_keyword(progress, show_progress, "sweep_load")
     # The core names each run of a sweep "load X" (crates/topolab-sim/src/sweep.rs).
+    args = (
+        as_network(net)._net,
+        text_arg("sweep_load", "routing", routing),
+        text_arg("sweep_load", "traffic", traffic),
+    )
+    checked_loads = None if loads is None else _loads(loads)
+    tolerance = float_arg("sweep_load", "tolerance", tolerance, 0.0, 1.0)
+    seed = int_arg("sweep_load", "seed", seed)
     with Progress("sweep", unit="cycle", enabled=progress, cumulative="load ") as bar:
         d = _core.sweep_load(
-            as_network(net)._net,
-            text_arg("sweep_load", "routing", routing),
-            text_arg("sweep_load", "traffic", traffic),
-            loads=None if loads is None else _loads(loads),
-            tolerance=float_arg("sweep_load", "tolerance", tolerance, 0.0, 1.0),
-            seed=int_arg("sweep_load", "seed", seed),
+            *args,
+            loads=checked_loads,
+            tolerance=tolerance,
+            seed=seed,
             params=router_params,
             progress=bar.callback,
         )
@@ -323,15 +329,11 @@ def run_exchange(
     if isinstance(per_source, str):
         name, per_source = _core.exchange_messages(net._net, per_source)
     progress = legacy_keyword(progress, show_progress, "run_exchange")
+    seed = int_arg("run_exchange", "seed", seed)
+    messages = [[(int(dst), int(n)) for dst, n in msgs] for msgs in per_source]
     with Progress("exchange", unit="cycle", enabled=progress) as bar:
         d = _core.run_exchange(
-            net._net,
-            routing,
-            [[(int(dst), int(n)) for dst, n in msgs] for msgs in per_source],
-            name=name,
-            seed=int_arg("run_exchange", "seed", seed),
-            params=router_params,
-            progress=bar.callback,
+            net._net, routing, messages, name=name, seed=seed, params=router_params, progress=bar.callback
         )
     values: dict[str, Any] = {k: (_num(v) if isinstance(v, float) or v is None else v) for k, v in d.items()}
     return ExchangeResult(**values)

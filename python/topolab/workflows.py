@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
+from topolab.comparison.settings import family_names
 from topolab.defaults import DEFAULT_CATALOG, DEFAULT_FLOOR, DEFAULT_SEED
 from topolab.design.compare import (
     DEFAULT_ALLOWED_OVERSUBSCRIPTION,
@@ -59,7 +60,7 @@ def compare(
         endpoints=endpoints,
         tolerance=tolerance,
         oversubscription=oversubscription,
-        families=families if families is None or isinstance(families, str) else tuple(families),
+        families=family_names(families),
         floor=floor,
         catalog=catalog,
         resilience=resilience,

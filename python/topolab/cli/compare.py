@@ -29,7 +29,7 @@ from topolab.design.compare import (
 DEFAULT_OUTPUT = "topolab-compare"
 UNITS = {
     "cost_per_endpoint": "USD/endpoint",
-    "power_per_endpoint": "W/endpoint",
+    "power_per_endpoint_w": "W/endpoint",
     "bisection_per_endpoint": "cables/endpoint",
     "avg_hops": "router-to-router hops",
     "diameter": "router-to-router hops",

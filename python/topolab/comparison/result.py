@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from topolab.comparison.settings import CompareSettings
+from topolab.display import Summarized
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -31,14 +32,15 @@ class Measurement:
     reports_progress: bool = False
 
 
-@dataclass
-class Comparison:
+@dataclass(repr=False)
+class Comparison(Summarized):
     """The result of ``run_comparison``.
 
     ``frame``: the measured designs, best first (``rank_designs``: ``pareto_layer``, ``score``,
     ``rank``; ``on_front`` marks the Pareto front); ``designs``: every design enumerated, in
     enumeration order, with ``family_name`` and ``measured``; ``recommendation``:
-    ``recommend``'s sentences."""
+    ``recommend``'s sentences. Its ``repr`` and ``_repr_html_`` (Jupyter) lead with the answer:
+    the recommended spec and the counts, then the fields, frames by their shape."""
 
     settings: CompareSettings
     frame: pd.DataFrame
@@ -48,6 +50,16 @@ class Comparison:
     objectives: dict[str, str]
     enumerate_s: float
     measure_s: float
+
+    def _shown_fields(self) -> list[tuple[str, Any]]:
+        recommended = str(self.recommended["spec"]) if len(self.frame) else None
+        answer = [
+            ("recommended", recommended),
+            ("considered", len(self.designs)),
+            ("measured", len(self.frame)),
+            ("front", int(self.frame["on_front"].sum()) if len(self.frame) else 0),
+        ]
+        return answer + super()._shown_fields()
 
     @property
     def front(self) -> pd.DataFrame:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Iterable
 
 from topolab import _core
 from topolab.defaults import DEFAULT_CATALOG, DEFAULT_FLOOR, DEFAULT_SEED
+from topolab.display import Summarized
 
 # The demonstration that ``topolab compare`` runs without arguments: 000 Table IV's question,
 # radix-48 routers (Table IV's networks need 27 to 47 ports) for about 10,000 endpoints.
@@ -31,8 +32,18 @@ DEFAULT_ALLOWED_OVERSUBSCRIPTION = 0.0
 SHOWN_OVERSUBSCRIPTION = 0.4
 
 
-@dataclass(frozen=True)
-class CompareSettings:
+def family_names(families: str | Iterable[str] | None) -> tuple[str, ...] | None:
+    """``CompareSettings.families`` from what a caller gives: None (every family), a list or
+    tuple of names, or one string "slimfly,dragonfly" as the command line takes it."""
+    if families is None:
+        return None
+    if isinstance(families, str):
+        return tuple(f for f in families.split(",") if f.strip())
+    return tuple(families)
+
+
+@dataclass(frozen=True, repr=False)
+class CompareSettings(Summarized):
     """What ``topolab compare`` is asked. ``per_family=None`` measures every design found.
 
     One machine room for cost and latency: routers are placed on ``floor`` by their family's
@@ -80,10 +91,7 @@ class CompareSettings:
         for name in ("floor", "catalog"):
             if not isinstance(getattr(self, name), str) or not getattr(self, name):
                 raise _bad(name, getattr(self, name), "a built-in name or the path of a TOML file")
-        if isinstance(self.families, str):  # "slimfly,dragonfly" is accepted as a tuple
-            object.__setattr__(self, "families", tuple(f for f in self.families.split(",") if f.strip()))
-        elif self.families is not None:
-            object.__setattr__(self, "families", tuple(self.families))
+        object.__setattr__(self, "families", family_names(self.families))
 
     @property
     def shown_oversubscription(self) -> float:

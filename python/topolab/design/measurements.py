@@ -53,7 +53,7 @@ def measure_cost(design: Design, net: Network, settings: CompareSettings) -> dic
         "cable_length_km": c.total_cable_m / 1000.0,
         "total_cost": c.total_cost,
         "cost_per_endpoint": c.cost_per_endpoint,
-        "power_per_endpoint": c.power_per_endpoint_w,
+        "power_per_endpoint_w": c.power_per_endpoint_w,
     }
 
 
@@ -77,6 +77,8 @@ def measure_resilience(design: Design, net: Network, settings: CompareSettings) 
     from topolab.analysis import analyze
 
     r = analyze(net, resilience=True, seed=settings.seed, progress=False).resilience
+    if r is None:  # analyze fills every section it is asked for; None would be its bug
+        raise RuntimeError("analyze(resilience=True) returned no resilience section")
     return {
         "resilience": r.disconnect.mean,
         "resilience_diameter_plus2": r.diameter_plus2.mean,
@@ -108,7 +110,7 @@ MEASUREMENTS: list[Measurement] = [
             "cable_length_km",
             "total_cost",
             "cost_per_endpoint",
-            "power_per_endpoint",
+            "power_per_endpoint_w",
         ),
         measure_cost,
         "placement on the floor, cables, cost and power",

@@ -41,7 +41,7 @@ def _percent(v: float) -> str:
 # column -> (words, better, format). "better" orients comparisons of descriptive columns too.
 METRICS: dict[str, tuple[str, str, Callable[[float], str]]] = {
     "cost_per_endpoint": ("cost per endpoint", "min", _money),
-    "power_per_endpoint": ("power per endpoint", "min", _unit("W")),
+    "power_per_endpoint_w": ("power per endpoint", "min", _unit("W")),
     "bisection_per_endpoint": ("bisection per endpoint", "max", _number),
     "avg_latency_ns": ("average latency", "min", _unit("ns")),
     "max_latency_ns": ("maximum latency", "min", _unit("ns")),
@@ -58,7 +58,7 @@ METRICS: dict[str, tuple[str, str, Callable[[float], str]]] = {
 DESCRIBE = (
     "diameter",
     "avg_hops",
-    "power_per_endpoint",
+    "power_per_endpoint_w",
     "max_latency_ns",
     "saturation_uniform",
     "saturation_worst",
@@ -138,13 +138,13 @@ def _recommendation(best: pd.Series, ranked: pd.DataFrame, used: Mapping[str, st
             reasons.append(f"{_words(column)} not measured")
             continue
         values = _numeric(ranked[column]).to_numpy()
-        where = int(np.nanargmin(values) if sense == "min" else np.nanargmax(values))
-        extreme = float(values[where])
+        leader_at = int(np.nanargmin(values) if sense == "min" else np.nanargmax(values))
+        extreme = float(values[leader_at])
         word = "lowest" if sense == "min" else "highest"
         if v == extreme:
             reasons.append(f"{word} {_words(column)} ({_show(column, v)})")
         else:
-            leader = _label(ranked.iloc[where])
+            leader = _label(ranked.iloc[leader_at])
             reasons.append(
                 f"{_words(column)} {_show(column, v)} ({word}: {_show(column, extreme)}, {leader})"
             )

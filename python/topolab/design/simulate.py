@@ -82,11 +82,23 @@ def _balanced(spec: str) -> float | None:
     return None if s is None else s["balanced_concentration"]
 
 
+def _load_at(balanced: float, p: int) -> float:
+    """The load p / p_balanced of concentration ``p`` on a network balanced at ``balanced``."""
+    return p / balanced
+
+
+def _fattree_load(k: int, p: int) -> float:
+    """The load of the two-level fat tree of radix ``k`` and concentration ``p`` (infinite when
+    the family does not build it, so that ``_nearest_p`` never picks it)."""
+    s = sizes(f"fattree:k={k},levels=2,p={p}")
+    return math.inf if s is None else s["load"]
+
+
 def _scaled_p(p: int, balanced_old: float, balanced_new: float) -> int:
     """The concentration giving the load p / p_balanced nearest the design's on the smaller
     network (``_nearest_p``)."""
     most = math.ceil(2 * balanced_new * p / balanced_old) + 1
-    return _nearest_p(p / balanced_old, lambda c: c / balanced_new, most)
+    return _nearest_p(_load_at(balanced_old, p), functools.partial(_load_at, balanced_new), most)
 
 
 def _nearest_p(load: float, load_of: Callable[[int], float], most: int) -> int:
@@ -133,7 +145,7 @@ def _dragonfly(d: Design) -> Iterator[str]:
 def _fattree(d: Design) -> Iterator[str]:
     k, levels = d.params["k"], d.params["levels"]
     for k2 in range(4, k, 2):
-        p2 = _nearest_p(d.load, lambda c, k2=k2: sizes(f"fattree:k={k2},levels=2,p={c}")["load"], k2 - 1)
+        p2 = _nearest_p(d.load, functools.partial(_fattree_load, k2), k2 - 1)
         if levels == 3:
             pods = max(1, min(k2, round(d.params["pods"] * k2 / k)))
             yield f"fattree:k={k2},levels=3,p={p2},pods={pods}"
@@ -154,7 +166,7 @@ def _torus_like(d: Design) -> Iterator[str]:
         balanced = _balanced(f"{d.family}:dims={_x(dims2)}{shown}")
         if balanced is None:
             continue
-        p2 = 1 if p == 1 else _nearest_p(d.load, lambda q, b=balanced: q / b, 4 * p)
+        p2 = 1 if p == 1 else _nearest_p(d.load, functools.partial(_load_at, balanced), 4 * p)
         yield f"{d.family}:dims={_x(dims2)}{shown},p={p2}"
 
 

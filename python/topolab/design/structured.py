@@ -6,7 +6,7 @@ choose parameters; their sizes and balance are the families' own (``rules.sizes`
 from __future__ import annotations
 
 import math
-from typing import Iterator
+from typing import Any, Iterator
 
 from topolab.design import rules
 from topolab.design.rules import (
@@ -165,10 +165,11 @@ def fattree(w: Window) -> Iterator[Candidate]:
             per_pod = one_pod["endpoints"] if one_pod else w.hi + 1
             pods_lo = max(1, -(-w.lo // per_pod))
             pods_hi = min(k, w.hi // per_pod)
-            kept = {nearest_count(pods_lo, pods_hi, per_pod, w.target)}
+            nearest = nearest_count(pods_lo, pods_hi, per_pod, w.target)
+            kept = {nearest} if nearest is not None else set()
             if pods_hi == k:
                 kept.add(k)
-            for pods in sorted(kept - {None}):
+            for pods in sorted(kept):
                 c = candidate(
                     "fattree",
                     {"k": k, "levels": 3, "p": p, "pods": pods},
@@ -207,7 +208,7 @@ def hyperx(w: Window) -> Iterator[Candidate]:
                 if best is not None and best != (1,) * n:
                     options.append((best, ["bisection widths (Daryin & Korzh, JSFI 2014, §1.2)"]))
                 for widths, tags in options:
-                    params = {"dims": shape}
+                    params: dict[str, Any] = {"dims": shape}
                     if any(x != 1 for x in widths):
                         params["widths"] = widths
                     params["p"] = p
@@ -250,7 +251,7 @@ def _torus_like(w: Window, family: str) -> Iterator[Candidate]:
                     )
                     options.append((best, [tag, "bisection widths (Daryin & Korzh, JSFI 2014, §1.1)"]))
                 for widths, tags in options:
-                    params = {"dims": shape}
+                    params: dict[str, Any] = {"dims": shape}
                     if any(x != 1 for x in widths):
                         params["widths"] = widths
                     params["p"] = p
@@ -387,7 +388,7 @@ def product(w: Window) -> Iterator[Candidate]:
                 groups: dict[int, list[Candidate]] = {}
                 m = 2
                 while True:
-                    params = {
+                    params: dict[str, Any] = {
                         "a": f"(slimfly:q={q - 1})",
                         "b": f"(hyperx:dims={'x'.join([str(m)] * n)})",
                     }

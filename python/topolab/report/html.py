@@ -99,7 +99,7 @@ def _considered_table(c: Comparison) -> dict[str, Any]:
 def _figures(c: Comparison, images: dict[str, bytes]) -> list[dict[str, Any]]:
     """The plots shown as pictures, in order: Moore bound, cable lengths, simulation."""
     s = c.settings
-    out = []
+    out: list[dict[str, Any]] = []
     if "moore" in images:
         out.append(
             {
@@ -137,7 +137,7 @@ def _figures(c: Comparison, images: dict[str, bytes]) -> list[dict[str, Any]]:
             if sizes
             else ""
         )
-        entry = {
+        entry: dict[str, Any] = {
             "key": "simulation",
             "title": "Simulation",
             "text": "Saturation throughput from the cycle-accurate simulator: the highest accepted "

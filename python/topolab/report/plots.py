@@ -312,18 +312,18 @@ def moore(frame: pd.DataFrame) -> Figure:
     return fig
 
 
-def length_bins(values: Sequence[np.ndarray], most: int = 120) -> np.ndarray:
+def length_bins(values: Sequence[np.ndarray], most: int = 120) -> list[float]:
     """Histogram bin edges for cable lengths: one bin per length when the lengths take few
     distinct values on a regular step (a floor of unit racks gives whole metres), else 40
     equal bins over the range."""
     every = np.unique(np.round(np.concatenate(values), 6))
     lo, hi = float(every[0]), float(every[-1])
     if len(every) == 1:
-        return np.array([lo - 0.5, lo + 0.5])
+        return [lo - 0.5, lo + 0.5]
     step = float(np.min(np.diff(every)))
     if len(every) <= 60 and (hi - lo) / step <= most:
-        return np.arange(lo - step / 2, hi + step, step)
-    return np.linspace(lo, hi, 41)
+        return np.arange(lo - step / 2, hi + step, step).tolist()
+    return np.linspace(lo, hi, 41).tolist()
 
 
 def cable_lengths(series: Sequence[tuple[str, np.ndarray, np.ndarray]], floor: str) -> Figure:

@@ -127,7 +127,7 @@ def summary(c: Comparison, width: int = 100, files: dict[str, str] | None = None
 
 
 # Terminal columns given up, in this order, until the table fits the width.
-DROP_ORDER = ("cable_length_km", "power_per_endpoint", "routers", "max_latency_ns", "radix", "diameter")
+DROP_ORDER = ("cable_length_km", "power_per_endpoint_w", "routers", "max_latency_ns", "radix", "diameter")
 
 
 def format_table(frame, keys, width: int = 1000) -> list[str]:

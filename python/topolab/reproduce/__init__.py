@@ -117,6 +117,12 @@ class SetupRow:
         }
 
 
+def percent(fraction: Optional[float]) -> Optional[float]:
+    """A fraction in percent (``Comparison`` with ``unit="%"``); None (undefined: e.g. a
+    disconnected network's Moore fraction, a number the paper does not give) stays None."""
+    return None if fraction is None else 100.0 * fraction
+
+
 def sim_params(table: tuple[SetupRow, ...]) -> dict[str, Any]:
     """The simulator keywords a setup table sets."""
     return {r.sim_param: r.topolab for r in table if r.sim_param}

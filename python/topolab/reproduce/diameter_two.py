@@ -27,12 +27,12 @@ samples.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import topolab
 from topolab import routing
 from topolab._files import save_figure
-from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow, sim_params
+from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow, percent, sim_params
 from topolab.reproduce.cases import setup_value
 
 ID = "diameter-two"
@@ -168,10 +168,6 @@ def _worst_bound(net: topolab.Network, formula: str) -> float:
     return 1.0 / (2 * p) if formula == "1/(2p)" else 1.0 / p  # MLFM p = h, OFT p = k
 
 
-def _pct(x: Optional[float]) -> Optional[float]:
-    return None if x is None else 100.0 * x
-
-
 def run(quick: bool = False) -> Reproduction:
     configs = [c for c in CONFIGS if not quick or c[0] in QUICK_CONFIGS]
     table = setup_table(quick)
@@ -220,14 +216,16 @@ def run(quick: bool = False) -> Reproduction:
                         "Kathareios et al., SC15, §4.3.1: INR saturates at half of uniform MIN",
                     )
                 rows.append(
-                    Comparison(label, f"Fig. 6 {rlabel} {kind} saturation", _pct(paper), _pct(sat), note, "%")
+                    Comparison(
+                        label, f"Fig. 6 {rlabel} {kind} saturation", percent(paper), percent(sat), note, "%"
+                    )
                 )
                 rows.append(
                     Comparison(
                         label,
                         f"Fig. 6 {rlabel} {kind} static bound",
                         None,
-                        _pct(bound),
+                        percent(bound),
                         "max channel load of the routing's paths (no simulation)",
                         "%",
                     )
@@ -247,15 +245,15 @@ def run(quick: bool = False) -> Reproduction:
                         "static_bound": None,
                     }
                 )
-                paper = PAPER_EXCHANGE.get((xlabel, rlabel, label))
+                paper_eff = PAPER_EXCHANGE.get((xlabel, rlabel, label))
                 rows.append(
                     Comparison(
                         label,
                         f"Fig. {13 if xlabel == 'A2A' else 14} {xlabel} {rlabel} effective throughput",
-                        _pct(paper),
-                        _pct(eff),
+                        percent(paper_eff),
+                        percent(eff),
                         f"{res.name}; {res.completion_cycles} cycles"
-                        + ("" if paper is not None else "; Kathareios et al. (SC15) gives no number"),
+                        + ("" if paper_eff is not None else "; Kathareios et al. (SC15) gives no number"),
                         "%",
                     )
                 )

@@ -266,6 +266,8 @@ def run(quick: bool = False) -> Reproduction:
             "cost_per_node": rep.cost_per_endpoint,
             "power_per_node": rep.power_per_endpoint_w,
         }
-        rows.extend(Comparison(col.name, q, float(paper[q]), float(ours[q])) for q in QUANTITIES)
+        for q in QUANTITIES:
+            value = ours[q]  # None: per endpoint of a network without endpoints
+            rows.append(Comparison(col.name, q, float(paper[q]), None if value is None else float(value)))
         setups.append(Setup(col.name, col.spec, _setup_text(col, rep), col.notes))
     return Reproduction(ID, TITLE, SOURCE, tuple(rows), tuple(setups), GENERAL_NOTES)

@@ -24,7 +24,7 @@ from typing import Any, Optional
 
 import topolab
 from topolab._files import save_figure
-from topolab.reproduce import Comparison, Reproduction, Setup
+from topolab.reproduce import Comparison, Reproduction, Setup, percent
 
 ID = "unidirectional"
 TITLE = (
@@ -87,28 +87,34 @@ def moore_aspl(n: int, d: int, directed: bool) -> float:
 def _analyse(family: str, n: int, d: int, bisection: bool = True) -> dict[str, Any]:
     """Mean over the seeds (one build for Imase) of diameter, ASPL and bisection."""
     seeds = SEEDS if family in RANDOM_FAMILIES else (0,)
-    runs = []
+    specs, aspls, diameters, cuts = [], [], [], []
+    directed = False
     for seed in seeds:
         spec = SPEC[family].format(n=n, d=d, seed=seed)
         a = topolab.analyze(
             topolab.build(spec), bisection=bisection, bisection_runs=BISECTION_RUNS, seed=0, progress=False
         )
-        runs.append((spec, a))
-    aspls = [a.aspl for _, a in runs]
+        if a.aspl is None or a.diameter is None:
+            raise RuntimeError(f"{spec} is not strongly connected: it has no ASPL or diameter to compare")
+        specs.append(spec)
+        aspls.append(a.aspl)
+        diameters.append(a.diameter)
+        directed = a.directed
+        if a.bisection is not None:
+            cuts.append(a.bisection.links_cut)
     out = {
         "family": family,
         "n": n,
         "d": d,
-        "specs": [s for s, _ in runs],
-        "directed": runs[0][1].directed,
+        "specs": specs,
+        "directed": directed,
         "aspl": statistics.fmean(aspls),
         "aspl_min": min(aspls),
         "aspl_max": max(aspls),
-        "diameter": max(a.diameter for _, a in runs),
-        "moore_aspl": moore_aspl(n, d, runs[0][1].directed),
+        "diameter": max(diameters),
+        "moore_aspl": moore_aspl(n, d, directed),
     }
     if bisection:
-        cuts = [a.bisection.links_cut for _, a in runs]
         out.update(bisection=statistics.fmean(cuts), bisection_min=min(cuts), bisection_max=max(cuts))
     return out
 
@@ -231,10 +237,14 @@ def _moore(rows: list[Comparison], setups: list[Setup], quick: bool) -> None:
             Comparison(col, "routers", paper_n, net.num_routers),
             Comparison(col, "diameter", k, a.diameter),
             Comparison(col, "directed Moore bound", None, a.moore_bound),
-            Comparison(col, "% of the directed Moore bound", paper_pct, 100 * a.moore_fraction, unit="%"),
+            Comparison(col, "% of the directed Moore bound", paper_pct, percent(a.moore_fraction), unit="%"),
             Comparison(col, "bi Random of the same size and degree: diameter", None, bi.diameter),
             Comparison(
-                col, "bi Random: % of the bi-directional Moore bound", None, 100 * bi.moore_fraction, unit="%"
+                col,
+                "bi Random: % of the bi-directional Moore bound",
+                None,
+                percent(bi.moore_fraction),
+                unit="%",
             ),
             Comparison(
                 col,
@@ -254,7 +264,7 @@ def _moore(rows: list[Comparison], setups: list[Setup], quick: bool) -> None:
             col,
             "MMS q = 19 (d = 29): % of the Moore bound (Koibuchi et al. (2018): e.g. 90%)",
             90,
-            100 * sf.moore_fraction,
+            percent(sf.moore_fraction),
             unit="%",
         )
     )
@@ -284,14 +294,14 @@ def _cables(rows: list[Comparison], setups: list[Setup]) -> list[dict[str, Any]]
     )
     out = []
     for d, n, fams, extra in cases:
-        recs = {}
+        recs: dict[str, dict[str, Any]] = {}
         named = [(fam, SPEC[fam].format(n=n, d=d, seed=0)) for fam in fams] + list(extra)
         for name, spec in named:
             net = topolab.build(spec)
             c = topolab.cost(net, "fdr10", FLOOR, placement="sequential", per_cabinet=PER_CABINET)
             router_cable_cost = c.cable_cost - c.cables_of("endpoint").cost
             cost = c.total_cost - (0.5 * router_cable_cost if net.directed else 0.0)
-            rec = {
+            rec: dict[str, Any] = {
                 "d": d,
                 "name": name,
                 "spec": spec,

@@ -100,18 +100,19 @@ def _sweep(
         return _clearly_saturated(p)
 
     lo = 0.0
-    hi = None
+    hi: Optional[float] = None
     for load in loads:
         if one(load):
             hi = load
             break
         lo = load
-    for _ in range(bisect if hi is not None else 0):
-        mid = round((lo + hi) / 2, 6)
-        if one(mid):
-            hi = mid
-        else:
-            lo = mid
+    if hi is not None:
+        for _ in range(bisect):
+            mid = round((lo + hi) / 2, 6)
+            if one(mid):
+                hi = mid
+            else:
+                lo = mid
     return sorted(points, key=lambda p: p["offered_load"])
 
 

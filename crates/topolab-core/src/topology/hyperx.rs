@@ -43,8 +43,8 @@ pub const FAMILY: Family = Family {
         },
         p_param(
             "L_n(K_n - 1) when every dimension with K_n > 1 has that same port count \
-             (001 §2.1.1 balance: as many endpoint ports as ports per dimension), else 1; \
-             8 with z and c (004 §IV-A)",
+             (Kathareios et al., SC15, §2.1.1 balance: as many endpoint ports as ports per dimension), else 1; \
+             8 with z and c (Fujiwara et al., IPDPS 2014, §IV-A)",
         ),
         ParamDef {
             name: "z",

@@ -101,12 +101,13 @@ fn build(p: &Params) -> Result<Network> {
 /// Without `p` the endpoints are a's; when a is indirect (some routers carry none) and wa > 1
 /// the busiest router is not known from a's sizes alone and the radix is a bound.
 fn sizes(p: &Params) -> Result<Sizes> {
-    let a = factor_sizes(p, "a")?;
-    let b = factor_sizes(p, "b")?;
+    let (a_spec, b_spec) = (factor_spec(p, "a")?, factor_spec(p, "b")?);
+    let a = factor_sizes(p, "a", &a_spec)?;
+    let b = factor_sizes(p, "b", &b_spec)?;
     let wa = p.opt_u32("wa", 1, MAX_WIDTH)?.unwrap_or(1);
     let wb = p.opt_u32("wb", 1, MAX_WIDTH)?.unwrap_or(1);
     let routers = a.routers as u128 * b.routers as u128;
-    ensure_size(p, "b", "(b)", routers, 0)?;
+    ensure_size(p, "b", format!("({b_spec}) for a = ({a_spec})"), routers, 0)?;
     let network_radix = wa * a.network_radix + wb * b.network_radix;
     let balanced = (wa as f64 * a.balanced_concentration).min(wb as f64 * b.balanced_concentration);
     if p.has("p") {
@@ -139,9 +140,8 @@ fn sizes(p: &Params) -> Result<Sizes> {
 }
 
 /// The sizes of factor `name`, errors named as `factor` names them.
-fn factor_sizes(p: &Params, name: &str) -> Result<Sizes> {
-    let spec = factor_spec(p, name)?;
-    super::sizes(&spec).map_err(|e| p.invalid(name, format!("({spec})"), &e.to_string()))
+fn factor_sizes(p: &Params, name: &str, spec: &TopologySpec) -> Result<Sizes> {
+    super::sizes(spec).map_err(|e| p.invalid(name, format!("({spec})"), &e.to_string()))
 }
 
 fn factor_spec(p: &Params, name: &str) -> Result<TopologySpec> {

@@ -235,7 +235,7 @@ fn build(p: &Params) -> Result<Network> {
             p.invalid(
                 param,
                 value,
-                "a value for which the random matching rounds of 004 §II-C finish in reasonable time \
+                "a value for which the random matching rounds of Fujiwara et al., IPDPS 2014, §II-C, finish in reasonable time \
                  (too dense a sub-topology for the number of switches or cabinets, or too small r)",
             )
         })?;
