@@ -40,8 +40,8 @@ def test_recommends_the_cheapest_fast_design_and_explains_the_alternative():
     assert "lowest cost per endpoint ($1,033)" in first
     assert "lowest average latency (400 ns)" in first
     assert "diameter 2" in first and "722 routers of radix 44" in first
-    # bisection: not the best, so the leader is named
-    assert "bisection per endpoint 0.5 (highest: 0.55, Dragonfly a=22 h=11 p=11 g=45)" in first
+    # bisection: not the best, so the leader is named, with its price
+    assert "bisection per endpoint 0.5 (highest: 0.55, Dragonfly a=22 h=11 p=11 g=45, at $1,365)" in first
     text = "\n".join(lines)
     # the Dragonfly is on the front: 10% more bisection, but 32% costlier, 30% slower
     df_line = next(line for line in lines if "Dragonfly a=22" in line and line.startswith("Also"))

@@ -145,6 +145,11 @@ def _recommendation(best: pd.Series, ranked: pd.DataFrame, used: Mapping[str, st
             reasons.append(f"{word} {_words(column)} ({_show(column, v)})")
         else:
             leader = _label(ranked.iloc[leader_at])
+            # The leader's price tells whether its lead is worth having (a torus with 4x the
+            # bisection may cost 17x as much per endpoint).
+            leader_cost = _value(ranked.iloc[leader_at], "cost_per_endpoint")
+            if column != "cost_per_endpoint" and leader_cost is not None:
+                leader += f", at {_show('cost_per_endpoint', leader_cost)}"
             reasons.append(
                 f"{_words(column)} {_show(column, v)} ({word}: {_show(column, extreme)}, {leader})"
             )
