@@ -18,7 +18,7 @@ from topolab._args import U32_MAX, bool_arg, int_arg
 from topolab.defaults import DEFAULT_SEED
 from topolab.display import Summarized
 from topolab.network import Network
-from topolab.progress import Progress
+from topolab.progress import Progress, legacy_keyword
 
 
 @dataclass(frozen=True, repr=False)
@@ -252,8 +252,7 @@ def analyze(
             ("spectrum", spectrum),
         )
     )
-    if progress is not None:
-        progress = bool_arg("analyze", "progress", progress)
+    progress = legacy_keyword(progress, None, "analyze")
     with Progress("analyze", unit="step", enabled=progress) as bar:
         raw = _core.analyze(
             net._net,
