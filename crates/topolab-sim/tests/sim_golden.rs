@@ -138,7 +138,7 @@ fn two_threads_give_the_one_thread_results() {
     let net = build_str("slimfly:q=5").unwrap();
     let mut results = Vec::new();
     for threads in ["1", "2"] {
-        let cfg = short(&[("threads", threads), ("num_vcs", "2")]);
+        let cfg = short(&[("threads", threads)]);
         let mut r = simulate(&net, "ugal_l", "worst", 0.3, &cfg, &Silent).unwrap();
         r.wall_seconds = 0.0;
         results.push(r);
