@@ -18,7 +18,15 @@ use topolab_core::progress::Silent;
 use topolab_sim::simulate;
 
 /// (network, routing, traffic, load, parameters)
-const CASES: &[(&str, &str, &str, f64, &[(&str, &str)])] = &[
+type Case = (
+    &'static str,
+    &'static str,
+    &'static str,
+    f64,
+    &'static [(&'static str, &'static str)],
+);
+
+const CASES: &[Case] = &[
     ("slimfly:q=5", "min_static", "uniform", 0.3, &[]),
     ("slimfly:q=5", "min_static", "uniform", 0.7, &[]),
     ("slimfly:q=5", "min", "uniform", 0.5, &[("num_vcs", "2")]),
@@ -74,7 +82,7 @@ fn golden_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/sim_results.json")
 }
 
-fn key(case: &(&str, &str, &str, f64, &[(&str, &str)])) -> String {
+fn key(case: &Case) -> String {
     let params: Vec<String> = case.4.iter().map(|(k, v)| format!("{k}={v}")).collect();
     format!(
         "{} {} {} {} [{}]",
