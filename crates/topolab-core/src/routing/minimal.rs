@@ -276,8 +276,8 @@ impl HopRouting for Minimal {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::topology::build_str;
     use crate::progress::Silent;
+    use crate::topology::build_str;
 
     /// Brute force: positions of r's neighbours one hop closer to t, from the hop matrix.
     fn closer(net: &Network, hops: &HopMatrix, r: usize, t: usize) -> Vec<u32> {
@@ -295,7 +295,13 @@ mod tests {
     /// diameter 2 and 3 (the d = 1 and d = 2 shortcuts and the row scan) and a directed one.
     #[test]
     fn without_the_mask_the_candidates_are_the_brute_forces() {
-        for spec in ["slimfly:q=5", "slimfly:q=7", "torus:dims=4x5", "hyperx:dims=3x4x3", "kautz:d=3,k=3"] {
+        for spec in [
+            "slimfly:q=5",
+            "slimfly:q=7",
+            "torus:dims=4x5",
+            "hyperx:dims=3x4x3",
+            "kautz:d=3,k=3",
+        ] {
             let net = build_str(spec).unwrap();
             let mut table = MinimalTable::build(&net, &Silent).unwrap();
             let masked = table.mask.is_some();
