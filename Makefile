@@ -35,6 +35,10 @@ lint: ## formatting and lints
 fmt: ## format the Rust code
 	cargo fmt --all
 
+BENCH_ARGS ?=
+bench: install ## simulator speed and agreement against BookSim2 (TOPOLAB_BOOKSIM=binary; BENCH_ARGS='--only sf_q5')
+	$(PYTHON) benches/simulator.py $(BENCH_ARGS)
+
 FUZZ_SECONDS ?= 60
 fuzz: ## the fuzzing campaign: every fuzz target for FUZZ_SECONDS each (docs/reliability.md)
 	fuzz/run.sh $(FUZZ_SECONDS)

@@ -16,6 +16,8 @@ accepted throughput is within 1% of the offered load.
     python scripts/booksim_agreement.py [--only SUBSTRING] [--reference DIR] [--json]
 
 Exit status 1 when a criterion fails. Runs single-threaded and takes a few minutes in all.
+The reading of the reference (rows, saturation, setups) and the criteria are also used by
+benches/simulator.py, which times BookSim2 itself beside topolab.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ import time
 
 import topolab
 
+LATENCY_TOLERANCE = 0.05
+ACCEPTED_TOLERANCE = 0.03
+
 
 def find_reference() -> pathlib.Path | None:
     for parent in pathlib.Path(__file__).resolve().parents:
@@ -36,6 +41,50 @@ def find_reference() -> pathlib.Path | None:
         if (path / "results.csv").is_file():
             return path
     return None
+
+
+def read_rows(ref: pathlib.Path, only: str = "") -> list[dict]:
+    """Rows of results.csv whose config contains `only`."""
+    with open(ref / "results.csv") as fh:
+        return [r for r in csv.DictReader(fh) if only in r["config"]]
+
+
+def saturation_loads(rows: list[dict]) -> dict[str, float]:
+    """Per configuration, the highest converged load whose accepted throughput is within 1% of
+    the offered load (BookSim2's rows)."""
+    saturation: dict[str, float] = {}
+    for r in rows:
+        load, acc = float(r["offered_load"]), float(r["accepted_throughput"])
+        if r["converged"] == "true" and acc >= 0.99 * load:
+            saturation[r["config"]] = max(saturation.get(r["config"], 0.0), load)
+    return saturation
+
+
+def split_config(name: str) -> tuple[str, int | None]:
+    """results.csv's config column: the file, and the num_vcs override of rows marked so."""
+    cfg, _, vcs = name.partition(" num_vcs=")
+    return cfg, int(vcs) if vcs else None
+
+
+def setup_for(ref: pathlib.Path, name: str) -> topolab.BooksimSetup:
+    cfg, vcs = split_config(name)
+    setup = topolab.from_booksim(ref / cfg)
+    if vcs is not None:
+        setup.params["num_vcs"] = vcs
+    return setup
+
+
+def agreement(
+    load: float, latency: float, accepted: float, booksim_latency: float,
+    booksim_accepted: float, booksim_converged: bool, saturation: float,
+) -> dict:
+    """The criteria of the module docstring for one row."""
+    lat_checked = booksim_converged and load < 0.8 * saturation
+    lat_err = abs(latency - booksim_latency) / booksim_latency
+    acc_err = abs(accepted - booksim_accepted)
+    ok = acc_err <= ACCEPTED_TOLERANCE and (not lat_checked or lat_err <= LATENCY_TOLERANCE)
+    return {"latency_error": lat_err, "accepted_error": acc_err, "latency_checked": lat_checked,
+            "ok": ok}
 
 
 def main() -> int:
@@ -48,39 +97,25 @@ def main() -> int:
     if ref is None:
         print("shared/reference/booksim not found; give --reference", file=sys.stderr)
         return 2
-    with open(ref / "results.csv") as fh:
-        rows = [r for r in csv.DictReader(fh) if args.only in r["config"]]
-
-    def key(r: dict) -> str:
-        return r["config"]
-
-    saturation: dict[str, float] = {}
-    for r in rows:
-        load, acc = float(r["offered_load"]), float(r["accepted_throughput"])
-        if r["converged"] == "true" and acc >= 0.99 * load:
-            saturation[key(r)] = max(saturation.get(key(r), 0.0), load)
+    rows = read_rows(ref, args.only)
+    saturation = saturation_loads(rows)
 
     setups: dict[str, topolab.BooksimSetup] = {}
     out = []
     failures = 0
     for r in rows:
-        name = key(r)
+        name = r["config"]
         if name not in setups:
-            cfg, _, vcs = name.partition(" num_vcs=")
-            setup = topolab.from_booksim(ref / cfg)
-            if vcs:
-                setup.params["num_vcs"] = int(vcs)
-            setups[name] = setup
+            setups[name] = setup_for(ref, name)
         load = float(r["offered_load"])
         t = time.time()
         ours = setups[name].simulate(load=load)
         wall = time.time() - t
         bs_lat, bs_acc = float(r["avg_packet_latency"]), float(r["accepted_throughput"])
-        sat = saturation.get(name, 0.0)
-        lat_checked = r["converged"] == "true" and load < 0.8 * sat
-        lat_err = abs(ours.avg_latency - bs_lat) / bs_lat
-        acc_err = abs(ours.accepted_throughput - bs_acc)
-        ok = acc_err <= 0.03 and (not lat_checked or lat_err <= 0.05)
+        verdict = agreement(load, ours.avg_latency, ours.accepted_throughput, bs_lat, bs_acc,
+                            r["converged"] == "true", saturation.get(name, 0.0))
+        lat_err, lat_checked, ok = (verdict["latency_error"], verdict["latency_checked"],
+                                    verdict["ok"])
         failures += not ok
         out.append(
             {
@@ -123,7 +158,7 @@ def main() -> int:
     for name in dict.fromkeys(o["config"] for o in out):
         mine = max(o["accepted"] for o in out if o["config"] == name)
         theirs = max(o["booksim_accepted"] for o in out if o["config"] == name)
-        ok = abs(mine - theirs) <= 0.03
+        ok = abs(mine - theirs) <= ACCEPTED_TOLERANCE
         failures += not ok
         summary.append({"config": name, "saturation_throughput": mine, "booksim": theirs, "ok": ok})
     if args.json:

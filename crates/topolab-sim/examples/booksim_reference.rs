@@ -5,7 +5,8 @@
 //! For every row of results.csv whose config contains FILTER (and whose load is X), runs the same configuration at the
 //! same offered load (read by topolab's BookSim2 config reader) and prints, beside BookSim2's
 //! figures: average latency, accepted throughput, simulated cycles, wall and CPU seconds,
-//! simulated cycles/s, router-cycles/s, flit-hops/s and the ratio of BookSim2's wall_s to
+//! simulated cycles/s, router-cycles/s, flit-hops (for instructions per flit-hop under
+//! callgrind), flit-hops/s and the ratio of BookSim2's wall_s to
 //! topolab's (the best of `repeat` runs; BookSim2 was measured on an idle machine of the same
 //! class, so run this on an idle machine too). CPU seconds are the whole process's (all threads).
 //! PARAM=VALUE pairs override simulation parameters (threads=2, booksim_compat=0, ...);
@@ -17,28 +18,8 @@ use topolab_core::progress::Silent;
 use topolab_sim::booksim::read_config;
 use topolab_sim::{run, Prepared};
 
-/// CPU seconds of the whole process, all threads included (utime + stime of /proc/self/stat, in
-/// clock ticks of 1/100 s): /proc/self/schedstat would count only the main thread, which waits while
-/// the worker threads of a threads=2 run do the work.
-fn cpu_seconds() -> f64 {
-    const CLOCK_TICKS_PER_SECOND: f64 = 100.0;
-    let stat = match std::fs::read_to_string("/proc/self/stat") {
-        Ok(s) => s,
-        Err(_) => return f64::NAN,
-    };
-    // The command name (field 2) may hold spaces; the fields after its closing parenthesis are
-    // state (3), ..., utime (14), stime (15).
-    let after_name = match stat.rfind(')') {
-        Some(i) => &stat[i + 1..],
-        None => return f64::NAN,
-    };
-    let fields: Vec<&str> = after_name.split_whitespace().collect();
-    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok());
-    match (ticks(11), ticks(12)) {
-        (Some(user), Some(system)) => (user + system) / CLOCK_TICKS_PER_SECOND,
-        _ => f64::NAN,
-    }
-}
+mod common;
+use common::cpu_seconds;
 
 fn reference_dir() -> PathBuf {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -67,9 +48,9 @@ fn main() {
     let dir = reference_dir();
     let csv = std::fs::read_to_string(dir.join("results.csv")).unwrap();
     println!(
-        "{:<28} {:>6} {:>9} {:>9} {:>7} {:>7} {:>6} {:>6} {:>7} {:>7} {:>8} {:>10} {:>11} {:>7} {:>9}",
+        "{:<28} {:>6} {:>9} {:>9} {:>7} {:>7} {:>6} {:>6} {:>7} {:>7} {:>8} {:>10} {:>10} {:>11} {:>7} {:>9}",
         "config", "load", "lat", "bs_lat", "acc", "bs_acc", "cyc", "bs_cyc", "wall_s", "cpu_s",
-        "cyc/s", "rcyc/s", "fhops/s", "bs_wall", "speedup"
+        "cyc/s", "rcyc/s", "fhops", "fhops/s", "bs_wall", "speedup"
     );
     let mut last: Option<(String, Prepared)> = None;
     for line in csv.lines().skip(1) {
@@ -113,10 +94,10 @@ fn main() {
         let bs_wall: f64 = f[9].parse().unwrap();
         let cycles = r.cycles as f64;
         println!(
-            "{:<28} {:>6} {:>9.2} {:>9} {:>7.4} {:>7} {:>6} {:>6} {:>7.2} {:>7.2} {:>8.0} {:>10.0} {:>11.0} {:>7} {:>8.1}x",
+            "{:<28} {:>6} {:>9.2} {:>9} {:>7.4} {:>7} {:>6} {:>6} {:>7.2} {:>7.2} {:>8.0} {:>10.0} {:>10} {:>11.0} {:>7} {:>8.1}x",
             f[0], load, r.avg_latency, f[3], r.accepted_throughput, f[6], r.cycles, f[8],
             best_wall, best_cpu, cycles / best_wall, r.router_cycles as f64 / best_wall,
-            r.flit_hops as f64 / best_wall, f[9], bs_wall / best_wall
+            r.flit_hops, r.flit_hops as f64 / best_wall, f[9], bs_wall / best_wall
         );
     }
 }

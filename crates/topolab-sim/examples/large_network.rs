@@ -1,23 +1,19 @@
-//! Memory and speed on a large network: builds SPEC, simulates a short run and prints the peak
-//! resident memory (VmHWM from /proc/self/status) with the simulated rates.
+//! Memory and speed on a large network: builds SPEC, prepares it for simulation (wiring, routing
+//! tables), simulates a short run and prints the setup's and the run's CPU seconds separately,
+//! the CPU seconds per simulated cycle and per endpoint-cycle, and the peak resident memory
+//! (VmHWM from /proc/self/status).
 //!
 //!     cargo run --release -p topolab-sim --example large_network -- slimfly:q=37,p=27 [ROUTING] [LOAD] [PARAM=VALUE ...]
+//!
+//! The default run is short (3 periods of 200 cycles); `sample_period=10 max_samples=3` bounds
+//! it to some 40-60 cycles for the largest networks.
 
 use topolab_core::build_str;
 use topolab_core::progress::Silent;
-use topolab_sim::{simulate, SimConfig};
+use topolab_sim::{run, Prepared, SimConfig};
 
-fn peak_rss_mib() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
-        })
-        .map(|kib| kib / 1024.0)
-        .unwrap_or(f64::NAN)
-}
+mod common;
+use common::{cpu_seconds, peak_rss_mib};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -35,25 +31,39 @@ fn main() {
         let (k, v) = kv.split_once('=').expect("PARAM=VALUE");
         cfg.set(k, v).unwrap();
     }
-    let t = std::time::Instant::now();
+    let (t, c) = (std::time::Instant::now(), cpu_seconds());
     let net = build_str(spec).unwrap();
     println!(
-        "{spec}: {} routers, {} endpoints, radix {} (built in {:.1} s, peak {:.0} MiB)",
+        "{spec}: {} routers, {} endpoints, radix {} (built in {:.1} s, {:.1} CPU-s, peak {:.0} MiB)",
         net.num_routers(),
         net.num_endpoints(),
         net.radix(),
         t.elapsed().as_secs_f64(),
+        cpu_seconds() - c,
         peak_rss_mib()
     );
-    let r = simulate(&net, routing, "uniform", load, &cfg, &Silent).unwrap();
+    let (t, c) = (std::time::Instant::now(), cpu_seconds());
+    let prep = Prepared::new(&net, routing, &cfg, &Silent).unwrap();
     println!(
-        "{routing} load {load}: latency {:.2}, accepted {:.4}, {} cycles in {:.1} s: {:.0} cycles/s, {:.0} router-cycles/s, {:.0} flit-hops/s; peak resident memory {:.0} MiB",
+        "prepared ({routing}) in {:.1} s, {:.1} CPU-s, peak {:.0} MiB",
+        t.elapsed().as_secs_f64(),
+        cpu_seconds() - c,
+        peak_rss_mib()
+    );
+    let c = cpu_seconds();
+    let r = run(&prep, "uniform", load, &Silent).unwrap();
+    let cpu = cpu_seconds() - c;
+    let cycles = r.cycles as f64;
+    println!(
+        "{routing} load {load}: latency {:.2}, accepted {:.4}, {} cycles in {:.1} s, {:.1} CPU-s: \
+         {:.3} CPU-s per cycle, {:.1} CPU-ns per endpoint-cycle, {:.0} flit-hops/s; peak resident memory {:.0} MiB",
         r.avg_latency,
         r.accepted_throughput,
         r.cycles,
         r.wall_seconds,
-        r.cycles as f64 / r.wall_seconds,
-        r.router_cycles as f64 / r.wall_seconds,
+        cpu,
+        cpu / cycles,
+        cpu / cycles / net.num_endpoints() as f64 * 1e9,
         r.flit_hops as f64 / r.wall_seconds,
         peak_rss_mib()
     );

@@ -147,6 +147,8 @@ pub struct IqState {
     by_v: ByVcs,
     /// Credits are sent in the cycle they are produced (one internal step, sw_alloc_delay 1).
     direct_credits: bool,
+    /// One internal step per cycle and unit switch and crossbar delays (`fused_output`).
+    fused_output: bool,
     pub n_in: u32,
     pub n_out: u32,
     pub n_ep: u32,
@@ -220,6 +222,9 @@ impl IqState {
             vcs: v,
             by_v: ByVcs::new(v),
             direct_credits: cfg.internal_speedup == 1.0 && cfg.sw_alloc_delay == 1,
+            fused_output: cfg.internal_speedup == 1.0
+                && cfg.sw_alloc_delay == 1
+                && cfg.st_final_delay == 1,
             n_in,
             n_out,
             n_ep,
@@ -452,8 +457,9 @@ impl IqState {
             self.pend_credits.pop_front();
             self.return_credit(ov);
         }
+        // With fused output the crossbar is emptied by `emit` instead.
         while let Some(x) = self.xbar.front().copied() {
-            if x.ready > now || x.step >= step {
+            if self.fused_output || x.ready > now || x.step >= step {
                 break;
             }
             self.xbar.pop_front();
@@ -758,6 +764,9 @@ impl IqState {
         ep_credits: &mut Wheel<(u32, u8)>,
         ep_arrival: u32,
     ) {
+        if self.fused_output {
+            self.emit_fused(now, flits_out, ep_flits, ep_arrival);
+        }
         let mut k = 0;
         while k < self.oq_ports.len() {
             let p = self.oq_ports[k] as usize;
@@ -805,6 +814,41 @@ impl IqState {
             }
         }
         self.credit_q.extend(self.credit_keep.drain(..));
+    }
+
+    /// The output stage with one internal step per cycle and unit switch and crossbar delays.
+    /// A flit granted the switch in cycle A leaves the crossbar in A + 1 and is sent at the end
+    /// of A + 1; each output port is granted at most once per cycle, so its output queue holds
+    /// at most that one flit when it sends, and the queue is empty again between cycles. The
+    /// flits of the crossbar due now (those granted in the previous cycle) are therefore sent
+    /// straight from it, without passing through the output queues, in the order the queues
+    /// would have sent them (`emit`'s scan with swap_remove: the first one entered, then the
+    /// others from the last entered back), so the receivers see the same arrival order.
+    fn emit_fused(
+        &mut self,
+        now: u32,
+        flits_out: &mut Vec<(u32, Flit)>,
+        ep_flits: &mut Wheel<(u32, Flit)>,
+        ep_arrival: u32,
+    ) {
+        debug_assert!(self.oq_ports.is_empty());
+        let due = self.xbar.iter().take_while(|x| x.ready <= now).count();
+        if due == 0 {
+            return;
+        }
+        for k in std::iter::once(0).chain((1..due).rev()) {
+            let x = self.xbar[k];
+            let f = &mut self.flits[x.slot as usize];
+            f.hops = f.hops.saturating_add(1);
+            f.vc = x.vc;
+            if x.port < self.n_ep {
+                ep_flits.push(ep_arrival, (x.port, *f));
+            } else {
+                flits_out.push((x.port, *f));
+            }
+            self.free.push(x.slot);
+        }
+        self.xbar.drain(..due);
     }
 
     /// Brings this router's VC records, buffered flits, work lists and queues into the cache
