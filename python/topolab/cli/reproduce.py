@@ -15,7 +15,7 @@ from topolab.cli.common import (
     print_json,
     print_table,
 )
-from topolab.cli.experiment import _positive as positive_workers
+from topolab.cli.common import positive_workers
 
 
 def _num(x: float | None) -> str:
