@@ -13,7 +13,8 @@ from topolab.display import Summarized
 if TYPE_CHECKING:
     import pandas as pd
 
-MeasureFunction = Callable[..., "dict[str, Any]"]
+# Per design: a dict of columns; a batch measurement: a list of such dicts, one per design.
+MeasureFunction = Callable[..., Any]
 
 
 @dataclass(frozen=True)
