@@ -83,6 +83,7 @@ def run_comparison(
         measurements = [m for m in MEASUREMENTS if m.enabled(settings)]
     measurements = list(measurements)
     batch = [m for m in measurements if m.batch]
+    per_design = [m for m in measurements if not m.batch]
     _check_execution(workers, scheduler, bool(batch))
 
     start = time.perf_counter()
@@ -126,7 +127,7 @@ def run_comparison(
             def status(text: str, head: str = head) -> None:
                 report.note(f"{head}: {text}")
 
-            rows.append(measure_design(design, settings, [m for m in measurements if not m.batch], status))
+            rows.append(measure_design(design, settings, per_design, status))
             report.update()
     for m in batch:
         start_batch = time.perf_counter()
@@ -139,6 +140,7 @@ def run_comparison(
             results=sim_results,
             progress=enabled,
         )
+        # its time shared out, so that measure_s still adds up to the comparison's
         share = (time.perf_counter() - start_batch) / max(1, len(chosen))
         for row, values in zip(rows, columns):
             row.update({c: (math.nan if values.get(c) is None else values[c]) for c in m.columns})
