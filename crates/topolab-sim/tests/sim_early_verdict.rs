@@ -17,9 +17,11 @@ fn config(early: bool) -> SimConfig {
 
 #[test]
 fn clear_loads_get_the_full_runs_verdict_in_fewer_cycles() {
-    // Slim Fly q=5 under minimal routing saturates near 0.8 uniform; the loads are far from it.
+    // Slim Fly q=5 under minimal routing with 4 VCs accepts about 0.65 uniform at most; the
+    // loads are well away from it (the full run at 0.75 goes all 10 periods, at 0.98 it is
+    // unstable as soon as the early one would decide).
     let net = build_str("slimfly:q=5").unwrap();
-    for (load, saturated) in [(0.2, false), (0.5, false), (0.98, true)] {
+    for (load, saturated) in [(0.2, false), (0.5, false), (0.75, true)] {
         let full = simulate(&net, "min", "uniform", load, &config(false), &Silent).unwrap();
         let fast = simulate(&net, "min", "uniform", load, &config(true), &Silent).unwrap();
         assert_eq!(full.saturated, saturated, "load {load}: {full:?}");
