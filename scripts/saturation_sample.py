@@ -18,7 +18,9 @@ from topolab.design.simulate import SIM_PARAMS
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("network")
     parser.add_argument("routing")
     parser.add_argument("traffic")
@@ -28,9 +30,8 @@ def main() -> None:
     setup = {"num_vcs": args.num_vcs, **SIM_PARAMS}
 
     start = time.process_time()
-    fast = saturation_point(
-        {"network": args.network, "routing": args.routing, "traffic": args.traffic, "seed": args.seed, **setup}
-    )
+    point = {"network": args.network, "routing": args.routing, "traffic": args.traffic, "seed": args.seed}
+    fast = saturation_point({**point, **setup})
     fast_cpu = time.process_time() - start
 
     start = time.process_time()
