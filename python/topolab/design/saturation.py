@@ -107,8 +107,8 @@ def saturation_point(params: dict[str, Any]) -> dict[str, Any]:
     """One experiment point of kind "saturation": the search above on ``network`` (a spec) with
     ``routing``, ``traffic``, ``seed`` and ``tolerance``; every other key is a simulator
     parameter (``early_verdict`` is always on). Results: ``saturation_load``, ``saturated_load``,
-    ``static_bound``, ``runs``, ``sim_cycles``, ``sim_seconds`` and per run by increasing load ``offered_load``, ``accepted_throughput``, ``avg_latency``,
-    ``early_verdict``."""
+    ``static_bound``, ``runs``, ``sim_cycles``, ``sim_seconds`` and per run by increasing load
+    ``offered_load``, ``accepted_throughput``, ``avg_latency``, ``early_verdict``."""
     from topolab.network import build
     from topolab.sim import simulate
 
