@@ -105,14 +105,18 @@ def simulated_size(frame: pd.DataFrame) -> str:
         full = done["sim_endpoints"] < 0  # no column: all stand-ins
     parts = []
     if full.any():
-        parts.append(f"{int(full.sum())} designs simulated at full size")
+        parts.append(f"{_designs(int(full.sum()))} simulated at full size")
     if (~full).any():
         sizes = done.loc[~full, "sim_endpoints"]
         parts.append(
-            f"{int((~full).sum())} from stand-ins of {int(sizes.min()):,} to {int(sizes.max()):,} endpoints "
-            "(a smaller member of each family, same structure and load: --simulate-scaled)"
+            f"{_designs(int((~full).sum()))} from stand-ins of {int(sizes.min()):,} to "
+            f"{int(sizes.max()):,} endpoints (a smaller member of each family, same structure and load: --simulate-scaled)"
         )
     return "; ".join(parts)
+
+
+def _designs(count: int) -> str:
+    return f"{count} design" + ("" if count == 1 else "s")
 
 
 def summary(c: Comparison, width: int = 100, files: dict[str, str] | None = None) -> str:
