@@ -110,7 +110,8 @@ def simulated_size(frame: pd.DataFrame) -> str:
         sizes = done.loc[~full, "sim_endpoints"]
         parts.append(
             f"{_designs(int((~full).sum()))} from stand-ins of {int(sizes.min()):,} to "
-            f"{int(sizes.max()):,} endpoints (a smaller member of each family, same structure and load: --simulate-scaled)"
+            f"{int(sizes.max()):,} endpoints (a smaller member of each family, same structure and "
+            "load: --simulate-scaled)"
         )
     return "; ".join(parts)
 
