@@ -231,7 +231,7 @@ def test_extra_measurement_is_ranked_and_described():
         else:
             assert row["broken_value"] == 1.0 and row["error"] == ""
     best = result.recommendation[0]
-    assert "saturation throughput (uniform)" in best
+    assert "saturation load (uniform)" in best
     assert len(result.failed) == (f["family"] == "fattree").sum()
 
 

@@ -1,6 +1,7 @@
-"""topolab compare --simulate: the scaled-down members keep family and load (checked against the
-enumeration's own rules), the saturation search against closed forms (001 §4.2: MLFM and OFT
-worst cases load every link of a path with p flows), determinism and the frame/report plumbing.
+"""topolab compare --simulate: the stand-ins (--simulate-scaled) keep family and load (checked
+against the enumeration's own rules), the saturation search against closed forms (001 §4.2: MLFM
+and OFT worst cases load every link of a path with p flows), determinism and the frame/report
+plumbing.
 Small networks only: every simulation here takes under a second."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import math
 import pytest
 
 from topolab.design import enumerate_designs
+from topolab.design import saturation as SAT
 from topolab.design import simulate as S
 from topolab.design.compare import MEASUREMENTS, CompareSettings, objectives_for, run_comparison
 
@@ -71,32 +73,38 @@ def test_small_design_is_simulated_as_itself_and_unknown_family_is_not():
     assert S.scaled_member(kautz, 600) is None
 
 
+def _search(spec: str, traffic: str, seed: int = 0) -> dict:
+    return SAT.saturation_point(
+        {"network": spec, "routing": "min", "traffic": traffic, "seed": seed, **S.SIM_PARAMS}
+    )
+
+
 @pytest.mark.parametrize(
     "spec,traffic,p", [("mlfm:h=2,l=2,p=3", "mlfm-worst", 3), ("oft:k=3,p=3", "oft-worst", 3)]
 )
 def test_worst_case_saturation_matches_one_over_p(spec, traffic, p):
     # 001 §4.2 / docs/traffic.md: every link of a flow's single minimal path carries p flows,
     # so minimal routing delivers 1/p of the injection bandwidth
-    r = S.saturation(spec, "min", traffic, 0)
-    assert r["saturation"] == pytest.approx(1 / p, abs=0.02)
-    loads = [c[0] for c in r["curve"]]
-    assert loads == sorted(loads) and loads[0] == pytest.approx(0.1)
-    assert r["saturation_load"] <= 1 / p + 1e-9
+    r = _search(spec, traffic)
+    assert r["saturation_load"] == pytest.approx(1 / p, abs=0.02)
+    assert r["static_bound"] == pytest.approx(1 / p)
+    assert round(r["static_bound"], 4) in r["offered_load"]  # the search starts at the bound
 
 
 def test_saturation_is_deterministic_and_uniform_beats_worst_case():
-    S._SATURATION_CACHE.clear()
-    a = S.saturation("mlfm:h=2,l=2,p=3", "min", "uniform", 3)
-    S._SATURATION_CACHE.clear()
-    b = S.saturation("mlfm:h=2,l=2,p=3", "min", "uniform", 3)
+    a = _search("mlfm:h=2,l=2,p=3", "uniform", 3)
+    b = _search("mlfm:h=2,l=2,p=3", "uniform", 3)
+    a.pop("sim_seconds"), b.pop("sim_seconds")
     assert a == b
-    assert a["saturation"] > S.saturation("mlfm:h=2,l=2,p=3", "min", "mlfm-worst", 3)["saturation"] + 0.1
+    assert a["saturation_load"] > _search("mlfm:h=2,l=2,p=3", "mlfm-worst", 3)["saturation_load"] + 0.1
 
 
 def test_compare_simulate_fills_columns_and_ranks_by_simulated_bandwidth(tmp_path):
-    settings = CompareSettings(radix=8, endpoints=20, families=("mlfm", "oft"), simulate=True, per_family=2)
+    settings = CompareSettings(
+        radix=8, endpoints=20, families=("mlfm", "oft"), simulate=True, per_family=2, sim_per_family=2
+    )
     sim = [m for m in MEASUREMENTS if m.name in ("graph", "cost", "latency", "simulation")]
-    result = run_comparison(settings, measurements=sim, progress=False)
+    result = run_comparison(settings, measurements=sim, progress=False, workers=1)
     frame = result.frame
     assert set(objectives_for(settings)) == set(result.objectives)
     assert "saturation_worst" in result.objectives and "bisection_per_endpoint" not in result.objectives

@@ -74,6 +74,9 @@ class SimResult(Summarized):
     deflection_rate: float
     #: The most routers a flit traversed during the run (the unit of ``avg_hops``).
     max_hops: int
+    #: With ``early_verdict=True``: "saturated: ..." or "stable: ..." when the measurement
+    #: ended after a period whose verdict was already clear, with the figures compared; "" else.
+    early_verdict: str = ""
 
     @classmethod
     def _from_core(cls, d: dict[str, Any]) -> SimResult:

@@ -4,7 +4,8 @@ above both, so neither imports the other."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable
 
 from topolab.comparison.settings import family_names
 from topolab.defaults import DEFAULT_CATALOG, DEFAULT_FLOOR, DEFAULT_SEED
@@ -14,6 +15,7 @@ from topolab.design.compare import (
     DEFAULT_PER_FAMILY,
     DEFAULT_RADIX,
     DEFAULT_SIM_ENDPOINTS,
+    DEFAULT_SIM_PER_FAMILY,
     CompareSettings,
     run_comparison,
 )
@@ -36,9 +38,14 @@ def compare(
     per_family: int | None = DEFAULT_PER_FAMILY,
     seed: int = DEFAULT_SEED,
     simulate: bool = False,
+    simulate_scaled: bool = False,
+    sim_per_family: int = DEFAULT_SIM_PER_FAMILY,
     sim_endpoints: int = DEFAULT_SIM_ENDPOINTS,
     output: str | None = None,
     progress: bool | None = None,
+    workers: int | None = None,
+    scheduler: Any = None,
+    sim_results: str | None = None,
 ) -> pd.DataFrame:
     """Which network for ``endpoints`` endpoints with routers of ``radix`` ports?
 
@@ -49,9 +56,11 @@ def compare(
     Pareto front); ``df.attrs["recommendation"]`` holds the reasons in words and
     ``df.attrs["settings"]`` what was asked. Only balanced designs are recommended unless
     ``oversubscription`` allows more (the others are ranked after them, ``recommendable`` False).
-    ``simulate=True`` adds the simulated saturation throughput (uniform and worst case, on a
-    member of each family with at most ``sim_endpoints`` endpoints) and ranks by it instead of
-    the bisection. With ``output`` a directory, writes the HTML report,
+    ``simulate=True`` adds the simulated saturation load (uniform and worst case) of each
+    family's best ``sim_per_family`` designs at their size (``simulate_scaled``: on members of
+    at most ``sim_endpoints`` endpoints) and ranks by it instead of the bisection; the searches
+    run on ``workers`` processes or the Dask ``scheduler`` and resume from ``sim_results``
+    (default: ``output``/simulations). With ``output`` a directory, writes the HTML report,
     the plots and the data there (``topolab.report.write_report``). Same arguments, same
     result (except ``measure_s``, the time each design took).
     """
@@ -66,10 +75,16 @@ def compare(
         resilience=resilience,
         per_family=per_family,
         seed=seed,
-        simulate=simulate,
+        simulate=simulate or simulate_scaled,
+        simulate_scaled=simulate_scaled,
+        sim_per_family=sim_per_family,
         sim_endpoints=sim_endpoints,
     )
-    result = run_comparison(settings, progress=progress)
+    if sim_results is None and output is not None and settings.simulate:
+        sim_results = str(Path(output) / "simulations")
+    result = run_comparison(
+        settings, progress=progress, workers=workers, scheduler=scheduler, sim_results=sim_results
+    )
     if output is not None:
         write_report(result, output)
     frame = result.frame.copy()

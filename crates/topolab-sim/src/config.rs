@@ -71,6 +71,9 @@ pub struct SimConfig {
     pub acc_warmup_thres: f64,
     pub acc_stopping_thres: f64,
     pub saturation_tolerance: f64,
+    /// Ends a run after its first measured period when the verdict is already clear
+    /// (measure.rs, `early_verdict`): a saturation search needs the verdict, not the figures.
+    pub early_verdict: bool,
     pub seed: u64,
     pub threads: u32,
     pub deadlock_timeout: u32,
@@ -116,6 +119,7 @@ impl Default for SimConfig {
             acc_warmup_thres: 0.05,
             acc_stopping_thres: 0.05,
             saturation_tolerance: 0.03,
+            early_verdict: false,
             seed: 1,
             threads: 1,
             deadlock_timeout: 10_000,
@@ -182,6 +186,7 @@ pub const PARAMS: &[ParamDoc] = &[
     doc("acc_warmup_thres", "float", "0.05", "relative throughput change ending warm-up (warmup_periods = 0)"),
     doc("acc_stopping_thres", "float", "0.05", "relative throughput change counting a period as converged"),
     doc("saturation_tolerance", "float", "0.03", "a run is saturated when accepted < (1 - this) x offered"),
+    doc("early_verdict", "bool", "false", "end the measurement after a measured period whose verdict is already clear: saturated when accepted < (1 - 2 x saturation_tolerance) x offered beyond the Bernoulli noise, stable when accepted is within saturation_tolerance / 2 (or the noise) of offered and the latency changed by at most stopping_thres and stays below latency_thres / 2; the result's early_verdict says which and why (for saturation searches)"),
     doc("seed", "int", "1", "seed of every random stream"),
     doc("threads", "int", "1", "worker threads within a cycle (0 = all cores); results do not depend on it"),
     doc("deadlock_timeout", "int", "10000", "cycles without any flit moving before the run stops with a deadlock error"),
@@ -337,6 +342,7 @@ impl SimConfig {
             "acc_warmup_thres" => self.acc_warmup_thres = parse_f64(k, value, 0.0, 1e9)?,
             "acc_stopping_thres" => self.acc_stopping_thres = parse_f64(k, value, 0.0, 1e9)?,
             "saturation_tolerance" => self.saturation_tolerance = parse_f64(k, value, 0.0, 1.0)?,
+            "early_verdict" => self.early_verdict = parse_bool(k, value)?,
             "seed" => {
                 self.seed = value.trim().parse::<u64>().map_err(|_| {
                     SimError::param(k, format!("'{}'", value.trim()), "a non-negative integer")

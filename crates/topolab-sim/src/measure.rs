@@ -85,6 +85,11 @@ pub struct RunResult {
     pub deflection_rate: f64,
     /// Most routers any flit traversed during the run (the unit of `avg_hops`).
     pub max_hops: u32,
+    /// With `early_verdict = true`, why the measurement ended after `sample_periods` periods
+    /// instead of BookSim2's rule: "saturated: ..." or "stable: ...", the figures compared
+    /// ("" when the option is off or no verdict was clear). A saturated one is also the
+    /// `saturation_reason`.
+    pub early_verdict: String,
 }
 
 /// A relative change within the threshold; NaN (no packets yet) counts as settled, as in
@@ -198,6 +203,7 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
     let mut phases = 0u32;
     let mut unstable = false;
     let mut reason = String::new();
+    let mut early = String::new();
     eng.clear_stats();
     while phases < cfg.max_samples && (eng.phase != Phase::Running || converged < 3) {
         if clear_last || (eng.phase == Phase::WarmingUp && phases.is_multiple_of(2)) {
@@ -246,11 +252,38 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
                 } else {
                     converged = 0;
                 }
+                if cfg.early_verdict {
+                    let window = Window {
+                        load,
+                        accepted: cur_acc,
+                        expected_packets: rate * (now - reset_time) as f64 * nodes,
+                        flits: (now - reset_time) as f64 * nodes,
+                        latency_change: lat_change,
+                        latency_seen: seen,
+                    };
+                    match clear_verdict(&cfg, &window, phases + 1) {
+                        Some(Verdict::Saturated(why)) => {
+                            reason = format!("early verdict (early_verdict = true): {why}");
+                            early = format!("saturated: {why}");
+                            eng.drain_time = now as u32;
+                            phases += 1;
+                            break;
+                        }
+                        Some(Verdict::Stable(why)) => {
+                            early = format!("stable: {why}");
+                            phases += 1;
+                            break;
+                        }
+                        None => {}
+                    }
+                }
             }
         }
         phases += 1;
     }
-    let measured_running = eng.phase == Phase::Running && !unstable;
+    // An early saturated verdict stops like an unstable run: no drain, the window's figures.
+    let stopped_saturated = !reason.is_empty();
+    let measured_running = eng.phase == Phase::Running && !unstable && !stopped_saturated;
     if measured_running {
         converged += 1;
         eng.phase = Phase::Draining;
@@ -289,7 +322,7 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
                 }
             }
         }
-    } else if !unstable {
+    } else if !unstable && !stopped_saturated {
         // max_samples reached while still warming up (warmup_periods = 0): the figures are
         // those of the last warm-up window.
         converged = 0;
@@ -304,7 +337,7 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
     let window_end = eng.drain_time as u64;
     let t = eng.totals();
     let mut samples = eng.latency_samples();
-    if !unstable {
+    if !unstable && !stopped_saturated {
         eng.phase = Phase::Emptying;
         eng.stop_generating();
         while !(eng.totals().in_flight_flits == 0 && eng.quiet()) && (eng.now as u64) < budget {
@@ -320,7 +353,7 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
     // shorter warm-up the window counts the fill-up (accepted far below injected). Judged on
     // the fastest packet, which queueing past saturation does not slow down.
     let fastest = samples.iter().copied().min().unwrap_or(0) as u64;
-    if !unstable && reset_time < 2 * fastest {
+    if !unstable && !stopped_saturated && reset_time < 2 * fastest {
         return Err(SimError::param(
             "sample_period",
             format!(
@@ -381,7 +414,60 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
             t.deflections as f64 / t.router_hops as f64
         },
         max_hops: all.max_hops,
+        early_verdict: early,
     })
+}
+
+/// What one measured window shows, for `clear_verdict`.
+struct Window {
+    load: f64,
+    /// Flits ejected per active endpoint per cycle since the window began.
+    accepted: f64,
+    /// Packets the Bernoulli process is expected to create in the window.
+    expected_packets: f64,
+    /// Active endpoints x cycles of the window (flits per unit of throughput).
+    flits: f64,
+    latency_change: f64,
+    /// Average latency of finished packets and flits in flight.
+    latency_seen: f64,
+}
+
+enum Verdict {
+    Saturated(String),
+    Stable(String),
+}
+
+/// `early_verdict`: the verdict of a run whose first measured periods leave no doubt, judged
+/// with twice the margins of the final test, so that a full run would give the same verdict:
+/// saturated when the window accepts less than (1 - 2 x saturation_tolerance) x offered by more
+/// than the Bernoulli noise; stable when it accepts within saturation_tolerance / 2 (or the
+/// noise) of offered, the latency changed by at most stopping_thres since the previous period
+/// and stays below half the latency threshold. Anything between runs on by BookSim2's rule.
+fn clear_verdict(cfg: &SimConfig, w: &Window, periods: u32) -> Option<Verdict> {
+    let noise = SHORTFALL_SIGMAS * w.expected_packets.sqrt() * cfg.packet_size as f64;
+    let shortfall = (w.load - w.accepted) * w.flits;
+    let tol = cfg.saturation_tolerance;
+    if w.accepted < (1.0 - 2.0 * tol) * w.load && shortfall > noise {
+        return Some(Verdict::Saturated(format!(
+            "accepted {:.4} < (1 - 2 x saturation_tolerance = {tol}) x offered {} after {periods} \
+             periods: {shortfall:.0} flits short, more than the Bernoulli noise ({noise:.0} flits)",
+            w.accepted, w.load
+        )));
+    }
+    let latency_ok = cfg.latency_thres < 0.0 || w.latency_seen <= cfg.latency_thres / 2.0;
+    let delivered = w.accepted >= (1.0 - tol / 2.0) * w.load || shortfall <= noise;
+    if delivered && latency_ok && settled(w.latency_change, cfg.stopping_thres) {
+        return Some(Verdict::Stable(format!(
+            "accepted {:.4} of offered {} after {periods} periods, latency {:.1} (changed by \
+             {:.1}% <= stopping_thres = {}, below latency_thres / 2)",
+            w.accepted,
+            w.load,
+            w.latency_seen,
+            100.0 * w.latency_change,
+            cfg.stopping_thres
+        )));
+    }
+    None
 }
 
 /// The outcome of a fixed exchange (001 §4.4).

@@ -91,6 +91,33 @@ def add_progress_flag(p: argparse.ArgumentParser) -> None:
     )
 
 
+def add_runner_flags(p: argparse.ArgumentParser, what: str) -> None:
+    """``--scheduler`` and ``--workers``: where the experiment runner (topolab.experiment) runs
+    ``what``, for every command that runs independent jobs through it."""
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help=f"run {what} on a Dask cluster: its scheduler's address (tcp://host:8786), "
+        "or 'local' for a Dask cluster on this machine",
+    )
+    p.add_argument(
+        "--workers",
+        type=positive_workers,
+        metavar="N",
+        help=f"local worker processes for {what} (default: every core; 1: in this process)",
+    )
+
+
+def positive_workers(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"--workers {text!r} is not allowed: an integer >= 1")
+    return value
+
+
 def add_seed_flag(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument(
         "--seed",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 
 from topolab.cli.common import (
@@ -10,6 +11,7 @@ from topolab.cli.common import (
     add_floor_flag,
     add_json_flag,
     add_progress_flag,
+    add_runner_flags,
     add_seed_flag,
     json_document,
     print_json,
@@ -21,6 +23,7 @@ from topolab.design.compare import (
     DEFAULT_PER_FAMILY,
     DEFAULT_RADIX,
     DEFAULT_SIM_ENDPOINTS,
+    DEFAULT_SIM_PER_FAMILY,
     SHOWN_OVERSUBSCRIPTION,
     CompareSettings,
     run_comparison,
@@ -48,12 +51,23 @@ def cmd_compare(args: argparse.Namespace) -> int:
         floor=args.floor,
         catalog=args.catalog,
         resilience=args.resilience,
-        simulate=args.simulate,
+        simulate=args.simulate or args.simulate_scaled,
+        simulate_scaled=args.simulate_scaled,
         sim_endpoints=args.sim_endpoints,
+        sim_per_family=args.sim_per_family,
         per_family=None if args.all else args.per_family,
         seed=args.seed,
     )
-    result = run_comparison(settings, progress=args.progress)
+    sim_results = args.sim_results
+    if sim_results is None and settings.simulate and not args.no_report:
+        sim_results = os.path.join(args.output, "simulations")
+    result = run_comparison(
+        settings,
+        progress=args.progress,
+        workers=args.workers,
+        scheduler=args.scheduler,
+        sim_results=sim_results,
+    )
     files = None
     if not args.no_report:
         from topolab.report import write_report
@@ -90,6 +104,8 @@ def register(sub: argparse._SubParsersAction) -> None:
             "topolab compare",
             "topolab compare --radix 36 --endpoints 4000 --families slimfly,dragonfly,fattree",
             "topolab compare -k 64 -n 20000 --oversubscription 0.25 --simulate -o report",
+            "topolab compare --simulate --scheduler tcp://head:8786",
+            "topolab compare --radix 12 --endpoints 100 --simulate-scaled --sim-endpoints 300",
             "topolab compare --no-report --json > compare.json",
         ],
         description="Enumerates every feasible design of every family for routers of at most K ports "
@@ -150,16 +166,36 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--simulate",
         action="store_true",
-        help="also simulate saturation throughput under uniform and the family's worst-case traffic "
-        "(on a scaled-down member of each family; slower: about 5-30 s per distinct network)",
+        help="also simulate the saturation load under uniform and the family's worst-case traffic of "
+        "each family's best designs, at their size (minutes: the searches run on every core, or "
+        "on a cluster with --scheduler, and resume from DIR/simulations when interrupted)",
+    )
+    p.add_argument(
+        "--simulate-scaled",
+        action="store_true",
+        help="--simulate on stand-ins: each design simulated as its family's largest member with at "
+        "most --sim-endpoints endpoints and the same load (quicker, less faithful)",
+    )
+    p.add_argument(
+        "--sim-per-family",
+        type=int,
+        default=DEFAULT_SIM_PER_FAMILY,
+        metavar="M",
+        help=f"simulate the best M designs of each family (default {DEFAULT_SIM_PER_FAMILY})",
     )
     p.add_argument(
         "--sim-endpoints",
         type=int,
         default=DEFAULT_SIM_ENDPOINTS,
         metavar="N",
-        help=f"simulate each design as its family's largest member with at most N endpoints and the "
-        f"same load (default {DEFAULT_SIM_ENDPOINTS})",
+        help=f"with --simulate-scaled: the stand-ins' most endpoints (default {DEFAULT_SIM_ENDPOINTS})",
+    )
+    add_runner_flags(p, "the simulations")
+    p.add_argument(
+        "--sim-results",
+        metavar="DIR",
+        help="where finished searches are kept; a second run resumes from them (default "
+        "OUTPUT/simulations; with --no-report none)",
     )
     p.add_argument(
         "--per-family",

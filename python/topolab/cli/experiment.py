@@ -7,7 +7,7 @@ import math
 import sys
 from typing import Any
 
-from topolab.cli.common import add_command, add_json_flag, add_progress_flag, print_table
+from topolab.cli.common import add_command, add_json_flag, add_progress_flag, add_runner_flags, print_table
 from topolab.experiment import TIMING_COLUMNS, get_kind, load_experiment, run_experiment
 
 # The terminal table stops here; the results store has every row.
@@ -101,30 +101,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("experiment", help="experiment file (.toml, or .yaml with PyYAML)")
     p.add_argument("--dry-run", action="store_true", help="list the points and their status; run nothing")
-    p.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="run on a Dask cluster: its scheduler's address (tcp://host:8786), "
-        "or 'local' for a Dask cluster on this machine",
-    )
-    p.add_argument(
-        "--workers",
-        type=_positive,
-        metavar="N",
-        help="local worker processes (default: every core; 1: in this process)",
-    )
+    add_runner_flags(p, "the points")
     p.add_argument("--results", metavar="PATH", help="results directory (default: <experiment>.results)")
     p.add_argument("--retry-failed", action="store_true", help="run the points that failed earlier again")
     add_json_flag(p)
     add_progress_flag(p)
     p.set_defaults(func=cmd_run)
 
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"--workers {text!r} is not allowed: an integer >= 1")
-    return value

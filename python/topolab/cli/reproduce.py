@@ -12,10 +12,10 @@ from topolab.cli.common import (
     add_json_flag,
     add_progress_flag,
     json_document,
+    positive_workers,
     print_json,
     print_table,
 )
-from topolab.cli.experiment import _positive as positive_workers
 
 
 def _num(x: float | None) -> str:

@@ -13,6 +13,7 @@ from topolab.comparison.settings import (
     DEFAULT_PER_FAMILY,
     DEFAULT_RADIX,
     DEFAULT_SIM_ENDPOINTS,
+    DEFAULT_SIM_PER_FAMILY,
     SHOWN_OVERSUBSCRIPTION,
     CompareSettings,
 )
@@ -23,6 +24,7 @@ __all__ = [
     "DEFAULT_PER_FAMILY",
     "DEFAULT_RADIX",
     "DEFAULT_SIM_ENDPOINTS",
+    "DEFAULT_SIM_PER_FAMILY",
     "SHOWN_OVERSUBSCRIPTION",
     "CompareSettings",
     "Comparison",

@@ -13,7 +13,8 @@ from topolab.display import Summarized
 if TYPE_CHECKING:
     import pandas as pd
 
-MeasureFunction = Callable[..., "dict[str, Any]"]
+# Per design: a dict of columns; a batch measurement: a list of such dicts, one per design.
+MeasureFunction = Callable[..., Any]
 
 
 @dataclass(frozen=True)
@@ -22,7 +23,10 @@ class Measurement:
     ``columns`` (all of them; None for a value that is undefined). ``enabled(settings)`` says
     whether it runs. If it raises a ``TopolabError`` its columns stay NaN and the design's
     ``error`` column says why; the other measurements still run. With ``reports_progress`` the
-    function also gets ``status``, a callable taking a short text shown on the progress line."""
+    function also gets ``status``, a callable taking a short text shown on the progress line.
+    A ``batch`` measurement runs once after the others, on the designs the comparison picks
+    for it: ``function(designs, settings, **execution)`` returns one dict of columns per design
+    (the simulations, run as independent jobs on every core or a cluster)."""
 
     name: str
     columns: tuple[str, ...]
@@ -30,6 +34,7 @@ class Measurement:
     describe: str
     enabled: Callable[[CompareSettings], bool] = field(default=lambda settings: True)
     reports_progress: bool = False
+    batch: bool = False
 
 
 @dataclass(repr=False)

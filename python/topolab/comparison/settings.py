@@ -20,9 +20,12 @@ DEFAULT_ENDPOINTS = 10_000
 # finds 1,137 designs (536 Dragonflies); 8 per family is 135 designs, about 75 s of CPU, against
 # about 325 s for all (docs/compare.md §4, Figures).
 DEFAULT_PER_FAMILY = 8
-# ``--simulate``: each design is simulated as the largest member of its family with at most this
-# many endpoints and the same load (topolab.design.simulate; docs/compare.md §5).
+# ``--simulate-scaled``: each design is simulated as the largest member of its family with at most
+# this many endpoints and the same load (topolab.design.simulate; docs/compare.md §5).
 DEFAULT_SIM_ENDPOINTS = 600
+# ``--simulate``: the best designs of each family (by the ranking without simulation) simulated at
+# their size. One keeps the default question (radix 48, 10,000 endpoints) within minutes here.
+DEFAULT_SIM_PER_FAMILY = 1
 # An architect gets a balanced network unless they allow oversubscription: by default only
 # designs with load <= 1 are recommended (docs/compare.md §3). Oversubscribed designs up to
 # SHOWN_OVERSUBSCRIPTION are still measured and shown, marked "not recommended".
@@ -45,6 +48,8 @@ def family_names(families: str | Iterable[str] | None) -> tuple[str, ...] | None
 @dataclass(frozen=True, repr=False)
 class CompareSettings(Summarized):
     """What ``topolab compare`` is asked. ``per_family=None`` measures every design found.
+    ``simulate``: each family's best ``sim_per_family`` designs simulated at their size, or with
+    ``simulate_scaled`` as members of at most ``sim_endpoints`` endpoints (docs/compare.md §5).
 
     One machine room for cost and latency: routers are placed on ``floor`` by their family's
     rule (docs/physical.md), cables priced with ``catalog``; latency is Fastest Routing with
@@ -65,7 +70,9 @@ class CompareSettings(Summarized):
     cable_ns_per_m: float = 5.0
     injection_ns: float = 300.0
     simulate: bool = False
+    simulate_scaled: bool = False
     sim_endpoints: int = DEFAULT_SIM_ENDPOINTS
+    sim_per_family: int = DEFAULT_SIM_PER_FAMILY
 
     def __post_init__(self) -> None:
         _integer("radix", self.radix, 3, "an integer >= 3 (router ports)")
@@ -81,11 +88,12 @@ class CompareSettings(Summarized):
             raise _bad("seed", self.seed, "an integer 0 <= seed < 2**64")
         _integer("bisection_runs", self.bisection_runs, 1, "an integer >= 1")
         _integer("sim_endpoints", self.sim_endpoints, 2, "an integer >= 2 (simulated network's endpoints)")
+        _integer("sim_per_family", self.sim_per_family, 1, "an integer >= 1 (designs simulated per family)")
         for name in ("switch_delay_ns", "cable_ns_per_m", "injection_ns"):
             value = getattr(self, name)
             if _not_real(value) or value < 0 or math.isinf(value):
                 raise _bad(name, value, "a finite number >= 0")
-        for name in ("resilience", "simulate"):
+        for name in ("resilience", "simulate", "simulate_scaled"):
             if not isinstance(getattr(self, name), bool):
                 raise _bad(name, getattr(self, name), "True or False")
         for name in ("floor", "catalog"):

@@ -15,8 +15,9 @@ answer types from ``topolab.comparison``. This module runs them in order. It wri
 
 from __future__ import annotations
 
+import math
 import time
-from typing import Iterable, TextIO
+from typing import Any, Iterable, TextIO
 
 from topolab import _core
 from topolab.comparison import (
@@ -25,6 +26,7 @@ from topolab.comparison import (
     DEFAULT_PER_FAMILY,
     DEFAULT_RADIX,
     DEFAULT_SIM_ENDPOINTS,
+    DEFAULT_SIM_PER_FAMILY,
     SHOWN_OVERSUBSCRIPTION,
     CompareSettings,
     Comparison,
@@ -41,6 +43,7 @@ __all__ = [
     "DEFAULT_PER_FAMILY",
     "DEFAULT_RADIX",
     "DEFAULT_SIM_ENDPOINTS",
+    "DEFAULT_SIM_PER_FAMILY",
     "MEASUREMENTS",
     "SHOWN_OVERSUBSCRIPTION",
     "CompareSettings",
@@ -57,10 +60,17 @@ def run_comparison(
     *,
     measurements: Iterable[Measurement] | None = None,
     progress: bool | TextIO | None = None,
+    workers: int | None = None,
+    scheduler: Any = None,
+    sim_results: str | None = None,
 ) -> Comparison:
     """Enumerates the designs of ``settings``, measures the shortlist (or all), ranks them and
     recommends one. ``measurements`` defaults to the enabled ones of ``MEASUREMENTS``.
     ``progress``: True (stderr), a stream, False, or None (stderr when it is a terminal).
+    The batch measurements (the simulations) run through the experiment runner: ``workers``
+    local processes (default every core) or the Dask ``scheduler`` (an address, 'local', a
+    client), keeping each finished search in ``sim_results`` (a directory; None: a temporary
+    one), from which an interrupted comparison resumes (docs/compare.md §5).
 
     Raises ``ParameterError`` for a bad setting, an unknown floor or catalog, or when no design
     fits (the message says which limits to relax)."""
@@ -72,6 +82,9 @@ def run_comparison(
     if measurements is None:
         measurements = [m for m in MEASUREMENTS if m.enabled(settings)]
     measurements = list(measurements)
+    batch = [m for m in measurements if m.batch]
+    per_design = [m for m in measurements if not m.batch]
+    _check_execution(workers, scheduler, bool(batch))
 
     start = time.perf_counter()
     designs = enumerate_designs(
@@ -114,8 +127,24 @@ def run_comparison(
             def status(text: str, head: str = head) -> None:
                 report.note(f"{head}: {text}")
 
-            rows.append(measure_design(design, settings, measurements, status))
+            rows.append(measure_design(design, settings, per_design, status))
             report.update()
+    for m in batch:
+        start_batch = time.perf_counter()
+        columns = m.function(
+            chosen,
+            rows,
+            settings,
+            workers=workers,
+            scheduler=scheduler,
+            results=sim_results,
+            progress=enabled,
+        )
+        # its time shared out, so that measure_s still adds up to the comparison's
+        share = (time.perf_counter() - start_batch) / max(1, len(chosen))
+        for row, values in zip(rows, columns):
+            row.update({c: (math.nan if values.get(c) is None else values[c]) for c in m.columns})
+            row["measure_s"] += share
     measure_s = time.perf_counter() - start
 
     import pandas as pd
@@ -139,3 +168,32 @@ def run_comparison(
         enumerate_s=enumerate_s,
         measure_s=measure_s,
     )
+
+
+def _check_execution(workers: Any, scheduler: Any, simulating: bool) -> None:
+    """The runner's options, checked before anything is measured or shown."""
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise _core.ParameterError(
+            f"compare: parameter 'workers' = {workers!r} is not allowed: an integer >= 1 (processes "
+            "running the simulations)"
+        )
+    if (workers is not None or scheduler is not None) and not simulating:
+        which = "scheduler" if scheduler is not None else "workers"
+        raise _core.ParameterError(
+            f"compare: parameter '{which}' = {scheduler if scheduler is not None else workers!r} is "
+            "not allowed without simulate: only the simulations run as jobs (the other measurements "
+            "use every core already)"
+        )
+    if isinstance(scheduler, str) and scheduler != "local" and ":" not in scheduler:
+        raise _core.ParameterError(
+            f"compare: parameter 'scheduler' = {scheduler!r} is not allowed: a Dask scheduler's "
+            "address such as 'tcp://host:8786', or 'local'"
+        )
+    if scheduler is not None:
+        try:
+            import distributed  # noqa: F401
+        except ImportError as err:
+            raise _core.ParameterError(
+                f"compare: parameter 'scheduler' = {scheduler!r} needs Dask: pip install "
+                f"'topolab[cluster]' ({err})"
+            ) from err

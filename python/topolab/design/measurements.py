@@ -14,7 +14,7 @@ from topolab import _core
 from topolab.comparison import CompareSettings, Measurement
 from topolab.design.pareto import DEFAULT_OBJECTIVES
 from topolab.design.simulate import COLUMNS as SIM_COLUMNS
-from topolab.design.simulate import measure_simulation
+from topolab.design.simulate import measure_simulations
 
 if TYPE_CHECKING:
     from topolab.design.enumerate import Design
@@ -131,18 +131,18 @@ MEASUREMENTS: list[Measurement] = [
     Measurement(
         "simulation",
         SIM_COLUMNS,
-        measure_simulation,
-        "saturation throughput under uniform and worst-case traffic, cycle-accurate simulator, "
-        "on a scaled-down member of the family",
+        measure_simulations,
+        "saturation load under uniform and worst-case traffic, cycle-accurate simulator, each "
+        "family's best designs at their size (or stand-ins with --simulate-scaled)",
         enabled=lambda settings: settings.simulate,
-        reports_progress=True,
+        batch=True,
     ),
 ]
 
 
 def objectives_for(settings: CompareSettings) -> dict[str, str]:
     """The Pareto objectives: cost per endpoint, bandwidth, average latency. Bandwidth is the
-    METIS bisection per endpoint, or with ``simulate`` the simulated saturation throughput
+    METIS bisection per endpoint, or with ``simulate`` the simulated saturation load
     under uniform and under worst-case traffic (what the routing actually delivers)."""
     if not settings.simulate:
         return dict(DEFAULT_OBJECTIVES)

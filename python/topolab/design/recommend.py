@@ -50,8 +50,8 @@ METRICS: dict[str, tuple[str, str, Callable[[float], str]]] = {
     "cable_length_km": ("cable length", "min", _unit("km")),
     "optical_cables": ("optical cables", "min", _number),
     "electric_cables": ("electric cables", "min", _number),
-    "saturation_uniform": ("saturation throughput (uniform)", "max", _percent),
-    "saturation_worst": ("saturation throughput (worst case)", "max", _percent),
+    "saturation_uniform": ("saturation load (uniform)", "max", _percent),
+    "saturation_worst": ("saturation load (worst case)", "max", _percent),
     "resilience": ("links removable before disconnection", "max", _percent),
 }
 # Described for the recommended configuration when measured, besides the objectives.

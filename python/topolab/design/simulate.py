@@ -1,12 +1,12 @@
-"""``topolab compare --simulate``: saturation throughput of each design, simulated on a
-scaled-down member of its family (docs/compare.md §5).
+"""``topolab compare --simulate``: the saturation load of each family's best designs under
+uniform and worst-case traffic, simulated at their size (docs/compare.md §5).
 
-Full-size designs (10,000 endpoints) are too slow for the cycle-accurate simulator on this
-machine, so each design is simulated as a smaller network of the same family and structure
-(``scaled_member``): the same family, the same number of dimensions or levels, and the same
-load (endpoints per router over the family's balanced concentration, docs/compare.md §1), at
-most ``CompareSettings.sim_endpoints`` endpoints. Designs that scale to the same small network
-(a Slim Fly q = 19 with p = 14 or 15) share one simulation (cached).
+By default the designs themselves are simulated; with ``CompareSettings.simulate_scaled`` each
+is simulated as a smaller network of the same family and structure (``scaled_member``, rules in
+``SCALE_RULES``): the same number of dimensions or levels and the same load (endpoints per
+router over the family's balanced concentration, docs/compare.md §1), at most
+``CompareSettings.sim_endpoints`` endpoints. Designs simulated as the same network share its
+searches. Each search (``topolab.design.saturation``) is one point of the experiment runner.
 
 Which routing and which worst-case pattern a family gets is declared by the family itself
 (``routing.simulation`` in its Rust table, crates/topolab-core/src/topology/), read here as
@@ -48,20 +48,20 @@ SIM_CHOICES: dict[str, SimChoice] = {
 }
 
 # Router and measurement parameters of every run (the simulator's defaults otherwise,
-# docs/simulator.md): sample periods of 500 cycles instead of 1,000 halve the time; on the
-# q = 7 Slim Fly (588 endpoints) accepted throughput at loads 0.3, 0.6, 0.8 moved by 0.001 to
-# 0.002 (0.2998/0.2986, 0.5920/0.5898, 0.5968/0.5959).
-SIM_PARAMS: dict[str, Any] = {"sample_period": 500}
-
-# Offered loads of the saturation search (flits per endpoint per cycle).
-LOAD_STEP = 0.1
-LOADS = tuple(round(LOAD_STEP * i, 10) for i in range(1, 11))
+# docs/simulator.md): sample periods of 200 cycles instead of 1,000. A 10,000-endpoint network
+# ejects about a million flits in one such period, so the early verdicts (docs/simulator.md)
+# are clear after 4 periods (3 of warm-up, twice the latency of the slowest packet of the
+# default networks, and one measured) where 1,000-cycle periods took 5 times as many cycles;
+# small networks, whose windows are noisier, go on by the usual rules until the verdict is clear.
+SIM_PARAMS: dict[str, Any] = {"sample_period": 200}
 
 COLUMNS = (
     "saturation_uniform",
     "saturation_worst",
     "sim_network",
     "sim_endpoints",
+    "sim_full_size",
+    "sim_runs",
     "sim_load",
     "sim_uniform",
     "sim_worst",
@@ -299,17 +299,18 @@ def _endpoints_of(spec: str) -> int | None:
 
 
 # ---------------------------------------------------------------------------------------------
-# the saturation search
+# the simulations of a comparison: one saturation search per (network, routing, traffic)
 # ---------------------------------------------------------------------------------------------
 
 
-def _vcs_needed(net: Network, routing: str) -> int:
+def _vcs_needed(net: Network, routing: str, diameter: int | None = None) -> int:
     """Hop-indexed VCs need one class per hop (000 §IV-D): D for min, 2D for Valiant and UGAL."""
     if routing not in ("min", "valiant", "ugal_l", "ugal_g"):
         return 4
-    from topolab.analysis import analyze
+    if diameter is None:
+        from topolab.analysis import analyze
 
-    diameter = analyze(net, progress=False).diameter
+        diameter = analyze(net, progress=False).diameter
     if diameter is None:
         raise _core.ParameterError(
             f"simulate: parameter 'network' = {net.spec or net.family!r} is not allowed: "
@@ -318,75 +319,168 @@ def _vcs_needed(net: Network, routing: str) -> int:
     return max(4, diameter * (1 if routing == "min" else 2))
 
 
-_SATURATION_CACHE: dict[tuple[str, str, str, int], dict[str, Any]] = {}
+def simulated_network(design: Design, settings: CompareSettings) -> tuple[str, int] | None:
+    """(spec, endpoints) of what is simulated for ``design``: the design itself, or with
+    ``settings.simulate_scaled`` its stand-in (``scaled_member``); None when its family has no
+    simulation choice or no scaling rule."""
+    if design.family not in SIM_CHOICES:
+        return None
+    if not settings.simulate_scaled:
+        return design.spec, design.endpoints
+    return scaled_member(design, settings.sim_endpoints)
 
 
-def saturation(
-    spec: str, routing: str, traffic: str, seed: int, status: Callable[[str], None] | None = None
-) -> dict[str, Any]:
-    """Offers LOADS in increasing order and stops at the first load past saturation (accepted
-    throughput grows by less than half the load step over the best so far, or the run is
-    unstable). Returns ``saturation`` (the highest accepted throughput, flits per endpoint per
-    cycle over all endpoints), ``saturation_load`` (the highest load whose accepted throughput
-    kept up), ``curve``: [offered, accepted, average latency in cycles] per load, and
-    ``num_vcs``. Results are cached per (spec, routing, traffic, seed) for the process.
+def chosen_for_simulation(frame: Any, settings: CompareSettings) -> list[int]:
+    """The row labels of ``frame`` (the measured designs, ranked without simulation: best first)
+    to simulate: each family's best ``settings.sim_per_family`` that it can simulate."""
+    taken: dict[str, int] = {}
+    chosen = []
+    for label, family in zip(frame.index, frame["family"]):
+        if family in SIM_CHOICES and taken.get(family, 0) < settings.sim_per_family:
+            taken[family] = taken.get(family, 0) + 1
+            chosen.append(label)
+    return chosen
 
-    Why not ``sweep_load``'s own search: it calls a run saturated when it accepts less than
-    97% of the offered load over all endpoints, and worst-case patterns leave some endpoints
-    idle (6 of 50 Slim Fly routers for q = 5), so it stops at the first load."""
-    key = (spec, routing, traffic, seed)
-    if key in _SATURATION_CACHE:
-        return _SATURATION_CACHE[key]
+
+def simulate_designs(
+    designs: list[Design],
+    settings: CompareSettings,
+    *,
+    diameters: dict[str, int] | None = None,
+    workers: int | None = None,
+    scheduler: Any = None,
+    results: str | None = None,
+    progress: bool | None = None,
+) -> list[dict[str, Any]]:
+    """The simulation columns (``COLUMNS``) of each design: a saturation search
+    (``topolab.design.saturation``) under uniform traffic and under the family's worst case, on
+    the design at its size or on its stand-in, every search an independent point of the
+    experiment runner (``topolab.experiment.run_experiment``: ``workers`` local processes, or
+    the Dask ``scheduler``), kept in ``results`` (a directory: a second call resumes from it)."""
+    from topolab.design.saturation import TOLERANCE
+    from topolab.experiment import run_experiment
     from topolab.network import build
-    from topolab.sim import simulate
 
-    net = build(spec)
-    vcs = _vcs_needed(net, routing)
-    curve: list[tuple[float, float, float]] = []
-    best, best_load = 0.0, 0.0
-    for load in LOADS:
-        if status is not None:
-            status(f"{spec} {routing} {traffic} load {load:.1f}")
-        r = simulate(net, routing, traffic, load, seed=seed, num_vcs=vcs, **SIM_PARAMS)
-        accepted = 0.0 if math.isnan(r.accepted_throughput) else r.accepted_throughput
-        curve.append((load, accepted, r.avg_latency))
-        if accepted < best + LOAD_STEP / 2 or r.unstable:
-            best = max(best, accepted)
-            break
-        best, best_load = accepted, load
-    result = {"saturation": best, "saturation_load": best_load, "curve": curve, "num_vcs": vcs}
-    _SATURATION_CACHE[key] = result
-    return result
-
-
-def measure_simulation(
-    design: Design, net: Network, settings: CompareSettings, status: Callable[[str], None] | None = None
-) -> dict[str, Any]:
-    """Saturation throughput under uniform traffic and the family's worst case (SIM_CHOICES),
-    simulated on ``scaled_member(design, settings.sim_endpoints)``."""
-    choice = SIM_CHOICES.get(design.family)
-    scaled = scaled_member(design, settings.sim_endpoints) if choice else None
-    if choice is None or scaled is None:
-        return {"sim_note": f"not simulated: no routing or scaled-down rule for family {design.family}"}
-    spec, endpoints = scaled
-    load = design.load if spec == design.spec else scaled_load(spec, design.family)
-    out: dict[str, Any] = {"sim_network": spec, "sim_endpoints": endpoints, "sim_load": load}
-    notes = [] if spec == design.spec else [f"simulated at {endpoints:,} endpoints ({spec})"]
-    if load is not None and abs(load - design.load) > 0.1 * design.load:
-        notes.append(f"load {load:.2f} there against {design.load:.2f}")
-    if choice.note:
-        notes.append(choice.note)
-    for key, routing, traffic in (
-        ("uniform", choice.uniform_routing, "uniform"),
-        ("worst", choice.worst_routing, choice.worst_traffic),
-    ):
-        out[f"sim_{key}"] = f"{routing} / {traffic}"
-        try:
-            r = saturation(spec, routing, traffic, settings.seed, status)
-        except _core.TopolabError as err:
-            notes.append(f"{key}: {err}")
+    rows: list[dict[str, Any]] = []
+    cases: dict[tuple[str, str, str], dict[str, Any]] = {}
+    vcs: dict[tuple[str, str], int] = {}
+    for design in designs:
+        simulated = simulated_network(design, settings)
+        if simulated is None:
+            rows.append(
+                {"sim_note": f"not simulated: no routing or stand-in rule for family {design.family}"}
+            )
             continue
-        out[f"saturation_{key}"] = r["saturation"]
-        out[f"sim_curve_{key}"] = json.dumps([[round(x, 6) for x in p] for p in r["curve"]])
-    out["sim_note"] = "; ".join(notes)
+        choice = SIM_CHOICES[design.family]
+        spec, endpoints = simulated
+        full = spec == design.spec
+        load = design.load if full else scaled_load(spec, design.family)
+        row: dict[str, Any] = {
+            "sim_network": spec,
+            "sim_endpoints": endpoints,
+            "sim_load": load,
+            "sim_full_size": full,
+            "sim_runs": 0,
+        }
+        notes = ["simulated at full size"] if full else [f"simulated at {endpoints:,} endpoints ({spec})"]
+        if load is not None and abs(load - design.load) > 0.1 * design.load:
+            notes.append(f"load {load:.2f} there against {design.load:.2f}")
+        if choice.note:
+            notes.append(choice.note)
+        row["_notes"] = notes
+        for key, routing, traffic in (
+            ("uniform", choice.uniform_routing, "uniform"),
+            ("worst", choice.worst_routing, choice.worst_traffic),
+        ):
+            row[f"sim_{key}"] = f"{routing} / {traffic}"
+            if (spec, routing) not in vcs:
+                diameter = (diameters or {}).get(spec) if full else None
+                try:
+                    vcs[spec, routing] = _vcs_needed(build(spec), routing, diameter)
+                except _core.TopolabError as err:
+                    notes.append(f"{key}: {err}")
+                    continue
+            cases[spec, routing, traffic] = {
+                "network": spec,
+                "routing": routing,
+                "traffic": traffic,
+                "seed": settings.seed,
+                "tolerance": TOLERANCE,
+                "num_vcs": vcs[spec, routing],
+                **SIM_PARAMS,
+            }
+        rows.append(row)
+
+    found: dict[tuple[str, str, str], dict[str, Any]] = {}
+    if cases:
+        frame = run_experiment(
+            {
+                "name": f"compare: {len(cases)} saturation searches",
+                "kind": "saturation",
+                "cases": list(cases.values()),
+            },
+            results=results,
+            workers=workers,
+            scheduler=scheduler,
+            progress=progress,
+        )
+        for record in frame.to_dict("records"):
+            found[record["network"], record["routing"], record["traffic"]] = record
+
+    for row in rows:
+        notes = row.pop("_notes", None)
+        if notes is None:
+            continue
+        for key in ("uniform", "worst"):
+            routing, traffic = row[f"sim_{key}"].split(" / ")
+            record = found.get((row["sim_network"], routing, traffic))
+            if record is None:
+                continue
+            if record["status"] != "ok":
+                notes.append(f"{key}: {record['error']}")
+                continue
+            row[f"saturation_{key}"] = record["saturation_load"]
+            row["sim_runs"] += int(record["runs"])
+            curve = zip(record["offered_load"], record["accepted_throughput"], record["avg_latency"])
+            row[f"sim_curve_{key}"] = json.dumps(
+                [[round(x, 6) if x is not None else None for x in point] for point in curve]
+            )
+        row["sim_note"] = "; ".join(notes)
+    return rows
+
+
+def measure_simulations(
+    designs: list[Design], rows: list[dict[str, Any]], settings: CompareSettings, **execution: Any
+) -> list[dict[str, Any]]:
+    """The batch measurement ``simulation``: ranks the measured designs without simulation
+    (cost, bisection, latency; ``rank_and_recommend``), simulates each family's best
+    ``settings.sim_per_family`` (``simulate_designs`` with ``execution``: workers, scheduler,
+    results, progress) and returns the columns of every design, in order (only a note for
+    those not simulated)."""
+    import pandas as pd
+
+    from topolab.design.enumerate import designs_frame
+    from topolab.design.pareto import DEFAULT_OBJECTIVES
+    from topolab.design.ranking import rank_and_recommend
+
+    frame = pd.concat([designs_frame(designs), pd.DataFrame(rows, index=range(len(designs)))], axis=1)
+    frame["_position"] = range(len(designs))
+    ranked, _ = rank_and_recommend(frame, dict(DEFAULT_OBJECTIVES), settings.oversubscription)
+    picked = [int(ranked.at[label, "_position"]) for label in chosen_for_simulation(ranked, settings)]
+    diameters = {}
+    for i in picked:
+        diameter = rows[i].get("router_diameter")
+        if isinstance(diameter, (int, float)) and math.isfinite(diameter):
+            diameters[designs[i].spec] = int(diameter)
+    simulated = simulate_designs([designs[i] for i in picked], settings, diameters=diameters, **execution)
+    out: list[dict[str, Any]] = []
+    for design in designs:
+        if design.family not in SIM_CHOICES:
+            out.append({"sim_note": f"not simulated: no routing for family {design.family}"})
+        else:
+            out.append(
+                {"sim_note": f"not simulated: not among the best {settings.sim_per_family} of its family"}
+            )
+    for i, columns in zip(picked, simulated):
+        out[i] = columns
     return out

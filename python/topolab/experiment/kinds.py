@@ -192,6 +192,16 @@ register_kind(
     "traffic, loads, tolerance, seed and router parameters; the runs' columns as lists",
 )
 
+register_kind(
+    "saturation",
+    "topolab.design.saturation:saturation_point",
+    required=["network"],
+    validate="topolab.design.saturation:check_saturation_point",
+    summary="the saturation load in a few runs (topolab compare --simulate's search): from the static "
+    "channel-load bound, runs ended once their verdict is clear; network, routing, traffic, seed, "
+    "tolerance and router parameters",
+)
+
 
 def _network(params: dict):
     from topolab.cli.common import network_from_argument

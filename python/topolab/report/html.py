@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from topolab.references import REFERENCES, cite
 from topolab.report import interactive, plots, tables
 from topolab.report.styles import Style
-from topolab.report.text import OBJECTIVE_WORDS, asked_lines, question
+from topolab.report.text import OBJECTIVE_WORDS, asked_lines, question, simulated_size
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -129,21 +129,16 @@ def _figures(c: Comparison, images: dict[str, bytes]) -> list[dict[str, Any]]:
     ]
     if simulated:
         data = c.frame.dropna(subset=simulated, how="all")
-        sizes = sorted({int(n) for n in data["sim_endpoints"].dropna()}) if "sim_endpoints" in data else []
-        scaled = (
-            f" Simulated at {min(sizes):,} to {max(sizes):,} endpoints: each design as a smaller member "
-            "of its family with the same structure and load (column 'simulated as'), since the "
-            "full-size networks are too slow to simulate here."
-            if sizes
-            else ""
-        )
+        scaled = f" {simulated_size(data).capitalize()} (columns 'sim. endpoints', 'simulated as')."
         entry: dict[str, Any] = {
             "key": "simulation",
             "title": "Simulation",
-            "text": "Saturation throughput from the cycle-accurate simulator: the highest accepted "
-            "throughput, in flits per endpoint per cycle (1 = every endpoint injecting at full rate), "
-            "under uniform traffic and under the family's worst-case pattern, each with the family's "
-            f"best available routing (columns 'uniform', 'worst case').{scaled}",
+            "text": "Saturation load from the cycle-accurate simulator: the highest offered load the "
+            "network carries, in flits per sending endpoint per cycle (1 = every endpoint injecting "
+            "at full rate), within 0.01, under uniform traffic and under the family's worst-case "
+            "pattern, each with the family's best available routing (columns 'uniform', 'worst "
+            "case'), for each family's best designs. The search starts at the static channel-load "
+            f"bound and ends each run once its verdict is clear.{scaled}",
             "table": table(data, ["rank", "name", *simulated, *tables.SIMULATION], "simulation-table"),
         }
         if "latency_load" in images:
@@ -151,7 +146,7 @@ def _figures(c: Comparison, images: dict[str, bytes]) -> list[dict[str, Any]]:
                 alt="latency against offered load",
                 caption="Average packet latency against offered load on the simulated networks of the "
                 "recommended design and the next designs of the front, a colour and marker per design "
-                "(label: design @ simulated endpoints). A curve ends at the first load past saturation.",
+                "(label: design @ simulated endpoints). The points are the loads the saturation search ran.",
                 image="latency_load",
             )
         out.append(entry)

@@ -50,7 +50,7 @@ def _short(name: str, limit: int = 44) -> str:
 # throughput under uniform traffic when ``compare --simulate`` measured it (what it ranks by).
 BANDWIDTH_LABELS = {
     "bisection_per_endpoint": "bisection bandwidth per endpoint (links)",
-    "saturation_uniform": "simulated saturation throughput, uniform (flits/endpoint/cycle)",
+    "saturation_uniform": "simulated saturation load, uniform (flits/endpoint/cycle)",
 }
 
 

@@ -91,10 +91,16 @@ COLUMNS = {
             _percent,
             "fraction of random cable failures before disconnection (Besta & Hoefler, SC14, §III-D)",
         ),
-        Column("saturation_uniform", "sat. unif.", _percent, "saturation throughput, uniform traffic"),
-        Column("saturation_worst", "sat. worst", _percent, "saturation throughput, worst-case traffic"),
+        Column("saturation_uniform", "sat. unif.", _percent, "saturation load, uniform traffic"),
+        Column("saturation_worst", "sat. worst", _percent, "saturation load, worst-case traffic"),
         Column("sim_endpoints", "sim. endpoints", _int, "endpoints of the simulated network"),
-        Column("sim_network", "simulated as", str, "the scaled-down member of the family simulated"),
+        Column(
+            "sim_network",
+            "simulated as",
+            str,
+            "the network simulated: the design itself, or its stand-in with --simulate-scaled",
+        ),
+        Column("sim_runs", "runs", _int, "simulator runs of the two saturation searches"),
         Column("sim_uniform", "uniform", str, "routing / traffic of the uniform run"),
         Column("sim_worst", "worst case", str, "routing / traffic of the worst-case run"),
         Column("sim_note", "simulation notes", str, "how the design was simulated"),
@@ -177,7 +183,7 @@ HTML = (
 )
 
 # The simulation section's columns after the saturation ones.
-SIMULATION = ("sim_endpoints", "sim_network", "sim_uniform", "sim_worst", "sim_note")
+SIMULATION = ("sim_endpoints", "sim_network", "sim_runs", "sim_uniform", "sim_worst", "sim_note")
 
 
 def present(frame: pd.DataFrame, keys: Sequence[str]) -> list[Column]:

@@ -9,14 +9,16 @@ from typing import TYPE_CHECKING
 from topolab.report import tables
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from topolab.comparison import Comparison
 
 OBJECTIVE_WORDS = {
     "cost_per_endpoint": "cost per endpoint (lower is better)",
     "bisection_per_endpoint": "bisection bandwidth per endpoint (higher)",
     "avg_latency_ns": "average latency (lower)",
-    "saturation_uniform": "simulated saturation throughput, uniform traffic (higher)",
-    "saturation_worst": "simulated saturation throughput, worst-case traffic (higher)",
+    "saturation_uniform": "simulated saturation load, uniform traffic (higher)",
+    "saturation_worst": "simulated saturation load, worst-case traffic (higher)",
 }
 FRONT_ROWS = 10  # front members listed on the terminal; the report lists them all
 
@@ -79,24 +81,43 @@ def asked_lines(c: Comparison) -> list[tuple[str, str]]:
     if s.resilience:
         lines.append(("resilience", "measured (random cable failures, Besta & Hoefler, SC14, §III-D)"))
     if s.simulate:
-        sizes = c.frame["sim_endpoints"].dropna() if "sim_endpoints" in c.frame else []
-        scale = (
-            f"simulated at {int(min(sizes)):,} to {int(max(sizes)):,} endpoints (a smaller member of "
-            "each family, same structure and load; full size is too slow here)"
-            if len(sizes)
-            else "no design could be simulated"
-        )
         lines.append(
             (
                 "simulation",
-                "saturation throughput under uniform and the family's worst-case traffic, "
-                f"each with the family's best routing (cycle-accurate, seed {s.seed}); {scale}",
+                "saturation load under uniform and the family's worst-case traffic, each with the "
+                f"family's best routing (cycle-accurate, seed {s.seed}); {simulated_size(c.frame)}",
             )
         )
     failed = c.failed
     if len(failed):
         lines.append(("failed", f"{len(failed)} designs could not be fully measured (see the report)"))
     return lines
+
+
+def simulated_size(frame: pd.DataFrame) -> str:
+    """Whether the simulated figures are of the designs at full size or of stand-ins, in words."""
+    if "sim_endpoints" not in frame or not frame["sim_endpoints"].notna().any():
+        return "no design could be simulated"
+    done = frame[frame["sim_endpoints"].notna()]
+    if "sim_full_size" in done:
+        full = done["sim_full_size"].fillna(False).astype(bool)
+    else:
+        full = done["sim_endpoints"] < 0  # no column: all stand-ins
+    parts = []
+    if full.any():
+        parts.append(f"{_designs(int(full.sum()))} simulated at full size")
+    if (~full).any():
+        sizes = done.loc[~full, "sim_endpoints"]
+        parts.append(
+            f"{_designs(int((~full).sum()))} from stand-ins of {int(sizes.min()):,} to "
+            f"{int(sizes.max()):,} endpoints (a smaller member of each family, same structure and "
+            "load: --simulate-scaled)"
+        )
+    return "; ".join(parts)
+
+
+def _designs(count: int) -> str:
+    return f"{count} design" + ("" if count == 1 else "s")
 
 
 def summary(c: Comparison, width: int = 100, files: dict[str, str] | None = None) -> str:

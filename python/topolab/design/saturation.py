@@ -1,0 +1,152 @@
+"""The saturation search of ``topolab compare --simulate`` (docs/compare.md §5): the highest
+offered load a network carries under a routing and a traffic pattern, found in a few runs.
+
+1. **Start at the static bound.** For an oblivious routing no load above the channel-load bound
+   (the load at which the busiest channel carries one flit per cycle, ``routing.channel_load``)
+   can be carried, and the simulated saturation lies just below it. Adaptive routings have no
+   static load; they start at the larger bound of minimal and Valiant routing, between which
+   UGAL chooses. The first run is at that bound (at most 1).
+2. **Stop each run once its verdict is clear** (the simulator's ``early_verdict`` option,
+   docs/simulator.md: clearly saturated or clearly stable after its first measured period,
+   stated in the run's ``early_verdict``); runs whose verdict is not clear go on by the usual
+   rules.
+3. **Estimate, then bracket.** A saturated run's accepted throughput is what the network
+   delivers when overloaded, an estimate of the saturation load: the next run is there (kept
+   inside the bracket), then the bracket [highest load not saturated, lowest load saturated]
+   is closed until it is ``tolerance`` wide: after a saturated run by its new estimate; after
+   an estimate that was carried by one step of ``tolerance`` above it (the overloaded network
+   delivers a little less than its saturation load); otherwise by bisection.
+
+Each search is one point of the experiment kind ``saturation`` (``saturation_point``), so that
+``topolab compare`` runs its searches through the experiment runner (every local core, or a
+Dask cluster) and a results store resumes them. Warm state is not carried from one load to the
+next: each run starts from an empty network, as the measurement rules assume.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+from topolab import _core
+from topolab.defaults import DEFAULT_SEED
+
+# The search stops when the highest load not saturated and the lowest saturated are this close;
+# the saturation load is then known to within this.
+TOLERANCE = 0.01
+# Routings without a static channel load (decided from queue occupancy at run time) start at the
+# larger bound of these two, the routes UGAL chooses between.
+ADAPTIVE_BOUNDS = ("min", "valiant")
+# A point's parameters other than these are simulator parameters (docs/simulator.md).
+SEARCH_KEYS = ("network", "routing", "traffic", "seed", "tolerance")
+
+Run = Callable[[float], Any]
+
+
+def static_bound(net: Any, routing: str, traffic: str) -> float | None:
+    """The channel-load throughput bound of ``routing`` under ``traffic`` (flits per endpoint
+    per cycle), the larger one of minimal and Valiant routing for a routing without a static
+    load, None when neither can be computed."""
+    from topolab.routing import channel_load
+
+    def bound(name: str) -> float | None:
+        try:
+            return float(channel_load(net, name, traffic=traffic, progress=False).throughput_bound)
+        except (_core.ParameterError, _core.TopolabError):
+            return None
+
+    own = bound(routing)
+    if own is not None:
+        return own
+    found = [b for b in map(bound, ADAPTIVE_BOUNDS) if b is not None]
+    return max(found) if found else None
+
+
+def search(run: Run, start: float | None, tolerance: float = TOLERANCE) -> dict[str, Any]:
+    """The saturation load by the runs of ``run(load)`` (a result with ``saturated`` and
+    ``accepted_throughput``), starting at ``start`` (the static bound; None: 1). Returns
+    ``saturation_load`` (highest load not saturated, 0 when even ``tolerance`` saturates),
+    ``saturated_load`` (lowest load saturated, None when 1 is carried) and ``runs``: (load,
+    result) by increasing load."""
+    if not 0 < tolerance < 1:
+        raise _core.ParameterError(
+            f"saturation search: parameter 'tolerance' = {tolerance!r} is not allowed: a load "
+            "difference above 0 and below 1"
+        )
+    runs: dict[float, Any] = {}
+    lo, hi = 0.0, math.inf
+    load = 1.0 if start is None or not math.isfinite(start) else min(1.0, max(tolerance, start))
+    estimated = False  # the load just run was an estimate
+    while True:
+        load = round(load, 4)
+        result = runs[load] = run(load)
+        if result.saturated:
+            hi = min(hi, load)
+        else:
+            lo = max(lo, load)
+        if lo >= 1.0 or hi <= tolerance or hi - lo <= tolerance + 1e-9:
+            break
+        if math.isinf(hi):  # carried at the start: the bound was cautious, go up
+            load, estimated = min(1.0, lo + max(tolerance, 0.1 * lo)), False
+        elif result.saturated and math.isfinite(result.accepted_throughput):
+            # what the overloaded network delivered: the next guess, inside the bracket
+            load = min(hi - tolerance, max(lo + tolerance, result.accepted_throughput))
+            estimated = True
+        elif estimated:  # the estimate was carried: the saturation load is likely just above
+            load, estimated = lo + tolerance, False
+        else:
+            load = (lo + hi) / 2
+    return {
+        "saturation_load": lo,
+        "saturated_load": None if math.isinf(hi) else hi,
+        "runs": sorted(runs.items()),
+    }
+
+
+def saturation_point(params: dict[str, Any]) -> dict[str, Any]:
+    """One experiment point of kind "saturation": the search above on ``network`` (a spec) with
+    ``routing``, ``traffic``, ``seed`` and ``tolerance``; every other key is a simulator
+    parameter (``early_verdict`` is always on). Results: ``saturation_load``, ``saturated_load``,
+    ``static_bound``, ``runs``, ``sim_cycles``, ``sim_seconds`` and per run by increasing load
+    ``offered_load``, ``accepted_throughput``, ``avg_latency``, ``early_verdict``."""
+    from topolab.network import build
+    from topolab.sim import simulate
+
+    net = build(str(params["network"]))
+    routing = str(params.get("routing", "min"))
+    traffic = str(params.get("traffic", "uniform"))
+    seed = int(params.get("seed", DEFAULT_SEED))
+    sim_params = {k: v for k, v in params.items() if k not in SEARCH_KEYS}
+    sim_params["early_verdict"] = True
+    bound = static_bound(net, routing, traffic)
+
+    def run(load: float) -> Any:
+        return simulate(net, routing, traffic, load, seed=seed, progress=False, **sim_params)
+
+    found = search(run, bound, float(params.get("tolerance", TOLERANCE)))
+    results = [r for _, r in found["runs"]]
+    return {
+        "saturation_load": found["saturation_load"],
+        "saturated_load": found["saturated_load"],
+        "static_bound": bound,
+        "runs": len(results),
+        "sim_cycles": sum(r.cycles for r in results),
+        "sim_seconds": sum(r.wall_seconds for r in results),
+        "offered_load": [load for load, _ in found["runs"]],
+        "accepted_throughput": [_finite(r.accepted_throughput) for r in results],
+        "avg_latency": [_finite(r.avg_latency) for r in results],
+        "early_verdict": [r.early_verdict for r in results],
+    }
+
+
+def check_saturation_point(params: dict[str, Any]) -> None:
+    """Before any point runs: the tolerance, the seed and the simulator parameters."""
+    from topolab._args import float_arg, int_arg
+
+    float_arg("saturation", "tolerance", params.get("tolerance", TOLERANCE), 1e-6, 0.5)
+    int_arg("saturation", "seed", params.get("seed", DEFAULT_SEED))
+    _core.check_sim_params({k: v for k, v in params.items() if k not in SEARCH_KEYS})
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None

@@ -1,0 +1,64 @@
+"""compare --simulate's fast saturation search against the simulator's own exhaustive load
+bisection (``topolab.sweep_load``: plain runs at 0.1, 0.2, ... up to the first saturated load,
+then bisection to 0.005) on the same network, routing, traffic and setup; prints both figures,
+their difference, the runs and the CPU time of each (docs/compare.md §5, "Figures").
+
+    python scripts/saturation_sample.py slimfly:q=19,p=15 min uniform [--num-vcs 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import topolab
+from topolab.design.saturation import saturation_point
+from topolab.design.simulate import SIM_PARAMS
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("network")
+    parser.add_argument("routing")
+    parser.add_argument("traffic")
+    parser.add_argument("--num-vcs", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    setup = {"num_vcs": args.num_vcs, **SIM_PARAMS}
+
+    start = time.process_time()
+    point = {"network": args.network, "routing": args.routing, "traffic": args.traffic, "seed": args.seed}
+    fast = saturation_point({**point, **setup})
+    fast_cpu = time.process_time() - start
+
+    start = time.process_time()
+    curve = topolab.sweep_load(
+        args.network, args.routing, args.traffic, seed=args.seed, tolerance=0.005, progress=False, **setup
+    )
+    plain_cpu = time.process_time() - start
+    exhaustive = float(curve.attrs["saturation_load"])
+    print(
+        json.dumps(
+            {
+                "network": args.network,
+                "routing": args.routing,
+                "traffic": args.traffic,
+                "fast": fast["saturation_load"],
+                "fast_runs": fast["runs"],
+                "fast_loads": fast["offered_load"],
+                "static_bound": fast["static_bound"],
+                "fast_cpu_s": round(fast_cpu, 1),
+                "exhaustive": exhaustive,
+                "exhaustive_runs": len(curve),
+                "exhaustive_cpu_s": round(plain_cpu, 1),
+                "difference": round(fast["saturation_load"] - exhaustive, 4),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,212 @@
+"""compare --simulate's saturation search and how it runs: within 0.02 of an exhaustive load
+bisection made here with the plain simulator; the searches as points of the experiment runner,
+resumed after an interruption, the same on one and two workers and on a Dask cluster."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+import topolab
+from topolab.cli import main
+from topolab.design import saturation as SAT
+from topolab.design import simulate as S
+from topolab.design.compare import CompareSettings, run_comparison
+
+# Plain runs: the simulator's own measurement (no early verdict), with compare's setup.
+PLAIN = dict(S.SIM_PARAMS)
+
+
+def exhaustive_saturation(spec: str, routing: str, traffic: str, num_vcs: int, seed: int = 0) -> float:
+    """The highest load not saturated: every load from 0.05 in steps of 0.05 up to the first
+    saturated one, then bisection of that step down to 0.005 (plain runs throughout)."""
+
+    def saturated(load: float) -> bool:
+        r = topolab.simulate(spec, routing, traffic, load, seed=seed, num_vcs=num_vcs, **PLAIN)
+        return r.saturated
+
+    lo, hi = 0.0, None
+    for i in range(1, 21):
+        load = round(0.05 * i, 4)
+        if saturated(load):
+            hi = load
+            break
+        lo = load
+    if hi is None:
+        return lo
+    while hi - lo > 0.005:
+        mid = (lo + hi) / 2
+        if saturated(mid):
+            hi = mid
+        else:
+            lo = mid
+    return lo
+
+
+@pytest.mark.parametrize(
+    "spec,routing,traffic,num_vcs",
+    [
+        ("slimfly:q=5", "min", "uniform", 4),
+        ("mlfm:h=3", "min", "mlfm-worst", 4),
+        ("torus:dims=6x6", "dor", "tornado", 4),
+    ],
+)
+def test_fast_search_is_within_002_of_an_exhaustive_bisection(spec, routing, traffic, num_vcs):
+    params = {"network": spec, "routing": routing, "traffic": traffic, "seed": 0, "num_vcs": num_vcs, **PLAIN}
+    fast = SAT.saturation_point(params)
+    reference = exhaustive_saturation(spec, routing, traffic, num_vcs)
+    assert abs(fast["saturation_load"] - reference) <= 0.02, (fast, reference)
+    # few runs, each stopped as soon as its verdict was clear
+    assert fast["runs"] <= 8, fast
+    assert any(v for v in fast["early_verdict"]), fast
+    # the bracket: the next load up saturated, within the search's tolerance
+    assert fast["saturated_load"] is not None, fast
+    assert fast["saturated_load"] - fast["saturation_load"] <= SAT.TOLERANCE + 1e-9
+
+
+def test_the_search_starts_at_the_static_bound_and_follows_the_overloaded_throughput():
+    # a stand-in simulator whose network carries loads up to 0.43 and delivers 0.43 beyond
+    class Run:
+        def __init__(self, load):
+            self.saturated = load > 0.43
+            self.accepted_throughput = min(load, 0.43)
+
+    loads = []
+
+    def run(load):
+        loads.append(load)
+        return Run(load)
+
+    found = SAT.search(run, start=0.5, tolerance=0.01)
+    assert loads[0] == 0.5
+    assert found["saturation_load"] == pytest.approx(0.43)
+    assert found["saturated_load"] - found["saturation_load"] <= 0.01 + 1e-9
+    assert len(loads) <= 3
+    # a bound the network exceeds: the search goes up to full load
+    assert SAT.search(lambda load: Run(0.0), start=0.8)["saturated_load"] is None
+
+
+def test_static_bound_of_minimal_routing_follows_the_closed_form():
+    # Kathareios et al., SC15, §4.2: minimal routing under the h-MLFM worst case carries 1/h
+    net = topolab.build("mlfm:h=3")
+    assert SAT.static_bound(net, "min", "mlfm-worst") == pytest.approx(1 / 3)
+    # adaptive: the larger of the minimal and Valiant bounds
+    sf = topolab.build("slimfly:q=5")
+    assert SAT.static_bound(sf, "ugal_l", "uniform") == pytest.approx(
+        max(SAT.static_bound(sf, "min", "uniform"), SAT.static_bound(sf, "valiant", "uniform"))
+    )
+
+
+SMALL = CompareSettings(
+    radix=8, endpoints=20, families=("mlfm", "oft"), simulate=True, per_family=2, sim_per_family=2
+)
+SIM_COLUMNS = ["spec", "saturation_uniform", "saturation_worst", "sim_network", "sim_runs", "sim_curve_worst"]
+
+
+def _sim(result):
+    return result.frame.sort_values("spec")[SIM_COLUMNS].reset_index(drop=True)
+
+
+def test_designs_are_simulated_at_full_size_and_stand_ins_only_on_request():
+    full = run_comparison(SMALL, progress=False, workers=1).frame
+    simulated = full[full["sim_network"].notna()]
+    assert len(simulated) == len(full) >= 2  # at most 2 per family: all of them
+    assert (simulated["sim_network"] == simulated["spec"]).all()
+    assert simulated["sim_full_size"].astype(bool).all()
+    for _, row in simulated.iterrows():
+        assert 0 < row["saturation_worst"] <= row["saturation_uniform"] <= 1.0
+        assert "simulated at full size" in row["sim_note"]
+    scaled = CompareSettings(
+        radix=12, endpoints=100, families=("slimfly",), simulate=True, simulate_scaled=True, sim_endpoints=60
+    )
+    frame = run_comparison(scaled, progress=False, workers=1).frame
+    done = frame[frame["sim_network"].notna()]
+    assert len(done) == 1
+    assert not bool(done["sim_full_size"].iloc[0]) and done["sim_endpoints"].iloc[0] <= 60
+
+
+def test_an_interrupted_comparison_resumes_without_running_finished_searches(tmp_path, monkeypatch):
+    store = tmp_path / "simulations"
+    reference = _sim(run_comparison(SMALL, progress=False, workers=1, sim_results=str(tmp_path / "once")))
+    calls = []
+    search = SAT.search
+
+    def interrupted(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(SAT, "search", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run_comparison(SMALL, progress=False, workers=1, sim_results=str(store))
+    calls.clear()
+    resumed = _sim(run_comparison(SMALL, progress=False, workers=1, sim_results=str(store)))
+    # every design x 2 traffic patterns, 2 finished before the interruption
+    assert len(calls) == 2 * len(reference) - 2
+    pd.testing.assert_frame_equal(resumed, reference)
+    calls.clear()
+    run_comparison(SMALL, progress=False, workers=1, sim_results=str(store))
+    assert calls == []
+
+
+def test_one_and_two_workers_give_the_same_simulations(tmp_path):
+    one = _sim(run_comparison(SMALL, progress=False, workers=1))
+    two = _sim(run_comparison(SMALL, progress=False, workers=2))
+    pd.testing.assert_frame_equal(one, two)
+    assert one["saturation_uniform"].notna().all()
+
+
+def test_scheduler_runs_the_searches_on_a_dask_cluster(tmp_path, capsys):
+    distributed = pytest.importorskip("distributed", reason="Dask distributed is not installed")
+    local = _sim(run_comparison(SMALL, progress=False, workers=1))
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    )
+    with cluster:
+        code = main(
+            [
+                "compare",
+                "--radix", "8", "--endpoints", "20", "--families", "mlfm,oft", "--per-family", "2",
+                "--simulate", "--sim-per-family", "2", "--scheduler", cluster.scheduler_address,
+                "--no-report", "--json", "--no-progress",
+            ]
+        )  # fmt: skip
+        assert code == 0
+    designs = pd.DataFrame(json.loads(capsys.readouterr().out)["designs"])
+    on_dask = designs.sort_values("spec")[SIM_COLUMNS].reset_index(drop=True)
+    pd.testing.assert_frame_equal(on_dask, local, check_dtype=False)
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--workers", "0", "--simulate"], "--workers '0' is not allowed"),
+        (["--scheduler", "tcp://h:1"], "parameter 'scheduler'"),
+        (["--simulate", "--scheduler", "nowhere"], "address such as 'tcp://host:8786'"),
+        (["--simulate", "--sim-per-family", "0"], "parameter 'sim_per_family' = 0"),
+    ],
+)
+def test_bad_runner_arguments_are_named_before_anything_runs(args, message, capsys):
+    try:
+        code = main(["compare", "--radix", "8", "--endpoints", "20", "--no-report", *args])
+    except SystemExit as stop:  # argparse's own checks
+        code = stop.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert "measuring" not in err  # no progress display started
+
+
+def test_a_failed_search_is_reported_in_the_note(monkeypatch):
+    def no_bound(*args):
+        raise topolab.ParameterError("no bound here")
+
+    monkeypatch.setattr(SAT, "static_bound", no_bound)
+    frame = run_comparison(SMALL, progress=False, workers=1).frame
+    done = frame[frame["sim_network"].notna()]
+    assert len(done) >= 2
+    assert done["saturation_uniform"].isna().all() and done["saturation_worst"].isna().all()
+    assert all("no bound here" in note for note in done["sim_note"])
