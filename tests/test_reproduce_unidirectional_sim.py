@@ -69,3 +69,4 @@ def test_writes_table_data_and_figure(rep, tmp_path):
     names = {p.name for p in written}
     assert {"unidirectional-sim.csv", "unidirectional-sim_data.csv", "unidirectional-sim.json"} <= names
     assert problem is not None or "unidirectional-sim.png" in names
+

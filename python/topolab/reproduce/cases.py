@@ -54,6 +54,11 @@ class Curve:
     panel: str = ""
 
 
+def scale_of(quick: bool, full: bool = False) -> str:
+    """The scale a reproduction's ``run(quick, full=...)`` runs at."""
+    return "quick" if quick else "full" if full else "default"
+
+
 def check_scale(scale: str) -> str:
     if scale not in SCALES:
         raise ParameterError(

@@ -32,6 +32,7 @@ from topolab.reproduce.cases import (
     plot_rows,
     records,
     run_curves,
+    scale_of,
 )
 
 ID = "infiniband"
@@ -188,7 +189,7 @@ def curves(scale: str = "default") -> list[tuple[Curve, str, str, float]]:
 
 
 def run(quick: bool = False, *, full: bool = False, execution: Optional[Execution] = None) -> Reproduction:
-    scale = "quick" if quick else "full" if full else "default"
+    scale = scale_of(quick, full)
     declared = curves(scale)
     measured = run_curves(
         ID, [c for c, _, _, _ in declared], SETUP_TABLE, TOLERANCE, default_execution(scale, execution)

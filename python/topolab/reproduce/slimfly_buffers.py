@@ -27,6 +27,7 @@ from topolab.reproduce.cases import (
     plot_curves,
     records,
     run_curves,
+    scale_of,
     setup_value,
     varied,
 )
@@ -86,7 +87,7 @@ def curves(scale: str = "default", center: Optional[float] = None) -> list[Curve
 
 
 def run(quick: bool = False, *, full: bool = False, execution: Optional[Execution] = None) -> Reproduction:
-    scale = "quick" if quick else "full" if full else "default"
+    scale = scale_of(quick, full)
     table = setup_table(scale)
     spec = NETWORKS["SF"][scale]
     net = topolab.build(spec)

@@ -27,6 +27,7 @@ from topolab.reproduce.cases import (
     plot_curves,
     records,
     run_curves,
+    scale_of,
     setup_value,
 )
 from topolab.reproduce.slimfly_routing import measurement_rows, router_rows
@@ -94,7 +95,7 @@ def curves(scale: str = "default", bounds: Optional[dict] = None) -> list[Curve]
 
 
 def run(quick: bool = False, *, full: bool = False, execution: Optional[Execution] = None) -> Reproduction:
-    scale = "quick" if quick else "full" if full else "default"
+    scale = scale_of(quick, full)
     table = setup_table(scale)
     bounds = _bounds(scale)
     tolerance = setup_value(table, "saturation search resolution")

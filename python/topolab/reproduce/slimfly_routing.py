@@ -38,6 +38,7 @@ from topolab.reproduce.cases import (
     plot_curves,
     records,
     run_curves,
+    scale_of,
     setup_value,
     varied,
 )
@@ -74,9 +75,12 @@ ROUTINGS = {
 }
 # The oblivious routing whose static bound stands beside an adaptive curve: its minimal paths.
 MINIMAL = {"SF": "min", "DF": "min", "FT-3": "fattree_nca"}
-QUICK_ROUTINGS = ("SF-MIN", "SF-UGAL-L")
-TRAFFICS = ("uniform", "shuffle", "shift", "worst")  # Fig. 6a, 6b/6c, 6d
-QUICK_TRAFFICS = ("uniform", "worst")
+# Fig. 6a, 6b/6c, 6d; the tests' subset.
+TRAFFICS = {
+    "full": ("uniform", "shuffle", "shift", "worst"),
+    "default": ("uniform", "shuffle", "shift", "worst"),
+    "quick": ("uniform", "worst"),
+}
 PANELS = {"uniform": "6a uniform", "shuffle": "6b shuffle", "shift": "6c shift", "worst": "6d worst case"}
 # Saturation loads (fraction of the injection rate) the paper states in its text.
 PAPER: dict[tuple[str, str], tuple[float, str]] = {
@@ -185,16 +189,17 @@ def setup_table(scale: str = "default") -> tuple[SetupRow, ...]:
 
 
 def _labels(scale: str) -> tuple[str, ...]:
-    if scale == "quick":
-        return QUICK_ROUTINGS
-    return tuple(label for label, (fam, _) in ROUTINGS.items() if fam in _scale_networks(scale))
+    nets = _scale_networks(scale)
+    # quick: the Slim Fly's minimal and UGAL-L routing only.
+    chosen = ("SF-MIN", "SF-UGAL-L") if scale == "quick" else tuple(ROUTINGS)
+    return tuple(label for label in chosen if ROUTINGS[label][0] in nets)
 
 
 def _bounds(scale: str) -> dict[tuple[str, str], Optional[float]]:
     """(label, traffic) -> the static bound beside the curve: the routing's own for MIN and VAL,
     the minimal routing's for the adaptive ones (None at full scale: not computed)."""
     nets = _scale_networks(scale)
-    traffics = QUICK_TRAFFICS if scale == "quick" else TRAFFICS
+    traffics = TRAFFICS[scale]
     out: dict[tuple[str, str], Optional[float]] = {}
     built = {fam: topolab.build(spec) for fam, spec in nets.items()} if scale != "full" else {}
     for label in _labels(scale):
@@ -214,7 +219,7 @@ def curves(scale: str = "default", bounds: Optional[dict] = None) -> list[Curve]
     scale = check_scale(scale)
     bounds = _bounds(scale) if bounds is None else bounds
     nets = _scale_networks(scale)
-    traffics = QUICK_TRAFFICS if scale == "quick" else TRAFFICS
+    traffics = TRAFFICS[scale]
     out = []
     for t in traffics:
         for label in _labels(scale):
@@ -233,7 +238,7 @@ def curves(scale: str = "default", bounds: Optional[dict] = None) -> list[Curve]
 
 
 def run(quick: bool = False, *, full: bool = False, execution: Optional[Execution] = None) -> Reproduction:
-    scale = "quick" if quick else "full" if full else "default"
+    scale = scale_of(quick, full)
     table = setup_table(scale)
     bounds = _bounds(scale)
     tolerance = setup_value(table, "saturation search resolution")

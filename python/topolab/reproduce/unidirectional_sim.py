@@ -36,6 +36,7 @@ from topolab.reproduce.cases import (
     plot_curves,
     records,
     run_curves,
+    scale_of,
     setup_value,
     varied,
 )
@@ -60,6 +61,11 @@ LOADS = {
     "quick": (0.05, 0.3),
     "default": (0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6),
 }
+MEASUREMENT = {
+    "quick": (1, 3, 0.0, "quick: short samples, no bisection (what the tests run)"),
+    "default": (3, 8, 0.0125, "BookSim2's warm-up; two halvings of the 0.05 load step"),
+    "full": (3, 8, 0.0125, "BookSim2's warm-up; two halvings of the 0.05 load step"),
+}
 HOP_GROWTH_PAPER = {6: 1.65, 8: 1.25}  # Koibuchi et al., 2018, §III-B3: growth over 10x accepted traffic
 # label -> the router keywords of the routing (the setup table's varied rows list them).
 ROUTINGS: dict[str, tuple[tuple[str, Any], ...]] = {
@@ -72,7 +78,8 @@ ROUTINGS: dict[str, tuple[tuple[str, Any], ...]] = {
 def setup_table(scale: str = "default") -> tuple[SetupRow, ...]:
     """Koibuchi et al., 2018, §III-B3's setup beside the one run at ``scale``."""
     n, degrees, _ = SIZES[check_scale(scale)]
-    quick = scale == "quick"
+    # (warm-up periods, most periods, search resolution, why)
+    warmup, most, resolution, why = MEASUREMENT[scale]
     return (
         network_row(
             "256-switch uni-directional MDDP, d = 6 and 8, 4 hosts per switch (§III-B3)",
@@ -112,15 +119,9 @@ def setup_table(scale: str = "default") -> tuple[SetupRow, ...]:
             "the iq router's zero-load delay, so zero-load latencies agree (iq ignores it)",
             "hotpotato_delay",
         ),
-        SetupRow(
-            "warm-up periods",
-            "not stated",
-            1 if quick else 3,
-            "BookSim2's default" if not quick else "quick",
-            "warmup_periods",
-        ),
+        SetupRow("warm-up periods", "not stated", warmup, why, "warmup_periods"),
         SetupRow("sample period [cycles]", "not stated", 1000, "BookSim2's default", "sample_period"),
-        SetupRow("most sample periods", "not stated", 3 if quick else 8, "", "max_samples"),
+        SetupRow("most sample periods", "not stated", most, why, "max_samples"),
         SetupRow(
             "saturated when accepted below",
             "not stated (curves end where latency grows)",
@@ -131,7 +132,7 @@ def setup_table(scale: str = "default") -> tuple[SetupRow, ...]:
         SetupRow(
             "saturation search resolution",
             "not stated",
-            0.0 if quick else 0.0125,
+            resolution,
             "loads up to the first saturated one, then halvings of the last step",
         ),
     )
@@ -186,7 +187,7 @@ def _hop_growth(points: list[dict[str, Any]]) -> Optional[float]:
 
 
 def run(quick: bool = False, *, full: bool = False, execution: Optional[Execution] = None) -> Reproduction:
-    scale = "quick" if quick else "full" if full else "default"
+    scale = scale_of(quick, full)
     table = setup_table(scale)
     declared = curves(scale)
     measured = run_curves(
