@@ -73,19 +73,14 @@ def varied(*values: Any) -> tuple[Any, ...]:
     return tuple(values)
 
 
-def loads_around(center: float, low: tuple[float, ...] = (0.1, 0.3), step: float = 0.04) -> tuple[float, ...]:
+def loads_around(center: float, low: tuple[float, ...] = (0.1, 0.3)) -> tuple[float, ...]:
     """Offered loads for a saturation search expected near ``center`` (a static bound, or the
-    load the paper states): a few low loads for the curve's shape, then ``step``s from 0.1 below
-    ``center`` to 1 (the search stops at the first saturated one and bisects below it)."""
-    start = max(0.02, center - 0.1)
-    dense = []
-    x = start
-    while x < 1.0 + 1e-9:
-        dense.append(round(x, 4))
-        x += step
-    if dense[-1] < 1.0:
-        dense.append(1.0)
-    return tuple(sorted({round(x, 4) for x in low if x < start - 1e-9} | set(dense)))
+    load the paper states): ``low`` loads for the curve's shape, five around ``center`` (-0.1,
+    -0.04, 0, +0.04, +0.1) and 1 (a sweep with explicit loads runs every one of them, so they
+    stay few; the bisection then narrows the step that saturates)."""
+    near = {round(min(1.0, max(0.02, center + d)), 4) for d in (-0.1, -0.04, 0.0, 0.04, 0.1)}
+    start = min(near)
+    return tuple(sorted({x for x in low if x < start - 1e-9} | near | {1.0}))
 
 
 def default_execution(scale: str, execution: Optional[Execution]) -> Execution:
