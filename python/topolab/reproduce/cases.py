@@ -21,8 +21,6 @@ from topolab._files import save_figure
 from topolab.reproduce import SetupRow, sim_params
 
 SCALES = ("quick", "default", "full")
-# sweep_load's own default loads, written out so that every case names its loads.
-DEFAULT_LOADS = tuple(round(0.1 * i, 1) for i in range(1, 11))
 
 
 @dataclass(frozen=True)
@@ -155,7 +153,8 @@ def run_curves(
                 "network": c.network,
                 "routing": c.routing,
                 "traffic": c.traffic,
-                "loads": list(c.loads or DEFAULT_LOADS),
+                # Without loads the sweep stops at the first saturated one of 0.1, 0.2, ...
+                **({"loads": list(c.loads)} if c.loads else {}),
                 **dict(c.params),
             }
             for c in curves
