@@ -246,7 +246,7 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
         + (
             ""
             if scale == "full"
-            else " instead of Koibuchi et al.'s (2018) 256 (1,024 hosts), so that the run fits this machine"
+            else ": scaled from Koibuchi et al.'s (2018) 256 (1,024 hosts), so that the run fits this machine"
         ),
         "latency in cycles (Koibuchi et al. (2018) plots ns: a switch costs 'over 100 ns' and link + "
         "injection 20 ns; in topolab both routers cost 3 cycles per switch plus 1 per link at zero load)",
