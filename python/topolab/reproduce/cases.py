@@ -199,7 +199,7 @@ def records(measured: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The runs of measured curves as flat records (the reproduction's data): the curve's
     ``label``, ``network``, ``routing``, ``traffic``, ``panel``, its own setup keywords, then
     the run's columns."""
-    out = []
+    out: list[dict[str, Any]] = []
     for m in measured:
         c = m["curve"]
         head = {
