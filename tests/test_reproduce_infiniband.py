@@ -25,7 +25,7 @@ def test_rows_carry_the_papers_values(rep):
     assert rows[("FlatFly", "ADOR: Cmpl")].paper == 50.0
     assert all(r.unit == "%" and 0 < r.topolab <= 100 for r in rep.rows)
     assert rep.quick and any("SCALED DOWN" in n for n in rep.notes)
-    assert {d["spec"] for d in rep.data} == {ib.QUICK_SPEC["FlatFly"][0]}
+    assert {d["network"] for d in rep.data} == {ib.TOPOLOGIES["FlatFly"][0]["quick"]}
 
 
 def test_complement_meets_the_closed_form_bound(rep):
@@ -37,7 +37,7 @@ def test_complement_meets_the_closed_form_bound(rep):
 
 
 def test_uniform_stays_under_the_static_channel_load_bound(rep):
-    net = topolab.build(ib.QUICK_SPEC["FlatFly"][0])
+    net = topolab.build(ib.TOPOLOGIES["FlatFly"][0]["quick"])
     bound = 100 * static_routing.channel_load(net, "hyperx_dor").throughput_bound
     uni = next(r for r in rep.rows if r.quantity == "DOR: Uniform")
     assert uni.topolab <= bound + 1.0

@@ -15,7 +15,14 @@ from topolab import reproduce
 from topolab.cli import main
 
 # Reproductions whose setup is a table (reproduce.SetupRow).
-WITH_TABLES = ["slimfly-routing", "diameter-two", "infiniband"]
+WITH_TABLES = [
+    "slimfly-routing",
+    "slimfly-buffers",
+    "slimfly-oversubscribed",
+    "diameter-two",
+    "infiniband",
+    "unidirectional-sim",
+]
 
 
 def _printed_table(out: str) -> dict[str, str]:
@@ -36,11 +43,13 @@ def _printed_table(out: str) -> dict[str, str]:
 @pytest.mark.parametrize("rid", WITH_TABLES)
 def test_the_setup_run_is_the_table_printed(rid, monkeypatch, capsys):
     calls: list[tuple[topolab.Network, dict]] = []  # (network, keywords) of every sweep
+    raw: list[tuple[topolab.Network, dict]] = []  # the same, not consumed by the checks
 
     def recording_sweep(net, routing, traffic, loads=None, seed=1, *, tolerance=0.01, **params):
         calls.append(
             (topolab.build(net) if isinstance(net, str) else net, {**params, "tolerance": tolerance})
         )
+        raw.append((calls[-1][0], dict(params)))
         df = pd.DataFrame(
             [
                 {
@@ -49,6 +58,7 @@ def test_the_setup_run_is_the_table_printed(rid, monkeypatch, capsys):
                     "avg_latency": 10.0,
                     "p99_latency": 12.0,
                     "avg_hops": 2.0,
+                    "deflection_rate": 0.0,
                     "saturated": False,
                     "saturation_reason": "",
                 }
@@ -74,7 +84,12 @@ def test_the_setup_run_is_the_table_printed(rid, monkeypatch, capsys):
     for net, params in calls:
         for row in table:
             assert row.parameter in printed, row.parameter
-            if row.sim_param:
+            assert printed[row.parameter] == str(row.topolab), row.parameter
+            if row.sim_param and isinstance(row.topolab, tuple):
+                # Varied between the curves (e.g. buffer sizes): the run's value is one of those
+                # printed, or the row lists None for runs that do not set it.
+                assert params.pop(row.sim_param, None) in row.topolab, row.parameter
+            elif row.sim_param:
                 # The value the simulator received, as printed.
                 assert printed[row.parameter] == str(params.pop(row.sim_param)), row.parameter
         # Nothing reached the simulator that the table does not show.
@@ -84,3 +99,7 @@ def test_the_setup_run_is_the_table_printed(rid, monkeypatch, capsys):
         if "network" in printed:
             network = printed["network"]
             assert f"{net.num_routers} routers" in network and f"{net.num_endpoints} endpoints" in network
+    # Every value of a varied row ran in some curve.
+    for row in table:
+        if row.sim_param and isinstance(row.topolab, tuple):
+            assert {p.get(row.sim_param) for _, p in raw} == set(row.topolab), row.parameter

@@ -70,7 +70,7 @@ def test_saturation_against_bounds(rep):
             (
                 d
                 for d in rep.data
-                if d["routing"] == routing and d["traffic"] == "uniform" and not d["saturated"]
+                if d["label"] == routing and d["traffic"] == "uniform" and not d["saturated"]
             ),
             key=lambda d: d["offered_load"],
         )

@@ -194,6 +194,7 @@ SWEEP_CURVE_COLUMNS = (
     "avg_latency",
     "p99_latency",
     "avg_hops",
+    "deflection_rate",
     "saturated",
     "saturation_reason",
 )

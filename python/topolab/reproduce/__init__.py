@@ -30,6 +30,8 @@ REGISTRY: dict[str, str] = {
     "skywalk-cables": "topolab.reproduce.skywalk_cables",
     "unidirectional": "topolab.reproduce.unidirectional",
     "slimfly-routing": "topolab.reproduce.slimfly_routing",
+    "slimfly-buffers": "topolab.reproduce.slimfly_buffers",
+    "slimfly-oversubscribed": "topolab.reproduce.slimfly_oversubscribed",
     "infiniband": "topolab.reproduce.infiniband",
     "unidirectional-sim": "topolab.reproduce.unidirectional_sim",
     "diameter-two": "topolab.reproduce.diameter_two",
@@ -124,8 +126,9 @@ def percent(fraction: Optional[float]) -> Optional[float]:
 
 
 def sim_params(table: tuple[SetupRow, ...]) -> dict[str, Any]:
-    """The simulator keywords a setup table sets."""
-    return {r.sim_param: r.topolab for r in table if r.sim_param}
+    """The simulator keywords a setup table sets for every run (a row whose topolab value is a
+    tuple differs between runs: each run names its own value, ``cases.varied``)."""
+    return {r.sim_param: r.topolab for r in table if r.sim_param and not isinstance(r.topolab, tuple)}
 
 
 @dataclass(frozen=True, repr=False)

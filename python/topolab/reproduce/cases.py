@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
+import topolab
 from topolab._core import ParameterError
 from topolab._files import save_figure
 from topolab.reproduce import SetupRow, sim_params
@@ -36,12 +37,24 @@ class Execution:
 @dataclass(frozen=True)
 class Curve:
     """One latency-load curve of a figure: ``label`` (the paper's legend, e.g. "SF-MIN") of
-    ``routing`` on ``network`` under ``traffic``."""
+    ``routing`` on ``network`` under ``traffic``, drawn in the plot's ``panel`` (default: the
+    traffic). ``loads``: the offered loads run in increasing order up to the first saturated one
+    (default: sweep_load's 0.1 steps), before the bisection. ``params``: simulator keywords
+    this curve sets itself, each one a varied row of the setup table (``varied``) that lists it
+    (a varied row listing None may be left unset: it does not apply to the curve)."""
 
     label: str
     network: str
     routing: str
     traffic: str
+    loads: Optional[tuple[float, ...]] = None
+    params: tuple[tuple[str, Any], ...] = ()
+    panel: str = ""
+
+
+def scale_of(quick: bool, full: bool = False) -> str:
+    """The scale a reproduction's ``run(quick, full=...)`` runs at."""
+    return "quick" if quick else "full" if full else "default"
 
 
 def check_scale(scale: str) -> str:
@@ -50,6 +63,47 @@ def check_scale(scale: str) -> str:
             f"reproduce: parameter 'scale' = {scale!r} is not allowed: one of {', '.join(SCALES)}"
         )
     return scale
+
+
+def varied(*values: Any) -> tuple[Any, ...]:
+    """The topolab value of a setup row that differs between the curves of a figure (e.g.
+    Fig. 8a's buffer sizes): every curve sets it in ``Curve.params`` to one of ``values``."""
+    return tuple(values)
+
+
+def loads_around(center: float, low: tuple[float, ...] = (0.1, 0.3)) -> tuple[float, ...]:
+    """Offered loads for a saturation search expected near ``center`` (a static bound, or the
+    load the paper states): ``low`` loads for the curve's shape, five around ``center`` (-0.1,
+    -0.04, 0, +0.04, +0.1) and 1 (a sweep with explicit loads runs every one of them, so they
+    stay few; the bisection then narrows the step that saturates)."""
+    near = {round(min(1.0, max(0.02, center + d)), 4) for d in (-0.1, -0.04, 0.0, 0.04, 0.1)}
+    start = min(near)
+    return tuple(sorted({x for x in low if x < start - 1e-9} | near | {1.0}))
+
+
+def default_execution(scale: str, execution: Optional[Execution]) -> Execution:
+    """The execution asked for, else: the quick subset in this process, the other scales on
+    every local core (one process per core)."""
+    if execution is not None:
+        return execution
+    return Execution() if scale == "quick" else Execution(workers=os.cpu_count() or 1)
+
+
+def network_row(paper: str, specs: Sequence[str], full: bool) -> SetupRow:
+    """The setup row "network": the networks run with their sizes beside the paper's (``full``:
+    the paper's own, else scaled down)."""
+    built = []
+    for spec in specs:
+        net = topolab.build(spec)
+        built.append(
+            f"{spec}: {net.num_routers} routers, p = {max(net.endpoints)}, {net.num_endpoints} endpoints"
+        )
+    return SetupRow(
+        "network",
+        paper,
+        "; ".join(built),
+        "-" if full else "scaled down to fit this machine's two cores; static bounds in the bound column",
+    )
 
 
 def setup_value(table: Sequence[SetupRow], parameter: str) -> Any:
@@ -72,11 +126,39 @@ def run_curves(
     "points": [one record per run]}``. A failed curve raises ParameterError with its error."""
     from topolab.experiment import run_experiment
 
+    fixed = {**sim_params(tuple(table)), "tolerance": tolerance, "seed": 1}
+    varied_rows = {r.sim_param: r for r in table if r.sim_param and isinstance(r.topolab, tuple)}
+    for c in curves:
+        for key, value in c.params:
+            row = varied_rows.get(key)
+            if row is None or value not in row.topolab:
+                raise ParameterError(
+                    f"reproduce {name}: curve {c.label!r} sets {key} = {value!r}, which no varied row "
+                    "of the setup table lists (the table printed must be the setup run)"
+                )
+    # A curve leaves a varied row unset only where the row lists None (not applicable to it).
+    missing = [
+        k
+        for k, row in varied_rows.items()
+        if None not in row.topolab and any(k not in dict(c.params) for c in curves)
+    ]
+    if missing:
+        raise ParameterError(f"reproduce {name}: varied setup rows {missing} are not set by every curve")
     experiment = {
         "name": name,
         "kind": "sweep",
-        "fixed": {**sim_params(tuple(table)), "tolerance": tolerance, "seed": 1},
-        "cases": [{"network": c.network, "routing": c.routing, "traffic": c.traffic} for c in curves],
+        "fixed": fixed,
+        "cases": [
+            {
+                "network": c.network,
+                "routing": c.routing,
+                "traffic": c.traffic,
+                # Without loads the sweep stops at the first saturated one of 0.1, 0.2, ...
+                **({"loads": list(c.loads)} if c.loads else {}),
+                **dict(c.params),
+            }
+            for c in curves
+        ],
     }
     df = run_experiment(
         experiment,
@@ -113,34 +195,86 @@ def _plain(value: Any) -> Any:
     return value.item() if hasattr(value, "item") else value
 
 
-def plot_curves(data: Sequence[dict[str, Any]], path: Path, title: str, panel: str = "traffic") -> None:
-    """Latency against offered load, one panel per value of ``panel`` in the records, one line
-    per ``routing`` label, saturated runs left out (matplotlib, Agg)."""
+def records(measured: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The runs of measured curves as flat records (the reproduction's data): the curve's
+    ``label``, ``network``, ``routing``, ``traffic``, ``panel``, its own setup keywords, then
+    the run's columns."""
+    out: list[dict[str, Any]] = []
+    for m in measured:
+        c = m["curve"]
+        head = {
+            "label": c.label,
+            "network": c.network,
+            "routing": c.routing,
+            "traffic": c.traffic,
+            "panel": c.panel or c.traffic,
+            **dict(c.params),
+        }
+        out.extend({**head, **pt} for pt in m["points"])
+    return out
+
+
+def plot_curves(
+    data: Sequence[dict[str, Any]],
+    path: Path,
+    title: str,
+    *,
+    x: str = "offered_load",
+    y: str = "avg_latency",
+    xlabel: str = "offered load [flits/endpoint/cycle]",
+    ylabel: str = "latency [cycles]",
+    logy: bool = False,
+    series: str = "label",
+) -> None:
+    """``y`` against ``x``, one panel per ``panel`` of the records (``records``), one line per
+    ``series`` value, saturated runs left out (matplotlib, Agg)."""
     import matplotlib.pyplot as plt
 
-    panels = list(dict.fromkeys(d[panel] for d in data))
+    panels = list(dict.fromkeys(d["panel"] for d in data))
     cols = min(3, len(panels))
     rows_n = (len(panels) + cols - 1) // cols
     fig, axes = plt.subplots(rows_n, cols, figsize=(5 * cols, 3.8 * rows_n), squeeze=False)
     for ax, value in zip(axes.flat, panels):
-        for label in dict.fromkeys(d["routing"] for d in data if d[panel] == value):
-            pts = sorted(
-                (d for d in data if d[panel] == value and d["routing"] == label and not d["saturated"]),
-                key=lambda d: d["offered_load"],
-            )
+        mine = [d for d in data if d["panel"] == value]
+        for label in dict.fromkeys(d[series] for d in mine):
+            pts = sorted((d for d in mine if d[series] == label and not d["saturated"]), key=lambda d: d[x])
             if pts:
-                ax.plot(
-                    [d["offered_load"] for d in pts], [d["avg_latency"] for d in pts], "o-", ms=3, label=label
-                )
-        ax.set_title(str(value))
-        ax.set_xlabel("offered load [flits/endpoint/cycle]")
-        ax.set_ylabel("latency [cycles]")
-        ax.set_xlim(0, 1)
+                ax.plot([d[x] for d in pts], [d[y] for d in pts], "o-", ms=3, label=str(label))
+        ax.set_title(str(value), fontsize=9)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        if logy:
+            ax.set_yscale("log")
+        ax.set_xlim(left=0)
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=7)
     for ax in list(axes.flat)[len(panels) :]:
         ax.set_visible(False)
-    fig.suptitle(title)
+    fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     save_figure(fig, path, dpi=110)
+    plt.close(fig)
+
+
+def plot_rows(rep: Any, path: Path, paper_label: str, topolab_label: str = "topolab") -> None:
+    """The comparison rows as bars, paper beside topolab (and the static bound as a tick), one
+    panel per column (matplotlib, Agg): for tables of saturation figures."""
+    import matplotlib.pyplot as plt
+
+    columns = list(dict.fromkeys(r.column for r in rep.rows))
+    fig, axes = plt.subplots(len(columns), 1, figsize=(9, 2.6 * len(columns)), squeeze=False)
+    for ax, column in zip(axes[:, 0], columns):
+        mine = [r for r in rep.rows if r.column == column]
+        x = list(range(len(mine)))
+        ax.bar([i - 0.2 for i in x], [r.paper or 0.0 for r in mine], 0.4, label=paper_label)
+        ax.bar([i + 0.2 for i in x], [r.topolab or 0.0 for r in mine], 0.4, label=topolab_label)
+        bounded = [(i, r.bound) for i, r in zip(x, mine) if r.bound is not None]
+        if bounded:
+            ax.plot([i + 0.2 for i, _ in bounded], [b for _, b in bounded], "k_", ms=10, label="static bound")
+        ax.set_xticks(x)
+        ax.set_xticklabels([r.quantity for r in mine], fontsize=5, rotation=90)
+        ax.set_title(column, fontsize=9)
+        ax.legend(fontsize=6)
+    fig.tight_layout()
+    save_figure(fig, path, dpi=120)
     plt.close(fig)

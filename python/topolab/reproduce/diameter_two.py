@@ -27,15 +27,24 @@ samples.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 import topolab
 from topolab import routing
-from topolab._files import save_figure
+from topolab._core import ParameterError
 from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow, percent, sim_params
-from topolab.reproduce.cases import setup_value
+from topolab.reproduce.cases import (
+    Curve,
+    Execution,
+    default_execution,
+    plot_rows,
+    records,
+    run_curves,
+    setup_value,
+)
 
 ID = "diameter-two"
+RUNS_CASES = True
 TITLE = "Kathareios et al., SC15, §4.3.1 / Fig. 6, §4.4 / Figs. 13-14: SF, MLFM, OFT with MIN, INR, UGAL-L"
 SOURCE = "Kathareios et al., SC15, §3.2-3.4, §4.1-4.4, Figs. 6, 13, 14"
 
@@ -168,68 +177,78 @@ def _worst_bound(net: topolab.Network, formula: str) -> float:
     return 1.0 / (2 * p) if formula == "1/(2p)" else 1.0 / p  # MLFM p = h, OFT p = k
 
 
-def run(quick: bool = False) -> Reproduction:
+def curves(quick: bool = False) -> list[tuple[Curve, str]]:
+    """Fig. 6's curves: MIN and INR under uniform and the family's worst case, per network
+    (with its configuration label)."""
+    out = []
+    for label, spec, worst, _, _ in CONFIGS:
+        if quick and label not in QUICK_CONFIGS:
+            continue
+        inr = INR_SF if spec.startswith("slimfly") else INR_SPSP
+        for traffic in ("uniform", worst):
+            for rlabel, rname in (("MIN", "min"), ("INR", inr)):
+                out.append((Curve(rlabel, spec, rname, traffic, panel=f"{label} {traffic}"), label))
+    return out
+
+
+def run(quick: bool = False, *, full: bool = False, execution: Optional[Execution] = None) -> Reproduction:
+    if full:
+        raise ParameterError(
+            "reproduce diameter-two: --full (Kathareios et al., SC15, §4.1's 3,000-3,600 endpoints) is not "
+            "declared: its exchanges run outside the experiment package"
+        )
     configs = [c for c in CONFIGS if not quick or c[0] in QUICK_CONFIGS]
     table = setup_table(quick)
     params = sim_params(table)
     exchanges = QUICK_EXCHANGES if quick else EXCHANGES
     tolerance = setup_value(table, "saturation search resolution")
+    declared = curves(quick)
+    measured = run_curves(
+        ID,
+        [c for c, _ in declared],
+        table,
+        tolerance,
+        default_execution("quick" if quick else "default", execution),
+    )
     rows: list[Comparison] = []
     data: list[dict[str, Any]] = []
     setups: list[Setup] = []
-    for label, spec, worst, formula, adaptive in configs:
-        net = topolab.build(spec)
+    nets = {spec: topolab.build(spec) for _, spec, _, _, _ in configs}
+    formulas = {label: formula for label, _, _, formula, _ in configs}
+    for (curve, label), m in zip(declared, measured):
+        net = nets[curve.network]
+        kind = "uniform" if curve.traffic == "uniform" else "worst case"
+        sat = m["saturation_load"]
+        bound = routing.channel_load(net, curve.routing, traffic=curve.traffic).throughput_bound
+        data.extend({**r, "figure": "6", "config": label, "workload": kind} for r in records([m]))
+        if curve.label == "MIN" and kind == "uniform":
+            paper, note = (
+                PAPER_MIN_UNIFORM[label],
+                "Kathareios et al., SC15, §4.3.1: 96-98%; SF with higher p ~87%",
+            )
+        elif curve.label == "MIN":
+            paper = _worst_bound(net, formulas[label])
+            note = (
+                f"Kathareios et al., SC15, §4.2: {formulas[label]} of this configuration (paper's sizes: 5%, "
+                "6.6%, 8.3%)"
+            )
+        else:
+            paper, note = PAPER_INR, "Kathareios et al., SC15, §4.3.1: INR saturates at half of uniform MIN"
+        rows.append(
+            Comparison(
+                label,
+                f"Fig. 6 {curve.label} {kind} saturation",
+                percent(paper),
+                percent(sat),
+                note + "; bound: max channel load of the routing's paths (no simulation)",
+                "%",
+                bound=percent(bound),
+            )
+        )
+    for label, spec, worst, _, adaptive in configs:
+        net = nets[spec]
         inr = INR_SF if spec.startswith("slimfly") else INR_SPSP
         routings = {"MIN": "min", "INR": inr, "UGAL-L": adaptive}
-        # Fig. 6: oblivious routings, uniform and worst case.
-        for traffic in ("uniform", worst):
-            kind = "uniform" if traffic == "uniform" else "worst case"
-            for rlabel in ("MIN", "INR"):
-                rname = routings[rlabel]
-                df = topolab.sweep_load(net, rname, traffic, seed=1, tolerance=tolerance, **params)
-                sat = df.attrs["saturation_load"]
-                bound = routing.channel_load(net, rname, traffic=traffic).throughput_bound
-                data.append(
-                    {
-                        "figure": "6",
-                        "config": label,
-                        "routing": rlabel,
-                        "workload": kind,
-                        "value": sat,
-                        "static_bound": bound,
-                    }
-                )
-                if rlabel == "MIN" and traffic == "uniform":
-                    paper, note = (
-                        PAPER_MIN_UNIFORM[label],
-                        "Kathareios et al., SC15, §4.3.1: 96-98%; SF with higher p ~87%",
-                    )
-                elif rlabel == "MIN":
-                    paper = _worst_bound(net, formula)
-                    note = (
-                        f"Kathareios et al., SC15, §4.2: {formula} of this configuration (paper's sizes: 5%, "
-                        "6.6%, 8.3%)"
-                    )
-                else:
-                    paper, note = (
-                        PAPER_INR,
-                        "Kathareios et al., SC15, §4.3.1: INR saturates at half of uniform MIN",
-                    )
-                rows.append(
-                    Comparison(
-                        label, f"Fig. 6 {rlabel} {kind} saturation", percent(paper), percent(sat), note, "%"
-                    )
-                )
-                rows.append(
-                    Comparison(
-                        label,
-                        f"Fig. 6 {rlabel} {kind} static bound",
-                        None,
-                        percent(bound),
-                        "max channel load of the routing's paths (no simulation)",
-                        "%",
-                    )
-                )
         # Figs. 13/14: one exchange run to completion.
         for xlabel, xspec in exchanges.items():
             for rlabel, rname in routings.items():
@@ -239,10 +258,10 @@ def run(quick: bool = False) -> Reproduction:
                     {
                         "figure": "13" if xlabel == "A2A" else "14",
                         "config": label,
-                        "routing": rlabel,
+                        "label": rlabel,
+                        "routing": rname,
                         "workload": res.name,
-                        "value": eff,
-                        "static_bound": None,
+                        "effective_throughput": eff,
                     }
                 )
                 paper_eff = PAPER_EXCHANGE.get((xlabel, rlabel, label))
@@ -303,40 +322,4 @@ def run(quick: bool = False) -> Reproduction:
 
 
 def plot(rep: Reproduction, path: Path) -> None:
-    import matplotlib.pyplot as plt
-
-    panels = [
-        ("6", "uniform", "Fig. 6a uniform (saturation)"),
-        ("6", "worst case", "Fig. 6b worst case (saturation)"),
-        ("13", None, "Fig. 13 all-to-all (effective)"),
-        ("14", None, "Fig. 14 nearest neighbour (effective)"),
-    ]
-    configs = list(dict.fromkeys(d["config"] for d in rep.data))
-    routings = list(dict.fromkeys(d["routing"] for d in rep.data))
-    fig, axes = plt.subplots(1, 4, figsize=(18, 3.8))
-    width = 0.8 / len(routings)
-    for ax, (figure, workload, title) in zip(axes, panels):
-        for i, rlabel in enumerate(routings):
-            ys = []
-            for c in configs:
-                pts = [
-                    d["value"]
-                    for d in rep.data
-                    if d["figure"] == figure
-                    and d["config"] == c
-                    and d["routing"] == rlabel
-                    and (workload is None or d["workload"] == workload)
-                ]
-                ys.append(100 * pts[0] if pts else 0.0)
-            ax.bar([j + i * width for j in range(len(configs))], ys, width, label=rlabel)
-        ax.set_xticks([j + width * (len(routings) - 1) / 2 for j in range(len(configs))])
-        ax.set_xticklabels(configs, fontsize=8)
-        ax.set_ylim(0, 105)
-        ax.set_ylabel("throughput [% of injection bandwidth]")
-        ax.set_title(title, fontsize=9)
-        ax.grid(True, axis="y", alpha=0.3)
-        ax.legend(fontsize=7)
-    fig.suptitle("Diameter-two networks (Kathareios et al., SC15, Figs. 6, 13, 14, scaled down)")
-    fig.tight_layout()
-    save_figure(fig, path, dpi=110)
-    plt.close(fig)
+    plot_rows(rep, path, "Kathareios et al. (SC15)", "topolab (scaled down)")

@@ -23,8 +23,17 @@ from typing import Any, Optional
 
 import topolab
 from topolab import routing
-from topolab._files import save_figure
-from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow, sim_params
+from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow
+from topolab.reproduce.cases import (
+    Curve,
+    Execution,
+    check_scale,
+    default_execution,
+    plot_rows,
+    records,
+    run_curves,
+    scale_of,
+)
 
 ID = "infiniband"
 TITLE = (
@@ -32,20 +41,43 @@ TITLE = (
     "down)"
 )
 SOURCE = "Daryin & Korzh, JSFI 2014, §4 table (routings of Daryin & Korzh, JSFI 2014, §3)"
+RUNS_CASES = True
 
 PATTERNS = ("uniform", "bitcomp", "bitrev", "rotation", "shuffle", "transpose")
 PATTERN_NAMES = ("Uniform", "Cmpl", "Rvrs", "Rotn", "Shuf", "Trns")
 
-# (topology, scaled spec, 003 §1 configuration)
-TOPOLOGIES = {
-    "Torus 3D": ("torus:dims=4x4x4,p=2", "8x16x16 torus, widths 3,5,5, C = 8"),
-    "Torus 4D": ("torus:dims=4x4x2x2,p=2", "4x8x8x8 torus, widths 2,4,4,4, C = 8"),
+# topology -> (spec per scale, Daryin & Korzh, JSFI 2014, §1's configuration). Full: the paper's
+# 2,048 switches x 8 hosts.
+TOPOLOGIES: dict[str, tuple[dict[str, str], str]] = {
+    "Torus 3D": (
+        {"default": "torus:dims=4x4x4,p=2", "full": "torus:dims=8x16x16,widths=3x5x5,p=8"},
+        "8x16x16 torus, widths 3,5,5, C = 8",
+    ),
+    "Torus 4D": (
+        {"default": "torus:dims=4x4x2x2,p=2", "full": "torus:dims=4x8x8x8,widths=2x4x4x4,p=8"},
+        "4x8x8x8 torus, widths 2,4,4,4, C = 8",
+    ),
     # 003's 4x8x8x8 with widths 2,1,1,1 and C = 8 has size x width = C in every dimension (uniform
     # DOR bound 1); scaled to 2x4x4x2 with p = 4 the last dimension needs width 2 to keep it
-    # (widths 2,1,1,1 would cap uniform DOR at 0.5: the scaled network, not the routing).
-    "FlatFly": ("hyperx:dims=2x4x4x2,widths=2x1x1x2,p=4", "4x8x8x8 FlatFly, widths 2,1,1,1, C = 8"),
-    "Hypercube": ("hypercube:n=6,width=2,p=4", "11D hypercube, double links, C = 8"),
-    "Dragonfly": ("dragonfly:a=4,h=2,g=8,p=2", "K = 16, G = 8: KG groups of 16, C = 8"),
+    # (widths 2,1,1,1 would cap uniform DOR at 0.5: the scaled network, not the routing). The
+    # quick subset keeps single links on a 4-cube (the tests check its complement load in closed
+    # form); its uniform DOR bound, 0.5, is shown beside the figure.
+    "FlatFly": (
+        {
+            "quick": "hyperx:dims=2x2x2x2,p=4",
+            "default": "hyperx:dims=2x4x4x2,widths=2x1x1x2,p=4",
+            "full": "hyperx:dims=4x8x8x8,widths=2x1x1x1,p=8",
+        },
+        "4x8x8x8 FlatFly, widths 2,1,1,1, C = 8",
+    ),
+    "Hypercube": (
+        {"default": "hypercube:n=6,width=2,p=4", "full": "hypercube:n=11,width=2,p=8"},
+        "11D hypercube, double links, C = 8",
+    ),
+    "Dragonfly": (
+        {"default": "dragonfly:a=4,h=2,g=8,p=2", "full": "dragonfly:a=16,h=8,g=128,p=8"},
+        "K = 16, G = 8: KG groups of 16, C = 8",
+    ),
 }
 
 # (topology, routing row of 003, topolab routing, 003's % for the six patterns)
@@ -87,9 +119,6 @@ TABLE: tuple[tuple[str, str, str, tuple[float, ...]], ...] = (
 
 QUICK_TABLE = (("FlatFly", "DOR"), ("FlatFly", "ADOR"))
 QUICK_PATTERNS = ("uniform", "bitcomp")
-# The quick subset keeps single links (the tests check its complement load in closed form); its
-# uniform DOR bound is 0.5, shown beside the figure.
-QUICK_SPEC = {"FlatFly": ("hyperx:dims=2x2x2x2,p=4", "4x8x8x8 FlatFly (quick: 2x2x2x2, where ADOR = DOR)")}
 
 LOADS = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 TOLERANCE = 0.025
@@ -132,14 +161,6 @@ SETUP_TABLE: tuple[SetupRow, ...] = (
 )
 
 
-def saturation(spec: str, routing: str, traffic: str) -> tuple[float, float]:
-    """(highest accepted throughput, highest load not saturated) of a load sweep, in %."""
-    df = topolab.sweep_load(
-        spec, routing, traffic, loads=LOADS, tolerance=TOLERANCE, seed=1, **sim_params(SETUP_TABLE)
-    )
-    return 100 * float(df.attrs["saturation_throughput"]), 100 * float(df.attrs["saturation_load"])
-
-
 def static_bound(spec: str, routing_name: str, traffic: str) -> Optional[float]:
     """The channel-load throughput bound of an oblivious routing, in % (None for adaptive)."""
     try:
@@ -148,58 +169,70 @@ def static_bound(spec: str, routing_name: str, traffic: str) -> Optional[float]:
         return None
 
 
-def run(quick: bool = False) -> Reproduction:
-    rows: list[Comparison] = []
-    setups: list[Setup] = []
-    data: list[dict[str, Any]] = []
-    specs = {**TOPOLOGIES, **QUICK_SPEC} if quick else TOPOLOGIES
-    table = [r for r in TABLE if (r[0], r[1]) in QUICK_TABLE] if quick else list(TABLE)
-    patterns = [(p, n) for p, n in zip(PATTERNS, PATTERN_NAMES) if not quick or p in QUICK_PATTERNS]
-    for topo, row, rname, paper in table:
-        spec = specs[topo][0]
-        for (traffic, short), value in zip(zip(PATTERNS, PATTERN_NAMES), paper):
-            if (traffic, short) not in patterns:
+def curves(scale: str = "default") -> list[tuple[Curve, str, str, float]]:
+    """(curve, topology, 003's row, 003's %) for every row and pattern of the table at ``scale``
+    (quick: FlatFly DOR and ADOR, uniform and complement)."""
+    quick = check_scale(scale) == "quick"
+    out = []
+    for topo, row, rname, paper in TABLE:
+        if quick and (topo, row) not in QUICK_TABLE:
+            continue
+        specs = TOPOLOGIES[topo][0]
+        spec = specs.get(scale, specs["default"])
+        for traffic, short, value in zip(PATTERNS, PATTERN_NAMES, paper):
+            if quick and traffic not in QUICK_PATTERNS:
                 continue
-            accepted, load = saturation(spec, rname, traffic)
-            bound = static_bound(spec, rname, traffic)
-            rows.append(
-                Comparison(topo, f"{row}: {short}", value, accepted, note=rname, unit="%", bound=bound)
+            out.append(
+                (Curve(f"{row}: {short}", spec, rname, traffic, loads=LOADS, panel=topo), topo, row, value)
             )
-            data.append(
-                {
-                    "topology": topo,
-                    "row": row,
-                    "routing": rname,
-                    "spec": spec,
-                    "traffic": traffic,
-                    "paper_percent": value,
-                    "saturation_throughput_percent": accepted,
-                    "saturation_load_percent": load,
-                    "static_bound_percent": bound,
-                }
-            )
-    for topo in dict.fromkeys(r[0] for r in table):
-        spec, paper_config = specs[topo]
+    return out
+
+
+def run(quick: bool = False, *, full: bool = False, execution: Optional[Execution] = None) -> Reproduction:
+    scale = scale_of(quick, full)
+    declared = curves(scale)
+    measured = run_curves(
+        ID, [c for c, _, _, _ in declared], SETUP_TABLE, TOLERANCE, default_execution(scale, execution)
+    )
+    rows: list[Comparison] = []
+    data: list[dict[str, Any]] = []
+    bounds: dict[tuple[str, str, str], Optional[float]] = {}
+    for (curve, topo, row, value), m, record in zip(declared, measured, _per_curve(measured)):
+        key = (curve.network, curve.routing, curve.traffic)
+        if key not in bounds:
+            bounds[key] = None if scale == "full" else static_bound(*key)
+        accepted = 100 * m["saturation_throughput"]
+        rows.append(
+            Comparison(topo, curve.label, value, accepted, note=curve.routing, unit="%", bound=bounds[key])
+        )
+        data.extend({**r, "topology": topo, "row": row, "paper_percent": value} for r in record)
+    setups = []
+    for topo in dict.fromkeys(t for _, t, _, _ in declared):
+        specs, paper_config = TOPOLOGIES[topo]
         setups.append(
             Setup(
                 topo,
-                spec,
-                f"scaled from Daryin & Korzh, JSFI 2014, §1's {paper_config}; router: the setup table",
+                specs.get(scale, specs["default"]),
+                f"Daryin & Korzh, JSFI 2014, §1's {paper_config}"
+                + ("" if scale == "full" else " (scaled)")
+                + "; router: the setup table",
             )
         )
     notes = [
         "SCALED DOWN: Daryin & Korzh (JSFI 2014) simulates 2,048 switches x 8 hosts; these networks have "
-        "16-64 switches, so "
-        "only the ranking of routings within a topology and pattern is comparable, not the values",
+        "16-64 switches, so only the ranking of routings within a topology and pattern is comparable, "
+        "not the values"
+        if scale != "full"
+        else "the paper's 2,048 switches x 8 hosts",
         "adaptive rules choose by output queue among all candidates; Daryin & Korzh (JSFI 2014) gives "
         "minimal hops priority",
         "Distance Based / Deflection rows of Daryin & Korzh (JSFI 2014) are not part of this reproduction",
+        "topolab's figure: the highest accepted throughput of the load sweep, in % of the "
+        "injection bandwidth",
+        "bound: the static channel-load throughput bound of the oblivious routings on the network run",
     ]
     if quick:
         notes.append("quick: FlatFly DOR and ADOR on a 16-switch FlatFly, uniform and complement only")
-    notes.append(
-        "bound: the static channel-load throughput bound of the oblivious routings on the network run"
-    )
     return Reproduction(
         ID,
         TITLE,
@@ -213,33 +246,14 @@ def run(quick: bool = False) -> Reproduction:
     )
 
 
-def plot(rep: Reproduction, path: Path) -> None:
-    """Paper vs topolab saturation bandwidth, one panel per topology."""
-    import matplotlib.pyplot as plt
+def _per_curve(measured: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    return [records([m]) for m in measured]
 
-    topos = list(dict.fromkeys(d["topology"] for d in rep.data))
-    fig, axes = plt.subplots(len(topos), 1, figsize=(9, 2.6 * len(topos)), squeeze=False)
-    for ax, topo in zip(axes[:, 0], topos):
-        recs = [d for d in rep.data if d["topology"] == topo]
-        labels = [f"{d['row']}\n{d['traffic']}" for d in recs]
-        x = range(len(recs))
-        ax.bar(
-            [i - 0.2 for i in x],
-            [d["paper_percent"] for d in recs],
-            0.4,
-            label="Daryin & Korzh (JSFI 2014) (2,048 switches)",
-        )
-        ax.bar(
-            [i + 0.2 for i in x],
-            [d["saturation_throughput_percent"] for d in recs],
-            0.4,
-            label="topolab (scaled)",
-        )
-        ax.set_xticks(list(x))
-        ax.set_xticklabels(labels, fontsize=5, rotation=90)
-        ax.set_ylabel("saturation %")
-        ax.set_title(topo, fontsize=9)
-        ax.legend(fontsize=6)
-    fig.tight_layout()
-    save_figure(fig, path, dpi=120)
-    plt.close(fig)
+
+def plot(rep: Reproduction, path: Path) -> None:
+    plot_rows(
+        rep,
+        path,
+        "Daryin & Korzh (JSFI 2014) (2,048 switches)",
+        "topolab" + ("" if rep.quick else " (scaled)"),
+    )

@@ -26,9 +26,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Optional
 
-import topolab
-from topolab._files import save_figure
-from topolab.reproduce import Comparison, Reproduction, Setup
+from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow
+from topolab.reproduce.cases import (
+    Curve,
+    Execution,
+    check_scale,
+    default_execution,
+    network_row,
+    plot_curves,
+    records,
+    run_curves,
+    scale_of,
+    setup_value,
+    varied,
+)
 
 ID = "unidirectional-sim"
 TITLE = (
@@ -37,38 +48,94 @@ TITLE = (
 )
 SOURCE = "Koibuchi et al., 2018, §III-B2, §III-B3, Figs. 5-8"
 
-P = 4  # hosts per switch (002 §III-B3)
-PACKET = 33  # flits, one of them the header (002 §III-B3)
-ROUTERS, QUICK_ROUTERS = 64, 16
-DEGREES, QUICK_DEGREES = (6, 8), (4,)
-TRAFFIC = {"uniform": "5", "transpose": "6", "bitrev": "7"}
-QUICK_TRAFFIC = {"uniform": "5"}
-LOADS = (0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6)
-BISECT_STEPS, QUICK_BISECT_STEPS = 2, 0  # halvings of the load step around saturation
-QUICK_LOADS = (0.05, 0.3)
-SEED = 1
-HOP_GROWTH_PAPER = {6: 1.65, 8: 1.25}  # 002 §III-B3: path length growth over 10x accepted traffic
+RUNS_CASES = True
+P = 4  # hosts per switch (Koibuchi et al., 2018, §III-B3)
+PACKET = 33  # flits, one of them the header (Koibuchi et al., 2018, §III-B3)
+# (switches, degrees, traffic -> figure) per scale; full: the paper's 256 switches.
+SIZES = {
+    "quick": (16, (4,), {"uniform": "5"}),
+    "default": (64, (6, 8), {"uniform": "5", "transpose": "6", "bitrev": "7"}),
+    "full": (256, (6, 8), {"uniform": "5", "transpose": "6", "bitrev": "7"}),
+}
+LOADS = {
+    "quick": (0.05, 0.3),
+    "default": (0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6),
+}
+MEASUREMENT = {
+    "quick": (1, 3, 0.0, "quick: short samples, no bisection (what the tests run)"),
+    "default": (3, 8, 0.0125, "BookSim2's warm-up; two halvings of the 0.05 load step"),
+    "full": (3, 8, 0.0125, "BookSim2's warm-up; two halvings of the 0.05 load step"),
+}
+HOP_GROWTH_PAPER = {6: 1.65, 8: 1.25}  # Koibuchi et al., 2018, §III-B3: growth over 10x accepted traffic
+# label -> the router keywords of the routing (the setup table's varied rows list them).
+ROUTINGS: dict[str, tuple[tuple[str, Any], ...]] = {
+    "minimal": (("router", "iq"), ("flow_control", "vct"), ("hotpotato_switching", None)),
+    "hot-potato": (("router", "hotpotato"), ("flow_control", None), ("hotpotato_switching", "flit")),
+    "hot-potato worms": (("router", "hotpotato"), ("flow_control", None), ("hotpotato_switching", "packet")),
+}
 
-HP = {"routing": "min", "router": "hotpotato", "hotpotato_delay": 3, "num_vcs": 4}
-ROUTINGS = {
-    "minimal": {"routing": "min", "flow_control": "vct", "num_vcs": 4},
-    "hot-potato": {**HP, "hotpotato_switching": "flit"},
-    "hot-potato worms": {**HP, "hotpotato_switching": "packet"},
-}
-COMMON = {
-    "packet_size": PACKET,
-    "vc_buf_size": 64,
-    "sample_period": 1000,
-    "warmup_periods": 3,
-    "max_samples": 8,
-}
-QUICK_COMMON = {
-    "packet_size": PACKET,
-    "vc_buf_size": 64,
-    "sample_period": 1000,
-    "warmup_periods": 1,
-    "max_samples": 3,
-}
+
+def setup_table(scale: str = "default") -> tuple[SetupRow, ...]:
+    """Koibuchi et al., 2018, §III-B3's setup beside the one run at ``scale``."""
+    n, degrees, _ = SIZES[check_scale(scale)]
+    # (warm-up periods, most periods, search resolution, why)
+    warmup, most, resolution, why = MEASUREMENT[scale]
+    return (
+        network_row(
+            "256-switch uni-directional MDDP, d = 6 and 8, 4 hosts per switch (§III-B3)",
+            [spec for d in degrees for _, spec in _networks(n, d)],
+            scale == "full",
+        ),
+        SetupRow("packet size [flits]", "33, one of them the header (§III-B3)", PACKET, "", "packet_size"),
+        SetupRow("virtual channels per port", "4 (§III-B3)", 4, "", "num_vcs"),
+        SetupRow(
+            "buffer per VC [flits]", "not stated", 64, "holds a 33-flit packet (cut-through)", "vc_buf_size"
+        ),
+        SetupRow(
+            "router",
+            "virtual cut-through (minimal); hot-potato without flow control (§III-B2)",
+            varied("iq", "hotpotato"),
+            "minimal: iq; hot-potato: the bufferless router (docs/simulator.md)",
+            "router",
+        ),
+        SetupRow(
+            "flow control",
+            "virtual cut-through (§III-B3)",
+            varied("vct", None),
+            "None: hot-potato",
+            "flow_control",
+        ),
+        SetupRow(
+            "hot-potato switching",
+            "not stated for 33-flit packets",
+            varied(None, "flit", "packet"),
+            "both readings: every flit on its own, or whole-packet worms (None: minimal)",
+            "hotpotato_switching",
+        ),
+        SetupRow(
+            "hot-potato router delay [cycles]",
+            "a switch 'over 100 ns' (§III-B3)",
+            3,
+            "the iq router's zero-load delay, so zero-load latencies agree (iq ignores it)",
+            "hotpotato_delay",
+        ),
+        SetupRow("warm-up periods", "not stated", warmup, why, "warmup_periods"),
+        SetupRow("sample period [cycles]", "not stated", 1000, "BookSim2's default", "sample_period"),
+        SetupRow("most sample periods", "not stated", most, why, "max_samples"),
+        SetupRow(
+            "saturated when accepted below",
+            "not stated (curves end where latency grows)",
+            0.1,
+            "90% of the offer: the 3% default is within the noise of 33-flit packets over short periods",
+            "saturation_tolerance",
+        ),
+        SetupRow(
+            "saturation search resolution",
+            "not stated",
+            resolution,
+            "loads up to the first saturated one, then halvings of the last step",
+        ),
+    )
 
 
 def _networks(n: int, d: int) -> list[tuple[str, str]]:
@@ -78,48 +145,32 @@ def _networks(n: int, d: int) -> list[tuple[str, str]]:
     ]
 
 
-def _clearly_saturated(p: dict[str, Any]) -> bool:
-    """Unstable, or accepting less than 90% of the offered load (the 3% tolerance of
-    ``saturated`` is within the sampling noise of 33-flit packets over short periods)."""
-    return p["unstable"] or p["accepted_throughput"] < 0.9 * p["offered_load"]
-
-
-def _sweep(
-    spec: str, traffic: str, routing: str, loads: tuple[float, ...], common: dict, bisect: int
-) -> list[dict]:
-    """Runs the loads in increasing order up to the first clearly saturated one (its point
-    included), then halves the interval below it ``bisect`` times."""
-    params = {**common, **ROUTINGS[routing]}
-    name = params.pop("routing")
-    net = topolab.build(spec)
-    points = []
-
-    def one(load: float) -> bool:
-        p = topolab.simulate(net, name, traffic, load, seed=SEED, **params).to_dict()
-        points.append(p)
-        return _clearly_saturated(p)
-
-    lo = 0.0
-    hi: Optional[float] = None
-    for load in loads:
-        if one(load):
-            hi = load
-            break
-        lo = load
-    if hi is not None:
-        for _ in range(bisect):
-            mid = round((lo + hi) / 2, 6)
-            if one(mid):
-                hi = mid
-            else:
-                lo = mid
-    return sorted(points, key=lambda p: p["offered_load"])
+def curves(scale: str = "default") -> list[Curve]:
+    n, degrees, traffics = SIZES[check_scale(scale)]
+    loads = LOADS.get(scale, LOADS["default"])
+    out = []
+    for d in degrees:
+        for net_name, spec in _networks(n, d):
+            for traffic, fig in traffics.items():
+                for label, own in ROUTINGS.items():
+                    out.append(
+                        Curve(
+                            label,
+                            spec,
+                            "min",
+                            traffic,
+                            loads=loads,
+                            params=tuple((k, v) for k, v in own if v is not None),
+                            panel=f"Fig. {fig} {traffic}: {net_name} d = {d}",
+                        )
+                    )
+    return out
 
 
 def _hop_growth(points: list[dict[str, Any]]) -> Optional[float]:
     """avg hops at the highest unsaturated accepted traffic over avg hops at (about) a tenth of
-    it, interpolated linearly in accepted traffic (002 §III-B3's '10x increase')."""
-    pts = sorted((p for p in points if not _clearly_saturated(p)), key=lambda p: p["accepted_throughput"])
+    it, interpolated linearly in accepted traffic (Koibuchi et al., 2018, §III-B3's '10x increase')."""
+    pts = sorted((p for p in points if not p["saturated"]), key=lambda p: p["accepted_throughput"])
     if len(pts) < 2:
         return None
     top = pts[-1]
@@ -135,190 +186,100 @@ def _hop_growth(points: list[dict[str, Any]]) -> Optional[float]:
     return None
 
 
-def _saturation(points: list[dict[str, Any]]) -> float:
-    """002's throughput: the most traffic accepted before saturation (points not clearly
-    saturated; resolution: the last load step after its halvings)."""
-    return max((p["accepted_throughput"] for p in points if not _clearly_saturated(p)), default=float("nan"))
-
-
-def run(quick: bool = False) -> Reproduction:
-    n = QUICK_ROUTERS if quick else ROUTERS
-    degrees = QUICK_DEGREES if quick else DEGREES
-    traffics = QUICK_TRAFFIC if quick else TRAFFIC
-    loads = QUICK_LOADS if quick else LOADS
-    common = QUICK_COMMON if quick else COMMON
-    bisect = QUICK_BISECT_STEPS if quick else BISECT_STEPS
+def run(quick: bool = False, *, full: bool = False, execution: Optional[Execution] = None) -> Reproduction:
+    scale = scale_of(quick, full)
+    table = setup_table(scale)
+    declared = curves(scale)
+    measured = run_curves(
+        ID,
+        declared,
+        table,
+        setup_value(table, "saturation search resolution"),
+        default_execution(scale, execution),
+    )
+    n = SIZES[scale][0]
     rows: list[Comparison] = []
     setups: list[Setup] = []
-    data: list[dict[str, Any]] = []
-    for d in degrees:
-        for net_name, spec in _networks(n, d):
-            for traffic, fig in traffics.items():
-                col = f"{net_name} d = {d}, {traffic} (Fig. {fig})"
-                setups.append(
-                    Setup(
+    sat: dict[tuple[str, str], float] = {}
+    for m in measured:
+        c = m["curve"]
+        col = c.panel
+        d = int(c.network.split("d=")[1].split(",")[0])
+        # The most traffic accepted before saturation (Koibuchi et al.'s throughput).
+        accepted = max(
+            (p["accepted_throughput"] for p in m["points"] if not p["saturated"]), default=float("nan")
+        )
+        sat[col, c.label] = accepted
+        if not any(s.column == col for s in setups):
+            setups.append(Setup(col, c.network, f"{n} switches x {P} hosts; the router: the setup table"))
+        rows.append(
+            Comparison(
+                col, f"{c.label}: accepted traffic before saturation [flit/cycle/host]", None, accepted
+            )
+        )
+        if c.label != "minimal" and c.network.startswith("mddp"):
+            growth = _hop_growth(m["points"])
+            rows.append(
+                Comparison(
+                    col,
+                    f"{c.label}: path length growth over 10x accepted traffic "
+                    "(Koibuchi et al. (2018): below)",
+                    HOP_GROWTH_PAPER.get(d),
+                    growth,
+                    note="" if growth is not None else "the sweep does not span 10x accepted traffic",
+                )
+            )
+        if c.label == "hot-potato worms":
+            for label in ("hot-potato", "hot-potato worms"):
+                base = sat.get((col, "minimal"))
+                rows.append(
+                    Comparison(
                         col,
-                        spec,
-                        (
-                            f"{n} switches x {P} hosts, {PACKET}-flit packets, {traffic}; minimal: iq "
-                            "router, min routing, hop-indexed VCs (4), virtual cut-through; hot-potato: "
-                            "router=hotpotato, minimal next hops preferred, hotpotato_delay 3, flit "
-                            "switching (hot-potato) or packet switching (hot-potato worms); loads "
-                            f"{', '.join(map(str, loads))} flit/cycle/host up to clear saturation, then "
-                            f"{bisect} halvings of the last step"
-                        ),
+                        f"{label} / minimal accepted before saturation "
+                        "(Koibuchi et al. (2018): comparable, often > 1)",
+                        None,
+                        sat[col, label] / base if base else None,
                     )
                 )
-                sat: dict[str, float] = {}
-                for routing in ROUTINGS:
-                    points = _sweep(spec, traffic, routing, loads, common, bisect)
-                    sat[routing] = _saturation(points)
-                    for p in points:
-                        data.append(
-                            {
-                                "figure": fig,
-                                "network": net_name,
-                                "spec": spec,
-                                "d": d,
-                                "traffic": traffic,
-                                "routing": routing,
-                                "offered_load": p["offered_load"],
-                                "accepted_throughput": p["accepted_throughput"],
-                                "avg_latency": p["avg_latency"],
-                                "avg_hops": p["avg_hops"],
-                                "deflection_rate": p["deflection_rate"],
-                                "saturated": p["saturated"],
-                                "clearly_saturated": _clearly_saturated(p),
-                            }
-                        )
-                    rows.append(
-                        Comparison(
-                            col,
-                            f"{routing}: accepted traffic before saturation [flit/cycle/host]",
-                            None,
-                            sat[routing],
-                        )
-                    )
-                    if routing != "minimal" and net_name == "uni MDDP":
-                        growth = _hop_growth(points)
-                        rows.append(
-                            Comparison(
-                                col,
-                                f"{routing}: path length growth over 10x accepted traffic (Koibuchi et al. "
-                                "(2018): below)",
-                                HOP_GROWTH_PAPER.get(d),
-                                growth,
-                                note=""
-                                if growth is not None
-                                else "the sweep does not span 10x accepted traffic",
-                            )
-                        )
-                for routing in ("hot-potato", "hot-potato worms"):
-                    rows.append(
-                        Comparison(
-                            col,
-                            f"{routing} / minimal accepted before saturation (Koibuchi et al. (2018): "
-                            "comparable, often > 1)",
-                            None,
-                            sat[routing] / sat["minimal"] if sat["minimal"] else None,
-                        )
-                    )
     notes = [
-        f"scaled: {n} switches instead of Koibuchi et al.'s (2018) 256 ({n * P} hosts instead of 1,024), so "
-        "that the whole "
-        "reproduction simulates in a few minutes; degrees, hosts per switch, packet size, VC count and "
-        "traffic patterns as Koibuchi et al. (2018)",
+        f"{n} switches ({n * P} hosts)"
+        + (
+            ""
+            if scale == "full"
+            else ": scaled from Koibuchi et al.'s (2018) 256 (1,024 hosts), so that the run fits this machine"
+        ),
         "latency in cycles (Koibuchi et al. (2018) plots ns: a switch costs 'over 100 ns' and link + "
-        "injection 20 ns; in "
-        "topolab both routers cost 3 cycles per switch plus 1 per link at zero load, so one cycle is "
-        "roughly 20-35 ns of Koibuchi et al.'s (2018) setup)",
+        "injection 20 ns; in topolab both routers cost 3 cycles per switch plus 1 per link at zero load)",
         "hot-potato with 33-flit packets: Koibuchi et al. (2018) does not say how a packet is deflected "
-        "without buffers; "
-        "'hot-potato' routes and deflects every flit on its own (the packet counts when its last flit "
-        "arrives), 'hot-potato worms' deflects whole packets, the flits following the first as a worm "
-        "that arriving worms may cut only at the injection (docs/simulator.md); minimal routing uses "
-        "virtual cut-through as Koibuchi et al. (2018)",
+        "without buffers; 'hot-potato' routes and deflects every flit on its own (the packet counts when "
+        "its last flit arrives), 'hot-potato worms' deflects whole packets (docs/simulator.md)",
         "Koibuchi et al.'s (2018) minimal routing: 'topology-agnostic' with four VCs, not specified further; "
-        "topolab uses "
-        "min with hop-indexed VCs (deadlock-free, the diameter fits in four classes)",
+        "topolab uses min with hop-indexed VCs (deadlock-free, the diameter fits in four classes)",
         "bi Random: the bi-directional random regular graph with the same switch ports (topolab has "
         "no bi-directional MDDP); Koibuchi et al.'s (2018) Figs. 5-8 show uni-directional networks only",
-        "the Imase custom routing (Koibuchi et al., 2018, §III-B1) as the preferred outputs of hot-potato is "
-        "not used "
-        "yet: minimal next hops from the hop tables are; any core rule routing can be given instead",
         "Koibuchi et al. (2018) gives Figs. 5-8 as curves only; the one number is Fig. 8's path length "
-        "growth over a "
-        "10x increase of accepted traffic (below 1.65x for d = 6, 1.25x for d = 8)",
+        "growth over a 10x increase of accepted traffic (below 1.65x for d = 6, 1.25x for d = 8)",
     ]
-    if quick:
-        notes.append(
-            f"quick: {n} switches, degree {degrees[0]}, uniform traffic, loads {loads}, short samples"
-        )
-    return Reproduction(ID, TITLE, SOURCE, tuple(rows), tuple(setups), tuple(notes), tuple(data), quick)
+    return Reproduction(
+        ID, TITLE, SOURCE, tuple(rows), tuple(setups), tuple(notes), tuple(records(measured)), quick, table
+    )
 
 
 def plot(rep: Reproduction, path: Path) -> None:
-    """Latency against accepted traffic per pattern (Figs. 5-7) and the hot-potato path length
-    under uniform traffic (Fig. 8), up to clear saturation as 002 plots them; colour = network,
-    line = routing."""
-    import matplotlib.pyplot as plt
-
-    figs = [f for f in ("5", "6", "7") if any(r["figure"] == f for r in rep.data)]
-    fig, axes = plt.subplots(1, len(figs) + 1, figsize=(5 * (len(figs) + 1), 4.8), squeeze=False)
-    names = {"5": "uniform", "6": "matrix transpose", "7": "bit reversal"}
-    nets = sorted({(r["network"], r["d"]) for r in rep.data})
-    colour = {k: f"C{i}" for i, k in enumerate(nets)}
-    style = {"minimal": "o--", "hot-potato": "s-", "hot-potato worms": "^:"}
-
-    def curve(f: str, net: tuple[str, int], routing: str) -> list[dict[str, Any]]:
-        pts = [
-            r
-            for r in rep.data
-            if r["figure"] == f
-            and (r["network"], r["d"]) == net
-            and r["routing"] == routing
-            and not r["clearly_saturated"]
-        ]
-        return sorted(pts, key=lambda r: r["offered_load"])
-
-    for ax, f in zip(axes[0], figs):
-        for net in nets:
-            for routing in ROUTINGS:
-                pts = curve(f, net, routing)
-                ax.plot(
-                    [r["accepted_throughput"] for r in pts],
-                    [r["avg_latency"] for r in pts],
-                    style[routing],
-                    color=colour[net],
-                    label=f"{net[0]} d={net[1]} {routing}",
-                    markersize=3,
-                )
-        ax.set_title(f"Fig. {f}: {names[f]}")
-        ax.set_xlabel("accepted traffic [flit/cycle/host]")
-        ax.set_ylabel("latency [cycles]")
-        ax.set_yscale("log")
-        ax.grid(True, alpha=0.3)
-    axes[0][0].legend(fontsize=6)
-    ax = axes[0][-1]
-    for net in nets:
-        for routing in ROUTINGS:
-            if routing == "minimal":
-                continue
-            pts = curve("5", net, routing)
-            ax.plot(
-                [r["accepted_throughput"] for r in pts],
-                [r["avg_hops"] for r in pts],
-                style[routing],
-                color=colour[net],
-                label=f"{net[0]} d={net[1]} {routing}",
-                markersize=3,
-            )
-    ax.set_title("Fig. 8: hot-potato path length (uniform)")
-    ax.set_xlabel("accepted traffic [flit/cycle/host]")
-    ax.set_ylabel("routers traversed")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=6)
-    fig.suptitle(f"{rep.title}{' (quick)' if rep.quick else ''}", fontsize=9)
-    fig.tight_layout()
-    save_figure(fig, path, dpi=110)
-    plt.close(fig)
+    """Latency against accepted traffic per pattern and network (Figs. 5-7) and the hot-potato
+    path length under uniform traffic (Fig. 8), up to saturation as Koibuchi et al. plot them."""
+    shown = [{**r, "y": r["avg_latency"]} for r in rep.data]
+    shown += [
+        {**r, "y": r["avg_hops"], "panel": "Fig. 8 routers traversed: " + r["panel"].split(": ", 1)[1]}
+        for r in rep.data
+        if r["traffic"] == "uniform" and r["label"] != "minimal"
+    ]
+    plot_curves(
+        shown,
+        path,
+        f"{rep.title}{' (quick)' if rep.quick else ''}",
+        x="accepted_throughput",
+        y="y",
+        xlabel="accepted traffic [flit/cycle/host]",
+        ylabel="latency [cycles] / Fig. 8: routers",
+    )

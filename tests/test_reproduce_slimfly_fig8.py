@@ -1,0 +1,43 @@
+"""topolab reproduce slimfly-buffers (Besta & Hoefler, SC14, §V-D, Fig. 8a) and
+slimfly-oversubscribed (§V-E, Figs. 8b-e), quick mode: every curve runs the buffer it is
+labelled with, bigger buffers carry more of the worst case (§V-D's claim), and an oversubscribed
+Slim Fly's minimal routing is capped by a bound that scales with p as uniform traffic does."""
+
+from __future__ import annotations
+
+import pytest
+
+import topolab
+from topolab import reproduce
+from topolab import routing as static_routing
+
+
+@pytest.fixture(scope="module")
+def buffers():
+    return reproduce.run("slimfly-buffers", quick=True)
+
+
+@pytest.fixture(scope="module")
+def oversubscribed():
+    return reproduce.run("slimfly-oversubscribed", quick=True)
+
+
+def test_each_curve_runs_its_buffer_and_bigger_buffers_carry_more(buffers):
+    per_vc = {d["label"]: d["vc_buf_size"] for d in buffers.data}
+    # The label's per-port total over the router's 4 VCs.
+    assert per_vc == {"8 flits/port": 2, "64 flits/port": 16, "256 flits/port": 64}
+    sat = {r.column: r.topolab for r in buffers.rows if r.quantity == "saturation load"}
+    assert sat["256 flits/port"] > sat["8 flits/port"]
+    # UGAL-L under the worst case stays below what the network carries at all (1) and above
+    # minimal routing's static bound on it (1/(2p)).
+    p = max(topolab.build("slimfly:q=5").endpoints)
+    assert all(1 / (2 * p) < s < 1.0 for s in sat.values())
+
+
+def test_oversubscribed_min_capped_by_a_bound_scaling_with_p(oversubscribed):
+    row = next(r for r in oversubscribed.rows if r.quantity == "SF-MIN uniform saturation load")
+    assert row.paper == 0.80  # §V-E: p = 16 accepts up to 80%
+    balanced = static_routing.channel_load(topolab.build("slimfly:q=5"), "min").throughput_bound
+    # Uniform traffic's channel loads grow with the endpoints per router: p = 5 instead of 4.
+    assert row.bound == pytest.approx(balanced * 4 / 5, rel=0.03)
+    assert 0.75 * row.bound <= row.topolab <= row.bound + 0.02
