@@ -238,22 +238,15 @@ fn build(p: &Params) -> Result<Network> {
     let gens = code.generators();
 
     let mut b = NetworkBuilder::new("longhop", routers, false);
-    // Bits b0..b{n-1} as the hypercube's labels: the cube links are a hypercube subgraph.
-    let fields: Vec<String> = (0..n).map(|i| format!("b{i}")).collect();
-    let field_refs: Vec<&str> = fields.iter().map(|s| s.as_str()).collect();
-    b.label_fields(&field_refs);
+    // The hypercube's labels: the cube links are a hypercube subgraph.
+    super::hypercube::label_bits(&mut b, n);
     for i in 0..n {
         b.link_class(&format!("dim{i}"));
     }
     for j in 0..code.long_hops {
         b.link_class(&format!("hop{j}"));
     }
-    let mut label = vec![0i64; n];
     for r in 0..routers {
-        for (i, bit) in label.iter_mut().enumerate() {
-            *bit = ((r >> i) & 1) as i64;
-        }
-        b.set_label(r, &label);
         for (class, &g) in gens.iter().enumerate() {
             let other = r ^ g as usize;
             if r < other {
