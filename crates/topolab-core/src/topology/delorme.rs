@@ -74,7 +74,7 @@ impl Quadrangle {
         };
         let mut index = vec![usize::MAX; (q as usize).pow(4)];
         let mut points: Vec<[u32; 4]> = Vec::new();
-        for code in 0..(q as usize).pow(4) {
+        for (code, slot) in index.iter_mut().enumerate() {
             let mut x = [0u32; 4];
             let mut rest = code;
             for c in x.iter_mut().rev() {
@@ -82,7 +82,7 @@ impl Quadrangle {
                 rest /= q as usize;
             }
             if x.iter().find(|&&c| c != 0) == Some(&1) {
-                index[code] = points.len();
+                *slot = points.len();
                 points.push(x);
             }
         }
