@@ -13,12 +13,14 @@ from topolab.design.simulate import SCALE_RULES, SIM_CHOICES
 # (radix, endpoints) windows small enough to build every design they give, chosen so that every
 # family has members (OFT needs 2k <= K with k - 1 a prime power, MLFM global routers 2l <= K).
 WINDOWS = [(12, 150), (16, 400)]
+# Families whose smallest balanced members lie outside WINDOWS (Delorme v = 2: 225 routers, p ~ 3).
+EXTRA_WINDOWS = {"delorme": [(16, 900)]}
 
 
 @pytest.mark.parametrize("family", FAMILY_ORDER)
 def test_enumerated_sizes_equal_the_built_network(family):
     designs = []
-    for radix, endpoints in WINDOWS:
+    for radix, endpoints in WINDOWS + EXTRA_WINDOWS.get(family, []):
         found = enumerate_designs(radix, endpoints, tolerance=0.5, families=[family], oversubscription=1.0)
         designs += shortlist(found, per_family=3)
     assert designs, f"no {family} design in the sample windows"

@@ -27,6 +27,8 @@ KNOWN_DIAMETERS = [
     ("torus:dims=7x6", 3 + 3, False),
     ("mesh:dims=4x3", 3 + 2, False),
     ("hypercube:n=6", 6, False),
+    ("longhop:n=8", 4, False),
+    ("delorme:v=2", 3, False),
     ("fattree:k=4,levels=3", 4, True),
     ("fattree:k=6,levels=2", 2, True),
     ("mlfm:h=4", 2, True),

@@ -104,7 +104,7 @@ def test_reproduce_lists_and_runs_table4(capsys):
     columns = {s["column"] for s in res["setups"]}
     assert {"T3D", "T5D", "HC", "SF", "DF (k=43)", "FBF-3 (k=43)", "FT-3 (k=43)", "DLN (k=43)"} <= columns
     # Power per node within a few percent (000 §VI-C), exact where the paper is consistent.
-    for col in ("T3D", "T5D", "HC", "DF (k=43)", "DF (N~10K)", "DLN (k=43)", "DLN (N~10K)"):
+    for col in ("T3D", "T5D", "HC", "LH-HC", "DF (k=43)", "DF (N~10K)", "DLN (k=43)", "DLN (N~10K)"):
         assert abs(rows[(col, "power_per_node")]["rel_diff"]) < 0.006, col
     for col in ("SF", "FBF-3 (k=43)", "FBF-3 (N~10K)", "FT-3 (k=43)", "FT-3 (N~10K)"):
         assert abs(rows[(col, "power_per_node")]["rel_diff"]) < 0.05, col
@@ -113,7 +113,11 @@ def test_reproduce_lists_and_runs_table4(capsys):
     assert (r["paper"], r["topolab"]) == (29524, 243 * 242 / 2)
     assert r["rel_diff"] == pytest.approx((29403 - 29524) / 29524)
     assert rows[("SF", "radix")]["topolab"] == 44
-    assert rows[("LH-HC", "cost_per_node")]["topolab"] is None
+    # LH-HC is built: 13 cube links and 5 long hops per router (Tomic's [18, 13, 3] code).
+    assert (rows[("LH-HC", "radix")]["topolab"], rows[("LH-HC", "routers")]["topolab"]) == (19, 8192)
+    lh = rows[("LH-HC", "electric_cables")]["topolab"] + rows[("LH-HC", "fiber_cables")]["topolab"]
+    assert lh == 18 * 8192 / 2
+    assert rows[("LH-HC", "cost_per_node")]["topolab"] > rows[("HC", "cost_per_node")]["topolab"]
     notes = " ".join(n for s in res["setups"] for n in s["notes"])
     for needle in ("k = k' + p = 29 + 15 = 44", "g^2/2", "floor(43^3/4)", "p + 3(p - 1) = 45"):
         assert needle in notes

@@ -110,7 +110,9 @@ def test_against_table_iii(rep, recs):
     rows = {(r.column, r.quantity): r for r in rep.rows}
     r = rows[("SF N~8192", "disconnect (mean)")]
     assert r.unit == "%" and r.paper == 75 and r.abs_diff == pytest.approx(r.topolab - 75)
-    assert rows[("LH-HC (all sizes)", "disconnect N~256")].topolab is None
+    lh = recs[("LH-HC", 256)]
+    assert (lh["routers"], lh["network_radix"], lh["diameter"]) == (256, 13, 4)
+    assert rows[("LH-HC N~256", "disconnect (mean)")].paper == 55
 
 
 def test_isolated_router_estimate():

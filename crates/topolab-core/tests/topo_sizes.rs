@@ -77,6 +77,15 @@ const SAMPLES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "longhop",
+        &[
+            "longhop:n=4,hops=1",
+            "longhop:n=8",
+            "longhop:n=6,hops=3,p=2",
+        ],
+    ),
+    ("delorme", &["delorme:v=2,p=3", "delorme:v=3"]),
+    (
         "jellyfish",
         &[
             "jellyfish:routers=20,degree=4",
@@ -166,6 +175,8 @@ fn sizes_reject_what_the_builder_rejects() {
     for spec in [
         "slimfly:q=6",
         "slimfly:q=2",
+        "longhop:n=8,hops=9",
+        "delorme:v=6",
         "oft:k=7",
         "dragonfly:a=4,h=2,g=10",
         "fattree:k=5",

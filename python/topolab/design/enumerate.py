@@ -39,6 +39,8 @@ RULES = {
     "torus": structured.torus,
     "mesh": structured.mesh,
     "hypercube": structured.hypercube,
+    "longhop": structured.longhop,
+    "delorme": structured.delorme,
     "mlfm": structured.mlfm,
     "oft": structured.oft,
     "product": structured.product,

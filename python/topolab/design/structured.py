@@ -322,6 +322,43 @@ def hypercube(w: Window) -> Iterator[Candidate]:
         n += 1
 
 
+def longhop(w: Window) -> Iterator[Candidate]:
+    """Long Hop hypercubes (Tomic, arXiv 2013, §E-S-3; Besta & Hoefler, SC14, §III, Table IV):
+    2^n routers, every number of long hops L the family builds with n + L + p <= K, every p;
+    p = 1 as in 000 §III (exempt like the hypercube's), larger p subject to the limits.
+    Balanced p: 000 §II-B2's k' N_r / sum of distances, exact for the Cayley graph."""
+    n = 2
+    while 2**n <= w.hi and n + 2 <= w.radix:
+        for hops in range(1, w.radix - n):
+            for p in w.concentrations(2**n, w.radix - n - hops):
+                c = candidate(
+                    "longhop",
+                    {"n": n, "hops": hops, "p": p},
+                    "Tomic, arXiv 2013, §E-S-3; Besta & Hoefler, SC14, §III, Table IV",
+                    ["p=1 (Besta & Hoefler, SC14, §III)"] if p == 1 else [],
+                    exempt=p == 1,
+                )
+                if c is None:
+                    break  # this L is not built for n: no p makes it so
+                yield c
+        n += 1
+
+
+def delorme(w: Window) -> Iterator[Candidate]:
+    """Delorme graphs (Besta & Hoefler, SC14, §II-C): every prime power v with k' = (v+1)^2
+    leaving a port, every p putting N in the window. Balanced p: 000 §II-B2's 2|E| N_r / sum of
+    distances, exact (docs/families/delorme.md)."""
+    v = 2
+    while (v + 1) ** 2 + 1 <= w.radix:
+        base = sizes(f"delorme:v={v},p=1")
+        if base is not None:
+            for p in w.concentrations(base["routers"], w.radix - base["network_radix"]):
+                c = candidate("delorme", {"v": v, "p": p}, "Delorme, 1985; Besta & Hoefler, SC14, §II-C")
+                if c is not None:
+                    yield c
+        v += 1
+
+
 # ---------------------------------------------------------------------------------------------
 # indirect families
 # ---------------------------------------------------------------------------------------------

@@ -7,10 +7,12 @@ s x s: k' = 2(s - 1), N_r = s^2) and the two-level fat tree (k leaves and k/2 sp
 k' = k, N_r = 3k/2) are built and analysed: routers, network radix and diameter are measured, not
 taken from formulas. 002 §II-A's list of Slim Fly sizes is checked against the built graphs.
 
-Diameter 3 (000 §II-C, Fig. 5b): balanced Dragonflies (a = 2h, g = ah + 1: k' = 3h - 1) and
-three-level Flattened Butterflies (s^3) are built up to a size whose diameter is cheap to
-verify, and beyond that only counted; the paper's BDF and Delorme graphs, which topolab does
-not construct, are evaluated from the closed forms 000 §II-C gives.
+Diameter 3 (000 §II-C, Fig. 5b): balanced Dragonflies (a = 2h, g = ah + 1: k' = 3h - 1),
+three-level Flattened Butterflies (s^3) and Delorme graphs (family ``delorme``) are built up to
+a size whose diameter is cheap to verify, and beyond that only counted; the Delorme graphs of
+v = 8, 9 (13.9M and 33.6M links) are sized by the family's own rule without building (the same
+rule the built ones are checked against). BDF graphs are built the same way when this version
+has the ``bdf`` family, and otherwise said to be missing.
 
 The Moore bound M(k', D) = 1 + k' sum_{i<D} (k' - 1)^i is topolab.moore_bound (exact).
 """
@@ -21,6 +23,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import topolab
+from topolab._core import family_sizes
 from topolab._files import save_figure
 from topolab.reproduce import Comparison, Reproduction, Setup
 
@@ -73,6 +76,12 @@ def slimfly_delta(q: int) -> Optional[int]:
     return {0: 0, 1: 1, 3: -1}.get(q % 4)
 
 
+DEL_ANALYSED_V = 3  # Delorme graphs analysed up to v = 3 (1,600 routers)
+DEL_BUILT_V = 7  # built and counted up to v = 7 (160,000 routers, 5.1M links); v = 8, 9 sized
+BDF_ANALYSED_U = 7
+BDF_BUILT_U = 27
+
+
 def delorme(v: int) -> tuple[int, int]:
     """(k', N_r) of the Delorme graph for prime power v (000 §II-C)."""
     return (v + 1) ** 2, (v + 1) ** 2 * (v * v + 1) ** 2
@@ -83,6 +92,13 @@ def bdf(u: int) -> tuple[int, int]:
     k' = 3(u + 1)/2, N_r = 8/27 k'^3 - 4/9 k'^2 + 2/3 k' (an integer: k' is a multiple of 3)."""
     k = 3 * (u + 1) // 2
     return k, (8 * k**3 - 12 * k**2 + 18 * k) // 27
+
+
+def closed_form_points(family: str) -> list[tuple[int, int]]:
+    """(k', N_r) of 000 §II-C's closed forms over the parameters this reproduction uses."""
+    if family == "DEL":
+        return [delorme(v) for v in prime_powers(2, 9)]
+    return [bdf(u) for u in prime_powers(3, 63) if u % 2]
 
 
 def _point(
@@ -115,6 +131,23 @@ def _built(family: str, d_class: int, spec: str, analyse: bool = True) -> dict[s
     return _point(family, d_class, spec, net.network_radix, net.num_routers, diameter, how)
 
 
+def _sized(family: str, d_class: int, spec: str) -> dict[str, Any]:
+    """A point from the family's own size rule, without building (too large to build here)."""
+    s = family_sizes(spec)
+    how = "sized by the family's rule (not built)"
+    return _point(family, d_class, spec, s["network_radix"], s["routers"], None, how)
+
+
+def has_family(name: str) -> bool:
+    return any(f.name == name for f in topolab.families())
+
+
+def bdf_spec(u: int) -> str:
+    """The ``bdf`` family's spec for the odd prime power u of 000 §II-C (its first parameter)."""
+    family = next(f for f in topolab.families() if f.name == "bdf")
+    return f"bdf:{family.params[0].name}={u}"
+
+
 def _points() -> list[dict[str, Any]]:
     pts: list[dict[str, Any]] = []
     for q in prime_powers(3, MAX_Q):
@@ -129,16 +162,19 @@ def _points() -> list[dict[str, Any]]:
     for s in range(2, FBF3_MAX_S + 1):
         pts.append(_built("FBF-3", 3, f"hyperx:dims={s}x{s}x{s}", analyse=s <= FBF3_ANALYSED_S))
     for v in prime_powers(2, 9):
-        kp, n = delorme(v)
-        pts.append(
-            _point("DEL", 3, None, kp, n, None, "closed form (Besta & Hoefler, SC14, §II-C), not built")
-        )
-    for u in prime_powers(3, 63):
-        if u % 2:
-            kp, n = bdf(u)
-            pts.append(
-                _point("BDF", 3, None, kp, n, None, "closed form (Besta & Hoefler, SC14, §II-C), not built")
-            )
+        spec = f"delorme:v={v},p=1"
+        if v <= DEL_BUILT_V:
+            pts.append(_built("DEL", 3, spec, analyse=v <= DEL_ANALYSED_V))
+        else:
+            pts.append(_sized("DEL", 3, spec))
+    if has_family("bdf"):
+        for u in prime_powers(3, 63):
+            if u % 2:
+                spec = bdf_spec(u)
+                if u <= BDF_BUILT_U:
+                    pts.append(_built("BDF", 3, spec, analyse=u <= BDF_ANALYSED_U))
+                else:
+                    pts.append(_sized("BDF", 3, spec))
     return pts
 
 
@@ -157,7 +193,7 @@ def _diameters(pts: list[dict[str, Any]], family: str) -> set[int]:
 
 
 def run(quick: bool = False) -> Reproduction:
-    """Every point; ``quick`` changes nothing (the whole figure takes about a second)."""
+    """Every point; ``quick`` changes nothing (the whole figure takes a few seconds)."""
     pts = _points()
     rows: list[Comparison] = []
     setups: list[Setup] = []
@@ -274,7 +310,14 @@ def run(quick: bool = False) -> Reproduction:
                 ),
             )
         )
-    setups.append(Setup("Long Hop, D = 2", None, "not built: topolab has no Long Hop family"))
+    setups.append(
+        Setup(
+            "Long Hop, D = 2",
+            None,
+            "not built: Fig. 5a's Long Hop is the diameter-2 variant of Tomic, arXiv 2013, §E-S-1; "
+            "topolab builds the hypercube variant LH-HC (family longhop, §E-S-3)",
+        )
+    )
     rows.append(Comparison("Long Hop, D = 2", "router radix for 50,000 endpoints", 340, None))
 
     # --- diameter 3 (000 §II-C, Fig. 5b) ---
@@ -327,32 +370,48 @@ def run(quick: bool = False) -> Reproduction:
             ("Besta & Hoefler (SC14): 'Flattened Butterfly is ~3 times worse' than DF",),
         )
     )
-    for fam, paper, near in (("DEL", 68, 100), ("BDF", 30, 93)):
-        p = _at(pts, fam, near)
+    for fam, paper, near, formula in (
+        (
+            "DEL",
+            68,
+            100,
+            "Besta & Hoefler, SC14, §II-C: k' = (v + 1)^2, N_r = (v + 1)^2 (v^2 + 1)^2, v = 9 gives "
+            "k' = 100; the fraction grows with v",
+        ),
+        (
+            "BDF",
+            30,
+            93,
+            "Besta & Hoefler, SC14, §II-C: k' = 3(u + 1)/2, N_r = 8/27 k'^3 - 4/9 k'^2 + 2/3 k', u = 61 "
+            "gives k' = 93; the fraction tends to 8/27 = 29.6%",
+        ),
+    ):
         col = f"{fam}, D = 3"
-        rows.append(
+        if not any(p["family"] == fam for p in pts):
+            rows.append(Comparison(col, f"Moore fraction at k' ~ {near}", paper, None))
+            setups.append(Setup(col, None, f"{fam.lower()} not built in this version", (formula,)))
+            continue
+        p = _at(pts, fam, near)
+        mine = [q for q in pts if q["family"] == fam]
+        closed = sorted((q["network_radix"], q["routers"]) for q in mine) == closed_form_points(fam)
+        rows += [
             Comparison(
-                col,
-                f"Moore fraction at k' = {p['network_radix']}",
-                paper,
-                pct(p["moore_fraction"]),
-                unit="%",
-                note="closed form",
-            )
-        )
+                col, f"Moore fraction at k' = {p['network_radix']}", paper, pct(p["moore_fraction"]), unit="%"
+            ),
+            Comparison(col, "largest diameter (analysed graphs)", 3, max(_diameters(pts, fam), default=None)),
+        ]
+        built = [q for q in mine if q["how"].startswith("built")]
         setups.append(
             Setup(
                 col,
-                None,
-                "not built (topolab has no BDF/Delorme family): Besta & Hoefler, SC14, §II-C's closed "
-                "form for N_r against topolab.moore_bound",
+                p["spec"],
                 (
-                    "DEL: k' = (v + 1)^2, N_r = (v + 1)^2 (v^2 + 1)^2, v = 9 gives k' = 100; "
-                    "its fraction grows with v"
-                    if fam == "DEL"
-                    else "BDF: k' = 3(u + 1)/2, N_r = 8/27 k'^3 - 4/9 k'^2 + 2/3 k', u = 61 gives "
-                    "k' = 93; the fraction tends to 8/27 = 29.6%",
+                    f"{len(mine)} graphs: {sum(q['measured_diameter'] is not None for q in mine)} built "
+                    f"and analysed, {len(built)} built in all (up to {max(q['routers'] for q in built):,} "
+                    f"routers), the rest sized by the family's rule; routers and k' "
+                    f"{'equal' if closed else 'DIFFER FROM'} the closed form at every point"
                 ),
+                (formula,),
             )
         )
 
@@ -364,7 +423,8 @@ def run(quick: bool = False) -> Reproduction:
         "Besta & Hoefler, SC14, §II-A also writes the bound with k' = ceil(2k/3) of a router radix k (full "
         "global "
         "bandwidth for D = 2); Fig. 5 and the k' = 96 example use k' directly, as here",
-        "Fig. 5a's Long Hop (Cayley graphs from error-correcting codes, ref. [56]) is not built",
+        "Fig. 5a's Long Hop (Cayley graphs from error-correcting codes, ref. [56], §E-S-1) is not "
+        "built; its hypercube variant LH-HC is (family longhop; reproduce table4, resilience)",
         "Besta & Hoefler (SC14) gives Fig. 5 only as a plot: the rows with a paper value are the numbers its "
         "text "
         "quotes; write the figure with -o DIR",

@@ -112,9 +112,19 @@ COLUMNS = (
     ),
     Column(
         "LH-HC",
-        None,
+        "longhop:n=13,hops=5",
         (8192, 8192, 19, 53248, 12288, 6481, 53.2),
-        notes=("not built: topolab has no Long Hop hypercube family",),
+        per_cabinet=256,
+        notes=(
+            "radix 19 = 13 hypercube ports + L = 5 long hops + 1 endpoint (Tomic, arXiv 2013, "
+            "§E-S-3: the long hops are the parity columns of an [18, 13, 3] code, bisection 3N/2)",
+            "13 + 5 = 18 links per router make 18 x 8,192 / 2 = 73,728 cables; the paper's "
+            "53,248 + 12,288 = 65,536 = 16 x 8,192 / 2 counts 16 links per router (L = 3), which "
+            "its radix 19 contradicts",
+            "256 routers per rack, as for HC: the 8 low dimensions inside a rack (32,768 electric "
+            "cables, HC's count), the other 5 and every long hop between racks (each long hop flips "
+            "bits above b7); the paper's split (53,248 electric = all 13 dimensions) implies other racks",
+        ),
     ),
     Column(
         "FT-3 (k=43)",

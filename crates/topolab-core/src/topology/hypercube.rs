@@ -74,18 +74,11 @@ fn build(p: &Params) -> Result<Network> {
     let (n, routers) = (n as usize, routers as usize);
 
     let mut b = NetworkBuilder::new("hypercube", routers, false);
-    let fields: Vec<String> = (0..n).map(|i| format!("b{i}")).collect();
-    let field_refs: Vec<&str> = fields.iter().map(|s| s.as_str()).collect();
-    b.label_fields(&field_refs);
+    label_bits(&mut b, n);
     for i in 0..n {
         b.link_class(&format!("dim{i}"));
     }
-    let mut label = vec![0i64; n];
     for r in 0..routers {
-        for (i, bit) in label.iter_mut().enumerate() {
-            *bit = ((r >> i) & 1) as i64;
-        }
-        b.set_label(r, &label);
         for i in 0..n {
             let other = r ^ (1 << i);
             if r < other {
@@ -95,4 +88,19 @@ fn build(p: &Params) -> Result<Network> {
     }
     b.uniform_endpoints(conc);
     b.build()
+}
+
+/// Labels each of the 2^n routers with its bits b0..b{n-1}, one field per bit: the numbering of
+/// the families built on the hypercube's (`hypercube`, `longhop`).
+pub fn label_bits(b: &mut NetworkBuilder, n: usize) {
+    let fields: Vec<String> = (0..n).map(|i| format!("b{i}")).collect();
+    let field_refs: Vec<&str> = fields.iter().map(|s| s.as_str()).collect();
+    b.label_fields(&field_refs);
+    let mut label = vec![0i64; n];
+    for r in 0..1usize << n {
+        for (i, bit) in label.iter_mut().enumerate() {
+            *bit = ((r >> i) & 1) as i64;
+        }
+        b.set_label(r, &label);
+    }
 }

@@ -9,6 +9,7 @@ use crate::error::{Result, TopolabError};
 use crate::network::Network;
 use crate::spec::{Params, TopologySpec};
 
+pub mod delorme;
 pub mod dln;
 pub mod dragonfly;
 pub mod fattree;
@@ -17,6 +18,7 @@ pub mod hyperx;
 pub mod imase;
 pub mod jellyfish;
 pub mod kautz;
+pub mod longhop;
 pub mod mapping;
 pub mod mddp;
 pub mod mlfm;
@@ -200,7 +202,7 @@ pub const ARBITRARY_PLACEMENT: FamilyPlacement = FamilyPlacement::Sequential {
 /// Every registered family, in the order `topolab list` and the design comparison show them:
 /// structured direct, indirect, random, products, directed.
 pub fn families() -> &'static [Family] {
-    static FAMILIES: [Family; 18] = [
+    static FAMILIES: [Family; 20] = [
         slimfly::FAMILY,
         dragonfly::FAMILY,
         fattree::FAMILY,
@@ -208,6 +210,8 @@ pub fn families() -> &'static [Family] {
         torus::TORUS,
         torus::MESH,
         hypercube::FAMILY,
+        longhop::FAMILY,
+        delorme::FAMILY,
         mlfm::FAMILY,
         oft::FAMILY,
         jellyfish::FAMILY,
