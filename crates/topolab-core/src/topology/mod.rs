@@ -11,6 +11,7 @@ use crate::spec::{Params, TopologySpec};
 
 pub mod dln;
 pub mod dragonfly;
+pub mod dragonflyplus;
 pub mod fattree;
 pub mod hypercube;
 pub mod hyperx;
@@ -25,6 +26,7 @@ pub mod product;
 pub mod random_directed;
 pub mod skywalk;
 pub mod slimfly;
+pub mod sspt;
 pub mod torus;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -200,9 +202,10 @@ pub const ARBITRARY_PLACEMENT: FamilyPlacement = FamilyPlacement::Sequential {
 /// Every registered family, in the order `topolab list` and the design comparison show them:
 /// structured direct, indirect, random, products, directed.
 pub fn families() -> &'static [Family] {
-    static FAMILIES: [Family; 18] = [
+    static FAMILIES: [Family; 20] = [
         slimfly::FAMILY,
         dragonfly::FAMILY,
+        dragonflyplus::FAMILY,
         fattree::FAMILY,
         hyperx::FAMILY,
         torus::TORUS,
@@ -210,6 +213,7 @@ pub fn families() -> &'static [Family] {
         hypercube::FAMILY,
         mlfm::FAMILY,
         oft::FAMILY,
+        sspt::FAMILY,
         jellyfish::FAMILY,
         dln::FAMILY,
         skywalk::FAMILY,
