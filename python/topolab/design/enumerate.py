@@ -34,6 +34,7 @@ FAMILY_ORDER = tuple(FAMILY_NAMES)
 RULES = {
     "slimfly": structured.slimfly,
     "dragonfly": structured.dragonfly,
+    "dragonflyplus": structured.dragonflyplus,
     "fattree": structured.fattree,
     "hyperx": structured.hyperx,
     "torus": structured.torus,
@@ -41,6 +42,7 @@ RULES = {
     "hypercube": structured.hypercube,
     "mlfm": structured.mlfm,
     "oft": structured.oft,
+    "sspt": structured.sspt,
     "product": structured.product,
     "skywalk": randomized.skywalk,
     "kautz": randomized.kautz,
