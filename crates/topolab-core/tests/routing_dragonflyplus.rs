@@ -31,7 +31,11 @@ fn groups_visited(net: &Network, rs: &[u32]) -> Vec<i64> {
 
 #[test]
 fn minimal_paths_are_shortest_and_use_one_vl() {
-    for spec in ["dragonflyplus:h=2", "dragonflyplus:h=2,s=3,l=2,g=4", "dragonflyplus:h=3,g=5"] {
+    for spec in [
+        "dragonflyplus:h=2",
+        "dragonflyplus:h=2,s=3,l=2,g=4",
+        "dragonflyplus:h=3,g=5",
+    ] {
         let net = build_str(spec).unwrap();
         let r = rule(&net, "dragonflyplus_min");
         assert_eq!(r.vc_classes(), 1);
@@ -81,14 +85,21 @@ fn valiant_visits_one_intermediate_group_uniformly() {
             }
             let expect: BTreeSet<i64> = (0..5).filter(|&g| g != gs && g != gt).collect();
             assert_eq!(via.keys().copied().collect::<BTreeSet<_>>(), expect);
-            assert!(via.values().all(|&w: &f64| (w - 1.0 / 3.0).abs() < 1e-9), "{via:?}");
+            assert!(
+                via.values().all(|&w: &f64| (w - 1.0 / 3.0).abs() < 1e-9),
+                "{via:?}"
+            );
         }
     }
 }
 
 #[test]
 fn the_papers_vls_are_deadlock_free_and_needed() {
-    for spec in ["dragonflyplus:h=2", "dragonflyplus:h=2,s=3,g=4", "dragonflyplus:h=3,l=2,p=2"] {
+    for spec in [
+        "dragonflyplus:h=2",
+        "dragonflyplus:h=2,s=3,g=4",
+        "dragonflyplus:h=3,l=2,p=2",
+    ] {
         let net = build_str(spec).unwrap();
         for name in ["dragonflyplus_valiant", "dragonflyplus_adaptive"] {
             let r = rule(&net, name);
@@ -114,7 +125,10 @@ fn adaptive_offers_the_minimal_and_the_intermediate_routes() {
     );
     let min = rule(&net, "dragonflyplus_min");
     let (s, t) = (0usize, 4 * 4 + 1); // leaf 0 of group 0, leaf 1 of group 4
-    let union: BTreeSet<Vec<u32>> = paths(&net, built.rule, s, t).into_iter().map(|p| p.0).collect();
+    let union: BTreeSet<Vec<u32>> = paths(&net, built.rule, s, t)
+        .into_iter()
+        .map(|p| p.0)
+        .collect();
     for (rs, _, _) in paths(&net, min, s, t) {
         assert!(union.contains(&rs), "minimal {rs:?} not offered");
     }
@@ -132,6 +146,8 @@ fn networks_without_leaf_spine_groups_are_refused() {
     let e = build_rule(&df, "dragonflyplus_min", &Silent).err().unwrap();
     assert!(e.to_string().contains("leaves then spines"), "{e}");
     let ft = build_str("fattree:k=4").unwrap();
-    let e = build_rule(&ft, "dragonflyplus_valiant", &Silent).err().unwrap();
+    let e = build_rule(&ft, "dragonflyplus_valiant", &Silent)
+        .err()
+        .unwrap();
     assert!(e.to_string().contains("router groups"), "{e}");
 }

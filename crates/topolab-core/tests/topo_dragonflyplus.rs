@@ -18,10 +18,7 @@ fn group_pairs(net: &Network) -> BTreeMap<(i64, i64), u64> {
     let global = class_of(net, "global");
     let mut pairs = BTreeMap::new();
     for l in net.links().iter().filter(|l| l.class == global) {
-        let (x, y) = (
-            net.label(l.src as usize)[0],
-            net.label(l.dst as usize)[0],
-        );
+        let (x, y) = (net.label(l.src as usize)[0], net.label(l.dst as usize)[0]);
         assert_ne!(x, y, "global link inside a group");
         *pairs.entry((x.min(y), x.max(y))).or_insert(0) += l.width as u64;
     }
@@ -40,7 +37,11 @@ fn full_bisection_dragonflyplus_follows_the_papers_closed_forms() {
         // every router has radix k: a leaf k/2 endpoints + k/2 spines, a spine k/2 leaves +
         // k/2 global links
         for r in 0..net.num_routers() {
-            assert_eq!(net.degree(r) as u64 + net.endpoints()[r] as u64, k, "{spec} router {r}");
+            assert_eq!(
+                net.degree(r) as u64 + net.endpoints()[r] as u64,
+                k,
+                "{spec} router {r}"
+            );
         }
         let pairs = group_pairs(&net);
         assert_eq!(pairs.len() as u64, groups * (groups - 1) / 2, "{spec}");
@@ -73,7 +74,10 @@ fn groups_are_complete_bipartite_leaf_spine_trees() {
         }
     }
     for l in net.links().iter().filter(|l| l.class == global) {
-        assert!(l.src as usize % per >= 4 && l.dst as usize % per >= 4, "global link off a spine");
+        assert!(
+            l.src as usize % per >= 4 && l.dst as usize % per >= 4,
+            "global link off a spine"
+        );
     }
 }
 
@@ -138,9 +142,14 @@ fn impossible_parameters_name_the_parameter_and_what_is_allowed() {
         ("dragonflyplus:s=2", "h"),
         ("dragonflyplus:h=65536,s=65536", "'g'"),
     ] {
-        let e = build_str(spec).err().unwrap_or_else(|| panic!("{spec} accepted"));
+        let e = build_str(spec)
+            .err()
+            .unwrap_or_else(|| panic!("{spec} accepted"));
         assert!(e.to_string().contains(needle), "{spec}: {e}");
-        assert_eq!(sizes_str(spec).err().map(|e| e.to_string()), Some(e.to_string()));
+        assert_eq!(
+            sizes_str(spec).err().map(|e| e.to_string()),
+            Some(e.to_string())
+        );
     }
     // the alias builds the same network
     let a = build_str("megafly:h=2").unwrap();

@@ -97,11 +97,22 @@ const SAMPLES: &[(&str, &[&str])] = &[
     ("oft", &["oft:k=3", "oft:k=4,p=2", "oft:k=5,p=9"]),
     (
         "dragonflyplus",
-        &["dragonflyplus:h=2", "dragonflyplus:h=2,s=3,l=4,p=1,g=4", "dragonflyplus:h=3,g=5,p=5", "dragonflyplus:h=1,s=1,l=1,g=2"],
+        &[
+            "dragonflyplus:h=2",
+            "dragonflyplus:h=2,s=3,l=4,p=1,g=4",
+            "dragonflyplus:h=3,g=5,p=5",
+            "dragonflyplus:h=1,s=1,l=1,g=2",
+        ],
     ),
     (
         "sspt",
-        &["sspt:r1=3,r2=2", "sspt:r1=4,r2=4,p=2", "sspt:r1=4,r2=3,s=2", "sspt:r1=1,r2=5,s=3,p=2", "sspt:r1=6,r2=5,s=1,p=7"],
+        &[
+            "sspt:r1=3,r2=2",
+            "sspt:r1=4,r2=4,p=2",
+            "sspt:r1=4,r2=3,s=2",
+            "sspt:r1=1,r2=5,s=3,p=2",
+            "sspt:r1=6,r2=5,s=1,p=7",
+        ],
     ),
     ("kautz", &["kautz:d=2,k=3", "kautz:d=3,k=2,p=1"]),
     ("debruijn", &["debruijn:d=2,k=4", "debruijn:d=3,k=2,p=2"]),

@@ -41,7 +41,11 @@ fn default_stacks_follow_the_papers_counts() {
         assert_eq!(net.num_endpoints(), n, "{spec}");
         // identical routers of radix 2 r1; 2 links per endpoint counting its own link (§2.2.2)
         for r in 0..net.num_routers() {
-            assert_eq!(net.degree(r) as u64 + net.endpoints()[r] as u64, 2 * r1, "{spec}");
+            assert_eq!(
+                net.degree(r) as u64 + net.endpoints()[r] as u64,
+                2 * r1,
+                "{spec}"
+            );
         }
         assert_eq!(net.num_links() + n, 2 * n, "{spec}");
     }
@@ -81,7 +85,10 @@ fn r2_two_is_the_mlfm_link_for_link() {
         assert_eq!(sspt.num_routers(), mlfm.num_routers(), "{spec}");
         assert_eq!(sspt.endpoints(), mlfm.endpoints(), "{spec}");
         assert_eq!(edges(&sspt, |r| r), edges(&mlfm, |r| r), "{spec}");
-        let (a, b) = (sizes_str(&spec).unwrap(), sizes_str(&format!("mlfm:h={h},l={l},p={p}")).unwrap());
+        let (a, b) = (
+            sizes_str(&spec).unwrap(),
+            sizes_str(&format!("mlfm:h={h},l={l},p={p}")).unwrap(),
+        );
         assert_eq!(a, b, "{spec}");
     }
 }
@@ -107,7 +114,10 @@ fn r2_equal_r1_with_two_stacks_is_the_oft_link_for_link() {
                 oft.endpoints()[to_oft(r) as usize]
             );
         }
-        let (a, b) = (sizes_str(&spec).unwrap(), sizes_str(&format!("oft:k={k},p={p}")).unwrap());
+        let (a, b) = (
+            sizes_str(&spec).unwrap(),
+            sizes_str(&format!("oft:k={k},p={p}")).unwrap(),
+        );
         assert_eq!(a, b, "{spec}");
     }
 }
@@ -115,17 +125,22 @@ fn r2_equal_r1_with_two_stacks_is_the_oft_link_for_link() {
 #[test]
 fn designs_without_a_construction_are_refused_by_name() {
     for (spec, needle) in [
-        ("sspt:r1=5,r2=3", "'r2'"),        // no 2-(11, 3, 1) design built here
-        ("sspt:r1=7,r2=7", "'r2'"),        // 6 is not a prime power
-        ("sspt:r1=7,r2=6", "'r2'"),        // nor is 6
-        ("sspt:r1=4,r2=3", "'s'"),         // 3 does not divide 8: s must be given
+        ("sspt:r1=5,r2=3", "'r2'"), // no 2-(11, 3, 1) design built here
+        ("sspt:r1=7,r2=7", "'r2'"), // 6 is not a prime power
+        ("sspt:r1=7,r2=6", "'r2'"), // nor is 6
+        ("sspt:r1=4,r2=3", "'s'"),  // 3 does not divide 8: s must be given
         ("sspt:r1=3,r2=1", "'r2'"),
         ("sspt:r1=0,r2=2", "'r1'"),
         ("sspt:r1=3,r2=2,s=0", "'s'"),
         ("sspt:r2=2", "r1"),
     ] {
-        let e = build_str(spec).err().unwrap_or_else(|| panic!("{spec} accepted"));
+        let e = build_str(spec)
+            .err()
+            .unwrap_or_else(|| panic!("{spec} accepted"));
         assert!(e.to_string().contains(needle), "{spec}: {e}");
-        assert_eq!(sizes_str(spec).err().map(|e| e.to_string()), Some(e.to_string()));
+        assert_eq!(
+            sizes_str(spec).err().map(|e| e.to_string()),
+            Some(e.to_string())
+        );
     }
 }

@@ -112,7 +112,10 @@ impl DragonflyPlus {
             if inner.is_empty() || (above != 0 && above != inner.len()) {
                 return Err(structure_error(
                     mode,
-                    format!("router {r} is neither a leaf nor a spine of group {}", group[r]),
+                    format!(
+                        "router {r} is neither a leaf nor a spine of group {}",
+                        group[r]
+                    ),
                 ));
             }
             spine[r] = above == 0;

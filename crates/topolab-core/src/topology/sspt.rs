@@ -106,7 +106,12 @@ impl Shape {
 }
 
 fn read_shape(p: &Params) -> Result<Shape> {
-    let r1 = p.u32("r1", 1, MAX_FIELD_ORDER + 1, "network radix of a lower router, >= 1")?;
+    let r1 = p.u32(
+        "r1",
+        1,
+        MAX_FIELD_ORDER + 1,
+        "network radix of a lower router, >= 1",
+    )?;
     let r2 = p.u32("r2", 2, MAX_FIELD_ORDER + 1, R2_ALLOWED)?;
     let design = if r2 == 2 {
         Design::Complete
