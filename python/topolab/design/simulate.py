@@ -145,10 +145,10 @@ def _dragonfly(d: Design) -> Iterator[str]:
 def _dragonflyplus(d: Design) -> Iterator[str]:
     """h' < h with s and l in proportion and the same global links per pair of groups,
     s*h/(g - 1) (as ``_dragonfly``); p' for the same load."""
-    h, s, l, g, p = (d.params[k] for k in ("h", "s", "l", "g", "p"))
-    per_pair = max(1, (s * h) // (g - 1))
+    h, spines, leaves, g, p = (d.params[k] for k in ("h", "s", "l", "g", "p"))
+    per_pair = max(1, (spines * h) // (g - 1))
     for h2 in range(1, h):
-        s2, l2 = max(1, round(s * h2 / h)), max(1, round(l * h2 / h))
+        s2, l2 = max(1, round(spines * h2 / h)), max(1, round(leaves * h2 / h))
         g2 = 1 + max(1, (s2 * h2) // per_pair)
         shape = f"dragonflyplus:h={h2},s={s2},l={l2},g={g2}"
         pb = _balanced(shape)

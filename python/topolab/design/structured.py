@@ -156,9 +156,9 @@ def dragonflyplus(w: Window) -> Iterator[Candidate]:
     dragonflyplus.md)."""
     for s in range(1, w.radix // 2 + 1):
         for h in range(1, w.radix // 2 + 1):
-            l = h
+            leaves = h
             for p in range(s, w.radix - s + 1):
-                per_group = l * p
+                per_group = leaves * p
                 g_lo = max(2, -(-w.lo // per_group))
                 g_hi = min(s * h + 1, w.hi // per_group)
                 kept = {}
@@ -172,7 +172,7 @@ def dragonflyplus(w: Window) -> Iterator[Candidate]:
                         tags.insert(0, "p=l=s=h (Shpiner et al., HiPINEB 2017)")
                     c = candidate(
                         "dragonflyplus",
-                        {"h": h, "s": s, "l": l, "g": g, "p": p},
+                        {"h": h, "s": s, "l": leaves, "g": g, "p": p},
                         "Shpiner et al., HiPINEB 2017; Flajslik, Borch & Parker, ISC 2018",
                         tags,
                     )
