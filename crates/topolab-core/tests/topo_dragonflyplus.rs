@@ -107,10 +107,10 @@ fn leaves_are_three_hops_apart_and_spines_five() {
     let mut any_max = 0;
     for s in 0..net.num_routers() {
         let d = bfs(&net, s);
-        for t in 0..net.num_routers() {
-            any_max = any_max.max(d[t]);
+        for (t, &dt) in d.iter().enumerate() {
+            any_max = any_max.max(dt);
             if s % per < 3 && t % per < 3 {
-                leaf_max = leaf_max.max(d[t]);
+                leaf_max = leaf_max.max(dt);
             }
         }
     }
