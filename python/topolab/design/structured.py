@@ -161,7 +161,7 @@ def dragonflyplus(w: Window) -> Iterator[Candidate]:
                 per_group = leaves * p
                 g_lo = max(2, -(-w.lo // per_group))
                 g_hi = min(s * h + 1, w.hi // per_group)
-                kept = {}
+                kept: dict[int, list[str]] = {}
                 nearest = nearest_count(g_lo, g_hi, per_group, w.target)
                 if nearest is not None:
                     kept.setdefault(nearest, []).append("g nearest N")
