@@ -28,6 +28,9 @@ NETWORK_FOR = {
     "torus_dor": "torus:dims=4x4",
     "fastest": "torus:dims=4x4",
     "imase": "imase:n=20,d=3",
+    "dragonflyplus_min": "dragonflyplus:h=2",
+    "dragonflyplus_valiant": "dragonflyplus:h=2",
+    "dragonflyplus_adaptive": "dragonflyplus:h=2",
 }
 
 

@@ -34,6 +34,7 @@ FAMILY_ORDER = tuple(FAMILY_NAMES)
 RULES = {
     "slimfly": structured.slimfly,
     "dragonfly": structured.dragonfly,
+    "dragonflyplus": structured.dragonflyplus,
     "fattree": structured.fattree,
     "hyperx": structured.hyperx,
     "torus": structured.torus,
@@ -43,6 +44,7 @@ RULES = {
     "delorme": structured.delorme,
     "mlfm": structured.mlfm,
     "oft": structured.oft,
+    "sspt": structured.sspt,
     "product": structured.product,
     "skywalk": randomized.skywalk,
     "kautz": randomized.kautz,

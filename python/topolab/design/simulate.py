@@ -142,6 +142,20 @@ def _dragonfly(d: Design) -> Iterator[str]:
             yield f"dragonfly:a={a2},h={h2},p={p2},g={g2}"
 
 
+def _dragonflyplus(d: Design) -> Iterator[str]:
+    """h' < h with s and l in proportion and the same global links per pair of groups,
+    s*h/(g - 1) (as ``_dragonfly``); p' for the same load."""
+    h, spines, leaves, g, p = (d.params[k] for k in ("h", "s", "l", "g", "p"))
+    per_pair = max(1, (spines * h) // (g - 1))
+    for h2 in range(1, h):
+        s2, l2 = max(1, round(spines * h2 / h)), max(1, round(leaves * h2 / h))
+        g2 = 1 + max(1, (s2 * h2) // per_pair)
+        shape = f"dragonflyplus:h={h2},s={s2},l={l2},g={g2}"
+        pb = _balanced(shape)
+        if pb is not None:
+            yield f"{shape},p={_scaled_p(p, d.balanced_concentration, pb)}"
+
+
 def _fattree(d: Design) -> Iterator[str]:
     k, levels = d.params["k"], d.params["levels"]
     for k2 in range(4, k, 2):
@@ -203,6 +217,16 @@ def _oft(d: Design) -> Iterator[str]:
             yield f"oft:k={k2},p={_scaled_p(p, d.balanced_concentration, pb)}"
 
 
+def _sspt(d: Design) -> Iterator[str]:
+    """Smaller r1 with the same design (r2 = r1 or r1 - 1) and stacks, when it is built."""
+    r1, r2, stacks, p = (d.params[k] for k in ("r1", "r2", "s", "p"))
+    for r1_2 in range(2, r1):
+        shape = f"sspt:r1={r1_2},r2={r1_2 - (r1 - r2)},s={stacks}"
+        pb = _balanced(shape)
+        if pb is not None:
+            yield f"{shape},p={_scaled_p(p, d.balanced_concentration, pb)}"
+
+
 def _random_graph(d: Design) -> Iterator[str]:
     """Degree scaled down with routers / degree^2 kept (the share of the diameter-2 Moore
     bound), p from the same channel-balance estimate as the enumeration."""
@@ -225,6 +249,7 @@ def _random_graph(d: Design) -> Iterator[str]:
 SCALE_RULES: dict[str, Callable[[Design], Iterator[str]]] = {
     "slimfly": _slimfly,
     "dragonfly": _dragonfly,
+    "dragonflyplus": _dragonflyplus,
     "fattree": _fattree,
     "torus": _torus_like,
     "mesh": _torus_like,
@@ -232,6 +257,7 @@ SCALE_RULES: dict[str, Callable[[Design], Iterator[str]]] = {
     "hypercube": _hypercube,
     "mlfm": _mlfm,
     "oft": _oft,
+    "sspt": _sspt,
     "jellyfish": _random_graph,
     "dln": _random_graph,
 }

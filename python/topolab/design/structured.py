@@ -1,5 +1,5 @@
-"""Enumeration rules of the structured families: Slim Fly, Dragonfly, fat trees, HyperX, tori,
-meshes, hypercubes, MLFM, OFT and Slim Fly x HyperX. docs/compare.md states each rule. The rules
+"""Enumeration rules of the structured families: Slim Fly, Dragonfly, Dragonfly+, fat trees, HyperX,
+tori, meshes, hypercubes, MLFM, OFT, SSPT and Slim Fly x HyperX. docs/compare.md states each rule. The rules
 choose parameters; their sizes and balance are the families' own (``rules.sizes``).
 """
 
@@ -145,6 +145,39 @@ def _outward(x: float, lo: int, hi: int) -> Iterator[int]:
 def _divisors(n: int) -> list[int]:
     small = [d for d in range(1, math.isqrt(n) + 1) if n % d == 0]
     return sorted(set(small + [n // d for d in small]))
+
+
+def dragonflyplus(w: Window) -> Iterator[Candidate]:
+    """Dragonfly+ / Megafly (Shpiner et al., HiPINEB 2017; Flajslik et al., ISC 2018): every
+    (s, h) with leaf radix 2s and spine radix 2h within K, l = h leaves (a spine's l down-links
+    match its h global links) and p from s (a leaf's endpoints match its up-links, the papers'
+    full bisection) up to the leaf's radix; per (s, h, p) the group count nearest N and
+    g = s*h + 1 when in the window. Balanced at p = min(s, q(g-1)/l) (docs/families/
+    dragonflyplus.md)."""
+    for s in range(1, w.radix // 2 + 1):
+        for h in range(1, w.radix // 2 + 1):
+            leaves = h
+            for p in range(s, w.radix - s + 1):
+                per_group = leaves * p
+                g_lo = max(2, -(-w.lo // per_group))
+                g_hi = min(s * h + 1, w.hi // per_group)
+                kept: dict[int, list[str]] = {}
+                nearest = nearest_count(g_lo, g_hi, per_group, w.target)
+                if nearest is not None:
+                    kept.setdefault(nearest, []).append("g nearest N")
+                if g_lo <= s * h + 1 <= g_hi:
+                    kept.setdefault(s * h + 1, []).append("full groups (g = sh+1)")
+                for g, tags in sorted(kept.items()):
+                    if p == s == h:
+                        tags.insert(0, "p=l=s=h (Shpiner et al., HiPINEB 2017)")
+                    c = candidate(
+                        "dragonflyplus",
+                        {"h": h, "s": s, "l": leaves, "g": g, "p": p},
+                        "Shpiner et al., HiPINEB 2017; Flajslik, Borch & Parker, ISC 2018",
+                        tags,
+                    )
+                    if c is not None and w.admits(c.load):
+                        yield c
 
 
 def fattree(w: Window) -> Iterator[Candidate]:
@@ -400,6 +433,31 @@ def oft(w: Window) -> Iterator[Candidate]:
             )
             if c is not None:
                 yield c
+
+
+def sspt(w: Window) -> Iterator[Candidate]:
+    """Stacked Single-Path Trees (001 §2.2.2) other than the MLFM (r2 = 2) and the two-stack
+    OFT, which their own rules list: the projective plane (r2 = r1, r1 - 1 a prime power) with
+    s != 2 stacks and the affine plane (r2 = r1 - 1 a prime power), s from 1 while the upper
+    radix s*r2 fits. Lower radix r1 + p; balanced for p <= r1."""
+    for r1 in range(3, w.radix):
+        for r2 in (r1, r1 - 1):
+            for stacks in range(1, w.radix // r2 + 1):
+                if r2 == 2 or (r2 == r1 and stacks == 2):
+                    continue
+                base = sizes(f"sspt:r1={r1},r2={r2},s={stacks},p=1")
+                if base is None:
+                    break
+                for p in w.concentrations(base["endpoints"], w.radix - r1):
+                    plane = "projective" if r2 == r1 else "affine"
+                    c = candidate(
+                        "sspt",
+                        {"r1": r1, "r2": r2, "s": stacks, "p": p},
+                        "Kathareios et al., SC15, §2.2.2",
+                        [f"{plane} plane", *(["p=r1"] if p == r1 else [])],
+                    )
+                    if c is not None:
+                        yield c
 
 
 # ---------------------------------------------------------------------------------------------

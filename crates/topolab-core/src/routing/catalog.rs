@@ -216,6 +216,27 @@ RuleEntry {
     source: "Daryin & Korzh, JSFI 2014, §3.5",
     build: |net, _, _| Ok(Arc::new(super::dragonfly::DragonflyGsid::new(net, None)?)),
 },
+RuleEntry {
+    name: "dragonflyplus_adaptive",
+    params: &[],
+    summary: "Dragonfly+ progressive adaptive: at the source leaf any spine, at a source spine the global link to the destination group or to an intermediate group; up*/down* in groups; 2 VLs; select=queue",
+    source: "Shpiner et al., HiPINEB 2017 (FPAR, deadlock avoidance); Flajslik, Borch & Parker, ISC 2018",
+    build: |net, _, _| Ok(Arc::new(super::dragonflyplus::DragonflyPlus::new(net, super::dragonflyplus::Mode::Adaptive)?)),
+},
+RuleEntry {
+    name: "dragonflyplus_min",
+    params: &[],
+    summary: "Dragonfly+ minimal: leaf, spine with a link to the destination group, global, spine, leaf; up*/down* in groups; 1 VL",
+    source: "Shpiner et al., HiPINEB 2017 (routing, deadlock avoidance)",
+    build: |net, _, _| Ok(Arc::new(super::dragonflyplus::DragonflyPlus::new(net, super::dragonflyplus::Mode::Minimal)?)),
+},
+RuleEntry {
+    name: "dragonflyplus_valiant",
+    params: &[],
+    summary: "Dragonfly+ non-minimal: minimal to a random intermediate group, then to the destination (intermediate spine or leaf route); VL 1 from the intermediate router on; 2 VLs",
+    source: "Shpiner et al., HiPINEB 2017 (routing, deadlock avoidance); Flajslik, Borch & Parker, ISC 2018",
+    build: |net, _, _| Ok(Arc::new(super::dragonflyplus::DragonflyPlus::new(net, super::dragonflyplus::Mode::Valiant)?)),
+},
     RuleEntry {
         name: "fastest",
         params: &["floor", "placement", "per_cabinet", "switch_delay_ns", "cable_ns_per_m"],

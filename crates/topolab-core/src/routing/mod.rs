@@ -8,6 +8,7 @@ pub mod coords;
 pub mod dfsssp;
 pub mod distance_based;
 pub mod dragonfly;
+pub mod dragonflyplus;
 pub mod export;
 pub mod fastest;
 pub mod fattree;

@@ -105,8 +105,9 @@ pub const FAMILY: Family = Family {
 };
 
 /// Global links between groups `x < y` as (router in x, router in y, width), following the
-/// port arrangement described in the module comment.
-fn global_links(a: usize, h: usize, g: usize) -> BTreeMap<(usize, usize), u32> {
+/// port arrangement described in the module comment; router = group·a + index of the router
+/// holding the port (Dragonfly+ reads its spines as these routers, `dragonflyplus.rs`).
+pub(crate) fn global_links(a: usize, h: usize, g: usize) -> BTreeMap<(usize, usize), u32> {
     let q = a * h / (g - 1);
     let mut links = BTreeMap::new();
     for x in 0..g {
@@ -191,7 +192,7 @@ fn check_size(p: &Params, a: u32, h: u32, g: u64) -> Result<()> {
 }
 
 /// Global ports a router uses: the group's q (g - 1) used ports, h per router from router 0.
-fn global_ports_used(a: u32, h: u32, g: u64) -> u64 {
+pub(crate) fn global_ports_used(a: u32, h: u32, g: u64) -> u64 {
     let q = (a as u64 * h as u64) / (g - 1);
     (q * (g - 1)).min(h as u64)
 }

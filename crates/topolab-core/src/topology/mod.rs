@@ -12,6 +12,7 @@ use crate::spec::{Params, TopologySpec};
 pub mod delorme;
 pub mod dln;
 pub mod dragonfly;
+pub mod dragonflyplus;
 pub mod fattree;
 pub mod hypercube;
 pub mod hyperx;
@@ -27,6 +28,7 @@ pub mod product;
 pub mod random_directed;
 pub mod skywalk;
 pub mod slimfly;
+pub mod sspt;
 pub mod torus;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -205,6 +207,7 @@ pub fn families() -> &'static [Family] {
     static FAMILIES: [Family; 20] = [
         slimfly::FAMILY,
         dragonfly::FAMILY,
+        dragonflyplus::FAMILY,
         fattree::FAMILY,
         hyperx::FAMILY,
         torus::TORUS,
@@ -214,6 +217,7 @@ pub fn families() -> &'static [Family] {
         delorme::FAMILY,
         mlfm::FAMILY,
         oft::FAMILY,
+        sspt::FAMILY,
         jellyfish::FAMILY,
         dln::FAMILY,
         skywalk::FAMILY,

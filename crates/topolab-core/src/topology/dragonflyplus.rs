@@ -1,0 +1,195 @@
+//! Dragonfly+ (Shpiner, Haramaty, Eliad, Zdornov, Gafni, Zahavi, "Dragonfly+: Low Cost Topology
+//! for Scaling Datacenters", HiPINEB 2017, "Topology"), the topology Flajslik, Borch and Parker
+//! call Megafly ("Megafly: A Topology for Exascale Systems", ISC 2018): g groups, each a
+//! two-level fat tree of l leaf routers and s spine routers joined as a complete bipartite
+//! graph. Leaves carry p endpoints each; each spine has h global links to other groups.
+//!
+//! Global links: spine i of a group holds the group's global ports i·h .. i·h + h - 1 and the
+//! ports are arranged between groups exactly as the Dragonfly's (`dragonfly.rs`, BookSim2's
+//! `dragonflynew` rule with the spines in the place of the Dragonfly's routers): with
+//! g = s·h + 1 groups every pair of groups is joined by one global link, with fewer groups by
+//! q = floor(s·h / (g - 1)) links and the highest s·h - q(g - 1) ports stay unused.
+//!
+//! Shpiner et al.'s full-bisection group (their topology section) has p = l = s = h = k/2 for routers of radix k: a
+//! leaf has p endpoints and s up-links, a spine l down-links and h global links, the group
+//! l·p = k²/4 endpoints and s·h global links; g = k²/4 + 1 groups, N = k²/4·(k²/4 + 1).
+//!
+//! Router index: group·(l + s) + index, index 0..l-1 the leaves and l..l+s-1 the spines, so
+//! endpoint ids run group by group. Labels (group, index) (`ROUTER_GROUPS`); the routings tell
+//! leaves from spines by the group's bipartite structure (`routing::dragonflyplus`).
+
+use super::{
+    dragonfly, ensure_size, read_p, Family, FamilyPlacement, FamilyRouting, ParamDef, ParamKind,
+    SimulationChoice, Sizes,
+};
+use crate::error::Result;
+use crate::network::{Network, NetworkBuilder, ROUTER_GROUPS};
+use crate::spec::Params;
+
+pub const FAMILY: Family = Family {
+    name: "dragonflyplus",
+    aliases: &["megafly", "dfplus"],
+    summary: "Dragonfly+ / Megafly: g groups, each a leaf-spine fat tree (l leaves with p endpoints, s spines with h global links)",
+    source: "Shpiner et al., HiPINEB 2017 (Topology); Flajslik, Borch & Parker, ISC 2018 (Megafly)",
+    directed: false,
+    params: &[
+        ParamDef {
+            name: "h",
+            kind: ParamKind::Int,
+            default: None,
+            help: "global links per spine router",
+        },
+        ParamDef {
+            name: "s",
+            kind: ParamKind::Int,
+            default: Some("h (p = l = s = h, Shpiner et al., HiPINEB 2017)"),
+            help: "spine routers per group, each joined to every leaf of its group",
+        },
+        ParamDef {
+            name: "l",
+            kind: ParamKind::Int,
+            default: Some("h (a spine's l down-links match its h global links)"),
+            help: "leaf routers per group",
+        },
+        ParamDef {
+            name: "g",
+            kind: ParamKind::Int,
+            default: Some("s*h + 1 (one global link between every pair of groups)"),
+            help: "number of groups, 2 to s*h + 1",
+        },
+        ParamDef {
+            name: "p",
+            kind: ParamKind::Int,
+            default: Some("s (a leaf's p endpoints match its s up-links)"),
+            help: "endpoints per leaf router (spines carry none)",
+        },
+    ],
+    build,
+    example: "dragonflyplus:h=2",
+    display_name: "Dragonfly+",
+    sizes,
+    routing: FamilyRouting {
+        specific: &[
+            "dragonflyplus_min",
+            "dragonflyplus_valiant",
+            "dragonflyplus_adaptive",
+        ],
+        // Shpiner et al.: minimal routing for uniform traffic; the group-to-group shift
+        // (Kim et al.'s Dragonfly worst case, which Flajslik et al. also evaluate) needs the
+        // non-minimal paths, taken adaptively.
+        simulation: Some(SimulationChoice::new(
+            "dragonflyplus_min",
+            "dragonfly-worst",
+            "dragonflyplus_adaptive",
+        )),
+    },
+    placement: FamilyPlacement::Grouped {
+        field: "group",
+        what: "one Dragonfly+ group (its leaves and spines) per cabinet (Shpiner et al., HiPINEB 2017)",
+        structure: "dragonfly+ (one group per cabinet)",
+    },
+};
+
+/// A Dragonfly+ after checking its parameters.
+#[derive(Debug, Clone, Copy)]
+pub struct Shape {
+    pub leaves: u32,
+    pub spines: u32,
+    pub h: u32,
+    pub groups: u64,
+    pub p: u32,
+}
+
+impl Shape {
+    /// Global links between each pair of groups, floor(s·h / (g - 1)).
+    fn per_pair(&self) -> u64 {
+        (self.spines as u64 * self.h as u64) / (self.groups - 1)
+    }
+}
+
+/// Upper bound on h, s, l before the size check; keeps the size arithmetic exact.
+const MAX_PART: u32 = 1 << 16;
+
+fn read_shape(p: &Params) -> Result<Shape> {
+    let h = p.u32("h", 1, MAX_PART, "global links per spine router")?;
+    let spines = p.opt_u32("s", 1, MAX_PART)?.unwrap_or(h);
+    let leaves = p.opt_u32("l", 1, MAX_PART)?.unwrap_or(h);
+    let max_g = spines as u64 * h as u64 + 1;
+    let groups = match p.opt_int("g", i64::MIN, i64::MAX)? {
+        Some(g) if g >= 2 && g as u64 <= max_g => g as u64,
+        Some(g) => {
+            return Err(p.invalid(
+                "g",
+                g,
+                &format!(
+                    "an integer from 2 to s*h + 1 = {max_g} (s = {spines}, h = {h}): every pair of groups needs a global link"
+                ),
+            ))
+        }
+        None => max_g,
+    };
+    let conc = read_p(p, spines)?;
+    let shape = Shape {
+        leaves,
+        spines,
+        h,
+        groups,
+        p: conc,
+    };
+    let per_group = leaves as u128 + spines as u128;
+    let links = groups as u128 * leaves as u128 * spines as u128
+        + groups as u128 * (groups as u128 - 1) / 2 * shape.per_pair() as u128;
+    ensure_size(p, "g", groups, groups as u128 * per_group, links)?;
+    Ok(shape)
+}
+
+/// Leaves have radix p + s, spines l + the global ports they use (spine 0 the most). Balanced
+/// (Shpiner et al.'s full bisection, Daryin & Korzh, JSFI 2014, §1.4's Dragonfly rule for the global links): p is
+/// at most the s up-links of a leaf and at most the global links per leaf of a group,
+/// q(g - 1)/l; p = l = s = h meets both exactly.
+pub fn shape_sizes(s: &Shape) -> Sizes {
+    let global_used = dragonfly::global_ports_used(s.spines, s.h, s.groups) as u32;
+    let spine_radix = s.leaves + global_used;
+    let balanced = (s.spines as f64).min((s.per_pair() * (s.groups - 1)) as f64 / s.leaves as f64);
+    Sizes {
+        routers: s.groups * (s.leaves + s.spines) as u64,
+        endpoints: s.groups * s.leaves as u64 * s.p as u64,
+        radix: (s.p + s.spines).max(spine_radix),
+        network_radix: s.spines.max(spine_radix),
+        concentration: s.p,
+        balanced_concentration: balanced,
+        load: s.p as f64 / balanced,
+        radix_is_bound: false,
+    }
+}
+
+fn sizes(p: &Params) -> Result<Sizes> {
+    Ok(shape_sizes(&read_shape(p)?))
+}
+
+fn build(p: &Params) -> Result<Network> {
+    let s = read_shape(p)?;
+    let (l, sp, g) = (s.leaves as usize, s.spines as usize, s.groups as usize);
+    let per = l + sp;
+    let mut b = NetworkBuilder::new("dragonflyplus", g * per, false);
+    b.label_fields(ROUTER_GROUPS.fields);
+    let local = b.link_class("leaf-spine");
+    let global = b.link_class("global");
+    for grp in 0..g {
+        for i in 0..per {
+            b.set_label(grp * per + i, &[grp as i64, i as i64]);
+        }
+        for leaf in 0..l {
+            b.set_endpoints(grp * per + leaf, s.p);
+            for spine in 0..sp {
+                b.add_link(grp * per + leaf, grp * per + l + spine, 1, local);
+            }
+        }
+    }
+    // The Dragonfly's arrangement over groups of s "routers" (the spines).
+    let spine_router = |r: usize| (r / sp) * per + l + r % sp;
+    for ((u, v), width) in dragonfly::global_links(sp, s.h as usize, g) {
+        b.add_link(spine_router(u), spine_router(v), width, global);
+    }
+    b.build()
+}
