@@ -25,7 +25,9 @@ pub mod product;
 pub mod random_directed;
 pub mod skywalk;
 pub mod slimfly;
+pub mod spectralfly;
 pub mod torus;
+pub mod xpander;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ParamKind {
@@ -200,7 +202,7 @@ pub const ARBITRARY_PLACEMENT: FamilyPlacement = FamilyPlacement::Sequential {
 /// Every registered family, in the order `topolab list` and the design comparison show them:
 /// structured direct, indirect, random, products, directed.
 pub fn families() -> &'static [Family] {
-    static FAMILIES: [Family; 18] = [
+    static FAMILIES: [Family; 20] = [
         slimfly::FAMILY,
         dragonfly::FAMILY,
         fattree::FAMILY,
@@ -212,6 +214,8 @@ pub fn families() -> &'static [Family] {
         oft::FAMILY,
         jellyfish::FAMILY,
         dln::FAMILY,
+        spectralfly::FAMILY,
+        xpander::FAMILY,
         skywalk::FAMILY,
         product::FAMILY,
         kautz::KAUTZ,
