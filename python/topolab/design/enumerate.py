@@ -42,6 +42,8 @@ RULES = {
     "mlfm": structured.mlfm,
     "oft": structured.oft,
     "product": structured.product,
+    "spectralfly": structured.spectralfly,
+    "xpander": randomized.xpander,
     "skywalk": randomized.skywalk,
     "kautz": randomized.kautz,
     "debruijn": randomized.debruijn,
