@@ -228,7 +228,7 @@ def _random_graph(d: Design) -> Iterator[str]:
 
 def _spectralfly(d: Design) -> Iterator[str]:
     """The same generator prime (network radix p + 1, the structure) over a smaller field
-    q' < q, p' for the same load. For lps_p >= 11 the smallest member (lps_q = 5, 120 routers)
+    q' < q, p' for the same load. For lps_p >= 11 the smallest member (lps_q = 5 or 7: 60 to 336 routers)
     can exceed --sim-endpoints; it is then simulated as is (``scaled_member``'s fallback)."""
     gen, q = d.params["lps_p"], d.params["lps_q"]
     for q2 in range(3, q, 2):
