@@ -78,7 +78,7 @@ pub fn is_prime(n: u32) -> bool {
     let n = n as u64;
     let mut d = 2u64;
     while d * d <= n {
-        if n % d == 0 {
+        if n.is_multiple_of(d) {
             return false;
         }
         d += 1;
@@ -219,7 +219,11 @@ impl Group {
     /// The normal form of an invertible matrix: scaled so that the first nonzero entry of the
     /// first column is 1.
     pub fn normalise(&self, m: [u64; 4]) -> [u64; 4] {
-        let lead = if m[0] % self.q != 0 { m[0] } else { m[2] };
+        let lead = if !m[0].is_multiple_of(self.q) {
+            m[0]
+        } else {
+            m[2]
+        };
         let s = self.inverse[(lead % self.q) as usize];
         m.map(|x| x % self.q * s % self.q)
     }
