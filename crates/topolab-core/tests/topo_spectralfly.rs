@@ -21,27 +21,18 @@ fn expected_routers(p: u64, q: u64) -> u64 {
     }
 }
 
-/// The two colour classes of a BFS 2-colouring, or None when an edge joins equal colours.
+/// The sides of a bipartite connected network (the parity of the distance from router 0), or
+/// None when a link joins two routers of equal parity.
 fn bipartition(net: &Network) -> Option<Vec<u8>> {
-    let n = net.num_routers();
-    let mut side = vec![u8::MAX; n];
-    side[0] = 0;
-    let mut queue = vec![0usize];
-    let mut head = 0;
-    while head < queue.len() {
-        let u = queue[head];
-        head += 1;
-        for &v in net.neighbors(u) {
-            let v = v as usize;
-            if side[v] == u8::MAX {
-                side[v] = 1 - side[u];
-                queue.push(v);
-            } else if side[v] == side[u] {
-                return None;
-            }
-        }
-    }
-    Some(side)
+    let side: Vec<u8> = distances_from(net, 0)
+        .iter()
+        .map(|&d| (d % 2) as u8)
+        .collect();
+    let odd_cycle = net
+        .links()
+        .iter()
+        .any(|l| side[l.src as usize] == side[l.dst as usize]);
+    (!odd_cycle).then_some(side)
 }
 
 /// The shortest cycle through router 0: the smallest d(u) + d(w) + 1 over links u-w whose ends
