@@ -100,6 +100,24 @@ const SAMPLES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "spectralfly",
+        &[
+            "spectralfly:lps_p=3,lps_q=5",
+            "spectralfly:lps_p=5,lps_q=11,p=2",
+            "spectralfly:lps_p=13,lps_q=5",
+            "spectralfly:lps_p=7,lps_q=3,p=1",
+        ],
+    ),
+    (
+        "xpander",
+        &[
+            "xpander:d=5,l=4",
+            "xpander:d=2,l=7,p=2",
+            "xpander:d=8,l=1",
+            "xpander:d=6,l=30,p=3,seed=9",
+        ],
+    ),
+    (
         "mlfm",
         &["mlfm:h=3", "mlfm:h=2,l=5,p=1", "mlfm:h=4,l=1,p=6"],
     ),
@@ -210,6 +228,12 @@ fn sizes_reject_what_the_builder_rejects() {
         "skywalk:z=4,c=6,di=4,do=2",
         "kautz:d=2,k=3,bogus=1",
         "product:a=(slimfly:q=6),b=(hyperx:dims=3)",
+        "spectralfly:lps_p=9,lps_q=5",
+        "spectralfly:lps_p=5,lps_q=5",
+        "spectralfly:lps_p=11,lps_q=3",
+        "spectralfly:lps_p=2,lps_q=5",
+        "xpander:d=1,l=4",
+        "xpander:d=4,l=0",
     ] {
         let built = build_str(spec).err().map(|e| e.to_string());
         let sized = sizes_str(spec).err().map(|e| e.to_string());

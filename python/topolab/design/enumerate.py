@@ -46,6 +46,8 @@ RULES = {
     "oft": structured.oft,
     "sspt": structured.sspt,
     "product": structured.product,
+    "spectralfly": structured.spectralfly,
+    "xpander": randomized.xpander,
     "skywalk": randomized.skywalk,
     "kautz": randomized.kautz,
     "debruijn": randomized.debruijn,

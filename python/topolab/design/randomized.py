@@ -164,3 +164,20 @@ def random_directed(w: Window) -> Iterator[Candidate]:
 def mddp(w: Window) -> Iterator[Candidate]:
     """MDDP digraphs (002 §III-A, §IV-A) at full radix: d = K - p, n ~ N/p."""
     return _free_digraph(w, "mddp", "Koibuchi et al., 2018, §III-A, §IV-A")
+
+
+def xpander(w: Window) -> Iterator[Candidate]:
+    """Xpander (Valadarsky et al., CoNEXT 2016): random l-lifts of K_{d+1} at full radix, as the
+    other random families: for every p, degree d = K - p and the lift size l whose (d + 1) l
+    routers are nearest N/p."""
+
+    def make(p, degree):
+        def builds(lifts):
+            return _builds("xpander", {"d": degree, "l": lifts, "p": p})
+
+        lifts = _routers_for(w, p * (degree + 1), builds)
+        if lifts is None:
+            return None
+        return {"d": degree, "l": lifts, "p": p}, "Valadarsky et al., CoNEXT 2016"
+
+    yield from _full_radix(w, "xpander", make)

@@ -232,6 +232,8 @@ def _random_graph(d: Design) -> Iterator[str]:
     bound), p from the same channel-balance estimate as the enumeration."""
     if d.family == "jellyfish":
         routers, degree = d.params["routers"], d.params["degree"]
+    elif d.family == "xpander":
+        routers, degree = d.routers, d.params["d"]
     else:  # dln: a ring (2 links) plus shortcuts
         routers, degree = d.params["routers"], d.params["shortcuts"] + 2
     for d2 in range(4, degree):
@@ -239,11 +241,25 @@ def _random_graph(d: Design) -> Iterator[str]:
         r2 += (r2 * d2) % 2  # regular graph: routers x degree even
         if d.family == "jellyfish":
             shape = f"jellyfish:routers={r2},degree={d2}"
+        elif d.family == "xpander":  # (d' + 1) l' routers: the lift size nearest
+            shape = f"xpander:d={d2},l={max(1, round(r2 / (d2 + 1)))}"
         else:
             shape = f"dln:routers={r2},shortcuts={d2 - 2}"
         pb = _balanced(shape)
         if pb is not None:
             yield f"{shape},p={_scaled_p(d.concentration, d.balanced_concentration, pb)}"
+
+
+def _spectralfly(d: Design) -> Iterator[str]:
+    """The same generator prime (network radix p + 1, the structure) over a smaller field
+    q' < q, p' for the same load. For lps_p >= 11 the smallest member (lps_q = 5 or 7: 60 to 336 routers)
+    can exceed --sim-endpoints; it is then simulated as is (``scaled_member``'s fallback)."""
+    gen, q = d.params["lps_p"], d.params["lps_q"]
+    for q2 in range(3, q, 2):
+        pb = _balanced(f"spectralfly:lps_p={gen},lps_q={q2}")
+        if pb is not None:
+            p2 = _scaled_p(d.concentration, d.balanced_concentration, pb)
+            yield f"spectralfly:lps_p={gen},lps_q={q2},p={p2}"
 
 
 SCALE_RULES: dict[str, Callable[[Design], Iterator[str]]] = {
@@ -260,6 +276,8 @@ SCALE_RULES: dict[str, Callable[[Design], Iterator[str]]] = {
     "sspt": _sspt,
     "jellyfish": _random_graph,
     "dln": _random_graph,
+    "spectralfly": _spectralfly,
+    "xpander": _random_graph,
 }
 
 

@@ -504,3 +504,37 @@ def product(w: Window) -> Iterator[Candidate]:
                     m += 1
                 for p in sorted(groups):
                     yield min(groups[p], key=lambda c: (abs(c.endpoints - w.target), c.endpoints))
+
+
+# ---------------------------------------------------------------------------------------------
+# Ramanujan graphs
+# ---------------------------------------------------------------------------------------------
+
+
+def _odd_primes(below: int) -> list[int]:
+    return [n for n in range(3, below, 2) if all(n % d for d in range(3, math.isqrt(n) + 1, 2))]
+
+
+def spectralfly(w: Window) -> Iterator[Candidate]:
+    """SpectralFly (Young et al., IPDPS 2022, §II): every pair of distinct odd primes (p, q) of
+    the LPS graph X^{p,q} whose network radix p + 1 leaves a port for endpoints, q while the
+    smaller group PSL(2, q) (q(q^2 - 1)/2 routers) still fits the window's top; every
+    concentration putting N in the window. Which pairs build (the generators must stay distinct
+    mod q), the router count (PSL or PGL by the Legendre symbol) and the balance are the
+    family's own (``sizes``)."""
+    for gen in _odd_primes(w.radix - 1):  # radix p + 1 + at least one endpoint port
+        q = 3
+        while q * (q * q - 1) // 2 <= w.hi:
+            base = sizes(f"spectralfly:lps_p={gen},lps_q={q},p=1")
+            if base is not None:
+                group = "PSL (non-bipartite)" if base["routers"] * 2 == q * (q * q - 1) else "PGL (bipartite)"
+                for p in w.concentrations(base["routers"], w.radix - base["network_radix"]):
+                    c = candidate(
+                        "spectralfly",
+                        {"lps_p": gen, "lps_q": q, "p": p},
+                        "Young et al., IPDPS 2022, §II; Lubotzky, Phillips & Sarnak, Combinatorica 1988",
+                        [group],
+                    )
+                    if c is not None:
+                        yield c
+            q += 2

@@ -163,7 +163,7 @@ fn connected_regular(n: u32, d: u32, seed: u64) -> Option<Vec<(u32, u32)>> {
     None
 }
 
-fn is_connected(n: u32, edges: &[(u32, u32)]) -> bool {
+pub(crate) fn is_connected(n: u32, edges: &[(u32, u32)]) -> bool {
     let mut parent: Vec<u32> = (0..n).collect();
     fn root(parent: &mut [u32], mut x: u32) -> u32 {
         while parent[x as usize] != x {

@@ -29,7 +29,9 @@ pub mod random_directed;
 pub mod skywalk;
 pub mod slimfly;
 pub mod sspt;
+pub mod spectralfly;
 pub mod torus;
+pub mod xpander;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ParamKind {
@@ -221,6 +223,8 @@ pub fn families() -> &'static [Family] {
         sspt::FAMILY,
         jellyfish::FAMILY,
         dln::FAMILY,
+        spectralfly::FAMILY,
+        xpander::FAMILY,
         skywalk::FAMILY,
         product::FAMILY,
         kautz::KAUTZ,

@@ -1,0 +1,451 @@
+//! SpectralFly: the Lubotzky–Phillips–Sarnak Ramanujan graphs X^{p,q} as a network (Young,
+//! Aksoy, Firoz et al., "SpectralFly: Ramanujan Graphs as Flexible and Efficient Interconnection
+//! Networks", IPDPS 2022, §II).
+//!
+//! For distinct odd primes p and q, the integer quaternions a0 + a1 i + a2 j + a3 k of norm p,
+//! normalised (p ≡ 1 mod 4: a0 > 0 odd; p ≡ 3 mod 4: a0 even and the first nonzero coordinate
+//! positive), are p + 1 by Jacobi's four-square theorem. With x, y in F_q, x² + y² + 1 = 0, each
+//! maps to the matrix
+//!   [ a0 + a1 x + a3 y    -a1 y + a2 + a3 x ]
+//!   [ -a1 y - a2 + a3 x    a0 - a1 x - a3 y ]
+//! of determinant p in PGL(2, q), and X^{p,q} is the Cayley graph of that generator set S
+//! (Lubotzky, Phillips & Sarnak, Combinatorica 8 (1988), for p, q ≡ 1 mod 4 with x = √-1,
+//! y = 0; Davidoff, Sarnak & Valette, "Elementary Number Theory, Group Theory and Ramanujan
+//! Graphs", 2003, Ch. 4, for all odd primes, which the SpectralFly paper's LPS(p, q) follows):
+//! on PSL(2, q) when the Legendre symbol (p/q) = 1 (q(q²-1)/2 routers, not bipartite), on
+//! PGL(2, q) when (p/q) = -1 (q(q²-1) routers, bipartite: S lies in the non-square coset).
+//! Conjugate quaternions give inverse matrices, so S = S⁻¹ and v ~ v·s is an undirected
+//! (p+1)-regular graph whose non-trivial eigenvalues are at most 2√p in magnitude.
+//!
+//! Routers are the group elements in normal form (the first nonzero entry of the first column
+//! scaled to 1), numbered in closed form (`Group::index`) so no lookup table is needed.
+
+use super::{
+    ensure_size, jellyfish, moore_balance, p_param, read_p, Family, FamilyPlacement, FamilyRouting,
+    ParamDef, ParamKind, SimulationChoice, Sizes,
+};
+use crate::error::{Result, TopolabError};
+use crate::network::{Network, NetworkBuilder};
+use crate::spec::Params;
+
+pub const FAMILY: Family = Family {
+    name: "spectralfly",
+    aliases: &["lps"],
+    summary: "SpectralFly: LPS Ramanujan graph X^{p,q}, a Cayley graph of PSL(2,q) or PGL(2,q) of network radix p+1",
+    source: "Young et al., IPDPS 2022, §II; Lubotzky, Phillips & Sarnak, Combinatorica 8 (1988); Davidoff, Sarnak & Valette, 2003, Ch. 4",
+    directed: false,
+    params: &[
+        ParamDef {
+            name: "lps_p",
+            kind: ParamKind::Int,
+            default: None,
+            help: "odd prime p (LPS's p) from 3 to 4093: the network radix is p + 1",
+        },
+        ParamDef {
+            name: "lps_q",
+            kind: ParamKind::Int,
+            default: None,
+            help: "odd prime q != p (LPS's q): q(q^2-1)/2 routers when p is a square mod q, else q(q^2-1); q > 2 sqrt(p) always builds a simple graph",
+        },
+        p_param("floor(sqrt(k)) for the router radix k = lps_p + 1 + p (Besta & Hoefler, SC14, §III, random topologies)"),
+    ],
+    build,
+    example: "spectralfly:lps_p=3,lps_q=5",
+    display_name: "SpectralFly",
+    sizes,
+    routing: FamilyRouting {
+        specific: &[],
+        // Young et al. (IPDPS 2022, §V) simulate minimal routing (and Valiant/UGAL) on uniform
+        // and application traffic and publish no adversarial pattern for LPS graphs.
+        simulation: Some(SimulationChoice::new("min", "tornado", "ugal_l").noted(
+            "no published worst case: tornado (half-way ring shift) sends the p endpoints of a router to at most two routers, so p flows share every minimal path",
+        )),
+    },
+    placement: FamilyPlacement::Sequential {
+        what: "index order: routers by their PSL/PGL normal form (Young et al., IPDPS 2022, §VI lay SpectralFly out by optimisation, not by structure)",
+    },
+};
+
+/// Largest generator prime: the network radix p + 1 stays a plausible router radix and the
+/// quaternion search (O(p^1.5)) stays instant.
+pub const MAX_LPS_P: u32 = 4093;
+
+/// Whether n is prime (trial division; n < 2^32).
+pub fn is_prime(n: u32) -> bool {
+    if n < 2 {
+        return false;
+    }
+    let n = n as u64;
+    let mut d = 2u64;
+    while d * d <= n {
+        if n.is_multiple_of(d) {
+            return false;
+        }
+        d += 1;
+    }
+    true
+}
+
+fn pow_mod(mut base: u64, mut exp: u64, m: u64) -> u64 {
+    let mut acc = 1 % m;
+    base %= m;
+    while exp > 0 {
+        if exp & 1 == 1 {
+            acc = acc * base % m;
+        }
+        base = base * base % m;
+        exp >>= 1;
+    }
+    acc
+}
+
+/// The Legendre symbol (a/q) for an odd prime q not dividing a: 1 or -1 (Euler's criterion).
+pub fn legendre(a: u32, q: u32) -> i32 {
+    if pow_mod(a as u64, (q as u64 - 1) / 2, q as u64) == 1 {
+        1
+    } else {
+        -1
+    }
+}
+
+/// The p + 1 normalised integer quaternions (a0, a1, a2, a3) of norm p, p an odd prime.
+pub fn quaternions(p: u32) -> Vec<[i64; 4]> {
+    let p = p as i64;
+    let r = (p as f64).sqrt() as i64 + 1;
+    let admissible = |a: [i64; 4]| {
+        if p % 4 == 1 {
+            a[0] > 0 && a[0] % 2 == 1
+        } else {
+            a[0] % 2 == 0 && a.iter().find(|&&x| x != 0).is_some_and(|&x| x > 0)
+        }
+    };
+    let mut out = Vec::new();
+    for a0 in 0..=r {
+        for a1 in -r..=r {
+            for a2 in -r..=r {
+                let rest = p - a0 * a0 - a1 * a1 - a2 * a2;
+                if rest < 0 {
+                    continue;
+                }
+                let a3 = (rest as f64).sqrt().round() as i64;
+                if a3 * a3 != rest {
+                    continue;
+                }
+                let signs: &[i64] = if a3 == 0 { &[1] } else { &[1, -1] };
+                for &s in signs {
+                    let a = [a0, a1, a2, s * a3];
+                    if admissible(a) {
+                        out.push(a);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// PSL(2, q) or PGL(2, q) with elements as normal-form matrices [a, b, c, d] (row major) and a
+/// closed-form numbering 0..order.
+pub struct Group {
+    q: u64,
+    /// PSL(2, q): the matrices of square determinant only.
+    special: bool,
+    inverse: Vec<u64>,
+    /// Rank of each nonzero square among the squares (u32::MAX for non-squares).
+    square_rank: Vec<u32>,
+    squares: Vec<u64>,
+}
+
+impl Group {
+    pub fn new(q: u32, special: bool) -> Group {
+        let q = q as u64;
+        let inverse = (0..q)
+            .map(|a| if a == 0 { 0 } else { pow_mod(a, q - 2, q) })
+            .collect();
+        let mut is_square = vec![false; q as usize];
+        for x in 1..q {
+            is_square[(x * x % q) as usize] = true;
+        }
+        let squares: Vec<u64> = (1..q).filter(|&s| is_square[s as usize]).collect();
+        let mut square_rank = vec![u32::MAX; q as usize];
+        for (i, &s) in squares.iter().enumerate() {
+            square_rank[s as usize] = i as u32;
+        }
+        Group {
+            q,
+            special,
+            inverse,
+            square_rank,
+            squares,
+        }
+    }
+
+    pub fn order(&self) -> u64 {
+        let q = self.q;
+        let pgl = q * (q * q - 1);
+        if self.special {
+            pgl / 2
+        } else {
+            pgl
+        }
+    }
+
+    /// Determinant choices per first column: all of F_q* (PGL) or the squares (PSL).
+    fn det_choices(&self) -> u64 {
+        if self.special {
+            (self.q - 1) / 2
+        } else {
+            self.q - 1
+        }
+    }
+
+    fn det_rank(&self, det: u64) -> Option<u64> {
+        if self.special {
+            let r = self.square_rank[det as usize];
+            (r != u32::MAX).then_some(r as u64)
+        } else {
+            (det != 0).then_some(det - 1)
+        }
+    }
+
+    fn det_of_rank(&self, rank: u64) -> u64 {
+        if self.special {
+            self.squares[rank as usize]
+        } else {
+            rank + 1
+        }
+    }
+
+    /// The normal form of an invertible matrix: scaled so that the first nonzero entry of the
+    /// first column is 1.
+    pub fn normalise(&self, m: [u64; 4]) -> [u64; 4] {
+        let lead = if !m[0].is_multiple_of(self.q) {
+            m[0]
+        } else {
+            m[2]
+        };
+        let s = self.inverse[(lead % self.q) as usize];
+        m.map(|x| x % self.q * s % self.q)
+    }
+
+    pub fn multiply(&self, x: [u64; 4], y: [u64; 4]) -> [u64; 4] {
+        let q = self.q;
+        self.normalise([
+            (x[0] * y[0] + x[1] * y[2]) % q,
+            (x[0] * y[1] + x[1] * y[3]) % q,
+            (x[2] * y[0] + x[3] * y[2]) % q,
+            (x[2] * y[1] + x[3] * y[3]) % q,
+        ])
+    }
+
+    /// The number of a normal-form element: [1, b, c, d] by (b, c, det), then [0, b, 1, d] by
+    /// (det, d). None for a matrix outside the group (singular, or non-square det in PSL).
+    pub fn index(&self, m: [u64; 4]) -> Option<u64> {
+        let q = self.q;
+        let k = self.det_choices();
+        if m[0] == 1 {
+            let det = (m[3] + q * q - m[1] * m[2] % q) % q;
+            Some((m[1] * q + m[2]) * k + self.det_rank(det)?)
+        } else if m[0] == 0 && m[2] == 1 {
+            let det = (q - m[1]) % q; // det [0 b; 1 d] = -b
+            Some(q * q * k + self.det_rank(det)? * q + m[3])
+        } else {
+            None
+        }
+    }
+
+    /// The element numbered `i` (the inverse of `index`).
+    pub fn element(&self, i: u64) -> [u64; 4] {
+        let q = self.q;
+        let k = self.det_choices();
+        if i < q * q * k {
+            let det = self.det_of_rank(i % k);
+            let (b, c) = (i / k / q, i / k % q);
+            [1, b, c, (det + b * c) % q]
+        } else {
+            let r = i - q * q * k;
+            let det = self.det_of_rank(r / q);
+            [0, (q - det) % q, 1, r % q]
+        }
+    }
+
+    /// Whether the element is in the square-determinant coset (PSL(2, q) inside PGL(2, q)).
+    pub fn in_psl(&self, m: [u64; 4]) -> bool {
+        let q = self.q;
+        let det = (m[0] * m[3] % q + q * q - m[1] * m[2] % q) % q;
+        self.square_rank[det as usize] != u32::MAX
+    }
+}
+
+/// x, y in F_q with x² + y² + 1 = 0 (x = √-1, y = 0 when q ≡ 1 mod 4, as in LPS): the
+/// smallest x, then the smallest y.
+fn minus_one_as_two_squares(q: u64) -> (u64, u64) {
+    for x in 0..q {
+        for y in 0..q {
+            if (x * x + y * y + 1) % q == 0 {
+                return (x, y);
+            }
+        }
+    }
+    unreachable!("every odd prime field writes -1 as a sum of two squares")
+}
+
+/// The LPS generators of X^{p,q} as normal-form matrices, in quaternion order.
+pub fn generators(p: u32, group: &Group) -> Vec<[u64; 4]> {
+    let q = group.q as i64;
+    let (x, y) = minus_one_as_two_squares(group.q);
+    let (x, y) = (x as i64, y as i64);
+    let m = |v: i64| v.rem_euclid(q) as u64;
+    quaternions(p)
+        .into_iter()
+        .map(|[a0, a1, a2, a3]| {
+            group.normalise([
+                m(a0 + a1 * x + a3 * y),
+                m(-a1 * y + a2 + a3 * x),
+                m(-a1 * y - a2 + a3 * x),
+                m(a0 - a1 * x - a3 * y),
+            ])
+        })
+        .collect()
+}
+
+struct Shape {
+    p: u32,
+    q: u32,
+    /// (p/q) = 1: PSL(2, q), not bipartite.
+    special: bool,
+    routers: u64,
+    conc: u32,
+}
+
+fn read_prime(p: &Params, name: &str, other: Option<(&str, u32)>, max: u32) -> Result<u32> {
+    let allowed = match other {
+        Some((other_name, v)) => format!("an odd prime other than {other_name} = {v}"),
+        None => format!("an odd prime from 3 to {max}"),
+    };
+    let v = p.u32(name, 3, max, &allowed)?;
+    if !is_prime(v) || other.is_some_and(|(_, o)| o == v) {
+        return Err(p.invalid(name, v, &allowed));
+    }
+    Ok(v)
+}
+
+fn read_shape(p: &Params) -> Result<Shape> {
+    let gen_p = read_prime(p, "lps_p", None, MAX_LPS_P)?;
+    let q = read_prime(p, "lps_q", Some(("lps_p", gen_p)), u32::MAX - 1)?;
+    let special = legendre(gen_p, q) == 1;
+    let pgl = q as u128 * (q as u128 * q as u128 - 1);
+    let routers = if special { pgl / 2 } else { pgl };
+    ensure_size(p, "lps_q", q, routers, routers * (gen_p as u128 + 1) / 2)?;
+    // LPS (1988) show the generators stay distinct mod q for q > 2 sqrt(p); below that some
+    // (p, q) still give p + 1 distinct elements and a simple graph, others a multigraph.
+    let group = Group::new(q, special);
+    let mut gens = generators(gen_p, &group);
+    if gens.len() != gen_p as usize + 1 {
+        return Err(TopolabError::InvalidNetwork(format!(
+            "spectralfly: {} quaternions of norm {gen_p}, Jacobi's theorem gives {}",
+            gens.len(),
+            gen_p + 1
+        )));
+    }
+    let identity = group.normalise([1, 0, 0, 1]);
+    gens.sort_unstable();
+    gens.dedup();
+    if gens.len() != gen_p as usize + 1 || gens.contains(&identity) {
+        return Err(p.invalid(
+            "lps_q",
+            q,
+            &format!(
+                "an odd prime for which the {} generators of lps_p = {gen_p} stay distinct \
+                 non-identity elements of PGL(2, q) (always when q > 2 sqrt(p) = {:.2}; this q \
+                 gives a multigraph)",
+                gen_p + 1,
+                2.0 * (gen_p as f64).sqrt()
+            ),
+        ));
+    }
+    let conc = read_p(p, jellyfish::balanced_p(gen_p + 1))?;
+    Ok(Shape {
+        p: gen_p,
+        q,
+        special,
+        routers: routers as u64,
+        conc,
+    })
+}
+
+/// (p+1)-regular; balanced by the Moore-bound estimate (`moore_balance`) like the random
+/// families: the LPS graphs' distance distribution is that of a near-Moore expander.
+fn sizes(p: &Params) -> Result<Sizes> {
+    let s = read_shape(p)?;
+    Ok(Sizes::direct(
+        s.routers as u128,
+        s.p + 1,
+        s.conc,
+        moore_balance(s.p + 1, s.routers, false),
+    ))
+}
+
+fn build(p: &Params) -> Result<Network> {
+    let s = read_shape(p)?;
+    let group = Group::new(s.q, s.special);
+    let gens = generators(s.p, &group);
+    let n = s.routers as usize;
+    let mut b = NetworkBuilder::new("spectralfly", n, false);
+    b.label_fields(&["a", "b", "c", "d", "coset"]);
+    let class = b.link_class("lps");
+    for v in 0..n {
+        let m = group.element(v as u64);
+        let coset = if group.in_psl(m) { 0 } else { 1 };
+        b.set_label(
+            v,
+            &[m[0] as i64, m[1] as i64, m[2] as i64, m[3] as i64, coset],
+        );
+        for &g in &gens {
+            let w = group.index(group.multiply(m, g)).ok_or_else(|| {
+                TopolabError::InvalidNetwork(format!(
+                    "spectralfly: a product left the group (p = {}, q = {})",
+                    s.p, s.q
+                ))
+            })? as usize;
+            // S = S^-1: the link v-w is found from both ends; keep it once.
+            if v < w {
+                b.add_link(v, w, 1, class);
+            }
+        }
+    }
+    b.uniform_endpoints(s.conc);
+    b.build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbering_is_a_bijection_onto_the_group() {
+        for (q, special) in [(3u32, false), (5, true), (5, false), (7, true), (13, false)] {
+            let g = Group::new(q, special);
+            for i in 0..g.order() {
+                let m = g.element(i);
+                assert_eq!(g.normalise(m), m, "q={q}: element {i} not normal");
+                assert_eq!(g.index(m), Some(i), "q={q} special={special}");
+                assert!(!special || g.in_psl(m));
+            }
+        }
+    }
+
+    #[test]
+    fn jacobi_count_of_normalised_quaternions() {
+        // r4(p) = 8(p + 1) solutions for an odd prime; the normalisation keeps one in 8.
+        for p in [
+            3u32, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 101, 103,
+        ] {
+            let qs = quaternions(p);
+            assert_eq!(qs.len(), p as usize + 1, "p = {p}");
+            assert!(qs
+                .iter()
+                .all(|a| a.iter().map(|x| x * x).sum::<i64>() == p as i64));
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! Xpander: a random l-lift of the complete graph K_{d+1} (Valadarsky, Shahaf, Dinitz &
+//! Schapira, "Xpander: Towards Optimal-Performance Datacenters", CoNEXT 2016).
+//!
+//! Every vertex u of K_{d+1} becomes a meta-node of l routers (u, 0..l), with no link inside a
+//! meta-node; every edge {u, v} becomes a uniformly random perfect matching between the l routers
+//! of u and the l routers of v. The result is d-regular and simple by construction, with
+//! (d+1)·l routers. A lift keeps the base graph's eigenvalues (d and -1) and adds "new" ones,
+//! which for random lifts are at most 2√(d-1) + ε with high probability (Friedman; Bordenave,
+//! "A new proof of Friedman's second eigenvalue theorem and its extension to random lifts",
+//! 2015): the near-Ramanujan expansion the Xpander paper builds on.
+//!
+//! Lifts that come out disconnected move on to the next construction stream of the seed, as
+//! Jellyfish does, so the network is a function of (d, l, seed) alone. Degree 2 (lifts of a
+//! triangle) is connected only when its three matchings compose to one l-cycle, which a random
+//! choice hits with probability 1/l: there the third matching is drawn conditioned on it.
+
+use super::jellyfish::{self, is_connected, MAX_ATTEMPTS};
+use super::{
+    ensure_size, moore_balance, p_param, read_p, Family, FamilyPlacement, FamilyRouting, ParamDef,
+    ParamKind, SimulationChoice, Sizes, SEED_PARAM,
+};
+use crate::error::{Result, TopolabError};
+use crate::network::{Network, NetworkBuilder};
+use crate::rng::{stream, Stream};
+use crate::spec::Params;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+
+pub const FAMILY: Family = Family {
+    name: "xpander",
+    aliases: &[],
+    summary: "Xpander: random l-lift of the complete graph K_{d+1}, (d+1) l routers of network radix d in d+1 meta-nodes",
+    source: "Valadarsky, Shahaf, Dinitz & Schapira, CoNEXT 2016 (Xpander: lifts of K_{d+1}, meta-nodes)",
+    directed: false,
+    params: &[
+        ParamDef {
+            name: "d",
+            kind: ParamKind::Int,
+            default: None,
+            help: "router-to-router links per router, >= 2 (the lifted graph is K_{d+1})",
+        },
+        ParamDef {
+            name: "l",
+            kind: ParamKind::Int,
+            default: None,
+            help: "lift size, >= 1: routers per meta-node (l = 1 is K_{d+1} itself)",
+        },
+        p_param("floor(sqrt(k)) for the router radix k = d + p (Besta & Hoefler, SC14, §III, random topologies)"),
+        SEED_PARAM,
+    ],
+    build,
+    example: "xpander:d=5,l=4",
+    display_name: "Xpander",
+    sizes,
+    routing: FamilyRouting {
+        specific: &[],
+        // Valadarsky et al. evaluate throughput under random permutations and all-to-all
+        // (CoNEXT 2016) and publish no adversarial pattern for Xpander.
+        simulation: Some(SimulationChoice::new("min", "tornado", "ugal_l").noted(
+            "no published worst case: tornado (half-way ring shift) sends the p endpoints of a router to at most two routers, so p flows share every minimal path",
+        )),
+    },
+    placement: FamilyPlacement::Grouped {
+        field: "meta_node",
+        what: "xpander meta-nodes: the l routers lifting one vertex of K_{d+1} share a cabinet, so the links between two cabinets are one matching (Valadarsky et al., CoNEXT 2016)",
+        structure: "xpander (cabinets from the meta-nodes)",
+    },
+};
+
+/// (d, l, p, seed) after checking them.
+fn read_shape(p: &Params) -> Result<(u32, u32, u32, u64)> {
+    let d = p.u32(
+        "d",
+        2,
+        u32::MAX - 1,
+        "router-to-router links per router, >= 2",
+    )?;
+    let l = p.u32("l", 1, u32::MAX, "lift size (routers per meta-node), >= 1")?;
+    let routers = (d as u128 + 1) * l as u128;
+    ensure_size(p, "l", l, routers, routers * d as u128 / 2)?;
+    let conc = read_p(p, jellyfish::balanced_p(d))?;
+    Ok((d, l, conc, p.seed()?))
+}
+
+/// d-regular; balanced by the Moore-bound estimate (`moore_balance`), as the random families.
+fn sizes(p: &Params) -> Result<Sizes> {
+    let (d, l, conc, _) = read_shape(p)?;
+    let routers = (d as u128 + 1) * l as u128;
+    Ok(Sizes::direct(
+        routers,
+        d,
+        conc,
+        moore_balance(d, routers as u64, false),
+    ))
+}
+
+fn build(p: &Params) -> Result<Network> {
+    let (d, l, conc, seed) = read_shape(p)?;
+    let n = (d + 1) * l;
+    let edges = (0..MAX_ATTEMPTS)
+        .map(|attempt| lift(d, l, &mut stream(seed, Stream::Construction, attempt)))
+        .find(|edges| is_connected(n, edges))
+        .ok_or_else(|| {
+            TopolabError::InvalidNetwork(format!(
+                "xpander: no connected {l}-lift of K_{} found in {MAX_ATTEMPTS} attempts (seed {seed})",
+                d + 1
+            ))
+        })?;
+    let mut b = NetworkBuilder::new("xpander", n as usize, false);
+    b.label_fields(&["meta_node", "copy"]);
+    for r in 0..n {
+        b.set_label(r as usize, &[(r / l) as i64, (r % l) as i64]);
+    }
+    let class = b.link_class("matching");
+    for (u, v) in edges {
+        b.add_link(u as usize, v as usize, 1, class);
+    }
+    b.uniform_endpoints(conc);
+    b.build()
+}
+
+/// Links of one random l-lift of K_{d+1}; router u·l + i is copy i of vertex u. The matchings
+/// are drawn for the vertex pairs (u, v), u < v, in lexicographic order.
+fn lift(d: u32, l: u32, rng: &mut ChaCha8Rng) -> Vec<(u32, u32)> {
+    let mut matching: Vec<u32> = (0..l).collect();
+    let mut edges = Vec::with_capacity((d as usize + 1) * d as usize / 2 * l as usize);
+    let mut triangle: Vec<Vec<u32>> = Vec::new();
+    for u in 0..=d {
+        for v in u + 1..=d {
+            if d == 2 && (u, v) == (0, 2) {
+                continue; // drawn last, below
+            }
+            matching.shuffle(rng);
+            triangle.push(matching.clone());
+            edges.extend((0..l).map(|i| (u * l + i, v * l + matching[i as usize])));
+        }
+    }
+    if d == 2 {
+        // Walking 0 -> 1 -> 2 -> 0 from copy i of vertex 0 returns to copy sigma(i); the lift is
+        // one 3l-cycle exactly when sigma is an l-cycle. Draw sigma uniformly among l-cycles
+        // and solve for the 0-2 matching: copy i of 0 is matched to m12(m01(sigma^-1(i))).
+        let (m01, m12) = (&triangle[0], &triangle[1]);
+        let mut order: Vec<u32> = (0..l).collect();
+        order.shuffle(rng);
+        let mut sigma_inverse = vec![0u32; l as usize];
+        for k in 0..l as usize {
+            sigma_inverse[order[(k + 1) % l as usize] as usize] = order[k];
+        }
+        for i in 0..l {
+            let partner = m12[m01[sigma_inverse[i as usize] as usize] as usize];
+            edges.push((i, 2 * l + partner));
+        }
+    }
+    edges
+}
