@@ -286,7 +286,7 @@ pub fn require_declared(net: &Network, routing: &str) -> Result<()> {
         .collect();
     Err(TopolabError::InvalidNetwork(format!(
         "routing {routing} is defined on {} networks (the families that declare it); this network is '{}'",
-        with.join(" and "),
+        with.join(" or "),
         net.family()
     )))
 }
