@@ -34,6 +34,39 @@ macro_rules! rules {
                 Rule::$variant(r)
             }
         })*
+        // The trait's methods also as inherent ones, so that a `Rule` reads like the trait
+        // object it replaces (callers need not import `HopRouting`).
+        impl Rule {
+            pub fn name(&self) -> String {
+                HopRouting::name(self)
+            }
+            pub fn vc_classes(&self) -> u32 {
+                HopRouting::vc_classes(self)
+            }
+            pub fn max_hops(&self) -> u32 {
+                HopRouting::max_hops(self)
+            }
+            pub fn oblivious(&self) -> bool {
+                HopRouting::oblivious(self)
+            }
+            pub fn default_select(&self) -> Select {
+                HopRouting::default_select(self)
+            }
+            pub fn start(&self, s: u32, t: u32, out: &mut Vec<(RouteState, f64)>) {
+                HopRouting::start(self, s, t, out)
+            }
+            pub fn host_start(&self, s: u32, t: u32, d: u32) -> Option<RouteState> {
+                HopRouting::host_start(self, s, t, d)
+            }
+            #[inline]
+            pub fn sample_start(&self, s: u32, t: u32, rng: &mut ChaCha8Rng) -> RouteState {
+                HopRouting::sample_start(self, s, t, rng)
+            }
+            #[inline]
+            pub fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
+                HopRouting::next(self, r, t, hop, st, out)
+            }
+        }
         impl HopRouting for Rule {
             fn name(&self) -> String {
                 match self { $(Rule::$variant(r) => r.name(),)* }
@@ -402,216 +435,235 @@ fn ugal_rule(net: &Network, params: &Params, monitor: &dyn Monitor) -> Result<Ru
 
 /// Every routing, by name (alphabetical).
 pub const ROUTINGS: &[RoutingEntry] = &[
-RoutingEntry {name: "deflection",
+    RoutingEntry {
+        name: "deflection",
         params: &["e", "vls"],
-    readers: BOTH,
+        readers: BOTH,
         summary: "Deflection + E: Distance Based + E that may also step away from the destination; e >= 2 (default 2), VL hopping mod vls (default 8)",
         source: "Daryin & Korzh, JSFI 2014, §3.7",
-    definition: Definition::Rule(|net, p, m| Ok(super::distance_based::deflection_from_params(net, p, m)?.into())),
-},
-RoutingEntry {
-    name: "dfsssp",
-    params: &["max_vls"],
-    readers: STATIC,
-    summary: "shortest paths with DFSSSP virtual layers",
-    source: "Besta & Hoefler, SC14, §IV-D",
-    definition: Definition::Paths(|net, params, monitor| {
-        let max = params.opt_u32("max_vls", 1, 255)?.unwrap_or(16);
-        let hops = HopMatrix::build(net, monitor)?;
-        Ok(Box::new(Dfsssp::new(net, &hops, max, monitor)?))
-    }),
-},
-RoutingEntry {name: "distance_based",
+        definition: Definition::Rule(|net, p, m| Ok(super::distance_based::deflection_from_params(net, p, m)?.into())),
+    },
+    RoutingEntry {
+        name: "dfsssp",
+        params: &["max_vls"],
+        readers: STATIC,
+        summary: "shortest paths with DFSSSP virtual layers",
+        source: "Besta & Hoefler, SC14, §IV-D",
+        definition: Definition::Paths(|net, params, monitor| {
+                let max = params.opt_u32("max_vls", 1, 255)?.unwrap_or(16);
+                let hops = HopMatrix::build(net, monitor)?;
+                Ok(Box::new(Dfsssp::new(net, &hops, max, monitor)?))
+        }),
+    },
+    RoutingEntry {
+        name: "distance_based",
         params: &["e", "vls"],
-    readers: BOTH,
+        readers: BOTH,
         summary: "Distance Based + E: adaptive, minimal or sideways hops within a budget of D + E hops (e default 0), VL hopping mod vls (default 8)",
         source: "Daryin & Korzh, JSFI 2014, §3.7",
-    definition: Definition::Rule(|net, p, m| Ok(super::distance_based::from_params(net, p, m)?.into())),
-},
-RoutingEntry {name: "dragonfly_adaptive",
-    params: &["extra"],
-    readers: BOTH,
-    summary: "Dragonfly adaptive family: extra=letters among G (extra global hop), S, I, D (extra local hop in source, intermediate, destination group); VLs 0-1 / 2-3 / 4-5 by group; select=queue",
-    source: "Daryin & Korzh, JSFI 2014, §3.5",
-    definition: Definition::Rule(|net, params, _| {
-        let extra = super::dragonfly::Extra::parse(&params.opt_text("extra")?.unwrap_or_default())?;
-        Ok(Rule::from(super::dragonfly::DragonflyGsid::new(net, Some(extra))?))
-    }),
-},
-RoutingEntry {name: "dragonfly_static",
-    params: &["vcs"],
-    readers: BOTH,
-    summary: "Dragonfly Static: local hop to the router linked to the destination group, global hop, local hop; vcs=paper (VLs 0 and 4, default) or booksim (BookSim2 dragonflynew: first gateway in link order, VC 1 from the global hop on)",
-    source: "Daryin & Korzh, JSFI 2014, §3.5",
-    definition: Definition::Rule(|net, params, _| {
-        let text = params.opt_text("vcs")?.unwrap_or_else(|| "paper".into());
-        match text.trim().to_ascii_lowercase().as_str() {
-            "paper" => Ok(super::dragonfly::DragonflyGsid::new(net, None)?.into()),
-            "booksim" => Ok(super::dragonfly::DragonflyGsid::booksim(net)?.into()),
-            other => Err(TopolabError::invalid("dragonfly_static", "vcs", other, "paper (Daryin & Korzh's VLs 0 and 4) or booksim (BookSim2 dragonflynew: VC 0 before the global hop, 1 from it on)")),
-        }
-    }),
-},
-RoutingEntry {name: "fastest",
+        definition: Definition::Rule(|net, p, m| Ok(super::distance_based::from_params(net, p, m)?.into())),
+    },
+    RoutingEntry {
+        name: "dragonfly_adaptive",
+        params: &["extra"],
+        readers: BOTH,
+        summary: "Dragonfly adaptive family: extra=letters among G (extra global hop), S, I, D (extra local hop in source, intermediate, destination group); VLs 0-1 / 2-3 / 4-5 by group; select=queue",
+        source: "Daryin & Korzh, JSFI 2014, §3.5",
+        definition: Definition::Rule(|net, params, _| {
+                let extra = super::dragonfly::Extra::parse(&params.opt_text("extra")?.unwrap_or_default())?;
+                Ok(Rule::from(super::dragonfly::DragonflyGsid::new(net, Some(extra))?))
+        }),
+    },
+    RoutingEntry {
+        name: "dragonfly_static",
+        params: &["vcs"],
+        readers: BOTH,
+        summary: "Dragonfly Static: local hop to the router linked to the destination group, global hop, local hop; vcs=paper (VLs 0 and 4, default) or booksim (BookSim2 dragonflynew: first gateway in link order, VC 1 from the global hop on)",
+        source: "Daryin & Korzh, JSFI 2014, §3.5",
+        definition: Definition::Rule(|net, params, _| {
+                let text = params.opt_text("vcs")?.unwrap_or_else(|| "paper".into());
+                match text.trim().to_ascii_lowercase().as_str() {
+                    "paper" => Ok(super::dragonfly::DragonflyGsid::new(net, None)?.into()),
+                    "booksim" => Ok(super::dragonfly::DragonflyGsid::booksim(net)?.into()),
+                    other => Err(TopolabError::invalid("dragonfly_static", "vcs", other, "paper (Daryin & Korzh's VLs 0 and 4) or booksim (BookSim2 dragonflynew: VC 0 before the global hop, 1 from it on)")),
+                }
+        }),
+    },
+    RoutingEntry {
+        name: "fastest",
         params: &["floor", "placement", "per_cabinet", "switch_delay_ns", "cable_ns_per_m"],
-    readers: BOTH,
+        readers: BOTH,
         summary: "Fastest Routing: lowest-latency paths (switch + cable delay on the placed floor, default skywalk), all equal next hops; hop VCs",
         source: "Fujiwara et al., IPDPS 2014, §II-E",
-    definition: Definition::Rule(|net, p, m| Ok(super::fastest::from_params(net, p, m)?.into())),
-},
-RoutingEntry {name: "fattree_anca",
-    params: &[],
-    readers: BOTH,
-    summary: "fat tree adaptive nearest common ancestor: any up port (select=queue), then the unique way down; one VL",
-    source: "Besta & Hoefler, SC14, §V (ANCA, Gómez et al. [33]); Kathareios et al., SC15, §2.2.1",
-    definition: Definition::Rule(|net, _, _| Ok(Rule::from(super::fattree::FatTreeNca::new(net, true)?))),
-},
-RoutingEntry {name: "fattree_nca",
-    params: &[],
-    readers: BOTH,
-    summary: "fat tree nearest common ancestor, up port by destination (d-mod-k), then the unique way down; one VL",
-    source: "Besta & Hoefler, SC14, §V (ANCA, Gómez et al. [33]); Kathareios et al., SC15, §2.2.1",
-    definition: Definition::Rule(|net, _, _| Ok(Rule::from(super::fattree::FatTreeNca::new(net, false)?))),
-},
-RoutingEntry {name: "hypercube_abo_nf",
-    params: &[],
-    readers: BOTH,
-    summary: "hypercube All-But-One Negative First: negative dimensions except dimension 1 first, then the rest, adaptively; one VL",
-    source: "Daryin & Korzh, JSFI 2014, §3.4 (Glass & Ni turn model)",
-    definition: Definition::Rule(|net, _, _| {
-        Ok(Rule::from(super::hypercube::HypercubeTurn::new(net, super::hypercube::TurnModel::AboNegativeFirst)?))
-    }),
-},
-RoutingEntry {name: "hypercube_abo_pl",
-    params: &[],
-    readers: BOTH,
-    summary: "hypercube All-But-One Positive Last: negative dimensions and dimension 1 first, then the positive ones, adaptively; one VL",
-    source: "Daryin & Korzh, JSFI 2014, §3.4 (Glass & Ni turn model)",
-    definition: Definition::Rule(|net, _, _| {
-        Ok(Rule::from(super::hypercube::HypercubeTurn::new(net, super::hypercube::TurnModel::AboPositiveLast)?))
-    }),
-},
-RoutingEntry {name: "hypercube_nf",
-    params: &[],
-    readers: BOTH,
-    summary: "hypercube Negative First: negative (1 -> 0) dimensions first, then positive ones, adaptively; one VL",
-    source: "Daryin & Korzh, JSFI 2014, §3.4 (Glass & Ni turn model)",
-    definition: Definition::Rule(|net, _, _| {
-        Ok(Rule::from(super::hypercube::HypercubeTurn::new(net, super::hypercube::TurnModel::NegativeFirst)?))
-    }),
-},
-RoutingEntry {name: "hyperx_ador",
-    params: &["mixed", "twisted"],
-    readers: BOTH,
-    summary: "HyperX/FlatFly adaptive DOR: any switch of the current dimension, then the direct hop; VLs 0/1 (x4 SLs when mixed); select=queue",
-    source: "Daryin & Korzh, JSFI 2014, §3.3",
-    definition: Definition::Rule(|net, params, _| {
-        let mixed = params.opt_bool("mixed")?.unwrap_or(false);
-        let twisted = params.opt_bool("twisted")?.unwrap_or(false);
-        Ok(Rule::from(super::hyperx::FlatFlyDor::new(net, true, mixed, twisted)?))
-    }),
-},
-RoutingEntry {name: "hyperx_dor",
-    params: &["mixed", "twisted"],
-    readers: BOTH,
-    summary: "HyperX/FlatFly (and hypercube) dimension-order routing; mixed=true: 4 orders by SL = d mod 4; twisted=true: first hop to d mod K_last",
-    source: "Daryin & Korzh, JSFI 2014, §3.3, §3.4",
-    definition: Definition::Rule(|net, params, _| {
-        let mixed = params.opt_bool("mixed")?.unwrap_or(false);
-        let twisted = params.opt_bool("twisted")?.unwrap_or(false);
-        Ok(Rule::from(super::hyperx::FlatFlyDor::new(net, false, mixed, twisted)?))
-    }),
-},
-RoutingEntry {name: "imase",
+        definition: Definition::Rule(|net, p, m| Ok(super::fastest::from_params(net, p, m)?.into())),
+    },
+    RoutingEntry {
+        name: "fattree_anca",
+        params: &[],
+        readers: BOTH,
+        summary: "fat tree adaptive nearest common ancestor: any up port (select=queue), then the unique way down; one VL",
+        source: "Besta & Hoefler, SC14, §V (ANCA, Gómez et al. [33]); Kathareios et al., SC15, §2.2.1",
+        definition: Definition::Rule(|net, _, _| Ok(Rule::from(super::fattree::FatTreeNca::new(net, true)?))),
+    },
+    RoutingEntry {
+        name: "fattree_nca",
+        params: &[],
+        readers: BOTH,
+        summary: "fat tree nearest common ancestor, up port by destination (d-mod-k), then the unique way down; one VL",
+        source: "Besta & Hoefler, SC14, §V (ANCA, Gómez et al. [33]); Kathareios et al., SC15, §2.2.1",
+        definition: Definition::Rule(|net, _, _| Ok(Rule::from(super::fattree::FatTreeNca::new(net, false)?))),
+    },
+    RoutingEntry {
+        name: "hypercube_abo_nf",
+        params: &[],
+        readers: BOTH,
+        summary: "hypercube All-But-One Negative First: negative dimensions except dimension 1 first, then the rest, adaptively; one VL",
+        source: "Daryin & Korzh, JSFI 2014, §3.4 (Glass & Ni turn model)",
+        definition: Definition::Rule(|net, _, _| {
+                Ok(Rule::from(super::hypercube::HypercubeTurn::new(net, super::hypercube::TurnModel::AboNegativeFirst)?))
+        }),
+    },
+    RoutingEntry {
+        name: "hypercube_abo_pl",
+        params: &[],
+        readers: BOTH,
+        summary: "hypercube All-But-One Positive Last: negative dimensions and dimension 1 first, then the positive ones, adaptively; one VL",
+        source: "Daryin & Korzh, JSFI 2014, §3.4 (Glass & Ni turn model)",
+        definition: Definition::Rule(|net, _, _| {
+                Ok(Rule::from(super::hypercube::HypercubeTurn::new(net, super::hypercube::TurnModel::AboPositiveLast)?))
+        }),
+    },
+    RoutingEntry {
+        name: "hypercube_nf",
+        params: &[],
+        readers: BOTH,
+        summary: "hypercube Negative First: negative (1 -> 0) dimensions first, then positive ones, adaptively; one VL",
+        source: "Daryin & Korzh, JSFI 2014, §3.4 (Glass & Ni turn model)",
+        definition: Definition::Rule(|net, _, _| {
+                Ok(Rule::from(super::hypercube::HypercubeTurn::new(net, super::hypercube::TurnModel::NegativeFirst)?))
+        }),
+    },
+    RoutingEntry {
+        name: "hyperx_ador",
+        params: &["mixed", "twisted"],
+        readers: BOTH,
+        summary: "HyperX/FlatFly adaptive DOR: any switch of the current dimension, then the direct hop; VLs 0/1 (x4 SLs when mixed); select=queue",
+        source: "Daryin & Korzh, JSFI 2014, §3.3",
+        definition: Definition::Rule(|net, params, _| {
+                let mixed = params.opt_bool("mixed")?.unwrap_or(false);
+                let twisted = params.opt_bool("twisted")?.unwrap_or(false);
+                Ok(Rule::from(super::hyperx::FlatFlyDor::new(net, true, mixed, twisted)?))
+        }),
+    },
+    RoutingEntry {
+        name: "hyperx_dor",
+        params: &["mixed", "twisted"],
+        readers: BOTH,
+        summary: "HyperX/FlatFly (and hypercube) dimension-order routing; mixed=true: 4 orders by SL = d mod 4; twisted=true: first hop to d mod K_last",
+        source: "Daryin & Korzh, JSFI 2014, §3.3, §3.4",
+        definition: Definition::Rule(|net, params, _| {
+                let mixed = params.opt_bool("mixed")?.unwrap_or(false);
+                let twisted = params.opt_bool("twisted")?.unwrap_or(false);
+                Ok(Rule::from(super::hyperx::FlatFlyDor::new(net, false, mixed, twisted)?))
+        }),
+    },
+    RoutingEntry {
+        name: "imase",
         params: &["a", "b", "d", "vcs"],
-    readers: BOTH,
+        readers: BOTH,
         summary: "Imase-Itoh shift-register routing for imase, kautz and debruijn digraphs (a, b, d from the network's spec); vcs=hop (default, ceil(log_d n) VCs) or single",
         source: "Koibuchi et al., 2018, §III-B1",
-    definition: Definition::Rule(|net, p, m| Ok(super::imase::from_params(net, p, m)?.into())),
-},
-RoutingEntry {name: "min",
+        definition: Definition::Rule(|net, p, m| Ok(super::imase::from_params(net, p, m)?.into())),
+    },
+    RoutingEntry {
+        name: "min",
         params: &["vcs"],
-    readers: BOTH,
+        readers: BOTH,
         summary: "minimal: a random (select=queue: least occupied) neighbour one hop closer; vcs=hop (default, VC class = hop), single or any (one class)",
         source: "Besta & Hoefler, SC14, §IV-A, §IV-D",
-    definition: Definition::Rule(|net, params, monitor| {
-            let table = Arc::new(MinimalTable::build(net, monitor)?);
-            let vcs = vc_rule(params, &[VcRule::Hop, VcRule::Single])?;
-            Ok(Rule::from(Minimal::new(table, vcs)?))
+        definition: Definition::Rule(|net, params, monitor| {
+                let table = Arc::new(MinimalTable::build(net, monitor)?);
+                let vcs = vc_rule(params, &[VcRule::Hop, VcRule::Single])?;
+                Ok(Rule::from(Minimal::new(table, vcs)?))
         }),
-},
-RoutingEntry {
-    name: "min_static",
-    params: &["vcs"],
-    readers: SIMULATOR,
-    summary: "minimal, one fixed shortest path per router and destination (BookSim2 anynet: Dijkstra, lowest id first); vcs=any (default) or vcs=hop",
-    source: "Besta & Hoefler, SC14, §IV-A; BookSim2 anynet",
-    definition: Definition::Simulator,
-},
-RoutingEntry {name: "slimfly_mms",
+    },
+    RoutingEntry {
+        name: "min_static",
         params: &["vcs"],
-    readers: BOTH,
+        readers: SIMULATOR,
+        summary: "minimal, one fixed shortest path per router and destination (BookSim2 anynet: Dijkstra, lowest id first); vcs=any (default) or vcs=hop",
+        source: "Besta & Hoefler, SC14, §IV-A; BookSim2 anynet",
+        definition: Definition::Simulator,
+    },
+    RoutingEntry {
+        name: "slimfly_mms",
+        params: &["vcs"],
+        readers: BOTH,
         summary: "Slim Fly minimal next hops solved in GF(q) from (t,x,y), no tables; vcs=hop (2 VCs, default) or single",
         source: "Daryin & Korzh, JSFI 2014, §3.6",
-    definition: Definition::Rule(|net, p, m| Ok(super::slimfly_algebraic::from_params(net, p, m)?.into())),
-},
-RoutingEntry {name: "torus_dor",
-    params: &["vcs"],
-    readers: BOTH,
-    summary: "torus/mesh dimension-order routing, shorter way round (ties: either); vcs=dateline (class 1 from the wrap link on, default) or booksim (class fixed at ring entry)",
-    source: "Daryin & Korzh, JSFI 2014, §3.2; BookSim2 dim_order_torus",
-    definition: Definition::Rule(|net, params, _| {
-        let rule = match params.opt_text("vcs")? {
-            Some(v) => super::torus::Dateline::parse(&v)?,
-            None => super::torus::Dateline::Dateline,
-        };
-        Ok(Rule::from(super::torus::TorusDor::new(net, rule)?))
-    }),
-},
-RoutingEntry {name: "ugal",
+        definition: Definition::Rule(|net, p, m| Ok(super::slimfly_algebraic::from_params(net, p, m)?.into())),
+    },
+    RoutingEntry {
+        name: "torus_dor",
+        params: &["vcs"],
+        readers: BOTH,
+        summary: "torus/mesh dimension-order routing, shorter way round (ties: either); vcs=dateline (class 1 from the wrap link on, default) or booksim (class fixed at ring entry)",
+        source: "Daryin & Korzh, JSFI 2014, §3.2; BookSim2 dim_order_torus",
+        definition: Definition::Rule(|net, params, _| {
+                let rule = match params.opt_text("vcs")? {
+                    Some(v) => super::torus::Dateline::parse(&v)?,
+                    None => super::torus::Dateline::Dateline,
+                };
+                Ok(Rule::from(super::torus::TorusDor::new(net, rule)?))
+        }),
+    },
+    RoutingEntry {
+        name: "ugal",
         params: &["paths", "vcs", "endpoints_only", "max_hops"],
-    readers: STATIC,
+        readers: STATIC,
         summary: "UGAL candidates min ∪ valiant (static analysis of the adaptive choice; simulate ugal_l or ugal_g)",
         source: "Besta & Hoefler, SC14, §IV-C",
-    definition: Definition::Rule(|net, params, monitor| ugal_rule(net, params, monitor)),
-},
-RoutingEntry {
-    name: "ugal_g",
-    params: UGAL_PARAMS,
-    readers: BOTH,
-    summary: "UGAL-G: minimal or one of n (default 4) Valiant paths, least sum of queues along the path (global view); c, hops, threshold, bias as ugal_l; statically the candidate union",
-    source: "Besta & Hoefler, SC14, §IV-C1",
-    definition: Definition::Ugal { global: true },
-},
-RoutingEntry {
-    name: "ugal_l",
-    params: UGAL_PARAMS,
-    readers: BOTH,
-    summary: "UGAL-L: minimal or one of n (default 4) Valiant paths by first-queue x hops (hops=false: queue only), Valiant cost x c + bias; threshold=T: minimal while its queue < T% of the buffer; paths=dragonfly: BookSim2 dragonflynew's; statically the candidate union",
-    source: "Besta & Hoefler, SC14, §IV-C2, Kathareios et al., SC15, §3.3",
-    definition: Definition::Ugal { global: false },
-},
-RoutingEntry {name: "updown",
+        definition: Definition::Rule(ugal_rule),
+    },
+    RoutingEntry {
+        name: "ugal_g",
+        params: UGAL_PARAMS,
+        readers: BOTH,
+        summary: "UGAL-G: minimal or one of n (default 4) Valiant paths, least sum of queues along the path (global view); c, hops, threshold, bias as ugal_l; statically the candidate union",
+        source: "Besta & Hoefler, SC14, §IV-C1",
+        definition: Definition::Ugal { global: true },
+    },
+    RoutingEntry {
+        name: "ugal_l",
+        params: UGAL_PARAMS,
+        readers: BOTH,
+        summary: "UGAL-L: minimal or one of n (default 4) Valiant paths by first-queue x hops (hops=false: queue only), Valiant cost x c + bias; threshold=T: minimal while its queue < T% of the buffer; paths=dragonfly: BookSim2 dragonflynew's; statically the candidate union",
+        source: "Besta & Hoefler, SC14, §IV-C2, Kathareios et al., SC15, §3.3",
+        definition: Definition::Ugal { global: false },
+    },
+    RoutingEntry {
+        name: "updown",
         params: &["root"],
-    readers: BOTH,
+        readers: BOTH,
         summary: "up*/down* shortest legal paths from a BFS root; one VC",
         source: "Autonet (Schroeder et al. 1991); topology-agnostic",
-    definition: Definition::Rule(|net, params, _| {
-            let n = net.num_routers() as u32;
-            let root = params.opt_u32("root", 0, n.saturating_sub(1))?.unwrap_or(0);
-            Ok(Rule::from(UpDown::new(net, root as usize)?))
+        definition: Definition::Rule(|net, params, _| {
+                let n = net.num_routers() as u32;
+                let root = params.opt_u32("root", 0, n.saturating_sub(1))?.unwrap_or(0);
+                Ok(Rule::from(UpDown::new(net, root as usize)?))
         }),
-},
-RoutingEntry {name: "valiant",
+    },
+    RoutingEntry {
+        name: "valiant",
         params: &["vcs", "endpoints_only", "max_hops"],
-    readers: BOTH,
+        readers: BOTH,
         summary: "Valiant: minimal to a random intermediate router, then to the destination; endpoints_only (intermediates with endpoints), max_hops; vcs=hop (default), phase or single",
         source: "Besta & Hoefler, SC14, §IV-B, Kathareios et al., SC15, §3.2, §3.4",
-    definition: Definition::Rule(|net, params, monitor| {
-            let table = Arc::new(MinimalTable::build(net, monitor)?);
-            Ok(Rule::from(valiant_from_params(net, table, params)?))
+        definition: Definition::Rule(|net, params, monitor| {
+                let table = Arc::new(MinimalTable::build(net, monitor)?);
+                Ok(Rule::from(valiant_from_params(net, table, params)?))
         }),
-},
+    },
 ];
 
 /// A hop-by-hop routing and how the simulator reads it.

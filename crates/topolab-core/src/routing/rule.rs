@@ -244,15 +244,15 @@ pub fn sample_weighted<T: Copy>(items: &[(T, f64)], rng: &mut ChaCha8Rng) -> T {
 }
 
 /// A `HopRouting` seen by static analysis: every path with its probability.
-pub struct RuleRoute<'a> {
+pub struct RuleRoute<'a, R: HopRouting + ?Sized + 'a = dyn HopRouting + 'a> {
     pub net: &'a Network,
-    pub rule: Arc<dyn HopRouting + 'a>,
+    pub rule: Arc<R>,
     /// False when the simulator would choose among candidates by queue state: the paths are
     /// then the candidates' union, not a traffic split.
     pub oblivious: bool,
 }
 
-impl RouteDef for RuleRoute<'_> {
+impl<R: HopRouting + ?Sized> RouteDef for RuleRoute<'_, R> {
     fn name(&self) -> String {
         self.rule.name()
     }
@@ -302,7 +302,7 @@ impl RouteDef for RuleRoute<'_> {
 
 /// Every VC class a rule uses must be below its `vc_classes()`, and every walk must end:
 /// the checks the static adapter and the simulator rely on, for tests of new routings.
-pub fn check_rule_paths(net: &Network, rule: Arc<dyn HopRouting + '_>) -> Result<u32> {
+pub fn check_rule_paths<R: HopRouting + ?Sized>(net: &Network, rule: Arc<R>) -> Result<u32> {
     // Every candidate, whatever its detour level: all of them can be taken under queue
     // selection.
     let def = RuleRoute {

@@ -45,7 +45,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, VecDeque};
-use topolab_core::routing::{Hop, HopRouting, RouteState};
+use topolab_core::routing::{Hop, RouteState};
 
 /// The routings that can name preferred outputs.
 pub const PREFERRED_ROUTINGS: &str =
