@@ -220,7 +220,13 @@ impl Routing {
                 )))
             }
             Definition::Ugal { global } => {
-                let built = catalog::build_rule(net, &spec, monitor)?.expect("UGAL is a rule");
+                let built = match catalog::build_rule(net, &spec, monitor) {
+                    Ok(built) => built.expect("UGAL is a rule"),
+                    Err(topolab_core::TopolabError::InvalidNetwork(why)) if asked != name => {
+                        return Err(SimError::param("routing", format!("'{asked}'"), why))
+                    }
+                    Err(e) => return Err(e.into()),
+                };
                 let choice = UgalChoice::from_params(&Params::new(name, &parsed.params))?;
                 let Ok(topolab_core::routing::Rule::Ugal(candidates)) = Arc::try_unwrap(built.rule)
                 else {
@@ -241,7 +247,15 @@ impl Routing {
                 )?))
             }
             Definition::Rule(_) => {
-                let built = catalog::build_rule(net, &spec, monitor)?.expect("a rule");
+                let built = match catalog::build_rule(net, &spec, monitor) {
+                    Ok(built) => built.expect("a rule"),
+                    // The simulator's former routings (now aliases) refused an unsuitable
+                    // network as a bad `routing` parameter; they still do.
+                    Err(topolab_core::TopolabError::InvalidNetwork(why)) if asked != name => {
+                        return Err(SimError::param("routing", format!("'{asked}'"), why))
+                    }
+                    Err(e) => return Err(e.into()),
+                };
                 let plain =
                     built.reading.ports == Ports::Random && built.reading.vc_split == VcSplit::Even;
                 if cfg.router == crate::config::RouterModel::HotPotato && !plain {
