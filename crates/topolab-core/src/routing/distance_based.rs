@@ -59,7 +59,7 @@ fn build(
     let e = params.opt_u32("e", 0, 64)?.unwrap_or(default_e);
     let vls = params.opt_u32("vls", 1, 64)?.unwrap_or(DEFAULT_VLS);
     let hops = Arc::new(HopMatrix::build(net, monitor)?);
-    Ok(DistanceBased::new(net, hops, e, deflection, vls)?)
+    DistanceBased::new(net, hops, e, deflection, vls)
 }
 
 /// Distance Based + E (deflection off) or Deflection + E (on), 003 §3.7.

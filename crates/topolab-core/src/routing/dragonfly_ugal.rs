@@ -86,10 +86,10 @@ impl DragonflyUgal {
         }
         let e = rng.random_range(0..self.endpoint_router.len() as u32);
         let i = self.endpoint_router[e as usize];
-        self.from_intermediate(s, t, i)
+        self.via_intermediate(s, t, i)
     }
 
-    fn from_intermediate(&self, s: u32, t: u32, i: u32) -> RouteState {
+    fn via_intermediate(&self, s: u32, t: u32, i: u32) -> RouteState {
         if self.group[i as usize] == self.group[s as usize] {
             self.minimal_start(s, t)
         } else {
@@ -167,14 +167,14 @@ impl HopRouting for DragonflyUgal {
                 Some((r, x)) if *r == i => *x += w,
                 _ => {
                     if let Some((r, x)) = run.take() {
-                        out.push((self.from_intermediate(s, t, r), x));
+                        out.push((self.via_intermediate(s, t, r), x));
                     }
                     run = Some((i, w));
                 }
             }
         }
         if let Some((r, x)) = run {
-            out.push((self.from_intermediate(s, t, r), x));
+            out.push((self.via_intermediate(s, t, r), x));
         }
     }
     fn next(&self, r: u32, t: u32, _hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {

@@ -60,7 +60,7 @@ pub fn from_params(net: &Network, params: &Params, monitor: &dyn Monitor) -> Res
             .unwrap_or(default.cable_ns_per_m),
         ..default
     };
-    Ok(Fastest::new(net, &placement, &floor, &model, monitor)?)
+    Fastest::new(net, &placement, &floor, &model, monitor)
 }
 
 /// Largest router count: the table holds n² latencies (8 bytes) and hop counts (2 bytes).

@@ -421,6 +421,8 @@ impl HopRouting for UpDown {
 /// UGAL's candidates, as `paths=` chooses them: shortest paths and Valiant over the hop matrix
 /// (`Ugal`, the default) or BookSim2 dragonflynew's Dragonfly paths (`DragonflyUgal`). The
 /// simulator's source decision (topolab-sim `routing::ugal`) reads either through this enum.
+// Built once per run and matched in place: boxing the larger variant would add a load.
+#[allow(clippy::large_enum_variant)]
 pub enum UgalCandidates {
     Shortest(Ugal),
     Dragonfly(super::dragonfly_ugal::DragonflyUgal),

@@ -39,7 +39,7 @@ pub fn from_params(net: &Network, params: &Params, _monitor: &dyn Monitor) -> Re
         Some(v) => VcRule::parse(&v, &[VcRule::Hop, VcRule::Single], "imase")?,
         None => VcRule::Hop,
     };
-    Ok(ImaseRouting::new(net, params, vcs)?)
+    ImaseRouting::new(net, params, vcs)
 }
 
 enum Scheme {

@@ -44,7 +44,7 @@ pub fn from_params(
         Some(v) => VcRule::parse(&v, &[VcRule::Hop, VcRule::Single], "slimfly_mms")?,
         None => VcRule::Hop,
     };
-    Ok(SlimFlyAlgebraic::new(net, vcs)?)
+    SlimFlyAlgebraic::new(net, vcs)
 }
 
 /// The algebraic minimal routing of one Slim Fly network.
