@@ -150,8 +150,9 @@ impl<R: HopRouting> RuleRouting<R> {
 
     /// One candidate hop at `router` (uniformly over ports, or the least occupied output of
     /// `ctx.port_used`) and its output port; None when the packet is delivered there.
-    /// `f` names the destination endpoint for `Ports::Destination`.
+    /// `dest` (the destination endpoint) picks the port for `Ports::Destination`.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     pub fn pick(
         &self,
         ctx: &RouteCtx,
