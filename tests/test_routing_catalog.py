@@ -14,6 +14,7 @@ FAST = {"sample_period": 200, "warmup_periods": 1, "max_samples": 2, "num_vcs": 
 # Networks the topology-specific routings need; everything else runs on a small Slim Fly.
 NETWORK_FOR = {
     "dor": "torus:dims=4x4",
+    "dim_order": "torus:dims=4x4",
     "dragonfly_min": "dragonfly:a=4,h=2,p=2",
     "dragonfly_ugal": "dragonfly:a=4,h=2,p=2",
     "dragonfly_static": "dragonfly:a=4,h=2,p=2",

@@ -96,7 +96,8 @@ def forwarding_tables(net: Network, routing: str, vl_budget: int = 8) -> str:
 @dataclass
 class RoutingInfo:
     """One routing of the catalogue: where it comes from and which readers take it
-    (``simulator``: ``topolab sim --routing``; ``static``: ``topolab routing check|load|tables``)."""
+    (``simulator``: ``topolab sim --routing``; ``static``: ``topolab routing check|load|tables``).
+    ``alias_of``: for an old name kept working, the spec of the one definition it stands for."""
 
     name: str
     params: list[str]
@@ -104,12 +105,12 @@ class RoutingInfo:
     source: str
     simulator: bool
     static: bool
+    alias_of: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
 def routings() -> list[RoutingInfo]:
-    """Every routing by name, from the catalogues (the core's hop-by-hop rules, the static-only
-    routings and the simulator's own), merged: one entry per name."""
+    """Every routing and alias by name, from the core's one routing catalog."""
     return [RoutingInfo(**r) for r in json.loads(_core.routing_catalog())]

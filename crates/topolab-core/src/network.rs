@@ -42,6 +42,24 @@ pub const TREE_LEVELS: Capability = Capability {
     fields: &["level", "pod", "index"],
 };
 
+/// Slim Fly's MMS coordinates (t, x, y) (Besta & Hoefler, SC14, §II-B).
+pub const MMS_COORDINATES: Capability = Capability {
+    what: "Slim Fly MMS coordinates",
+    fields: &["t", "x", "y"],
+};
+
+/// MLFM router kinds, layers and columns (Kathareios et al., SC15, §2.2.2).
+pub const MLFM_LAYOUT: Capability = Capability {
+    what: "MLFM router kinds and columns",
+    fields: &["kind", "layer", "col", "col2"],
+};
+
+/// Two-level OFT levels (level, index) (Kathareios et al., SC15, §2.2.3).
+pub const OFT_LEVELS: Capability = Capability {
+    what: "OFT levels",
+    fields: &["level", "index"],
+};
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Network {
     family: String,

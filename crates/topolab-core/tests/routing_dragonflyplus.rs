@@ -119,7 +119,7 @@ fn adaptive_offers_the_minimal_and_the_intermediate_routes() {
         .unwrap()
         .unwrap();
     assert_eq!(
-        built.select,
+        built.reading.select,
         topolab_core::routing::Select::Queue,
         "adaptive selects by queue"
     );

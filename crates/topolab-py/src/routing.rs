@@ -3,7 +3,7 @@
 
 use crate::network::PyNetwork;
 use pyo3::prelude::*;
-use topolab_core::routing::catalog::{build_rule, build_static, RULE_ROUTINGS, STATIC_ROUTINGS};
+use topolab_core::routing::catalog::{build_rule, build_static, Definition, ALIASES, ROUTINGS};
 use topolab_core::routing::infiniband::{self, opensm};
 use topolab_core::routing::{cdg, export, load, HopRouting};
 
@@ -105,8 +105,9 @@ fn hop_rule(
             routing,
             format!(
                 "a hop-by-hop routing, one of: {}",
-                RULE_ROUTINGS
+                ROUTINGS
                     .iter()
+                    .filter(|r| matches!(r.definition, Definition::Rule(_)))
                     .map(|r| r.name)
                     .collect::<Vec<_>>()
                     .join(", ")
@@ -155,9 +156,8 @@ fn infiniband_check(
     json(&report)
 }
 
-/// One row of the routing catalogue: the union of the core's `RULE_ROUTINGS` (simulator and
-/// static analysis), `STATIC_ROUTINGS` (static only) and the simulator's `ROUTINGS`, merged by
-/// name; nothing is listed here that is not in one of them.
+/// One row of the routing catalog (`topolab_core::routing::catalog`): a routing or an alias
+/// (with the spec it stands for), and which readers take it.
 #[derive(serde::Serialize)]
 struct RoutingRow {
     name: String,
@@ -166,50 +166,38 @@ struct RoutingRow {
     source: String,
     simulator: bool,
     r#static: bool,
+    alias_of: Option<String>,
 }
 
-fn strings(xs: &[&str]) -> Vec<String> {
-    xs.iter().map(|x| x.to_string()).collect()
-}
-
-/// Every routing: name, parameters, summary, paper section, and which readers take it.
+/// Every routing and alias: name, parameters, summary, paper section, and which readers take it.
 #[pyfunction]
 fn routing_catalog() -> PyResult<String> {
-    let mut rows: Vec<RoutingRow> = Vec::new();
-    for r in RULE_ROUTINGS {
-        let mut params = strings(r.params);
-        params.push("select".into());
-        rows.push(RoutingRow {
+    let mut rows: Vec<RoutingRow> = ROUTINGS
+        .iter()
+        .map(|r| RoutingRow {
             name: r.name.into(),
-            params,
+            params: r.keys().iter().map(|k| k.to_string()).collect(),
             summary: r.summary.into(),
             source: r.source.into(),
-            simulator: !topolab_sim::STATIC_ONLY_RULES.contains(&r.name),
-            r#static: true,
-        });
-    }
-    for r in topolab_sim::ROUTINGS {
+            simulator: r.readers.simulator,
+            r#static: r.readers.static_analysis,
+            alias_of: None,
+        })
+        .collect();
+    for a in ALIASES {
+        let target = topolab_core::TopologySpec::parse(a.spec)
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        let entry = topolab_core::routing::catalog::find(&target.family)
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
         rows.push(RoutingRow {
-            name: r.name.into(),
-            params: strings(r.params),
-            summary: r.summary.into(),
-            source: r.source.into(),
-            simulator: true,
-            r#static: false,
+            name: a.name.into(),
+            params: Vec::new(),
+            summary: format!("{} (alias of {})", a.summary, a.spec),
+            source: entry.source.into(),
+            simulator: entry.readers.simulator,
+            r#static: entry.readers.static_analysis,
+            alias_of: Some(a.spec.into()),
         });
-    }
-    for &(name, params, summary, source) in STATIC_ROUTINGS {
-        match rows.iter_mut().find(|r| r.name == name) {
-            Some(row) => row.r#static = true,
-            None => rows.push(RoutingRow {
-                name: name.into(),
-                params: strings(params),
-                summary: summary.into(),
-                source: source.into(),
-                simulator: false,
-                r#static: true,
-            }),
-        }
     }
     rows.sort_by(|a, b| a.name.cmp(&b.name));
     serde_json::to_string(&rows).map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))

@@ -39,7 +39,7 @@ pub use config::{FlowControl, ParamDoc, RouterModel, SimConfig, PARAMS};
 pub use engine::Prepared;
 pub use error::{Result, SimError};
 pub use measure::{run, run_exchange, ExchangeResult, RunResult};
-pub use routing::{ROUTINGS, STATIC_ONLY_RULES};
+pub use routing::simulator_routings;
 pub use sweep::{sweep, SweepResult};
 
 use topolab_core::progress::Monitor;

@@ -1,46 +1,132 @@
-//! Static routings by name: `name[:key=value,...]`, the same spec syntax as topologies.
-//! Unknown names and keys are rejected with the valid ones listed.
+//! The one routing catalog: every routing by name (`name[:key=value,...]`, the same spec syntax
+//! as topologies), what defines it and which readers accept it (static analysis: `topolab
+//! routing check|load|tables`; the simulator: `topolab sim --routing`), and the old names
+//! kept as aliases of one definition. Unknown names and keys are rejected with the valid ones
+//! listed.
+//!
+//! Adding a routing: its file with a `HopRouting`, its type on one line of `rules!` (the
+//! enum the simulator's cycle loop dispatches on) unless an existing type takes the new
+//! name, and one `RoutingEntry` in `ROUTINGS`.
 
 use super::dfsssp::Dfsssp;
-use super::generic::{Ugal, UpDown, Valiant, VcRule};
+use super::generic::{Ugal, UgalCandidates, UpDown, Valiant, VcRule};
 use super::minimal::{Minimal, MinimalTable};
 use super::path::RouteDef;
-use super::rule::{HopRouting, RuleRoute, Select};
+use super::rule::{Hop, HopRouting, Ports, Reading, RouteState, RuleRoute, Select, VcSplit};
 use super::shortest::HopMatrix;
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
 use crate::progress::Monitor;
 use crate::spec::{Params, TopologySpec};
+use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 
-/// (name, parameters, summary, paper section) of every routing for static analysis only
-/// (the `RULE_ROUTINGS` serve both readers). `ugal_l`/`ugal_g` are simulated by topolab-sim;
-/// statically they are UGAL's candidate union, as `ugal`.
-pub const STATIC_ROUTINGS: &[(&str, &[&str], &str, &str)] = &[
-    (
-        "dfsssp",
-        &["max_vls"],
-        "shortest paths with DFSSSP virtual layers",
-        "Besta & Hoefler, SC14, §IV-D",
-    ),
-    (
-        "ugal_g",
-        UGAL_PARAMS,
-        "UGAL-G: statically its candidate union min ∪ valiant (adaptive)",
-        "Besta & Hoefler, SC14, §IV-C",
-    ),
-    (
-        "ugal_l",
-        UGAL_PARAMS,
-        "UGAL-L: statically its candidate union min ∪ valiant (adaptive)",
-        "Besta & Hoefler, SC14, §IV-C, Kathareios et al., SC15, §3.3",
-    ),
-];
+/// The enum over every hop-by-hop rule type (`Rule`), dispatched by `match` (no trait
+/// object on the simulator's hot path), with `From` for each type.
+macro_rules! rules {
+    ($($variant:ident($ty:ty),)*) => {
+        /// Every hop-by-hop routing rule, one variant per type.
+        pub enum Rule {
+            $($variant($ty),)*
+        }
+        $(impl From<$ty> for Rule {
+            fn from(r: $ty) -> Rule {
+                Rule::$variant(r)
+            }
+        })*
+        // The trait's methods also as inherent ones, so that a `Rule` reads like the trait
+        // object it replaces (callers need not import `HopRouting`).
+        impl Rule {
+            pub fn name(&self) -> String {
+                HopRouting::name(self)
+            }
+            pub fn vc_classes(&self) -> u32 {
+                HopRouting::vc_classes(self)
+            }
+            pub fn max_hops(&self) -> u32 {
+                HopRouting::max_hops(self)
+            }
+            pub fn oblivious(&self) -> bool {
+                HopRouting::oblivious(self)
+            }
+            pub fn default_select(&self) -> Select {
+                HopRouting::default_select(self)
+            }
+            pub fn start(&self, s: u32, t: u32, out: &mut Vec<(RouteState, f64)>) {
+                HopRouting::start(self, s, t, out)
+            }
+            pub fn host_start(&self, s: u32, t: u32, d: u32) -> Option<RouteState> {
+                HopRouting::host_start(self, s, t, d)
+            }
+            #[inline]
+            pub fn sample_start(&self, s: u32, t: u32, rng: &mut ChaCha8Rng) -> RouteState {
+                HopRouting::sample_start(self, s, t, rng)
+            }
+            #[inline]
+            pub fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
+                HopRouting::next(self, r, t, hop, st, out)
+            }
+        }
+        impl HopRouting for Rule {
+            fn name(&self) -> String {
+                match self { $(Rule::$variant(r) => r.name(),)* }
+            }
+            fn vc_classes(&self) -> u32 {
+                match self { $(Rule::$variant(r) => r.vc_classes(),)* }
+            }
+            fn max_hops(&self) -> u32 {
+                match self { $(Rule::$variant(r) => r.max_hops(),)* }
+            }
+            fn default_select(&self) -> Select {
+                match self { $(Rule::$variant(r) => r.default_select(),)* }
+            }
+            fn oblivious(&self) -> bool {
+                match self { $(Rule::$variant(r) => r.oblivious(),)* }
+            }
+            fn start(&self, s: u32, t: u32, out: &mut Vec<(RouteState, f64)>) {
+                match self { $(Rule::$variant(r) => r.start(s, t, out),)* }
+            }
+            fn host_start(&self, s: u32, t: u32, d: u32) -> Option<RouteState> {
+                match self { $(Rule::$variant(r) => r.host_start(s, t, d),)* }
+            }
+            #[inline]
+            fn sample_start(&self, s: u32, t: u32, rng: &mut ChaCha8Rng) -> RouteState {
+                match self { $(Rule::$variant(r) => r.sample_start(s, t, rng),)* }
+            }
+            #[inline]
+            fn state_vc(&self, st: RouteState) -> u8 {
+                match self { $(Rule::$variant(r) => r.state_vc(st),)* }
+            }
+            #[inline]
+            fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
+                match self { $(Rule::$variant(x) => x.next(r, t, hop, st, out),)* }
+            }
+        }
+    };
+}
+
+rules! {
+    DistanceBased(super::distance_based::DistanceBased),
+    Dragonfly(super::dragonfly::DragonflyGsid),
+    DragonflyPlus(super::dragonflyplus::DragonflyPlus),
+    Fastest(super::fastest::Fastest),
+    FatTree(super::fattree::FatTreeNca),
+    Hypercube(super::hypercube::HypercubeTurn),
+    HyperX(super::hyperx::FlatFlyDor),
+    Imase(super::imase::ImaseRouting),
+    Minimal(Minimal),
+    SlimFlyMms(super::slimfly_algebraic::SlimFlyAlgebraic),
+    Torus(super::torus::TorusDor),
+    Ugal(UgalCandidates),
+    UpDown(UpDown),
+    Valiant(Valiant),
+}
 
 /// Parameters of the UGAL variants: the Valiant part's, then the source decision's (read by
 /// the simulator: n random Valiant candidates, cost factor c, hop weighting, threshold in % of
 /// the buffer).
 pub const UGAL_PARAMS: &[&str] = &[
+    "paths",
     "vcs",
     "endpoints_only",
     "max_hops",
@@ -48,6 +134,7 @@ pub const UGAL_PARAMS: &[&str] = &[
     "c",
     "hops",
     "threshold",
+    "bias",
 ];
 
 /// UGAL's source-decision parameters (the simulator applies them; static analysis validates
@@ -62,6 +149,8 @@ pub struct UgalChoice {
     pub hops: Option<bool>,
     /// Minimal while the minimal first queue is below this percentage of the buffer.
     pub threshold: Option<f64>,
+    /// Credits added to a Valiant candidate's cost (BookSim2 dragonflynew's 30).
+    pub bias: f64,
 }
 
 impl UgalChoice {
@@ -71,6 +160,7 @@ impl UgalChoice {
             c: params.opt_float("c", 0.0, 1e6)?.unwrap_or(1.0),
             hops: params.opt_bool("hops")?,
             threshold: params.opt_float("threshold", 0.0, 100.0)?,
+            bias: params.opt_float("bias", 0.0, 1e9)?.unwrap_or(0.0),
         })
     }
 }
@@ -93,51 +183,192 @@ pub fn check_keys(spec: &TopologySpec, allowed: &[&str]) -> Result<()> {
     Ok(())
 }
 
+/// Which readers accept a routing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Readers {
+    /// `topolab routing check|load|tables` (`build_static`).
+    pub static_analysis: bool,
+    /// `topolab sim --routing` (topolab-sim `Routing::parse`).
+    pub simulator: bool,
+}
+
+/// Read by static analysis and the simulator.
+pub const BOTH: Readers = Readers {
+    static_analysis: true,
+    simulator: true,
+};
+/// Read by static analysis only.
+pub const STATIC: Readers = Readers {
+    static_analysis: true,
+    simulator: false,
+};
+/// Read by the simulator only.
+pub const SIMULATOR: Readers = Readers {
+    static_analysis: false,
+    simulator: true,
+};
+
+/// Builds a hop-by-hop routing for a network from its parameters.
+pub type BuildRule = fn(&Network, &Params, &dyn Monitor) -> Result<Rule>;
+/// Builds a static-only routing (path sets) for a network from its parameters.
+pub type BuildPaths =
+    for<'a> fn(&'a Network, &Params, &dyn Monitor) -> Result<Box<dyn RouteDef + 'a>>;
+
+/// What defines a routing.
+#[derive(Clone, Copy)]
+pub enum Definition {
+    /// A hop-by-hop rule (`HopRouting`): static analysis enumerates its paths, the simulator
+    /// takes its hops; the reader keys `select`, `ports`, `vc_split` say how (`Reading`).
+    Rule(BuildRule),
+    /// UGAL: its candidates (`ugal_from_params`) for static analysis, the simulator's source
+    /// decision over them (topolab-sim `routing/ugal.rs`), local or global queue view.
+    Ugal { global: bool },
+    /// Path sets for static analysis only (`RouteDef`).
+    Paths(BuildPaths),
+    /// A table routing defined in topolab-sim (`min_static`: BookSim2 anynet's port table).
+    Simulator,
+}
+
+/// One routing of the catalog.
+pub struct RoutingEntry {
+    pub name: &'static str,
+    /// Accepted parameters (rules also take the reader keys `READER_KEYS`).
+    pub params: &'static [&'static str],
+    pub readers: Readers,
+    pub summary: &'static str,
+    /// Paper section (or reference implementation) the algorithm comes from.
+    pub source: &'static str,
+    pub definition: Definition,
+}
+
+impl RoutingEntry {
+    /// Every key the routing's spec accepts.
+    pub fn keys(&self) -> Vec<&'static str> {
+        let mut keys = self.params.to_vec();
+        match self.definition {
+            Definition::Rule(_) => keys.extend_from_slice(READER_KEYS),
+            Definition::Ugal { .. } => keys.extend_from_slice(&READER_KEYS[1..]),
+            Definition::Paths(_) | Definition::Simulator => {}
+        }
+        keys
+    }
+}
+
+/// How the simulator reads a rule: `select=random|queue` (among candidate hops),
+/// `ports=random|destination|first` (among a link's parallel ports),
+/// `vc_split=even|fill|overlap|one` (VCs per class); static analysis reads the same paths.
+/// UGAL decides by queue itself and takes only the last two.
+pub const READER_KEYS: &[&str] = &["select", "ports", "vc_split"];
+
+/// An old name kept working: it resolves to a spec of one catalog routing, never to a
+/// second implementation. `booksim` is the spec under `booksim_compat = true`.
+pub struct Alias {
+    pub name: &'static str,
+    pub spec: &'static str,
+    pub booksim: &'static str,
+    pub summary: &'static str,
+}
+
+/// The simulator's former BookSim2-compatible routings, as options of the core rules.
+pub const ALIASES: &[Alias] = &[
+    Alias {
+        name: "dim_order",
+        spec: "torus_dor:vcs=dateline,ports=destination,vc_split=fill",
+        booksim: "torus_dor:vcs=booksim,ports=destination,vc_split=overlap",
+        summary: "BookSim2's name of dor",
+    },
+    Alias {
+        name: "dor",
+        spec: "torus_dor:vcs=dateline,ports=destination,vc_split=fill",
+        booksim: "torus_dor:vcs=booksim,ports=destination,vc_split=overlap",
+        summary: "torus/mesh DOR with BookSim2's port choice; under booksim_compat BookSim2's dateline classes and VC ranges",
+    },
+    Alias {
+        name: "dragonfly_min",
+        spec: "dragonfly_static:vcs=booksim,ports=first,vc_split=one",
+        booksim: "dragonfly_static:vcs=booksim,ports=first,vc_split=one",
+        summary: "BookSim2 dragonflynew min: VC 0 before the global hop, VC 1 from it on",
+    },
+    Alias {
+        name: "dragonfly_ugal",
+        spec: "ugal_l:paths=dragonfly,n=1,c=2,hops=false,bias=30,ports=first,vc_split=one",
+        booksim: "ugal_l:paths=dragonfly,n=1,c=2,hops=false,bias=30,ports=first,vc_split=one",
+        summary: "BookSim2 dragonflynew ugal: minimal unless q_min > 2 q_nonmin + 30 at the source; VC = phase 0/1/2",
+    },
+];
+
+/// The spec an alias stands for (`booksim`: under `booksim_compat`), or `spec` itself.
+/// Aliases take no parameters: the error names the definition to parameterise instead.
+pub fn resolve_alias(spec: &str, booksim: bool) -> Result<String> {
+    let sp = TopologySpec::parse(spec)?;
+    let Some(alias) = ALIASES.iter().find(|a| a.name == sp.family) else {
+        return Ok(spec.to_string());
+    };
+    if let Some(k) = sp.params.keys().next() {
+        return Err(TopolabError::UnknownParameter {
+            context: format!(
+                "routing '{}' (an alias of '{}'; give parameters to that)",
+                alias.name, alias.spec
+            ),
+            param: k.clone(),
+            valid: "(none)".into(),
+        });
+    }
+    Ok(if booksim { alias.booksim } else { alias.spec }.to_string())
+}
+
+/// The catalog entry of a routing name (aliases are resolved first by `resolve_alias`).
+pub fn find(name: &str) -> Result<&'static RoutingEntry> {
+    ROUTINGS
+        .iter()
+        .find(|r| r.name == name)
+        .ok_or_else(|| TopolabError::InvalidParameter {
+            context: "routing".into(),
+            param: "routing".into(),
+            value: name.to_string(),
+            allowed: ROUTINGS
+                .iter()
+                .map(|r| r.name)
+                .chain(ALIASES.iter().map(|a| a.name))
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}
+
 /// Builds the static routing named by `spec` for `net`.
 pub fn build_static<'a>(
     net: &'a Network,
     spec: &str,
     monitor: &dyn Monitor,
 ) -> Result<Box<dyn RouteDef + 'a>> {
-    let sp = TopologySpec::parse(spec)?;
-    if let Some(built) = build_rule(net, spec, monitor)? {
-        return Ok(Box::new(RuleRoute {
-            net,
-            oblivious: built.select == Select::Random && built.rule.oblivious(),
-            rule: built.rule,
-        }));
+    let spec = resolve_alias(spec, false)?;
+    let sp = TopologySpec::parse(&spec)?;
+    let entry = find(&sp.family)?;
+    if !entry.readers.static_analysis {
+        return Err(TopolabError::invalid(
+            "routing",
+            "routing",
+            &sp.family,
+            format!(
+                "a routing static analysis reads ('{}' is simulated only: {})",
+                entry.name, entry.summary
+            ),
+        ));
     }
-    let Some(&(_, keys, _, _)) = STATIC_ROUTINGS.iter().find(|r| r.0 == sp.family) else {
-        return Err(TopolabError::InvalidParameter {
-            context: "routing".into(),
-            param: "routing".into(),
-            value: sp.family.clone(),
-            allowed: STATIC_ROUTINGS
-                .iter()
-                .map(|r| r.0)
-                .chain(RULE_ROUTINGS.iter().map(|r| r.name))
-                .collect::<Vec<_>>()
-                .join(", "),
-        });
-    };
-    check_keys(&sp, keys)?;
-    let params = Params::new(&sp.family, &sp.params);
-    Ok(match sp.family.as_str() {
-        "ugal_l" | "ugal_g" => {
-            UgalChoice::from_params(&params)?;
-            Box::new(RuleRoute {
+    match entry.definition {
+        Definition::Paths(build) => {
+            check_keys(&sp, entry.params)?;
+            build(net, &Params::new(&sp.family, &sp.params), monitor)
+        }
+        _ => {
+            let built = build_rule(net, &spec, monitor)?.expect("a rule definition");
+            Ok(Box::new(RuleRoute {
                 net,
-                rule: Arc::new(ugal_from_params(net, &params, monitor)?),
-                oblivious: false,
-            })
+                oblivious: built.reading.select == Select::Random && built.rule.oblivious(),
+                rule: built.rule,
+            }))
         }
-        "dfsssp" => {
-            let max = params.opt_u32("max_vls", 1, 255)?.unwrap_or(16);
-            let hops = HopMatrix::build(net, monitor)?;
-            Box::new(Dfsssp::new(net, &hops, max, monitor)?)
-        }
-        _ => unreachable!("name checked against STATIC_ROUTINGS"),
-    })
+    }
 }
 
 fn vc_rule(params: &Params, allowed: &[VcRule]) -> Result<VcRule> {
@@ -159,245 +390,351 @@ pub fn valiant_from_params(
     Valiant::new(net, table, vcs, endpoints_only, max_hops)
 }
 
-/// UGAL's candidates (min ∪ valiant) from the Valiant parameters; other keys are the
-/// simulator's.
-pub fn ugal_from_params(net: &Network, params: &Params, monitor: &dyn Monitor) -> Result<Ugal> {
-    let table = Arc::new(MinimalTable::build(net, monitor)?);
-    let val = valiant_from_params(net, table.clone(), params)?;
-    Ugal::new(table, val)
+/// UGAL's candidates from `paths` (shortest: min ∪ valiant from the Valiant parameters;
+/// dragonfly: BookSim2 dragonflynew's); the decision keys are the simulator's.
+pub fn ugal_from_params(
+    net: &Network,
+    params: &Params,
+    monitor: &dyn Monitor,
+) -> Result<UgalCandidates> {
+    let paths = params
+        .opt_text("paths")?
+        .unwrap_or_else(|| "shortest".into());
+    match paths.trim().to_ascii_lowercase().as_str() {
+        "shortest" => {
+            let table = Arc::new(MinimalTable::build(net, monitor)?);
+            let val = valiant_from_params(net, table.clone(), params)?;
+            Ok(UgalCandidates::Shortest(Ugal::new(table, val)?))
+        }
+        "dragonfly" => {
+            for key in ["vcs", "endpoints_only", "max_hops"] {
+                if params.opt_text(key)?.is_some() {
+                    return Err(TopolabError::invalid(
+                        params.family(),
+                        key,
+                        params.opt_text(key)?.unwrap_or_default(),
+                        "not given with paths=dragonfly (its paths and VCs are BookSim2 dragonflynew's)",
+                    ));
+                }
+            }
+            Ok(UgalCandidates::Dragonfly(
+                super::dragonfly_ugal::DragonflyUgal::new(net)?,
+            ))
+        }
+        other => Err(TopolabError::invalid(
+            params.family(),
+            "paths",
+            other,
+            "shortest (minimal and Valiant over shortest paths) or dragonfly (BookSim2 dragonflynew's local-global-local paths)",
+        )),
+    }
 }
 
-/// Builds a hop-by-hop routing for a network from its parameters.
-pub type BuildRule = fn(&Network, &Params, &dyn Monitor) -> Result<Arc<dyn HopRouting>>;
-
-/// A routing defined hop by hop (`rule::HopRouting`): usable by the simulator and by static
-/// analysis alike. Every entry also takes `select` (random or queue; the simulator's choice
-/// among candidates).
-pub struct RuleEntry {
-    pub name: &'static str,
-    /// Accepted parameters besides `select`.
-    pub params: &'static [&'static str],
-    pub summary: &'static str,
-    /// Paper section the algorithm comes from.
-    pub source: &'static str,
-    pub build: BuildRule,
+fn ugal_rule(net: &Network, params: &Params, monitor: &dyn Monitor) -> Result<Rule> {
+    Ok(ugal_from_params(net, params, monitor)?.into())
 }
 
-/// Every hop-by-hop routing, by name (alphabetical).
-pub const RULE_ROUTINGS: &[RuleEntry] = &[
-    RuleEntry {
+/// Every routing, by name (alphabetical).
+pub const ROUTINGS: &[RoutingEntry] = &[
+    RoutingEntry {
         name: "deflection",
         params: &["e", "vls"],
+        readers: BOTH,
         summary: "Deflection + E: Distance Based + E that may also step away from the destination; e >= 2 (default 2), VL hopping mod vls (default 8)",
         source: "Daryin & Korzh, JSFI 2014, §3.7",
-        build: super::distance_based::deflection_from_params,
+        definition: Definition::Rule(|net, p, m| Ok(super::distance_based::deflection_from_params(net, p, m)?.into())),
     },
-    RuleEntry {
+    RoutingEntry {
+        name: "dfsssp",
+        params: &["max_vls"],
+        readers: STATIC,
+        summary: "shortest paths with DFSSSP virtual layers",
+        source: "Besta & Hoefler, SC14, §IV-D",
+        definition: Definition::Paths(|net, params, monitor| {
+                let max = params.opt_u32("max_vls", 1, 255)?.unwrap_or(16);
+                let hops = HopMatrix::build(net, monitor)?;
+                Ok(Box::new(Dfsssp::new(net, &hops, max, monitor)?))
+        }),
+    },
+    RoutingEntry {
         name: "distance_based",
         params: &["e", "vls"],
+        readers: BOTH,
         summary: "Distance Based + E: adaptive, minimal or sideways hops within a budget of D + E hops (e default 0), VL hopping mod vls (default 8)",
         source: "Daryin & Korzh, JSFI 2014, §3.7",
-        build: super::distance_based::from_params,
+        definition: Definition::Rule(|net, p, m| Ok(super::distance_based::from_params(net, p, m)?.into())),
     },
-RuleEntry {
-    name: "dragonfly_adaptive",
-    params: &["extra"],
-    summary: "Dragonfly adaptive family: extra=letters among G (extra global hop), S, I, D (extra local hop in source, intermediate, destination group); VLs 0-1 / 2-3 / 4-5 by group; select=queue",
-    source: "Daryin & Korzh, JSFI 2014, §3.5",
-    build: |net, params, _| {
-        let extra = super::dragonfly::Extra::parse(&params.opt_text("extra")?.unwrap_or_default())?;
-        Ok(Arc::new(super::dragonfly::DragonflyGsid::new(net, Some(extra))?))
+    RoutingEntry {
+        name: "dragonfly_adaptive",
+        params: &["extra"],
+        readers: BOTH,
+        summary: "Dragonfly adaptive family: extra=letters among G (extra global hop), S, I, D (extra local hop in source, intermediate, destination group); VLs 0-1 / 2-3 / 4-5 by group; select=queue",
+        source: "Daryin & Korzh, JSFI 2014, §3.5",
+        definition: Definition::Rule(|net, params, _| {
+                let extra = super::dragonfly::Extra::parse(&params.opt_text("extra")?.unwrap_or_default())?;
+                Ok(Rule::from(super::dragonfly::DragonflyGsid::new(net, Some(extra))?))
+        }),
     },
-},
-RuleEntry {
-    name: "dragonfly_static",
-    params: &[],
-    summary: "Dragonfly Static: local hop to the router linked to the destination group, global hop, local hop; VLs 0 and 4 (2 VCs)",
-    source: "Daryin & Korzh, JSFI 2014, §3.5",
-    build: |net, _, _| Ok(Arc::new(super::dragonfly::DragonflyGsid::new(net, None)?)),
-},
-RuleEntry {
-    name: "dragonflyplus_adaptive",
-    params: &[],
-    summary: "Dragonfly+ progressive adaptive: at the source leaf any spine, at a source spine the global link to the destination group or to an intermediate group; up*/down* in groups; 2 VLs; select=queue",
-    source: "Shpiner et al., HiPINEB 2017 (FPAR, deadlock avoidance); Flajslik, Borch & Parker, ISC 2018",
-    build: |net, _, _| Ok(Arc::new(super::dragonflyplus::DragonflyPlus::new(net, super::dragonflyplus::Mode::Adaptive)?)),
-},
-RuleEntry {
-    name: "dragonflyplus_min",
-    params: &[],
-    summary: "Dragonfly+ minimal: leaf, spine with a link to the destination group, global, spine, leaf; up*/down* in groups; 1 VL",
-    source: "Shpiner et al., HiPINEB 2017 (routing, deadlock avoidance)",
-    build: |net, _, _| Ok(Arc::new(super::dragonflyplus::DragonflyPlus::new(net, super::dragonflyplus::Mode::Minimal)?)),
-},
-RuleEntry {
-    name: "dragonflyplus_valiant",
-    params: &[],
-    summary: "Dragonfly+ non-minimal: minimal to a random intermediate group, then to the destination (intermediate spine or leaf route); VL 1 from the intermediate router on; 2 VLs",
-    source: "Shpiner et al., HiPINEB 2017 (routing, deadlock avoidance); Flajslik, Borch & Parker, ISC 2018",
-    build: |net, _, _| Ok(Arc::new(super::dragonflyplus::DragonflyPlus::new(net, super::dragonflyplus::Mode::Valiant)?)),
-},
-    RuleEntry {
+    RoutingEntry {
+        name: "dragonfly_static",
+        params: &["vcs"],
+        readers: BOTH,
+        summary: "Dragonfly Static: local hop to the router linked to the destination group, global hop, local hop; vcs=paper (VLs 0 and 4, default) or booksim (BookSim2 dragonflynew: first gateway in link order, VC 1 from the global hop on)",
+        source: "Daryin & Korzh, JSFI 2014, §3.5",
+        definition: Definition::Rule(|net, params, _| {
+                let text = params.opt_text("vcs")?.unwrap_or_else(|| "paper".into());
+                match text.trim().to_ascii_lowercase().as_str() {
+                    "paper" => Ok(super::dragonfly::DragonflyGsid::new(net, None)?.into()),
+                    "booksim" => Ok(super::dragonfly::DragonflyGsid::booksim(net)?.into()),
+                    other => Err(TopolabError::invalid("dragonfly_static", "vcs", other, "paper (Daryin & Korzh's VLs 0 and 4) or booksim (BookSim2 dragonflynew: VC 0 before the global hop, 1 from it on)")),
+                }
+        }),
+    },
+    RoutingEntry {
+        name: "dragonflyplus_adaptive",
+        params: &[],
+        readers: BOTH,
+        summary: "Dragonfly+ progressive adaptive: at the source leaf any spine, at a source spine the global link to the destination group or to an intermediate group; up*/down* in groups; 2 VLs; select=queue",
+        source: "Shpiner et al., HiPINEB 2017 (FPAR, deadlock avoidance); Flajslik, Borch & Parker, ISC 2018",
+        definition: Definition::Rule(|net, _, _| {
+            use super::dragonflyplus::{DragonflyPlus, Mode};
+            Ok(DragonflyPlus::new(net, Mode::Adaptive)?.into())
+        }),
+    },
+    RoutingEntry {
+        name: "dragonflyplus_min",
+        params: &[],
+        readers: BOTH,
+        summary: "Dragonfly+ minimal: leaf, spine with a link to the destination group, global, spine, leaf; up*/down* in groups; 1 VL",
+        source: "Shpiner et al., HiPINEB 2017 (routing, deadlock avoidance)",
+        definition: Definition::Rule(|net, _, _| {
+            use super::dragonflyplus::{DragonflyPlus, Mode};
+            Ok(DragonflyPlus::new(net, Mode::Minimal)?.into())
+        }),
+    },
+    RoutingEntry {
+        name: "dragonflyplus_valiant",
+        params: &[],
+        readers: BOTH,
+        summary: "Dragonfly+ non-minimal: minimal to a random intermediate group, then to the destination (intermediate spine or leaf route); VL 1 from the intermediate router on; 2 VLs",
+        source: "Shpiner et al., HiPINEB 2017 (routing, deadlock avoidance); Flajslik, Borch & Parker, ISC 2018",
+        definition: Definition::Rule(|net, _, _| {
+            use super::dragonflyplus::{DragonflyPlus, Mode};
+            Ok(DragonflyPlus::new(net, Mode::Valiant)?.into())
+        }),
+    },
+    RoutingEntry {
         name: "fastest",
         params: &["floor", "placement", "per_cabinet", "switch_delay_ns", "cable_ns_per_m"],
+        readers: BOTH,
         summary: "Fastest Routing: lowest-latency paths (switch + cable delay on the placed floor, default skywalk), all equal next hops; hop VCs",
         source: "Fujiwara et al., IPDPS 2014, §II-E",
-        build: super::fastest::from_params,
+        definition: Definition::Rule(|net, p, m| Ok(super::fastest::from_params(net, p, m)?.into())),
     },
-RuleEntry {
-    name: "fattree_anca",
-    params: &[],
-    summary: "fat tree adaptive nearest common ancestor: any up port (select=queue), then the unique way down; one VL",
-    source: "Besta & Hoefler, SC14, §V (ANCA, Gómez et al. [33]); Kathareios et al., SC15, §2.2.1",
-    build: |net, _, _| Ok(Arc::new(super::fattree::FatTreeNca::new(net, true)?)),
-},
-RuleEntry {
-    name: "fattree_nca",
-    params: &[],
-    summary: "fat tree nearest common ancestor, up port by destination (d-mod-k), then the unique way down; one VL",
-    source: "Besta & Hoefler, SC14, §V (ANCA, Gómez et al. [33]); Kathareios et al., SC15, §2.2.1",
-    build: |net, _, _| Ok(Arc::new(super::fattree::FatTreeNca::new(net, false)?)),
-},
-RuleEntry {
-    name: "hypercube_abo_nf",
-    params: &[],
-    summary: "hypercube All-But-One Negative First: negative dimensions except dimension 1 first, then the rest, adaptively; one VL",
-    source: "Daryin & Korzh, JSFI 2014, §3.4 (Glass & Ni turn model)",
-    build: |net, _, _| {
-        Ok(Arc::new(super::hypercube::HypercubeTurn::new(net, super::hypercube::TurnModel::AboNegativeFirst)?))
+    RoutingEntry {
+        name: "fattree_anca",
+        params: &[],
+        readers: BOTH,
+        summary: "fat tree adaptive nearest common ancestor: any up port (select=queue), then the unique way down; one VL",
+        source: "Besta & Hoefler, SC14, §V (ANCA, Gómez et al. [33]); Kathareios et al., SC15, §2.2.1",
+        definition: Definition::Rule(|net, _, _| Ok(Rule::from(super::fattree::FatTreeNca::new(net, true)?))),
     },
-},
-RuleEntry {
-    name: "hypercube_abo_pl",
-    params: &[],
-    summary: "hypercube All-But-One Positive Last: negative dimensions and dimension 1 first, then the positive ones, adaptively; one VL",
-    source: "Daryin & Korzh, JSFI 2014, §3.4 (Glass & Ni turn model)",
-    build: |net, _, _| {
-        Ok(Arc::new(super::hypercube::HypercubeTurn::new(net, super::hypercube::TurnModel::AboPositiveLast)?))
+    RoutingEntry {
+        name: "fattree_nca",
+        params: &[],
+        readers: BOTH,
+        summary: "fat tree nearest common ancestor, up port by destination (d-mod-k), then the unique way down; one VL",
+        source: "Besta & Hoefler, SC14, §V (ANCA, Gómez et al. [33]); Kathareios et al., SC15, §2.2.1",
+        definition: Definition::Rule(|net, _, _| Ok(Rule::from(super::fattree::FatTreeNca::new(net, false)?))),
     },
-},
-RuleEntry {
-    name: "hypercube_nf",
-    params: &[],
-    summary: "hypercube Negative First: negative (1 -> 0) dimensions first, then positive ones, adaptively; one VL",
-    source: "Daryin & Korzh, JSFI 2014, §3.4 (Glass & Ni turn model)",
-    build: |net, _, _| {
-        Ok(Arc::new(super::hypercube::HypercubeTurn::new(net, super::hypercube::TurnModel::NegativeFirst)?))
+    RoutingEntry {
+        name: "hypercube_abo_nf",
+        params: &[],
+        readers: BOTH,
+        summary: "hypercube All-But-One Negative First: negative dimensions except dimension 1 first, then the rest, adaptively; one VL",
+        source: "Daryin & Korzh, JSFI 2014, §3.4 (Glass & Ni turn model)",
+        definition: Definition::Rule(|net, _, _| {
+                Ok(Rule::from(super::hypercube::HypercubeTurn::new(net, super::hypercube::TurnModel::AboNegativeFirst)?))
+        }),
     },
-},
-RuleEntry {
-    name: "hyperx_ador",
-    params: &["mixed", "twisted"],
-    summary: "HyperX/FlatFly adaptive DOR: any switch of the current dimension, then the direct hop; VLs 0/1 (x4 SLs when mixed); select=queue",
-    source: "Daryin & Korzh, JSFI 2014, §3.3",
-    build: |net, params, _| {
-        let mixed = params.opt_bool("mixed")?.unwrap_or(false);
-        let twisted = params.opt_bool("twisted")?.unwrap_or(false);
-        Ok(Arc::new(super::hyperx::FlatFlyDor::new(net, true, mixed, twisted)?))
+    RoutingEntry {
+        name: "hypercube_abo_pl",
+        params: &[],
+        readers: BOTH,
+        summary: "hypercube All-But-One Positive Last: negative dimensions and dimension 1 first, then the positive ones, adaptively; one VL",
+        source: "Daryin & Korzh, JSFI 2014, §3.4 (Glass & Ni turn model)",
+        definition: Definition::Rule(|net, _, _| {
+                Ok(Rule::from(super::hypercube::HypercubeTurn::new(net, super::hypercube::TurnModel::AboPositiveLast)?))
+        }),
     },
-},
-RuleEntry {
-    name: "hyperx_dor",
-    params: &["mixed", "twisted"],
-    summary: "HyperX/FlatFly (and hypercube) dimension-order routing; mixed=true: 4 orders by SL = d mod 4; twisted=true: first hop to d mod K_last",
-    source: "Daryin & Korzh, JSFI 2014, §3.3, §3.4",
-    build: |net, params, _| {
-        let mixed = params.opt_bool("mixed")?.unwrap_or(false);
-        let twisted = params.opt_bool("twisted")?.unwrap_or(false);
-        Ok(Arc::new(super::hyperx::FlatFlyDor::new(net, false, mixed, twisted)?))
+    RoutingEntry {
+        name: "hypercube_nf",
+        params: &[],
+        readers: BOTH,
+        summary: "hypercube Negative First: negative (1 -> 0) dimensions first, then positive ones, adaptively; one VL",
+        source: "Daryin & Korzh, JSFI 2014, §3.4 (Glass & Ni turn model)",
+        definition: Definition::Rule(|net, _, _| {
+                Ok(Rule::from(super::hypercube::HypercubeTurn::new(net, super::hypercube::TurnModel::NegativeFirst)?))
+        }),
     },
-},
-    RuleEntry {
+    RoutingEntry {
+        name: "hyperx_ador",
+        params: &["mixed", "twisted"],
+        readers: BOTH,
+        summary: "HyperX/FlatFly adaptive DOR: any switch of the current dimension, then the direct hop; VLs 0/1 (x4 SLs when mixed); select=queue",
+        source: "Daryin & Korzh, JSFI 2014, §3.3",
+        definition: Definition::Rule(|net, params, _| {
+                let mixed = params.opt_bool("mixed")?.unwrap_or(false);
+                let twisted = params.opt_bool("twisted")?.unwrap_or(false);
+                Ok(Rule::from(super::hyperx::FlatFlyDor::new(net, true, mixed, twisted)?))
+        }),
+    },
+    RoutingEntry {
+        name: "hyperx_dor",
+        params: &["mixed", "twisted"],
+        readers: BOTH,
+        summary: "HyperX/FlatFly (and hypercube) dimension-order routing; mixed=true: 4 orders by SL = d mod 4; twisted=true: first hop to d mod K_last",
+        source: "Daryin & Korzh, JSFI 2014, §3.3, §3.4",
+        definition: Definition::Rule(|net, params, _| {
+                let mixed = params.opt_bool("mixed")?.unwrap_or(false);
+                let twisted = params.opt_bool("twisted")?.unwrap_or(false);
+                Ok(Rule::from(super::hyperx::FlatFlyDor::new(net, false, mixed, twisted)?))
+        }),
+    },
+    RoutingEntry {
         name: "imase",
         params: &["a", "b", "d", "vcs"],
+        readers: BOTH,
         summary: "Imase-Itoh shift-register routing for imase, kautz and debruijn digraphs (a, b, d from the network's spec); vcs=hop (default, ceil(log_d n) VCs) or single",
         source: "Koibuchi et al., 2018, §III-B1",
-        build: super::imase::from_params,
+        definition: Definition::Rule(|net, p, m| Ok(super::imase::from_params(net, p, m)?.into())),
     },
-    RuleEntry {
+    RoutingEntry {
         name: "min",
         params: &["vcs"],
+        readers: BOTH,
         summary: "minimal: a random (select=queue: least occupied) neighbour one hop closer; vcs=hop (default, VC class = hop), single or any (one class)",
         source: "Besta & Hoefler, SC14, §IV-A, §IV-D",
-        build: |net, params, monitor| {
-            let table = Arc::new(MinimalTable::build(net, monitor)?);
-            let vcs = vc_rule(params, &[VcRule::Hop, VcRule::Single])?;
-            Ok(Arc::new(Minimal::new(table, vcs)?))
-        },
+        definition: Definition::Rule(|net, params, monitor| {
+                let table = Arc::new(MinimalTable::build(net, monitor)?);
+                let vcs = vc_rule(params, &[VcRule::Hop, VcRule::Single])?;
+                Ok(Rule::from(Minimal::new(table, vcs)?))
+        }),
     },
-    RuleEntry {
+    RoutingEntry {
+        name: "min_static",
+        params: &["vcs"],
+        readers: SIMULATOR,
+        summary: "minimal, one fixed shortest path per router and destination (BookSim2 anynet: Dijkstra, lowest id first); vcs=any (default) or vcs=hop",
+        source: "Besta & Hoefler, SC14, §IV-A; BookSim2 anynet",
+        definition: Definition::Simulator,
+    },
+    RoutingEntry {
         name: "slimfly_mms",
         params: &["vcs"],
+        readers: BOTH,
         summary: "Slim Fly minimal next hops solved in GF(q) from (t,x,y), no tables; vcs=hop (2 VCs, default) or single",
         source: "Daryin & Korzh, JSFI 2014, §3.6",
-        build: super::slimfly_algebraic::from_params,
+        definition: Definition::Rule(|net, p, m| Ok(super::slimfly_algebraic::from_params(net, p, m)?.into())),
     },
-RuleEntry {
-    name: "torus_dor",
-    params: &["vcs"],
-    summary: "torus/mesh dimension-order routing, shorter way round (ties: either); vcs=dateline (class 1 from the wrap link on, default) or booksim (class fixed at ring entry)",
-    source: "Daryin & Korzh, JSFI 2014, §3.2; BookSim2 dim_order_torus",
-    build: |net, params, _| {
-        let rule = match params.opt_text("vcs")? {
-            Some(v) => super::torus::Dateline::parse(&v)?,
-            None => super::torus::Dateline::Dateline,
-        };
-        Ok(Arc::new(super::torus::TorusDor::new(net, rule)?))
+    RoutingEntry {
+        name: "torus_dor",
+        params: &["vcs"],
+        readers: BOTH,
+        summary: "torus/mesh dimension-order routing, shorter way round (ties: either); vcs=dateline (class 1 from the wrap link on, default) or booksim (class fixed at ring entry)",
+        source: "Daryin & Korzh, JSFI 2014, §3.2; BookSim2 dim_order_torus",
+        definition: Definition::Rule(|net, params, _| {
+                let rule = match params.opt_text("vcs")? {
+                    Some(v) => super::torus::Dateline::parse(&v)?,
+                    None => super::torus::Dateline::Dateline,
+                };
+                Ok(Rule::from(super::torus::TorusDor::new(net, rule)?))
+        }),
     },
-},
-    RuleEntry {
+    RoutingEntry {
         name: "ugal",
-        params: &["vcs", "endpoints_only", "max_hops"],
+        params: &["paths", "vcs", "endpoints_only", "max_hops"],
+        readers: STATIC,
         summary: "UGAL candidates min ∪ valiant (static analysis of the adaptive choice; simulate ugal_l or ugal_g)",
         source: "Besta & Hoefler, SC14, §IV-C",
-        build: |net, params, monitor| Ok(Arc::new(ugal_from_params(net, params, monitor)?)),
+        definition: Definition::Rule(ugal_rule),
     },
-    RuleEntry {
+    RoutingEntry {
+        name: "ugal_g",
+        params: UGAL_PARAMS,
+        readers: BOTH,
+        summary: "UGAL-G: minimal or one of n (default 4) Valiant paths, least sum of queues along the path (global view); c, hops, threshold, bias as ugal_l; statically the candidate union",
+        source: "Besta & Hoefler, SC14, §IV-C1",
+        definition: Definition::Ugal { global: true },
+    },
+    RoutingEntry {
+        name: "ugal_l",
+        params: UGAL_PARAMS,
+        readers: BOTH,
+        summary: "UGAL-L: minimal or one of n (default 4) Valiant paths by first-queue x hops (hops=false: queue only), Valiant cost x c + bias; threshold=T: minimal while its queue < T% of the buffer; paths=dragonfly: BookSim2 dragonflynew's; statically the candidate union",
+        source: "Besta & Hoefler, SC14, §IV-C2, Kathareios et al., SC15, §3.3",
+        definition: Definition::Ugal { global: false },
+    },
+    RoutingEntry {
         name: "updown",
         params: &["root"],
+        readers: BOTH,
         summary: "up*/down* shortest legal paths from a BFS root; one VC",
         source: "Autonet (Schroeder et al. 1991); topology-agnostic",
-        build: |net, params, _| {
-            let n = net.num_routers() as u32;
-            let root = params.opt_u32("root", 0, n.saturating_sub(1))?.unwrap_or(0);
-            Ok(Arc::new(UpDown::new(net, root as usize)?))
-        },
+        definition: Definition::Rule(|net, params, _| {
+                let n = net.num_routers() as u32;
+                let root = params.opt_u32("root", 0, n.saturating_sub(1))?.unwrap_or(0);
+                Ok(Rule::from(UpDown::new(net, root as usize)?))
+        }),
     },
-    RuleEntry {
+    RoutingEntry {
         name: "valiant",
         params: &["vcs", "endpoints_only", "max_hops"],
+        readers: BOTH,
         summary: "Valiant: minimal to a random intermediate router, then to the destination; endpoints_only (intermediates with endpoints), max_hops; vcs=hop (default), phase or single",
         source: "Besta & Hoefler, SC14, §IV-B, Kathareios et al., SC15, §3.2, §3.4",
-        build: |net, params, monitor| {
-            let table = Arc::new(MinimalTable::build(net, monitor)?);
-            Ok(Arc::new(valiant_from_params(net, table, params)?))
-        },
+        definition: Definition::Rule(|net, params, monitor| {
+                let table = Arc::new(MinimalTable::build(net, monitor)?);
+                Ok(Rule::from(valiant_from_params(net, table, params)?))
+        }),
     },
 ];
 
-/// A hop-by-hop routing and how the simulator selects among its candidates.
+/// A hop-by-hop routing and how the simulator reads it.
 pub struct BuiltRule {
-    pub rule: Arc<dyn HopRouting>,
-    pub select: Select,
+    pub rule: Arc<Rule>,
+    pub reading: Reading,
 }
 
-/// Builds the hop-by-hop routing named by `spec`, or None when the name is not one of
-/// `RULE_ROUTINGS` (the caller then tries its own routings).
+/// Builds the hop-by-hop routing named by `spec` (an alias resolves to its definition), or
+/// None when the catalog defines that name otherwise (static paths, a simulator table).
 pub fn build_rule(net: &Network, spec: &str, monitor: &dyn Monitor) -> Result<Option<BuiltRule>> {
-    let sp = TopologySpec::parse(spec)?;
-    let Some(entry) = RULE_ROUTINGS.iter().find(|r| r.name == sp.family) else {
-        return Ok(None);
+    let spec = resolve_alias(spec, false)?;
+    let sp = TopologySpec::parse(&spec)?;
+    let entry = find(&sp.family)?;
+    let build = match entry.definition {
+        Definition::Rule(build) => build,
+        Definition::Ugal { .. } => ugal_rule as BuildRule,
+        Definition::Paths(_) | Definition::Simulator => return Ok(None),
     };
-    let mut keys: Vec<&str> = entry.params.to_vec();
-    keys.push("select");
-    check_keys(&sp, &keys)?;
+    check_keys(&sp, &entry.keys())?;
     let mut rest = sp.params.clone();
-    let select = match rest.remove("select") {
-        Some(v) => Some(Select::parse(&v.to_string())?),
-        None => None,
-    };
+    let mut take = |key: &str| rest.remove(key).map(|v| v.to_string());
+    let select = take("select").map(|v| Select::parse(&v)).transpose()?;
+    let ports = take("ports").map(|v| Ports::parse(&v)).transpose()?;
+    let vc_split = take("vc_split").map(|v| VcSplit::parse(&v)).transpose()?;
     let params = Params::new(&sp.family, &rest);
-    let rule = (entry.build)(net, &params, monitor)?;
-    let select = select.unwrap_or_else(|| rule.default_select());
-    Ok(Some(BuiltRule { rule, select }))
+    if matches!(entry.definition, Definition::Ugal { .. }) {
+        UgalChoice::from_params(&params)?;
+    }
+    let rule = build(net, &params, monitor)?;
+    let reading = Reading {
+        select: select.unwrap_or_else(|| rule.default_select()),
+        ports: ports.unwrap_or(Ports::Random),
+        vc_split: vc_split.unwrap_or(VcSplit::Even),
+    };
+    Ok(Some(BuiltRule {
+        rule: Arc::new(rule),
+        reading,
+    }))
 }

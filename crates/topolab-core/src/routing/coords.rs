@@ -115,6 +115,19 @@ impl GridCoords {
         self.nb[r as usize * self.row + self.offsets[n] + c as usize]
     }
 
+    /// Whether the grid has wrap-around links (a torus, not a mesh): some dimension of K >= 3
+    /// routers links coordinate K−1 to coordinate 0. Read from the links, so any network with
+    /// the coordinates has it or not, whatever its family; a dimension of 2 is the same link
+    /// either way and tells nothing.
+    pub fn wraps(&self) -> bool {
+        let routers = (self.coords.len() / self.dims.len()) as u32;
+        (0..routers).any(|r| {
+            self.dims.iter().enumerate().any(|(n, &k)| {
+                k >= 3 && self.coord(r, n) == k - 1 && self.neighbor(r, n, 0) != NONE
+            })
+        })
+    }
+
     /// Every router must reach every other coordinate of each dimension in one hop (a
     /// complete HyperX); `routing` names the caller in the error.
     pub fn require_complete(&self, routing: &str) -> Result<()> {

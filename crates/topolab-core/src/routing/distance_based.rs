@@ -36,11 +36,7 @@ use crate::spec::Params;
 use std::sync::Arc;
 
 /// `distance_based:e=E,vls=V` (catalog entry): E default 0, V default 8.
-pub fn from_params(
-    net: &Network,
-    params: &Params,
-    monitor: &dyn Monitor,
-) -> Result<Arc<dyn HopRouting>> {
+pub fn from_params(net: &Network, params: &Params, monitor: &dyn Monitor) -> Result<DistanceBased> {
     build(net, params, monitor, false)
 }
 
@@ -49,7 +45,7 @@ pub fn deflection_from_params(
     net: &Network,
     params: &Params,
     monitor: &dyn Monitor,
-) -> Result<Arc<dyn HopRouting>> {
+) -> Result<DistanceBased> {
     build(net, params, monitor, true)
 }
 
@@ -58,12 +54,12 @@ fn build(
     params: &Params,
     monitor: &dyn Monitor,
     deflection: bool,
-) -> Result<Arc<dyn HopRouting>> {
+) -> Result<DistanceBased> {
     let default_e = if deflection { 2 } else { 0 };
     let e = params.opt_u32("e", 0, 64)?.unwrap_or(default_e);
     let vls = params.opt_u32("vls", 1, 64)?.unwrap_or(DEFAULT_VLS);
     let hops = Arc::new(HopMatrix::build(net, monitor)?);
-    Ok(Arc::new(DistanceBased::new(net, hops, e, deflection, vls)?))
+    DistanceBased::new(net, hops, e, deflection, vls)
 }
 
 /// Distance Based + E (deflection off) or Deflection + E (on), 003 §3.7.

@@ -28,6 +28,12 @@
 //! group are in their destination group from the start (VLs 4/5). The paper's priority of
 //! minimal over non-minimal hops is not expressible in a rule: select=queue weighs all
 //! candidates alike (see docs/routing.md).
+//!
+//! `dragonfly_static:vcs=booksim` is BookSim2's dragonflynew `min` (the simulator's
+//! `dragonfly_min` alias): the same local-global-local path, but the gateway towards group T
+//! is the end of the first global link between the groups in link order, a gateway takes its
+//! first global link to T, and the VC class is 0 until the global hop and 1 from it on, so a
+//! packet within one group stays in class 0 (the paper's numbering puts it in VL 4).
 
 use super::rule::{Hop, HopRouting, RouteState, Select};
 use crate::error::{Result, TopolabError};
@@ -84,6 +90,9 @@ fn state(stage: u8, locals: u8) -> RouteState {
 pub struct DragonflyGsid {
     /// None: Static.
     extra: Option<Extra>,
+    /// BookSim2's gateway choice and VC numbering (Static only): per (G, T) the index of the
+    /// gateway of group G towards T; empty for the paper's rule.
+    booksim_gw: Vec<u32>,
     group: Vec<u32>,
     groups: usize,
     /// Per router: (group, neighbour position) of its global links, by group.
@@ -180,6 +189,7 @@ impl DragonflyGsid {
         }
         Ok(DragonflyGsid {
             extra,
+            booksim_gw: Vec::new(),
             group,
             groups,
             global_off,
@@ -192,6 +202,44 @@ impl DragonflyGsid {
             class,
             classes,
         })
+    }
+
+    /// Static with BookSim2 dragonflynew's gateways and VC numbering (module doc).
+    pub fn booksim(net: &Network) -> Result<Self> {
+        let mut df = DragonflyGsid::new(net, None)?;
+        let g = df.groups;
+        let mut gw = vec![u32::MAX; g * g];
+        // BookSim2's reading of topolab's links: the first link (in link order) between two
+        // groups names each group's gateway.
+        for l in net.links() {
+            for (u, v) in [(l.src, l.dst), (l.dst, l.src)] {
+                let (gu, gv) = (df.group[u as usize] as usize, df.group[v as usize] as usize);
+                if gu != gv && gw[gu * g + gv] == u32::MAX {
+                    gw[gu * g + gv] = df.index[u as usize];
+                }
+            }
+        }
+        df.booksim_gw = gw;
+        Ok(df)
+    }
+
+    /// The BookSim2 next hop from r towards router `target` != r: (neighbour position, whether
+    /// it is a global hop). Local hop within a group; a router with a global link to the target
+    /// group takes its first one; others go to the group's gateway.
+    #[inline]
+    pub fn booksim_hop(&self, r: u32, target: u32) -> (u32, bool) {
+        let (ru, tu) = (r as usize, target as usize);
+        let (gr, gt) = (self.group[ru], self.group[tu]);
+        if gr == gt {
+            return (self.local[ru * self.a + self.index[tu] as usize], false);
+        }
+        let globals = self.globals(ru);
+        let i = globals.partition_point(|x| x.0 < gt);
+        if i < globals.len() && globals[i].0 == gt {
+            return (globals[i].1, true);
+        }
+        let j = self.booksim_gw[gr as usize * self.groups + gt as usize];
+        (self.local[ru * self.a + j as usize], false)
     }
 
     /// A hop on paper VL `vl`; `detour` 1 for the extra hops of the G/S/I/D letters (003 §3.5
@@ -219,6 +267,7 @@ impl DragonflyGsid {
 impl HopRouting for DragonflyGsid {
     fn name(&self) -> String {
         match self.extra {
+            None if !self.booksim_gw.is_empty() => "dragonfly_static:vcs=booksim".into(),
             None => "dragonfly_static".into(),
             Some(e) if e == Extra::default() => "dragonfly_adaptive".into(),
             Some(e) => format!("dragonfly_adaptive:extra={}", e.letters()),
@@ -240,12 +289,16 @@ impl HopRouting for DragonflyGsid {
             Select::Random
         }
     }
+    fn state_vc(&self, st: RouteState) -> u8 {
+        self.class[2 * (st.phase / 4) as usize]
+    }
     fn start(&self, s: u32, t: u32, out: &mut Vec<(RouteState, f64)>) {
-        let stage = if self.group[s as usize] == self.group[t as usize] {
-            DESTINATION
-        } else {
-            SOURCE
-        };
+        let stage =
+            if self.booksim_gw.is_empty() && self.group[s as usize] == self.group[t as usize] {
+                DESTINATION
+            } else {
+                SOURCE
+            };
         out.push((state(stage, 0), 1.0));
     }
     fn next(&self, r: u32, t: u32, _hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
@@ -253,6 +306,12 @@ impl HopRouting for DragonflyGsid {
             return;
         }
         let (stage, k) = (st.phase / 4, st.phase % 4);
+        if !self.booksim_gw.is_empty() {
+            let (nb, global) = self.booksim_hop(r, t);
+            let stage = if global { DESTINATION } else { stage };
+            out(self.hop(nb, 2 * stage as usize, state(stage, 0), 0));
+            return;
+        }
         let e = self.extra.unwrap_or_default();
         let (ru, a) = (r as usize, self.a);
         let (gr, gt) = (self.group[ru], self.group[t as usize]);

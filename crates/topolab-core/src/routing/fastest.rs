@@ -20,16 +20,11 @@ use crate::physical::{link_lengths, Floor, LatencyModel, Placement};
 use crate::progress::{Counter, Monitor};
 use crate::spec::Params;
 use rayon::prelude::*;
-use std::sync::Arc;
 
 /// Fastest Routing on the floor and placement the physical models use (004 §II-E):
 /// floor (default skywalk, 004's), placement family|sequential|FILE, per_cabinet, and the
 /// latency model's switch and cable delays (004's 60 ns and 5 ns/m by default).
-pub fn from_params(
-    net: &Network,
-    params: &Params,
-    monitor: &dyn Monitor,
-) -> Result<Arc<dyn HopRouting>> {
+pub fn from_params(net: &Network, params: &Params, monitor: &dyn Monitor) -> Result<Fastest> {
     use crate::physical::{
         load_placement, place, Floor, LatencyModel, PlaceOptions, PlacementRule,
     };
@@ -65,9 +60,7 @@ pub fn from_params(
             .unwrap_or(default.cable_ns_per_m),
         ..default
     };
-    Ok(Arc::new(Fastest::new(
-        net, &placement, &floor, &model, monitor,
-    )?))
+    Fastest::new(net, &placement, &floor, &model, monitor)
 }
 
 /// Largest router count: the table holds n² latencies (8 bytes) and hop counts (2 bytes).

@@ -417,3 +417,96 @@ impl HopRouting for UpDown {
         }
     }
 }
+
+/// UGAL's candidates, as `paths=` chooses them: shortest paths and Valiant over the hop matrix
+/// (`Ugal`, the default) or BookSim2 dragonflynew's Dragonfly paths (`DragonflyUgal`). The
+/// simulator's source decision (topolab-sim `routing::ugal`) reads either through this enum.
+// Built once per run and matched in place: boxing the larger variant would add a load.
+#[allow(clippy::large_enum_variant)]
+pub enum UgalCandidates {
+    Shortest(Ugal),
+    Dragonfly(super::dragonfly_ugal::DragonflyUgal),
+}
+
+impl UgalCandidates {
+    /// The minimal candidate's starting state.
+    #[inline]
+    pub fn minimal_start(&self, s: u32, t: u32) -> RouteState {
+        match self {
+            UgalCandidates::Shortest(_) => RouteState::new(UGAL_MINIMAL, 0),
+            UgalCandidates::Dragonfly(d) => d.minimal_start(s, t),
+        }
+    }
+    /// One non-minimal candidate's starting state, drawn.
+    #[inline]
+    pub fn sample_nonminimal(&self, s: u32, t: u32, rng: &mut ChaCha8Rng) -> RouteState {
+        match self {
+            UgalCandidates::Shortest(u) => u.val.sample_start(s, t, rng),
+            UgalCandidates::Dragonfly(d) => d.sample_nonminimal(s, t, rng),
+        }
+    }
+    /// Whether `st` is the minimal candidate's state.
+    #[inline]
+    pub fn is_minimal(&self, st: RouteState) -> bool {
+        match self {
+            UgalCandidates::Shortest(_) => st.phase == UGAL_MINIMAL,
+            UgalCandidates::Dragonfly(d) => d.is_minimal(st),
+        }
+    }
+    /// Hops of the candidate path from r to t starting in `st`.
+    #[inline]
+    pub fn length(&self, r: u32, t: u32, st: RouteState) -> u32 {
+        match self {
+            UgalCandidates::Shortest(u) => {
+                let table = &u.min.table;
+                let (r, t) = (r as usize, t as usize);
+                if st.phase == UGAL_MINIMAL || st.aux as usize == r {
+                    return table.dist(r, t) as u32;
+                }
+                // Valiant: phase 0 via the intermediate `aux`; phase 1 (no admissible
+                // intermediate) minimal.
+                if st.phase == 0 {
+                    let i = st.aux as usize;
+                    table.dist(r, i) as u32 + table.dist(i, t) as u32
+                } else {
+                    table.dist(r, t) as u32
+                }
+            }
+            UgalCandidates::Dragonfly(d) => d.length(r, t, st),
+        }
+    }
+    fn rule(&self) -> &dyn HopRouting {
+        match self {
+            UgalCandidates::Shortest(u) => u,
+            UgalCandidates::Dragonfly(d) => d,
+        }
+    }
+}
+
+impl HopRouting for UgalCandidates {
+    fn name(&self) -> String {
+        self.rule().name()
+    }
+    fn vc_classes(&self) -> u32 {
+        self.rule().vc_classes()
+    }
+    fn max_hops(&self) -> u32 {
+        self.rule().max_hops()
+    }
+    fn oblivious(&self) -> bool {
+        false
+    }
+    fn state_vc(&self, st: RouteState) -> u8 {
+        self.rule().state_vc(st)
+    }
+    fn start(&self, s: u32, t: u32, out: &mut Vec<(RouteState, f64)>) {
+        self.rule().start(s, t, out)
+    }
+    #[inline]
+    fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
+        match self {
+            UgalCandidates::Shortest(u) => u.next(r, t, hop, st, out),
+            UgalCandidates::Dragonfly(d) => d.next(r, t, hop, st, out),
+        }
+    }
+}

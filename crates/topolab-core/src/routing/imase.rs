@@ -32,19 +32,14 @@ use crate::error::{Result, TopolabError};
 use crate::network::Network;
 use crate::progress::Monitor;
 use crate::spec::{Params, TopologySpec};
-use std::sync::Arc;
 
 /// `imase:a=A,b=B,d=D,vcs=hop|single` (catalog entry).
-pub fn from_params(
-    net: &Network,
-    params: &Params,
-    _monitor: &dyn Monitor,
-) -> Result<Arc<dyn HopRouting>> {
+pub fn from_params(net: &Network, params: &Params, _monitor: &dyn Monitor) -> Result<ImaseRouting> {
     let vcs = match params.opt_text("vcs")? {
         Some(v) => VcRule::parse(&v, &[VcRule::Hop, VcRule::Single], "imase")?,
         None => VcRule::Hop,
     };
-    Ok(Arc::new(ImaseRouting::new(net, params, vcs)?))
+    ImaseRouting::new(net, params, vcs)
 }
 
 enum Scheme {
@@ -77,7 +72,8 @@ fn refuse(why: String) -> TopolabError {
 
 impl ImaseRouting {
     /// `params` may give a, b, d of an Imase–Itoh digraph; by default they are read from the
-    /// network's spec (imase family) or a = b = 1 and d = the largest out-degree. The network's
+    /// network's spec (an imase spec has them) or a = b = 1 and d = the largest out-degree.
+    /// Routers labelled as symbol strings (Kautz, de Bruijn) are routed by shifting symbols. The network's
     /// arcs are checked against the formula, so a wrong guess is an error, not a wrong route.
     pub fn new(net: &Network, params: &Params, vcs: VcRule) -> Result<Self> {
         if vcs == VcRule::Phase {
@@ -93,8 +89,8 @@ impl ImaseRouting {
         }
         let n = net.num_routers();
         let (offsets, targets) = net.csr();
-        let scheme = match net.family() {
-            "kautz" | "debruijn" => {
+        let scheme = match symbol_strings(net) {
+            true => {
                 let k = net.label_fields().len();
                 let mut labels = Vec::with_capacity(n * k);
                 for r in 0..n {
@@ -102,7 +98,7 @@ impl ImaseRouting {
                 }
                 Scheme::Shift { k, labels }
             }
-            _ => imase_scheme(net, params)?,
+            false => imase_scheme(net, params)?,
         };
         let mut rule = ImaseRouting {
             scheme,
@@ -274,14 +270,22 @@ fn overlap(s: &[u32], t: &[u32]) -> usize {
     (0..=k).rev().find(|&m| s[k - m..] == t[..m]).unwrap_or(0)
 }
 
+/// Whether the routers are labelled as symbol strings `s0, s1, ...` (Kautz and de Bruijn
+/// digraphs: a hop shifts in one symbol), the structure the shift scheme reads.
+fn symbol_strings(net: &Network) -> bool {
+    let fields = net.label_fields();
+    !fields.is_empty()
+        && fields
+            .iter()
+            .enumerate()
+            .all(|(i, f)| *f == format!("s{i}"))
+}
+
 /// a, b, d of an Imase–Itoh digraph, checked against its arcs.
 fn imase_scheme(net: &Network, params: &Params) -> Result<Scheme> {
     let n = net.num_routers() as i64;
-    let spec = if net.family() == "imase" {
-        TopologySpec::parse(net.spec()).ok()
-    } else {
-        None
-    };
+    // The network's own parameters, whatever its family: a wrong a, b or d fails the arc check.
+    let spec = TopologySpec::parse(net.spec()).ok();
     let from_spec = |key: &str| -> Option<i64> {
         let sp = spec.as_ref()?;
         Params::new("imase", &sp.params).opt_int(key, 0, n).ok()?

@@ -8,6 +8,7 @@ pub mod coords;
 pub mod dfsssp;
 pub mod distance_based;
 pub mod dragonfly;
+pub mod dragonfly_ugal;
 pub mod dragonflyplus;
 pub mod export;
 pub mod fastest;
@@ -25,5 +26,6 @@ pub mod shortest;
 pub mod slimfly_algebraic;
 pub mod torus;
 
-pub use rule::{Hop, HopRouting, RouteState, RuleRoute, Select};
+pub use catalog::Rule;
+pub use rule::{Hop, HopRouting, Ports, Reading, RouteState, RuleRoute, Select, VcSplit};
 pub use shortest::{HopMatrix, NextHopTable};

@@ -87,6 +87,94 @@ impl Select {
     }
 }
 
+/// Which of a link's parallel ports (width > 1) the simulator takes for a chosen hop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ports {
+    /// Uniformly over all candidate ports (a link of width w counts w times).
+    Random,
+    /// Port number (destination endpoint mod width) of the hop drawn uniformly among the
+    /// candidates (BookSim2's torus and anynet spread by destination).
+    Destination,
+    /// The link's first port, the hop drawn uniformly among the candidates.
+    First,
+}
+
+impl Ports {
+    pub fn parse(value: &str) -> Result<Ports> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "random" => Ok(Ports::Random),
+            "destination" => Ok(Ports::Destination),
+            "first" => Ok(Ports::First),
+            other => Err(TopolabError::invalid(
+                "routing",
+                "ports",
+                other,
+                "random (uniform over parallel ports), destination (destination endpoint mod width, BookSim2) or first",
+            )),
+        }
+    }
+}
+
+/// How the simulator maps V VCs onto a rule's k VC classes (static analysis uses the class).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VcSplit {
+    /// Class c takes VCs [c·⌊V/k⌋, (c+1)·⌊V/k⌋ − 1]; the V mod k last VCs stay unused.
+    Even,
+    /// As `Even`, the last class also takes the V mod k remaining VCs.
+    Fill,
+    /// BookSim2's dim_order_torus: class c takes [c·⌊V/k⌋, V − 1 − (k−1−c)·⌊V/k⌋], so the
+    /// classes overlap when k does not divide V.
+    Overlap,
+    /// Class c is VC c alone (BookSim2's dragonflynew: VC = phase); under `booksim_compat` the
+    /// injection VC is drawn at random and a packet ejects on its state's VC (`state_vc`).
+    One,
+}
+
+impl VcSplit {
+    pub fn parse(value: &str) -> Result<VcSplit> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "even" => Ok(VcSplit::Even),
+            "fill" => Ok(VcSplit::Fill),
+            "overlap" => Ok(VcSplit::Overlap),
+            "one" => Ok(VcSplit::One),
+            other => Err(TopolabError::invalid(
+                "routing",
+                "vc_split",
+                other,
+                "even (VCs split evenly among classes), fill (the last class takes the rest), overlap (BookSim2 dim_order) or one (VC = class, BookSim2 dragonflynew)",
+            )),
+        }
+    }
+
+    /// The VC range (first, last) of each of `classes` classes out of `num_vcs` VCs
+    /// (`num_vcs` >= `classes` >= 1).
+    pub fn ranges(self, classes: u32, num_vcs: u32) -> Vec<(u8, u8)> {
+        let (k, v) = (classes.max(1), num_vcs);
+        let per = v / k;
+        (0..k)
+            .map(|c| {
+                let (lo, hi) = match self {
+                    VcSplit::Even => (c * per, c * per + per - 1),
+                    VcSplit::Fill if c + 1 == k => (c * per, v - 1),
+                    VcSplit::Fill => (c * per, c * per + per - 1),
+                    VcSplit::Overlap => (c * per, v - 1 - (k - 1 - c) * per),
+                    VcSplit::One => (c, c),
+                };
+                (lo as u8, hi as u8)
+            })
+            .collect()
+    }
+}
+
+/// How the simulator reads a rule: its choice among candidates, among parallel ports, and
+/// its VC numbering (the catalog's reader keys `select`, `ports`, `vc_split`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reading {
+    pub select: Select,
+    pub ports: Ports,
+    pub vc_split: VcSplit,
+}
+
 /// A routing algorithm defined hop by hop.
 pub trait HopRouting: Send + Sync {
     /// Name with parameters, e.g. "dor:vcs=dateline".
@@ -127,6 +215,12 @@ pub trait HopRouting: Send + Sync {
         self.start(s, t, &mut all);
         sample_weighted(&all, rng)
     }
+    /// The VC class of a packet in state `st`, for readers that number VCs by routing phase:
+    /// BookSim2's dragonflynew ejects a packet on the VC of its phase (`vc_split=one` under
+    /// `booksim_compat`). Rules whose class is not a function of the state keep 0.
+    fn state_vc(&self, _st: RouteState) -> u8 {
+        0
+    }
     /// The candidate hops at router r for a packet to router t after `hop` hops in state `st`;
     /// nothing when the packet is delivered (r == t).
     fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop));
@@ -150,15 +244,15 @@ pub fn sample_weighted<T: Copy>(items: &[(T, f64)], rng: &mut ChaCha8Rng) -> T {
 }
 
 /// A `HopRouting` seen by static analysis: every path with its probability.
-pub struct RuleRoute<'a> {
+pub struct RuleRoute<'a, R: HopRouting + ?Sized + 'a = dyn HopRouting + 'a> {
     pub net: &'a Network,
-    pub rule: Arc<dyn HopRouting + 'a>,
+    pub rule: Arc<R>,
     /// False when the simulator would choose among candidates by queue state: the paths are
     /// then the candidates' union, not a traffic split.
     pub oblivious: bool,
 }
 
-impl RouteDef for RuleRoute<'_> {
+impl<R: HopRouting + ?Sized> RouteDef for RuleRoute<'_, R> {
     fn name(&self) -> String {
         self.rule.name()
     }
@@ -208,7 +302,7 @@ impl RouteDef for RuleRoute<'_> {
 
 /// Every VC class a rule uses must be below its `vc_classes()`, and every walk must end:
 /// the checks the static adapter and the simulator rely on, for tests of new routings.
-pub fn check_rule_paths(net: &Network, rule: Arc<dyn HopRouting + '_>) -> Result<u32> {
+pub fn check_rule_paths<R: HopRouting + ?Sized>(net: &Network, rule: Arc<R>) -> Result<u32> {
     // Every candidate, whatever its detour level: all of them can be taken under queue
     // selection.
     let def = RuleRoute {

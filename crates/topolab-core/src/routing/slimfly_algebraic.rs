@@ -33,19 +33,18 @@ use crate::network::Network;
 use crate::progress::Monitor;
 use crate::spec::Params;
 use crate::topology::slimfly::{delta, generator_sets};
-use std::sync::Arc;
 
 /// `slimfly_mms:vcs=hop|single` (catalog entry).
 pub fn from_params(
     net: &Network,
     params: &Params,
     _monitor: &dyn Monitor,
-) -> Result<Arc<dyn HopRouting>> {
+) -> Result<SlimFlyAlgebraic> {
     let vcs = match params.opt_text("vcs")? {
         Some(v) => VcRule::parse(&v, &[VcRule::Hop, VcRule::Single], "slimfly_mms")?,
         None => VcRule::Hop,
     };
-    Ok(Arc::new(SlimFlyAlgebraic::new(net, vcs)?))
+    SlimFlyAlgebraic::new(net, vcs)
 }
 
 /// The algebraic minimal routing of one Slim Fly network.

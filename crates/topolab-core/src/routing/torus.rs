@@ -60,7 +60,7 @@ impl TorusDor {
     pub fn new(net: &Network, rule: Dateline) -> Result<Self> {
         crate::topology::require_declared(net, "torus_dor")?;
         let grid = GridCoords::read(net, "torus_dor", "d")?;
-        let wrap = net.family() == "torus";
+        let wrap = grid.wraps();
         let routers = net.num_routers() as u32;
         for r in 0..routers {
             for (n, &k) in grid.dims.iter().enumerate() {

@@ -109,7 +109,7 @@ fn build(p: &Params) -> Result<Network> {
     };
     let mut b = NetworkBuilder::new("mlfm", n_local + cols * h / 2, false);
     // `col2` is the second column of a GR's pair; layer and col2 are -1 where they do not apply.
-    b.label_fields(&["kind", "layer", "col", "col2"]);
+    b.label_fields(crate::network::MLFM_LAYOUT.fields);
     let class = b.link_class("local-global");
     for layer in 0..l {
         for col in 0..cols {

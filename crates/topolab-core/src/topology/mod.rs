@@ -28,8 +28,8 @@ pub mod product;
 pub mod random_directed;
 pub mod skywalk;
 pub mod slimfly;
-pub mod sspt;
 pub mod spectralfly;
+pub mod sspt;
 pub mod torus;
 pub mod xpander;
 
@@ -299,7 +299,7 @@ pub fn require_declared(net: &Network, routing: &str) -> Result<()> {
         .collect();
     Err(TopolabError::InvalidNetwork(format!(
         "routing {routing} is defined on {} networks (the families that declare it); this network is '{}'",
-        with.join(" and "),
+        with.join(" or "),
         net.family()
     )))
 }

@@ -127,7 +127,7 @@ fn build(p: &Params) -> Result<Network> {
 
     let rl = rl as usize;
     let mut b = NetworkBuilder::new("oft", 3 * rl, false);
-    b.label_fields(&["level", "index"]);
+    b.label_fields(crate::network::OFT_LEVELS.fields);
     let lower = b.link_class("l0-l1");
     let upper = b.link_class("l1-l2");
     for level in 0..3 {

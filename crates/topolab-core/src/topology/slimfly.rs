@@ -133,7 +133,7 @@ fn build(p: &Params) -> Result<Network> {
     let qs = q as usize;
     let index = |t: usize, a: u32, b: u32| t * qs * qs + a as usize * qs + b as usize;
     let mut b = NetworkBuilder::new("slimfly", 2 * qs * qs, false);
-    b.label_fields(&["t", "x", "y"]);
+    b.label_fields(crate::network::MMS_COORDINATES.fields);
     let local = b.link_class("local");
     let global = b.link_class("global");
     for t in 0..2 {

@@ -8,15 +8,16 @@
 //! intermediate router) in the head flit. The answer is an output port and a VC range
 //! (`RouteChoice`); the VC allocator picks a free VC in the range.
 //!
-//! Enum dispatch, one file per routing family. New routings (the routing issue: UGAL variants,
-//! DOR families, deflection) add a variant and a file; a bufferless router model reads the same
-//! `route` answer as its preferred port. Each routing says which networks it supports and checks
-//! num_vcs against the VC classes it needs when it is built.
+//! Enum dispatch all the way down: `Routing` is an enum, and a core rule is the catalog's
+//! `Rule` enum (`topolab_core::routing::catalog`), so the cycle loop calls no trait object.
+//! Which routings the simulator reads, and the old names kept as aliases (`dor`,
+//! `dragonfly_min`, `dragonfly_ugal`: BookSim2-compatible options of the core rules), is the
+//! core's one catalog. A bufferless router model reads the same `route` answer as its preferred
+//! port. Each routing checks that the network suits it and num_vcs against the VC classes it
+//! needs when it is built.
 
-pub mod dragonfly;
 pub mod minimal;
 pub mod rule;
-pub mod torus;
 pub mod ugal;
 
 use crate::config::SimConfig;
@@ -26,8 +27,10 @@ use crate::topo::SimTopology;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 use topolab_core::progress::Monitor;
+use topolab_core::routing::catalog::{self, Definition, UgalChoice};
 use topolab_core::routing::minimal::endpoint_diameter;
 use topolab_core::routing::HopMatrix;
+use topolab_core::routing::{Ports, VcSplit};
 use topolab_core::{Network, Params, TopologySpec};
 
 /// An output port and the VCs the head flit may be allocated there (inclusive range).
@@ -112,69 +115,12 @@ impl VcPolicy {
 pub enum Routing {
     /// BookSim2 anynet's fixed shortest-path table.
     MinStatic(minimal::MinStatic),
-    TorusDor(torus::TorusDor),
-    Dragonfly(dragonfly::DragonflyRouting),
-    /// UGAL-L / UGAL-G: the source decision over the core's `Ugal` candidates.
+    /// UGAL-L / UGAL-G: the source decision over the core's UGAL candidates.
     Ugal(ugal::UgalRouting),
-    /// A hop-by-hop routing defined in topolab-core
-    /// (`topolab_core::routing::catalog::RULE_ROUTINGS`): min, valiant, updown, ...
+    /// A hop-by-hop routing defined in topolab-core (`catalog::ROUTINGS`): min, valiant,
+    /// torus_dor (also as `dor`), dragonfly_static (also as `dragonfly_min`), ...
     Rule(rule::RuleRouting),
 }
-
-/// A routing only the simulator reads (the others are `RULE_ROUTINGS`, shared with static
-/// analysis).
-#[derive(Debug, Clone, Copy, serde::Serialize)]
-pub struct SimRoutingEntry {
-    pub name: &'static str,
-    pub params: &'static [&'static str],
-    pub summary: &'static str,
-    /// Paper section (or reference implementation) the algorithm comes from.
-    pub source: &'static str,
-}
-
-/// `RULE_ROUTINGS` the simulator refuses: `ugal` is UGAL's candidate union for static
-/// analysis; the simulator decides among the candidates as `ugal_l` / `ugal_g`.
-pub const STATIC_ONLY_RULES: &[&str] = &["ugal"];
-
-/// Every routing name `Routing::parse` accepts besides `RULE_ROUTINGS`.
-pub const ROUTINGS: &[SimRoutingEntry] = &[
-    SimRoutingEntry {
-        name: "min_static",
-        params: &["vcs"],
-        summary: "minimal, one fixed shortest path per router and destination (BookSim2 anynet: Dijkstra, lowest id first); vcs=any (default) or vcs=hop",
-        source: "Besta & Hoefler, SC14, §IV-A; BookSim2 anynet",
-    },
-    SimRoutingEntry {
-        name: "dor",
-        params: &[],
-        summary: "torus/mesh dimension-order routing, one dateline per ring (two VC classes)",
-        source: "Daryin & Korzh, JSFI 2014, §3.2; BookSim2 dim_order",
-    },
-    SimRoutingEntry {
-        name: "dragonfly_min",
-        params: &[],
-        summary: "Dragonfly minimal (BookSim2 dragonflynew min): VC 0 before the global hop, VC 1 from it on",
-        source: "Kim et al. 2008; BookSim2 dragonflynew",
-    },
-    SimRoutingEntry {
-        name: "dragonfly_ugal",
-        params: &[],
-        summary: "Dragonfly UGAL-L decided at the source router (BookSim2 dragonflynew ugal), VCs 0/1/2 by phase",
-        source: "Kim et al. 2008; BookSim2 dragonflynew",
-    },
-    SimRoutingEntry {
-        name: "ugal_g",
-        params: topolab_core::routing::catalog::UGAL_PARAMS,
-        summary: "UGAL-G: minimal or one of n (default 4) Valiant paths, least sum of queues along the path (global view); c, hops, threshold as ugal_l",
-        source: "Besta & Hoefler, SC14, §IV-C1",
-    },
-    SimRoutingEntry {
-        name: "ugal_l",
-        params: topolab_core::routing::catalog::UGAL_PARAMS,
-        summary: "UGAL-L: minimal or one of n (default 4) Valiant paths by first-queue x hops (hops=false: queue only), Valiant cost x c; threshold=T: minimal while its queue < T% of the buffer",
-        source: "Besta & Hoefler, SC14, §IV-C2, Kathareios et al., SC15, §3.3",
-    },
-];
 
 /// The router-level traffic matrix of a simulator traffic spec (`uniform`, `shift:k=3`,
 /// `worst`, ...) for static channel loads: the expected rates of `Traffic::destination`.
@@ -235,7 +181,8 @@ fn vc_policy(
 }
 
 impl Routing {
-    /// The routing named by `spec` ("min", "valiant:vcs=any", ...) for this network.
+    /// The routing named by `spec` ("min", "valiant:vcs=any", an alias such as "dor", ...)
+    /// for this network.
     pub fn parse(
         spec: &str,
         net: &Network,
@@ -243,12 +190,26 @@ impl Routing {
         cfg: &SimConfig,
         monitor: &dyn Monitor,
     ) -> Result<Routing> {
-        let parsed = TopologySpec::parse(spec)?;
+        let asked = TopologySpec::parse(spec)?.family;
+        let spec = catalog::resolve_alias(spec, cfg.booksim_compat)?;
+        let parsed = TopologySpec::parse(&spec)?;
         let name = parsed.family.as_str();
+        let entry = catalog::find(name).map_err(|_| unknown_routing(name))?;
+        if !entry.readers.simulator {
+            return Err(SimError::param(
+                "routing",
+                format!("'{name}'"),
+                format!(
+                    "a routing the simulator reads ('{name}' is for static analysis: {})",
+                    entry.summary
+                ),
+            ));
+        }
         let v = cfg.num_vcs;
-        match name {
-            "min_static" => {
-                topolab_core::routing::catalog::check_keys(&parsed, &["vcs"])?;
+        match entry.definition {
+            Definition::Simulator => {
+                // min_static, the one table routing the simulator defines itself.
+                catalog::check_keys(&parsed, entry.params)?;
                 let hops = HopMatrix::build(net, monitor)?;
                 let diameter = endpoint_diameter(net, &hops)?;
                 let policy = vc_policy(&parsed, false, diameter, v)?;
@@ -258,78 +219,66 @@ impl Routing {
                     policy,
                 )))
             }
-            "ugal_l" | "ugal_g" => {
-                use topolab_core::routing::catalog::{ugal_from_params, UgalChoice, UGAL_PARAMS};
-                topolab_core::routing::catalog::check_keys(&parsed, UGAL_PARAMS)?;
-                let p = Params::new(&parsed.family, &parsed.params);
-                let global = name == "ugal_g";
-                let choice = UgalChoice::from_params(&p)?;
-                let ugal = ugal_from_params(net, &p, monitor)?;
+            Definition::Ugal { global } => {
+                let built = match catalog::build_rule(net, &spec, monitor) {
+                    Ok(built) => built.expect("UGAL is a rule"),
+                    Err(topolab_core::TopolabError::InvalidNetwork(why)) if asked != name => {
+                        return Err(SimError::param("routing", format!("'{asked}'"), why))
+                    }
+                    Err(e) => return Err(e.into()),
+                };
+                let choice = UgalChoice::from_params(&Params::new(name, &parsed.params))?;
+                let Ok(topolab_core::routing::Rule::Ugal(candidates)) = Arc::try_unwrap(built.rule)
+                else {
+                    unreachable!("a UGAL entry builds UGAL candidates, with one owner")
+                };
                 let kind = if global {
                     ugal::UgalKind::Global
                 } else {
                     ugal::UgalKind::Local
                 };
                 Ok(Routing::Ugal(ugal::UgalRouting::new(
-                    Arc::new(ugal),
+                    Arc::new(candidates),
                     kind,
-                    choice.n,
-                    choice.c,
-                    choice.hops.unwrap_or(!global),
-                    choice.threshold,
+                    choice,
+                    built.reading,
                     v,
                     cfg.vc_buf_size,
                 )?))
             }
-            n if STATIC_ONLY_RULES.contains(&n) => Err(SimError::param(
-                "routing",
-                format!("'{n}'"),
-                "ugal_l or ugal_g (the simulated UGAL variants); 'ugal' is their candidate union for static analysis",
-            )),
-            "dor" | "dim_order" => {
-                topolab_core::routing::catalog::check_keys(&parsed, &[])?;
-                Ok(Routing::TorusDor(torus::TorusDor::new(net, topo, v)?))
-            }
-            "dragonfly_min" | "dragonfly_ugal" => {
-                topolab_core::routing::catalog::check_keys(&parsed, &[])?;
-                Ok(Routing::Dragonfly(dragonfly::DragonflyRouting::new(
-                    net,
-                    topo,
-                    v,
-                    name == "dragonfly_ugal",
-                )?))
-            }
-            other => match topolab_core::routing::catalog::build_rule(net, spec, monitor)? {
-                Some(built) => {
-                    let takes_vcs = topolab_core::routing::catalog::RULE_ROUTINGS
-                        .iter()
-                        .any(|e| e.name == other && e.params.contains(&"vcs"));
-                    Ok(Routing::Rule(rule::RuleRouting::new(
+            Definition::Rule(_) => {
+                let built = match catalog::build_rule(net, &spec, monitor) {
+                    Ok(built) => built.expect("a rule"),
+                    // The simulator's former routings (now aliases) refused an unsuitable
+                    // network as a bad `routing` parameter; they still do.
+                    Err(topolab_core::TopolabError::InvalidNetwork(why)) if asked != name => {
+                        return Err(SimError::param("routing", format!("'{asked}'"), why))
+                    }
+                    Err(e) => return Err(e.into()),
+                };
+                let plain =
+                    built.reading.ports == Ports::Random && built.reading.vc_split == VcSplit::Even;
+                if cfg.router == crate::config::RouterModel::HotPotato && !plain {
+                    // The bufferless router has no VCs and spreads over every port itself.
+                    return Err(SimError::param(
+                        "routing",
+                        format!("'{asked}' with router=hotpotato"),
+                        "a routing read with the default ports and vc_split (a BookSim2 alias \
+                         fixes both; give its rule, e.g. torus_dor for dor)",
+                    ));
+                }
+                let takes_vcs = entry.params.contains(&"vcs");
+                Ok(Routing::Rule(
+                    rule::RuleRouting::new(
                         built.rule,
-                        built.select,
+                        built.reading,
                         v,
                         takes_vcs.then_some("vcs=any (one VC class)"),
                     )?
-                    .with_detour_penalty(cfg.vc_buf_size)))
-                }
-                None => Err(SimError::param(
-                    "routing",
-                    format!("'{other}'"),
-                    format!(
-                        "one of: {}",
-                        ROUTINGS
-                            .iter()
-                            .map(|r| r.name)
-                            .chain(
-                                topolab_core::routing::catalog::RULE_ROUTINGS
-                                    .iter()
-                                    .map(|r| r.name)
-                            )
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                )),
-            },
+                    .with_detour_penalty(cfg.vc_buf_size),
+                ))
+            }
+            Definition::Paths(_) => unreachable!("static-only routings are refused above"),
         }
     }
 
@@ -339,8 +288,6 @@ impl Routing {
         match self {
             Routing::MinStatic(r) => r.route(ctx, f, rng),
             Routing::Ugal(r) => r.route(ctx, f, rng),
-            Routing::TorusDor(r) => r.route(ctx, f, rng),
-            Routing::Dragonfly(r) => r.route(ctx, f, rng),
             Routing::Rule(r) => r.route(ctx, f, rng),
         }
     }
@@ -349,8 +296,9 @@ impl Routing {
     #[inline]
     pub fn injection_vcs(&self, num_vcs: u32, booksim: bool, rng: &mut ChaCha8Rng) -> (u8, u8) {
         match self {
-            Routing::Dragonfly(r) => r.injection_vcs(num_vcs, booksim, rng),
-            _ => (0, (num_vcs - 1) as u8),
+            Routing::Rule(r) => r.injection_vcs(num_vcs, booksim, rng),
+            Routing::Ugal(r) => r.hops().injection_vcs(num_vcs, booksim, rng),
+            Routing::MinStatic(_) => (0, (num_vcs - 1) as u8),
         }
     }
 
@@ -358,4 +306,24 @@ impl Routing {
     pub fn needs_global_view(&self) -> bool {
         matches!(self, Routing::Ugal(u) if u.kind == ugal::UgalKind::Global)
     }
+}
+
+/// Every routing name the simulator reads (catalog routings and aliases).
+pub fn simulator_routings() -> Vec<&'static str> {
+    let mut names: Vec<&str> = catalog::ROUTINGS
+        .iter()
+        .filter(|r| r.readers.simulator)
+        .map(|r| r.name)
+        .chain(catalog::ALIASES.iter().map(|a| a.name))
+        .collect();
+    names.sort_unstable();
+    names
+}
+
+fn unknown_routing(name: &str) -> SimError {
+    SimError::param(
+        "routing",
+        format!("'{name}'"),
+        format!("one of: {}", simulator_routings().join(", ")),
+    )
 }

@@ -1,7 +1,9 @@
 //! The simulator's reading of a hop-by-hop routing defined in topolab-core
 //! (`topolab_core::routing::rule`): the source router draws the packet's starting state, every
-//! router takes one of the candidate hops (uniformly over ports, or the least occupied output
-//! port) and maps the hop's VC class onto a range of VCs (the VCs split evenly among classes).
+//! router takes one of the candidate hops (uniformly, or the least occupied output port) and
+//! one of its link's ports (`Ports`), and maps the hop's VC class onto a range of VCs
+//! (`VcSplit`). The rule is the catalog's enum (`topolab_core::routing::Rule`): the cycle loop
+//! dispatches by `match`, not through a trait object.
 
 use super::{RouteChoice, RouteCtx};
 use crate::error::{Result, SimError};
@@ -9,21 +11,36 @@ use crate::flit::Flit;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
-use topolab_core::routing::{Hop, HopRouting, RouteState, Select};
+use topolab_core::routing::{Hop, HopRouting, Ports, Reading, RouteState, Rule, Select, VcSplit};
 
-#[derive(Clone)]
-pub struct RuleRouting {
-    pub rule: Arc<dyn HopRouting>,
+pub struct RuleRouting<R: HopRouting = Rule> {
+    pub rule: Arc<R>,
     pub select: Select,
-    /// VCs per VC class.
-    per_class: u32,
+    ports: Ports,
+    vc_split: VcSplit,
+    /// VC range per VC class.
+    ranges: Vec<(u8, u8)>,
     /// Credits in use charged per detour level under queue selection: a less preferred hop
     /// is taken only when the preferred outputs hold more than this much more (one VC buffer
     /// by default, set by `with_detour_penalty`).
     detour_penalty: u32,
 }
 
-impl std::fmt::Debug for RuleRouting {
+// By hand: the rule is shared (`Arc`), so a copy needs no `R: Clone`.
+impl<R: HopRouting> Clone for RuleRouting<R> {
+    fn clone(&self) -> Self {
+        RuleRouting {
+            rule: self.rule.clone(),
+            select: self.select,
+            ports: self.ports,
+            vc_split: self.vc_split,
+            ranges: self.ranges.clone(),
+            detour_penalty: self.detour_penalty,
+        }
+    }
+}
+
+impl<R: HopRouting> std::fmt::Debug for RuleRouting<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
@@ -34,11 +51,11 @@ impl std::fmt::Debug for RuleRouting {
     }
 }
 
-impl RuleRouting {
+impl<R: HopRouting> RuleRouting<R> {
     /// `fewer_vcs` says how to need fewer VCs (e.g. "vcs=any"), for the error message.
     pub fn new(
-        rule: Arc<dyn HopRouting>,
-        select: Select,
+        rule: Arc<R>,
+        reading: Reading,
         num_vcs: u32,
         fewer_vcs: Option<&str>,
     ) -> Result<Self> {
@@ -55,9 +72,11 @@ impl RuleRouting {
             ));
         }
         Ok(RuleRouting {
-            per_class: num_vcs / classes,
+            ranges: reading.vc_split.ranges(classes, num_vcs),
             rule,
-            select,
+            select: reading.select,
+            ports: reading.ports,
+            vc_split: reading.vc_split,
             detour_penalty: 1,
         })
     }
@@ -78,7 +97,7 @@ impl RuleRouting {
             f.intermediate = st.aux;
         }
         let st = RouteState::new(f.phase, f.intermediate);
-        match self.pick(ctx, r, t, f.hops as u32, st, rng) {
+        match self.pick(ctx, r, t, f.hops as u32, st, f.dest, rng) {
             Some((port, h)) => self.commit(f, port, h),
             None => {
                 // The core's static checks (`rule::check_rule_paths`) and the rule's own tests
@@ -89,8 +108,33 @@ impl RuleRouting {
                     "routing {} offers no hop at router {r} towards router {t}",
                     self.rule.name()
                 );
-                ctx.eject(f)
+                self.eject(ctx, f, st)
             }
+        }
+    }
+
+    /// Ejection at the destination router: any VC, or under `booksim_compat` with one VC per
+    /// class the VC of the packet's state (BookSim2 dragonflynew ejects on the phase's VC).
+    #[inline]
+    pub fn eject(&self, ctx: &RouteCtx, f: &Flit, st: RouteState) -> RouteChoice {
+        let mut choice = ctx.eject(f);
+        if ctx.booksim && self.vc_split == VcSplit::One {
+            let vc = self.rule.state_vc(st);
+            choice.vc_lo = vc;
+            choice.vc_hi = vc;
+        }
+        choice
+    }
+
+    /// VCs a packet may take on its injection channel: all, or under `booksim_compat` with
+    /// one VC per class one drawn at random (BookSim2 dragonflynew).
+    #[inline]
+    pub fn injection_vcs(&self, num_vcs: u32, booksim: bool, rng: &mut ChaCha8Rng) -> (u8, u8) {
+        if booksim && self.vc_split == VcSplit::One {
+            let v = rng.random_range(0..num_vcs) as u8;
+            (v, v)
+        } else {
+            (0, (num_vcs - 1) as u8)
         }
     }
 
@@ -100,17 +144,15 @@ impl RuleRouting {
     pub fn commit(&self, f: &mut Flit, port: u32, h: Hop) -> RouteChoice {
         f.phase = h.state.phase;
         f.intermediate = h.state.aux;
-        let lo = h.vc as u32 * self.per_class;
-        RouteChoice {
-            port,
-            vc_lo: lo as u8,
-            vc_hi: (lo + self.per_class - 1) as u8,
-        }
+        let (vc_lo, vc_hi) = self.ranges[h.vc as usize];
+        RouteChoice { port, vc_lo, vc_hi }
     }
 
     /// One candidate hop at `router` (uniformly over ports, or the least occupied output of
     /// `ctx.port_used`) and its output port; None when the packet is delivered there.
+    /// `dest` (the destination endpoint) picks the port for `Ports::Destination`.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     pub fn pick(
         &self,
         ctx: &RouteCtx,
@@ -118,6 +160,7 @@ impl RuleRouting {
         t: u32,
         hop: u32,
         st: RouteState,
+        dest: u32,
         rng: &mut ChaCha8Rng,
     ) -> Option<(u32, Hop)> {
         // One pass over the candidates, choosing on the fly (no list is built). Random: reservoir
@@ -130,9 +173,28 @@ impl RuleRouting {
         let topo = ctx.topo;
         let select = self.select;
         let penalty = self.detour_penalty;
+        let ports = self.ports;
         self.rule.next(router, t, hop, st, &mut |h: Hop| {
             let (first, width) = topo.nbr_port(router as usize, h.nb as usize);
             match select {
+                Select::Random if ports != Ports::Random => {
+                    // One draw among the candidates, each counted once; the port follows.
+                    if h.detour > least {
+                        return;
+                    }
+                    if h.detour < least {
+                        least = h.detour;
+                        seen = 0;
+                    }
+                    seen += 1;
+                    if seen == 1 || rng.random_range(0..seen) == 0 {
+                        let port = match ports {
+                            Ports::Destination => first + dest % width,
+                            _ => first,
+                        };
+                        chosen = Some((port, h));
+                    }
+                }
                 Select::Random => {
                     if h.detour > least {
                         return;

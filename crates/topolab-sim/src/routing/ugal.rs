@@ -1,6 +1,7 @@
 //! UGAL for any topology: the source router's choice between the minimal path and n random
-//! Valiant paths by queue state; everything else is the core's `Ugal` rule (the candidates and
-//! their hops, `topolab_core::routing::generic::Ugal`), read through the `Rule` adapter.
+//! Valiant paths by queue state; everything else is the core's candidates rule (the candidates
+//! and their hops, `topolab_core::routing::generic::UgalCandidates`: shortest paths, or
+//! BookSim2 dragonflynew's with `paths=dragonfly`), read through the `Rule` adapter.
 //!
 //! At the packet's source router every candidate (the minimal path and `n` Valiant paths, each
 //! with a first hop drawn as the rule's hop-by-hop reading would) gets a cost:
@@ -12,7 +13,9 @@
 //!
 //! Valiant candidates' costs are multiplied by `c` (001 §3.3: C_I = c·q_I). With `hops` and
 //! c = c_SF this is 001's Slim Fly cost C_I = (L_I / L_M)·c_SF·q_I against C_M = q_M (both
-//! sides multiplied by L_M). The minimal path wins ties. With `threshold` T (percent), the
+//! sides multiplied by L_M); `bias` credits are added to a Valiant candidate's cost
+//! (BookSim2 dragonflynew: minimal while q_min <= 2 q_nonmin + 30, i.e. n=1, c=2, hops=false,
+//! bias=30: the `dragonfly_ugal` alias). The minimal path wins ties. With `threshold` T (percent), the
 //! packet goes minimally whenever its minimal first queue is below T% of the port's buffer
 //! (001 §3.3's UGAL with threshold). After the choice the packet follows the chosen path's
 //! rule (state in the flit), with the rule's VC classes.
@@ -23,8 +26,9 @@ use crate::error::Result;
 use crate::flit::Flit;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
-use topolab_core::routing::generic::{Ugal, UGAL_MINIMAL};
-use topolab_core::routing::{Hop, HopRouting, RouteState, Select};
+use topolab_core::routing::catalog::UgalChoice;
+use topolab_core::routing::generic::UgalCandidates;
+use topolab_core::routing::{Hop, HopRouting, Reading, RouteState, Select};
 
 /// Which queues a candidate's cost reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,8 +41,7 @@ pub enum UgalKind {
 
 #[derive(Clone)]
 pub struct UgalRouting {
-    ugal: Arc<Ugal>,
-    hop: RuleRouting,
+    hop: RuleRouting<UgalCandidates>,
     pub kind: UgalKind,
     /// Valiant candidates per packet.
     pub n: u32,
@@ -48,36 +51,48 @@ pub struct UgalRouting {
     pub hops: bool,
     /// Go minimal when the minimal first queue is below this many credits.
     pub threshold: Option<f64>,
+    /// Credits added to a Valiant candidate's cost.
+    pub bias: f64,
 }
 
 impl std::fmt::Debug for UgalRouting {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "UgalRouting({}, {})", self.name(), self.ugal.name())
+        write!(f, "UgalRouting({}, {})", self.name(), self.hop.rule.name())
     }
 }
 
 impl UgalRouting {
-    #[allow(clippy::too_many_arguments)]
+    /// `reading`'s ports and VC split apply to the hops; UGAL selects by queue itself and
+    /// draws among a candidate's hops at random.
     pub fn new(
-        ugal: Arc<Ugal>,
+        ugal: Arc<UgalCandidates>,
         kind: UgalKind,
-        n: u32,
-        c: f64,
-        hops: bool,
-        threshold_percent: Option<f64>,
+        choice: UgalChoice,
+        reading: Reading,
         num_vcs: u32,
         vc_buf_size: u32,
     ) -> Result<Self> {
-        let hop = RuleRouting::new(ugal.clone(), Select::Random, num_vcs, Some("vcs=single"))?;
+        let reading = Reading {
+            select: Select::Random,
+            ..reading
+        };
+        let hop = RuleRouting::new(ugal, reading, num_vcs, Some("vcs=single"))?;
         Ok(UgalRouting {
-            ugal,
             hop,
             kind,
-            n,
-            c,
-            hops,
-            threshold: threshold_percent.map(|t| t / 100.0 * (num_vcs * vc_buf_size) as f64),
+            n: choice.n,
+            c: choice.c,
+            hops: choice.hops.unwrap_or(kind == UgalKind::Local),
+            threshold: choice
+                .threshold
+                .map(|t| t / 100.0 * (num_vcs * vc_buf_size) as f64),
+            bias: choice.bias,
         })
+    }
+
+    /// The hop-by-hop reading of the candidates (injection VCs, hot-potato refusal).
+    pub fn hops(&self) -> &RuleRouting<UgalCandidates> {
+        &self.hop
     }
 
     pub fn name(&self) -> String {
@@ -86,24 +101,6 @@ impl UgalRouting {
             UgalKind::Global => "ugal_g",
         };
         format!("{kind}:n={},c={},hops={}", self.n, self.c, self.hops)
-    }
-
-    /// Hops of the candidate path from r to t starting in `st`.
-    #[inline]
-    fn length(&self, r: u32, t: u32, st: RouteState) -> u32 {
-        let table = &self.ugal.min.table;
-        let (r, t) = (r as usize, t as usize);
-        if st.phase == UGAL_MINIMAL || st.aux as usize == r {
-            return table.dist(r, t) as u32;
-        }
-        // Valiant: phase 0 via the intermediate `aux`; phase 1 (no admissible intermediate)
-        // minimal.
-        if st.phase == 0 {
-            let i = st.aux as usize;
-            table.dist(r, i) as u32 + table.dist(i, t) as u32
-        } else {
-            table.dist(r, t) as u32
-        }
     }
 
     /// Sum of published output queues along a path drawn hop by hop from the first hop on.
@@ -119,12 +116,13 @@ impl UgalRouting {
         let mut r = ctx.topo.neighbors(ctx.router as usize)[first.nb as usize];
         let mut st = first.state;
         let mut hop = 1u32;
-        let limit = self.ugal.max_hops() + 1;
+        let ugal = &*self.hop.rule;
+        let limit = ugal.max_hops() + 1;
         while hop <= limit {
             // Random next hop by reservoir sampling, as the adapter draws it later.
             let mut chosen: Option<Hop> = None;
             let mut seen = 0u32;
-            self.ugal.next(r, t, hop, st, &mut |h: Hop| {
+            ugal.next(r, t, hop, st, &mut |h: Hop| {
                 seen += 1;
                 if seen == 1 || rand::Rng::random_range(&mut *rng, 0..seen) == 0 {
                     chosen = Some(h);
@@ -155,17 +153,17 @@ impl UgalRouting {
             UgalKind::Local => ctx.port_used[port as usize] as f64,
             UgalKind::Global => self.path_queues(ctx, t, port, first, rng),
         };
+        let ugal = &*self.hop.rule;
         let len = if self.hops {
-            self.length(ctx.router, t, st) as f64
+            ugal.length(ctx.router, t, st) as f64
         } else {
             1.0
         };
-        let factor = if st.phase == UGAL_MINIMAL {
-            1.0
+        if ugal.is_minimal(st) {
+            len * queue
         } else {
-            self.c
-        };
-        factor * len * queue
+            self.c * len * queue + self.bias
+        }
     }
 
     #[inline]
@@ -174,17 +172,19 @@ impl UgalRouting {
             return self.hop.route(ctx, f, rng);
         }
         let (r, t) = (ctx.router, f.dest_router);
-        let min_state = RouteState::new(UGAL_MINIMAL, 0);
-        let Some((min_port, min_hop)) = self.hop.pick(ctx, r, t, 0, min_state, rng) else {
-            return ctx.eject(f); // source and destination share the router
+        let ugal = &*self.hop.rule;
+        let min_state = ugal.minimal_start(r, t);
+        let Some((min_port, min_hop)) = self.hop.pick(ctx, r, t, 0, min_state, f.dest, rng) else {
+            // Source and destination share the router.
+            return self.hop.eject(ctx, f, min_state);
         };
         let mut best = (min_port, min_hop);
         let q_min = ctx.port_used[min_port as usize] as f64;
         if self.threshold.is_none_or(|th| q_min >= th) {
             let mut best_cost = self.cost(ctx, t, min_state, min_port, min_hop, rng);
             for _ in 0..self.n {
-                let st = self.ugal.val.sample_start(r, t, rng);
-                if let Some((port, h)) = self.hop.pick(ctx, r, t, 0, st, rng) {
+                let st = ugal.sample_nonminimal(r, t, rng);
+                if let Some((port, h)) = self.hop.pick(ctx, r, t, 0, st, f.dest, rng) {
                     let c = self.cost(ctx, t, st, port, h, rng);
                     if c < best_cost {
                         best_cost = c;

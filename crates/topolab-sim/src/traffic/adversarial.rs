@@ -30,6 +30,9 @@
 
 use super::{endpoint_offsets, DestTable, Spec, Traffic, IDLE};
 use std::collections::BTreeMap;
+use topolab_core::network::{
+    Capability, MLFM_LAYOUT, MMS_COORDINATES, OFT_LEVELS, ROUTER_GROUPS, TREE_LEVELS,
+};
 use topolab_core::{families, find_family, Network, Result, TopolabError};
 
 pub(super) fn parse(s: &Spec, net: &Network) -> Result<Traffic> {
@@ -89,25 +92,25 @@ fn declared_worst(family: &str) -> Option<&'static str> {
     declared.ends_with("-worst").then_some(declared)
 }
 
-/// Checks the family and the label fields a pattern reads.
-fn require(s: &Spec, net: &Network, families: &[&str], fields: &[&str]) -> Result<()> {
-    let wanted = || {
+/// Checks that the network has the capability (labelled structure) a pattern reads; the
+/// error names it, and the family and labels the network has instead.
+fn require(s: &Spec, net: &Network, cap: Capability) -> Result<()> {
+    if net.has(cap) {
+        return Ok(());
+    }
+    Err(s.invalid(
+        "network",
         format!(
-            "a network of family {}, with router labels ({})",
-            families.join(" or "),
-            fields.join(", ")
-        )
-    };
-    if !families.contains(&net.family()) {
-        return Err(s.invalid("network", format!("family '{}'", net.family()), &wanted()));
-    }
-    if let Some(missing) = fields
-        .iter()
-        .find(|f| !net.label_fields().iter().any(|g| g == *f))
-    {
-        return Err(s.invalid("network", format!("labels without '{missing}'"), &wanted()));
-    }
-    Ok(())
+            "family '{}' with router labels ({})",
+            net.family(),
+            net.label_fields().join(", ")
+        ),
+        &format!(
+            "a network with {} (router labels {})",
+            cap.what,
+            cap.fields.join(", ")
+        ),
+    ))
 }
 
 fn field(net: &Network, name: &str) -> usize {
@@ -165,12 +168,24 @@ fn ring_shift(net: &Network, routers: &[usize], offset: usize) -> Vec<u32> {
 }
 
 fn slimfly(s: &Spec, net: &Network) -> Result<Traffic> {
-    if !matches!(net.family(), "slimfly" | "imported") {
+    // The construction reads only the graph: a network labelled with MMS coordinates, or
+    // one whose labels carry no structure (an imported BookSim2 anynet Slim Fly: `index`).
+    let unstructured = net.label_fields().iter().all(|f| f == "index");
+    if !unstructured && !net.has(MMS_COORDINATES) {
         return Err(s.invalid(
             "network",
-            format!("family '{}'", net.family()),
-            "a slimfly network (or an imported one, e.g. a BookSim2 anynet Slim Fly: the \
-             construction reads only the graph)",
+            format!(
+                "family '{}' with router labels ({})",
+                net.family(),
+                net.label_fields().join(", ")
+            ),
+            &format!(
+                "a network with {} (router labels {}) or a graph without structural labels (an \
+                 imported one, e.g. a BookSim2 anynet Slim Fly: the construction reads only \
+                 the graph)",
+                MMS_COORDINATES.what,
+                MMS_COORDINATES.fields.join(", ")
+            ),
         ));
     }
     if net.directed() {
@@ -247,7 +262,7 @@ fn slimfly_partners(net: &Network) -> Vec<u32> {
 }
 
 fn dragonfly(s: &Spec, net: &Network, offset: Option<i64>) -> Result<Traffic> {
-    require(s, net, &["dragonfly"], &["group"])?;
+    require(s, net, ROUTER_GROUPS)?;
     let gf = field(net, "group");
     let group_of = |r: usize| net.label(r)[gf];
     let groups = (0..net.num_routers())
@@ -294,7 +309,7 @@ fn dragonfly(s: &Spec, net: &Network, offset: Option<i64>) -> Result<Traffic> {
 }
 
 fn fattree(s: &Spec, net: &Network, offset: Option<i64>) -> Result<Traffic> {
-    require(s, net, &["fattree"], &["level", "pod", "index"])?;
+    require(s, net, TREE_LEVELS)?;
     let (lf, pf, xf) = (field(net, "level"), field(net, "pod"), field(net, "index"));
     let top = (0..net.num_routers())
         .map(|r| net.label(r)[lf])
@@ -330,7 +345,7 @@ fn fattree(s: &Spec, net: &Network, offset: Option<i64>) -> Result<Traffic> {
 }
 
 fn mlfm(s: &Spec, net: &Network, offset: Option<i64>) -> Result<Traffic> {
-    require(s, net, &["mlfm"], &["kind", "col"])?;
+    require(s, net, MLFM_LAYOUT)?;
     let (kf, cf) = (field(net, "kind"), field(net, "col"));
     let locals: Vec<usize> = (0..net.num_routers())
         .filter(|&r| net.label(r)[kf] == 0 && net.endpoints()[r] > 0)
@@ -360,7 +375,7 @@ fn mlfm(s: &Spec, net: &Network, offset: Option<i64>) -> Result<Traffic> {
 }
 
 fn oft(s: &Spec, net: &Network, offset: Option<i64>) -> Result<Traffic> {
-    require(s, net, &["oft"], &["level", "index"])?;
+    require(s, net, OFT_LEVELS)?;
     let (lf, xf) = (field(net, "level"), field(net, "index"));
     let ends: Vec<usize> = (0..net.num_routers())
         .filter(|&r| net.label(r)[lf] != 1 && net.endpoints()[r] > 0)

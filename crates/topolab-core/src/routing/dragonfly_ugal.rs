@@ -1,0 +1,185 @@
+//! UGAL's candidates on a Dragonfly as BookSim2's dragonflynew `ugal` takes them
+//! (`ugal_l:paths=dragonfly`; the simulator's `dragonfly_ugal` alias adds BookSim2's decision
+//! constants). Kim et al., ISCA 2008, §4.2; generalised from BookSim's a = 2p, h = p to any
+//! network with router groups.
+//!
+//! Minimal candidate: the Dragonfly path of `dragonfly_static:vcs=booksim` (local hop to the
+//! gateway, global hop, local hop). Non-minimal candidate: the router of a uniformly drawn
+//! endpoint as intermediate (BookSim draws an endpoint, so a router is weighted by its
+//! endpoints); the same path to it, then the same path to the destination. An intermediate in
+//! the source group, or a destination in it, gives the minimal path.
+//!
+//! State phase = VC class, BookSim2's numbering: 0 towards the intermediate (its global hop
+//! included), 1 minimal before the global hop (and from the intermediate on), 2 from the
+//! global hop on and for a destination in the source group. The phase turns 1 on arriving at
+//! the intermediate, so a packet ejected there is in phase 1 as in BookSim2.
+
+use super::dragonfly::DragonflyGsid;
+use super::rule::{Hop, HopRouting, RouteState};
+use crate::error::{Result, TopolabError};
+use crate::network::Network;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+const TO_INTERMEDIATE: u8 = 0;
+const BEFORE_GLOBAL: u8 = 1;
+const AFTER_GLOBAL: u8 = 2;
+
+pub struct DragonflyUgal {
+    paths: DragonflyGsid,
+    group: Vec<u32>,
+    /// Router of every endpoint (endpoints numbered router by router).
+    endpoint_router: Vec<u32>,
+    /// The network's router-to-router adjacency, to name a hop's next router.
+    neighbors: Vec<Vec<u32>>,
+}
+
+impl DragonflyUgal {
+    pub fn new(net: &Network) -> Result<Self> {
+        let paths = DragonflyGsid::booksim(net)?;
+        let total = net.num_endpoints();
+        if total == 0 || total > u32::MAX as u64 {
+            return Err(TopolabError::InvalidNetwork(format!(
+                "ugal_l:paths=dragonfly draws an intermediate endpoint: needs 1 to {} endpoints, this network has {total}",
+                u32::MAX
+            )));
+        }
+        let endpoint_router = net
+            .endpoints()
+            .iter()
+            .enumerate()
+            .flat_map(|(r, &e)| std::iter::repeat_n(r as u32, e as usize))
+            .collect();
+        Ok(DragonflyUgal {
+            paths,
+            group: (0..net.num_routers())
+                .map(|r| net.label(r)[0] as u32)
+                .collect(),
+            endpoint_router,
+            neighbors: (0..net.num_routers())
+                .map(|r| net.neighbors(r).to_vec())
+                .collect(),
+        })
+    }
+
+    /// The minimal candidate's starting state.
+    pub fn minimal_start(&self, s: u32, t: u32) -> RouteState {
+        let phase = if self.group[s as usize] == self.group[t as usize] {
+            AFTER_GLOBAL
+        } else {
+            BEFORE_GLOBAL
+        };
+        RouteState::new(phase, 0)
+    }
+
+    /// Whether `st` is a minimal path's state.
+    pub fn is_minimal(&self, st: RouteState) -> bool {
+        st.phase != TO_INTERMEDIATE
+    }
+
+    /// The non-minimal candidate: an intermediate endpoint drawn uniformly (one draw, none
+    /// when the destination is in the source group); the minimal state when its router is in
+    /// the source group.
+    pub fn sample_nonminimal(&self, s: u32, t: u32, rng: &mut ChaCha8Rng) -> RouteState {
+        if self.group[s as usize] == self.group[t as usize] {
+            return self.minimal_start(s, t);
+        }
+        let e = rng.random_range(0..self.endpoint_router.len() as u32);
+        let i = self.endpoint_router[e as usize];
+        self.via_intermediate(s, t, i)
+    }
+
+    fn via_intermediate(&self, s: u32, t: u32, i: u32) -> RouteState {
+        if self.group[i as usize] == self.group[s as usize] {
+            self.minimal_start(s, t)
+        } else {
+            RouteState::new(TO_INTERMEDIATE, i)
+        }
+    }
+
+    /// Hops of the path from r to t in state `st`.
+    pub fn length(&self, r: u32, t: u32, st: RouteState) -> u32 {
+        let (mut r, mut st, mut hops) = (r, st, 0);
+        while let Some(h) = self.one_hop(r, t, st) {
+            r = self.neighbors[r as usize][h.nb as usize];
+            st = h.state;
+            hops += 1;
+        }
+        hops
+    }
+
+    #[inline]
+    fn one_hop(&self, r: u32, t: u32, st: RouteState) -> Option<Hop> {
+        let (phase, i) = (st.phase, st.aux);
+        let target = if phase == TO_INTERMEDIATE { i } else { t };
+        if r == target {
+            return None;
+        }
+        let (nb, global) = self.paths.booksim_hop(r, target);
+        let phase = if phase == BEFORE_GLOBAL && global {
+            AFTER_GLOBAL
+        } else {
+            phase
+        };
+        let next = self.neighbors[r as usize][nb as usize];
+        let after = if phase == TO_INTERMEDIATE && next == i {
+            BEFORE_GLOBAL
+        } else {
+            phase
+        };
+        Some(Hop {
+            detour: 0,
+            nb,
+            vc: phase,
+            state: RouteState::new(after, i),
+        })
+    }
+}
+
+impl HopRouting for DragonflyUgal {
+    fn name(&self) -> String {
+        "ugal:paths=dragonfly".into()
+    }
+    fn vc_classes(&self) -> u32 {
+        3
+    }
+    fn max_hops(&self) -> u32 {
+        6
+    }
+    fn oblivious(&self) -> bool {
+        false
+    }
+    fn state_vc(&self, st: RouteState) -> u8 {
+        st.phase
+    }
+    /// Static analysis: the minimal path and the non-minimal one weighted 1/2 each (the
+    /// candidates' union, as `ugal`), the intermediate weighted by its router's endpoints.
+    fn start(&self, s: u32, t: u32, out: &mut Vec<(RouteState, f64)>) {
+        if self.group[s as usize] == self.group[t as usize] {
+            out.push((self.minimal_start(s, t), 1.0));
+            return;
+        }
+        out.push((self.minimal_start(s, t), 0.5));
+        let w = 0.5 / self.endpoint_router.len() as f64;
+        let mut run: Option<(u32, f64)> = None;
+        for &i in &self.endpoint_router {
+            match &mut run {
+                Some((r, x)) if *r == i => *x += w,
+                _ => {
+                    if let Some((r, x)) = run.take() {
+                        out.push((self.via_intermediate(s, t, r), x));
+                    }
+                    run = Some((i, w));
+                }
+            }
+        }
+        if let Some((r, x)) = run {
+            out.push((self.via_intermediate(s, t, r), x));
+        }
+    }
+    fn next(&self, r: u32, t: u32, _hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
+        if let Some(h) = self.one_hop(r, t, st) {
+            out(h);
+        }
+    }
+}
