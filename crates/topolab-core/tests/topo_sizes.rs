@@ -18,6 +18,24 @@ const SAMPLES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "polarfly",
+        &[
+            "polarfly:q=2",
+            "polarfly:q=4,p=1",
+            "polarfly:q=7",
+            "polarfly:q=9,p=6",
+        ],
+    ),
+    ("bdf", &["bdf:u=3", "bdf:u=5,p=2", "bdf:u=7", "bdf:u=9,p=4"]),
+    (
+        "bundlefly",
+        &[
+            "bundlefly:q=3,a=5",
+            "bundlefly:q=4,a=9,p=2",
+            "bundlefly:q=5,a=5,p=5",
+        ],
+    ),
+    (
         "dragonfly",
         &[
             "dragonfly:a=4,h=2",
@@ -166,6 +184,11 @@ fn sizes_reject_what_the_builder_rejects() {
     for spec in [
         "slimfly:q=6",
         "slimfly:q=2",
+        "polarfly:q=10",
+        "bdf:u=4",
+        "bdf:u=9,p=-1",
+        "bundlefly:q=3,a=13,p=1,x=1",
+        "bundlefly:q=3,a=11",
         "oft:k=7",
         "dragonfly:a=4,h=2,g=10",
         "fattree:k=5",

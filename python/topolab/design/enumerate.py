@@ -33,6 +33,9 @@ FAMILY_ORDER = tuple(FAMILY_NAMES)
 # Slim Flies and Dragonflies, to build random twins with the same equipment.
 RULES = {
     "slimfly": structured.slimfly,
+    "polarfly": structured.polarfly,
+    "bdf": structured.bdf,
+    "bundlefly": structured.bundlefly,
     "dragonfly": structured.dragonfly,
     "fattree": structured.fattree,
     "hyperx": structured.hyperx,

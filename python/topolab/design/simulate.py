@@ -121,6 +121,34 @@ def _slimfly(d: Design) -> Iterator[str]:
             yield f"slimfly:q={q2},p={_scaled_p(p, d.balanced_concentration, pb)}"
 
 
+def _polarfly(d: Design) -> Iterator[str]:
+    q, p = d.params["q"], d.params["p"]
+    for q2 in range(2, q):
+        pb = _balanced(f"polarfly:q={q2}")
+        if pb is not None:
+            yield f"polarfly:q={q2},p={_scaled_p(p, d.balanced_concentration, pb)}"
+
+
+def _bdf(d: Design) -> Iterator[str]:
+    u, p = d.params["u"], d.params["p"]
+    for u2 in range(3, u, 2):
+        pb = _balanced(f"bdf:u={u2}")
+        if pb is not None:
+            yield f"bdf:u={u2},p={_scaled_p(p, d.balanced_concentration, pb)}"
+
+
+def _bundlefly(d: Design) -> Iterator[str]:
+    """Smaller MMS graphs with the same Paley supernode, then smaller supernodes too."""
+    q, a, p = d.params["q"], d.params["a"], d.params["p"]
+    for q2 in range(3, q + 1):
+        for a2 in range(5, a + 1, 4):
+            if (q2, a2) == (q, a):
+                continue
+            pb = _balanced(f"bundlefly:q={q2},a={a2}")
+            if pb is not None:
+                yield f"bundlefly:q={q2},a={a2},p={_scaled_p(p, d.balanced_concentration, pb)}"
+
+
 def _dragonfly(d: Design) -> Iterator[str]:
     """h' < h with a and p in proportion, and the same number of global links per pair of
     groups, ah/(g - 1), which sets the global bandwidth (003 §1.4's G); p' for the same load."""
@@ -224,6 +252,9 @@ def _random_graph(d: Design) -> Iterator[str]:
 
 SCALE_RULES: dict[str, Callable[[Design], Iterator[str]]] = {
     "slimfly": _slimfly,
+    "polarfly": _polarfly,
+    "bdf": _bdf,
+    "bundlefly": _bundlefly,
     "dragonfly": _dragonfly,
     "fattree": _fattree,
     "torus": _torus_like,

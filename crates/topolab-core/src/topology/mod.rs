@@ -9,6 +9,8 @@ use crate::error::{Result, TopolabError};
 use crate::network::Network;
 use crate::spec::{Params, TopologySpec};
 
+pub mod bdf;
+pub mod bundlefly;
 pub mod dln;
 pub mod dragonfly;
 pub mod fattree;
@@ -21,10 +23,12 @@ pub mod mapping;
 pub mod mddp;
 pub mod mlfm;
 pub mod oft;
+pub mod polarfly;
 pub mod product;
 pub mod random_directed;
 pub mod skywalk;
 pub mod slimfly;
+pub mod star;
 pub mod torus;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -200,8 +204,11 @@ pub const ARBITRARY_PLACEMENT: FamilyPlacement = FamilyPlacement::Sequential {
 /// Every registered family, in the order `topolab list` and the design comparison show them:
 /// structured direct, indirect, random, products, directed.
 pub fn families() -> &'static [Family] {
-    static FAMILIES: [Family; 18] = [
+    static FAMILIES: [Family; 21] = [
         slimfly::FAMILY,
+        polarfly::FAMILY,
+        bdf::FAMILY,
+        bundlefly::FAMILY,
         dragonfly::FAMILY,
         fattree::FAMILY,
         hyperx::FAMILY,
