@@ -1,4 +1,4 @@
-"""PolarFly, BDF and Bundlefly against networkx: the diameters their publications prove, the
+"""PolarFly, BDF, Bundlefly and PolarStar against networkx: the diameters their publications prove, the
 average shortest path length topolab's analysis reports, and ER_q built independently here
 from its definition (points of PG(2, q), u ~ v iff u.v = 0, u != v) for prime q."""
 
@@ -19,6 +19,9 @@ DIAMETERS = [
     ("bdf:u=5", 3),
     ("bundlefly:q=3,a=5", 3),
     ("bundlefly:q=4,a=5", 3),
+    ("polarstar:q=2,d=3", 3),
+    ("polarstar:q=3,d=4", 3),
+    ("polarstar:q=3,a=9", 3),
 ]
 
 

@@ -36,6 +36,15 @@ const SAMPLES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "polarstar",
+        &[
+            "polarstar:q=2,d=3",
+            "polarstar:q=3,d=4,p=2",
+            "polarstar:q=3,a=9",
+            "polarstar:q=4,a=5,p=3",
+        ],
+    ),
+    (
         "dragonfly",
         &[
             "dragonfly:a=4,h=2",
@@ -189,6 +198,8 @@ fn sizes_reject_what_the_builder_rejects() {
         "bdf:u=9,p=-1",
         "bundlefly:q=3,a=13,p=1,x=1",
         "bundlefly:q=3,a=11",
+        "polarstar:q=3,d=6",
+        "polarstar:q=3",
         "oft:k=7",
         "dragonfly:a=4,h=2,g=10",
         "fattree:k=5",

@@ -36,6 +36,7 @@ RULES = {
     "polarfly": structured.polarfly,
     "bdf": structured.bdf,
     "bundlefly": structured.bundlefly,
+    "polarstar": structured.polarstar,
     "dragonfly": structured.dragonfly,
     "fattree": structured.fattree,
     "hyperx": structured.hyperx,

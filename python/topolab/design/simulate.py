@@ -149,6 +149,21 @@ def _bundlefly(d: Design) -> Iterator[str]:
                 yield f"bundlefly:q={q2},a={a2},p={_scaled_p(p, d.balanced_concentration, pb)}"
 
 
+def _polarstar(d: Design) -> Iterator[str]:
+    """Smaller ER_q with the same supernode, then smaller supernodes of the same kind too."""
+    q, p = d.params["q"], d.params["p"]
+    kind = "d" if "d" in d.params else "a"
+    size = d.params[kind]
+    smaller = range(3, size + 1) if kind == "d" else range(5, size + 1, 4)
+    for q2 in range(2, q + 1):
+        for s2 in smaller:
+            if (q2, s2) == (q, size):
+                continue
+            pb = _balanced(f"polarstar:q={q2},{kind}={s2}")
+            if pb is not None:
+                yield f"polarstar:q={q2},{kind}={s2},p={_scaled_p(p, d.balanced_concentration, pb)}"
+
+
 def _dragonfly(d: Design) -> Iterator[str]:
     """h' < h with a and p in proportion, and the same number of global links per pair of
     groups, ah/(g - 1), which sets the global bandwidth (003 §1.4's G); p' for the same load."""
@@ -255,6 +270,7 @@ SCALE_RULES: dict[str, Callable[[Design], Iterator[str]]] = {
     "polarfly": _polarfly,
     "bdf": _bdf,
     "bundlefly": _bundlefly,
+    "polarstar": _polarstar,
     "dragonfly": _dragonfly,
     "fattree": _fattree,
     "torus": _torus_like,

@@ -468,3 +468,31 @@ def bundlefly(w: Window) -> Iterator[Candidate]:
                 c = candidate("bundlefly", {"q": q, "a": a, "p": p}, "Lei et al., ICS 2020", [])
                 if c is not None:
                     yield c
+
+
+def polarstar(w: Window) -> Iterator[Candidate]:
+    """PolarStar (Lakhotia et al., SPAA 2024): ER_q for every prime power q >= 2 star every
+    Inductive-Quad supernode (degree d = 0 or 3 mod 4) and every Paley supernode (order a, a
+    prime power = 1 mod 4) with q + 1 + degree leaving a port; every p putting N in the window.
+    Balanced p as for BDF (Moore-bound distances)."""
+    for q in range(2, w.radix - 3):
+        er = sizes(f"polarfly:q={q},p=1")
+        if er is None:
+            continue
+        room = w.radix - 1 - (q + 1)  # supernode ports left with one endpoint port
+        supernodes = [{"d": d} for d in range(3, room + 1) if d % 4 in (0, 3)]
+        supernodes += [{"a": a} for a in range(5, 2 * room + 2, 4)]
+        for supernode in supernodes:
+            base = sizes(rules.spec_of("polarstar", {"q": q, **supernode, "p": 1}))
+            if base is None or base["routers"] > w.hi:
+                continue
+            kind = "Inductive-Quad" if "d" in supernode else "Paley"
+            for p in w.concentrations(base["routers"], w.radix - base["network_radix"]):
+                c = candidate(
+                    "polarstar",
+                    {"q": q, **supernode, "p": p},
+                    "Lakhotia et al., SPAA 2024 (PolarStar)",
+                    [f"{kind} supernode"],
+                )
+                if c is not None:
+                    yield c

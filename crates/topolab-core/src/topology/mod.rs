@@ -24,6 +24,7 @@ pub mod mddp;
 pub mod mlfm;
 pub mod oft;
 pub mod polarfly;
+pub mod polarstar;
 pub mod product;
 pub mod random_directed;
 pub mod skywalk;
@@ -204,11 +205,12 @@ pub const ARBITRARY_PLACEMENT: FamilyPlacement = FamilyPlacement::Sequential {
 /// Every registered family, in the order `topolab list` and the design comparison show them:
 /// structured direct, indirect, random, products, directed.
 pub fn families() -> &'static [Family] {
-    static FAMILIES: [Family; 21] = [
+    static FAMILIES: [Family; 22] = [
         slimfly::FAMILY,
         polarfly::FAMILY,
         bdf::FAMILY,
         bundlefly::FAMILY,
+        polarstar::FAMILY,
         dragonfly::FAMILY,
         fattree::FAMILY,
         hyperx::FAMILY,
