@@ -129,3 +129,40 @@ fn impossible_u_is_an_error_naming_u() {
         assert_eq!(sizes_str(spec).unwrap_err().to_string(), msg);
     }
 }
+
+/// The star products' balanced p (`star::star_balance`) against Besta & Hoefler's channel-load
+/// balance with the distances measured on the built network: never below it (the estimate
+/// bounds the routers within two hops from above) and close, including for lopsided products
+/// where the Moore estimate is 30% off.
+#[test]
+fn star_balance_is_close_to_the_measured_channel_load() {
+    use topolab_core::metrics::distance::distances_from;
+    for spec in [
+        "bdf:u=3",
+        "bdf:u=5",
+        "bdf:u=7",
+        "bundlefly:q=3,a=5",
+        "bundlefly:q=3,a=29",
+        "bundlefly:q=5,a=5",
+        "polarstar:q=3,d=4",
+        "polarstar:q=3,a=53",
+        "polarstar:q=5,d=3",
+    ] {
+        let net = build_str(spec).unwrap();
+        let n = net.num_routers();
+        let total: u64 = (0..n)
+            .map(|r| {
+                distances_from(&net, r)
+                    .iter()
+                    .map(|&d| d as u64)
+                    .sum::<u64>()
+            })
+            .sum();
+        let measured = 2.0 * net.num_links() as f64 * n as f64 / total as f64;
+        let estimate = sizes_str(spec).unwrap().balanced_concentration;
+        assert!(
+            estimate >= measured * 0.999 && estimate <= measured * 1.08,
+            "{spec}: estimate {estimate}, measured {measured}"
+        );
+    }
+}

@@ -435,7 +435,7 @@ def polarfly(w: Window) -> Iterator[Candidate]:
 def bdf(w: Window) -> Iterator[Candidate]:
     """Bermond-Delorme-Farhi graphs (SC14 §II-C): every odd prime power u with network radix
     3(u + 1)/2 leaving a port; every p putting N in the window. Balanced p from SC14 §II-B2's
-    channel load with Moore-bound distances (optimistic for diameter 3)."""
+    channel load with the star product's distance bounds (star::star_balance)."""
     for u in range(3, w.radix, 2):
         if 3 * (u + 1) // 2 + 1 > w.radix:
             return
@@ -451,7 +451,7 @@ def bdf(w: Window) -> Iterator[Candidate]:
 def bundlefly(w: Window) -> Iterator[Candidate]:
     """Bundlefly (Lei et al., ICS 2020): MMS graph of every prime power q >= 3 star a Paley graph
     of every order a = 1 (mod 4), a prime power, with (3q - delta)/2 + (a - 1)/2 leaving a port;
-    every p putting N in the window. Balanced p as for BDF (Moore-bound distances)."""
+    every p putting N in the window. Balanced p as for BDF (star::star_balance)."""
     for q in range(3, w.radix):
         mms = sizes(f"slimfly:q={q},p=1")
         if mms is None:
@@ -474,7 +474,7 @@ def polarstar(w: Window) -> Iterator[Candidate]:
     """PolarStar (Lakhotia et al., SPAA 2024): ER_q for every prime power q >= 2 star every
     Inductive-Quad supernode (degree d = 0 or 3 mod 4) and every Paley supernode (order a, a
     prime power = 1 mod 4) with q + 1 + degree leaving a port; every p putting N in the window.
-    Balanced p as for BDF (Moore-bound distances)."""
+    Balanced p as for BDF (star::star_balance)."""
     for q in range(2, w.radix - 3):
         er = sizes(f"polarfly:q={q},p=1")
         if er is None:

@@ -31,8 +31,8 @@
 //! and G's diameter 2.
 
 use super::{
-    ensure_size, moore_balance, p_param, polarfly, read_p,
-    star::{add_star_product, Structure, Supernode},
+    ensure_size, p_param, polarfly, read_p,
+    star::{add_star_product, star_balance, Structure, Supernode},
     Family, FamilyPlacement, FamilyRouting, ParamDef, ParamKind, SimulationChoice, Sizes,
 };
 use crate::error::Result;
@@ -53,7 +53,7 @@ pub const FAMILY: Family = Family {
             default: None,
             help: "odd prime power >= 3 (the order of the projective plane of P_u)",
         },
-        p_param("floor of the balanced p (Besta & Hoefler, SC14, §II-B2's channel load with Moore-bound distances)"),
+        p_param("floor of the balanced p (Besta & Hoefler, SC14, §II-B2's channel load with the star product's distance bounds, star::star_balance)"),
     ],
     build,
     example: "bdf:u=3",
@@ -146,7 +146,7 @@ fn read_shape(p: &Params) -> Result<(u32, u32)> {
 }
 
 fn balanced_p(u: u32) -> f64 {
-    moore_balance(network_radix(u), routers(u) as u64, false)
+    star_balance(u + 1, network_radix(u) - u - 1, u + 1, routers(u))
 }
 
 fn sizes(p: &Params) -> Result<Sizes> {

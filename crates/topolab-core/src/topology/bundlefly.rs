@@ -18,8 +18,8 @@
 //! Routers: 2q^2 · a, network radix (3q - δ)/2 + (a - 1)/2.
 
 use super::{
-    ensure_size, moore_balance, p_param, read_p, slimfly,
-    star::{add_star_product, paley, paley_order_ok, Structure},
+    ensure_size, p_param, read_p, slimfly,
+    star::{add_star_product, paley, paley_order_ok, star_balance, Structure},
     Family, FamilyPlacement, FamilyRouting, ParamDef, ParamKind, SimulationChoice, Sizes,
 };
 use crate::error::Result;
@@ -46,7 +46,7 @@ pub const FAMILY: Family = Family {
             default: None,
             help: "order of the Paley supernode graph: a prime power = 1 (mod 4), >= 5",
         },
-        p_param("floor of the balanced p (Besta & Hoefler, SC14, §II-B2's channel load with Moore-bound distances)"),
+        p_param("floor of the balanced p (Besta & Hoefler, SC14, §II-B2's channel load with the star product's distance bounds, star::star_balance)"),
     ],
     build,
     example: "bundlefly:q=3,a=5",
@@ -80,21 +80,22 @@ fn read_shape(p: &Params) -> Result<(u32, u32, u32, u128, u32)> {
     let k_net = k_mms + (a - 1) / 2;
     let routers = 2 * (q as u128).pow(2) * a as u128;
     ensure_size(p, "a", a, routers, routers * k_net as u128 / 2)?;
-    let conc = read_p(p, balanced_p(k_net, routers).floor().max(1.0) as u32)?;
+    let conc = read_p(p, balanced_p(k_mms, a, routers).floor().max(1.0) as u32)?;
     Ok((q, a, k_net, routers, conc))
 }
 
-fn balanced_p(k_net: u32, routers: u128) -> f64 {
-    moore_balance(k_net, routers as u64, false)
+fn balanced_p(k_mms: u32, a: u32, routers: u128) -> f64 {
+    star_balance(k_mms, (a - 1) / 2, a, routers)
 }
 
 fn sizes(p: &Params) -> Result<Sizes> {
-    let (_, _, k_net, routers, conc) = read_shape(p)?;
+    let (q, a, k_net, routers, conc) = read_shape(p)?;
+    let k_mms = slimfly::network_radix(q).expect("checked by read_q");
     Ok(Sizes::direct(
         routers,
         k_net,
         conc,
-        balanced_p(k_net, routers),
+        balanced_p(k_mms, a, routers),
     ))
 }
 

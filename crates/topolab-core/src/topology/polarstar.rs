@@ -20,8 +20,8 @@
 //! ER_q's links u - v (u < v) are the arcs u -> v.
 
 use super::{
-    ensure_size, moore_balance, p_param, polarfly, read_p,
-    star::{add_star_product, paley, paley_order_ok, Structure, Supernode},
+    ensure_size, p_param, polarfly, read_p,
+    star::{add_star_product, paley, paley_order_ok, star_balance, Structure, Supernode},
     Family, FamilyPlacement, FamilyRouting, ParamDef, ParamKind, SimulationChoice, Sizes,
 };
 use crate::error::Result;
@@ -54,7 +54,7 @@ pub const FAMILY: Family = Family {
             default: Some("none (give d or a)"),
             help: "Paley supernode of order a, a prime power = 1 (mod 4), >= 5: degree (a-1)/2",
         },
-        p_param("floor of the balanced p (Besta & Hoefler, SC14, §II-B2's channel load with Moore-bound distances)"),
+        p_param("floor of the balanced p (Besta & Hoefler, SC14, §II-B2's channel load with the star product's distance bounds, star::star_balance)"),
     ],
     build,
     example: "polarstar:q=3,d=3",
@@ -192,12 +192,12 @@ fn read_shape(p: &Params) -> Result<(u32, Kind, u32)> {
     let k_net = q + 1 + kind.degree();
     let routers = polarfly::num_points(q) * kind.vertices() as u128;
     ensure_size(p, "q", q, routers, routers * k_net as u128 / 2)?;
-    let conc = read_p(p, balanced_p(k_net, routers).floor().max(1.0) as u32)?;
+    let conc = read_p(p, balanced_p(q, &kind, routers).floor().max(1.0) as u32)?;
     Ok((q, kind, conc))
 }
 
-fn balanced_p(k_net: u32, routers: u128) -> f64 {
-    moore_balance(k_net, routers as u64, false)
+fn balanced_p(q: u32, kind: &Kind, routers: u128) -> f64 {
+    star_balance(q + 1, kind.degree(), kind.vertices(), routers)
 }
 
 fn sizes(p: &Params) -> Result<Sizes> {
@@ -208,7 +208,7 @@ fn sizes(p: &Params) -> Result<Sizes> {
         routers,
         k_net,
         conc,
-        balanced_p(k_net, routers),
+        balanced_p(q, &kind, routers),
     ))
 }
 
