@@ -105,7 +105,7 @@ pub fn supernode(d: u32) -> Supernode {
         for &s in &s_b {
             edges.push((b(i), b(i + s)));
         }
-        if d % 2 == 0 {
+        if d.is_multiple_of(2) {
             edges.push((a(i), b(i + d / 2)));
             if i < d / 2 {
                 edges.push((b(i), b(i + d / 2)));
@@ -131,7 +131,7 @@ pub fn supernode(d: u32) -> Supernode {
 /// (u, p) after checking them.
 fn read_shape(p: &Params) -> Result<(u32, u32)> {
     let u = p.u32("u", 3, 1024, "odd prime power >= 3")?;
-    if u % 2 == 0 {
+    if u.is_multiple_of(2) {
         return Err(p.invalid(
             "u",
             u,

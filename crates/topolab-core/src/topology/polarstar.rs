@@ -116,7 +116,7 @@ pub fn inductive_quad(d: u32) -> Supernode {
     let mut side_a: Vec<u32> = (0..4).collect();
     let mut side_b: Vec<u32> = (4..8).collect();
     let mut degree = 3;
-    if d % 4 == 0 {
+    if d.is_multiple_of(4) {
         edges.extend([
             (8, 0),
             (8, 4),
