@@ -3,6 +3,7 @@
 
 use topolab_core::metrics::distance::diameter;
 use topolab_core::topology::bdf::supernode;
+use topolab_core::topology::polarstar::inductive_quad;
 use topolab_core::topology::star::{add_star_product, Structure, Supernode};
 use topolab_core::{build_str, sizes_str, NetworkBuilder};
 
@@ -35,46 +36,91 @@ fn router_count_radix_and_diameter_three() {
     );
 }
 
-/// G_{k'/3}: 2d vertices, degree at most d (reached), diameter 2 and property P* (SC14
-/// §II-C1c): V = {v} ∪ {f(v)} ∪ f(Γ(v)) ∪ Γ(f(v)) for every v, checked by brute force.
+/// The adjacency matrix of a supernode, rejecting self-loops and duplicate links.
+fn adjacency(g: &Supernode, what: &str) -> Vec<Vec<bool>> {
+    let n = g.vertices;
+    let mut adj = vec![vec![false; n]; n];
+    for &(x, y) in &g.edges {
+        assert_ne!(x, y, "{what}");
+        assert!(!adj[x as usize][y as usize], "{what}: duplicate {x}-{y}");
+        adj[x as usize][y as usize] = true;
+        adj[y as usize][x as usize] = true;
+    }
+    adj
+}
+
+/// Bermond–Delorme–Farhi's property P* without its diameter condition (SC14 §II-C1c): the map
+/// is an involution and V = {v} ∪ {f(v)} ∪ f(Γ(v)) ∪ Γ(f(v)) for every v; by brute force.
+fn assert_p_star(g: &Supernode, what: &str) {
+    let n = g.vertices;
+    let adj = adjacency(g, what);
+    let f = |v: usize| g.map[v] as usize;
+    for v in 0..n {
+        assert_eq!(f(f(v)), v, "{what}: involution");
+        let mut covered = vec![false; n];
+        covered[v] = true;
+        covered[f(v)] = true;
+        for w in 0..n {
+            if adj[v][w] {
+                covered[f(w)] = true;
+            }
+            if adj[f(v)][w] {
+                covered[w] = true;
+            }
+        }
+        assert!(covered.iter().all(|&c| c), "{what}: P* fails at {v}");
+    }
+}
+
+fn assert_diameter_two(g: &Supernode, what: &str) {
+    let adj = adjacency(g, what);
+    let n = g.vertices;
+    for v in 0..n {
+        for w in 0..n {
+            assert!(
+                w == v || adj[v][w] || (0..n).any(|m| adj[v][m] && adj[m][w]),
+                "{what}: {v},{w} further than 2"
+            );
+        }
+    }
+}
+
+fn degrees(g: &Supernode) -> Vec<usize> {
+    adjacency(g, "degrees")
+        .iter()
+        .map(|row| row.iter().filter(|&&e| e).count())
+        .collect()
+}
+
+/// G_{k'/3}: 2d vertices, degree at most d (reached), diameter 2 and property P*.
 #[test]
 fn supernode_has_property_p_star() {
     for d in 2u32..=25 {
         let g = supernode(d);
-        let n = g.vertices;
-        assert_eq!(n, 2 * d as usize);
-        let mut adj = vec![vec![false; n]; n];
-        for &(x, y) in &g.edges {
-            assert_ne!(x, y);
-            assert!(!adj[x as usize][y as usize], "d={d}: duplicate {x}-{y}");
-            adj[x as usize][y as usize] = true;
-            adj[y as usize][x as usize] = true;
-        }
-        let degree = |v: usize| adj[v].iter().filter(|&&e| e).count();
-        assert_eq!((0..n).map(degree).max(), Some(d as usize), "d={d}");
-        let f = |v: usize| g.map[v] as usize;
-        for v in 0..n {
-            assert_eq!(f(f(v)), v, "involution");
-            let mut covered = vec![false; n];
-            covered[v] = true;
-            covered[f(v)] = true;
-            for w in 0..n {
-                if adj[v][w] {
-                    covered[f(w)] = true;
-                }
-                if adj[f(v)][w] {
-                    covered[w] = true;
-                }
-            }
-            assert!(covered.iter().all(|&c| c), "d={d}: P* fails at {v}");
-            // diameter 2
-            for w in 0..n {
-                assert!(
-                    w == v || adj[v][w] || (0..n).any(|m| adj[v][m] && adj[m][w]),
-                    "d={d}: {v},{w} further than 2"
-                );
-            }
-        }
+        assert_eq!(g.vertices, 2 * d as usize);
+        assert_eq!(degrees(&g).into_iter().max(), Some(d as usize), "d={d}");
+        assert_p_star(&g, &format!("G_{d}"));
+        assert_diameter_two(&g, &format!("G_{d}"));
+    }
+}
+
+/// PolarStar's Inductive-Quad supernode IQ_d (Lakhotia et al., SPAA 2024): 2d + 2 vertices,
+/// d-regular, a fixed-point-free involution and P*'s covering condition (its diameter is not
+/// always 2: IQ_4 has diameter 3); the products' diameter 3 is checked in topo_polarstar.rs.
+#[test]
+fn inductive_quad_is_regular_with_property_p_star() {
+    for d in [3u32, 4, 7, 8, 11, 12, 15, 16] {
+        let g = inductive_quad(d);
+        assert_eq!(g.vertices, 2 * d as usize + 2);
+        assert!(
+            degrees(&g).iter().all(|&k| k == d as usize),
+            "IQ_{d}: regular"
+        );
+        assert!(
+            (0..g.vertices).all(|v| g.map[v] as usize != v),
+            "IQ_{d}: fixed point"
+        );
+        assert_p_star(&g, &format!("IQ_{d}"));
     }
 }
 

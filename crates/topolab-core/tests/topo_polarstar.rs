@@ -1,7 +1,6 @@
 //! PolarStar (Lakhotia et al., SPAA 2024): ER_q star an Inductive-Quad or Paley supernode.
 
 use topolab_core::metrics::distance::diameter;
-use topolab_core::topology::polarstar::inductive_quad;
 use topolab_core::{build_str, sizes_str};
 
 #[test]
@@ -40,41 +39,7 @@ fn sizes_radix_and_diameter_three() {
     }
 }
 
-/// IQ_d: 2d + 2 vertices, d-regular, diameter 2 and an involution φ with
-/// V = {v} ∪ {φ(v)} ∪ φ(Γ(v)) ∪ Γ(φ(v)) (the property P* of Bermond–Delorme–Farhi that the
-/// diameter-3 argument of docs/families/bdf.md needs), by brute force.
-#[test]
-fn inductive_quad_is_regular_with_the_star_property() {
-    for d in [3u32, 4, 7, 8, 11, 12, 15, 16] {
-        let g = inductive_quad(d);
-        let n = g.vertices;
-        assert_eq!(n, 2 * d as usize + 2);
-        let mut adj = vec![vec![false; n]; n];
-        for &(x, y) in &g.edges {
-            assert!(x != y && !adj[x as usize][y as usize], "d={d}: {x}-{y}");
-            adj[x as usize][y as usize] = true;
-            adj[y as usize][x as usize] = true;
-        }
-        for v in 0..n {
-            assert_eq!(adj[v].iter().filter(|&&e| e).count(), d as usize, "d={d}");
-            let f = |x: usize| g.map[x] as usize;
-            assert_eq!(f(f(v)), v);
-            assert_ne!(f(v), v);
-            let mut covered = vec![false; n];
-            covered[v] = true;
-            covered[f(v)] = true;
-            for w in 0..n {
-                if adj[v][w] {
-                    covered[f(w)] = true;
-                }
-                if adj[f(v)][w] {
-                    covered[w] = true;
-                }
-            }
-            assert!(covered.iter().all(|&c| c), "d={d}: P* fails at {v}");
-        }
-    }
-}
+// IQ_d itself (regular, involution, property P*) is checked beside BDF's supernode in topo_bdf.rs.
 
 #[test]
 fn impossible_parameters_are_errors_naming_them() {
