@@ -18,6 +18,33 @@ const SAMPLES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "polarfly",
+        &[
+            "polarfly:q=2",
+            "polarfly:q=4,p=1",
+            "polarfly:q=7",
+            "polarfly:q=9,p=6",
+        ],
+    ),
+    ("bdf", &["bdf:u=3", "bdf:u=5,p=2", "bdf:u=7", "bdf:u=9,p=4"]),
+    (
+        "bundlefly",
+        &[
+            "bundlefly:q=3,a=5",
+            "bundlefly:q=4,a=9,p=2",
+            "bundlefly:q=5,a=5,p=5",
+        ],
+    ),
+    (
+        "polarstar",
+        &[
+            "polarstar:q=2,d=3",
+            "polarstar:q=3,d=4,p=2",
+            "polarstar:q=3,a=9",
+            "polarstar:q=4,a=5,p=3",
+        ],
+    ),
+    (
         "dragonfly",
         &[
             "dragonfly:a=4,h=2",
@@ -214,6 +241,13 @@ fn sizes_reject_what_the_builder_rejects() {
         "slimfly:q=2",
         "longhop:n=8,hops=9",
         "delorme:v=6",
+        "polarfly:q=10",
+        "bdf:u=4",
+        "bdf:u=9,p=-1",
+        "bundlefly:q=3,a=13,p=1,x=1",
+        "bundlefly:q=3,a=11",
+        "polarstar:q=3,d=6",
+        "polarstar:q=3",
         "oft:k=7",
         "dragonflyplus:h=2,g=6",
         "sspt:r1=5,r2=3",

@@ -33,6 +33,10 @@ FAMILY_ORDER = tuple(FAMILY_NAMES)
 # Slim Flies and Dragonflies, to build random twins with the same equipment.
 RULES = {
     "slimfly": structured.slimfly,
+    "polarfly": structured.polarfly,
+    "bdf": structured.bdf,
+    "bundlefly": structured.bundlefly,
+    "polarstar": structured.polarstar,
     "dragonfly": structured.dragonfly,
     "dragonflyplus": structured.dragonflyplus,
     "fattree": structured.fattree,

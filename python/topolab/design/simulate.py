@@ -121,6 +121,49 @@ def _slimfly(d: Design) -> Iterator[str]:
             yield f"slimfly:q={q2},p={_scaled_p(p, d.balanced_concentration, pb)}"
 
 
+def _polarfly(d: Design) -> Iterator[str]:
+    q, p = d.params["q"], d.params["p"]
+    for q2 in range(2, q):
+        pb = _balanced(f"polarfly:q={q2}")
+        if pb is not None:
+            yield f"polarfly:q={q2},p={_scaled_p(p, d.balanced_concentration, pb)}"
+
+
+def _bdf(d: Design) -> Iterator[str]:
+    u, p = d.params["u"], d.params["p"]
+    for u2 in range(3, u, 2):
+        pb = _balanced(f"bdf:u={u2}")
+        if pb is not None:
+            yield f"bdf:u={u2},p={_scaled_p(p, d.balanced_concentration, pb)}"
+
+
+def _bundlefly(d: Design) -> Iterator[str]:
+    """Smaller MMS graphs with the same Paley supernode, then smaller supernodes too."""
+    q, a, p = d.params["q"], d.params["a"], d.params["p"]
+    for q2 in range(3, q + 1):
+        for a2 in range(5, a + 1, 4):
+            if (q2, a2) == (q, a):
+                continue
+            pb = _balanced(f"bundlefly:q={q2},a={a2}")
+            if pb is not None:
+                yield f"bundlefly:q={q2},a={a2},p={_scaled_p(p, d.balanced_concentration, pb)}"
+
+
+def _polarstar(d: Design) -> Iterator[str]:
+    """Smaller ER_q with the same supernode, then smaller supernodes of the same kind too."""
+    q, p = d.params["q"], d.params["p"]
+    kind = "d" if "d" in d.params else "a"
+    size = d.params[kind]
+    smaller = range(3, size + 1) if kind == "d" else range(5, size + 1, 4)
+    for q2 in range(2, q + 1):
+        for s2 in smaller:
+            if (q2, s2) == (q, size):
+                continue
+            pb = _balanced(f"polarstar:q={q2},{kind}={s2}")
+            if pb is not None:
+                yield f"polarstar:q={q2},{kind}={s2},p={_scaled_p(p, d.balanced_concentration, pb)}"
+
+
 def _dragonfly(d: Design) -> Iterator[str]:
     """h' < h with a and p in proportion, and the same number of global links per pair of
     groups, ah/(g - 1), which sets the global bandwidth (003 §1.4's G); p' for the same load."""
@@ -264,6 +307,10 @@ def _spectralfly(d: Design) -> Iterator[str]:
 
 SCALE_RULES: dict[str, Callable[[Design], Iterator[str]]] = {
     "slimfly": _slimfly,
+    "polarfly": _polarfly,
+    "bdf": _bdf,
+    "bundlefly": _bundlefly,
+    "polarstar": _polarstar,
     "dragonfly": _dragonfly,
     "dragonflyplus": _dragonflyplus,
     "fattree": _fattree,

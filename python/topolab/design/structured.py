@@ -538,3 +538,87 @@ def spectralfly(w: Window) -> Iterator[Candidate]:
                     if c is not None:
                         yield c
             q += 2
+# polarity graphs and star products (after the papers)
+# ---------------------------------------------------------------------------------------------
+
+
+def polarfly(w: Window) -> Iterator[Candidate]:
+    """PolarFly (Lakhotia et al., SC22): every prime power q >= 2 whose network radix q + 1
+    leaves a port for endpoints; every p putting N in the window. Balanced p from SC14 §II-B2's
+    channel load with ER_q's exact distances, a little above (q + 1)/2 (SC22's radix-48 design:
+    q = 31, 32 network ports, 16 endpoints)."""
+    for q in range(2, w.radix - 1):
+        base = sizes(f"polarfly:q={q},p=1")
+        if base is None:
+            continue
+        for p in w.concentrations(base["routers"], w.radix - base["network_radix"]):
+            tags = ["p=floor((q+1)/2) (Lakhotia et al., SC22)"] if p == (q + 1) // 2 else []
+            c = candidate("polarfly", {"q": q, "p": p}, "Lakhotia et al., SC22", tags)
+            if c is not None:
+                yield c
+
+
+def bdf(w: Window) -> Iterator[Candidate]:
+    """Bermond-Delorme-Farhi graphs (SC14 §II-C): every odd prime power u with network radix
+    3(u + 1)/2 leaving a port; every p putting N in the window. Balanced p from SC14 §II-B2's
+    channel load with the star product's distance bounds (star::star_balance)."""
+    for u in range(3, w.radix, 2):
+        if 3 * (u + 1) // 2 + 1 > w.radix:
+            return
+        base = sizes(f"bdf:u={u},p=1")
+        if base is None:
+            continue
+        for p in w.concentrations(base["routers"], w.radix - base["network_radix"]):
+            c = candidate("bdf", {"u": u, "p": p}, "Besta & Hoefler, SC14, §II-C", [])
+            if c is not None:
+                yield c
+
+
+def bundlefly(w: Window) -> Iterator[Candidate]:
+    """Bundlefly (Lei et al., ICS 2020): MMS graph of every prime power q >= 3 star a Paley graph
+    of every order a = 1 (mod 4), a prime power, with (3q - delta)/2 + (a - 1)/2 leaving a port;
+    every p putting N in the window. Balanced p as for BDF (star::star_balance)."""
+    for q in range(3, w.radix):
+        mms = sizes(f"slimfly:q={q},p=1")
+        if mms is None:
+            continue
+        if mms["network_radix"] + 3 > w.radix:  # the smallest Paley graph has degree 2
+            return
+        for a in range(5, 2 * (w.radix - mms["network_radix"]), 4):
+            base = sizes(f"bundlefly:q={q},a={a},p=1")
+            if base is None:
+                continue
+            if base["network_radix"] + 1 > w.radix or base["routers"] > w.hi:
+                break
+            for p in w.concentrations(base["routers"], w.radix - base["network_radix"]):
+                c = candidate("bundlefly", {"q": q, "a": a, "p": p}, "Lei et al., ICS 2020", [])
+                if c is not None:
+                    yield c
+
+
+def polarstar(w: Window) -> Iterator[Candidate]:
+    """PolarStar (Lakhotia et al., SPAA 2024): ER_q for every prime power q >= 2 star every
+    Inductive-Quad supernode (degree d = 0 or 3 mod 4) and every Paley supernode (order a, a
+    prime power = 1 mod 4) with q + 1 + degree leaving a port; every p putting N in the window.
+    Balanced p as for BDF (star::star_balance)."""
+    for q in range(2, w.radix - 3):
+        er = sizes(f"polarfly:q={q},p=1")
+        if er is None:
+            continue
+        room = w.radix - 1 - (q + 1)  # supernode ports left with one endpoint port
+        supernodes = [{"d": d} for d in range(3, room + 1) if d % 4 in (0, 3)]
+        supernodes += [{"a": a} for a in range(5, 2 * room + 2, 4)]
+        for supernode in supernodes:
+            base = sizes(rules.spec_of("polarstar", {"q": q, **supernode, "p": 1}))
+            if base is None or base["routers"] > w.hi:
+                continue
+            kind = "Inductive-Quad" if "d" in supernode else "Paley"
+            for p in w.concentrations(base["routers"], w.radix - base["network_radix"]):
+                c = candidate(
+                    "polarstar",
+                    {"q": q, **supernode, "p": p},
+                    "Lakhotia et al., SPAA 2024 (PolarStar)",
+                    [f"{kind} supernode"],
+                )
+                if c is not None:
+                    yield c

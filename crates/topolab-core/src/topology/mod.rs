@@ -9,6 +9,8 @@ use crate::error::{Result, TopolabError};
 use crate::network::Network;
 use crate::spec::{Params, TopologySpec};
 
+pub mod bdf;
+pub mod bundlefly;
 pub mod delorme;
 pub mod dln;
 pub mod dragonfly;
@@ -24,12 +26,15 @@ pub mod mapping;
 pub mod mddp;
 pub mod mlfm;
 pub mod oft;
+pub mod polarfly;
+pub mod polarstar;
 pub mod product;
 pub mod random_directed;
 pub mod skywalk;
 pub mod slimfly;
 pub mod spectralfly;
 pub mod sspt;
+pub mod star;
 pub mod torus;
 pub mod xpander;
 
@@ -209,6 +214,10 @@ pub fn families() -> &'static [Family] {
     // A slice, so that registering a family is one added line (no array length to bump).
     static FAMILIES: &[Family] = &[
         slimfly::FAMILY,
+        polarfly::FAMILY,
+        bdf::FAMILY,
+        bundlefly::FAMILY,
+        polarstar::FAMILY,
         dragonfly::FAMILY,
         dragonflyplus::FAMILY,
         fattree::FAMILY,

@@ -97,16 +97,21 @@ pub fn generator_sets(field: &Field) -> (Vec<u32>, Vec<u32>) {
 
 /// (q, k', p) after checking them.
 fn read_shape(p: &Params) -> Result<(u32, u32, u32)> {
-    let q = p.u32("q", 3, 1024, "prime power >= 3")?;
-    if delta(q).is_none() {
-        return Err(p.invalid("q", q, "a prime power >= 3 (q = 2 has no MMS graph)"));
-    }
-    check_order(q, "slimfly", "q")?;
-    let k_net = network_radix(q).expect("delta checked");
+    let (q, k_net) = read_q(p)?;
     let routers = 2 * (q as u128).pow(2);
     ensure_size(p, "q", q, routers, routers * k_net as u128 / 2)?;
     let conc = read_p(p, balanced_p(k_net))?;
     Ok((q, k_net, conc))
+}
+
+/// (q, k') of the MMS graph a spec's `q` asks for (also `bundlefly`'s structure graph).
+pub fn read_q(p: &Params) -> Result<(u32, u32)> {
+    let q = p.u32("q", 3, 1024, "prime power >= 3")?;
+    if delta(q).is_none() {
+        return Err(p.invalid("q", q, "a prime power >= 3 (q = 2 has no MMS graph)"));
+    }
+    check_order(q, p.family(), "q")?;
+    Ok((q, network_radix(q).expect("delta checked")))
 }
 
 /// ceil(k'/2) (000 §II-B2); floor(k'/2) also gives full bandwidth (001 §2.1.2).
@@ -128,10 +133,7 @@ fn sizes(p: &Params) -> Result<Sizes> {
 fn build(p: &Params) -> Result<Network> {
     let (q, _, conc) = read_shape(p)?;
     let field = Field::new(q, "slimfly", "q")?;
-    let (x_set, x_prime_set) = generator_sets(&field);
-
     let qs = q as usize;
-    let index = |t: usize, a: u32, b: u32| t * qs * qs + a as usize * qs + b as usize;
     let mut b = NetworkBuilder::new("slimfly", 2 * qs * qs, false);
     b.label_fields(crate::network::MMS_COORDINATES.fields);
     let local = b.link_class("local");
@@ -139,19 +141,41 @@ fn build(p: &Params) -> Result<Network> {
     for t in 0..2 {
         for a in 0..q {
             for c in 0..q {
-                b.set_label(index(t, a, c), &[t as i64, a as i64, c as i64]);
+                b.set_label(
+                    t * qs * qs + (a * q + c) as usize,
+                    &[t as i64, a as i64, c as i64],
+                );
             }
         }
     }
+    for (u, v, is_global) in mms_links(&field) {
+        b.add_link(
+            u as usize,
+            v as usize,
+            1,
+            if is_global { global } else { local },
+        );
+    }
+    b.uniform_endpoints(conc);
+    b.build()
+}
+
+/// The MMS graph's links (u < v, and whether the link joins the two subgraphs) over the router
+/// numbering of the module comment; also the structure graph of `bundlefly`.
+pub fn mms_links(field: &Field) -> Vec<(u32, u32, bool)> {
+    let q = field.order();
+    let (x_set, x_prime_set) = generator_sets(field);
+    let index = |t: u32, a: u32, b: u32| t * q * q + a * q + b;
+    let mut links = Vec::new();
     // Same-column links: each unordered pair {y, y'} once, taking y < y'. The sets are closed
     // under negation, so y - y' ∈ X and y' - y ∈ X agree.
-    for (t, set) in [(0usize, &x_set), (1, &x_prime_set)] {
+    for (t, set) in [(0u32, &x_set), (1, &x_prime_set)] {
         for a in 0..q {
             for y in 0..q {
                 for &g in set.iter() {
                     let y2 = field.add(y, g);
                     if y < y2 {
-                        b.add_link(index(t, a, y), index(t, a, y2), 1, local);
+                        links.push((index(t, a, y), index(t, a, y2), false));
                     }
                 }
             }
@@ -162,12 +186,11 @@ fn build(p: &Params) -> Result<Network> {
             let mx = field.mul(m, x);
             for c in 0..q {
                 let y = field.add(mx, c);
-                b.add_link(index(0, x, y), index(1, m, c), 1, global);
+                links.push((index(0, x, y), index(1, m, c), true));
             }
         }
     }
-    b.uniform_endpoints(conc);
-    b.build()
+    links
 }
 
 #[cfg(test)]

@@ -1,0 +1,119 @@
+//! Bundlefly (Lei, Dong, Cheng et al., "Bundlefly: a low-diameter topology for multicore fiber",
+//! ICS 2020): the star product (`star`) of Slim Fly's MMS graph (`slimfly`, parameter q) with a
+//! Paley graph of order a (a prime power ≡ 1 mod 4), diameter 3.
+//!
+//! Every MMS link u - v (u < v) is the arc u -> v, and along it vertex x of supernode u is joined
+//! to vertex ξx of supernode v (ξ the primitive element of GF(a)): multiplication by a
+//! non-square, an isomorphism from the Paley graph onto its complement, as Lei et al. require of
+//! the bijection. The a links between two supernodes run side by side: the bundle that one
+//! multicore fiber carries.
+//!
+//! Diameter 3 for any orientation: supernodes at distance 2 in the MMS graph have a common
+//! neighbour z; going x -> z -> y applies g2 ∘ g1 with g1, g2 ∈ {f, f^-1}. If g2 = g1^-1 the
+//! route returns to vertex s, and one supernode hop in the middle reaches g2(Γ(g1(s))), the
+//! non-neighbours of s (g2 maps edges to non-edges); with the hop before or after, Γ[s] too. If
+//! g2 ∘ g1 = f^±2, an automorphism h, the middle hop reaches the non-neighbours of h(s) and the
+//! last hop Γ[h(s)]. Adjacent supernodes: one arc and the Paley graph's diameter 2.
+//!
+//! Routers: 2q^2 · a, network radix (3q - δ)/2 + (a - 1)/2.
+
+use super::{
+    ensure_size, p_param, read_p, slimfly,
+    star::{add_star_product, paley, paley_order_ok, star_balance, Structure},
+    Family, FamilyPlacement, FamilyRouting, ParamDef, ParamKind, SimulationChoice, Sizes,
+};
+use crate::error::Result;
+use crate::field::Field;
+use crate::network::{Network, NetworkBuilder};
+use crate::spec::Params;
+
+pub const FAMILY: Family = Family {
+    name: "bundlefly",
+    aliases: &["bf"],
+    summary: "Bundlefly: MMS graph star Paley graph, diameter 3, 2q^2 a routers of network radix (3q-delta)/2 + (a-1)/2",
+    source: "Lei et al., ICS 2020 (Bundlefly); star product of Bermond, Delorme & Farhi 1982",
+    directed: false,
+    params: &[
+        ParamDef {
+            name: "q",
+            kind: ParamKind::Int,
+            default: None,
+            help: "prime power >= 3 of the MMS (Slim Fly) structure graph",
+        },
+        ParamDef {
+            name: "a",
+            kind: ParamKind::Int,
+            default: None,
+            help: "order of the Paley supernode graph: a prime power = 1 (mod 4), >= 5",
+        },
+        p_param("floor of the balanced p (Besta & Hoefler, SC14, §II-B2's channel load with the star product's distance bounds, star::star_balance)"),
+    ],
+    build,
+    example: "bundlefly:q=3,a=5",
+    display_name: "Bundlefly",
+    sizes,
+    routing: FamilyRouting {
+        specific: &[],
+        simulation: Some(
+            SimulationChoice::new("min", "randperm", "ugal_l")
+                .noted("no structural worst case built: a random permutation"),
+        ),
+    },
+    placement: FamilyPlacement::Grouped {
+        field: "supernode",
+        what: "bundlefly racks: one Paley supernode per rack, the links between two racks a bundle (Lei et al., ICS 2020)",
+        structure: "bundlefly (racks from the supernodes)",
+    },
+};
+
+/// (q, a, k', routers, p) after checking them.
+fn read_shape(p: &Params) -> Result<(u32, u32, u32, u128, u32)> {
+    let (q, k_mms) = slimfly::read_q(p)?;
+    let a = p.u32("a", 5, 1024, "prime power = 1 (mod 4), >= 5")?;
+    if !paley_order_ok(a) {
+        return Err(p.invalid(
+            "a",
+            a,
+            "a prime power = 1 (mod 4) (5, 9, 13, 17, 25, 29, ...): the Paley graph's order",
+        ));
+    }
+    let k_net = k_mms + (a - 1) / 2;
+    let routers = 2 * (q as u128).pow(2) * a as u128;
+    ensure_size(p, "a", a, routers, routers * k_net as u128 / 2)?;
+    let conc = read_p(p, balanced_p(k_mms, a, routers).floor().max(1.0) as u32)?;
+    Ok((q, a, k_net, routers, conc))
+}
+
+fn balanced_p(k_mms: u32, a: u32, routers: u128) -> f64 {
+    star_balance(k_mms, (a - 1) / 2, a, routers)
+}
+
+fn sizes(p: &Params) -> Result<Sizes> {
+    let (q, a, k_net, routers, conc) = read_shape(p)?;
+    let k_mms = slimfly::network_radix(q).expect("checked by read_q");
+    Ok(Sizes::direct(
+        routers,
+        k_net,
+        conc,
+        balanced_p(k_mms, a, routers),
+    ))
+}
+
+fn build(p: &Params) -> Result<Network> {
+    let (q, a, _, routers, conc) = read_shape(p)?;
+    let mms_field = Field::new(q, "bundlefly", "q")?;
+    let arcs: Vec<(u32, u32)> = slimfly::mms_links(&mms_field)
+        .into_iter()
+        .map(|(u, v, _)| (u, v))
+        .collect();
+    let structure = Structure {
+        vertices: 2 * (q * q) as usize,
+        arcs: &arcs,
+        loops: &[],
+    };
+    let supernode = paley(&Field::new(a, "bundlefly", "a")?);
+    let mut b = NetworkBuilder::new("bundlefly", routers as usize, false);
+    add_star_product(&mut b, &structure, &supernode)?;
+    b.uniform_endpoints(conc);
+    b.build()
+}

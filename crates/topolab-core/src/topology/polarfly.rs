@@ -1,0 +1,251 @@
+//! PolarFly (Lakhotia, Besta, Monroe, Isham, Iff, Hoefler, Petrini, SC22): the Erdős–Rényi
+//! polarity graph ER_q of the projective plane PG(2, q), for every prime power q.
+//!
+//! Routers are the points of PG(2, q), written as left-normalised non-zero vectors of GF(q)^3
+//! (first non-zero coordinate 1); u ~ v iff u·v = 0 and u ≠ v. There are q^2 + q + 1 points;
+//! each point's polar line u^⊥ holds q + 1 points, so routers have q + 1 links except the q + 1
+//! absolute points ("quadrics", u·u = 0), which lie on their own polar line and have q.
+//! Router index: (1, y, z) -> y·q + z, (0, 1, z) -> q^2 + z, (0, 0, 1) -> q^2 + q.
+//!
+//! Any two distinct points u, v have exactly one point w orthogonal to both (the pole of the
+//! line through them), so distinct routers share exactly one neighbour, w, unless w is one of
+//! them, which happens exactly when they are adjacent and one is a quadric: then they share
+//! none. Hence diameter 2.
+//!
+//! Rack layout (SC22's modular layout): the quadrics form one cluster; around a starter quadric
+//! w (the lowest-numbered one), each neighbour v of w and v's non-quadric neighbours form a
+//! cluster. Two neighbours of w have w as their only common orthogonal point, so the clusters
+//! are disjoint and cover every router: for odd q, q clusters of q routers, each a fan of
+//! (q - 1)/2 triangles on v; for even q the nucleus (the point orthogonal to every quadric) is
+//! a neighbour of w with no non-quadric neighbour, giving one cluster of 1 and q - 1 of q + 1.
+//!
+//! The same graph with a loop at each quadric is Bermond–Delorme–Farhi's P_u, the structure
+//! graph of `bdf` and `polarstar` (`polarity_graph`).
+
+use super::{
+    ensure_size, p_param, read_p, Family, FamilyPlacement, FamilyRouting, ParamDef, ParamKind,
+    SimulationChoice, Sizes,
+};
+use crate::error::Result;
+use crate::field::{check_order, Field};
+use crate::network::{Network, NetworkBuilder};
+use crate::spec::Params;
+
+pub const FAMILY: Family = Family {
+    name: "polarfly",
+    aliases: &["pf", "er"],
+    summary: "PolarFly: Erdos-Renyi polarity graph ER_q of diameter 2, q^2+q+1 routers of network radix q+1",
+    source: "Lakhotia et al., SC22 (PolarFly), §III-§IV; Erdos & Renyi 1962, Brown 1966",
+    directed: false,
+    params: &[
+        ParamDef {
+            name: "q",
+            kind: ParamKind::Int,
+            default: None,
+            help: "prime power >= 2 (the order of the projective plane PG(2, q))",
+        },
+        p_param("floor of the balanced (q+1)(q^2+q+1)/(2q^2+q+1), i.e. floor((q+1)/2) (Besta & Hoefler, SC14, §II-B2's channel load with ER_q's exact distances)"),
+    ],
+    build,
+    example: "polarfly:q=5",
+    display_name: "PolarFly",
+    sizes,
+    routing: FamilyRouting {
+        specific: &[],
+        // SC22 evaluates minimal routing under uniform traffic and a UGAL variant for
+        // adversarial traffic; topolab's ugal_l stands in for the latter (docs/families/polarfly.md).
+        simulation: Some(
+            SimulationChoice::new("min", "randperm", "ugal_l").noted(
+                "SC22's adversarial pattern is not built: a random permutation with UGAL-L",
+            ),
+        ),
+    },
+    placement: FamilyPlacement::Grouped {
+        field: "cluster",
+        what: "polarfly racks: the quadric cluster and the q triangle-fan clusters around a starter quadric (Lakhotia et al., SC22, modular layout)",
+        structure: "polarfly (racks from the quadric and fan clusters)",
+    },
+};
+
+/// ER_q as a structure graph: its points (left-normalised vectors), its edges (u < v) and its
+/// absolute points, the quadrics, where Bermond–Delorme–Farhi's P_u has a loop.
+pub struct PolarityGraph {
+    pub q: u32,
+    pub points: Vec<[u32; 3]>,
+    pub edges: Vec<(u32, u32)>,
+    pub quadrics: Vec<u32>,
+}
+
+impl PolarityGraph {
+    pub fn num_points(&self) -> usize {
+        self.points.len()
+    }
+}
+
+/// Number of points of PG(2, q).
+pub fn num_points(q: u32) -> u128 {
+    let q = q as u128;
+    q * q + q + 1
+}
+
+/// ER_q over `field` (q = field order).
+pub fn polarity_graph(field: &Field) -> PolarityGraph {
+    let q = field.order();
+    let points = projective_points(q);
+    let inverse: Vec<u32> = (0..q)
+        .map(|a| (0..q).find(|&b| field.mul(a, b) == 1).unwrap_or(0))
+        .collect();
+    let dot =
+        |u: &[u32; 3], v: &[u32; 3]| (0..3).fold(0, |acc, i| field.add(acc, field.mul(u[i], v[i])));
+    let mut edges = Vec::new();
+    let mut quadrics = Vec::new();
+    for (i, u) in points.iter().enumerate() {
+        if dot(u, u) == 0 {
+            quadrics.push(i as u32);
+        }
+        for j in polar_line(field, &inverse, u) {
+            if (i as u32) < j {
+                edges.push((i as u32, j));
+            }
+        }
+    }
+    PolarityGraph {
+        q,
+        points,
+        edges,
+        quadrics,
+    }
+}
+
+/// The points in index order: (1, y, z), then (0, 1, z), then (0, 0, 1).
+fn projective_points(q: u32) -> Vec<[u32; 3]> {
+    let mut points = Vec::with_capacity(num_points(q) as usize);
+    for y in 0..q {
+        for z in 0..q {
+            points.push([1, y, z]);
+        }
+    }
+    for z in 0..q {
+        points.push([0, 1, z]);
+    }
+    points.push([0, 0, 1]);
+    points
+}
+
+fn point_index(q: u32, v: [u32; 3]) -> u32 {
+    match v {
+        [1, y, z] => y * q + z,
+        [0, 1, z] => q * q + z,
+        _ => q * q + q,
+    }
+}
+
+/// The q + 1 points v with u·v = 0 (u's polar line, u itself included when u is absolute),
+/// solved for directly instead of testing all points.
+fn polar_line(field: &Field, inverse: &[u32], u: &[u32; 3]) -> Vec<u32> {
+    let q = field.order();
+    let [u0, u1, u2] = *u;
+    // -(a)/b
+    let solve = |a: u32, b: u32| field.neg(field.mul(a, inverse[b as usize]));
+    let mut line = Vec::with_capacity(q as usize + 1);
+    if u2 != 0 {
+        for y in 0..q {
+            let z = solve(field.add(u0, field.mul(u1, y)), u2);
+            line.push(point_index(q, [1, y, z]));
+        }
+        line.push(point_index(q, [0, 1, solve(u1, u2)]));
+    } else if u1 != 0 {
+        let y = solve(u0, u1);
+        for z in 0..q {
+            line.push(point_index(q, [1, y, z]));
+        }
+        line.push(point_index(q, [0, 0, 1]));
+    } else {
+        for z in 0..q {
+            line.push(point_index(q, [0, 1, z]));
+        }
+        line.push(point_index(q, [0, 0, 1]));
+    }
+    line
+}
+
+/// The rack cluster of every point (module comment): 0 for the quadrics, 1.. for the clusters
+/// around the neighbours of the lowest-numbered quadric, in their index order.
+pub fn clusters(graph: &PolarityGraph) -> Vec<u32> {
+    let n = graph.num_points();
+    let mut neighbours = vec![Vec::new(); n];
+    for &(a, b) in &graph.edges {
+        neighbours[a as usize].push(b);
+        neighbours[b as usize].push(a);
+    }
+    let mut is_quadric = vec![false; n];
+    for &w in &graph.quadrics {
+        is_quadric[w as usize] = true;
+    }
+    let mut cluster = vec![0u32; n];
+    let starter = graph.quadrics[0] as usize;
+    let mut centres = neighbours[starter].clone();
+    centres.sort_unstable();
+    for (i, &v) in centres.iter().enumerate() {
+        let id = i as u32 + 1;
+        cluster[v as usize] = id;
+        for &x in &neighbours[v as usize] {
+            if !is_quadric[x as usize] {
+                cluster[x as usize] = id;
+            }
+        }
+    }
+    cluster
+}
+
+/// Balanced concentration by the channel-load argument of Besta & Hoefler, SC14, §II-B2 with
+/// ER_q's exact distances: p (sum of distances from a router to all N_r routers, averaged)
+/// equals the links per router. Adjacent routers are at distance 1, all others at 2, so
+/// p = 2E N_r / (2 N_r (N_r - 1) - 2E) with 2E = q (q + 1)^2, which is
+/// (q + 1)(q^2 + q + 1) / (2q^2 + q + 1), a little above (q + 1)/2.
+pub fn balanced_p(q: u32) -> f64 {
+    let q = q as f64;
+    (q + 1.0) * (q * q + q + 1.0) / (2.0 * q * q + q + 1.0)
+}
+
+/// (q, p) after checking them.
+fn read_shape(p: &Params) -> Result<(u32, u32)> {
+    let q = p.u32("q", 2, 1024, "prime power >= 2")?;
+    check_order(q, "polarfly", "q")?;
+    let routers = num_points(q);
+    ensure_size(p, "q", q, routers, routers * (q as u128 + 1) / 2)?;
+    let conc = read_p(p, balanced_p(q).floor() as u32)?;
+    Ok((q, conc))
+}
+
+fn sizes(p: &Params) -> Result<Sizes> {
+    let (q, conc) = read_shape(p)?;
+    Ok(Sizes::direct(num_points(q), q + 1, conc, balanced_p(q)))
+}
+
+fn build(p: &Params) -> Result<Network> {
+    let (q, conc) = read_shape(p)?;
+    let field = Field::new(q, "polarfly", "q")?;
+    let graph = polarity_graph(&field);
+    let cluster = clusters(&graph);
+    let mut b = NetworkBuilder::new("polarfly", graph.num_points(), false);
+    b.label_fields(&["cluster", "x0", "x1", "x2"]);
+    for (i, v) in graph.points.iter().enumerate() {
+        b.set_label(
+            i,
+            &[cluster[i] as i64, v[0] as i64, v[1] as i64, v[2] as i64],
+        );
+    }
+    let local = b.link_class("intra-cluster");
+    let global = b.link_class("inter-cluster");
+    for &(u, v) in &graph.edges {
+        let class = if cluster[u as usize] == cluster[v as usize] {
+            local
+        } else {
+            global
+        };
+        b.add_link(u as usize, v as usize, 1, class);
+    }
+    b.uniform_endpoints(conc);
+    b.build()
+}
