@@ -117,7 +117,11 @@ fn balanced_concentration_balances_the_measured_channel_load() {
         let measured = 2.0 * net.num_links() as f64 * n as f64 / total as f64;
         let s = sizes_str(&format!("polarfly:q={q}")).unwrap();
         assert!((s.balanced_concentration - measured).abs() < 1e-9, "q={q}");
-        assert_eq!(s.concentration, q.div_ceil(2), "default p = floor((q+1)/2) = ceil(q/2)");
+        assert_eq!(
+            s.concentration,
+            q.div_ceil(2),
+            "default p = floor((q+1)/2) = ceil(q/2)"
+        );
     }
     // SC22's radix-48 configuration: q = 31, 32 network ports and 16 endpoints per router
     let s = sizes_str("polarfly:q=31").unwrap();
