@@ -158,25 +158,7 @@ impl DragonflyGsid {
                 }
             }
         }
-        pairs.sort_unstable();
-        pairs.dedup();
-        let mut gw_off = vec![0u32; groups * groups + 1];
-        for &(g, t, _) in &pairs {
-            gw_off[g as usize * groups + t as usize + 1] += 1;
-        }
-        for i in 0..groups * groups {
-            gw_off[i + 1] += gw_off[i];
-        }
-        let gw: Vec<u32> = pairs.iter().map(|p| p.2).collect();
-        for g in 0..groups {
-            for t in 0..groups {
-                if g != t && gw_off[g * groups + t] == gw_off[g * groups + t + 1] {
-                    return Err(TopolabError::InvalidNetwork(format!(
-                        "routing {name} needs a global link between every two groups: none from group {g} to group {t}"
-                    )));
-                }
-            }
-        }
+        let (gw_off, gw) = gateway_table(pairs, groups, name)?;
         let e = extra.unwrap_or_default();
         let used = [true, e.s, e.g, e.g && e.i, true, e.d];
         let mut class = [u8::MAX; 6];
@@ -372,4 +354,33 @@ impl HopRouting for DragonflyGsid {
             }
         }
     }
+}
+
+/// The gateways from each group to each other group: `(group, target group, gateway)` triples
+/// into an offset table over `group * groups + target` and the gateways in order. Fails unless
+/// every two groups share a global link. Shared by the Dragonfly and Dragonfly+ routings.
+pub(crate) fn gateway_table(
+    mut pairs: Vec<(u32, u32, u32)>,
+    groups: usize,
+    name: &str,
+) -> Result<(Vec<u32>, Vec<u32>)> {
+    pairs.sort_unstable();
+    pairs.dedup();
+    let mut gw_off = vec![0u32; groups * groups + 1];
+    for &(g, t, _) in &pairs {
+        gw_off[g as usize * groups + t as usize + 1] += 1;
+    }
+    for i in 0..groups * groups {
+        gw_off[i + 1] += gw_off[i];
+    }
+    for g in 0..groups {
+        for t in (0..groups).filter(|&t| t != g) {
+            if gw_off[g * groups + t] == gw_off[g * groups + t + 1] {
+                return Err(TopolabError::InvalidNetwork(format!(
+                    "routing {name} needs a global link between every two groups: none from group {g} to group {t}"
+                )));
+            }
+        }
+    }
+    Ok((gw_off, pairs.iter().map(|p| p.2).collect()))
 }

@@ -165,25 +165,7 @@ impl DragonflyPlus {
             global.extend(gl);
             global_off.push(global.len() as u32);
         }
-        pairs.sort_unstable();
-        pairs.dedup();
-        let mut gw_off = vec![0u32; groups * groups + 1];
-        for &(g, t, _) in &pairs {
-            gw_off[g as usize * groups + t as usize + 1] += 1;
-        }
-        for i in 0..groups * groups {
-            gw_off[i + 1] += gw_off[i];
-        }
-        let gw: Vec<u32> = pairs.iter().map(|p| p.2).collect();
-        for g in 0..groups {
-            for t in (0..groups).filter(|&t| t != g) {
-                if gw_off[g * groups + t] == gw_off[g * groups + t + 1] {
-                    return Err(TopolabError::InvalidNetwork(format!(
-                        "routing {name} needs a global link between every two groups: none from group {g} to group {t}"
-                    )));
-                }
-            }
-        }
+        let (gw_off, gw) = super::dragonfly::gateway_table(pairs, groups, name)?;
         Ok(DragonflyPlus {
             mode,
             group,
