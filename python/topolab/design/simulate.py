@@ -113,28 +113,23 @@ def _x(values) -> str:
     return "x".join(str(v) for v in values)
 
 
-def _slimfly(d: Design) -> Iterator[str]:
-    q, p = d.params["q"], d.params["p"]
-    for q2 in range(3, q):
-        pb = _balanced(f"slimfly:q={q2}")
-        if pb is not None:
-            yield f"slimfly:q={q2},p={_scaled_p(p, d.balanced_concentration, pb)}"
+def _smaller_members(family: str, name: str, first: int, step: int = 1):
+    """Scaler of a family sized by one parameter: the members with ``name`` from ``first`` (in
+    steps of ``step``) below the design's, each with p scaled to the same load."""
+
+    def scale(d: Design) -> Iterator[str]:
+        p = d.params["p"]
+        for value in range(first, d.params[name], step):
+            pb = _balanced(f"{family}:{name}={value}")
+            if pb is not None:
+                yield f"{family}:{name}={value},p={_scaled_p(p, d.balanced_concentration, pb)}"
+
+    return scale
 
 
-def _polarfly(d: Design) -> Iterator[str]:
-    q, p = d.params["q"], d.params["p"]
-    for q2 in range(2, q):
-        pb = _balanced(f"polarfly:q={q2}")
-        if pb is not None:
-            yield f"polarfly:q={q2},p={_scaled_p(p, d.balanced_concentration, pb)}"
-
-
-def _bdf(d: Design) -> Iterator[str]:
-    u, p = d.params["u"], d.params["p"]
-    for u2 in range(3, u, 2):
-        pb = _balanced(f"bdf:u={u2}")
-        if pb is not None:
-            yield f"bdf:u={u2},p={_scaled_p(p, d.balanced_concentration, pb)}"
+_slimfly = _smaller_members("slimfly", "q", 3)
+_polarfly = _smaller_members("polarfly", "q", 2)
+_bdf = _smaller_members("bdf", "u", 3, step=2)
 
 
 def _bundlefly(d: Design) -> Iterator[str]:
