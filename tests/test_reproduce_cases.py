@@ -57,3 +57,38 @@ def test_execution_options_need_a_cases_reproduction():
         reproduce.run("table4", full=True)
     with pytest.raises(topolab.ParameterError, match="together"):
         reproduce.run("slimfly-routing", quick=True, full=True)
+
+
+def test_exchanges_equal_direct_runs_and_resume(tmp_path, monkeypatch):
+    from topolab.reproduce.cases import Exchange, run_exchanges
+
+    store = tmp_path / "results"
+    declared = [
+        Exchange("MIN", "mlfm:h=2", "min", "alltoall:packets=3"),
+        Exchange("INR", "mlfm:h=2", "valiant:endpoints_only=true,vcs=phase", "nn3d:packets=5"),
+    ]
+    got = run_exchanges("test", declared, TABLE, Execution(results=store))
+    for x, m in zip(declared, got):
+        direct = topolab.run_exchange(x.network, x.exchange, x.routing, seed=1, **sim_params(TABLE))
+        assert m["exchange"] == x
+        assert m["name"] == direct.name
+        assert (m["completion_cycles"], m["packets"]) == (direct.completion_cycles, direct.packets)
+        assert m["effective_throughput"] == direct.effective_throughput
+    # mlfm:h=2 has 12 endpoints: all-to-all of 3 packets per message, 11 destinations each.
+    assert got[0]["packets"] == 12 * 11 * 3
+
+    def no_simulation(*args, **kwargs):
+        raise AssertionError("a stored exchange was simulated again")
+
+    monkeypatch.setattr(topolab.sim, "run_exchange", no_simulation)
+    again = run_exchanges("test", declared, TABLE, Execution(results=store))
+    assert [m["completion_cycles"] for m in again] == [m["completion_cycles"] for m in got]
+
+
+def test_exchange_kind_rejects_unknown_router_parameter():
+    from topolab.experiment import run_experiment
+
+    case = {"network": "mlfm:h=2", "exchange": "alltoall", "bufsize": 3}
+    experiment = {"kind": "exchange", "cases": [case]}
+    with pytest.raises(topolab.ParameterError, match="bufsize"):
+        run_experiment(experiment)

@@ -202,6 +202,55 @@ register_kind(
     "tolerance and router parameters",
 )
 
+EXCHANGE_POINT_KEYS = ("network", "exchange", "routing", "seed")
+
+
+def exchange_point(params: dict) -> dict:
+    """One fixed exchange run to completion (``topolab.run_exchange``; Kathareios et al., SC15,
+    §4.4): ``network``, ``exchange`` (a spec: ``alltoall``, ``nn3d:packets=64``; docs/traffic.md
+    "Exchanges"), ``routing`` (min), ``seed``; every other key is a router parameter
+    (``sim_params()``). Results: the ExchangeResult's fields but its routing, the exchange's
+    resolved spec as ``name``."""
+    from topolab.sim import run_exchange
+
+    router_params = {k: v for k, v in params.items() if k not in EXCHANGE_POINT_KEYS}
+    result = run_exchange(
+        str(params["network"]),
+        str(params["exchange"]),
+        str(params.get("routing", "min")),
+        seed=int(params.get("seed", DEFAULT_SEED)),
+        progress=False,
+        **router_params,
+    )
+    return _without_params(result.to_dict(), params)
+
+
+def check_exchange_point(params: dict) -> None:
+    """Before any point runs: text ``exchange`` and ``routing``, an integer ``seed``, and router
+    parameters the simulator takes (the exchange spec and the routing are read against the
+    network when the point runs)."""
+    from topolab import _core
+    from topolab._args import int_arg
+
+    for key in ("exchange", "routing"):
+        if key in params and not isinstance(params[key], str):
+            raise ParameterError(
+                f"kind 'exchange': parameter '{key}' = {params[key]!r} is not allowed: a name, e.g. "
+                + ("'alltoall' or 'nn3d:packets=64'" if key == "exchange" else "'min'")
+            )
+    int_arg("exchange", "seed", params.get("seed", DEFAULT_SEED))
+    _core.check_sim_params({k: v for k, v in params.items() if k not in EXCHANGE_POINT_KEYS})
+
+
+register_kind(
+    "exchange",
+    exchange_point,
+    required=["network", "exchange"],
+    validate=check_exchange_point,
+    summary="one fixed exchange (alltoall, nn3d, ...) run to completion (topolab.run_exchange): network, "
+    "exchange, routing, seed and router parameters; completion cycles, packets, effective throughput",
+)
+
 
 def _network(params: dict):
     from topolab.cli.common import network_from_argument

@@ -52,6 +52,19 @@ class Curve:
     panel: str = ""
 
 
+@dataclass(frozen=True)
+class Exchange:
+    """One fixed exchange of a figure run to completion (kind "exchange"): ``label`` (the
+    paper's legend, e.g. "INR") of ``routing`` on ``network``, the exchange spec ``exchange``
+    (e.g. "alltoall:packets=30", docs/traffic.md "Exchanges"), drawn in ``panel``."""
+
+    label: str
+    network: str
+    routing: str
+    exchange: str
+    panel: str = ""
+
+
 def scale_of(quick: bool, full: bool = False) -> str:
     """The scale a reproduction's ``run(quick, full=...)`` runs at."""
     return "quick" if quick else "full" if full else "default"
@@ -114,6 +127,39 @@ def setup_value(table: Sequence[SetupRow], parameter: str) -> Any:
     raise KeyError(parameter)
 
 
+def run_points(
+    name: str,
+    kind: str,
+    fixed: dict[str, Any],
+    cases: Sequence[dict[str, Any]],
+    execution: Execution = Execution(),
+) -> Any:
+    """The one runner of reproductions: every case (with ``fixed``) as one point of ``kind``
+    (docs/experiments.md: sweep, exchange, analyze, cost, latency, ...) through the experiment
+    package, on ``execution``'s workers or Dask scheduler, resuming from its results. Returns the
+    results DataFrame, one row per case in order; a failed case raises ParameterError naming
+    it and its error."""
+    from topolab.experiment import run_experiment
+
+    df = run_experiment(
+        {"name": name, "kind": kind, "fixed": fixed, "cases": [dict(c) for c in cases]},
+        results=execution.results,
+        workers=execution.workers or 1,
+        scheduler=execution.scheduler,
+        progress=execution.workers is not None or execution.scheduler is not None,
+    )
+    failed = df[df["status"] != "ok"]
+    if len(failed):
+        row = failed.iloc[0]
+        case = cases[int(row["point"])]
+        if kind == "sweep":
+            what = f"{case['routing']} / {case['traffic']} on {case['network']}"
+        else:
+            what = ", ".join(f"{k}={v}" for k, v in case.items())
+        raise ParameterError(f"reproduce {name}: {what} failed: {row['error']}")
+    return df
+
+
 def run_curves(
     name: str,
     curves: Sequence[Curve],
@@ -124,8 +170,6 @@ def run_curves(
     """Runs every curve as one "sweep" point with the setup table's simulator keywords and
     returns, per curve in order, ``{"curve": Curve, "saturation_load", "saturation_throughput",
     "points": [one record per run]}``. A failed curve raises ParameterError with its error."""
-    from topolab.experiment import run_experiment
-
     fixed = {**sim_params(tuple(table)), "tolerance": tolerance, "seed": 1}
     varied_rows = {r.sim_param: r for r in table if r.sim_param and isinstance(r.topolab, tuple)}
     for c in curves:
@@ -144,36 +188,18 @@ def run_curves(
     ]
     if missing:
         raise ParameterError(f"reproduce {name}: varied setup rows {missing} are not set by every curve")
-    experiment = {
-        "name": name,
-        "kind": "sweep",
-        "fixed": fixed,
-        "cases": [
-            {
-                "network": c.network,
-                "routing": c.routing,
-                "traffic": c.traffic,
-                # Without loads the sweep stops at the first saturated one of 0.1, 0.2, ...
-                **({"loads": list(c.loads)} if c.loads else {}),
-                **dict(c.params),
-            }
-            for c in curves
-        ],
-    }
-    df = run_experiment(
-        experiment,
-        results=execution.results,
-        workers=execution.workers or 1,
-        scheduler=execution.scheduler,
-        progress=execution.workers is not None or execution.scheduler is not None,
-    )
-    failed = df[df["status"] != "ok"]
-    if len(failed):
-        row = failed.iloc[0]
-        raise ParameterError(
-            f"reproduce {name}: {row['routing']} / {row['traffic']} on {row['network']} failed: "
-            f"{row['error']}"
-        )
+    cases = [
+        {
+            "network": c.network,
+            "routing": c.routing,
+            "traffic": c.traffic,
+            # Without loads the sweep stops at the first saturated one of 0.1, 0.2, ...
+            **({"loads": list(c.loads)} if c.loads else {}),
+            **dict(c.params),
+        }
+        for c in curves
+    ]
+    df = run_points(name, "sweep", fixed, cases, execution)
     from topolab.sim import SWEEP_CURVE_COLUMNS
 
     out = []
@@ -189,6 +215,26 @@ def run_curves(
             }
         )
     return out
+
+
+def run_exchanges(
+    name: str,
+    exchanges: Sequence[Exchange],
+    table: Sequence[SetupRow],
+    execution: Execution = Execution(),
+) -> list[dict[str, Any]]:
+    """Runs every exchange as one "exchange" point with the setup table's simulator keywords
+    (seed 1) and returns, per exchange in order, ``{"exchange": Exchange, **its results}``
+    (``name``: the exchange spec resolved, ``completion_cycles``, ``packets``,
+    ``effective_throughput``, ...)."""
+    cases = [{"network": x.network, "routing": x.routing, "exchange": x.exchange} for x in exchanges]
+    df = run_points(name, "exchange", {**sim_params(tuple(table)), "seed": 1}, cases, execution)
+    skip = {"point", "point_id", "kind", "status", "error", *cases[0], "seed", "elapsed_s", "finished_at"}
+    skip |= set(sim_params(tuple(table)))
+    return [
+        {"exchange": x, **{k: _plain(v) for k, v in row.items() if k not in skip}}
+        for x, (_, row) in zip(exchanges, df.iterrows())
+    ]
 
 
 def _plain(value: Any) -> Any:

@@ -32,14 +32,16 @@ from typing import Any, Optional
 import topolab
 from topolab import routing
 from topolab._core import ParameterError
-from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow, percent, sim_params
+from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow, percent
 from topolab.reproduce.cases import (
     Curve,
+    Exchange,
     Execution,
     default_execution,
     plot_rows,
     records,
     run_curves,
+    run_exchanges,
     setup_value,
 )
 
@@ -184,10 +186,28 @@ def curves(quick: bool = False) -> list[tuple[Curve, str]]:
     for label, spec, worst, _, _ in CONFIGS:
         if quick and label not in QUICK_CONFIGS:
             continue
-        inr = INR_SF if spec.startswith("slimfly") else INR_SPSP
+        inr = _routings(spec, "")["INR"]
         for traffic in ("uniform", worst):
             for rlabel, rname in (("MIN", "min"), ("INR", inr)):
                 out.append((Curve(rlabel, spec, rname, traffic, panel=f"{label} {traffic}"), label))
+    return out
+
+
+def _routings(spec: str, adaptive: str) -> dict[str, str]:
+    return {"MIN": "min", "INR": INR_SF if spec.startswith("slimfly") else INR_SPSP, "UGAL-L": adaptive}
+
+
+def exchanges(quick: bool = False) -> list[tuple[Exchange, str, str]]:
+    """Figs. 13/14's cases: one all-to-all and one nearest-neighbour exchange per network and
+    routing (MIN, INR, UGAL-L), with the configuration label and the exchange's ("A2A", "NN")."""
+    sizes = QUICK_EXCHANGES if quick else EXCHANGES
+    out = []
+    for label, spec, _, _, adaptive in CONFIGS:
+        if quick and label not in QUICK_CONFIGS:
+            continue
+        for xlabel, xspec in sizes.items():
+            for rlabel, rname in _routings(spec, adaptive).items():
+                out.append((Exchange(rlabel, spec, rname, xspec, panel=f"{label} {xlabel}"), label, xlabel))
     return out
 
 
@@ -195,21 +215,16 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
     if full:
         raise ParameterError(
             "reproduce diameter-two: --full (Kathareios et al., SC15, §4.1's 3,000-3,600 endpoints) is not "
-            "declared: its exchanges run outside the experiment package"
+            "declared: its cases are the scaled-down networks"
         )
     configs = [c for c in CONFIGS if not quick or c[0] in QUICK_CONFIGS]
     table = setup_table(quick)
-    params = sim_params(table)
-    exchanges = QUICK_EXCHANGES if quick else EXCHANGES
     tolerance = setup_value(table, "saturation search resolution")
     declared = curves(quick)
-    measured = run_curves(
-        ID,
-        [c for c, _ in declared],
-        table,
-        tolerance,
-        default_execution("quick" if quick else "default", execution),
-    )
+    where = default_execution("quick" if quick else "default", execution)
+    measured = run_curves(ID, [c for c, _ in declared], table, tolerance, where)
+    declared_exchanges = exchanges(quick)
+    finished = run_exchanges(ID, [x for x, _, _ in declared_exchanges], table, where)
     rows: list[Comparison] = []
     data: list[dict[str, Any]] = []
     setups: list[Setup] = []
@@ -245,37 +260,35 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
                 bound=percent(bound),
             )
         )
+    # Figs. 13/14: one exchange run to completion.
+    for (x, label, xlabel), res in zip(declared_exchanges, finished):
+        figure = "13" if xlabel == "A2A" else "14"
+        eff = res["effective_throughput"]
+        data.append(
+            {
+                "figure": figure,
+                "config": label,
+                "label": x.label,
+                "routing": x.routing,
+                "workload": res["name"],
+                "effective_throughput": eff,
+            }
+        )
+        paper_eff = PAPER_EXCHANGE.get((xlabel, x.label, label))
+        rows.append(
+            Comparison(
+                label,
+                f"Fig. {figure} {xlabel} {x.label} effective throughput",
+                percent(paper_eff),
+                percent(eff),
+                f"{res['name']}; {res['completion_cycles']} cycles"
+                + ("" if paper_eff is not None else "; Kathareios et al. (SC15) gives no number"),
+                "%",
+            )
+        )
     for label, spec, worst, _, adaptive in configs:
         net = nets[spec]
-        inr = INR_SF if spec.startswith("slimfly") else INR_SPSP
-        routings = {"MIN": "min", "INR": inr, "UGAL-L": adaptive}
-        # Figs. 13/14: one exchange run to completion.
-        for xlabel, xspec in exchanges.items():
-            for rlabel, rname in routings.items():
-                res = topolab.run_exchange(net, xspec, rname, seed=1, **params)
-                eff = res.effective_throughput
-                data.append(
-                    {
-                        "figure": "13" if xlabel == "A2A" else "14",
-                        "config": label,
-                        "label": rlabel,
-                        "routing": rname,
-                        "workload": res.name,
-                        "effective_throughput": eff,
-                    }
-                )
-                paper_eff = PAPER_EXCHANGE.get((xlabel, rlabel, label))
-                rows.append(
-                    Comparison(
-                        label,
-                        f"Fig. {13 if xlabel == 'A2A' else 14} {xlabel} {rlabel} effective throughput",
-                        percent(paper_eff),
-                        percent(eff),
-                        f"{res.name}; {res.completion_cycles} cycles"
-                        + ("" if paper_eff is not None else "; Kathareios et al. (SC15) gives no number"),
-                        "%",
-                    )
-                )
+        inr = _routings(spec, adaptive)["INR"]
         setups.append(
             Setup(
                 label,
