@@ -292,7 +292,58 @@ def analyze_point(params: dict) -> dict:
     )
     results = a.to_dict()
     results.pop("eccentricities", None)
+    if a.resilience is not None:
+        results.update(_resilience_details(a.resilience))
     return _without_params(results, params)
+
+
+RESILIENCE_CRITERIA = ("disconnect", "diameter_plus2", "aspl_plus1")
+
+
+def _resilience_details(r: Any) -> dict:
+    """What the flat resilience keys leave out and a reader needs to redo the thresholds
+    (``resilience_from_results``): the cables, the step, the base distances, each criterion's
+    standard deviation and survival curve."""
+    out: dict[str, Any] = {
+        "resilience_cables": r.cables,
+        "resilience_step": r.step,
+        "resilience_base_diameter": r.base_diameter,
+        "resilience_base_aspl": r.base_aspl,
+    }
+    for key in RESILIENCE_CRITERIA:
+        t = getattr(r, key)
+        out[f"{key}_fraction_std_dev"] = t.std_dev
+        out[f"{key}_survival"] = list(t.survival)
+    return out
+
+
+def resilience_from_results(row: Mapping[str, Any]) -> Any:
+    """The ``Resilience`` of an "analyze" point run with ``resilience`` = true, from its results."""
+    from topolab.analysis import Resilience, Threshold
+
+    def plain(v: Any) -> Any:
+        return v.item() if hasattr(v, "item") else v
+
+    criteria = {
+        key: Threshold(
+            mean=float(row[f"{key}_fraction"]),
+            ci_low=float(row[f"{key}_fraction_interval"][0]),
+            ci_high=float(row[f"{key}_fraction_interval"][1]),
+            std_dev=float(row[f"{key}_fraction_std_dev"]),
+            survival=[float(x) for x in row[f"{key}_survival"]],
+        )
+        for key in RESILIENCE_CRITERIA
+    }
+    return Resilience(
+        seed=int(plain(row["resilience_seed"])),
+        cables=int(plain(row["resilience_cables"])),
+        step=float(row["resilience_step"]),
+        samples=int(plain(row["resilience_samples"])),
+        converged=bool(plain(row["resilience_converged"])),
+        base_diameter=int(plain(row["resilience_base_diameter"])),
+        base_aspl=float(row["resilience_base_aspl"]),
+        **criteria,
+    )
 
 
 COST_PARAMS = ("network", "catalog", "floor", "max_electric_m", "router_radix")

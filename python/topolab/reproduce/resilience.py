@@ -21,7 +21,9 @@ from typing import Any, Optional
 
 import topolab
 from topolab._files import save_figure
+from topolab.experiment.kinds import resilience_from_results
 from topolab.reproduce import Comparison, Reproduction, Setup
+from topolab.reproduce.cases import Execution, default_execution, run_points, scale_of
 
 ID = "resilience"
 TITLE = (
@@ -30,6 +32,7 @@ TITLE = (
 )
 SOURCE = "Besta & Hoefler, SC14, §III-D, Table III"
 
+RUNS_CASES = True
 SEED = 0
 QUICK_MAX_ROUTERS = 1400
 SIZES = (256, 512, 1024, 2048, 4096, 8192)
@@ -138,7 +141,12 @@ class Measured:
     topology: str
     size: int
     spec: str
-    analysis: topolab.Analysis
+    routers: int
+    endpoints: int
+    network_radix: int
+    diameter: Optional[int]
+    aspl: Optional[float]
+    resilience: topolab.Resilience
 
 
 QUANTILE = 0.75  # the survival share of the second summary (see run()'s notes)
@@ -157,22 +165,45 @@ def isolated_router_estimate(routers: int, degree: int, removed: float) -> float
     return routers * removed**degree
 
 
-def _measure(quick: bool) -> list[Measured]:
-    out = []
-    for topology, specs in SPECS.items():
-        for size, spec in specs.items():
-            net = topolab.build(spec)
-            if quick and net.num_routers > QUICK_MAX_ROUTERS:
-                continue
-            a = topolab.analyze(net, resilience=True, seed=SEED, progress=False)
-            out.append(Measured(topology, size, spec, a))
-    return out
+def cases(quick: bool = False) -> list[tuple[str, int, str]]:
+    """The networks measured, (topology, N, spec): every one of ``SPECS`` (the paper's sizes),
+    ``quick`` those of at most ``QUICK_MAX_ROUTERS`` routers. Each is one point of the
+    experiment kind "analyze" with the resilience section (``run_points``)."""
+    return [
+        (topology, size, spec)
+        for topology, specs in SPECS.items()
+        for size, spec in specs.items()
+        if not quick or topolab.build(spec).num_routers <= QUICK_MAX_ROUTERS
+    ]
+
+
+def _measure(quick: bool, execution: Optional[Execution]) -> list[Measured]:
+    declared = cases(quick)
+    df = run_points(
+        ID,
+        "analyze",
+        {"resilience": True, "seed": SEED},
+        [{"network": spec} for _, _, spec in declared],
+        default_execution(scale_of(quick), execution),
+    )
+    return [
+        Measured(
+            topology,
+            size,
+            spec,
+            int(row["routers"]),
+            int(row["endpoints"]),
+            int(row["network_radix"]),
+            None if row["diameter"] is None else int(row["diameter"]),
+            None if row["aspl"] is None else float(row["aspl"]),
+            resilience_from_results(row),
+        )
+        for (topology, size, spec), (_, row) in zip(declared, df.iterrows())
+    ]
 
 
 def _record(m: Measured) -> dict[str, Any]:
-    a, r = m.analysis, m.analysis.resilience
-    if r is None:
-        raise RuntimeError(f"{m.spec}: analyze returned no resilience section")
+    a, r = m, m.resilience
     paper = PAPER_DISCONNECT[m.topology][SIZES.index(m.size)]
     d: dict[str, Any] = {
         "topology": m.topology,
@@ -201,14 +232,16 @@ def _record(m: Measured) -> dict[str, Any]:
     return d
 
 
-def run(quick: bool = False) -> Reproduction:
-    measured = _measure(quick)
+def run(quick: bool = False, *, full: bool = False, execution: Optional[Execution] = None) -> Reproduction:
+    """``quick``: the networks of at most QUICK_MAX_ROUTERS routers; otherwise (and ``full``:
+    the same) every size of the paper's Table III."""
+    measured = _measure(quick, execution)
     records = [_record(m) for m in measured]
     rows: list[Comparison] = []
     setups: list[Setup] = []
     for m, rec in zip(measured, records):
         col = f"{m.topology} N~{m.size}"
-        a = m.analysis
+        a = m
         for key, label in CRITERIA:
             paper = rec[f"paper_{key}"]
             if key != "disconnect" and paper is None and not (m.size == 8192 and m.topology in PAPER_8192):
