@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-import topolab
 from topolab._files import save_figure
 from topolab.reproduce import Comparison, Reproduction, Setup
+from topolab.reproduce.cases import Execution, default_execution, run_points, scale_of
 
 ID = "skywalk-cables"
 TITLE = (
@@ -28,6 +28,7 @@ TITLE = (
 )
 SOURCE = "Fujiwara et al., IPDPS 2014, §III-A–E, Figs. 5–8"
 
+RUNS_CASES = True
 SWITCH_NS = 60.0
 FLOOR = "skywalk"
 DELAY_SWEEP_NS = (0.0, 20.0, 60.0, 100.0, 200.0, 500.0)
@@ -99,45 +100,65 @@ NET_NOTES = {
 }
 
 
-def measure(net: Net, delays: tuple[float, ...] = ()) -> dict[str, Any]:
-    """Cables and Fastest-Routing latency of one network (at 60 ns, and at each of ``delays``)."""
-    n = topolab.build(net.spec)
-    c = topolab.cost(n, "fdr10", FLOOR)
-    lat = topolab.latency(n, SWITCH_NS, "fastest", FLOOR)
-    rec: dict[str, Any] = {
-        "name": net.name,
-        "spec": net.spec,
-        "switches": n.num_routers,
-        "cabinets": c.cabinets,
-        "degree": n.network_radix,
-        "paper_degree": net.degree,
-        "cables": c.electric_cables + c.optical_cables,
-        "total_cable_km": c.total_cable_m / 1000,
-        "paper_total_cable_km": net.paper_km,
-        "avg_cable_m": c.avg_cable_m,
-        "max_latency_ns": lat.max_latency_ns,
-        "avg_latency_ns": lat.avg_latency_ns,
-        "avg_hops": lat.avg_hops,
-        "max_hops": lat.max_hops,
-    }
-    for d in delays:
-        if d != SWITCH_NS:
-            other = topolab.latency(n, d, "fastest", FLOOR)
-            rec[f"max_latency_ns@{d:g}"] = other.max_latency_ns
-            rec[f"avg_latency_ns@{d:g}"] = other.avg_latency_ns
-        else:
-            rec[f"max_latency_ns@{d:g}"] = lat.max_latency_ns
-            rec[f"avg_latency_ns@{d:g}"] = lat.avg_latency_ns
-    return rec
-
-
-def run(quick: bool = False) -> Reproduction:
-    delays = () if quick else DELAY_SWEEP_NS
-    recs = {
-        net.name: measure(net, delays if net.name in FIG5 else ())
+def cases(quick: bool = False) -> list[tuple[Net, tuple[float, ...]]]:
+    """The networks measured, each with the switch delays of its latency runs: every one of
+    ``NETS`` at 60 ns, Fig. 5's also at ``DELAY_SWEEP_NS``; ``quick``: the 2,048-switch ones at
+    60 ns. Each network is one "info" and one "cost" point, each (network, delay) one "latency"
+    point of the experiment package (``run_points``)."""
+    return [
+        (
+            net,
+            (SWITCH_NS,)
+            if quick or net.name not in FIG5
+            else tuple(dict.fromkeys((SWITCH_NS, *DELAY_SWEEP_NS))),
+        )
         for net in NETS
         if not (quick and net.large)
+    ]
+
+
+def measure(declared: list[tuple[Net, tuple[float, ...]]], execution: Execution) -> dict[str, dict[str, Any]]:
+    """Cables and Fastest-Routing latency of each network (at 60 ns and at each delay it
+    lists), by name."""
+    networks = [{"network": net.spec} for net, _ in declared]
+    info = run_points(ID, "info", {}, networks, execution)
+    costs = run_points(ID, "cost", {"catalog": "fdr10", "floor": FLOOR}, networks, execution)
+    latency_cases = [{"network": net.spec, "switch_delay_ns": d} for net, delays in declared for d in delays]
+    latency = run_points(ID, "latency", {"routing": "fastest", "floor": FLOOR}, latency_cases, execution)
+    by_case = {
+        (c["network"], c["switch_delay_ns"]): row for c, (_, row) in zip(latency_cases, latency.iterrows())
     }
+    out = {}
+    for (net, delays), (_, n), (_, c) in zip(declared, info.iterrows(), costs.iterrows()):
+        lat = by_case[(net.spec, SWITCH_NS)]
+        rec: dict[str, Any] = {
+            "name": net.name,
+            "spec": net.spec,
+            "switches": int(n["routers"]),
+            "cabinets": int(c["cabinets"]),
+            "degree": int(n["network_radix"]),
+            "paper_degree": net.degree,
+            "cables": int(c["electric_cables"] + c["optical_cables"]),
+            "total_cable_km": float(c["total_cable_m"]) / 1000,
+            "paper_total_cable_km": net.paper_km,
+            "avg_cable_m": float(c["avg_cable_m"]),
+            "max_latency_ns": float(lat["max_latency_ns"]),
+            "avg_latency_ns": float(lat["avg_latency_ns"]),
+            "avg_hops": float(lat["avg_hops"]),
+            "max_hops": int(lat["max_hops"]),
+        }
+        if len(delays) > 1:
+            for d in DELAY_SWEEP_NS:
+                rec[f"max_latency_ns@{d:g}"] = float(by_case[(net.spec, d)]["max_latency_ns"])
+                rec[f"avg_latency_ns@{d:g}"] = float(by_case[(net.spec, d)]["avg_latency_ns"])
+        out[net.name] = rec
+    return out
+
+
+def run(quick: bool = False, *, full: bool = False, execution: Optional[Execution] = None) -> Reproduction:
+    """``quick``: the 2,048-switch networks at 60 ns; otherwise (and ``full``: the same) every
+    network of §III-B to §III-E and Fig. 5's delay sweep."""
+    recs = measure(cases(quick), default_execution(scale_of(quick), execution))
     rows: list[Comparison] = []
     setups: list[Setup] = []
     for net in NETS:
