@@ -26,6 +26,7 @@ import topolab
 from topolab._core import family_sizes
 from topolab._files import save_figure
 from topolab.reproduce import Comparison, Reproduction, Setup
+from topolab.reproduce.cases import Execution, default_execution, run_points, scale_of
 
 ID = "moore"
 TITLE = "Besta & Hoefler, SC14, Fig. 5a/5b: routers of diameter-2 and -3 networks against the Moore bound"
@@ -34,6 +35,7 @@ SOURCE = (
     "2018, §II-A"
 )
 
+RUNS_CASES = True
 MAX_Q = 64  # k' = 96 at q = 64, the example of 000 §II-B3
 MAX_FBF2_S = 49  # k' = 2(s - 1) = 96
 MAX_FT2_K = 96
@@ -124,18 +126,20 @@ def _point(
     }
 
 
-def _built(family: str, d_class: int, spec: str, analyse: bool = True) -> dict[str, Any]:
-    net = topolab.build(spec)
-    diameter = topolab.analyze(net, progress=False).diameter if analyse else None
-    how = "built and analysed" if analyse else "built (routers counted)"
-    return _point(family, d_class, spec, net.network_radix, net.num_routers, diameter, how)
+# How a point of the figure is measured: built and analysed (the experiment kind "analyze"),
+# built with its routers counted ("info"), or sized by the family's rule without building.
+ANALYSE, BUILD, SIZE = "analyse", "build", "size"
+HOW = {
+    ANALYSE: "built and analysed",
+    BUILD: "built (routers counted)",
+    SIZE: "sized by the family's rule (not built)",
+}
 
 
-def _sized(family: str, d_class: int, spec: str) -> dict[str, Any]:
-    """A point from the family's own size rule, without building (too large to build here)."""
+def _sized(spec: str) -> tuple[int, int]:
+    """(network radix, routers) from the family's own size rule, without building."""
     s = family_sizes(spec)
-    how = "sized by the family's rule (not built)"
-    return _point(family, d_class, spec, s["network_radix"], s["routers"], None, how)
+    return s["network_radix"], s["routers"]
 
 
 def has_family(name: str) -> bool:
@@ -148,33 +152,46 @@ def bdf_spec(u: int) -> str:
     return f"bdf:{family.params[0].name}={u}"
 
 
-def _points() -> list[dict[str, Any]]:
-    pts: list[dict[str, Any]] = []
+def cases() -> list[tuple[str, int, str, str]]:
+    """The figure's points, (family, diameter class, spec, how: ANALYSE, BUILD or SIZE); the
+    same at every scale (the whole figure takes a few seconds)."""
+    out: list[tuple[str, int, str, str]] = []
     for q in prime_powers(3, MAX_Q):
         if slimfly_delta(q) is not None:
-            pts.append(_built("SF MMS", 2, f"slimfly:q={q}"))
+            out.append(("SF MMS", 2, f"slimfly:q={q}", ANALYSE))
     for s in range(2, MAX_FBF2_S + 1):
-        pts.append(_built("FBF-2", 2, f"hyperx:dims={s}x{s}"))
+        out.append(("FBF-2", 2, f"hyperx:dims={s}x{s}", ANALYSE))
     for k in range(4, MAX_FT2_K + 1, 2):
-        pts.append(_built("FT-2", 2, f"fattree:k={k},levels=2"))
+        out.append(("FT-2", 2, f"fattree:k={k},levels=2", ANALYSE))
     for h in DF_COUNTED_H:
-        pts.append(_built("DF", 3, f"dragonfly:h={h}", analyse=h <= DF_ANALYSED_H))
+        out.append(("DF", 3, f"dragonfly:h={h}", ANALYSE if h <= DF_ANALYSED_H else BUILD))
     for s in range(2, FBF3_MAX_S + 1):
-        pts.append(_built("FBF-3", 3, f"hyperx:dims={s}x{s}x{s}", analyse=s <= FBF3_ANALYSED_S))
+        out.append(("FBF-3", 3, f"hyperx:dims={s}x{s}x{s}", ANALYSE if s <= FBF3_ANALYSED_S else BUILD))
     for v in prime_powers(2, 9):
-        spec = f"delorme:v={v},p=1"
-        if v <= DEL_BUILT_V:
-            pts.append(_built("DEL", 3, spec, analyse=v <= DEL_ANALYSED_V))
-        else:
-            pts.append(_sized("DEL", 3, spec))
+        how = ANALYSE if v <= DEL_ANALYSED_V else BUILD if v <= DEL_BUILT_V else SIZE
+        out.append(("DEL", 3, f"delorme:v={v},p=1", how))
     if has_family("bdf"):
         for u in prime_powers(3, 63):
             if u % 2:
-                spec = bdf_spec(u)
-                if u <= BDF_BUILT_U:
-                    pts.append(_built("BDF", 3, spec, analyse=u <= BDF_ANALYSED_U))
-                else:
-                    pts.append(_sized("BDF", 3, spec))
+                how = ANALYSE if u <= BDF_ANALYSED_U else BUILD if u <= BDF_BUILT_U else SIZE
+                out.append(("BDF", 3, bdf_spec(u), how))
+    return out
+
+
+def _points(execution: Execution) -> list[dict[str, Any]]:
+    declared = cases()
+    measured: dict[tuple[str, str], tuple[int, int, Optional[int]]] = {}
+    for how, kind in ((ANALYSE, "analyze"), (BUILD, "info")):
+        specs = [spec for _, _, spec, h in declared if h == how]
+        if specs:
+            df = run_points(ID, kind, {}, [{"network": spec} for spec in specs], execution)
+            for spec, (_, row) in zip(specs, df.iterrows()):
+                diameter = int(row["diameter"]) if how == ANALYSE and row["diameter"] is not None else None
+                measured[(how, spec)] = (int(row["network_radix"]), int(row["routers"]), diameter)
+    pts = []
+    for family, d_class, spec, how in declared:
+        kp, routers, diameter = measured[(how, spec)] if how != SIZE else (*_sized(spec), None)
+        pts.append(_point(family, d_class, spec, kp, routers, diameter, HOW[how]))
     return pts
 
 
@@ -192,9 +209,9 @@ def _diameters(pts: list[dict[str, Any]], family: str) -> set[int]:
     }
 
 
-def run(quick: bool = False) -> Reproduction:
-    """Every point; ``quick`` changes nothing (the whole figure takes a few seconds)."""
-    pts = _points()
+def run(quick: bool = False, *, full: bool = False, execution: Optional[Execution] = None) -> Reproduction:
+    """Every point; ``quick`` and ``full`` change nothing (the whole figure takes a few seconds)."""
+    pts = _points(default_execution(scale_of(quick), execution))
     rows: list[Comparison] = []
     setups: list[Setup] = []
 
