@@ -346,17 +346,20 @@ def resilience_from_results(row: Mapping[str, Any]) -> Any:
     )
 
 
-COST_PARAMS = ("network", "catalog", "floor", "max_electric_m", "router_radix")
+COST_PARAMS = ("network", "catalog", "floor", "placement", "per_cabinet", "max_electric_m", "router_radix")
 
 
 def cost_point(params: dict) -> dict:
-    """``topolab.cost`` of one network (docs/physical.md): placed on ``floor`` (slimfly),
+    """``topolab.cost`` of one network (docs/physical.md): placed on ``floor`` (slimfly) by
+    ``placement`` (the family's; e.g. "sequential") with ``per_cabinet`` routers per cabinet,
     priced with ``catalog`` (fdr10). Results: the cost report's fields, the per-class cables
     flattened to ``<class>_cables``, ``<class>_electric``, ``<class>_optical``, ``<class>_m``,
     ``<class>_cost``."""
     from topolab.physical import cost
 
-    options = {k: params[k] for k in ("max_electric_m", "router_radix") if k in params}
+    options = {
+        k: params[k] for k in ("placement", "per_cabinet", "max_electric_m", "router_radix") if k in params
+    }
     report = cost(
         _network(params),
         str(params.get("catalog", DEFAULT_CATALOG)),

@@ -18,13 +18,16 @@ routing, cycle-accurate) are the simulated part, ``topolab reproduce unidirectio
 
 from __future__ import annotations
 
+import math
 import statistics
 from pathlib import Path
 from typing import Any, Optional
 
 import topolab
+from topolab._core import family_sizes
 from topolab._files import save_figure
 from topolab.reproduce import Comparison, Reproduction, Setup, percent
+from topolab.reproduce.cases import Execution, default_execution, run_points, scale_of
 
 ID = "unidirectional"
 TITLE = (
@@ -32,6 +35,7 @@ TITLE = (
 )
 SOURCE = "Koibuchi et al., 2018, §I, §III-A, Table 1, §IV-A, §IV-C"
 
+RUNS_CASES = True
 SEEDS = (0, 1, 2)
 BISECTION_RUNS = 5
 P = 4  # endpoints per switch (002 §III-B3), for the cost and power per endpoint
@@ -64,8 +68,18 @@ KAUTZ_MIXED_NOTE = (
     "9,072 vertices (97%), 3,750 is K(5,5) (96%)"
 )
 SWEEP_D = 8
-SWEEP_N = (64, 128, 256, 512, 1024, 2048, 4096)
-QUICK_SWEEP_N = (64, 256, 1024)
+SWEEP_N = {"quick": (64, 256, 1024), "default": (64, 128, 256, 512, 1024, 2048, 4096)}
+FAMILIES = ("Rand", "MDDP", "Imase", "bi Random")
+# §IV-C: (degree, routers, families, other networks (name, spec)) placed and priced.
+CABLE_CASES: tuple[tuple[int, int, tuple[str, ...], tuple[tuple[str, str], ...]], ...] = (
+    (8, 1190, FAMILIES, ()),
+    (
+        29,
+        722,
+        FAMILIES,
+        (("bi MMS (DDP)", f"slimfly:q=19,p={P}"), ("Kautz K(29,2) (DDP)", f"kautz:d=29,k=2,p={P}")),
+    ),
+)
 
 
 def moore_aspl(n: int, d: int, directed: bool) -> float:
@@ -84,24 +98,102 @@ def moore_aspl(n: int, d: int, directed: bool) -> float:
     return total / (n - 1)
 
 
-def _analyse(family: str, n: int, d: int, bisection: bool = True) -> dict[str, Any]:
-    """Mean over the seeds (one build for Imase) of diameter, ASPL and bisection."""
+def family_specs(family: str, n: int, d: int) -> list[str]:
+    """The graphs of a family averaged at (n, d): one per seed for the random ones."""
     seeds = SEEDS if family in RANDOM_FAMILIES else (0,)
+    return [SPEC[family].format(n=n, d=d, seed=seed) for seed in seeds]
+
+
+def kautz_cases(quick: bool) -> list[tuple[int, int, Optional[int], Optional[int]]]:
+    """§IV-A's Kautz digraphs; ``quick`` leaves out the ones above 10,000 routers."""
+    return [c for c in KAUTZ if not (quick and c[0] ** c[1] > 10000)]
+
+
+def kautz_bi_spec(d: int, k: int) -> str:
+    """The bi-directional random graph of K(d, k)'s size and degree (the size by the family's rule)."""
+    return f"jellyfish:routers={family_sizes(f'kautz:d={d},k={k}')['routers']},degree={d}"
+
+
+def sweep_specs(quick: bool) -> list[tuple[int, str, str]]:
+    """Figs. 3/4's graphs, (n, family, spec), degree SWEEP_D."""
+    return [
+        (n, fam, SPEC[fam].format(n=n, d=SWEEP_D, seed=0))
+        for n in SWEEP_N["quick" if quick else "default"]
+        for fam in FAMILIES
+    ]
+
+
+def cases(quick: bool = False) -> dict[str, list[dict[str, Any]]]:
+    """Every measurement, as the points of each experiment kind: "analyze" (Table 1 and §I's
+    bisections with METIS, §IV-A's Kautz graphs, Figs. 3/4's ASPL sweep), "info" and "cost"
+    (§IV-C's cables, sequential placement on FLOOR). A graph two parts measure alike is one
+    point."""
+    analyses: dict[tuple[str, bool], None] = {}
+    for _, n, d, _ in TABLE1:
+        analyses.update(dict.fromkeys((spec, True) for fam in FAMILIES for spec in family_specs(fam, n, d)))
+    analyses.update(dict.fromkeys((spec, True) for fam in FAMILIES for spec in family_specs(fam, 1024, 8)))
+    for d, k, _, _ in kautz_cases(quick):
+        analyses.update(dict.fromkeys(((f"kautz:d={d},k={k}", False), (kautz_bi_spec(d, k), False))))
+    analyses[("slimfly:q=19", False)] = None
+    analyses.update(dict.fromkeys((spec, False) for _, _, spec in sweep_specs(quick)))
+    cabled = [spec for _, _, spec in _cable_named()]
+    return {
+        "analyze": [
+            {"network": spec, **({"bisection": True, "bisection_runs": BISECTION_RUNS} if b else {})}
+            for spec, b in analyses
+        ],
+        "info": [{"network": spec} for spec in cabled],
+        "cost": [
+            {
+                "network": spec,
+                "catalog": "fdr10",
+                "floor": FLOOR,
+                "placement": "sequential",
+                "per_cabinet": PER_CABINET,
+            }
+            for spec in cabled
+        ],
+    }
+
+
+def _cable_named() -> list[tuple[int, str, str]]:
+    """§IV-C's networks, (degree, name, spec)."""
+    return [
+        (d, name, spec)
+        for d, n, fams, extra in CABLE_CASES
+        for name, spec in [(fam, SPEC[fam].format(n=n, d=d, seed=0)) for fam in fams] + list(extra)
+    ]
+
+
+Measured = dict[str, dict[tuple[str, Any], dict[str, Any]]]
+
+
+def _measure(quick: bool, execution: Execution) -> Measured:
+    """The results of ``cases(quick)`` by kind and (network, bisection flag or None)."""
+    out: Measured = {}
+    for kind, points in cases(quick).items():
+        df = run_points(ID, kind, {}, points, execution)
+        out[kind] = {
+            (p["network"], p.get("bisection", False) if kind == "analyze" else None): row.to_dict()
+            for p, (_, row) in zip(points, df.iterrows())
+        }
+    return out
+
+
+def _analyse(measured: Measured, family: str, n: int, d: int, bisection: bool = True) -> dict[str, Any]:
+    """Mean over the seeds (one build for Imase) of diameter, ASPL and bisection."""
     specs, aspls, diameters, cuts = [], [], [], []
     directed = False
-    for seed in seeds:
-        spec = SPEC[family].format(n=n, d=d, seed=seed)
-        a = topolab.analyze(
-            topolab.build(spec), bisection=bisection, bisection_runs=BISECTION_RUNS, seed=0, progress=False
-        )
-        if a.aspl is None or a.diameter is None:
+    for spec in family_specs(family, n, d):
+        a = measured["analyze"][(spec, bisection)]
+        if _missing(a["aspl"]) or _missing(a["diameter"]):
             raise RuntimeError(f"{spec} is not strongly connected: it has no ASPL or diameter to compare")
         specs.append(spec)
-        aspls.append(a.aspl)
-        diameters.append(a.diameter)
-        directed = a.directed
-        if a.bisection is not None:
-            cuts.append(a.bisection.links_cut)
+        aspls.append(float(a["aspl"]))
+        diameters.append(int(a["diameter"]))
+        directed = bool(a["directed"])
+        if bisection:
+            cuts.append(int(a["bisection_links"]))
     out = {
         "family": family,
         "n": n,
@@ -119,6 +211,10 @@ def _analyse(family: str, n: int, d: int, bisection: bool = True) -> dict[str, A
     return out
 
 
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
 def _spread(r: dict[str, Any], key: str) -> str:
     if r[f"{key}_min"] == r[f"{key}_max"]:
         return ""
@@ -126,10 +222,10 @@ def _spread(r: dict[str, Any], key: str) -> str:
     return f"{format(r[f'{key}_min'], fmt)}-{format(r[f'{key}_max'], fmt)} over seeds"
 
 
-def _table1(rows: list[Comparison], setups: list[Setup]) -> None:
+def _table1(measured: Measured, rows: list[Comparison], setups: list[Setup]) -> None:
     for case, n, d, paper in TABLE1:
         col = f"Table 1 {case} (n = {n}, d = {d})"
-        recs = {fam: _analyse(fam, n, d) for fam in ("Rand", "MDDP", "Imase", "bi Random")}
+        recs = {fam: _analyse(measured, fam, n, d) for fam in FAMILIES}
         for fam in ("Rand", "MDDP", "Imase"):
             r = recs[fam]
             rows += [
@@ -171,9 +267,9 @@ def _table1(rows: list[Comparison], setups: list[Setup]) -> None:
         )
 
 
-def _bisection_1024(rows: list[Comparison], setups: list[Setup]) -> None:
+def _bisection_1024(measured: Measured, rows: list[Comparison], setups: list[Setup]) -> None:
     col = "1,024 routers, degree 8 (§I, §III-A)"
-    recs = {fam: _analyse(fam, 1024, 8) for fam in ("Rand", "MDDP", "Imase", "bi Random")}
+    recs = {fam: _analyse(measured, fam, 1024, 8) for fam in FAMILIES}
     rows += [
         Comparison(
             col,
@@ -224,26 +320,26 @@ def _bisection_1024(rows: list[Comparison], setups: list[Setup]) -> None:
     )
 
 
-def _moore(rows: list[Comparison], setups: list[Setup], quick: bool) -> None:
-    for d, k, paper_n, paper_pct in KAUTZ:
-        if quick and d**k > 10000:
-            continue
-        net = topolab.build(f"kautz:d={d},k={k}")
-        a = topolab.analyze(net, progress=False)
-        bi_spec = f"jellyfish:routers={net.num_routers},degree={d}"
-        bi = topolab.analyze(topolab.build(bi_spec), progress=False)
+def _moore(measured: Measured, rows: list[Comparison], setups: list[Setup], quick: bool) -> None:
+    analyses = measured["analyze"]
+    for d, k, paper_n, paper_pct in kautz_cases(quick):
+        a = analyses[(f"kautz:d={d},k={k}", False)]
+        bi_spec = kautz_bi_spec(d, k)
+        bi = analyses[(bi_spec, False)]
         col = f"Kautz K({d},{k}) (§IV-A)"
         rows += [
-            Comparison(col, "routers", paper_n, net.num_routers),
-            Comparison(col, "diameter", k, a.diameter),
-            Comparison(col, "directed Moore bound", None, a.moore_bound),
-            Comparison(col, "% of the directed Moore bound", paper_pct, percent(a.moore_fraction), unit="%"),
-            Comparison(col, "bi Random of the same size and degree: diameter", None, bi.diameter),
+            Comparison(col, "routers", paper_n, int(a["routers"])),
+            Comparison(col, "diameter", k, int(a["diameter"])),
+            Comparison(col, "directed Moore bound", None, int(a["moore_bound"])),
+            Comparison(
+                col, "% of the directed Moore bound", paper_pct, percent(float(a["moore_fraction"])), unit="%"
+            ),
+            Comparison(col, "bi Random of the same size and degree: diameter", None, int(bi["diameter"])),
             Comparison(
                 col,
                 "bi Random: % of the bi-directional Moore bound",
                 None,
-                percent(bi.moore_fraction),
+                percent(float(bi["moore_fraction"])),
                 unit="%",
             ),
             Comparison(
@@ -257,14 +353,14 @@ def _moore(rows: list[Comparison], setups: list[Setup], quick: bool) -> None:
         setups.append(
             Setup(col, f"kautz:d={d},k={k}", f"Kautz digraph, analysed; bi Random: {bi_spec}", notes)
         )
-    sf = topolab.analyze(topolab.build("slimfly:q=19"), progress=False)
+    sf_moore_fraction = float(analyses[("slimfly:q=19", False)]["moore_fraction"])
     col = "bi-directional DDP solution, k = 2 (§IV-A)"
     rows.append(
         Comparison(
             col,
             "MMS q = 19 (d = 29): % of the Moore bound (Koibuchi et al. (2018): e.g. 90%)",
             90,
-            percent(sf.moore_fraction),
+            percent(sf_moore_fraction),
             unit="%",
         )
     )
@@ -282,36 +378,26 @@ def _moore(rows: list[Comparison], setups: list[Setup], quick: bool) -> None:
     )
 
 
-def _cables(rows: list[Comparison], setups: list[Setup]) -> list[dict[str, Any]]:
-    cases = (
-        (8, 1190, ("Rand", "MDDP", "Imase", "bi Random"), ()),
-        (
-            29,
-            722,
-            ("Rand", "MDDP", "Imase", "bi Random"),
-            (("bi MMS (DDP)", f"slimfly:q=19,p={P}"), ("Kautz K(29,2) (DDP)", f"kautz:d=29,k=2,p={P}")),
-        ),
-    )
+def _cables(measured: Measured, rows: list[Comparison], setups: list[Setup]) -> list[dict[str, Any]]:
     out = []
-    for d, n, fams, extra in cases:
+    for d, n, _, _ in CABLE_CASES:
         recs: dict[str, dict[str, Any]] = {}
-        named = [(fam, SPEC[fam].format(n=n, d=d, seed=0)) for fam in fams] + list(extra)
+        named = [(name, spec) for dd, name, spec in _cable_named() if dd == d]
         for name, spec in named:
-            net = topolab.build(spec)
-            c = topolab.cost(net, "fdr10", FLOOR, placement="sequential", per_cabinet=PER_CABINET)
-            router_cable_cost = c.cable_cost - c.cables_of("endpoint").cost
-            cost = c.total_cost - (0.5 * router_cable_cost if net.directed else 0.0)
+            info, c = measured["info"][(spec, None)], measured["cost"][(spec, None)]
+            router_cable_cost = c["cable_cost"] - c["endpoint_cost"]
+            cost = c["total_cost"] - (0.5 * router_cable_cost if info["directed"] else 0.0)
             rec: dict[str, Any] = {
                 "d": d,
                 "name": name,
                 "spec": spec,
-                "routers": net.num_routers,
-                "directed": net.directed,
-                "cables": c.electric_cables + c.optical_cables,
-                "avg_cable_m": c.avg_cable_m,
-                "total_cable_km": c.total_cable_m / 1000,
-                "cost_per_endpoint": cost / c.endpoints,
-                "power_per_endpoint_w": c.power_per_endpoint_w,
+                "routers": int(info["routers"]),
+                "directed": bool(info["directed"]),
+                "cables": int(c["electric_cables"] + c["optical_cables"]),
+                "avg_cable_m": float(c["avg_cable_m"]),
+                "total_cable_km": float(c["total_cable_m"]) / 1000,
+                "cost_per_endpoint": float(cost / c["endpoints"]),
+                "power_per_endpoint_w": float(c["power_per_endpoint_w"]),
             }
             recs[name] = rec
             out.append(rec)
@@ -382,12 +468,12 @@ def _cables(rows: list[Comparison], setups: list[Setup]) -> list[dict[str, Any]]
     return out
 
 
-def _sweep(quick: bool) -> list[dict[str, Any]]:
+def _sweep(measured: Measured, quick: bool) -> list[dict[str, Any]]:
     out = []
-    for n in QUICK_SWEEP_N if quick else SWEEP_N:
-        for fam in ("Rand", "MDDP", "Imase", "bi Random"):
-            spec = SPEC[fam].format(n=n, d=SWEEP_D, seed=0)
-            a = topolab.analyze(topolab.build(spec), progress=False)
+    specs = sweep_specs(quick)
+    for n in dict.fromkeys(n for n, _, _ in specs):
+        for _, fam, spec in (x for x in specs if x[0] == n):
+            a = measured["analyze"][(spec, False)]
             out.append(
                 {
                     "figure": "3/4",
@@ -395,8 +481,8 @@ def _sweep(quick: bool) -> list[dict[str, Any]]:
                     "n": n,
                     "d": SWEEP_D,
                     "spec": spec,
-                    "aspl": a.aspl,
-                    "diameter": a.diameter,
+                    "aspl": None if _missing(a["aspl"]) else float(a["aspl"]),
+                    "diameter": None if _missing(a["diameter"]) else int(a["diameter"]),
                 }
             )
         for directed, fam in ((True, "Ideal (directed Moore)"), (False, "Ideal (bi-directional Moore)")):
@@ -414,14 +500,17 @@ def _sweep(quick: bool) -> list[dict[str, Any]]:
     return out
 
 
-def run(quick: bool = False) -> Reproduction:
+def run(quick: bool = False, *, full: bool = False, execution: Optional[Execution] = None) -> Reproduction:
+    """``quick``: without the Kautz graphs above 10,000 routers and Figs. 3/4's larger sizes;
+    otherwise (and ``full``: the same) every graph."""
+    measured = _measure(quick, default_execution(scale_of(quick), execution))
     rows: list[Comparison] = []
     setups: list[Setup] = []
-    _table1(rows, setups)
-    _bisection_1024(rows, setups)
-    _moore(rows, setups, quick)
-    cable_data = _cables(rows, setups)
-    data = [{"figure": "14-16", **r} for r in cable_data] + _sweep(quick)
+    _table1(measured, rows, setups)
+    _bisection_1024(measured, rows, setups)
+    _moore(measured, rows, setups, quick)
+    cable_data = _cables(measured, rows, setups)
+    data = [{"figure": "14-16", **r} for r in cable_data] + _sweep(measured, quick)
     notes = [
         "bisection: METIS, endpoint-balanced halves, best of 5 seeded runs (docs/bisection.md); a "
         "directed cut counts the arcs of both directions, as Koibuchi et al. (2018) counts in- and "
