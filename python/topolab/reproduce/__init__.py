@@ -5,7 +5,9 @@ Each reproduction is a module of this package with ``ID``, ``TITLE``, ``SOURCE``
 from ``rep.data`` (matplotlib, Agg). ``REGISTRY`` maps the id to the module, imported only when
 run. ``quick`` runs a scaled-down subset where the full run takes more than a few seconds (the
 module's docstring and notes say what is left out). To add one, write
-``topolab/reproduce/<name>.py`` and add a line to ``REGISTRY``.
+``topolab/reproduce/<name>.py`` and add a line to ``REGISTRY``. A reproduction declares its
+cases (``RUNS_CASES = True``: ``reproduce.cases``, run through the experiment package), or
+says in ``NO_CASES`` why it has none to run.
 """
 
 from __future__ import annotations
@@ -192,9 +194,10 @@ def run(
     scale: dict[str, Any] = {}
     if full or execution is not None:
         if not getattr(module, "RUNS_CASES", False):
+            why = getattr(module, "NO_CASES", "")
             raise _core.ParameterError(
                 f"reproduce: parameter 'id' = '{rid}' is not allowed with --full, --workers, --scheduler "
-                f"or --results: they apply to {', '.join(cases_based())}"
+                f"or --results{f' ({why})' if why else ''}: they apply to {', '.join(cases_based())}"
             )
         scale = {"full": full, "execution": execution}
     with Progress(f"reproduce {rid}", unit="run", enabled=progress, counts_calls=True):
