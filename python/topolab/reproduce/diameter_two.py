@@ -42,6 +42,7 @@ from topolab.reproduce.cases import (
     records,
     run_curves,
     run_exchanges,
+    scale_of,
     setup_value,
 )
 
@@ -64,8 +65,11 @@ CONFIGS: tuple[tuple[str, str, str, str, str], ...] = (
     ("OFT k=4", "oft:k=4", "oft-worst", "1/k", "ugal_l:vcs=phase,endpoints_only=true,hops=false,c=2,n=1"),
 )
 QUICK_CONFIGS = ("SF p=3", "MLFM h=4", "OFT k=4")
-EXCHANGES = {"A2A": "alltoall", "NN": "nn3d"}  # 001 §4.1 sizes: 30 and 2,048 packets
-QUICK_EXCHANGES = {"A2A": "alltoall:packets=4", "NN": "nn3d:packets=64"}
+# Figs. 13/14's exchanges per scale; the default ones have 001 §4.1's sizes, 30 and 2,048 packets.
+EXCHANGES = {
+    "quick": {"A2A": "alltoall:packets=4", "NN": "nn3d:packets=64"},
+    "default": {"A2A": "alltoall", "NN": "nn3d"},
+}
 # One cycle carries one single-flit packet over a link: 001 §4.1's 256-byte packets at 100 Gb/s,
 # 20.48 ns.
 CYCLE_NS = 256 * 8 / 100.0
@@ -200,7 +204,7 @@ def _routings(spec: str, adaptive: str) -> dict[str, str]:
 def exchanges(quick: bool = False) -> list[tuple[Exchange, str, str]]:
     """Figs. 13/14's cases: one all-to-all and one nearest-neighbour exchange per network and
     routing (MIN, INR, UGAL-L), with the configuration label and the exchange's ("A2A", "NN")."""
-    sizes = QUICK_EXCHANGES if quick else EXCHANGES
+    sizes = EXCHANGES[scale_of(quick)]
     out = []
     for label, spec, _, _, adaptive in CONFIGS:
         if quick and label not in QUICK_CONFIGS:
@@ -221,7 +225,7 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
     table = setup_table(quick)
     tolerance = setup_value(table, "saturation search resolution")
     declared = curves(quick)
-    where = default_execution("quick" if quick else "default", execution)
+    where = default_execution(scale_of(quick), execution)
     measured = run_curves(ID, [c for c, _ in declared], table, tolerance, where)
     declared_exchanges = exchanges(quick)
     finished = run_exchanges(ID, [x for x, _, _ in declared_exchanges], table, where)

@@ -118,7 +118,7 @@ def sweep_specs(quick: bool) -> list[tuple[int, str, str]]:
     """Figs. 3/4's graphs, (n, family, spec), degree SWEEP_D."""
     return [
         (n, fam, SPEC[fam].format(n=n, d=SWEEP_D, seed=0))
-        for n in SWEEP_N["quick" if quick else "default"]
+        for n in SWEEP_N[scale_of(quick)]
         for fam in FAMILIES
     ]
 
