@@ -74,3 +74,20 @@ def test_files_written(rep, tmp_path, capsys):
     _print(rep)
     out = capsys.readouterr().out
     assert "== MLFM h=4: mlfm:h=4" in out and "Fig. 14 NN UGAL-L effective throughput" in out
+
+
+def test_full_declares_the_papers_networks():
+    from topolab.reproduce import diameter_two
+
+    # Kathareios et al., SC15, §4.1: SF q = 13 (2q^2 = 338 routers) with p = 9 and 10, MLFM h = 15
+    # (h(h + 1) = 240 endpoint routers of h endpoints), OFT k = 12 (2(k^2 - k + 1) = 266 leaves of k).
+    endpoints = {
+        spec: topolab.build(spec).num_endpoints for _, spec, _, _, _ in diameter_two.configs(full=True)
+    }
+    assert list(endpoints.values()) == [338 * 9, 338 * 10, 240 * 15, 266 * 12]
+    curves = diameter_two.curves(full=True)
+    exchanges = diameter_two.exchanges(full=True)
+    assert {c.network for c, _ in curves} == {x.network for x, _, _ in exchanges} == set(endpoints)
+    assert len(curves) == 4 * 2 * 2 and len(exchanges) == 4 * 2 * 3
+    # The full exchanges have 001 §4.1's message sizes, the defaults of the specs.
+    assert {x.exchange for x, _, _ in exchanges} == {"alltoall", "nn3d"}

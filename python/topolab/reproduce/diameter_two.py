@@ -31,7 +31,6 @@ from typing import Any, Optional
 
 import topolab
 from topolab import routing
-from topolab._core import ParameterError
 from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow, percent
 from topolab.reproduce.cases import (
     Curve,
@@ -58,17 +57,40 @@ INR_SF = "valiant:endpoints_only=true"
 INR_SPSP = "valiant:endpoints_only=true,vcs=phase"
 # (label, spec, worst-case traffic, worst-case MIN bound of 001 §4.2 as a function of the net,
 #  its formula, adaptive routing of 001 §3.3)
-CONFIGS: tuple[tuple[str, str, str, str, str], ...] = (
-    ("SF p=3", "slimfly:q=5,p=3", "slimfly-worst", "1/(2p)", "ugal_l"),
-    ("SF p=4", "slimfly:q=5,p=4", "slimfly-worst", "1/(2p)", "ugal_l"),
-    ("MLFM h=4", "mlfm:h=4", "mlfm-worst", "1/h", "ugal_l:vcs=phase,endpoints_only=true,hops=false,c=2,n=5"),
-    ("OFT k=4", "oft:k=4", "oft-worst", "1/k", "ugal_l:vcs=phase,endpoints_only=true,hops=false,c=2,n=1"),
-)
+UGAL_MLFM = "ugal_l:vcs=phase,endpoints_only=true,hops=false,c=2,n=5"
+UGAL_OFT = "ugal_l:vcs=phase,endpoints_only=true,hops=false,c=2,n=1"
+CONFIGS: dict[str, tuple[tuple[str, str, str, str, str], ...]] = {
+    "default": (
+        ("SF p=3", "slimfly:q=5,p=3", "slimfly-worst", "1/(2p)", "ugal_l"),
+        ("SF p=4", "slimfly:q=5,p=4", "slimfly-worst", "1/(2p)", "ugal_l"),
+        ("MLFM h=4", "mlfm:h=4", "mlfm-worst", "1/h", UGAL_MLFM),
+        ("OFT k=4", "oft:k=4", "oft-worst", "1/k", UGAL_OFT),
+    ),
+    # 001 §4.1's own networks: SF q = 13 with p = 9 = ⌊k'/2⌋ and 10 = ⌈k'/2⌉, MLFM h = 15, OFT k = 12.
+    "full": (
+        ("SF p=9", "slimfly:q=13,p=9", "slimfly-worst", "1/(2p)", "ugal_l"),
+        ("SF p=10", "slimfly:q=13,p=10", "slimfly-worst", "1/(2p)", "ugal_l"),
+        ("MLFM h=15", "mlfm:h=15", "mlfm-worst", "1/h", UGAL_MLFM),
+        ("OFT k=12", "oft:k=12", "oft-worst", "1/k", UGAL_OFT),
+    ),
+}
 QUICK_CONFIGS = ("SF p=3", "MLFM h=4", "OFT k=4")
+# The part each configuration plays in 001's text (its numbers are per part, at every scale).
+ROLE = {
+    "SF p=3": "SF lower p",
+    "SF p=9": "SF lower p",
+    "SF p=4": "SF higher p",
+    "SF p=10": "SF higher p",
+    "MLFM h=4": "MLFM",
+    "MLFM h=15": "MLFM",
+    "OFT k=4": "OFT",
+    "OFT k=12": "OFT",
+}
 # Figs. 13/14's exchanges per scale; the default ones have 001 §4.1's sizes, 30 and 2,048 packets.
 EXCHANGES = {
     "quick": {"A2A": "alltoall:packets=4", "NN": "nn3d:packets=64"},
     "default": {"A2A": "alltoall", "NN": "nn3d"},
+    "full": {"A2A": "alltoall", "NN": "nn3d"},
 }
 # One cycle carries one single-flit packet over a link: 001 §4.1's 256-byte packets at 100 Gb/s,
 # 20.48 ns.
@@ -155,26 +177,34 @@ def setup_table(quick: bool = False) -> tuple[SetupRow, ...]:
 
 # 001 §4.3.1 (Fig. 6 text): MIN uniform "approximately 96 to 98%", SF with the higher p "87%";
 # INR "half the saturation point in uniform traffic" (read as 0.5 of MIN's ~0.97 -> 0.49).
-PAPER_MIN_UNIFORM = {"SF p=3": 0.97, "SF p=4": 0.87, "MLFM h=4": 0.97, "OFT k=4": 0.97}
+PAPER_MIN_UNIFORM = {"SF lower p": 0.97, "SF higher p": 0.87, "MLFM": 0.97, "OFT": 0.97}
 PAPER_INR = 0.5
 # 001 §4.4 text: A2A "close to 100%" for MIN and adaptive, "half of that" for INR; NN: INR
 # "close to 70%", adaptive "close to 100%" on the MLFM; MIN "very low" (no number).
 PAPER_EXCHANGE: dict[tuple[str, str, str], float] = {
-    ("A2A", "MIN", "SF p=3"): 1.0,
-    ("A2A", "MIN", "MLFM h=4"): 1.0,
-    ("A2A", "MIN", "OFT k=4"): 1.0,
-    ("A2A", "UGAL-L", "SF p=3"): 1.0,
-    ("A2A", "UGAL-L", "MLFM h=4"): 1.0,
-    ("A2A", "UGAL-L", "OFT k=4"): 1.0,
-    ("A2A", "INR", "SF p=3"): 0.5,
-    ("A2A", "INR", "MLFM h=4"): 0.5,
-    ("A2A", "INR", "OFT k=4"): 0.5,
-    ("NN", "INR", "SF p=3"): 0.7,
-    ("NN", "INR", "SF p=4"): 0.7,
-    ("NN", "INR", "MLFM h=4"): 0.7,
-    ("NN", "INR", "OFT k=4"): 0.7,
-    ("NN", "UGAL-L", "MLFM h=4"): 1.0,
+    ("A2A", "MIN", "SF lower p"): 1.0,
+    ("A2A", "MIN", "MLFM"): 1.0,
+    ("A2A", "MIN", "OFT"): 1.0,
+    ("A2A", "UGAL-L", "SF lower p"): 1.0,
+    ("A2A", "UGAL-L", "MLFM"): 1.0,
+    ("A2A", "UGAL-L", "OFT"): 1.0,
+    ("A2A", "INR", "SF lower p"): 0.5,
+    ("A2A", "INR", "MLFM"): 0.5,
+    ("A2A", "INR", "OFT"): 0.5,
+    ("NN", "INR", "SF lower p"): 0.7,
+    ("NN", "INR", "SF higher p"): 0.7,
+    ("NN", "INR", "MLFM"): 0.7,
+    ("NN", "INR", "OFT"): 0.7,
+    ("NN", "UGAL-L", "MLFM"): 1.0,
 }
+
+
+def configs(quick: bool = False, full: bool = False) -> tuple[tuple[str, str, str, str, str], ...]:
+    """The networks run, (label, spec, worst-case traffic, 001 §4.2's worst-case MIN bound,
+    UGAL-L spec): ``full`` 001 §4.1's, otherwise scaled down (``quick``: without SF p = 4)."""
+    if full:
+        return CONFIGS["full"]
+    return tuple(c for c in CONFIGS["default"] if not quick or c[0] in QUICK_CONFIGS)
 
 
 def _worst_bound(net: topolab.Network, formula: str) -> float:
@@ -183,13 +213,11 @@ def _worst_bound(net: topolab.Network, formula: str) -> float:
     return 1.0 / (2 * p) if formula == "1/(2p)" else 1.0 / p  # MLFM p = h, OFT p = k
 
 
-def curves(quick: bool = False) -> list[tuple[Curve, str]]:
+def curves(quick: bool = False, full: bool = False) -> list[tuple[Curve, str]]:
     """Fig. 6's curves: MIN and INR under uniform and the family's worst case, per network
     (with its configuration label)."""
     out = []
-    for label, spec, worst, _, _ in CONFIGS:
-        if quick and label not in QUICK_CONFIGS:
-            continue
+    for label, spec, worst, _, _ in configs(quick, full):
         inr = _routings(spec, "")["INR"]
         for traffic in ("uniform", worst):
             for rlabel, rname in (("MIN", "min"), ("INR", inr)):
@@ -201,14 +229,12 @@ def _routings(spec: str, adaptive: str) -> dict[str, str]:
     return {"MIN": "min", "INR": INR_SF if spec.startswith("slimfly") else INR_SPSP, "UGAL-L": adaptive}
 
 
-def exchanges(quick: bool = False) -> list[tuple[Exchange, str, str]]:
+def exchanges(quick: bool = False, full: bool = False) -> list[tuple[Exchange, str, str]]:
     """Figs. 13/14's cases: one all-to-all and one nearest-neighbour exchange per network and
     routing (MIN, INR, UGAL-L), with the configuration label and the exchange's ("A2A", "NN")."""
-    sizes = EXCHANGES[scale_of(quick)]
+    sizes = EXCHANGES[scale_of(quick, full)]
     out = []
-    for label, spec, _, _, adaptive in CONFIGS:
-        if quick and label not in QUICK_CONFIGS:
-            continue
+    for label, spec, _, _, adaptive in configs(quick, full):
         for xlabel, xspec in sizes.items():
             for rlabel, rname in _routings(spec, adaptive).items():
                 out.append((Exchange(rlabel, spec, rname, xspec, panel=f"{label} {xlabel}"), label, xlabel))
@@ -216,24 +242,22 @@ def exchanges(quick: bool = False) -> list[tuple[Exchange, str, str]]:
 
 
 def run(quick: bool = False, *, full: bool = False, execution: Optional[Execution] = None) -> Reproduction:
-    if full:
-        raise ParameterError(
-            "reproduce diameter-two: --full (Kathareios et al., SC15, §4.1's 3,000-3,600 endpoints) is not "
-            "declared: its cases are the scaled-down networks"
-        )
-    configs = [c for c in CONFIGS if not quick or c[0] in QUICK_CONFIGS]
+    """``quick``: the tests' subset; ``full``: Kathareios et al., SC15, §4.1's networks (3,042 to
+    3,600 endpoints), otherwise scaled down to 80-200 endpoints; the setup table is the same
+    for both but ``quick``'s."""
+    run_configs = configs(quick, full)
     table = setup_table(quick)
     tolerance = setup_value(table, "saturation search resolution")
-    declared = curves(quick)
-    where = default_execution(scale_of(quick), execution)
+    declared = curves(quick, full)
+    where = default_execution(scale_of(quick, full), execution)
     measured = run_curves(ID, [c for c, _ in declared], table, tolerance, where)
-    declared_exchanges = exchanges(quick)
+    declared_exchanges = exchanges(quick, full)
     finished = run_exchanges(ID, [x for x, _, _ in declared_exchanges], table, where)
     rows: list[Comparison] = []
     data: list[dict[str, Any]] = []
     setups: list[Setup] = []
-    nets = {spec: topolab.build(spec) for _, spec, _, _, _ in configs}
-    formulas = {label: formula for label, _, _, formula, _ in configs}
+    nets = {spec: topolab.build(spec) for _, spec, _, _, _ in run_configs}
+    formulas = {label: formula for label, _, _, formula, _ in run_configs}
     for (curve, label), m in zip(declared, measured):
         net = nets[curve.network]
         kind = "uniform" if curve.traffic == "uniform" else "worst case"
@@ -242,7 +266,7 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
         data.extend({**r, "figure": "6", "config": label, "workload": kind} for r in records([m]))
         if curve.label == "MIN" and kind == "uniform":
             paper, note = (
-                PAPER_MIN_UNIFORM[label],
+                PAPER_MIN_UNIFORM[ROLE[label]],
                 "Kathareios et al., SC15, §4.3.1: 96-98%; SF with higher p ~87%",
             )
         elif curve.label == "MIN":
@@ -278,7 +302,7 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
                 "effective_throughput": eff,
             }
         )
-        paper_eff = PAPER_EXCHANGE.get((xlabel, x.label, label))
+        paper_eff = PAPER_EXCHANGE.get((xlabel, x.label, ROLE[label]))
         rows.append(
             Comparison(
                 label,
@@ -290,7 +314,7 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
                 "%",
             )
         )
-    for label, spec, worst, _, adaptive in configs:
+    for label, spec, worst, _, adaptive in run_configs:
         net = nets[spec]
         inr = _routings(spec, adaptive)["INR"]
         setups.append(
@@ -301,12 +325,18 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
                 f"INR = '{inr}'; UGAL-L = '{adaptive}'; router: the setup table",
             )
         )
-    notes = (
-        "scaled down from Kathareios et al., SC15, §4.1's SF q = 13 (p = 9, 10), MLFM h = 15, OFT k = 12 "
-        "(about 3,000-3,600 "
+    sizes_note = (
+        "Kathareios et al., SC15, §4.1's networks: SF q = 13 (p = 9, 10), MLFM h = 15, OFT k = 12 (3,042 to "
+        "3,600 endpoints)"
+        if full
+        else "scaled down from Kathareios et al., SC15, §4.1's SF q = 13 (p = 9, 10), MLFM h = 15, "
+        "OFT k = 12 (about 3,000-3,600 "
         "endpoints) to SF q = 5 (p = 3, 4), MLFM h = 4, OFT k = 4; Kathareios et al.'s (SC15) closed forms "
         "1/(2p), 1/h, 1/k are "
         "compared for the scaled sizes"
+    )
+    notes = (
+        sizes_note
         + (
             "; quick mode: SF p = 4 left out, short samples, exchanges of 4 and 64 packets per message"
             if quick
