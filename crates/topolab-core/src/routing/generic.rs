@@ -233,7 +233,11 @@ impl HopRouting for Valiant {
         // Rejection sampling is uniform over the admissible intermediates; after a few misses
         // (a tight max_hops) they are listed, which is uniform too.
         let candidates = self.candidates(s, t);
-        let tries = if candidates.is_empty() { 0 } else { REJECTION_TRIES };
+        let tries = if candidates.is_empty() {
+            0
+        } else {
+            REJECTION_TRIES
+        };
         for _ in 0..tries {
             let i = candidates[rng.random_range(0..candidates.len())];
             if self.admissible(s, t, i) {
