@@ -297,7 +297,7 @@ fn polarfly(s: &Spec, net: &Network) -> Result<Traffic> {
     let cluster = |r: usize| net.label(r)[cf];
     let quadrics: Vec<usize> = (0..n).filter(|&r| cluster(r) == 0).collect();
     let q = quadrics.len().saturating_sub(1);
-    if q % 2 == 0 {
+    if q.is_multiple_of(2) {
         return Err(s.invalid(
             "network",
             format!("{} (q = {q})", net.spec()),
