@@ -132,8 +132,8 @@ impl Valiant {
         })
     }
 
-    /// Restricts the intermediates of a pair whose routers are not adjacent to the source's
-    /// neighbours (PolarFly's UGAL_PF; see the type's comment).
+    /// Restricts the intermediates of every pair (s, t) with t not adjacent to s to the
+    /// neighbours of s (PolarFly's UGAL_PF; see the type's comment).
     pub fn near_source(mut self, net: &Network) -> Self {
         let neighbours = (0..net.num_routers())
             .map(|r| net.neighbors(r).to_vec())
