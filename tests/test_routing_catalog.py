@@ -32,6 +32,7 @@ NETWORK_FOR = {
     "dragonflyplus_min": "dragonflyplus:h=2",
     "dragonflyplus_valiant": "dragonflyplus:h=2",
     "dragonflyplus_adaptive": "dragonflyplus:h=2",
+    "ugal_pf": "polarfly:q=5,p=2",
 }
 
 

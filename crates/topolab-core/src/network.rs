@@ -48,6 +48,14 @@ pub const MMS_COORDINATES: Capability = Capability {
     fields: &["t", "x", "y"],
 };
 
+/// PolarFly's rack clusters and projective points (cluster, x0, x1, x2): cluster 0 holds the
+/// quadrics, cluster c >= 1 the c-th neighbour of the starter (lowest-numbered) quadric and its
+/// non-quadric neighbours (Lakhotia et al., SC22, modular layout; `topology::polarfly`).
+pub const POLARFLY_CLUSTERS: Capability = Capability {
+    what: "PolarFly rack clusters",
+    fields: &["cluster", "x0", "x1", "x2"],
+};
+
 /// MLFM router kinds, layers and columns (Kathareios et al., SC15, §2.2.2).
 pub const MLFM_LAYOUT: Capability = Capability {
     what: "MLFM router kinds and columns",

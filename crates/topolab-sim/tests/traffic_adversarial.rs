@@ -1,15 +1,22 @@
 //! Adversarial patterns against the properties the papers build them for, checked by brute force
 //! over all shortest paths: Slim Fly (000 §V-C, 001 §4.2: pairs at distance 2 whose routes
-//! overlap, 2p flows on the shared link), Dragonfly (group i to group i+1), fat tree (through the
-//! core), MLFM and OFT (001 §4.2: all of a router's traffic on one minimal path).
+//! overlap, 2p flows on the shared link), PolarFly (Lakhotia et al., SC22: every router to a
+//! neighbour), Dragonfly (group i to group i+1; on Dragonfly+ too), fat tree (through the
+//! core), MLFM and OFT (001 §4.2: all of a router's traffic on one minimal path). The new
+//! families' patterns are also measured with the static channel load of minimal routing against
+//! uniform traffic and random permutations.
 
 use std::collections::BTreeMap;
 
 use rand_chacha::ChaCha8Rng;
 use topolab_core::io::{self, Format, LoadOptions};
 use topolab_core::metrics::distance::{distances_from, UNREACHABLE};
+use topolab_core::progress::Silent;
 use topolab_core::rng::{stream, Stream};
+use topolab_core::routing::catalog::build_static;
+use topolab_core::routing::load::channel_load;
 use topolab_core::{build_str, Network};
+use topolab_sim::routing::traffic_demands;
 use topolab_sim::traffic::Traffic;
 
 fn rng() -> ChaCha8Rng {
@@ -378,4 +385,123 @@ fn adversarial_patterns_reject_other_families() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("at least 2 pods"), "{err}");
+}
+
+/// Channel loads (flows per link) of the oblivious `routing` under the traffic spec's expected
+/// router-level rates: the max, and the mean over the links that carry traffic.
+fn loads(net: &Network, routing: &str, traffic: &str) -> (f64, f64) {
+    let def = build_static(net, routing, &Silent).unwrap();
+    let demands = traffic_demands(net, traffic).unwrap();
+    let load = channel_load(net, def.as_ref(), &demands, &Silent).unwrap();
+    let used: Vec<f64> = load.loads.iter().copied().filter(|&l| l > 0.0).collect();
+    (load.max_load, used.iter().sum::<f64>() / used.len() as f64)
+}
+
+/// `loads` averaged over random permutations of 8 seeds.
+fn randperm_loads(net: &Network, routing: &str) -> (f64, f64) {
+    let seeds = 1..9u32;
+    let n = seeds.len() as f64;
+    let (max, mean) = seeds
+        .map(|seed| loads(net, routing, &format!("randperm:seed={seed}")))
+        .fold((0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
+    (max / n, mean / n)
+}
+
+#[test]
+fn polarfly_worst_case_pairs_every_router_with_a_neighbour() {
+    for q in [3u32, 5, 7, 9] {
+        let net = build_str(&format!("polarfly:q={q}")).unwrap();
+        let p = net.endpoints()[0];
+        let dest = table(&pattern("polarfly-worst", &net), &net);
+        // A permutation of all endpoints (the starter quadric's among themselves).
+        assert_eq!(assert_permutation_on_active(&dest), dest.len(), "q={q}");
+        let flows = router_flows(&net, &dest);
+        let quadrics: Vec<usize> = (0..net.num_routers())
+            .filter(|&r| net.neighbors(r).len() == q as usize)
+            .collect();
+        assert_eq!(quadrics.len(), q as usize + 1);
+        let mut senders = BTreeMap::new();
+        for (&(a, b), &f) in &flows {
+            if a == b {
+                assert_eq!(
+                    a, quadrics[0],
+                    "q={q}: only the starter quadric keeps its traffic"
+                );
+                continue;
+            }
+            assert_eq!(f, p, "q={q}: all p endpoints of {a} go to {b}");
+            assert!(
+                net.neighbors(a).contains(&(b as u32)),
+                "q={q}: {a}-{b} adjacent"
+            );
+            assert_eq!(flows.get(&(b, a)), Some(&p), "q={q}: {a} and {b} exchange");
+            *senders.entry(a).or_insert(0) += 1;
+        }
+        assert_eq!(
+            senders.len(),
+            net.num_routers() - 1,
+            "q={q}: every other router sends"
+        );
+        // Each flow has one minimal path, the direct link, which carries p flows per direction.
+        let loads = link_loads(&net, &flows);
+        assert_eq!(*loads.forced.values().max().unwrap(), p);
+        assert_eq!(*loads.possible.values().max().unwrap(), p);
+    }
+}
+
+#[test]
+fn polarfly_worst_case_needs_odd_q_and_a_polarfly() {
+    let even = build_str("polarfly:q=4").unwrap();
+    let err = Traffic::parse("polarfly-worst", &even)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("q = 4") && err.contains("odd q"), "{err}");
+    let sf = build_str("slimfly:q=5").unwrap();
+    let err = Traffic::parse("polarfly-worst", &sf)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("'slimfly'") && err.contains("PolarFly"),
+        "{err}"
+    );
+    let pf = build_str("polarfly:q=5").unwrap();
+    assert_eq!(pattern("worst", &pf), pattern("polarfly-worst", &pf));
+    assert_eq!(pattern("badpf", &pf), pattern("polarfly-worst", &pf));
+}
+
+#[test]
+fn new_worst_cases_load_minimal_routing_more_than_uniform_and_random_permutations() {
+    for (spec, worst, routing) in [
+        ("polarfly:q=5", "polarfly-worst", "min"),
+        ("polarfly:q=7", "polarfly-worst", "min"),
+        ("polarfly:q=11", "polarfly-worst", "min"),
+        ("polarfly:q=5", "slimfly-worst", "min"),
+        ("polarfly:q=7", "slimfly-worst", "min"),
+        ("dragonflyplus:h=2", "dragonfly-worst", "dragonflyplus_min"),
+        (
+            "dragonflyplus:h=3,g=5",
+            "dragonfly-worst",
+            "dragonflyplus_min",
+        ),
+    ] {
+        let net = build_str(spec).unwrap();
+        let uniform = loads(&net, routing, "uniform");
+        let random = randperm_loads(&net, routing);
+        let bad = loads(&net, routing, worst);
+        println!(
+            "{spec} {routing}: max / mean-used load {worst} {:.2} / {:.2}, uniform {:.2} / {:.2}, \
+             randperm {:.2} / {:.2}",
+            bad.0, bad.1, uniform.0, uniform.1, random.0, random.1
+        );
+        assert!(
+            bad.0 > 1.5 * uniform.0,
+            "{spec} {worst}: {bad:?} vs uniform {uniform:?}"
+        );
+        // Random permutations have hot links too on small networks (their max load can match
+        // a worst case's); what the worst cases add is that the typical used link is as loaded.
+        assert!(
+            bad.1 > 1.5 * random.1,
+            "{spec} {worst}: {bad:?} vs random {random:?}"
+        );
+    }
 }

@@ -11,6 +11,7 @@ fn network_for(name: &str) -> Network {
         "fattree-worst" => "fattree:k=4",
         "mlfm-worst" => "mlfm:h=3",
         "oft-worst" => "oft:k=4",
+        "polarfly-worst" => "polarfly:q=5",
         _ => "slimfly:q=5",
     };
     build_str(spec).unwrap()
@@ -57,6 +58,13 @@ fn aliases_case_and_underscores() {
     same("Hot_Spot:Fraction=0.5", "hotspot:fraction=0.5");
     same("shift:active=POW2", "shift:active=pow2");
     same("sf_worst", "slimfly-worst");
+    let pf = build_str("polarfly:q=5").unwrap();
+    for alias in ["pf-worst", "badpf", "perm1hop"] {
+        assert_eq!(
+            Traffic::parse(alias, &pf).unwrap(),
+            Traffic::parse("polarfly-worst", &pf).unwrap()
+        );
+    }
 }
 
 fn assert_error(spec: &str, net: &Network, needles: &[&str]) {

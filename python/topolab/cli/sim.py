@@ -224,7 +224,10 @@ def _catalog_notes() -> str:
     patterns = [
         t.name + (f"({','.join(t.params)})" if t.params else "") for t in traffic_patterns()
     ]
-    wrap = lambda text: textwrap.fill(text, 100, initial_indent="  ", subsequent_indent="  ")  # noqa: E731
+    # Names are never split (at their hyphens: "oft-worst"), so the list can be searched.
+    wrap = lambda text: textwrap.fill(  # noqa: E731
+        text, 100, initial_indent="  ", subsequent_indent="  ", break_on_hyphens=False
+    )
     return (
         "routings (--routing; 'topolab list routings' describes each):\n"
         + wrap(", ".join(routings))

@@ -130,6 +130,7 @@ pub const UGAL_PARAMS: &[&str] = &[
     "vcs",
     "endpoints_only",
     "max_hops",
+    "near_source",
     "n",
     "c",
     "hops",
@@ -295,6 +296,12 @@ pub const ALIASES: &[Alias] = &[
         booksim: "ugal_l:paths=dragonfly,n=1,c=2,hops=false,bias=30,ports=first,vc_split=one",
         summary: "BookSim2 dragonflynew ugal: minimal unless q_min > 2 q_nonmin + 30 at the source; VC = phase 0/1/2",
     },
+    Alias {
+        name: "ugal_pf",
+        spec: "ugal_l:near_source=true,n=4,c=1.5,hops=false",
+        booksim: "ugal_l:near_source=true,n=4,c=1.5,hops=false",
+        summary: "PolarFly's UGAL_PF (Lakhotia et al., SC22; the authors' SST Merlin topo_polarfly): 4 Valiant candidates among the source's neighbours unless the destination is one (non-minimal paths <= 3 hops then, else <= 4), minimal unless q_min > 1.5 q_val; hop VCs (4 on a diameter-2 graph)",
+    },
 ];
 
 /// The spec an alias stands for (`booksim`: under `booksim_compat`), or `spec` itself.
@@ -378,7 +385,7 @@ fn vc_rule(params: &Params, allowed: &[VcRule]) -> Result<VcRule> {
     }
 }
 
-/// `valiant` from its parameters (vcs, endpoints_only, max_hops).
+/// `valiant` from its parameters (vcs, endpoints_only, max_hops, near_source).
 pub fn valiant_from_params(
     net: &Network,
     table: Arc<MinimalTable>,
@@ -386,8 +393,14 @@ pub fn valiant_from_params(
 ) -> Result<Valiant> {
     let endpoints_only = params.opt_bool("endpoints_only")?.unwrap_or(false);
     let max_hops = params.opt_u32("max_hops", 1, 1000)?;
+    let near_source = params.opt_bool("near_source")?.unwrap_or(false);
     let vcs = vc_rule(params, &[VcRule::Hop, VcRule::Phase, VcRule::Single])?;
-    Valiant::new(net, table, vcs, endpoints_only, max_hops)
+    let valiant = Valiant::new(net, table, vcs, endpoints_only, max_hops)?;
+    Ok(if near_source {
+        valiant.near_source(net)
+    } else {
+        valiant
+    })
 }
 
 /// UGAL's candidates from `paths` (shortest: min ∪ valiant from the Valiant parameters;
@@ -407,7 +420,7 @@ pub fn ugal_from_params(
             Ok(UgalCandidates::Shortest(Ugal::new(table, val)?))
         }
         "dragonfly" => {
-            for key in ["vcs", "endpoints_only", "max_hops"] {
+            for key in ["vcs", "endpoints_only", "max_hops", "near_source"] {
                 if params.opt_text(key)?.is_some() {
                     return Err(TopolabError::invalid(
                         params.family(),
@@ -653,7 +666,7 @@ pub const ROUTINGS: &[RoutingEntry] = &[
     },
     RoutingEntry {
         name: "ugal",
-        params: &["paths", "vcs", "endpoints_only", "max_hops"],
+        params: &["paths", "vcs", "endpoints_only", "max_hops", "near_source"],
         readers: STATIC,
         summary: "UGAL candidates min ∪ valiant (static analysis of the adaptive choice; simulate ugal_l or ugal_g)",
         source: "Besta & Hoefler, SC14, §IV-C",
@@ -689,9 +702,9 @@ pub const ROUTINGS: &[RoutingEntry] = &[
     },
     RoutingEntry {
         name: "valiant",
-        params: &["vcs", "endpoints_only", "max_hops"],
+        params: &["vcs", "endpoints_only", "max_hops", "near_source"],
         readers: BOTH,
-        summary: "Valiant: minimal to a random intermediate router, then to the destination; endpoints_only (intermediates with endpoints), max_hops; vcs=hop (default), phase or single",
+        summary: "Valiant: minimal to a random intermediate router, then to the destination; endpoints_only (intermediates with endpoints), max_hops, near_source (the source's neighbours unless the destination is one); vcs=hop (default), phase or single",
         source: "Besta & Hoefler, SC14, §IV-B, Kathareios et al., SC15, §3.2, §3.4",
         definition: Definition::Rule(|net, params, monitor| {
                 let table = Arc::new(MinimalTable::build(net, monitor)?);

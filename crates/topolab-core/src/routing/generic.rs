@@ -70,7 +70,11 @@ pub fn require_connected(hops: &HopMatrix, what: &str) -> Result<()> {
 /// the destination's, minimal to R_i, then minimal to the destination (2 to 2·D hops).
 /// Options: intermediates only among routers with endpoints (001 §3.2's indirect random
 /// routing for MLFM/OFT: 4-hop paths instead of 2, 4 or 6), and only intermediates with
-/// d(s,i) + d(i,t) <= max_hops (000 §IV-B's "at most 3 hops"). A pair without an admissible
+/// d(s,i) + d(i,t) <= max_hops (000 §IV-B's "at most 3 hops"), and `near_source`: when the
+/// destination is not adjacent to the source, only the source's neighbours (PolarFly's UGAL_PF,
+/// Lakhotia et al., SC22: on a diameter-2 graph the non-minimal path is then at most 3 hops, not
+/// 4; a destination next to the source keeps every intermediate, as the authors' SST Merlin
+/// `topo_polarfly` and BookSim2 `ugall4_pf` do). A pair without an admissible
 /// intermediate (source and destination on one router, tiny networks, tight max_hops) is
 /// routed minimally. State: phase 0 towards the intermediate `aux`, phase 1 towards the
 /// destination. VCs: hop-indexed (2·D classes, 000 §IV-D), per phase (001 §3.4) or single.
@@ -79,6 +83,8 @@ pub struct Valiant {
     pub vcs: VcRule,
     pub endpoints_only: bool,
     pub max_hops: Option<u32>,
+    /// Each router's neighbours, when intermediates are restricted to them (`near_source`).
+    near_source: Option<Vec<Vec<u32>>>,
     /// Routers eligible as intermediates before the per-pair conditions.
     pool: Vec<u32>,
     /// Longest path: 2·D (D between endpoint routers when intermediates have endpoints).
@@ -120,14 +126,45 @@ impl Valiant {
             vcs,
             endpoints_only,
             max_hops,
+            near_source: None,
             pool,
             longest,
         })
     }
 
+    /// Restricts the intermediates of every pair (s, t) with t not adjacent to s to the
+    /// neighbours of s (PolarFly's UGAL_PF; see the type's comment).
+    pub fn near_source(mut self, net: &Network) -> Self {
+        let neighbours = (0..net.num_routers())
+            .map(|r| net.neighbors(r).to_vec())
+            .collect();
+        self.near_source = Some(neighbours);
+        self
+    }
+
+    /// The source's neighbours when `near_source` restricts the pair (s, t), else None.
+    #[inline]
+    fn restricted(&self, s: u32, t: u32) -> Option<&[u32]> {
+        let neighbours = self.near_source.as_ref()?;
+        (self.table.dist(s as usize, t as usize) > 1).then(|| neighbours[s as usize].as_slice())
+    }
+
+    /// The routers to draw intermediates from for (s, t), before `admissible`.
+    #[inline]
+    fn candidates(&self, s: u32, t: u32) -> &[u32] {
+        self.restricted(s, t).unwrap_or(&self.pool)
+    }
+
     #[inline]
     fn admissible(&self, s: u32, t: u32, i: u32) -> bool {
         if i == s || i == t {
+            return false;
+        }
+        // Drawn from the source's neighbours rather than the pool: check both.
+        if self.restricted(s, t).is_some()
+            && (self.table.dist(s as usize, i as usize) != 1
+                || (self.endpoints_only && self.pool.binary_search(&i).is_err()))
+        {
             return false;
         }
         match self.max_hops {
@@ -148,6 +185,9 @@ impl HopRouting for Valiant {
         }
         if let Some(m) = self.max_hops {
             s.push_str(&format!(",max_hops={m}"));
+        }
+        if self.near_source.is_some() {
+            s.push_str(",near_source=true");
         }
         s
     }
@@ -171,7 +211,7 @@ impl HopRouting for Valiant {
     fn start(&self, s: u32, t: u32, out: &mut Vec<(RouteState, f64)>) {
         let first = out.len();
         if s != t {
-            for &i in &self.pool {
+            for &i in self.candidates(s, t) {
                 if self.admissible(s, t, i) {
                     out.push((RouteState::new(TO_INTERMEDIATE, i), 1.0));
                 }
@@ -192,8 +232,14 @@ impl HopRouting for Valiant {
         }
         // Rejection sampling is uniform over the admissible intermediates; after a few misses
         // (a tight max_hops) they are listed, which is uniform too.
-        for _ in 0..REJECTION_TRIES {
-            let i = self.pool[rng.random_range(0..self.pool.len())];
+        let candidates = self.candidates(s, t);
+        let tries = if candidates.is_empty() {
+            0
+        } else {
+            REJECTION_TRIES
+        };
+        for _ in 0..tries {
+            let i = candidates[rng.random_range(0..candidates.len())];
             if self.admissible(s, t, i) {
                 return RouteState::new(TO_INTERMEDIATE, i);
             }

@@ -52,13 +52,10 @@ pub const FAMILY: Family = Family {
     sizes,
     routing: FamilyRouting {
         specific: &[],
-        // SC22 evaluates minimal routing under uniform traffic and a UGAL variant for
-        // adversarial traffic; topolab's ugal_l stands in for the latter (docs/families/polarfly.md).
-        simulation: Some(
-            SimulationChoice::new("min", "randperm", "ugal_l").noted(
-                "SC22's adversarial pattern is not built: a random permutation with UGAL-L",
-            ),
-        ),
+        // SC22 evaluates minimal routing under uniform traffic and its UGAL variant, UGAL_PF
+        // (the `ugal_pf` alias), under the adversarial Perm1Hop pattern (`polarfly-worst`,
+        // odd q; docs/families/polarfly.md).
+        simulation: Some(SimulationChoice::new("min", "polarfly-worst", "ugal_pf")),
     },
     placement: FamilyPlacement::Grouped {
         field: "cluster",
@@ -229,7 +226,7 @@ fn build(p: &Params) -> Result<Network> {
     let graph = polarity_graph(&field);
     let cluster = clusters(&graph);
     let mut b = NetworkBuilder::new("polarfly", graph.num_points(), false);
-    b.label_fields(&["cluster", "x0", "x1", "x2"]);
+    b.label_fields(crate::network::POLARFLY_CLUSTERS.fields);
     for (i, v) in graph.points.iter().enumerate() {
         b.set_label(
             i,

@@ -14,6 +14,18 @@
 //!   (001: "easily achieved with a greedy assignment"; 000: "until all possibilities are
 //!   exhausted") walks the links in ascending (src, dst) order and takes the lowest-numbered
 //!   free A and B; routers left without a structure stay idle.
+//!   The construction needs only that two routers at distance 2 have one common neighbour,
+//!   which holds for every non-adjacent pair of PolarFly's ER_q (Lakhotia et al., SC22, §III),
+//!   so `slimfly-worst` also takes PolarFly networks, with the same 2p flows per direction.
+//! - PolarFly (Lakhotia et al., SC22; the authors' BookSim2 fork `badpf`, "perm1hop"): every
+//!   router exchanges with a neighbour, endpoint j with endpoint j, so under minimal routing
+//!   all p flows of a router share its one direct link (1/p of the injection bandwidth) while
+//!   every other link of the router idles. The pairing follows the rack clusters: with
+//!   starter quadric w (cluster labels, `topology::polarfly`), each neighbour v of w pairs with
+//!   the other quadric on v's polar line, and each remaining router with its triangle partner,
+//!   the one non-centre neighbour in its cluster. w alone has no partner; its endpoints send
+//!   to each other (j to j + 1 mod p), as in the fork. Odd q only: for even q a neighbour of w
+//!   sees no second quadric (every line but one meets the quadrics once).
 //! - Dragonfly (Kim et al. ISCA'08 §4.2, used by 000 §V-C): every endpoint of group i sends to
 //!   an endpoint drawn uniformly from group i + 1 (mod g), as BookSim2's `bad_dragon`.
 //! - Fat tree (000 §V-C, "every packet traverses core (highest-level) switches"): leaf l of
@@ -31,7 +43,8 @@
 use super::{endpoint_offsets, DestTable, Spec, Traffic, IDLE};
 use std::collections::BTreeMap;
 use topolab_core::network::{
-    Capability, MLFM_LAYOUT, MMS_COORDINATES, OFT_LEVELS, ROUTER_GROUPS, TREE_LEVELS,
+    Capability, MLFM_LAYOUT, MMS_COORDINATES, OFT_LEVELS, POLARFLY_CLUSTERS, ROUTER_GROUPS,
+    TREE_LEVELS,
 };
 use topolab_core::{families, find_family, Network, Result, TopolabError};
 
@@ -71,6 +84,16 @@ pub(super) fn parse(s: &Spec, net: &Network) -> Result<Traffic> {
                 ));
             }
             slimfly(s, net)
+        }
+        "polarfly-worst" => {
+            if offset.is_some() {
+                return Err(s.invalid(
+                    "offset",
+                    s.text("offset").unwrap_or_default(),
+                    "no offset for the PolarFly worst case (its pairs come from the rack clusters)",
+                ));
+            }
+            polarfly(s, net)
         }
         "dragonfly-worst" => dragonfly(s, net, offset),
         "fattree-worst" => fattree(s, net, offset),
@@ -143,6 +166,11 @@ fn read_offset(s: &Spec, offset: Option<i64>, units: usize, what: &str) -> Resul
 /// Endpoint j of router r sends to endpoint j of router `partner[r]` (IDLE: r's endpoints are
 /// idle); endpoints beyond the partner's count are idle.
 fn router_map(net: &Network, partner: &[u32]) -> DestTable {
+    DestTable::new(router_destinations(net, partner))
+}
+
+/// `router_map`'s destination of every endpoint.
+fn router_destinations(net: &Network, partner: &[u32]) -> Vec<u32> {
     let offsets = endpoint_offsets(net);
     let mut dest = vec![IDLE; *offsets.last().unwrap_or(&0) as usize];
     for (r, &t) in partner.iter().enumerate() {
@@ -155,7 +183,7 @@ fn router_map(net: &Network, partner: &[u32]) -> DestTable {
             dest[e as usize] = d;
         }
     }
-    DestTable::new(dest)
+    dest
 }
 
 /// Router `routers[i]` sends to router `routers[(i + offset) mod len]`.
@@ -171,7 +199,7 @@ fn slimfly(s: &Spec, net: &Network) -> Result<Traffic> {
     // The construction reads only the graph: a network labelled with MMS coordinates, or
     // one whose labels carry no structure (an imported BookSim2 anynet Slim Fly: `index`).
     let unstructured = net.label_fields().iter().all(|f| f == "index");
-    if !unstructured && !net.has(MMS_COORDINATES) {
+    if !unstructured && !net.has(MMS_COORDINATES) && !net.has(POLARFLY_CLUSTERS) {
         return Err(s.invalid(
             "network",
             format!(
@@ -180,9 +208,9 @@ fn slimfly(s: &Spec, net: &Network) -> Result<Traffic> {
                 net.label_fields().join(", ")
             ),
             &format!(
-                "a network with {} (router labels {}) or a graph without structural labels (an \
-                 imported one, e.g. a BookSim2 anynet Slim Fly: the construction reads only \
-                 the graph)",
+                "a network with {} (router labels {}), a PolarFly or a graph without \
+                 structural labels (an imported one, e.g. a BookSim2 anynet Slim Fly: the \
+                 construction reads only the graph)",
                 MMS_COORDINATES.what,
                 MMS_COORDINATES.fields.join(", ")
             ),
@@ -259,6 +287,83 @@ fn slimfly_partners(net: &Network) -> Vec<u32> {
         }
     }
     partner
+}
+
+/// PolarFly's Perm1Hop pairing (module comment).
+fn polarfly(s: &Spec, net: &Network) -> Result<Traffic> {
+    require(s, net, POLARFLY_CLUSTERS)?;
+    let cf = field(net, "cluster");
+    let n = net.num_routers();
+    let cluster = |r: usize| net.label(r)[cf];
+    let quadrics: Vec<usize> = (0..n).filter(|&r| cluster(r) == 0).collect();
+    let q = quadrics.len().saturating_sub(1);
+    if q.is_multiple_of(2) {
+        return Err(s.invalid(
+            "network",
+            format!("{} (q = {q})", net.spec()),
+            "a PolarFly of odd q (for even q a neighbour of the starter quadric is adjacent to \
+             no other quadric, so the SC22 pairing does not exist)",
+        ));
+    }
+    let starter = quadrics[0];
+    let broken = |router: usize, found: usize, what: &str| {
+        s.invalid(
+            "network",
+            format!("router {router} with {found} {what}"),
+            "ER_q's rack clusters (each neighbour of the starter quadric next to one more \
+             quadric, each other router next to one more non-centre router of its cluster)",
+        )
+    };
+    let mut is_centre = vec![false; n];
+    for &v in net.neighbors(starter) {
+        is_centre[v as usize] = true;
+    }
+    let mut partner = vec![IDLE; n];
+    for &v in net.neighbors(starter) {
+        let others: Vec<u32> = net
+            .neighbors(v as usize)
+            .iter()
+            .copied()
+            .filter(|&w| w as usize != starter && cluster(w as usize) == 0)
+            .collect();
+        let [w] = others[..] else {
+            return Err(broken(
+                v as usize,
+                others.len(),
+                "quadric neighbours besides the starter",
+            ));
+        };
+        partner[v as usize] = w;
+        partner[w as usize] = v;
+    }
+    for x in (0..n).filter(|&x| cluster(x) != 0 && !is_centre[x]) {
+        let mates: Vec<u32> = net
+            .neighbors(x)
+            .iter()
+            .copied()
+            .filter(|&y| cluster(y as usize) == cluster(x) && !is_centre[y as usize])
+            .collect();
+        let [y] = mates[..] else {
+            return Err(broken(
+                x,
+                mates.len(),
+                "non-centre neighbours in its cluster",
+            ));
+        };
+        partner[x] = y;
+    }
+    let mut dest = router_destinations(net, &partner);
+    let offsets = endpoint_offsets(net);
+    let (lo, hi) = (offsets[starter], offsets[starter + 1]);
+    if hi - lo >= 2 {
+        for e in lo..hi {
+            dest[e as usize] = lo + (e - lo + 1) % (hi - lo);
+        }
+    }
+    Ok(Traffic::Table {
+        name: "polarfly-worst",
+        dest: DestTable::new(dest),
+    })
 }
 
 fn dragonfly(s: &Spec, net: &Network, offset: Option<i64>) -> Result<Traffic> {

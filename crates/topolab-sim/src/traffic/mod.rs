@@ -7,8 +7,8 @@
 //!   transpose) on the largest power-of-two subset of endpoints (000 §V-B), digit permutations
 //!   (tornado, neighbor), random permutation and the shift patterns (000 §V-B, 001 §4.2);
 //! - `hotspot.rs`: uniform traffic with a fraction sent to a few hot endpoints;
-//! - `adversarial.rs`: the worst cases of Slim Fly (000 §V-C, 001 §4.2), Dragonfly (group i to
-//!   group i+1), fat tree (through the core), MLFM and OFT (shift patterns of 001 §4.2);
+//! - `adversarial.rs`: the worst cases of Slim Fly (000 §V-C, 001 §4.2), PolarFly (every
+//!   router to a neighbour, Lakhotia et al., SC22), Dragonfly (group i to group i+1), fat tree (through the core), MLFM and OFT (shift patterns of 001 §4.2);
 //! - `exchange.rs`: the all-to-all and 3D nearest-neighbour exchanges of 001 §4.4.
 //!
 //! Specs are written like topology specs, `name:key=value,...` (`shift:k=3`,
@@ -187,6 +187,11 @@ const PATTERNS: &[PatternDef] = &[
     PatternDef {
         name: "slimfly-worst",
         aliases: &["sf-worst"],
+        params: &[],
+    },
+    PatternDef {
+        name: "polarfly-worst",
+        aliases: &["pf-worst", "badpf", "perm1hop"],
         params: &[],
     },
     PatternDef {
@@ -381,6 +386,7 @@ impl Traffic {
         "hotspot",
         "worst",
         "slimfly-worst",
+        "polarfly-worst",
         "dragonfly-worst",
         "fattree-worst",
         "mlfm-worst",
