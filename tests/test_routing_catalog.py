@@ -32,6 +32,7 @@ NETWORK_FOR = {
     "dragonflyplus_min": "dragonflyplus:h=2",
     "dragonflyplus_valiant": "dragonflyplus:h=2",
     "dragonflyplus_adaptive": "dragonflyplus:h=2",
+    "hammingmesh_min": "hammingmesh:a=2,x=3",
 }
 
 
