@@ -17,21 +17,29 @@ FAST = {"sample_period": 200, "warmup_periods": 1, "max_samples": 2}
 
 def add_tree(g, name, edge_ports, radix, taper):
     """One dimension's fat tree over ``edge_ports`` (accelerators, in port order): a switch
-    when they fit in ``radix`` ports, else leaves of radix*t/(t+1) down-ports and radix/(t+1)
-    spines joined to every leaf."""
+    when they fit in ``radix`` ports, else leaves of radix*t/(t+1) down- and u = radix/(t+1)
+    up-ports, and the fewest spines that hold all leaves' up-links with u split evenly."""
     n = len(edge_ports)
     if n <= radix:
         for acc in edge_ports:
-            g.add_edge(acc, (name, "switch"))
+            add_cable(g, acc, (name, "switch"))
         return
     up = radix // (taper + 1)
     down = up * taper
     leaves = math.ceil(n / down)
+    spines = min(s for s in range(1, up + 1) if up % s == 0 and leaves * up // s <= radix)
     for i, acc in enumerate(edge_ports):
-        g.add_edge(acc, (name, "leaf", i // down))
+        add_cable(g, acc, (name, "leaf", i // down))
     for leaf in range(leaves):
-        for spine in range(up):
-            g.add_edge((name, "leaf", leaf), (name, "spine", spine))
+        for spine in range(spines):
+            for _ in range(up // spines):
+                add_cable(g, (name, "leaf", leaf), (name, "spine", spine))
+
+
+def add_cable(g, u, v):
+    """One more cable between u and v (parallel cables: the edge's width)."""
+    width = g.edges[u, v]["width"] if g.has_edge(u, v) else 0
+    g.add_edge(u, v, width=width + 1)
 
 
 def hammingmesh_graph(a, b, x, y, radix=64, taper=1):
@@ -42,9 +50,9 @@ def hammingmesh_graph(a, b, x, y, radix=64, taper=1):
         for r in range(rows):
             g.add_node(("acc", c, r), hosts=1)
             if c % b != b - 1:
-                g.add_edge(("acc", c, r), ("acc", c + 1, r))
+                add_cable(g, ("acc", c, r), ("acc", c + 1, r))
             if r % a != a - 1:
-                g.add_edge(("acc", c, r), ("acc", c, r + 1))
+                add_cable(g, ("acc", c, r), ("acc", c, r + 1))
     for r in range(rows):
         ports = [("acc", k * b + side * (b - 1), r) for k in range(x) for side in (0, 1)]
         add_tree(g, ("row", r), ports, radix, taper)
@@ -69,14 +77,24 @@ def topolab_graph(net):
         dict(a=4, b=4, x=2, y=1),
         dict(a=2, b=3, x=4, y=2, radix=4),
         dict(a=2, b=2, x=6, y=2, radix=8, taper=3),
+        dict(a=2, b=2, x=6, y=3, radix=8),
+        dict(a=2, b=1, x=3, y=2),
     ],
 )
 def test_the_graph_is_the_construction(params):
     spec = "hammingmesh:" + ",".join(f"{k}={v}" for k, v in params.items())
     net = topolab.build(spec)
     ours, theirs = topolab_graph(net), hammingmesh_graph(**params)
-    assert (ours.number_of_nodes(), ours.number_of_edges()) == (theirs.number_of_nodes(), theirs.number_of_edges())
-    assert nx.is_isomorphic(ours, theirs, node_match=lambda u, v: u["hosts"] == v["hosts"])
+    assert (ours.number_of_nodes(), ours.number_of_edges()) == (
+        theirs.number_of_nodes(),
+        theirs.number_of_edges(),
+    )
+    assert nx.is_isomorphic(
+        ours,
+        theirs,
+        node_match=lambda u, v: u["hosts"] == v["hosts"],
+        edge_match=lambda u, v: u["width"] == v["width"],
+    )
 
 
 @pytest.mark.parametrize(
@@ -106,7 +124,9 @@ def test_distances_agree_with_networkx(spec, endpoint_diameter):
     assert a.endpoint_aspl == pytest.approx(mean, rel=1e-12)
 
 
-@pytest.mark.parametrize("spec", ["hammingmesh:a=2,x=3", "hammingmesh:a=4,x=2", "hammingmesh:a=2,x=6,radix=8"])
+@pytest.mark.parametrize(
+    "spec", ["hammingmesh:a=2,x=3", "hammingmesh:a=4,x=2", "hammingmesh:a=2,x=6,radix=8"]
+)
 def test_own_routing_passes_the_deadlock_check(spec):
     report = routing.check(topolab.build(spec), "hammingmesh_min")
     assert report.acyclic

@@ -83,7 +83,11 @@ fn two_vcs_are_deadlock_free_and_one_is_not_on_wide_boards() {
         let two = cdg(&net, r.clone());
         assert!(two.acyclic, "{spec}: {:?}", two.cycle);
         let one = cdg(&net, Arc::new(OneVc(r)));
-        assert_eq!(one.acyclic, one_vc_acyclic, "{spec}: one VC, cycle {:?}", one.cycle);
+        assert_eq!(
+            one.acyclic, one_vc_acyclic,
+            "{spec}: one VC, cycle {:?}",
+            one.cycle
+        );
     }
 }
 

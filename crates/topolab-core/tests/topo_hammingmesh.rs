@@ -13,37 +13,58 @@ fn degree(net: &Network, r: usize) -> u32 {
 
 /// (spec, routers, endpoints, links, network radix), counted from the construction:
 /// accelerators a·b·x·y; y·a row trees over 2x ports and x·b column trees over 2y ports, each
-/// one switch when it has at most `radix` ports, else ceil(2x/d) leaves and u spines;
-/// links = board meshes + one per tree port + leaves·spines per two-level tree.
+/// one switch when it has at most `radix` ports, else L = ceil(2x/d) leaves and S spines (the
+/// fewest, S dividing u, with L·u/S spine ports); links = board meshes + one per tree port +
+/// L·u leaf-spine cables per two-level tree.
 const CASES: &[(&str, u64, u64, u64, u32)] = &[
     // Hx2Mesh of 3 x 3 boards: 36 accelerators, 6 + 6 single 6-port switches; 9 boards of 4 mesh
     // links, 6 row trees of 6 ports, 6 column trees of 6 ports.
     ("hammingmesh:a=2,x=3", 36 + 12, 36, 9 * 4 + 36 + 36, 6),
     // 4 x 4 boards, 2 x 1 grid: 32 accelerators; 4 row trees of 4 ports, 8 column trees of 2
     // ports (the ring of one board column); 2 boards of 24 mesh links.
-    ("hammingmesh:a=4,x=2,y=1", 32 + 4 + 8, 32, 2 * 24 + 16 + 16, 4),
+    (
+        "hammingmesh:a=4,x=2,y=1",
+        32 + 4 + 8,
+        32,
+        2 * 24 + 16 + 16,
+        4,
+    ),
     // 2 x 3 boards, 5 x 2 grid, p = 2: 60 accelerators; 4 row trees of 10 ports, 15 column
     // trees of 4 ports; 10 boards of 2·2 + 3·1 = 7 mesh links.
-    ("hammingmesh:a=2,b=3,x=5,y=2,p=2", 60 + 4 + 15, 120, 70 + 40 + 60, 10),
+    (
+        "hammingmesh:a=2,b=3,x=5,y=2,p=2",
+        60 + 4 + 15,
+        120,
+        70 + 40 + 60,
+        10,
+    ),
     // radix 8 forces two levels on the 12-port row trees: leaves of 4 down and 4 up ports,
-    // 3 leaves and 4 spines (7 switches, 12 + 12 links each); column trees of 4 ports stay single.
+    // 3 leaves, 12 up-links on 2 spines of 6 ports (links of width 2): 5 switches, 12 + 12
+    // cables each; column trees of 4 ports stay single.
     (
         "hammingmesh:a=2,x=6,y=2,radix=8",
-        48 + 4 * 7 + 12,
+        48 + 4 * 5 + 12,
         48,
         12 * 4 + 4 * 24 + 12 * 4,
         8,
     ),
-    // taper 3 on radix 8: leaves of 6 down and 2 up ports; 12 ports need 2 leaves, 2 spines.
+    // taper 3 on radix 8: leaves of 6 down and 2 up ports; 12 ports need 2 leaves, whose 4
+    // up-links one spine takes (links of width 2).
     (
         "hammingmesh:a=2,x=6,y=2,radix=8,taper=3",
-        48 + 4 * 4 + 12,
+        48 + 4 * 3 + 12,
         48,
         12 * 4 + 4 * (12 + 4) + 12 * 4,
         8,
     ),
     // one-wide boards (b = 1): the accelerator's east and west ports are one width-2 link.
-    ("hammingmesh:a=2,b=1,x=3,y=2", 12 + 4 + 3, 12, 6 + 4 * 6 + 3 * 4, 6),
+    (
+        "hammingmesh:a=2,b=1,x=3,y=2",
+        12 + 4 + 3,
+        12,
+        6 + 4 * 6 + 3 * 4,
+        6,
+    ),
 ];
 
 #[test]
@@ -83,6 +104,18 @@ fn balance_is_one_endpoint_per_accelerator_on_hx2mesh_and_half_on_hx4mesh() {
     let tapered = sizes_str("hammingmesh:a=2,x=32,y=2,radix=16,taper=3").unwrap();
     let untapered = sizes_str("hammingmesh:a=2,x=32,y=2,radix=16").unwrap();
     assert!(tapered.balanced_concentration < untapered.balanced_concentration);
+}
+
+#[test]
+fn a_hundred_port_tree_of_48_port_switches_has_five_leaves_and_three_spines() {
+    // 50 boards per row: 100 ports, leaves of 24 down and 24 up, 120 up-links on 3 spines of
+    // 40 ports (width 8); the column trees over 2 boards are one 4-port switch
+    let net = build_str("hammingmesh:a=2,x=50,y=2,radix=48").unwrap();
+    let switches = net.num_routers() - 2 * 2 * 50 * 2;
+    assert_eq!(switches, 4 * (5 + 3) + 100);
+    let widths: Vec<u32> = net.links().iter().map(|l| l.width).collect();
+    assert_eq!(widths.iter().filter(|&&w| w == 8).count(), 4 * 5 * 3);
+    assert_eq!(net.network_radix(), 48);
 }
 
 #[test]

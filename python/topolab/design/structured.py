@@ -1,6 +1,7 @@
-"""Enumeration rules of the structured families: Slim Fly, Dragonfly, Dragonfly+, fat trees, HammingMesh, HyperX,
-tori, meshes, hypercubes, MLFM, OFT, SSPT and Slim Fly x HyperX. docs/compare.md states each rule. The rules
-choose parameters; their sizes and balance are the families' own (``rules.sizes``).
+"""Enumeration rules of the structured families: Slim Fly, Dragonfly, Dragonfly+, fat trees,
+HammingMesh, HyperX, tori, meshes, hypercubes, MLFM, OFT, SSPT and Slim Fly x HyperX.
+docs/compare.md states each rule. The rules choose parameters; their sizes and balance are the
+families' own (``rules.sizes``).
 """
 
 from __future__ import annotations

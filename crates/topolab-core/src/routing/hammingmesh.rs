@@ -244,14 +244,12 @@ impl HammingMeshMin {
             if lines.line[v] != l || lines.to(v, coord) + 1 != here {
                 continue;
             }
-            let after = if phase < DESCEND
-                && self.kind[r] != ACCELERATOR
-                && self.kind[v] == ACCELERATOR
-            {
-                phase | 1
-            } else {
-                phase
-            };
+            let after =
+                if phase < DESCEND && self.kind[r] != ACCELERATOR && self.kind[v] == ACCELERATOR {
+                    phase | 1
+                } else {
+                    phase
+                };
             out(Hop {
                 detour: 0,
                 nb: nb as u32,

@@ -13,8 +13,11 @@
 //!   switches carry no endpoints (as the `fattree` family's upper levels);
 //! - a dimension tree joining n = 2x (or 2y) ports is one switch when n <= `radix`, otherwise a
 //!   two-level fat tree of `radix`-port switches: leaves with d down- and u = radix/(taper+1)
-//!   up-ports (d = taper·u), ceil(n/d) leaves, u spines each linked once to every leaf; more
-//!   than `radix` leaves would need a third level and is refused;
+//!   up-ports (d = taper·u), L = ceil(n/d) leaves, and as few spines S as take the L·u
+//!   up-links with every leaf's u split evenly: the smallest divisor S of u with
+//!   L·u/S <= radix, each leaf joined to each spine by a link of width u/S (a tree over 100
+//!   ports of 48-port switches: 5 leaves, 3 spines, links of width 8); more than `radix`
+//!   leaves would need a third level and is refused;
 //! - a board's two edge ports of one line sit next to each other on the tree (port 2·board and
 //!   2·board + 1), so with b = 1 (a = 1) one accelerator's east and west (north and south)
 //!   ports are one link of width 2 to the same switch.
@@ -110,6 +113,8 @@ pub struct Tree {
     pub spines: u32,
     /// Edge ports per leaf (all of them on a single switch).
     pub down: u32,
+    /// Up-ports per leaf (0 on a single switch), `up / spines` parallel cables to each spine.
+    pub up: u32,
 }
 
 impl Tree {
@@ -120,30 +125,48 @@ impl Tree {
                 leaves: 1,
                 spines: 0,
                 down: ports,
+                up: 0,
             });
         }
         let up = radix / (taper + 1);
         let down = up * taper;
         let leaves = ports.div_ceil(down);
-        (leaves <= radix).then_some(Tree {
+        if leaves > radix {
+            return None;
+        }
+        // S = up always fits (each spine then has one port per leaf)
+        let spines = (1..=up)
+            .find(|&s| up % s == 0 && leaves * (up / s) <= radix)
+            .unwrap_or(up);
+        Some(Tree {
             ports,
             leaves,
-            spines: up,
+            spines,
             down,
+            up,
         })
+    }
+    /// Parallel cables between a leaf and a spine.
+    pub fn spine_width(&self) -> u32 {
+        if self.spines == 0 {
+            0
+        } else {
+            self.up / self.spines
+        }
     }
     pub fn switches(&self) -> u32 {
         self.leaves + self.spines
     }
+    /// Leaf-to-spine cables, counting width.
     fn leaf_spine_links(&self) -> u64 {
-        self.leaves as u64 * self.spines as u64
+        self.leaves as u64 * self.up as u64
     }
     /// Ports of the busiest switch.
     fn busiest(&self) -> u32 {
         if self.spines == 0 {
             self.ports
         } else {
-            (self.down.min(self.ports) + self.spines).max(self.leaves)
+            (self.down.min(self.ports) + self.up).max(self.leaves * self.spine_width())
         }
     }
     /// Links across the tree's best cut into two halves of its edge ports: half the ports on a
@@ -310,7 +333,7 @@ fn build_tree(
             b.add_link(
                 first + leaf,
                 first + tree.leaves as usize + spine,
-                1,
+                tree.spine_width(),
                 classes.1,
             );
         }
