@@ -136,7 +136,7 @@ impl Tree {
         }
         // S = up always fits (each spine then has one port per leaf)
         let spines = (1..=up)
-            .find(|&s| up % s == 0 && leaves * (up / s) <= radix)
+            .find(|&s| up.is_multiple_of(s) && leaves * (up / s) <= radix)
             .unwrap_or(up);
         Some(Tree {
             ports,
@@ -148,11 +148,7 @@ impl Tree {
     }
     /// Parallel cables between a leaf and a spine.
     pub fn spine_width(&self) -> u32 {
-        if self.spines == 0 {
-            0
-        } else {
-            self.up / self.spines
-        }
+        self.up.checked_div(self.spines).unwrap_or(0)
     }
     pub fn switches(&self) -> u32 {
         self.leaves + self.spines
@@ -219,7 +215,7 @@ fn read_shape(p: &Params) -> Result<Shape> {
     debug_assert!(conc <= P_PARAM_MAX);
     let tree = |name: &str, ports: u32| -> Result<Tree> {
         let two_level = ports > radix;
-        if two_level && radix % (taper + 1) != 0 {
+        if two_level && !radix.is_multiple_of(taper + 1) {
             return Err(p.invalid(
                 "taper",
                 taper,
