@@ -33,6 +33,7 @@ NETWORK_FOR = {
     "dragonflyplus_valiant": "dragonflyplus:h=2",
     "dragonflyplus_adaptive": "dragonflyplus:h=2",
     "ugal_pf": "polarfly:q=5,p=2",
+    "hammingmesh_min": "hammingmesh:a=2,x=3",
 }
 
 

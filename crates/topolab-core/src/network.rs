@@ -62,6 +62,14 @@ pub const MLFM_LAYOUT: Capability = Capability {
     fields: &["kind", "layer", "col", "col2"],
 };
 
+/// HammingMesh accelerators and dimension-tree switches (kind, col, row, level, index):
+/// accelerators (0, col, row, -1, -1), row-tree switches (1, -1, row, level, index),
+/// column-tree switches (2, col, -1, level, index) (Hoefler et al., SC 2022, §III).
+pub const HAMMINGMESH_LAYOUT: Capability = Capability {
+    what: "HammingMesh accelerator coordinates and dimension trees",
+    fields: &["kind", "col", "row", "level", "index"],
+};
+
 /// Two-level OFT levels (level, index) (Kathareios et al., SC15, §2.2.3).
 pub const OFT_LEVELS: Capability = Capability {
     what: "OFT levels",

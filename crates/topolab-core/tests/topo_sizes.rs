@@ -159,6 +159,17 @@ const SAMPLES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "hammingmesh",
+        &[
+            "hammingmesh:a=2,x=3",
+            "hammingmesh:a=4,b=2,x=2,y=3,p=2",
+            "hammingmesh:a=2,x=6,y=2,radix=8",
+            "hammingmesh:a=2,x=12,y=5,radix=8,taper=3",
+            "hammingmesh:a=1,b=1,x=2,y=2",
+            "hammingmesh:a=2,x=1,y=1",
+        ],
+    ),
+    (
         "sspt",
         &[
             "sspt:r1=3,r2=2",
@@ -268,6 +279,8 @@ fn sizes_reject_what_the_builder_rejects() {
         "spectralfly:lps_p=2,lps_q=5",
         "xpander:d=1,l=4",
         "xpander:d=4,l=0",
+        "hammingmesh:x=6,radix=8,taper=2",
+        "hammingmesh:x=40,radix=8",
     ] {
         let built = build_str(spec).err().map(|e| e.to_string());
         let sized = sizes_str(spec).err().map(|e| e.to_string());

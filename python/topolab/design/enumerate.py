@@ -40,6 +40,7 @@ RULES = {
     "dragonfly": structured.dragonfly,
     "dragonflyplus": structured.dragonflyplus,
     "fattree": structured.fattree,
+    "hammingmesh": structured.hammingmesh,
     "hyperx": structured.hyperx,
     "torus": structured.torus,
     "mesh": structured.mesh,

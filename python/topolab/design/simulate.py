@@ -194,6 +194,15 @@ def _dragonflyplus(d: Design) -> Iterator[str]:
             yield f"{shape},p={_scaled_p(p, d.balanced_concentration, pb)}"
 
 
+def _hammingmesh(d: Design) -> Iterator[str]:
+    """The same boards, tree radix and p on a smaller board grid (x' < x, y' in proportion):
+    the load of nonblocking trees does not depend on the grid (docs/families/hammingmesh.md)."""
+    a, b, x, y, radix, p = (d.params[k] for k in ("a", "b", "x", "y", "radix", "p"))
+    for x2 in range(1, x):
+        y2 = max(1, round(y * x2 / x))
+        yield f"hammingmesh:a={a},b={b},x={x2},y={y2},radix={radix},p={p}"
+
+
 def _fattree(d: Design) -> Iterator[str]:
     k, levels = d.params["k"], d.params["levels"]
     for k2 in range(4, k, 2):
@@ -309,6 +318,7 @@ SCALE_RULES: dict[str, Callable[[Design], Iterator[str]]] = {
     "dragonfly": _dragonfly,
     "dragonflyplus": _dragonflyplus,
     "fattree": _fattree,
+    "hammingmesh": _hammingmesh,
     "torus": _torus_like,
     "mesh": _torus_like,
     "hyperx": _hyperx,

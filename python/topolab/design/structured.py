@@ -1,6 +1,7 @@
-"""Enumeration rules of the structured families: Slim Fly, Dragonfly, Dragonfly+, fat trees, HyperX,
-tori, meshes, hypercubes, MLFM, OFT, SSPT and Slim Fly x HyperX. docs/compare.md states each rule. The rules
-choose parameters; their sizes and balance are the families' own (``rules.sizes``).
+"""Enumeration rules of the structured families: Slim Fly, Dragonfly, Dragonfly+, fat trees,
+HammingMesh, HyperX, tori, meshes, hypercubes, MLFM, OFT, SSPT and Slim Fly x HyperX.
+docs/compare.md states each rule. The rules choose parameters; their sizes and balance are the
+families' own (``rules.sizes``).
 """
 
 from __future__ import annotations
@@ -178,6 +179,27 @@ def dragonflyplus(w: Window) -> Iterator[Candidate]:
                     )
                     if c is not None and w.admits(c.load):
                         yield c
+
+
+def hammingmesh(w: Window) -> Iterator[Candidate]:
+    """HammingMesh (Hoefler et al., SC 2022, §III): the paper's square boards, 2 x 2 (Hx2Mesh)
+    and 4 x 4 (Hx4Mesh), with the question's radix for the row and column fat trees
+    (nonblocking; one switch up to K ports, two levels above). Per board size and p (an
+    accelerator has 4 + p ports) the square board grid x = y whose N is nearest the target, and
+    x by x + 1 beside it. Balanced at p = 2/b (docs/families/hammingmesh.md): Hx2Mesh at one
+    endpoint per accelerator, Hx4Mesh oversubscribed 2:1 there."""
+    for side in (2, 4):
+        for p in range(1, w.radix - 4 + 1):
+            per_board = side * side * p
+            x = max(1, round(math.sqrt(w.target / per_board)))
+            for gx, gy in ((x, x), (x, x + 1), (x - 1, x), (x + 1, x + 1)):
+                if gx < 1 or not w.lo <= gx * gy * per_board <= w.hi:
+                    continue
+                params = {"a": side, "b": side, "x": gx, "y": gy, "radix": w.radix, "p": p}
+                tags = [f"Hx{side}Mesh"] + (["square grid"] if gx == gy else [])
+                c = candidate("hammingmesh", params, "Hoefler et al., SC 2022, §III", tags)
+                if c is not None and c.radix <= w.radix and w.admits(c.load):
+                    yield c
 
 
 def fattree(w: Window) -> Iterator[Candidate]:

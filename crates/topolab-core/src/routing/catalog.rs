@@ -111,6 +111,7 @@ rules! {
     DragonflyPlus(super::dragonflyplus::DragonflyPlus),
     Fastest(super::fastest::Fastest),
     FatTree(super::fattree::FatTreeNca),
+    HammingMesh(super::hammingmesh::HammingMeshMin),
     Hypercube(super::hypercube::HypercubeTurn),
     HyperX(super::hyperx::FlatFlyDor),
     Imase(super::imase::ImaseRouting),
@@ -559,6 +560,14 @@ pub const ROUTINGS: &[RoutingEntry] = &[
         summary: "fat tree nearest common ancestor, up port by destination (d-mod-k), then the unique way down; one VL",
         source: "Besta & Hoefler, SC14, §V (ANCA, Gómez et al. [33]); Kathareios et al., SC15, §2.2.1",
         definition: Definition::Rule(|net, _, _| Ok(Rule::from(super::fattree::FatTreeNca::new(net, false)?))),
+    },
+    RoutingEntry {
+        name: "hammingmesh_min",
+        params: &[],
+        readers: BOTH,
+        summary: "HammingMesh minimal: the source row (board mesh and row fat tree, up then down), then the destination column; every shortest next hop; VC 1 after leaving a tree in each dimension; 2 VCs",
+        source: "Hoefler et al., SC 2022, §III (HammingMesh routing)",
+        definition: Definition::Rule(|net, _, _| Ok(super::hammingmesh::HammingMeshMin::new(net)?.into())),
     },
     RoutingEntry {
         name: "hypercube_abo_nf",

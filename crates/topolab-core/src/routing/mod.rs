@@ -14,6 +14,7 @@ pub mod export;
 pub mod fastest;
 pub mod fattree;
 pub mod generic;
+pub mod hammingmesh;
 pub mod hypercube;
 pub mod hyperx;
 pub mod imase;

@@ -16,6 +16,7 @@ pub mod dln;
 pub mod dragonfly;
 pub mod dragonflyplus;
 pub mod fattree;
+pub mod hammingmesh;
 pub mod hypercube;
 pub mod hyperx;
 pub mod imase;
@@ -221,6 +222,7 @@ pub fn families() -> &'static [Family] {
         dragonfly::FAMILY,
         dragonflyplus::FAMILY,
         fattree::FAMILY,
+        hammingmesh::FAMILY,
         hyperx::FAMILY,
         torus::TORUS,
         torus::MESH,
