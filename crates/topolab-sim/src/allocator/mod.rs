@@ -96,6 +96,14 @@ impl OutputStage {
         crate::read_ahead::slice(&self.best_dist);
     }
 
+    /// Brings the stage's scratch for output `output` into the cache ahead of its router's
+    /// turn (see `crate::read_ahead`).
+    #[inline]
+    pub fn read_ahead_output(&self, output: u32) {
+        crate::read_ahead::value(&self.best_in[output as usize]);
+        crate::read_ahead::value(&self.best_dist[output as usize]);
+    }
+
     /// Grants (input, output) are appended to `grants`; the caller moves the winners'
     /// pointers (`out_ptr` reads the output arbiters' pointers).
     pub fn run(
