@@ -511,7 +511,11 @@ impl IqState {
             if after(i.step, step) || i.ready > now || i.state != VC_ALLOC {
                 continue;
             }
-            self.tried.push(iv);
+            // With vc_alloc_delay 1 a requester without a grant asks again in the next step
+            // anyway (its `ready` stays at or before now): only longer delays need the list.
+            if self.vc_delay > 1 {
+                self.tried.push(iv);
+            }
             let rt = i.route();
             let ptr = i.vc_ptr;
             let mut best = NONE;
@@ -549,12 +553,9 @@ impl IqState {
     }
 
     fn vc_apply(&mut self, now: u32) {
-        // Requesters without a grant ask again in the next step, or vc_alloc_delay cycles on.
-        let retry = if self.vc_delay > 1 {
-            now + self.vc_delay
-        } else {
-            now
-        };
+        // Requesters without a grant ask again vc_alloc_delay cycles on (`tried` is empty
+        // with a delay of 1: they ask again in the next step).
+        let retry = now + self.vc_delay;
         for k in 0..self.tried.len() {
             let iv = self.tried[k] as usize;
             self.iv[iv].ready = retry;
