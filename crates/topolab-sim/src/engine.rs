@@ -9,7 +9,7 @@
 use crate::config::SimConfig;
 use crate::error::{Result, SimError};
 use crate::injection::Source;
-use crate::router::{CycleCtx, Phase, PublishedLoads, RouterCore};
+use crate::router::{CycleCtx, Phase, PublishedLoads, ReadAhead, RouterCore};
 use crate::routing::Routing;
 use crate::stats::Totals;
 use crate::topo::SimTopology;
@@ -65,6 +65,11 @@ const MAX_BATCH: u32 = 8;
 /// private cache of one core of the machines measured (1 MiB L2).
 const READ_AHEAD_BYTES: u64 = 1 << 20;
 
+/// VC records of one router above which only the entries a turn touches are read ahead
+/// (`ReadAhead::Listed`): Slim Fly q = 13 (116 input VCs, 5.6 KiB) stays below, the 74K- and
+/// 1M-endpoint Slim Flies (328 and 800 input VCs, 15 and 38 KiB) are above.
+const LISTED_ROUTER_BYTES: u64 = 8 << 10;
+
 /// Largest cycle count a run may reach (cycles are u32 in the hot loop).
 pub const MAX_CYCLES: u64 = u32::MAX as u64 - 1_000_000;
 
@@ -87,8 +92,8 @@ pub struct Engine<'p> {
     /// Per (cycle of the batch, router): lengths of the router's staged flits and credits at
     /// the end of that cycle.
     marks: Vec<(u32, u32)>,
-    /// Whether each router's state is read one turn ahead (`crate::read_ahead`).
-    read_ahead: bool,
+    /// How much of each router's state is read one turn ahead (`crate::read_ahead`).
+    read_ahead: ReadAhead,
 }
 
 impl<'p> Engine<'p> {
@@ -128,7 +133,7 @@ impl<'p> Engine<'p> {
             stalled: 0,
             batch: Self::batch_size(prep),
             marks: Vec::new(),
-            read_ahead: Self::reads_ahead(prep),
+            read_ahead: Self::read_ahead_mode(prep),
         })
     }
 
@@ -172,17 +177,26 @@ impl<'p> Engine<'p> {
     /// between their turns: with more than `READ_AHEAD_BYTES` of VC records. Measured
     /// (interleaved runs, median time ratio with / without): Slim Fly q = 13 (1.9 MB of
     /// records) 0.75-0.92; torus 8x8x8 (0.7 MB) 1.045, Dragonfly p = 4 (0.6 MB) 0.99-1.0.
-    pub fn reads_ahead(prep: &Prepared) -> bool {
+    /// Whole arrays up to `LISTED_ROUTER_BYTES` of VC records per router, the listed entries
+    /// above (`ReadAhead::Listed`; docs/simulator.md "Scale").
+    pub fn read_ahead_mode(prep: &Prepared) -> ReadAhead {
         use crate::router::iq::{InputVc, OutputVc};
         let topo = &*prep.topo;
         let vcs = prep.cfg.num_vcs as u64;
-        let bytes: u64 = (0..topo.num_routers as usize)
-            .map(|r| {
-                vcs * (topo.num_in(r) as u64 * std::mem::size_of::<InputVc>() as u64
-                    + topo.num_out(r) as u64 * std::mem::size_of::<OutputVc>() as u64)
-            })
-            .sum();
-        bytes > READ_AHEAD_BYTES
+        let router_bytes = |r: usize| {
+            vcs * (topo.num_in(r) as u64 * std::mem::size_of::<InputVc>() as u64
+                + topo.num_out(r) as u64 * std::mem::size_of::<OutputVc>() as u64)
+        };
+        let routers = 0..topo.num_routers as usize;
+        let bytes: u64 = routers.clone().map(router_bytes).sum();
+        let largest = routers.map(router_bytes).max().unwrap_or(0);
+        if bytes <= READ_AHEAD_BYTES {
+            ReadAhead::Off
+        } else if largest <= LISTED_ROUTER_BYTES {
+            ReadAhead::Whole
+        } else {
+            ReadAhead::Listed
+        }
     }
 
     pub fn cfg(&self) -> &SimConfig {
@@ -296,12 +310,12 @@ impl<'p> Engine<'p> {
             let read_ahead = self.read_ahead;
             let run_span = |cores: &mut [RouterCore], marks: &mut [(u32, u32)]| {
                 for (r, m) in marks.chunks_mut(k as usize).enumerate() {
-                    if read_ahead {
+                    if read_ahead != ReadAhead::Off {
                         if let Some(c) = cores.get(r + 2) {
                             c.read_ahead_record();
                         }
                         if let Some(c) = cores.get(r + 1) {
-                            c.read_ahead(first);
+                            c.read_ahead(first, read_ahead);
                         }
                     }
                     run(&mut cores[r], m);
@@ -360,6 +374,23 @@ impl<'p> Engine<'p> {
             }
             std::mem::swap(&mut flits, &mut self.cores[r].staged_flits);
             std::mem::swap(&mut credits, &mut self.cores[r].staged_credits);
+            if self.read_ahead == ReadAhead::Listed {
+                // Each push below follows a chain of misses (the receiver's record, its
+                // bucket's header, the bucket's free slot); walking the chains first, with
+                // nothing depending on them, lets the processor overlap them.
+                for &(p, _) in &flits[f0..f1] {
+                    let g = topo.out_index(r, p);
+                    self.cores[topo.out_peer[g] as usize]
+                        .flit_wheel
+                        .read_ahead_push(now + topo.out_latency[g] + 1);
+                }
+                for &(p, _) in &credits[c0..c1] {
+                    let g = topo.in_index(r, p);
+                    self.cores[topo.in_peer[g] as usize]
+                        .credit_wheel
+                        .read_ahead_push(now + topo.in_latency[g] + 1);
+                }
+            }
             for &(p, f) in &flits[f0..f1] {
                 let g = topo.out_index(r, p);
                 let arrival = now + topo.out_latency[g] + 1;

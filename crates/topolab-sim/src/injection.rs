@@ -51,7 +51,9 @@ impl Source {
                     NEVER
                 } else {
                     let u: f64 = 1.0 - rng.random::<f64>(); // (0, 1]
-                    let g = (u.ln() / ln_q).floor();
+                                                            // g >= 0, so the conversion's truncation is the floor (without a call
+                                                            // to libm's floor), and g >= 1e15 exactly when its floor is.
+                    let g = u.ln() / ln_q;
                     if g >= 1e15 {
                         NEVER
                     } else {

@@ -14,9 +14,22 @@
 //! load, a buffered flit's, kept its share), while plain loads of the same lines removed it and
 //! cut the Slim Fly q = 13 benchmark's time by 10-25%. On networks whose state stays in the
 //! core's own caches the loads are pure cost, so the engine reads ahead only above a size
-//! (`Engine::reads_ahead`; figures in docs/simulator.md).
+//! (`Engine::read_ahead_mode`; figures in docs/simulator.md).
 
 use std::mem::MaybeUninit;
+
+/// How much of a router's state the engine reads ahead (`Engine::read_ahead_mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadAhead {
+    /// Nothing: the routers' state stays in the core's own caches between turns.
+    Off,
+    /// Whole arrays (VC records, slab, scratch): cheap in instructions while they are small.
+    Whole,
+    /// Only the entries the turn will touch (the VCs on the work lists and what they read),
+    /// and the receivers' arrival buckets before the delivery writes them: for routers whose
+    /// arrays are mostly idle entries and networks far beyond the shared cache.
+    Listed,
+}
 
 /// Cache line size assumed.
 const LINE: usize = 64;

@@ -9,6 +9,7 @@ use common::short;
 use topolab_core::build_str;
 use topolab_core::progress::Silent;
 use topolab_sim::engine::Engine;
+use topolab_sim::router::ReadAhead;
 use topolab_sim::{simulate, Prepared, RunResult};
 
 fn run(spec: &str, routing: &str, load: f64, pairs: &[(&str, &str)]) -> RunResult {
@@ -70,27 +71,41 @@ fn batched_cycles_give_the_results_of_single_cycles() {
 }
 
 /// Above 1 MiB of VC records the engine reads each router's state a turn ahead (one span of
-/// routers per thread with two threads). The reads must change nothing: one cycle at a time
-/// with conservation checked after each, batches, and two threads agree field for field.
+/// routers per thread with two threads): whole arrays for small routers, only the listed
+/// entries (and the receivers' arrival buckets) for routers with more than 8 KiB of VC
+/// records. The reads must change nothing: one cycle at a time with conservation checked after
+/// each, batches, and two threads agree field for field.
 #[test]
 fn reading_ahead_changes_no_result() {
     let spec = "slimfly:q=13,p=2";
     let net = build_str(spec).unwrap();
     let cfg = short(&[]);
     let prep = Prepared::new(&net, "min", &cfg, &Silent).unwrap();
-    assert!(Engine::reads_ahead(&prep), "{spec} should be read ahead");
+    assert_eq!(Engine::read_ahead_mode(&prep), ReadAhead::Whole, "{spec}");
+    // 21 ports x 16 VCs x 48 bytes of VC records: 16 KiB per router.
+    let many_vcs = short(&[("num_vcs", "16")]);
+    let listed = Prepared::new(&net, "min", &many_vcs, &Silent).unwrap();
+    assert_eq!(Engine::read_ahead_mode(&listed), ReadAhead::Listed);
     let small =
         Prepared::new(&build_str("slimfly:q=5,p=3").unwrap(), "min", &cfg, &Silent).unwrap();
-    assert!(
-        !Engine::reads_ahead(&small),
+    assert_eq!(
+        Engine::read_ahead_mode(&small),
+        ReadAhead::Off,
         "slimfly:q=5 fits in the caches"
     );
 
-    let pairs = [("sample_period", "100")];
-    let batched = run(spec, "min", 0.4, &pairs);
-    let checked = run(spec, "min", 0.4, &[pairs[0], ("debug_checks", "1")]);
-    let threads = run(spec, "min", 0.4, &[pairs[0], ("threads", "2")]);
-    assert!(batched.measured_packets > 0);
-    assert_eq!(batched, checked);
-    assert_eq!(batched, threads);
+    for vcs in ["4", "16"] {
+        let pairs = [("sample_period", "100"), ("num_vcs", vcs)];
+        let batched = run(spec, "min", 0.4, &pairs);
+        let checked = run(
+            spec,
+            "min",
+            0.4,
+            &[pairs[0], pairs[1], ("debug_checks", "1")],
+        );
+        let threads = run(spec, "min", 0.4, &[pairs[0], pairs[1], ("threads", "2")]);
+        assert!(batched.measured_packets > 0);
+        assert_eq!(batched, checked, "num_vcs = {vcs}");
+        assert_eq!(batched, threads, "num_vcs = {vcs}");
+    }
 }

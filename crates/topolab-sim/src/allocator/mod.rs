@@ -18,12 +18,15 @@ pub fn rr_distance(index: u32, pointer: u32, size: u32) -> u32 {
     }
 }
 
-/// Division and remainder by the number of VCs, a run-time constant, with a multiplication
-/// (Lemire's method; exact for every u32) instead of a hardware division in the hot loops.
+/// Division and remainder by the number of VCs, a run-time constant: a shift and a mask when
+/// it is a power of two (the common 1, 2, 4, 8 VCs), else a multiplication (Lemire's method;
+/// exact for every u32) instead of a hardware division in the hot loops.
 #[derive(Debug, Clone, Copy)]
 pub struct ByVcs {
     d: u32,
     m: u64,
+    /// log2(d) when d is a power of two, else u32::MAX.
+    shift: u32,
 }
 
 impl ByVcs {
@@ -31,21 +34,26 @@ impl ByVcs {
         ByVcs {
             d,
             m: (u64::MAX / d as u64).wrapping_add(1),
+            shift: if d.is_power_of_two() {
+                d.trailing_zeros()
+            } else {
+                u32::MAX
+            },
         }
     }
     /// x / d
     #[inline]
     pub fn quot(self, x: u32) -> u32 {
-        if self.d == 1 {
-            return x;
+        if self.shift != u32::MAX {
+            return x >> self.shift;
         }
         ((self.m as u128 * x as u128) >> 64) as u32
     }
     /// x % d
     #[inline]
     pub fn modulo(self, x: u32) -> u32 {
-        if self.d == 1 {
-            return 0;
+        if self.shift != u32::MAX {
+            return x & (self.d - 1);
         }
         let low = self.m.wrapping_mul(x as u64);
         ((low as u128 * self.d as u128) >> 64) as u32
@@ -94,6 +102,14 @@ impl OutputStage {
     pub fn read_ahead(&self) {
         crate::read_ahead::slice(&self.best_in);
         crate::read_ahead::slice(&self.best_dist);
+    }
+
+    /// Brings the stage's scratch for output `output` into the cache ahead of its router's
+    /// turn (see `crate::read_ahead`).
+    #[inline]
+    pub fn read_ahead_output(&self, output: u32) {
+        crate::read_ahead::value(&self.best_in[output as usize]);
+        crate::read_ahead::value(&self.best_dist[output as usize]);
     }
 
     /// Grants (input, output) are appended to `grants`; the caller moves the winners'

@@ -28,6 +28,7 @@ pub mod iq;
 use crate::config::{RouterModel, SimConfig};
 use crate::flit::{Flit, Wheel};
 use crate::injection::Source;
+pub use crate::read_ahead::ReadAhead;
 use crate::routing::{GlobalView, Routing};
 use crate::stats::RouterStats;
 use crate::topo::SimTopology;
@@ -146,9 +147,21 @@ impl RouterCore {
     /// Brings what this router's state points to into the cache ahead of its turn in cycle
     /// `now`. The record itself should have been read a turn earlier (`read_ahead_record`),
     /// since following the pointers here needs it.
-    pub fn read_ahead(&self, now: u32) {
+    pub fn read_ahead(&self, now: u32, how: ReadAhead) {
+        if how == ReadAhead::Off {
+            return;
+        }
         if let Model::Iq(iq) = &self.model {
-            iq.read_ahead();
+            match how {
+                ReadAhead::Off => {}
+                ReadAhead::Whole => iq.read_ahead_whole(),
+                ReadAhead::Listed => {
+                    iq.read_ahead_listed();
+                    for (p, f) in self.flit_wheel.bucket(now) {
+                        iq.read_ahead_arrival(*p, f.vc);
+                    }
+                }
+            }
         }
         self.eps.read_ahead(now);
         self.flit_wheel.read_ahead(now);
