@@ -65,9 +65,10 @@ pub fn sweep_load(
     traffic: &str,
     loads: Option<&[f64]>,
     tolerance: f64,
+    every_load: bool,
     cfg: &SimConfig,
     monitor: &dyn Monitor,
 ) -> Result<SweepResult> {
     let prep = Prepared::new(net, routing, cfg, monitor)?;
-    sweep(&prep, traffic, loads, tolerance, monitor)
+    sweep(&prep, traffic, loads, tolerance, every_load, monitor)
 }
