@@ -215,7 +215,7 @@ def sweep_point(params: dict[str, Any]) -> dict[str, Any]:
         loads=None if loads is None else [float(x) for x in loads],
         seed=int(params.get("seed", DEFAULT_SEED)),
         tolerance=float(params.get("tolerance", 0.01)),
-        every_load=bool(params.get("every_load", False)),
+        **({"every_load": bool(params["every_load"])} if "every_load" in params else {}),
         **router_params,
     )
     out: dict[str, Any] = {
