@@ -59,6 +59,7 @@ pub fn simulate(
 }
 
 /// The latency-load curve and the saturation point (see `sweep`).
+#[allow(clippy::too_many_arguments)]
 pub fn sweep_load(
     net: &Network,
     routing: &str,
