@@ -18,6 +18,12 @@ Figs. 12/13 compare uni- and bi-directional networks with SimGrid, which topolab
 - hot-potato: ``router=hotpotato`` with the minimal next hops preferred, ``hotpotato_delay = 3``
   (the iq router's zero-load delay per router), flit-level deflection (docs/simulator.md).
 
+Fig. 8 readings: §III-B2 states only the hop-counter priority; every other hot-potato policy
+(priority oldest / random, deflection to the free output closest to the destination, a
+packet's path counted as the mean over its flits rather than its last flit's, and the same for
+worms) runs on the uni-directional MDDP under uniform traffic, with its path length growth and
+routers per packet at load 0.1 beside the paper's (docs/reproduce.md).
+
 ``quick`` (what the test runs) simulates 16-switch networks under uniform traffic only.
 """
 
