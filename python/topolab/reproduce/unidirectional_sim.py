@@ -403,7 +403,8 @@ def _reading_rows(readings: list[tuple[int, str, dict[str, Any]]], n: int) -> li
         col = f"{READINGS_PANEL}: uni MDDP d = {d}"
         if d not in minimal_routers:
             net = topolab.build(_networks(n, d)[0][1])
-            minimal_routers[d] = 1 + topolab.analyze(net).aspl
+            aspl = topolab.analyze(net).aspl  # None only for a network not strongly connected
+            minimal_routers[d] = float("nan") if aspl is None else 1 + aspl
         growth = _hop_growth(m["points"])
         rows.append(
             Comparison(
