@@ -42,3 +42,22 @@ def test_uniform_stays_under_the_static_channel_load_bound(rep):
     uni = next(r for r in rep.rows if r.quantity == "DOR: Uniform")
     assert uni.topolab <= bound + 1.0
     assert uni.topolab >= 0.5 * bound
+
+
+def test_the_sweep_stops_at_the_first_saturated_load_with_the_exhaustive_figure(rep):
+    # The reproduction's curves list 11 loads; the sweep stops at the first saturated one. The
+    # same curve with every listed load run gives the same figure from more runs, every load
+    # above the first saturated one saturated too.
+    from topolab.reproduce import sim_params
+
+    curve, _, _, _ = next(c for c in ib.curves("quick") if c[0].label == "DOR: Cmpl")
+    setup = sim_params(ib.SETUP_TABLE)
+    kwargs = dict(loads=list(curve.loads), tolerance=ib.TOLERANCE, seed=1, **setup)
+    stopped = topolab.sweep_load(curve.network, curve.routing, curve.traffic, **kwargs)
+    every = topolab.sweep_load(curve.network, curve.routing, curve.traffic, every_load=True, **kwargs)
+    assert len(stopped) < len(every)
+    assert stopped.attrs["saturation_load"] == every.attrs["saturation_load"]
+    first = stopped[stopped["saturated"]]["offered_load"].max()
+    assert every[every["offered_load"] >= first]["saturated"].all()
+    row = next(r for r in rep.rows if r.quantity == "DOR: Cmpl")
+    assert row.topolab == pytest.approx(100 * stopped.attrs["saturation_load"])

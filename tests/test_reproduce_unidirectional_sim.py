@@ -10,6 +10,7 @@ import pytest
 import topolab
 from topolab import reproduce
 from topolab.cli import main
+from topolab.reproduce.unidirectional_sim import READINGS_PANEL
 
 
 @pytest.fixture(scope="module")
@@ -19,9 +20,28 @@ def rep():
 
 def test_quick_reproduction_has_both_routings_on_both_networks(rep):
     assert rep.quick
-    keys = {(r["network"].split(":")[0], r["label"]) for r in rep.data}
+    figures = [r for r in rep.data if not r["panel"].startswith(READINGS_PANEL)]
+    keys = {(r["network"].split(":")[0], r["label"]) for r in figures}
     routings = ("minimal", "hot-potato", "hot-potato worms")
     assert keys == {(n, r) for n in ("mddp", "jellyfish") for r in routings}
+    # Fig. 8's readings: every other priority x deflection (x path count for flits) on the MDDP
+    readings = [r for r in rep.data if r["panel"].startswith(READINGS_PANEL)]
+    policies = {
+        (
+            r["hotpotato_switching"],
+            r["hotpotato_priority"],
+            r["hotpotato_deflect"],
+            r.get("hotpotato_packet_hops"),
+        )
+        for r in readings
+    }
+    assert len(policies) == 3 * 2 * 2 + 3 * 2 - 2 and {r["network"] for r in readings} == {
+        r["network"] for r in figures if r["network"].startswith("mddp")
+    }
+    per_reading = [
+        x for x in rep.rows if x.column.startswith(READINGS_PANEL) and "routers per packet" in x.quantity
+    ]
+    assert len(per_reading) == len(policies) + 2
     for r in rep.data:
         # accepted never above offered (3% measurement tolerance), latency at least the
         # 33-flit serialization
@@ -69,4 +89,3 @@ def test_writes_table_data_and_figure(rep, tmp_path):
     names = {p.name for p in written}
     assert {"unidirectional-sim.csv", "unidirectional-sim_data.csv", "unidirectional-sim.json"} <= names
     assert problem is not None or "unidirectional-sim.png" in names
-

@@ -66,6 +66,16 @@ def test_sweep_load_gives_a_curve_and_a_saturation_point():
     assert df.attrs["saturation_throughput"] >= sat * 0.97
 
 
+def test_sweep_load_stops_at_the_first_saturated_listed_load_unless_every_load():
+    loads = [0.2, 0.9, 0.95, 1.0]
+    stopped = topolab.sweep_load("slimfly:q=5,p=4", "min", loads=loads, tolerance=0, **FAST)
+    every = topolab.sweep_load("slimfly:q=5,p=4", "min", loads=loads, tolerance=0, every_load=True, **FAST)
+    assert list(stopped["offered_load"]) == [0.2, 0.9]
+    assert list(every["offered_load"]) == loads
+    assert every["saturated"].tolist() == [False, True, True, True]
+    assert stopped.attrs["saturation_load"] == every.attrs["saturation_load"] == 0.2
+
+
 def test_booksim_config_reproduces_the_reference_row(reference):
     setup = topolab.from_booksim(reference / "sf_q5_p4_min.cfg")
     assert setup.routing == "min_static" and setup.params["booksim_compat"] is True

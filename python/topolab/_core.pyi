@@ -202,6 +202,7 @@ def sweep_load(
     traffic: str,
     loads: list[float] | None = None,
     tolerance: float = 0.01,
+    every_load: bool = False,
     seed: int | None = None,
     params: dict[str, Any] | None = None,
     progress: _ProgressCallback | None = None,

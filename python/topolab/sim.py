@@ -186,7 +186,7 @@ def run_point(params: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in result.to_dict().items() if k not in SIMULATE_POINT_KEYS}
 
 
-SWEEP_POINT_KEYS = ("network", "routing", "traffic", "loads", "tolerance", "seed")
+SWEEP_POINT_KEYS = ("network", "routing", "traffic", "loads", "tolerance", "every_load", "seed")
 # The columns of a sweep's runs kept as lists in a "sweep" point's results.
 SWEEP_CURVE_COLUMNS = (
     "offered_load",
@@ -203,7 +203,7 @@ SWEEP_CURVE_COLUMNS = (
 def sweep_point(params: dict[str, Any]) -> dict[str, Any]:
     """One experiment point of kind "sweep": the latency-load curve and saturation point of
     ``network``, ``routing``, ``traffic`` (``sweep_load`` with ``loads``, ``tolerance``,
-    ``seed``); every other key is a router parameter. Results: ``saturation_load``,
+    ``every_load``, ``seed``); every other key is a router parameter. Results: ``saturation_load``,
     ``saturation_throughput`` and, per run by increasing load, the lists
     ``SWEEP_CURVE_COLUMNS``."""
     router_params = {k: v for k, v in params.items() if k not in SWEEP_POINT_KEYS}
@@ -215,6 +215,7 @@ def sweep_point(params: dict[str, Any]) -> dict[str, Any]:
         loads=None if loads is None else [float(x) for x in loads],
         seed=int(params.get("seed", DEFAULT_SEED)),
         tolerance=float(params.get("tolerance", 0.01)),
+        **({"every_load": bool(params["every_load"])} if "every_load" in params else {}),
         **router_params,
     )
     out: dict[str, Any] = {
@@ -268,15 +269,17 @@ def sweep_load(
     seed: int = DEFAULT_SEED,
     *,
     tolerance: float = 0.01,
+    every_load: bool = False,
     progress: bool | None = None,
     show_progress: bool | None = None,
     **router_params: Any,
 ) -> pd.DataFrame:
     """The latency-load curve: one row per run (columns as ``SimResult``), by increasing load.
 
-    Runs ``loads`` (default 0.1, 0.2, ... up to the first saturated load), then bisects between
-    the highest load that did not saturate and the lowest that did until they are ``tolerance``
-    apart (0 disables). ``df.attrs`` holds ``saturation_load`` (highest load not saturated) and
+    Runs ``loads`` (default 0.1, 0.2, ...) in increasing order up to the first saturated one
+    (``every_load``: all of them, for a curve that shows its saturated points), then bisects
+    between the highest load that did not saturate and the lowest that did until they are
+    ``tolerance`` apart (0 disables). ``df.attrs`` holds ``saturation_load`` (highest load not saturated) and
     ``saturation_throughput`` (highest accepted throughput)."""
     import pandas as pd
 
@@ -295,6 +298,7 @@ def sweep_load(
             *args,
             loads=checked_loads,
             tolerance=tolerance,
+            every_load=bool(every_load),
             seed=seed,
             params=router_params,
             progress=bar.callback,

@@ -116,9 +116,9 @@ fn simulate<'py>(
 }
 
 /// Latency-load curve and saturation point; returns {points, saturation_load,
-/// saturation_throughput}.
+/// saturation_throughput}. `every_load`: run the loads above the first saturated one too.
 #[pyfunction]
-#[pyo3(signature = (net, routing, traffic, loads=None, tolerance=0.01, seed=None, params=None, progress=None))]
+#[pyo3(signature = (net, routing, traffic, loads=None, tolerance=0.01, every_load=false, seed=None, params=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn sweep_load<'py>(
     py: Python<'py>,
@@ -127,6 +127,7 @@ fn sweep_load<'py>(
     traffic: &str,
     loads: Option<Vec<f64>>,
     tolerance: f64,
+    every_load: bool,
     seed: Option<u64>,
     params: Option<&Bound<'py, PyDict>>,
     progress: Option<PyObject>,
@@ -139,6 +140,7 @@ fn sweep_load<'py>(
             traffic,
             loads.as_deref(),
             tolerance,
+            every_load,
             &cfg,
             monitor,
         ))

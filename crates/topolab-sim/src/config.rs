@@ -36,6 +36,41 @@ pub enum FlowControl {
     Vct,
 }
 
+/// Which arriving flits a hot-potato router serves first (002 §III-B2 gives a hop counter
+/// priority; the others are the readings its text leaves open).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HotPotatoPriority {
+    /// Most routers traversed first, then oldest (002's hop counter).
+    Hops,
+    /// Oldest (creation cycle) first, then most routers traversed.
+    Oldest,
+    /// A fresh random order every cycle.
+    Random,
+}
+
+/// Where a hot-potato router deflects a flit that finds no preferred output free.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HotPotatoDeflect {
+    /// Uniformly among the free router outputs.
+    Random,
+    /// To a free router output whose next router is nearest the destination (002 §III-B2's
+    /// "alternate paths" read as the next-best ones), uniformly among the nearest.
+    Closest,
+}
+
+/// The routers a multi-flit packet counts in `avg_hops` under flit switching, where its flits
+/// may take different paths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HotPotatoPacketHops {
+    /// Those of its last flit to arrive (the tail's count, as for the input-queued router).
+    Last,
+    /// The mean over its flits (rounded to the nearest router).
+    Mean,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SimConfig {
     pub router: RouterModel,
@@ -86,6 +121,9 @@ pub struct SimConfig {
     pub hotpotato_inject_preferred: bool,
     /// Packets move as worms behind their first flit (else every flit is routed on its own).
     pub hotpotato_switching_packet: bool,
+    pub hotpotato_priority: HotPotatoPriority,
+    pub hotpotato_deflect: HotPotatoDeflect,
+    pub hotpotato_packet_hops: HotPotatoPacketHops,
 }
 
 impl Default for SimConfig {
@@ -128,6 +166,9 @@ impl Default for SimConfig {
             hotpotato_max_hops: 10_000,
             hotpotato_inject_preferred: true,
             hotpotato_switching_packet: false,
+            hotpotato_priority: HotPotatoPriority::Hops,
+            hotpotato_deflect: HotPotatoDeflect::Random,
+            hotpotato_packet_hops: HotPotatoPacketHops::Last,
         }
     }
 }
@@ -195,6 +236,9 @@ pub const PARAMS: &[ParamDoc] = &[
     doc("hotpotato_max_hops", "int", "10000", "router=hotpotato: a flit traversing more routers stops the run with a livelock error"),
     doc("hotpotato_switching", "str", "flit", "router=hotpotato: flit (every flit routed and deflected on its own) or packet (a packet's flits follow its first flit as a worm; arriving worms preempt injection)"),
     doc("hotpotato_inject_preferred", "bool", "true", "router=hotpotato: a flit enters the network only through a free preferred (minimal) output; false: through any output left free (BLESS)"),
+    doc("hotpotato_priority", "str", "hops", "router=hotpotato: which arriving flits take their outputs first: hops (most routers traversed, Koibuchi et al., 2018, §III-B2's hop counter), oldest (creation cycle) or random (a new order every cycle)"),
+    doc("hotpotato_deflect", "str", "random", "router=hotpotato: a flit with no preferred output free goes to a random free router output, or closest (a free one whose next router is nearest its destination)"),
+    doc("hotpotato_packet_hops", "str", "last", "router=hotpotato, flit switching: the routers a multi-flit packet counts in avg_hops: last (its last flit's) or mean (the mean over its flits)"),
 ];
 
 fn names() -> String {
@@ -367,6 +411,45 @@ impl SimConfig {
                 }
             }
             "hotpotato_inject_preferred" => self.hotpotato_inject_preferred = parse_bool(k, value)?,
+            "hotpotato_priority" => {
+                self.hotpotato_priority = match value.trim().to_ascii_lowercase().as_str() {
+                    "hops" => HotPotatoPriority::Hops,
+                    "oldest" => HotPotatoPriority::Oldest,
+                    "random" => HotPotatoPriority::Random,
+                    other => {
+                        return Err(SimError::param(
+                            k,
+                            format!("'{other}'"),
+                            "hops (most routers traversed first), oldest or random",
+                        ))
+                    }
+                }
+            }
+            "hotpotato_deflect" => {
+                self.hotpotato_deflect =
+                    match value.trim().to_ascii_lowercase().as_str() {
+                        "random" => HotPotatoDeflect::Random,
+                        "closest" => HotPotatoDeflect::Closest,
+                        other => return Err(SimError::param(
+                            k,
+                            format!("'{other}'"),
+                            "random (any free router output) or closest (nearest the destination)",
+                        )),
+                    }
+            }
+            "hotpotato_packet_hops" => {
+                self.hotpotato_packet_hops = match value.trim().to_ascii_lowercase().as_str() {
+                    "last" => HotPotatoPacketHops::Last,
+                    "mean" => HotPotatoPacketHops::Mean,
+                    other => {
+                        return Err(SimError::param(
+                            k,
+                            format!("'{other}'"),
+                            "last (the last flit's routers) or mean (the mean over the flits)",
+                        ))
+                    }
+                }
+            }
             _ => {
                 return Err(SimError::Core(
                     topolab_core::TopolabError::UnknownParameter {

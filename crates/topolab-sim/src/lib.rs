@@ -59,15 +59,17 @@ pub fn simulate(
 }
 
 /// The latency-load curve and the saturation point (see `sweep`).
+#[allow(clippy::too_many_arguments)]
 pub fn sweep_load(
     net: &Network,
     routing: &str,
     traffic: &str,
     loads: Option<&[f64]>,
     tolerance: f64,
+    every_load: bool,
     cfg: &SimConfig,
     monitor: &dyn Monitor,
 ) -> Result<SweepResult> {
     let prep = Prepared::new(net, routing, cfg, monitor)?;
-    sweep(&prep, traffic, loads, tolerance, monitor)
+    sweep(&prep, traffic, loads, tolerance, every_load, monitor)
 }

@@ -1,8 +1,12 @@
 //! Load sweeps: the latency-load curve and the saturation point.
 //!
-//! Runs the given loads (by default 0.1, 0.2, ... up to the first saturated one), then bisects
-//! between the highest load that did not saturate and the lowest that did until they are
-//! `tolerance` apart. A run is saturated when BookSim2's latency threshold declares it unstable
+//! Runs the given loads (by default 0.1, 0.2, ...) in increasing order up to the first saturated
+//! one, then bisects between the highest load that did not saturate and the lowest that did until
+//! they are `tolerance` apart. Loads above the first saturated one are skipped: a higher offered
+//! load cannot be unsaturated where a lower one saturated (up to noise, which a skipped run could
+//! only turn into a wrong, non-monotone saturation load), so they would cost runs without moving
+//! the saturation load. `every_load` runs them anyway, for a latency-load curve that plots its
+//! saturated points. A run is saturated when BookSim2's latency threshold declares it unstable
 //! or when it accepts less than (1 - saturation_tolerance) of the offered load. The saturation
 //! load is the highest load found not saturated; the saturation throughput is the highest
 //! accepted throughput of any run (what the network delivers when overloaded).
@@ -40,6 +44,7 @@ pub fn sweep(
     traffic: &str,
     loads: Option<&[f64]>,
     tolerance: f64,
+    every_load: bool,
     monitor: &dyn Monitor,
 ) -> Result<SweepResult> {
     if !(0.0..1.0).contains(&tolerance) {
@@ -49,7 +54,6 @@ pub fn sweep(
             "a load difference from 0 (no bisection) to 1",
         ));
     }
-    let explicit = loads.is_some();
     let mut grid: Vec<f64> = loads.map(|l| l.to_vec()).unwrap_or(DEFAULT_LOADS.to_vec());
     grid.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
     grid.dedup();
@@ -66,7 +70,7 @@ pub fn sweep(
     };
     for &load in &grid {
         let sat = one(load, &mut points)?;
-        if sat && !explicit {
+        if sat && !every_load {
             break;
         }
     }

@@ -73,6 +73,7 @@ fn simulated_saturation_stays_under_the_static_bound() {
         "shift:k=3",
         Some(&[0.1, 0.2, 0.3, 0.4, 0.5]),
         0.02,
+        false,
         &Silent,
     )
     .unwrap();

@@ -159,6 +159,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
             loads,
             seed,
             tolerance=args.tolerance,
+            # Loads listed by hand are a latency-load curve: every one runs, the saturated ones
+            # plotted and printed as such.
+            every_load=loads is not None,
             progress=args.progress,
             **params,
         )
@@ -268,7 +271,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(seed=None)  # None: the BookSim2 file's seed with --booksim, else the default
     add_json_flag(p)
     p.add_argument("--sweep", action="store_true", help="latency-load curve and saturation point")
-    p.add_argument("--loads", help="comma-separated loads for --sweep (default 0.1, 0.2, ...)")
+    p.add_argument(
+        "--loads",
+        help="comma-separated loads for --sweep, every one run (default 0.1, 0.2, ... up to the first "
+        "saturated one)",
+    )
     p.add_argument("--tolerance", type=float, default=0.01, help="bisection tolerance of --sweep")
     p.add_argument("--plot", help="write the --sweep curve to this image file (png, pdf, svg)")
     p.add_argument(

@@ -189,7 +189,7 @@ register_kind(
     "topolab.sim:sweep_point",
     required=["network"],
     summary="a latency-load curve and its saturation point (topolab.sweep_load): network, routing, "
-    "traffic, loads, tolerance, seed and router parameters; the runs' columns as lists",
+    "traffic, loads, tolerance, every_load, seed and router parameters; the runs' columns as lists",
 )
 
 register_kind(

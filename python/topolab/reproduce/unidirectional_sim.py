@@ -18,6 +18,12 @@ Figs. 12/13 compare uni- and bi-directional networks with SimGrid, which topolab
 - hot-potato: ``router=hotpotato`` with the minimal next hops preferred, ``hotpotato_delay = 3``
   (the iq router's zero-load delay per router), flit-level deflection (docs/simulator.md).
 
+Fig. 8 readings: §III-B2 states only the hop-counter priority; every other hot-potato policy
+(priority oldest / random, deflection to the free output closest to the destination, a
+packet's path counted as the mean over its flits rather than its last flit's, and the same for
+worms) runs on the uni-directional MDDP under uniform traffic, with its path length growth and
+routers per packet at load 0.1 beside the paper's (docs/reproduce.md).
+
 ``quick`` (what the test runs) simulates 16-switch networks under uniform traffic only.
 """
 
@@ -67,12 +73,59 @@ MEASUREMENT = {
     "full": (3, 8, 0.0125, "BookSim2's warm-up; two halvings of the 0.05 load step"),
 }
 HOP_GROWTH_PAPER = {6: 1.65, 8: 1.25}  # Koibuchi et al., 2018, §III-B3: growth over 10x accepted traffic
+# Fig. 8's average path length at offered load 0.1, read off the plot (256 switches).
+PATH_AT_0_1_PAPER = 3.3
+# The hot-potato policies 002 §III-B2 leaves open: priority, deflection target and, for
+# flit switching, which flits' paths a packet's path length counts (None: not applicable).
+PRIORITIES = ("hops", "oldest", "random")
+DEFLECTIONS = ("random", "closest")
+PACKET_HOPS = ("last", "mean")
+POLICY_KEYS = ("hotpotato_priority", "hotpotato_deflect", "hotpotato_packet_hops")
+PAPER_POLICY = ("hops", "random", "last")  # the hop counter of §III-B2; the router's defaults
 # label -> the router keywords of the routing (the setup table's varied rows list them).
 ROUTINGS: dict[str, tuple[tuple[str, Any], ...]] = {
-    "minimal": (("router", "iq"), ("flow_control", "vct"), ("hotpotato_switching", None)),
-    "hot-potato": (("router", "hotpotato"), ("flow_control", None), ("hotpotato_switching", "flit")),
-    "hot-potato worms": (("router", "hotpotato"), ("flow_control", None), ("hotpotato_switching", "packet")),
+    "minimal": (
+        ("router", "iq"),
+        ("flow_control", "vct"),
+        ("hotpotato_switching", None),
+        *((k, None) for k in POLICY_KEYS),
+    ),
+    "hot-potato": (
+        ("router", "hotpotato"),
+        ("flow_control", None),
+        ("hotpotato_switching", "flit"),
+        *zip(POLICY_KEYS, PAPER_POLICY),
+    ),
+    "hot-potato worms": (
+        ("router", "hotpotato"),
+        ("flow_control", None),
+        ("hotpotato_switching", "packet"),
+        *zip(POLICY_KEYS, PAPER_POLICY[:2] + (None,)),
+    ),
 }
+
+
+def policy_readings() -> list[tuple[str, tuple[tuple[str, Any], ...]]]:
+    """(label, router keywords) of every hot-potato reading beside the two of ``ROUTINGS``:
+    each priority and deflection, flits counted by their last or mean path (worms: one path),
+    run on the uni-directional MDDP under uniform traffic (Fig. 8)."""
+    out = []
+    for switching, label in (("flit", "hot-potato"), ("packet", "hot-potato worms")):
+        for priority in PRIORITIES:
+            for deflect in DEFLECTIONS:
+                for count in PACKET_HOPS if switching == "flit" else (None,):
+                    policy = (priority, deflect, count)
+                    if policy == PAPER_POLICY or (switching == "packet" and policy[:2] == PAPER_POLICY[:2]):
+                        continue  # a curve of ROUTINGS
+                    name = f"{label} {priority}/{deflect}" + (f"/{count}" if count else "")
+                    params = (
+                        ("router", "hotpotato"),
+                        ("flow_control", None),
+                        ("hotpotato_switching", switching),
+                        *zip(POLICY_KEYS, policy),
+                    )
+                    out.append((name, params))
+    return out
 
 
 def setup_table(scale: str = "default") -> tuple[SetupRow, ...]:
@@ -111,6 +164,31 @@ def setup_table(scale: str = "default") -> tuple[SetupRow, ...]:
             varied(None, "flit", "packet"),
             "both readings: every flit on its own, or whole-packet worms (None: minimal)",
             "hotpotato_switching",
+        ),
+        SetupRow(
+            "hot-potato priority",
+            "a hop counter: minimal outputs 'with higher priority for packets with higher hop counts' "
+            "(§III-B2)",
+            varied(None, *PRIORITIES),
+            "hops: the paper's; oldest, random: the other readings, run on uni MDDP under uniform "
+            "traffic only (Fig. 8 readings); None: minimal",
+            "hotpotato_priority",
+        ),
+        SetupRow(
+            "hot-potato deflection target",
+            "'alternate paths are used' (§III-B2), which ones not stated",
+            varied(None, *DEFLECTIONS),
+            "random free output (all figures), or the free output nearest the destination (Fig. 8 "
+            "readings); None: minimal",
+            "hotpotato_deflect",
+        ),
+        SetupRow(
+            "hot-potato path length of a packet",
+            "'average path length' (Fig. 8); a packet's flits share one path under cut-through",
+            varied(None, *PACKET_HOPS),
+            "flit switching: the last flit's routers (all figures) or the mean over the packet's flits "
+            "(Fig. 8 readings); None: minimal and worms (one path per packet)",
+            "hotpotato_packet_hops",
         ),
         SetupRow(
             "hot-potato router delay [cycles]",
@@ -164,7 +242,41 @@ def curves(scale: str = "default") -> list[Curve]:
                             panel=f"Fig. {fig} {traffic}: {net_name} d = {d}",
                         )
                     )
+        uni = _networks(n, d)[0][1]
+        for label, own in policy_readings():
+            out.append(
+                Curve(
+                    label,
+                    uni,
+                    "min",
+                    "uniform",
+                    loads=loads,
+                    params=tuple((k, v) for k, v in own if v is not None),
+                    panel=f"{READINGS_PANEL}: uni MDDP d = {d}",
+                )
+            )
     return out
+
+
+READINGS_PANEL = "Fig. 8 readings (uniform)"
+
+
+def _reading(c: Curve) -> str:
+    """The hot-potato policy of a curve: switching/priority/deflection[/path count]."""
+    p = dict(c.params)
+    parts = [p["hotpotato_switching"], p["hotpotato_priority"], p["hotpotato_deflect"]]
+    if "hotpotato_packet_hops" in p:
+        parts.append(p["hotpotato_packet_hops"])
+    return "/".join(parts)
+
+
+def _accepted(points: list[dict[str, Any]]) -> float:
+    """The most traffic accepted before saturation (Koibuchi et al.'s throughput)."""
+    return max((p["accepted_throughput"] for p in points if not p["saturated"]), default=float("nan"))
+
+
+def _at_load(points: list[dict[str, Any]], load: float) -> Optional[dict[str, Any]]:
+    return next((p for p in points if abs(p["offered_load"] - load) < 1e-9 and not p["saturated"]), None)
 
 
 def _hop_growth(points: list[dict[str, Any]]) -> Optional[float]:
@@ -201,14 +313,16 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
     rows: list[Comparison] = []
     setups: list[Setup] = []
     sat: dict[tuple[str, str], float] = {}
+    readings: list[tuple[int, str, dict[str, Any]]] = []
     for m in measured:
         c = m["curve"]
         col = c.panel
         d = int(c.network.split("d=")[1].split(",")[0])
-        # The most traffic accepted before saturation (Koibuchi et al.'s throughput).
-        accepted = max(
-            (p["accepted_throughput"] for p in m["points"] if not p["saturated"]), default=float("nan")
-        )
+        if c.label != "minimal" and c.network.startswith("mddp") and c.traffic == "uniform":
+            readings.append((d, _reading(c), m))
+        if c.panel.startswith(READINGS_PANEL):
+            continue
+        accepted = _accepted(m["points"])
         sat[col, c.label] = accepted
         if not any(s.column == col for s in setups):
             setups.append(Setup(col, c.network, f"{n} switches x {P} hosts; the router: the setup table"))
@@ -241,6 +355,17 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
                         sat[col, label] / base if base else None,
                     )
                 )
+    rows.extend(_reading_rows(readings, n))
+    for d in dict.fromkeys(d for d, _, _ in readings):
+        setups.append(
+            Setup(
+                f"{READINGS_PANEL}: uni MDDP d = {d}",
+                _networks(n, d)[0][1],
+                "hot-potato readings of Koibuchi et al., 2018, §III-B2: switching/priority/deflection"
+                "[/path count of a packet's flits]; flit/hops/random/last and packet/hops/random are the "
+                "curves of the figures",
+            )
+        )
     notes = [
         f"{n} switches ({n * P} hosts)"
         + (
@@ -263,6 +388,55 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
     return Reproduction(
         ID, TITLE, SOURCE, tuple(rows), tuple(setups), tuple(notes), tuple(records(measured)), quick, table
     )
+
+
+def _reading_rows(readings: list[tuple[int, str, dict[str, Any]]], n: int) -> list[Comparison]:
+    """Per hot-potato reading (uni MDDP, uniform): Fig. 8's path length growth over 10x
+    accepted traffic, and the routers per packet at offered load 0.1 beside minimal routing's
+    (Koibuchi et al.'s figures are for 256 switches; the stretch over minimal compares across
+    sizes)."""
+    import topolab
+
+    rows = []
+    minimal_routers: dict[int, float] = {}
+    for d, reading, m in readings:
+        col = f"{READINGS_PANEL}: uni MDDP d = {d}"
+        if d not in minimal_routers:
+            net = topolab.build(_networks(n, d)[0][1])
+            aspl = topolab.analyze(net).aspl  # None only for a network not strongly connected
+            minimal_routers[d] = float("nan") if aspl is None else 1 + aspl
+        growth = _hop_growth(m["points"])
+        rows.append(
+            Comparison(
+                col,
+                f"{reading}: path length growth over 10x accepted traffic",
+                HOP_GROWTH_PAPER.get(d),
+                growth,
+                note="Koibuchi et al. (2018), §III-B3: below"
+                if growth is not None
+                else "the sweep does not span 10x",
+            )
+        )
+        rows.append(
+            Comparison(
+                col,
+                f"{reading}: accepted traffic before saturation [flit/cycle/host]",
+                None,
+                _accepted(m["points"]),
+            )
+        )
+        at = _at_load(m["points"], 0.1)
+        rows.append(
+            Comparison(
+                col,
+                f"{reading}: routers per packet at offered load 0.1",
+                PATH_AT_0_1_PAPER,
+                None if at is None else at["avg_hops"],
+                note=f"minimal paths: {minimal_routers[d]:.2f} routers here (ASPL + 1); paper: read off "
+                "Koibuchi et al.'s (2018) Fig. 8, 256 switches",
+            )
+        )
+    return rows
 
 
 def plot(rep: Reproduction, path: Path) -> None:

@@ -5,15 +5,19 @@
 //! the next router is always free (002 §III-B2: "each packet moves at each clock cycle, meaning
 //! that the input channel of the next-hop switch is always guaranteed to be empty"). Per cycle:
 //!
-//! 1. the flits arriving from other routers are ranked by priority: most routers traversed
-//!    first (002's hop counter in the header, which "avoids livelock"), then oldest (creation
-//!    cycle), then input port, a total order, so the result does not depend on arrival order;
+//! 1. the flits arriving from other routers are ranked by priority (`hotpotato_priority`): by
+//!    default most routers traversed first (002's hop counter in the header, which "avoids
+//!    livelock"), then oldest (creation cycle), then input port, a total order, so the result
+//!    does not depend on arrival order; `oldest` ranks by age first, `random` draws a new
+//!    order every cycle (002 states only the hop counter; these are the other readings);
 //! 2. in that order each flit takes a free *preferred* output if one is left: its ejection
 //!    port at its destination router, otherwise an output on a path the routing prefers (the
 //!    `routing` argument: `min` = every minimal next hop from the hop tables, `min_static` =
 //!    the one fixed shortest path, or any core rule routing = the rule's candidate hops, e.g.
 //!    the Imase custom routing of 002 §III-B1 once it is a rule), chosen uniformly among the
-//!    free ones; if none is free it is *deflected* to a uniformly chosen free router output;
+//!    free ones; if none is free it is *deflected* (`hotpotato_deflect`) to a uniformly chosen
+//!    free router output, or with `closest` to one whose next router is nearest the
+//!    destination (by the routing's own path length from there);
 //! 3. injection limitation (002 §III-B3): an endpoint's next flit enters only through an
 //!    output that step 2 left free (a preferred one, else any; or only a preferred one with
 //!    `hotpotato_inject_preferred`), so injected traffic never blocks arriving traffic. As a
@@ -29,13 +33,15 @@
 //!   router with in-degree = out-degree, arriving worms preempt injection worms (`cycle_worms`).
 //!
 //! Either way the destination counts a packet when its last flit arrives, in whatever order,
-//! reassembling by (source, creation cycle) (docs/simulator.md).
+//! reassembling by (source, creation cycle) (docs/simulator.md); under flit switching its
+//! routers in `avg_hops` are the last flit's, or the mean over its flits with
+//! `hotpotato_packet_hops = mean` (the flits of one packet take different paths).
 //!
 //! Endpoints are the same as for the input-queued router: they inject on the injection channel
 //! with its credits (the router's injection queue per endpoint is the end of the source queue)
 //! and consume every flit that reaches them.
 
-use crate::config::SimConfig;
+use crate::config::{HotPotatoDeflect, HotPotatoPacketHops, HotPotatoPriority, SimConfig};
 use crate::error::{Result, SimError};
 use crate::flit::{Flit, Wheel, TAIL};
 use crate::routing::Routing;
@@ -121,9 +127,13 @@ pub struct HotPotatoState {
     packet_size: u32,
     max_hops: u32,
     inject_preferred: bool,
-    /// Flits received so far by this router's endpoints of packets still incomplete, by
-    /// (source endpoint, creation cycle): unique, a source creates at most one packet a cycle.
-    pub reassembly: BTreeMap<(u32, u32), u32>,
+    /// Flits received so far by this router's endpoints of packets still incomplete, and the
+    /// sum of their routers traversed, by (source endpoint, creation cycle): unique, a source
+    /// creates at most one packet a cycle.
+    pub reassembly: BTreeMap<(u32, u32), (u32, u32)>,
+    priority: HotPotatoPriority,
+    deflect: HotPotatoDeflect,
+    mean_packet_hops: bool,
     /// Router arrivals of this cycle, sorted by priority.
     order: Vec<(u32, Flit)>,
     /// First flit seen over `hotpotato_max_hops`: (cycle, flit).
@@ -164,6 +174,9 @@ impl HotPotatoState {
             max_hops: cfg.hotpotato_max_hops,
             inject_preferred: cfg.hotpotato_inject_preferred,
             reassembly: BTreeMap::new(),
+            priority: cfg.hotpotato_priority,
+            deflect: cfg.hotpotato_deflect,
+            mean_packet_hops: cfg.hotpotato_packet_hops == HotPotatoPacketHops::Mean,
             order: Vec::new(),
             livelock: None,
             worms: cfg.hotpotato_switching_packet,
@@ -244,9 +257,8 @@ impl HotPotatoState {
                 self.order.push((p, f));
             }
         }
-        self.order
-            .sort_unstable_by_key(|&(p, f)| (Reverse(f.hops), f.ctime, p));
-        let order = std::mem::take(&mut self.order);
+        let mut order = std::mem::take(&mut self.order);
+        self.rank(&mut order, rng);
         for &(_, mut f) in &order {
             let (port, deflected) = self
                 .assign(topo, routing, r, now, &mut f, false, rng)
@@ -319,7 +331,7 @@ impl HotPotatoState {
         }
         // Flits behind a worm's head follow it; heads are routed by priority.
         let mut order = std::mem::take(&mut self.order);
-        order.sort_unstable_by_key(|&(p, f)| (Reverse(f.hops), f.ctime, p));
+        self.rank(&mut order, rng);
         order.retain(|&(p, f)| {
             let o = self.worm_out[p as usize];
             if o == NONE {
@@ -397,6 +409,27 @@ impl HotPotatoState {
         }
     }
 
+    /// Sorts this cycle's arrivals (input port, flit) into the order they take outputs
+    /// (`hotpotato_priority`); the input port breaks ties, so the order is total.
+    fn rank(&self, order: &mut [(u32, Flit)], rng: &mut ChaCha8Rng) {
+        match self.priority {
+            HotPotatoPriority::Hops => {
+                order.sort_unstable_by_key(|&(p, f)| (Reverse(f.hops), f.ctime, p))
+            }
+            HotPotatoPriority::Oldest => {
+                order.sort_unstable_by_key(|&(p, f)| (f.ctime, Reverse(f.hops), p))
+            }
+            HotPotatoPriority::Random => {
+                // Sorted by input port first so that the shuffle's result does not depend on
+                // the order the arrivals were listed in.
+                order.sort_unstable_by_key(|&(p, _)| p);
+                for i in (1..order.len()).rev() {
+                    order.swap(i, rng.random_range(0..=i));
+                }
+            }
+        }
+    }
+
     fn release_input(&mut self, p: u32) {
         let o = self.worm_out[p as usize];
         if o != NONE {
@@ -459,11 +492,24 @@ impl HotPotatoState {
         if injected && self.inject_preferred {
             return None;
         }
-        // Deflection: uniformly among the free router outputs.
+        // Deflection: uniformly among the free router outputs (`closest`: among the free ones
+        // whose next router is nearest the destination).
         let mut pick = None;
         let mut seen = 0u32;
+        let mut nearest = u32::MAX;
         for p in self.n_ep..self.n_out {
             if self.free(p, now) {
+                if self.deflect == HotPotatoDeflect::Closest {
+                    let next = topo.out_peer[topo.out_index(ru, p)];
+                    let d = path_length(topo, routing, next, t, rng);
+                    if d > nearest {
+                        continue;
+                    }
+                    if d < nearest {
+                        nearest = d;
+                        seen = 0;
+                    }
+                }
                 seen += 1;
                 if rng.random_range(0..seen) == 0 {
                     pick = Some(p);
@@ -583,9 +629,14 @@ impl HotPotatoState {
         }
         if self.packet_size > 1 {
             let key = (f.src, f.ctime);
-            let got = self.reassembly.entry(key).or_insert(0);
+            let (got, hops) = self.reassembly.entry(key).or_insert((0, 0));
             *got += 1;
+            *hops += f.hops as u32;
             if *got == self.packet_size {
+                if self.mean_packet_hops {
+                    let n = self.packet_size;
+                    f.hops = ((*hops + n / 2) / n) as u16;
+                }
                 self.reassembly.remove(&key);
                 f.flags |= TAIL;
             } else {
@@ -593,5 +644,49 @@ impl HotPotatoState {
             }
         }
         ej_wheel.push(ep_arrival, (port, f));
+    }
+}
+
+/// Hops from router `from` to router `t` along the routing's own path (its first candidate at
+/// every step): the distance for `min` and `min_static`, the path the routing would take from
+/// there for a rule routing. Bounded by the number of routers (a rule that does not reach `t`
+/// counts as that far).
+fn path_length(
+    topo: &SimTopology,
+    routing: &Routing,
+    from: u32,
+    t: u32,
+    rng: &mut ChaCha8Rng,
+) -> u32 {
+    let n = topo.num_routers as usize;
+    let mut at = from;
+    let mut hops = 0u32;
+    match routing {
+        Routing::MinStatic(m) => {
+            while at != t && (hops as usize) < n {
+                let port = m.fixed[at as usize * n + t as usize] as u32;
+                at = topo.out_peer[topo.out_index(at as usize, port)];
+                hops += 1;
+            }
+        }
+        Routing::Rule(rr) => {
+            let mut st = rr.rule.sample_start(at, t, rng);
+            while at != t && (hops as usize) < n {
+                let mut first: Option<Hop> = None;
+                rr.rule.next(at, t, hops, st, &mut |h: Hop| {
+                    first.get_or_insert(h);
+                });
+                let Some(h) = first else { break };
+                at = topo.neighbors(at as usize)[h.nb as usize];
+                st = h.state;
+                hops += 1;
+            }
+        }
+        _ => unreachable!("hotpotato::check admits only minimal and rule routings"),
+    }
+    if at == t {
+        hops
+    } else {
+        n as u32
     }
 }
