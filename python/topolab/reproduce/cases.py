@@ -87,8 +87,8 @@ def varied(*values: Any) -> tuple[Any, ...]:
 def loads_around(center: float, low: tuple[float, ...] = (0.1, 0.3)) -> tuple[float, ...]:
     """Offered loads for a saturation search expected near ``center`` (a static bound, or the
     load the paper states): ``low`` loads for the curve's shape, five around ``center`` (-0.1,
-    -0.04, 0, +0.04, +0.1) and 1 (a sweep with explicit loads runs every one of them, so they
-    stay few; the bisection then narrows the step that saturates)."""
+    -0.04, 0, +0.04, +0.1) and 1 (a sweep with explicit loads stops at the first saturated
+    one; the bisection then narrows the step that saturates)."""
     near = {round(min(1.0, max(0.02, center + d)), 4) for d in (-0.1, -0.04, 0.0, 0.04, 0.1)}
     start = min(near)
     return tuple(sorted({x for x in low if x < start - 1e-9} | near | {1.0}))
