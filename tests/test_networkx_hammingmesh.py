@@ -1,4 +1,4 @@
-"""HammingMesh (Hoefler et al., SC 2022, §III) against networkx: the graph built independently
+"""HammingMesh (Hoefler et al., SC 2022) against networkx: the graph built independently
 here from the construction (a x b mesh boards in an x by y grid, one fat tree per accelerator
 row and column) is isomorphic to topolab's; diameter and average distances agree; its own
 routing and the generic ones simulate; impossible parameters are ParameterErrors."""

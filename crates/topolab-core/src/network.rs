@@ -64,7 +64,7 @@ pub const MLFM_LAYOUT: Capability = Capability {
 
 /// HammingMesh accelerators and dimension-tree switches (kind, col, row, level, index):
 /// accelerators (0, col, row, -1, -1), row-tree switches (1, -1, row, level, index),
-/// column-tree switches (2, col, -1, level, index) (Hoefler et al., SC 2022, §III).
+/// column-tree switches (2, col, -1, level, index) (Hoefler et al., SC 2022).
 pub const HAMMINGMESH_LAYOUT: Capability = Capability {
     what: "HammingMesh accelerator coordinates and dimension trees",
     fields: &["kind", "col", "row", "level", "index"],

@@ -1,4 +1,4 @@
-//! `hammingmesh_min` (Hoefler et al., SC 2022, §III): its paths are shortest (independent BFS)
+//! `hammingmesh_min` (Hoefler et al., SC 2022): its paths are shortest (independent BFS)
 //! and run the source row before the destination column; the two VC classes make the CDG
 //! acyclic, and one VC is not enough once boards are three wide (but is on 2 x 2 boards).
 

@@ -1,4 +1,4 @@
-//! HammingMesh (Hoefler et al., SC 2022, §III): router, endpoint and link counts counted by hand
+//! HammingMesh (Hoefler et al., SC 2022): router, endpoint and link counts counted by hand
 //! from the construction (boards, row and column trees), every accelerator with four network
 //! ports, switch radix and tree levels, and parameters that make the construction impossible.
 

@@ -182,7 +182,7 @@ def dragonflyplus(w: Window) -> Iterator[Candidate]:
 
 
 def hammingmesh(w: Window) -> Iterator[Candidate]:
-    """HammingMesh (Hoefler et al., SC 2022, §III): the paper's square boards, 2 x 2 (Hx2Mesh)
+    """HammingMesh (Hoefler et al., SC 2022): the paper's square boards, 2 x 2 (Hx2Mesh)
     and 4 x 4 (Hx4Mesh), with the question's radix for the row and column fat trees
     (nonblocking; one switch up to K ports, two levels above). Per board size and p (an
     accelerator has 4 + p ports) the square board grid x = y whose N is nearest the target, and
@@ -197,7 +197,7 @@ def hammingmesh(w: Window) -> Iterator[Candidate]:
                     continue
                 params = {"a": side, "b": side, "x": gx, "y": gy, "radix": w.radix, "p": p}
                 tags = [f"Hx{side}Mesh"] + (["square grid"] if gx == gy else [])
-                c = candidate("hammingmesh", params, "Hoefler et al., SC 2022, §III", tags)
+                c = candidate("hammingmesh", params, "Hoefler et al., SC 2022", tags)
                 if c is not None and c.radix <= w.radix and w.admits(c.load):
                     yield c
 

@@ -566,7 +566,7 @@ pub const ROUTINGS: &[RoutingEntry] = &[
         params: &[],
         readers: BOTH,
         summary: "HammingMesh minimal: the source row (board mesh and row fat tree, up then down), then the destination column; every shortest next hop; VC 1 after leaving a tree in each dimension; 2 VCs",
-        source: "Hoefler et al., SC 2022, §III (HammingMesh routing)",
+        source: "Hoefler et al., SC 2022 (HammingMesh routing)",
         definition: Definition::Rule(|net, _, _| Ok(super::hammingmesh::HammingMeshMin::new(net)?.into())),
     },
     RoutingEntry {

@@ -1,6 +1,7 @@
 //! `hammingmesh_min`: HammingMesh's minimal dimension-order routing (Hoefler et al., SC 2022,
-//! §III: a packet travels its row, then its column; in each dimension through the board mesh
-//! and, when shorter, the dimension's fat tree, up then down).
+//! as read here, docs/families/hammingmesh.md: a packet travels its row, then its column; in
+//! each dimension through the board mesh and, when shorter, the dimension's fat tree, up then
+//! down).
 //!
 //! A "line" is one dimension's slice of the network: for a row, its accelerators (x boards of
 //! b, linked as paths on the boards) and its row tree's switches; for a column likewise. A

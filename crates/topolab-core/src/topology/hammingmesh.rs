@@ -1,5 +1,5 @@
 //! HammingMesh (Hoefler, Bonato, De Sensi, Di Girolamo, Li, Heddes, Belk, Goel, Castro, Scott,
-//! "HammingMesh: A Network Topology for Large-Scale Deep Learning", SC 2022, §III): boards of
+//! "HammingMesh: A Network Topology for Large-Scale Deep Learning", SC 2022): boards of
 //! a x b accelerators wired as a 2D mesh on the board, boards in an x by y grid. Every
 //! accelerator has four network ports (north, south, east, west). The ports left open on a
 //! board's edges join the other boards: the west and east ports of one accelerator row, over
@@ -41,7 +41,7 @@ pub const FAMILY: Family = Family {
     name: "hammingmesh",
     aliases: &["hxmesh"],
     summary: "HammingMesh: a x b 2D-mesh boards in an x by y grid, each accelerator row (column) of a board row (column) joined by a fat tree",
-    source: "Hoefler et al., SC 2022, §III (HammingMesh)",
+    source: "Hoefler et al., SC 2022 (HammingMesh; the reading implemented: docs/families/hammingmesh.md)",
     directed: false,
     params: &[
         ParamDef {
@@ -99,7 +99,7 @@ pub const FAMILY: Family = Family {
         ),
     },
     placement: FamilyPlacement::Sequential {
-        what: "index order: board after board (a·b accelerators each), then the row and column fat-tree switches (Hoefler et al., SC 2022, §III)",
+        what: "index order: board after board (a·b accelerators each), then the row and column fat-tree switches (Hoefler et al., SC 2022)",
     },
 };
 
