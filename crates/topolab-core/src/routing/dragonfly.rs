@@ -38,6 +38,7 @@
 use super::rule::{Hop, HopRouting, RouteState, Select};
 use crate::error::{Result, TopolabError};
 use crate::network::{Network, ROUTER_GROUPS};
+use rand_chacha::ChaCha8Rng;
 
 /// The letters of a variant.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -236,6 +237,18 @@ impl DragonflyGsid {
         }
     }
 
+    /// The one starting state of a packet from router s to router t.
+    #[inline]
+    fn start_state(&self, s: u32, t: u32) -> RouteState {
+        let stage =
+            if self.booksim_gw.is_empty() && self.group[s as usize] == self.group[t as usize] {
+                DESTINATION
+            } else {
+                SOURCE
+            };
+        state(stage, 0)
+    }
+
     fn globals(&self, r: usize) -> &[(u32, u32)] {
         &self.global[self.global_off[r] as usize..self.global_off[r + 1] as usize]
     }
@@ -275,15 +288,17 @@ impl HopRouting for DragonflyGsid {
         self.class[2 * (st.phase / 4) as usize]
     }
     fn start(&self, s: u32, t: u32, out: &mut Vec<(RouteState, f64)>) {
-        let stage =
-            if self.booksim_gw.is_empty() && self.group[s as usize] == self.group[t as usize] {
-                DESTINATION
-            } else {
-                SOURCE
-            };
-        out.push((state(stage, 0), 1.0));
+        out.push((self.start_state(s, t), 1.0));
     }
-    fn next(&self, r: u32, t: u32, _hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
+    #[inline]
+    fn sample_start(&self, s: u32, t: u32, _rng: &mut ChaCha8Rng) -> RouteState {
+        self.start_state(s, t)
+    }
+    fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
+        self.next_each(r, t, hop, st, out)
+    }
+    #[inline]
+    fn next_each<F: FnMut(Hop)>(&self, r: u32, t: u32, _hop: u32, st: RouteState, mut out: F) {
         if r == t {
             return;
         }
