@@ -227,6 +227,7 @@ impl DragonflyGsid {
 
     /// A hop on paper VL `vl`; `detour` 1 for the extra hops of the G/S/I/D letters (003 §3.5
     /// takes them only when the minimal route is congested).
+    #[inline]
     fn hop(&self, nb: u32, vl: usize, st: RouteState, detour: u8) -> Hop {
         debug_assert!(self.class[vl] != u8::MAX, "VL {vl} not allocated");
         Hop {
@@ -249,10 +250,12 @@ impl DragonflyGsid {
         state(stage, 0)
     }
 
+    #[inline]
     fn globals(&self, r: usize) -> &[(u32, u32)] {
         &self.global[self.global_off[r] as usize..self.global_off[r + 1] as usize]
     }
 
+    #[inline]
     fn gateways(&self, g: u32, t: u32) -> &[u32] {
         let i = g as usize * self.groups + t as usize;
         &self.gw[self.gw_off[i] as usize..self.gw_off[i + 1] as usize]
