@@ -101,6 +101,10 @@ macro_rules! rules {
             fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
                 match self { $(Rule::$variant(x) => x.next(r, t, hop, st, out),)* }
             }
+            #[inline]
+            fn next_each<F: FnMut(Hop)>(&self, r: u32, t: u32, hop: u32, st: RouteState, out: F) {
+                match self { $(Rule::$variant(x) => x.next_each(r, t, hop, st, out),)* }
+            }
         }
     };
 }

@@ -38,6 +38,7 @@
 use super::rule::{Hop, HopRouting, RouteState, Select};
 use crate::error::{Result, TopolabError};
 use crate::network::{Network, ROUTER_GROUPS};
+use rand_chacha::ChaCha8Rng;
 
 /// The letters of a variant.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -226,6 +227,7 @@ impl DragonflyGsid {
 
     /// A hop on paper VL `vl`; `detour` 1 for the extra hops of the G/S/I/D letters (003 §3.5
     /// takes them only when the minimal route is congested).
+    #[inline]
     fn hop(&self, nb: u32, vl: usize, st: RouteState, detour: u8) -> Hop {
         debug_assert!(self.class[vl] != u8::MAX, "VL {vl} not allocated");
         Hop {
@@ -236,10 +238,24 @@ impl DragonflyGsid {
         }
     }
 
+    /// The one starting state of a packet from router s to router t.
+    #[inline]
+    fn start_state(&self, s: u32, t: u32) -> RouteState {
+        let stage =
+            if self.booksim_gw.is_empty() && self.group[s as usize] == self.group[t as usize] {
+                DESTINATION
+            } else {
+                SOURCE
+            };
+        state(stage, 0)
+    }
+
+    #[inline]
     fn globals(&self, r: usize) -> &[(u32, u32)] {
         &self.global[self.global_off[r] as usize..self.global_off[r + 1] as usize]
     }
 
+    #[inline]
     fn gateways(&self, g: u32, t: u32) -> &[u32] {
         let i = g as usize * self.groups + t as usize;
         &self.gw[self.gw_off[i] as usize..self.gw_off[i + 1] as usize]
@@ -275,15 +291,17 @@ impl HopRouting for DragonflyGsid {
         self.class[2 * (st.phase / 4) as usize]
     }
     fn start(&self, s: u32, t: u32, out: &mut Vec<(RouteState, f64)>) {
-        let stage =
-            if self.booksim_gw.is_empty() && self.group[s as usize] == self.group[t as usize] {
-                DESTINATION
-            } else {
-                SOURCE
-            };
-        out.push((state(stage, 0), 1.0));
+        out.push((self.start_state(s, t), 1.0));
     }
-    fn next(&self, r: u32, t: u32, _hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
+    #[inline]
+    fn sample_start(&self, s: u32, t: u32, _rng: &mut ChaCha8Rng) -> RouteState {
+        self.start_state(s, t)
+    }
+    fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
+        self.next_each(r, t, hop, st, out)
+    }
+    #[inline]
+    fn next_each<F: FnMut(Hop)>(&self, r: u32, t: u32, _hop: u32, st: RouteState, mut out: F) {
         if r == t {
             return;
         }

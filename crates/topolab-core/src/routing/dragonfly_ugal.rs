@@ -182,4 +182,10 @@ impl HopRouting for DragonflyUgal {
             out(h);
         }
     }
+    #[inline]
+    fn next_each<F: FnMut(Hop)>(&self, r: u32, t: u32, _hop: u32, st: RouteState, mut out: F) {
+        if let Some(h) = self.one_hop(r, t, st) {
+            out(h);
+        }
+    }
 }

@@ -224,6 +224,17 @@ pub trait HopRouting: Send + Sync {
     /// The candidate hops at router r for a packet to router t after `hop` hops in state `st`;
     /// nothing when the packet is delivered (r == t).
     fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop));
+    /// `next` with the callback's type known, for the simulator's per-hop loop: a rule on the
+    /// hot path overrides it with its body made generic (`next` then forwards to it), so the
+    /// callback is inlined instead of called through `dyn FnMut` per candidate. The default
+    /// forwards to `next`.
+    #[inline]
+    fn next_each<F: FnMut(Hop)>(&self, r: u32, t: u32, hop: u32, st: RouteState, mut out: F)
+    where
+        Self: Sized,
+    {
+        self.next(r, t, hop, st, &mut out)
+    }
 }
 
 /// Draws one entry of a (value, weight) list by weight (the first when weights are zero).

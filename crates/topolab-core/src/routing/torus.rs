@@ -21,6 +21,7 @@ use super::coords::GridCoords;
 use super::rule::{Hop, HopRouting, RouteState};
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
+use rand_chacha::ChaCha8Rng;
 
 // RouteState::phase bits: 0 = VL class, 1 = direction (1 = down), 2.. = dimension + 1.
 const CLASS: u8 = 1;
@@ -113,7 +114,14 @@ impl HopRouting for TorusDor {
     fn start(&self, _s: u32, _t: u32, out: &mut Vec<(RouteState, f64)>) {
         out.push((RouteState::default(), 1.0));
     }
-    fn next(&self, r: u32, t: u32, _hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
+    fn sample_start(&self, _s: u32, _t: u32, _rng: &mut ChaCha8Rng) -> RouteState {
+        RouteState::default()
+    }
+    fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
+        self.next_each(r, t, hop, st, out)
+    }
+    #[inline]
+    fn next_each<F: FnMut(Hop)>(&self, r: u32, t: u32, _hop: u32, st: RouteState, mut out: F) {
         let g = &self.grid;
         let Some(n) = (0..g.num_dims()).find(|&n| g.coord(r, n) != g.coord(t, n)) else {
             return;
@@ -129,7 +137,8 @@ impl HopRouting for TorusDor {
                     &[false]
                 }
             } else {
-                let up_dist = (dst + k - cur) % k;
+                // Ring distance going up, without a division by the runtime k.
+                let up_dist = if dst >= cur { dst - cur } else { dst + k - cur };
                 match (2 * up_dist).cmp(&k) {
                     std::cmp::Ordering::Less => &[false],
                     std::cmp::Ordering::Greater => &[true],
@@ -148,10 +157,11 @@ impl HopRouting for TorusDor {
         for &down in downs {
             let crossing = if down { cur == 0 } else { cur == k - 1 };
             let class = class || (self.wrap && self.rule == Dateline::Dateline && crossing);
-            let c = if down {
-                (cur + k - 1) % k
-            } else {
-                (cur + 1) % k
+            let c = match (down, crossing) {
+                (true, true) => k - 1,
+                (true, false) => cur - 1,
+                (false, true) => 0,
+                (false, false) => cur + 1,
             };
             out(Hop {
                 detour: 0,

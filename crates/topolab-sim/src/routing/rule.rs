@@ -174,7 +174,7 @@ impl<R: HopRouting> RuleRouting<R> {
         let select = self.select;
         let penalty = self.detour_penalty;
         let ports = self.ports;
-        self.rule.next(router, t, hop, st, &mut |h: Hop| {
+        self.rule.next_each(router, t, hop, st, |h: Hop| {
             let (first, width) = topo.nbr_port(router as usize, h.nb as usize);
             match select {
                 Select::Random if ports != Ports::Random => {

@@ -122,7 +122,7 @@ impl UgalRouting {
             // Random next hop by reservoir sampling, as the adapter draws it later.
             let mut chosen: Option<Hop> = None;
             let mut seen = 0u32;
-            ugal.next(r, t, hop, st, &mut |h: Hop| {
+            ugal.next_each(r, t, hop, st, |h: Hop| {
                 seen += 1;
                 if seen == 1 || rand::Rng::random_range(&mut *rng, 0..seen) == 0 {
                     chosen = Some(h);
