@@ -340,3 +340,32 @@ def test_cli_reports_failed_points_and_bad_files(tmp_path, capsys):
     assert code == 2 and out == "" and err.startswith("topolab: error:") and "axes.network" in err
     with pytest.raises(SystemExit):
         run_cli(capsys, "run", path, "--workers", "0")
+
+
+def test_cpu_seconds_are_the_points_cost_not_the_wall_clock(tmp_path, log):
+    """cpu_s counts the CPU the point used: a point that sleeps 0.4 s takes 0.4 s of wall time
+    but almost no CPU, so a run's CPU cost can be stated on a busy machine."""
+    frame = run_experiment(probe_experiment([1], sleep=0.4), results=tmp_path / "r", workers=1, progress=False)
+    row = frame.iloc[0]
+    assert row["elapsed_s"] >= 0.4
+    assert 0.0 <= row["cpu_s"] < 0.2
+
+
+def test_a_store_written_before_cpu_seconds_were_recorded_still_reads(tmp_path):
+    store = ResultStore(tmp_path / "old")
+    store.add(
+        [
+            {
+                "point_id": point_id("probe", {"x": 1}),
+                "kind": "probe",
+                "params": {"x": 1},
+                "status": "ok",
+                "error": "",
+                "elapsed_s": 0.1,
+                "finished_at": "2024-01-01T00:00:01",
+                "y": 1,
+            }
+        ]
+    )
+    frame = load_results(tmp_path / "old")
+    assert frame["y"].tolist() == [1] and frame["cpu_s"].isna().all()

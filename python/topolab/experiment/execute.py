@@ -29,7 +29,7 @@ from topolab.experiment.store import META_COLUMNS
 
 ALLOWED_CRASHES = 3
 CONNECT_TIMEOUT = "20s"  # to reach a Dask scheduler
-RESERVED = (*META_COLUMNS, "point", "params")
+RESERVED = (*META_COLUMNS, "cpu_s", "point", "params")
 SCALARS = (bool, int, float, str, type(None))
 
 Record = dict[str, Any]
@@ -52,7 +52,7 @@ def default_workers() -> int:
 def run_one(fn: Callable[[dict], dict], point_id: str, kind: str, params: dict[str, Any]) -> Record:
     """Runs one point wherever it is sent. Exceptions of the point become a failed record;
     KeyboardInterrupt and SystemExit pass, since they stop the run rather than the point."""
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     try:
         results = _flat_results(fn(dict(params)), params)
         status, error = "ok", ""
@@ -65,6 +65,9 @@ def run_one(fn: Callable[[dict], dict], point_id: str, kind: str, params: dict[s
         "status": status,
         "error": error,
         "elapsed_s": time.perf_counter() - start,
+        # CPU seconds of the process that ran the point (one point per process at a time): the
+        # point's cost, unlike elapsed_s independent of what else the machine was doing.
+        "cpu_s": time.process_time() - cpu_start,
         "finished_at": _now(),
         **results,
     }
@@ -78,6 +81,7 @@ def failed_record(point: Point, error: str) -> Record:
         "status": "failed",
         "error": error,
         "elapsed_s": 0.0,
+        "cpu_s": 0.0,
         "finished_at": _now(),
     }
 

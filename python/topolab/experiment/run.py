@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import tempfile
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 # Columns that differ between two runs of the same points (drop them to compare results).
-TIMING_COLUMNS = ("elapsed_s", "finished_at")
+TIMING_COLUMNS = ("elapsed_s", "cpu_s", "finished_at")
 COMPACT_EVERY = 500  # store files written
 
 
@@ -34,7 +35,7 @@ def run_experiment(
 ) -> pd.DataFrame:
     """Runs every point of an experiment not already in its results store and returns one row
     per point, in grid order: point, point_id, kind, the parameters, status ("ok"/"failed"),
-    error, the results, elapsed_s, finished_at.
+    error, the results, elapsed_s, cpu_s, finished_at.
 
     ``experiment``: a TOML/YAML file, a dict of the same shape or an Experiment.
     ``results``: the results directory (default: the file's ``results`` key, else
@@ -142,7 +143,8 @@ def _frame(rows: list[tuple[int | None, dict[str, Any], dict[str, Any]]]) -> pd.
         result_keys.append(results.keys())
         row = {"point_id": rec["point_id"], "kind": rec["kind"], **params}
         row.update(status=rec["status"], error=rec["error"], **results)
-        row.update(elapsed_s=rec["elapsed_s"], finished_at=rec["finished_at"])
+        # cpu_s: absent from stores written before it was recorded.
+        row.update(elapsed_s=rec["elapsed_s"], cpu_s=rec.get("cpu_s", math.nan), finished_at=rec["finished_at"])
         if index is not None:
             row["point"] = index
         out.append(row)

@@ -18,6 +18,7 @@ from typing import Any, Optional, Sequence
 import topolab
 from topolab._core import ParameterError
 from topolab._files import save_figure
+from topolab.experiment.run import TIMING_COLUMNS
 from topolab.reproduce import SetupRow, sim_params
 
 SCALES = ("quick", "default", "full")
@@ -229,7 +230,7 @@ def run_exchanges(
     ``effective_throughput``, ...)."""
     cases = [{"network": x.network, "routing": x.routing, "exchange": x.exchange} for x in exchanges]
     df = run_points(name, "exchange", {**sim_params(tuple(table)), "seed": 1}, cases, execution)
-    skip = {"point", "point_id", "kind", "status", "error", *cases[0], "seed", "elapsed_s", "finished_at"}
+    skip = {"point", "point_id", "kind", "status", "error", *cases[0], "seed", *TIMING_COLUMNS}
     skip |= set(sim_params(tuple(table)))
     return [
         {"exchange": x, **{k: _plain(v) for k, v in row.items() if k not in skip}}
