@@ -345,7 +345,9 @@ def test_cli_reports_failed_points_and_bad_files(tmp_path, capsys):
 def test_cpu_seconds_are_the_points_cost_not_the_wall_clock(tmp_path, log):
     """cpu_s counts the CPU the point used: a point that sleeps 0.4 s takes 0.4 s of wall time
     but almost no CPU, so a run's CPU cost can be stated on a busy machine."""
-    frame = run_experiment(probe_experiment([1], sleep=0.4), results=tmp_path / "r", workers=1, progress=False)
+    frame = run_experiment(
+        probe_experiment([1], sleep=0.4), results=tmp_path / "r", workers=1, progress=False
+    )
     row = frame.iloc[0]
     assert row["elapsed_s"] >= 0.4
     assert 0.0 <= row["cpu_s"] < 0.2

@@ -144,7 +144,9 @@ def _frame(rows: list[tuple[int | None, dict[str, Any], dict[str, Any]]]) -> pd.
         row = {"point_id": rec["point_id"], "kind": rec["kind"], **params}
         row.update(status=rec["status"], error=rec["error"], **results)
         # cpu_s: absent from stores written before it was recorded.
-        row.update(elapsed_s=rec["elapsed_s"], cpu_s=rec.get("cpu_s", math.nan), finished_at=rec["finished_at"])
+        row.update(
+            elapsed_s=rec["elapsed_s"], cpu_s=rec.get("cpu_s", math.nan), finished_at=rec["finished_at"]
+        )
         if index is not None:
             row["point"] = index
         out.append(row)
