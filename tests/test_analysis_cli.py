@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -122,20 +123,52 @@ def _read_terminal_until(fd: int, wanted: str, timeout: float) -> str:
     return text
 
 
+@contextlib.contextmanager
+def _children_take_sigint():
+    """Child processes started inside get SIGINT's default disposition, as a foreground command
+    of an interactive shell does, whatever this process got. A process started with SIGINT
+    ignored (the test suite run as a background job: `make test &` in a script, where POSIX
+    shells start it with SIGINT and SIGQUIT ignored) passes the ignoring on through fork and
+    exec, and Python then installs no KeyboardInterrupt handler, so the child would ignore the
+    signal the test sends. A handler, unlike "ignore", is reset to the default by exec."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_children_take_sigint_even_when_this_process_ignores_it():
+    # The cause of the Ctrl-C test's failures: run as a background job, the suite ignores
+    # SIGINT and so did the analysis it interrupts, which ran to the end.
+    show = "import signal; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        inherited = subprocess.run([sys.executable, "-c", show], capture_output=True, text=True)
+        with _children_take_sigint():
+            reset = subprocess.run([sys.executable, "-c", show], capture_output=True, text=True)
+        assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert (inherited.stdout.strip(), reset.stdout.strip()) == ("False", "True")
+
+
 def test_ctrl_c_interrupts_a_long_analysis():
     # 100,000 routers take many seconds; SIGINT must stop the run with status 130 (the
     # timeouts only guard against a hang). The signal is sent once the analysis's progress bar
     # shows it running, not after a fixed delay that a loaded machine may spend importing
-    # Python. The bar is drawn live only on a terminal, so stderr is a pseudo-terminal.
+    # Python. The bar is drawn live only on a terminal, so stderr is a pseudo-terminal. The child
+    # takes SIGINT as a foreground command does, however the suite was started.
     terminal, child_end = pty.openpty()
     # A new pseudo-terminal is 0 columns wide, which leaves no room for the bar.
     fcntl.ioctl(child_end, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "topolab", "analyze", "jellyfish:routers=100000,degree=16"],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=child_end,
-    )
+    with _children_take_sigint():
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "topolab", "analyze", "jellyfish:routers=100000,degree=16"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=child_end,
+        )
     os.close(child_end)
     try:
         # The percentage appears once the Rust core has reported its first stage and total:

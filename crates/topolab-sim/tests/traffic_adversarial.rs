@@ -465,8 +465,20 @@ fn polarfly_worst_case_needs_odd_q_and_a_polarfly() {
         "{err}"
     );
     let pf = build_str("polarfly:q=5").unwrap();
-    assert_eq!(pattern("worst", &pf), pattern("polarfly-worst", &pf));
     assert_eq!(pattern("badpf", &pf), pattern("polarfly-worst", &pf));
+}
+
+#[test]
+fn polarfly_declares_slim_flys_worst_case_which_exists_for_every_q() {
+    // The family's `worst` is the one pattern that exists for even q as well as odd q.
+    for q in [2u32, 3, 4, 5, 8, 9] {
+        let pf = build_str(&format!("polarfly:q={q}")).unwrap();
+        assert_eq!(
+            pattern("worst", &pf),
+            pattern("slimfly-worst", &pf),
+            "q={q}"
+        );
+    }
 }
 
 #[test]

@@ -53,9 +53,15 @@ pub const FAMILY: Family = Family {
     routing: FamilyRouting {
         specific: &[],
         // SC22 evaluates minimal routing under uniform traffic and its UGAL variant, UGAL_PF
-        // (the `ugal_pf` alias), under the adversarial Perm1Hop pattern (`polarfly-worst`,
-        // odd q; docs/families/polarfly.md).
-        simulation: Some(SimulationChoice::new("min", "polarfly-worst", "ugal_pf")),
+        // (the `ugal_pf` alias), under its Perm1Hop pattern (`polarfly-worst`), which exists
+        // for odd q only. The worst case is Slim Fly's instead: it exists for every q and loads
+        // minimal routing twice as hard (docs/families/polarfly.md).
+        simulation: Some(
+            SimulationChoice::new("min", "slimfly-worst", "ugal_pf").noted(
+                "worst case: Slim Fly's (Besta & Hoefler, SC14, §V-C), defined for every q; \
+                 SC22's Perm1Hop (polarfly-worst) exists for odd q only",
+            ),
+        ),
     },
     placement: FamilyPlacement::Grouped {
         field: "cluster",
