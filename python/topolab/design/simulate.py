@@ -333,6 +333,13 @@ SCALE_RULES: dict[str, Callable[[Design], Iterator[str]]] = {
 }
 
 
+def smaller_members(design: Design) -> list[str] | None:
+    """The smaller members of ``design``'s family that may stand in for it, about increasing in
+    size (specs; some the family does not build); None when the family has no rule."""
+    rule = SCALE_RULES.get(design.family)
+    return None if rule is None else list(rule(design))
+
+
 def scaled_member(design: Design, max_endpoints: int) -> tuple[str, int] | None:
     """(spec, endpoints) of the largest smaller member of ``design``'s family with at most
     ``max_endpoints`` endpoints, or the design itself when it is already that small. When the
