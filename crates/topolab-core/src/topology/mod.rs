@@ -12,6 +12,7 @@ use crate::spec::{Params, TopologySpec};
 pub mod bdf;
 pub mod bundlefly;
 pub mod delorme;
+pub mod design;
 pub mod dln;
 pub mod dragonfly;
 pub mod dragonflyplus;
@@ -90,6 +91,9 @@ pub struct Family {
     pub sizes: fn(&Params) -> Result<Sizes>,
     pub routing: FamilyRouting,
     pub placement: FamilyPlacement,
+    /// What the design comparison tries of this family and which smaller members stand in
+    /// for a design in simulation (`design::DesignSpace`); None: not enumerated.
+    pub design: Option<design::DesignSpace>,
 }
 
 /// What a family's parameters give, in closed form.
