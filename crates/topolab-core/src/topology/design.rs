@@ -5,9 +5,10 @@
 //!
 //! A rule only chooses parameters: what they give (routers, endpoints, radix, balance, load)
 //! and whether the family builds them is the family's closed-form `sizes`, read through
-//! `candidate`. Python (`topolab.design.enumerate`) keeps what every family shares: the
-//! subscription filter on the final list, merging repeated specs and the report's columns.
-//! docs/compare.md §1 states each family's rule.
+//! `candidate`; which candidates answer the question is `Window::accepts`, for every family.
+//! Python (`topolab.design.enumerate`) keeps what is not a family's: handing the balanced
+//! Slim Flies and Dragonflies to the random families as twins, one design per spec, the
+//! subscription tags and the names. docs/compare.md §1 states each family's rule.
 
 use super::{sizes_str, Sizes};
 use crate::error::Result;
@@ -136,14 +137,6 @@ pub struct Candidate {
 impl Candidate {
     pub fn spec(&self) -> String {
         spec_of(self.family, &self.params)
-    }
-
-    /// The value of parameter `name`, when it is an integer.
-    pub fn int(&self, name: &str) -> Option<i64> {
-        self.params.iter().find_map(|(k, v)| match v {
-            Value::Int(x) if *k == name => Some(*x),
-            _ => None,
-        })
     }
 }
 
