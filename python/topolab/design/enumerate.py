@@ -333,8 +333,7 @@ def _resolve_families(families: Iterable[str] | str | None) -> set[str]:
             raise _bad(
                 "families",
                 given,
-                "family names (or aliases) among "
-                + ", ".join(f for f in FAMILY_ORDER if f in ENUMERATED),
+                "family names (or aliases) among " + ", ".join(f for f in FAMILY_ORDER if f in ENUMERATED),
             )
         selected.add(name)
     if not selected:
