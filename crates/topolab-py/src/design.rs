@@ -4,7 +4,7 @@
 use crate::errors::to_py_err;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
-use topolab_core::topology::design::{self, Candidate, Value, Window};
+use topolab_core::topology::design::{self, Candidate, TwinOrigin, Value, Window};
 
 fn candidate_dict<'py>(py: Python<'py>, c: &Candidate) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
@@ -72,7 +72,7 @@ fn design_candidates<'py>(
 fn design_twins<'py>(
     py: Python<'py>,
     family: &str,
-    origins: Vec<(u64, u32, u32, String)>,
+    origins: Vec<TwinOrigin>,
     radix: u32,
     lo: u64,
     hi: u64,

@@ -115,7 +115,7 @@ impl Window {
         let first = self.lo.div_ceil(endpoint_routers).max(1) as i64;
         let last = max_p.min((self.hi / endpoint_routers) as i64);
         if last < first {
-            return 1..=0;
+            return std::ops::RangeInclusive::new(1, 0); // empty
         }
         first as u32..=last as u32
     }
@@ -221,6 +221,13 @@ impl Member<'_> {
     }
 }
 
+/// The equipment a random twin copies: routers, network degree, p, and the spec it is the twin
+/// of.
+pub type TwinOrigin = (u64, u32, u32, String);
+
+/// The smaller members that stand in for a design (specs, about increasing in size).
+pub type StandInRule = fn(&Member) -> Result<Vec<String>>;
+
 /// A family's design space (docs/compare.md §1).
 #[derive(Debug, Clone, Copy)]
 pub struct DesignSpace {
@@ -229,7 +236,7 @@ pub struct DesignSpace {
     pub enumerate: fn(&Window) -> Vec<Candidate>,
     /// Smaller members of the family with the same structure and about the same load, about
     /// increasing in size (specs; some may not build); None: the family has no stand-ins.
-    pub smaller_members: Option<fn(&Member) -> Result<Vec<String>>>,
+    pub smaller_members: Option<StandInRule>,
     /// Random graphs: the parameters of a twin with `routers` routers of network degree
     /// `degree` and `p` endpoints each (equal equipment, Besta & Hoefler, SC14, Table IV).
     pub twin: Option<fn(u64, u32, u32) -> DesignParams>,
@@ -237,11 +244,7 @@ pub struct DesignSpace {
 
 /// The twins of `family` with the equipment of each `(routers, degree, p, spec)` origin that
 /// `window` accepts (empty when the family declares no twins).
-pub fn twins(
-    family: &'static str,
-    origins: &[(u64, u32, u32, String)],
-    window: &Window,
-) -> Vec<Candidate> {
+pub fn twins(family: &'static str, origins: &[TwinOrigin], window: &Window) -> Vec<Candidate> {
     let Some(space) = super::find_family(family).ok().and_then(|f| f.design) else {
         return Vec::new();
     };

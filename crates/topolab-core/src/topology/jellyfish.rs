@@ -348,6 +348,45 @@ fn complement(
     edges
 }
 
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: Some(smaller_members),
+    twin: Some(twin),
+};
+
+fn twin(routers: u64, degree: u32, p: u32) -> DesignParams {
+    vec![
+        ("routers", routers.into()),
+        ("degree", degree.into()),
+        ("p", p.into()),
+    ]
+}
+
+/// Random regular graphs (000 §III; 004 §III-A Random(N, d)): degree K - p at router count
+/// ~N/p ("full radix"); the twins of the balanced Slim Flies and Dragonflies are `twin`'s.
+fn design_space(w: &Window) -> Vec<Candidate> {
+    full_radix(
+        w,
+        "jellyfish",
+        "Besta & Hoefler, SC14, §III; Fujiwara et al., IPDPS 2014, §III-A",
+        &|p, degree| {
+            let builds = |r: u64| sizes_of("jellyfish", &twin(r, degree, p)).is_some();
+            Some(twin(routers_for(w, p as u64, &builds)?, degree, p))
+        },
+    )
+}
+
+/// Smaller degrees with routers / degree^2 kept.
+fn smaller_members(m: &Member) -> Result<Vec<String>> {
+    Ok(random_graph_members(
+        m,
+        m.int("routers")?,
+        m.int("degree")?,
+        &|routers, d| format!("jellyfish:routers={routers},degree={d}"),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -394,43 +433,4 @@ mod tests {
             assert_eq!(p, (k as f64).sqrt().floor() as u32, "k' = {k_net}");
         }
     }
-}
-
-/// What `topolab compare` tries of this family (docs/compare.md §1).
-const DESIGN: DesignSpace = DesignSpace {
-    enumerate: design_space,
-    smaller_members: Some(smaller_members),
-    twin: Some(twin),
-};
-
-fn twin(routers: u64, degree: u32, p: u32) -> DesignParams {
-    vec![
-        ("routers", routers.into()),
-        ("degree", degree.into()),
-        ("p", p.into()),
-    ]
-}
-
-/// Random regular graphs (000 §III; 004 §III-A Random(N, d)): degree K - p at router count
-/// ~N/p ("full radix"); the twins of the balanced Slim Flies and Dragonflies are `twin`'s.
-fn design_space(w: &Window) -> Vec<Candidate> {
-    full_radix(
-        w,
-        "jellyfish",
-        "Besta & Hoefler, SC14, §III; Fujiwara et al., IPDPS 2014, §III-A",
-        &|p, degree| {
-            let builds = |r: u64| sizes_of("jellyfish", &twin(r, degree, p)).is_some();
-            Some(twin(routers_for(w, p as u64, &builds)?, degree, p))
-        },
-    )
-}
-
-/// Smaller degrees with routers / degree^2 kept.
-fn smaller_members(m: &Member) -> Result<Vec<String>> {
-    Ok(random_graph_members(
-        m,
-        m.int("routers")?,
-        m.int("degree")?,
-        &|routers, d| format!("jellyfish:routers={routers},degree={d}"),
-    ))
 }

@@ -267,7 +267,7 @@ fn design_space(w: &Window) -> Vec<Candidate> {
             continue;
         };
         for p in w.concentrations(base.routers, w.radix as i64 - base.network_radix as i64) {
-            let tags = if p == (q + 1) / 2 {
+            let tags = if p == q.div_ceil(2) {
                 vec!["p=floor((q+1)/2) (Lakhotia et al., SC22)".to_string()]
             } else {
                 Vec::new()

@@ -226,55 +226,6 @@ fn cartesian(a: &Network, b: &Network, wa: u32, wb: u32) -> Result<Network> {
     out.build()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::metrics::distance::diameter;
-
-    fn directed_cycle(n: usize) -> Network {
-        let mut b = NetworkBuilder::new("cycle", n, true);
-        let c = b.link_class("arc");
-        for i in 0..n {
-            b.add_link(i, (i + 1) % n, 1, c);
-        }
-        b.uniform_endpoints(1);
-        b.build().unwrap()
-    }
-
-    #[test]
-    fn directed_cycles_multiply_into_a_directed_torus() {
-        // C3 x C4 directed: every router has out-degree 2 and the diameter is 2 + 3 = 5.
-        let net = cartesian(&directed_cycle(3), &directed_cycle(4), 1, 1).unwrap();
-        assert!(net.directed());
-        assert_eq!(net.num_routers(), 12);
-        assert_eq!(net.links().len(), 24);
-        assert!((0..12).all(|r| net.degree(r) == 2));
-        assert_eq!(diameter(&net), Some(5));
-        // The arc (0,0) -> (0,1) exists but not its reverse.
-        assert!(net.neighbors(0).contains(&1));
-        assert!(!net.neighbors(1).contains(&0));
-    }
-
-    #[test]
-    fn mixing_directed_and_undirected_is_an_error_naming_b() {
-        let values = Default::default();
-        let p = Params::new("product", &values);
-        let mut und = NetworkBuilder::new("ring", 3, false);
-        let c = und.link_class("ring");
-        und.add_link(0, 1, 1, c)
-            .add_link(1, 2, 1, c)
-            .add_link(0, 2, 1, c);
-        let und = und.build().unwrap();
-        let e = check_directions(&p, &directed_cycle(3), &und).unwrap_err();
-        assert!(
-            matches!(&e, TopolabError::InvalidParameter { param, .. } if param == "b"),
-            "{e}"
-        );
-        assert!(e.to_string().contains("directed topology like a"), "{e}");
-        assert!(check_directions(&p, &directed_cycle(3), &directed_cycle(4)).is_ok());
-    }
-}
-
 /// What `topolab compare` tries of this family (docs/compare.md §1).
 const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
@@ -345,4 +296,53 @@ fn design_space(w: &Window) -> Vec<Candidate> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::distance::diameter;
+
+    fn directed_cycle(n: usize) -> Network {
+        let mut b = NetworkBuilder::new("cycle", n, true);
+        let c = b.link_class("arc");
+        for i in 0..n {
+            b.add_link(i, (i + 1) % n, 1, c);
+        }
+        b.uniform_endpoints(1);
+        b.build().unwrap()
+    }
+
+    #[test]
+    fn directed_cycles_multiply_into_a_directed_torus() {
+        // C3 x C4 directed: every router has out-degree 2 and the diameter is 2 + 3 = 5.
+        let net = cartesian(&directed_cycle(3), &directed_cycle(4), 1, 1).unwrap();
+        assert!(net.directed());
+        assert_eq!(net.num_routers(), 12);
+        assert_eq!(net.links().len(), 24);
+        assert!((0..12).all(|r| net.degree(r) == 2));
+        assert_eq!(diameter(&net), Some(5));
+        // The arc (0,0) -> (0,1) exists but not its reverse.
+        assert!(net.neighbors(0).contains(&1));
+        assert!(!net.neighbors(1).contains(&0));
+    }
+
+    #[test]
+    fn mixing_directed_and_undirected_is_an_error_naming_b() {
+        let values = Default::default();
+        let p = Params::new("product", &values);
+        let mut und = NetworkBuilder::new("ring", 3, false);
+        let c = und.link_class("ring");
+        und.add_link(0, 1, 1, c)
+            .add_link(1, 2, 1, c)
+            .add_link(0, 2, 1, c);
+        let und = und.build().unwrap();
+        let e = check_directions(&p, &directed_cycle(3), &und).unwrap_err();
+        assert!(
+            matches!(&e, TopolabError::InvalidParameter { param, .. } if param == "b"),
+            "{e}"
+        );
+        assert!(e.to_string().contains("directed topology like a"), "{e}");
+        assert!(check_directions(&p, &directed_cycle(3), &directed_cycle(4)).is_ok());
+    }
 }

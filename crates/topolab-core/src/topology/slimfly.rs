@@ -195,33 +195,6 @@ pub fn mms_links(field: &Field) -> Vec<(u32, u32, bool)> {
     links
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn generator_sets_are_symmetric_and_sized() {
-        for q in [3u32, 4, 5, 7, 8, 9, 11, 13, 16, 19, 23, 25, 27, 32] {
-            let f = Field::new(q, "t", "q").unwrap();
-            let (x, xp) = generator_sets(&f);
-            let d = delta(q).unwrap();
-            let expected = ((q as i32 - d) / 2) as usize;
-            let mut xs = x.clone();
-            xs.sort();
-            xs.dedup();
-            assert_eq!(xs.len(), expected, "|X| for q={q}");
-            for set in [&x, &xp] {
-                for &g in set.iter() {
-                    assert!(
-                        set.contains(&f.neg(g)),
-                        "q={q}: set not closed under negation"
-                    );
-                }
-            }
-        }
-    }
-}
-
 /// What `topolab compare` tries of this family (docs/compare.md §1).
 const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
@@ -267,4 +240,31 @@ fn design_space(w: &Window) -> Vec<Candidate> {
 /// Every smaller q, p for the same load.
 fn smaller_members(m: &Member) -> Result<Vec<String>> {
     smaller_by_one(m, "slimfly", "q", 3, 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generator_sets_are_symmetric_and_sized() {
+        for q in [3u32, 4, 5, 7, 8, 9, 11, 13, 16, 19, 23, 25, 27, 32] {
+            let f = Field::new(q, "t", "q").unwrap();
+            let (x, xp) = generator_sets(&f);
+            let d = delta(q).unwrap();
+            let expected = ((q as i32 - d) / 2) as usize;
+            let mut xs = x.clone();
+            xs.sort();
+            xs.dedup();
+            assert_eq!(xs.len(), expected, "|X| for q={q}");
+            for set in [&x, &xp] {
+                for &g in set.iter() {
+                    assert!(
+                        set.contains(&f.neg(g)),
+                        "q={q}: set not closed under negation"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -422,38 +422,6 @@ fn build(p: &Params) -> Result<Network> {
     b.build()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbering_is_a_bijection_onto_the_group() {
-        for (q, special) in [(3u32, false), (5, true), (5, false), (7, true), (13, false)] {
-            let g = Group::new(q, special);
-            for i in 0..g.order() {
-                let m = g.element(i);
-                assert_eq!(g.normalise(m), m, "q={q}: element {i} not normal");
-                assert_eq!(g.index(m), Some(i), "q={q} special={special}");
-                assert!(!special || g.in_psl(m));
-            }
-        }
-    }
-
-    #[test]
-    fn jacobi_count_of_normalised_quaternions() {
-        // r4(p) = 8(p + 1) solutions for an odd prime; the normalisation keeps one in 8.
-        for p in [
-            3u32, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 101, 103,
-        ] {
-            let qs = quaternions(p);
-            assert_eq!(qs.len(), p as usize + 1, "p = {p}");
-            assert!(qs
-                .iter()
-                .all(|a| a.iter().map(|x| x * x).sum::<i64>() == p as i64));
-        }
-    }
-}
-
 /// What `topolab compare` tries of this family (docs/compare.md §1).
 const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
@@ -512,4 +480,36 @@ fn smaller_members(m: &Member) -> Result<Vec<String>> {
             Some(format!("spectralfly:lps_p={gen},lps_q={q2},p={p2}"))
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbering_is_a_bijection_onto_the_group() {
+        for (q, special) in [(3u32, false), (5, true), (5, false), (7, true), (13, false)] {
+            let g = Group::new(q, special);
+            for i in 0..g.order() {
+                let m = g.element(i);
+                assert_eq!(g.normalise(m), m, "q={q}: element {i} not normal");
+                assert_eq!(g.index(m), Some(i), "q={q} special={special}");
+                assert!(!special || g.in_psl(m));
+            }
+        }
+    }
+
+    #[test]
+    fn jacobi_count_of_normalised_quaternions() {
+        // r4(p) = 8(p + 1) solutions for an odd prime; the normalisation keeps one in 8.
+        for p in [
+            3u32, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 101, 103,
+        ] {
+            let qs = quaternions(p);
+            assert_eq!(qs.len(), p as usize + 1, "p = {p}");
+            assert!(qs
+                .iter()
+                .all(|a| a.iter().map(|x| x * x).sum::<i64>() == p as i64));
+        }
+    }
 }

@@ -289,7 +289,7 @@ fn grid_design_space(w: &Window, family: &'static str) -> Vec<Candidate> {
     let mut out = Vec::new();
     for n in DESIGN_DIMS {
         let fits = |shape: &[u32]| {
-            2 * shape.len() as u32 + 1 <= w.radix && shape[shape.len() - 1] - shape[0] <= MAX_SPREAD
+            2 * (shape.len() as u32) < w.radix && shape[shape.len() - 1] - shape[0] <= MAX_SPREAD
         };
         let mut groups: BTreeMap<(u32, &'static str), Vec<Candidate>> = BTreeMap::new();
         for shape in shapes(n, 3, w.hi, &fits) {
