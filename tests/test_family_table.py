@@ -8,7 +8,7 @@ import pytest
 import topolab
 from topolab import _core
 from topolab.design import FAMILY_NAMES, FAMILY_ORDER, check_design, enumerate_designs, shortlist
-from topolab.design.simulate import SCALE_RULES, SIM_CHOICES
+from topolab.design.simulate import SIM_CHOICES
 
 # (radix, endpoints) windows small enough to build every design they give, chosen so that every
 # family has members (OFT needs 2k <= K with k - 1 a prime power, MLFM global routers 2l <= K).
@@ -59,4 +59,26 @@ def test_every_family_declares_a_display_name_and_routings_the_catalogue_has():
 
 def test_simulated_families_can_be_scaled_down():
     # compare --simulate needs both the family's choice and a rule that shrinks its designs
-    assert set(SIM_CHOICES) == set(SCALE_RULES)
+    with_stand_ins = {f["name"] for f in _core.families() if f["design"] and f["design"]["stand_ins"]}
+    assert set(SIM_CHOICES) == with_stand_ins
+
+
+def test_every_family_declares_its_design_space():
+    # a new family is its own file and one registry line: the enumeration reads its rule there
+    assert [f["name"] for f in _core.families() if f["design"] is None] == []
+    assert enumerate_designs(48, 10_000) and set(FAMILY_ORDER) == {
+        f["name"] for f in _core.families() if f["design"] is not None
+    }
+
+
+def test_stand_ins_come_from_the_full_spec_or_a_clear_error():
+    # the stand-in rule reads the design's parameters as compare writes them; a spec that leaves
+    # one to its default is refused, naming it, rather than scaled from a guess
+    with pytest.raises(_core.ParameterError, match="'radix'"):
+        _core.smaller_members("hammingmesh:a=2,b=2,x=3,y=3,p=1")
+    members = _core.smaller_members("hammingmesh:a=2,b=2,x=3,y=4,radix=48,p=1")
+    assert members == [
+        "hammingmesh:a=2,b=2,x=1,y=1,radix=48,p=1",
+        "hammingmesh:a=2,b=2,x=2,y=3,radix=48,p=1",
+    ]
+    assert _core.smaller_members("kautz:d=3,k=2,p=1") is None  # no stand-in rule: not simulated scaled

@@ -19,6 +19,9 @@ __all__ = [
     "from_parts",
     "families",
     "family_sizes",
+    "design_candidates",
+    "design_twins",
+    "smaller_members",
     "analyze",
     "moore_bound",
     "floors",
@@ -131,6 +134,26 @@ def from_parts(
 ) -> Network: ...
 def families() -> list[dict[str, Any]]: ...
 def family_sizes(spec: str) -> dict[str, Any]: ...
+def design_candidates(
+    family: str,
+    radix: int,
+    lo: int,
+    hi: int,
+    target: int,
+    oversubscription: float,
+    undersubscription: float,
+) -> list[dict[str, Any]]: ...
+def design_twins(
+    family: str,
+    origins: list[tuple[int, int, int, str]],
+    radix: int,
+    lo: int,
+    hi: int,
+    target: int,
+    oversubscription: float,
+    undersubscription: float,
+) -> list[dict[str, Any]]: ...
+def smaller_members(spec: str) -> list[str] | None: ...
 def analyze(
     net: Network,
     *,

@@ -3,6 +3,7 @@
 //! `register` function, called below.
 
 mod analysis;
+mod design;
 mod errors;
 mod monitor;
 mod network;
@@ -20,6 +21,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     physical::register(m)?;
     sim::register(m)?;
     routing::register(m)?;
+    design::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

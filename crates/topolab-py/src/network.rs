@@ -351,6 +351,16 @@ fn families(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
                 }
             };
             d.set_item("simulation", simulation)?;
+            let design = match f.design {
+                None => None,
+                Some(space) => {
+                    let dd = PyDict::new(py);
+                    dd.set_item("stand_ins", space.smaller_members.is_some())?;
+                    dd.set_item("twinned", space.twin.is_some())?;
+                    Some(dd)
+                }
+            };
+            d.set_item("design", design)?;
             Ok(d)
         })
         .collect()

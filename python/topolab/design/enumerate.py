@@ -3,9 +3,12 @@
 ``enumerate_designs(48, 10_000)`` lists, family by family, every configuration topolab builds
 whose busiest router needs at most K ports and whose endpoint count is within ``tolerance`` of
 N, each with its closed-form sizes, the concentration that would balance it, how far it is
-over- or undersubscribed, variant tags and the paper section of the rule. The rules are in
-``rules.py`` and docs/compare.md. Nothing is built here (sizes are formulas, so this is fast);
-``check_design`` builds a design and compares, which is what the tests do.
+over- or undersubscribed, variant tags and the paper section of the rule. Each family declares
+its rule in its Rust file (``DesignSpace`` in crates/topolab-core/src/topology/, read through
+``_core.design_candidates``; docs/compare.md §1 states them); what is common to all families is
+here: the twins of random graphs, one design per spec, the subscription tags and the names.
+Nothing is built (sizes are formulas, so this is fast); ``check_design`` builds a design and
+compares, which is what the tests do.
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from topolab import _core
 from topolab.comparison.settings import SHOWN_OVERSUBSCRIPTION
-from topolab.design import randomized, rules, structured
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -29,38 +31,12 @@ if TYPE_CHECKING:
 FAMILY_NAMES = {f["name"]: f["display_name"] for f in _core.families()}
 FAMILY_ORDER = tuple(FAMILY_NAMES)
 
-# The rule of each family (structured.py, randomized.py). TWINNED rules also take the balanced
-# Slim Flies and Dragonflies, to build random twins with the same equipment.
-RULES = {
-    "slimfly": structured.slimfly,
-    "polarfly": structured.polarfly,
-    "bdf": structured.bdf,
-    "bundlefly": structured.bundlefly,
-    "polarstar": structured.polarstar,
-    "dragonfly": structured.dragonfly,
-    "dragonflyplus": structured.dragonflyplus,
-    "fattree": structured.fattree,
-    "hammingmesh": structured.hammingmesh,
-    "hyperx": structured.hyperx,
-    "torus": structured.torus,
-    "mesh": structured.mesh,
-    "hypercube": structured.hypercube,
-    "longhop": structured.longhop,
-    "delorme": structured.delorme,
-    "mlfm": structured.mlfm,
-    "oft": structured.oft,
-    "sspt": structured.sspt,
-    "product": structured.product,
-    "spectralfly": structured.spectralfly,
-    "xpander": randomized.xpander,
-    "skywalk": randomized.skywalk,
-    "kautz": randomized.kautz,
-    "debruijn": randomized.debruijn,
-    "imase": randomized.imase,
-    "random_directed": randomized.random_directed,
-    "mddp": randomized.mddp,
-}
-TWINNED = {"jellyfish": randomized.jellyfish, "dln": randomized.dln}
+# The families that declare a design space, and those among them (random graphs) that also
+# take twins: the routers, network degree and p of each balanced Slim Fly and a = 2h = 2p
+# Dragonfly (equal equipment, as Besta & Hoefler, SC14, Table IV's DLN beside its DF).
+ENUMERATED = tuple(f["name"] for f in _core.families() if f["design"] is not None)
+TWINNED = tuple(f["name"] for f in _core.families() if f["design"] and f["design"]["twinned"])
+TWIN_ORIGINS = ("slimfly", "dragonfly")
 
 DEFAULT_OVERSUBSCRIPTION = SHOWN_OVERSUBSCRIPTION
 DEFAULT_UNDERSUBSCRIPTION = 0.25
@@ -125,88 +101,87 @@ def enumerate_designs(
     selected = _resolve_families(families)
 
     slack = tolerance * endpoints
-    window = rules.Window(
-        radix=radix,
-        lo=max(1, math.ceil(endpoints - slack - 1e-9)),
-        hi=math.floor(endpoints + slack + 1e-9),
-        target=endpoints,
-        oversubscription=oversubscription,
-        undersubscription=undersubscription,
+    # (radix, lo, hi, target, oversubscription, undersubscription): the family's rule keeps
+    # what has radix <= K, endpoints in [lo, hi] and, unless exempt, a load within the limits.
+    window = (
+        radix,
+        max(1, math.ceil(endpoints - slack - 1e-9)),
+        math.floor(endpoints + slack + 1e-9),
+        endpoints,
+        oversubscription,
+        undersubscription,
     )
 
-    def admissible(c: rules.Candidate) -> bool:
-        if c.radix > radix or not window.lo <= c.endpoints <= window.hi:
-            return False
-        return c.exempt or window.admits(c.load)
-
-    found: dict[str, list[rules.Candidate]] = {}
-    twinned = selected & TWINNED.keys()
-    for family, generate in RULES.items():
-        if family in selected or (twinned and family in ("slimfly", "dragonfly")):
-            found[family] = [c for c in generate(window) if admissible(c)]
+    found: dict[str, list[dict[str, Any]]] = {}
+    twinned = selected & set(TWINNED)
+    for family in ENUMERATED:
+        if family in selected or (twinned and family in TWIN_ORIGINS):
+            found[family] = _core.design_candidates(family, *window)
     if twinned:
-        twins = _twin_sources(found.get("slimfly", []), found.get("dragonfly", []))
-        for family, generate_twinned in TWINNED.items():
+        origins = _twin_origins(found["slimfly"], found["dragonfly"])
+        for family in TWINNED:
             if family in selected:
-                found[family] = [c for c in generate_twinned(window, twins) if admissible(c)]
+                found[family] += _core.design_twins(family, origins, *window)
 
-    merged: dict[str, rules.Candidate] = {}  # one design per spec; a repeat adds its tags
+    merged: dict[str, dict[str, Any]] = {}  # one design per spec; a repeat adds its tags
     for family in FAMILY_ORDER:
         for c in found.get(family, []) if family in selected else []:
-            first = merged.setdefault(c.spec, c)
+            first = merged.setdefault(c["spec"], c)
             if first is not c:
-                first.tags.extend(t for t in c.tags if t not in first.tags)
-    return [_design(c, spec, endpoints) for spec, c in merged.items()]
+                first["tags"].extend(t for t in c["tags"] if t not in first["tags"])
+    return [_design(c, endpoints) for c in merged.values()]
 
 
-def _twin_sources(slimflies: list, dragonflies: list) -> list[tuple[int, int, int, str]]:
+def _twin_origins(slimflies: list, dragonflies: list) -> list[tuple[int, int, int, str]]:
     """(routers, degree, p, spec) of the balanced Slim Flies and a = 2h = 2p Dragonflies."""
     out = []
     for c in slimflies:
-        if c.load <= 1 + 1e-9:
-            out.append((c.routers, c.network_radix, c.concentration, c.spec))
+        if c["load"] <= 1 + 1e-9:
+            out.append((c["routers"], c["network_radix"], c["concentration"], c["spec"]))
     for c in dragonflies:
-        if c.tags and c.tags[0].startswith("a=2h=2p"):
-            out.append((c.routers, c.network_radix, c.concentration, c.spec))
+        if c["tags"] and c["tags"][0].startswith("a=2h=2p"):
+            out.append((c["routers"], c["network_radix"], c["concentration"], c["spec"]))
     return out
 
 
-def _design(c: rules.Candidate, spec: str, target: int) -> Design:
-    over = max(0.0, c.load - 1.0)
-    balanced = c.load <= 1 + 1e-9
+def _design(c: dict[str, Any], target: int) -> Design:
+    """The Design of a candidate of ``_core.design_candidates``."""
+    load = c["load"]
+    over = max(0.0, load - 1.0)
+    balanced = load <= 1 + 1e-9
     if balanced:
         tags = ["balanced"]
-        if c.load < 1 - 0.005:
-            tags.append(f"undersubscribed {round(100 * (1 - c.load))}%")
+        if load < 1 - 0.005:
+            tags.append(f"undersubscribed {round(100 * (1 - load))}%")
     else:
         tags = [f"oversubscribed {round(100 * over)}%"]
     return Design(
-        family=c.family,
-        spec=spec,
-        name=_name(c),
-        routers=c.routers,
-        endpoints=c.endpoints,
-        radix=c.radix,
-        network_radix=c.network_radix,
-        concentration=c.concentration,
-        balanced_concentration=float(c.balanced_concentration),
-        load=c.load,
+        family=c["family"],
+        spec=c["spec"],
+        name=_name(c["family"], c["params"]),
+        routers=c["routers"],
+        endpoints=c["endpoints"],
+        radix=c["radix"],
+        network_radix=c["network_radix"],
+        concentration=c["concentration"],
+        balanced_concentration=float(c["balanced_concentration"]),
+        load=load,
         oversubscription=over,
         balanced=balanced,
-        deviation=c.endpoints / target - 1.0,
-        tags=tuple(tags + list(c.tags)),
-        source=c.source,
-        radix_is_bound=c.radix_is_bound,
-        params=dict(c.params),
+        deviation=c["endpoints"] / target - 1.0,
+        tags=tuple(tags + c["tags"]),
+        source=c["source"],
+        radix_is_bound=c["radix_is_bound"],
+        params=dict(c["params"]),
     )
 
 
-def _name(c: rules.Candidate) -> str:
+def _name(family: str, params: dict[str, Any]) -> str:
     def show(v):
         return "x".join(map(str, v)) if isinstance(v, tuple) else str(v)
 
-    params = dict(c.params)
-    if c.family == "product":  # "Slim Fly q=5 x HyperX 25 wa=2 p=8"
+    params = dict(params)
+    if family == "product":  # "Slim Fly q=5 x HyperX 25 wa=2 p=8"
         q = params.pop("a").strip("()").split("=")[-1]
         dims = params.pop("b").strip("()").split("=")[-1]
         rest = " ".join(f"{k}={show(v)}" for k, v in params.items())
@@ -214,7 +189,7 @@ def _name(c: rules.Candidate) -> str:
     parts = [f"{k}={show(v)}" for k, v in params.items() if k != "dims"]
     if "dims" in params:
         parts.insert(0, show(params["dims"]))
-    return f"{FAMILY_NAMES[c.family]} " + " ".join(parts)
+    return f"{FAMILY_NAMES[family]} " + " ".join(parts)
 
 
 def shortlist(designs: Iterable[Design], per_family: int = 4, keep: Iterable[str] = ()) -> list[Design]:
@@ -344,7 +319,7 @@ def _float_param(name: str, value: Any, hi: float, hi_allowed: bool, allowed: st
 
 def _resolve_families(families: Iterable[str] | str | None) -> set[str]:
     if families is None:
-        return set(RULES) | set(TWINNED)
+        return set(ENUMERATED)
     if isinstance(families, str):
         families = [f for f in families.split(",") if f.strip()]
     aliases = {}
@@ -354,12 +329,11 @@ def _resolve_families(families: Iterable[str] | str | None) -> set[str]:
     selected = set()
     for given in families:
         name = aliases.get(str(given).strip().lower())
-        if name is None or name not in RULES.keys() | TWINNED.keys():
+        if name is None or name not in ENUMERATED:
             raise _bad(
                 "families",
                 given,
-                "family names (or aliases) among "
-                + ", ".join(f for f in FAMILY_ORDER if f in RULES or f in TWINNED),
+                "family names (or aliases) among " + ", ".join(f for f in FAMILY_ORDER if f in ENUMERATED),
             )
         selected.add(name)
     if not selected:

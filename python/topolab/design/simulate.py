@@ -2,10 +2,10 @@
 uniform and worst-case traffic, simulated at their size (docs/compare.md §5).
 
 By default the designs themselves are simulated; with ``CompareSettings.simulate_scaled`` each
-is simulated as a smaller network of the same family and structure (``scaled_member``, rules in
-``SCALE_RULES``): the same number of dimensions or levels and the same load (endpoints per
-router over the family's balanced concentration, docs/compare.md §1), at most
-``CompareSettings.sim_endpoints`` endpoints. Designs simulated as the same network share its
+is simulated as a smaller network of the same family and structure (``scaled_member``, from the
+members the family declares, ``smaller_members``): the same number of dimensions or levels and
+the same load (endpoints per router over the family's balanced concentration, docs/compare.md
+§1), at most ``CompareSettings.sim_endpoints`` endpoints. Designs simulated as the same network share its
 searches. Each search (``topolab.design.saturation``) is one point of the experiment runner.
 
 Which routing and which worst-case pattern a family gets is declared by the family itself
@@ -19,10 +19,9 @@ import functools
 import json
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from topolab import _core
-from topolab.design.rules import sizes
 
 if TYPE_CHECKING:
     from topolab.design.compare import CompareSettings
@@ -72,265 +71,16 @@ COLUMNS = (
 
 
 # ---------------------------------------------------------------------------------------------
-# scaled-down members: family rules yield smaller specs, smallest first
+# scaled-down members: each family declares its smaller members (its Rust file's DesignSpace)
 # ---------------------------------------------------------------------------------------------
 
 
-def _balanced(spec: str) -> float | None:
-    """The balanced concentration ``spec``'s family declares for it, None if it is not built."""
-    s = sizes(spec)
-    return None if s is None else s["balanced_concentration"]
-
-
-def _load_at(balanced: float, p: int) -> float:
-    """The load p / p_balanced of concentration ``p`` on a network balanced at ``balanced``."""
-    return p / balanced
-
-
-def _fattree_load(k: int, p: int) -> float:
-    """The load of the two-level fat tree of radix ``k`` and concentration ``p`` (infinite when
-    the family does not build it, so that ``_nearest_p`` never picks it)."""
-    s = sizes(f"fattree:k={k},levels=2,p={p}")
-    return math.inf if s is None else s["load"]
-
-
-def _scaled_p(p: int, balanced_old: float, balanced_new: float) -> int:
-    """The concentration giving the load p / p_balanced nearest the design's on the smaller
-    network (``_nearest_p``)."""
-    most = math.ceil(2 * balanced_new * p / balanced_old) + 1
-    return _nearest_p(_load_at(balanced_old, p), functools.partial(_load_at, balanced_new), most)
-
-
-def _nearest_p(load: float, load_of: Callable[[int], float], most: int) -> int:
-    """The p in 1..most whose load is nearest ``load``, on the same side of 1 (a balanced design
-    stays balanced, an oversubscribed one oversubscribed) whenever some p allows it."""
-    options = sorted(range(1, max(1, most) + 1), key=lambda c: (abs(load_of(c) - load), c))
-    same_side = [c for c in options if (load_of(c) <= 1 + 1e-9) == (load <= 1 + 1e-9)]
-    return (same_side or options)[0]
-
-
-def _x(values) -> str:
-    return "x".join(str(v) for v in values)
-
-
-def _smaller_members(family: str, name: str, first: int, step: int = 1):
-    """Scaler of a family sized by one parameter: the members with ``name`` from ``first`` (in
-    steps of ``step``) below the design's, each with p scaled to the same load."""
-
-    def scale(d: Design) -> Iterator[str]:
-        p = d.params["p"]
-        for value in range(first, d.params[name], step):
-            pb = _balanced(f"{family}:{name}={value}")
-            if pb is not None:
-                yield f"{family}:{name}={value},p={_scaled_p(p, d.balanced_concentration, pb)}"
-
-    return scale
-
-
-_slimfly = _smaller_members("slimfly", "q", 3)
-_polarfly = _smaller_members("polarfly", "q", 2)
-_bdf = _smaller_members("bdf", "u", 3, step=2)
-
-
-def _bundlefly(d: Design) -> Iterator[str]:
-    """Smaller MMS graphs with the same Paley supernode, then smaller supernodes too."""
-    q, a, p = d.params["q"], d.params["a"], d.params["p"]
-    for q2 in range(3, q + 1):
-        for a2 in range(5, a + 1, 4):
-            if (q2, a2) == (q, a):
-                continue
-            pb = _balanced(f"bundlefly:q={q2},a={a2}")
-            if pb is not None:
-                yield f"bundlefly:q={q2},a={a2},p={_scaled_p(p, d.balanced_concentration, pb)}"
-
-
-def _polarstar(d: Design) -> Iterator[str]:
-    """Smaller ER_q with the same supernode, then smaller supernodes of the same kind too."""
-    q, p = d.params["q"], d.params["p"]
-    kind = "d" if "d" in d.params else "a"
-    size = d.params[kind]
-    smaller = range(3, size + 1) if kind == "d" else range(5, size + 1, 4)
-    for q2 in range(2, q + 1):
-        for s2 in smaller:
-            if (q2, s2) == (q, size):
-                continue
-            pb = _balanced(f"polarstar:q={q2},{kind}={s2}")
-            if pb is not None:
-                yield f"polarstar:q={q2},{kind}={s2},p={_scaled_p(p, d.balanced_concentration, pb)}"
-
-
-def _dragonfly(d: Design) -> Iterator[str]:
-    """h' < h with a and p in proportion, and the same number of global links per pair of
-    groups, ah/(g - 1), which sets the global bandwidth (003 §1.4's G); p' for the same load."""
-    a, h, p, g = (d.params[k] for k in ("a", "h", "p", "g"))
-    per_pair = max(1, (a * h) // (g - 1))
-
-    def member(a2: int, h2: int) -> tuple[float, tuple[int, int, int, int]]:
-        g2 = 1 + max(1, (a2 * h2) // per_pair)
-        balance = _balanced(f"dragonfly:a={a2},h={h2},g={g2}") or math.inf
-        p2 = max(h2, _nearest_p(d.load, lambda c: c / balance, a2))  # p >= h (000 §VI-B4)
-        miss = abs(p2 / balance - d.load) + (0 if (p2 / balance <= 1 + 1e-9) == (d.load <= 1 + 1e-9) else 1)
-        return miss, (a2, h2, p2, g2)
-
-    for h2 in range(1, h + 1):
-        exact = a * h2 / h
-        options = {max(2 * h2, math.floor(exact)), max(2 * h2, math.ceil(exact))}
-        _, (a2, h2, p2, g2) = min(member(a2, h2) for a2 in sorted(options))
-        if (a2, h2, p2, g2) != (a, h, p, g):
-            yield f"dragonfly:a={a2},h={h2},p={p2},g={g2}"
-
-
-def _dragonflyplus(d: Design) -> Iterator[str]:
-    """h' < h with s and l in proportion and the same global links per pair of groups,
-    s*h/(g - 1) (as ``_dragonfly``); p' for the same load."""
-    h, spines, leaves, g, p = (d.params[k] for k in ("h", "s", "l", "g", "p"))
-    per_pair = max(1, (spines * h) // (g - 1))
-    for h2 in range(1, h):
-        s2, l2 = max(1, round(spines * h2 / h)), max(1, round(leaves * h2 / h))
-        g2 = 1 + max(1, (s2 * h2) // per_pair)
-        shape = f"dragonflyplus:h={h2},s={s2},l={l2},g={g2}"
-        pb = _balanced(shape)
-        if pb is not None:
-            yield f"{shape},p={_scaled_p(p, d.balanced_concentration, pb)}"
-
-
-def _hammingmesh(d: Design) -> Iterator[str]:
-    """The same boards, tree radix and p on a smaller board grid (x' < x, y' in proportion):
-    the load of nonblocking trees does not depend on the grid (docs/families/hammingmesh.md)."""
-    a, b, x, y, radix, p = (d.params[k] for k in ("a", "b", "x", "y", "radix", "p"))
-    for x2 in range(1, x):
-        y2 = max(1, round(y * x2 / x))
-        yield f"hammingmesh:a={a},b={b},x={x2},y={y2},radix={radix},p={p}"
-
-
-def _fattree(d: Design) -> Iterator[str]:
-    k, levels = d.params["k"], d.params["levels"]
-    for k2 in range(4, k, 2):
-        p2 = _nearest_p(d.load, functools.partial(_fattree_load, k2), k2 - 1)
-        if levels == 3:
-            pods = max(1, min(k2, round(d.params["pods"] * k2 / k)))
-            yield f"fattree:k={k2},levels=3,p={p2},pods={pods}"
-        else:
-            yield f"fattree:k={k2},levels={levels},p={p2}"
-
-
-def _torus_like(d: Design) -> Iterator[str]:
-    """Same dimensions, sizes scaled to a smaller largest side, widths in proportion; p = 1
-    stays 1 (000 §III's low-radix networks), other p for the same load p / (c min L_n/K_n),
-    c = 8 for a torus and 4 for a mesh (003 §1.1)."""
-    dims, p = d.params["dims"], d.params["p"]
-    widths = d.params.get("widths", (1,) * len(dims))
-    for side in range(3, max(dims)):
-        dims2 = [max(3, math.floor(x * side / max(dims) + 0.5)) for x in dims]
-        widths2 = [max(1, math.floor(w * x2 / x + 0.5)) for w, x, x2 in zip(widths, dims, dims2)]
-        shown = "" if all(w == 1 for w in widths2) else f",widths={_x(widths2)}"
-        balanced = _balanced(f"{d.family}:dims={_x(dims2)}{shown}")
-        if balanced is None:
-            continue
-        p2 = 1 if p == 1 else _nearest_p(d.load, functools.partial(_load_at, balanced), 4 * p)
-        yield f"{d.family}:dims={_x(dims2)}{shown},p={p2}"
-
-
-def _hyperx(d: Design) -> Iterator[str]:
-    dims, p = d.params["dims"], d.params["p"]
-    widths = d.params.get("widths", (1,) * len(dims))
-    for side in range(2, max(dims)):
-        dims2 = [max(2, round(x * side / max(dims))) for x in dims]
-        shown = "" if all(w == 1 for w in widths) else f",widths={_x(widths)}"
-        pb = _balanced(f"hyperx:dims={_x(dims2)}{shown}")
-        if pb is not None:
-            yield f"hyperx:dims={_x(dims2)}{shown},p={_scaled_p(p, d.balanced_concentration, pb)}"
-
-
-def _hypercube(d: Design) -> Iterator[str]:
-    for n in range(2, d.params["n"]):  # balanced concentration 2L does not depend on n
-        yield f"hypercube:n={n},width={d.params.get('width', 1)},p={d.params['p']}"
-
-
-def _mlfm(d: Design) -> Iterator[str]:
-    h, lr, p = d.params["h"], d.params["l"], d.params["p"]
-    for h2 in range(2, h):
-        l2 = max(2, round(lr * h2 / h))
-        pb = _balanced(f"mlfm:h={h2},l={l2}")
-        if pb is not None:
-            yield f"mlfm:h={h2},l={l2},p={_scaled_p(p, d.balanced_concentration, pb)}"
-
-
-def _oft(d: Design) -> Iterator[str]:
-    k, p = d.params["k"], d.params["p"]
-    for k2 in range(3, k):
-        pb = _balanced(f"oft:k={k2}")
-        if pb is not None:
-            yield f"oft:k={k2},p={_scaled_p(p, d.balanced_concentration, pb)}"
-
-
-def _sspt(d: Design) -> Iterator[str]:
-    """Smaller r1 with the same design (r2 = r1 or r1 - 1) and stacks, when it is built."""
-    r1, r2, stacks, p = (d.params[k] for k in ("r1", "r2", "s", "p"))
-    for r1_2 in range(2, r1):
-        shape = f"sspt:r1={r1_2},r2={r1_2 - (r1 - r2)},s={stacks}"
-        pb = _balanced(shape)
-        if pb is not None:
-            yield f"{shape},p={_scaled_p(p, d.balanced_concentration, pb)}"
-
-
-def _random_graph(d: Design) -> Iterator[str]:
-    """Degree scaled down with routers / degree^2 kept (the share of the diameter-2 Moore
-    bound), p from the same channel-balance estimate as the enumeration."""
-    if d.family == "jellyfish":
-        routers, degree = d.params["routers"], d.params["degree"]
-    elif d.family == "xpander":
-        routers, degree = d.routers, d.params["d"]
-    else:  # dln: a ring (2 links) plus shortcuts
-        routers, degree = d.params["routers"], d.params["shortcuts"] + 2
-    for d2 in range(4, degree):
-        r2 = max(d2 + 2, round(routers * (d2 / degree) ** 2))
-        r2 += (r2 * d2) % 2  # regular graph: routers x degree even
-        if d.family == "jellyfish":
-            shape = f"jellyfish:routers={r2},degree={d2}"
-        elif d.family == "xpander":  # (d' + 1) l' routers: the lift size nearest
-            shape = f"xpander:d={d2},l={max(1, round(r2 / (d2 + 1)))}"
-        else:
-            shape = f"dln:routers={r2},shortcuts={d2 - 2}"
-        pb = _balanced(shape)
-        if pb is not None:
-            yield f"{shape},p={_scaled_p(d.concentration, d.balanced_concentration, pb)}"
-
-
-def _spectralfly(d: Design) -> Iterator[str]:
-    """The same generator prime (network radix p + 1, the structure) over a smaller field
-    q' < q, p' for the same load. For lps_p >= 11 the smallest member (lps_q = 5 or 7: 60 to 336 routers)
-    can exceed --sim-endpoints; it is then simulated as is (``scaled_member``'s fallback)."""
-    gen, q = d.params["lps_p"], d.params["lps_q"]
-    for q2 in range(3, q, 2):
-        pb = _balanced(f"spectralfly:lps_p={gen},lps_q={q2}")
-        if pb is not None:
-            p2 = _scaled_p(d.concentration, d.balanced_concentration, pb)
-            yield f"spectralfly:lps_p={gen},lps_q={q2},p={p2}"
-
-
-SCALE_RULES: dict[str, Callable[[Design], Iterator[str]]] = {
-    "slimfly": _slimfly,
-    "polarfly": _polarfly,
-    "bdf": _bdf,
-    "bundlefly": _bundlefly,
-    "polarstar": _polarstar,
-    "dragonfly": _dragonfly,
-    "dragonflyplus": _dragonflyplus,
-    "fattree": _fattree,
-    "hammingmesh": _hammingmesh,
-    "torus": _torus_like,
-    "mesh": _torus_like,
-    "hyperx": _hyperx,
-    "hypercube": _hypercube,
-    "mlfm": _mlfm,
-    "oft": _oft,
-    "sspt": _sspt,
-    "jellyfish": _random_graph,
-    "dln": _random_graph,
-    "spectralfly": _spectralfly,
-    "xpander": _random_graph,
-}
+def smaller_members(design: Design) -> list[str] | None:
+    """The smaller members of ``design``'s family that may stand in for it, about increasing in
+    size (specs; some the family does not build): the same structure and about the same load,
+    as the family declares them (``DesignSpace::smaller_members`` in its file under
+    crates/topolab-core/src/topology/). None when the family declares no such rule."""
+    return _core.smaller_members(design.spec)
 
 
 def scaled_member(design: Design, max_endpoints: int) -> tuple[str, int] | None:
@@ -338,15 +88,15 @@ def scaled_member(design: Design, max_endpoints: int) -> tuple[str, int] | None:
     ``max_endpoints`` endpoints, or the design itself when it is already that small. When the
     largest that small has fewer than a quarter of ``max_endpoints`` (a Dragonfly whose next
     step is h = 1), the smallest larger one up to twice ``max_endpoints`` is taken instead; when
-    none is small enough, the smallest. None when the family has no rule (``SCALE_RULES``)."""
+    none is small enough, the smallest. None when the family has no rule (``smaller_members``)."""
     if design.endpoints <= max_endpoints:
         return design.spec, design.endpoints
-    rule = SCALE_RULES.get(design.family)
-    if rule is None:
+    members = smaller_members(design)
+    if members is None:
         return None
     fitting: tuple[str, int] | None = None
     above: tuple[str, int] | None = None
-    for spec in rule(design):  # about increasing size
+    for spec in members:  # about increasing size
         n = _endpoints_of(spec)
         if n is None or n >= design.endpoints:  # a combination the family does not build
             continue

@@ -30,6 +30,7 @@
 //! has A^3 = (u+1)J + uA > 0) reaches (y, f(s)); P* says these cover V. Adjacent x, y: one arc
 //! and G's diameter 2.
 
+use super::design::{candidate, sizes_of, smaller_by_one, Candidate, DesignSpace, Member, Window};
 use super::{
     ensure_size, p_param, polarfly, read_p,
     star::{add_star_product, star_balance, Structure, Supernode},
@@ -71,6 +72,7 @@ pub const FAMILY: Family = Family {
         what: "bdf racks: one supernode (a copy of G_{k'/3}) per rack; no published layout",
         structure: "bdf (racks from the supernodes)",
     },
+    design: Some(DESIGN),
 };
 
 /// k' = 3(u + 1)/2.
@@ -173,4 +175,41 @@ fn build(p: &Params) -> Result<Network> {
     add_star_product(&mut b, &structure, &g)?;
     b.uniform_endpoints(conc);
     b.build()
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: Some(smaller_members),
+    twin: None,
+};
+
+/// Every odd prime power u with network radix 3(u + 1)/2 leaving a port; every p putting N in
+/// the window. Balanced p from SC14 §II-B2's channel load with the star product's distance
+/// bounds (star::star_balance).
+fn design_space(w: &Window) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for u in (3..w.radix).step_by(2) {
+        if 3 * (u + 1) / 2 + 1 > w.radix {
+            break;
+        }
+        let Some(base) = sizes_of("bdf", &[("u", u.into()), ("p", 1u32.into())]) else {
+            continue;
+        };
+        for p in w.concentrations(base.routers, w.radix as i64 - base.network_radix as i64) {
+            out.extend(candidate(
+                "bdf",
+                vec![("u", u.into()), ("p", p.into())],
+                "Besta & Hoefler, SC14, §II-C",
+                Vec::new(),
+                false,
+            ));
+        }
+    }
+    out
+}
+
+/// Every smaller odd u, p for the same load.
+fn smaller_members(m: &Member) -> Result<Vec<String>> {
+    smaller_by_one(m, "bdf", "u", 3, 2)
 }

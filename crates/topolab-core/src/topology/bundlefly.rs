@@ -17,6 +17,9 @@
 //!
 //! Routers: 2q^2 · a, network radix (3q - δ)/2 + (a - 1)/2.
 
+use super::design::{
+    balanced_of, candidate, scaled_p, sizes_of, Candidate, DesignSpace, Member, Window,
+};
 use super::{
     ensure_size, p_param, read_p, slimfly,
     star::{add_star_product, paley, paley_order_ok, star_balance, Structure},
@@ -64,6 +67,7 @@ pub const FAMILY: Family = Family {
         what: "bundlefly racks: one Paley supernode per rack, the links between two racks a bundle (Lei et al., ICS 2020)",
         structure: "bundlefly (racks from the supernodes)",
     },
+    design: Some(DESIGN),
 };
 
 /// (q, a, k', routers, p) after checking them.
@@ -116,4 +120,63 @@ fn build(p: &Params) -> Result<Network> {
     add_star_product(&mut b, &structure, &supernode)?;
     b.uniform_endpoints(conc);
     b.build()
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: Some(smaller_members),
+    twin: None,
+};
+
+/// MMS graph of every prime power q >= 3 star a Paley graph of every order a = 1 (mod 4), a
+/// prime power, with (3q - delta)/2 + (a - 1)/2 leaving a port; every p putting N in the
+/// window. Balanced p as for BDF (star::star_balance).
+fn design_space(w: &Window) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for q in 3..w.radix {
+        let Some(mms) = sizes_of("slimfly", &[("q", q.into()), ("p", 1u32.into())]) else {
+            continue;
+        };
+        if mms.network_radix + 3 > w.radix {
+            break; // the smallest Paley graph has degree 2
+        }
+        for a in (5..2 * (w.radix - mms.network_radix)).step_by(4) {
+            let params = |p: u32| vec![("q", q.into()), ("a", a.into()), ("p", p.into())];
+            let Some(base) = sizes_of("bundlefly", &params(1)) else {
+                continue;
+            };
+            if base.network_radix + 1 > w.radix || base.routers > w.hi {
+                break;
+            }
+            for p in w.concentrations(base.routers, w.radix as i64 - base.network_radix as i64) {
+                out.extend(candidate(
+                    "bundlefly",
+                    params(p),
+                    "Lei et al., ICS 2020",
+                    Vec::new(),
+                    false,
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Smaller MMS graphs with the same Paley supernode, then smaller supernodes too.
+fn smaller_members(m: &Member) -> Result<Vec<String>> {
+    let (q, a) = (m.int("q")?, m.int("a")?);
+    let mut out = Vec::new();
+    for q2 in 3..=q {
+        for a2 in (5..=a).step_by(4) {
+            if (q2, a2) == (q, a) {
+                continue;
+            }
+            if let Some(pb) = balanced_of(&format!("bundlefly:q={q2},a={a2}")) {
+                let p2 = scaled_p(m.p(), m.balanced(), pb);
+                out.push(format!("bundlefly:q={q2},a={a2},p={p2}"));
+            }
+        }
+    }
+    Ok(out)
 }

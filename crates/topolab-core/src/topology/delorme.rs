@@ -13,6 +13,7 @@
 //! and is bipartite), so every router is reached in 3 steps. A pair with P on l would be its own
 //! neighbour; that loop is left out, so the (v+1)^2 (v^2+1) such routers have one link fewer.
 
+use super::design::{candidate, sizes_of, Candidate, DesignSpace, Window};
 use super::{
     ensure_size, p_param, Family, FamilyPlacement, FamilyRouting, ParamDef, ParamKind, Sizes,
 };
@@ -55,6 +56,7 @@ pub const FAMILY: Family = Family {
             "delorme racks: the (v+1)(v^2+1) routers (P, *) of one quadrangle point P form a rack",
         structure: "delorme (racks by quadrangle point)",
     },
+    design: Some(DESIGN),
 };
 
 /// The generalized quadrangle W(v): each line's points and each point's lines.
@@ -274,4 +276,33 @@ fn build(p: &Params) -> Result<Network> {
     }
     b.uniform_endpoints(conc);
     b.build()
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: None,
+    twin: None,
+};
+
+/// Every prime power v with k' = (v+1)^2 leaving a port, every p putting N in the window.
+/// Balanced p: 000 §II-B2's 2|E| N_r / sum of distances, exact (docs/families/delorme.md).
+fn design_space(w: &Window) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    let mut v = 2u32;
+    while (v + 1) * (v + 1) < w.radix {
+        if let Some(base) = sizes_of("delorme", &[("v", v.into()), ("p", 1u32.into())]) {
+            for p in w.concentrations(base.routers, w.radix as i64 - base.network_radix as i64) {
+                out.extend(candidate(
+                    "delorme",
+                    vec![("v", v.into()), ("p", p.into())],
+                    "Delorme, 1985; Besta & Hoefler, SC14, §II-C",
+                    Vec::new(),
+                    false,
+                ));
+            }
+        }
+        v += 1;
+    }
+    out
 }

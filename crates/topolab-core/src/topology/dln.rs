@@ -7,6 +7,10 @@
 //! ring links forbidden. The ring keeps the network connected for every draw. Table IV's two
 //! DLNs are regular in this sense: their cable counts are exactly N_r·(k - p)/2.
 
+use super::design::{
+    full_radix, random_graph_members, routers_for, sizes_of, Candidate, DesignParams, DesignSpace,
+    Member, Value, Window,
+};
 use super::jellyfish::{balanced_p, random_regular, MAX_ATTEMPTS};
 use super::{
     ensure_size, moore_balance, p_param, read_p, Family, ParamDef, ParamKind, Sizes,
@@ -45,6 +49,7 @@ pub const FAMILY: Family = Family {
     sizes,
     routing: RANDOM_GRAPH_ROUTING,
     placement: ARBITRARY_PLACEMENT,
+    design: Some(DESIGN),
 };
 
 /// Degree 2 + gamma everywhere; balanced by the Moore-bound estimate (`moore_balance`).
@@ -127,4 +132,44 @@ fn build(p: &Params) -> Result<Network> {
     }
     b.uniform_endpoints(conc);
     b.build()
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: Some(smaller_members),
+    twin: Some(twin),
+};
+
+/// A ring (2 links per router) plus degree - 2 shortcuts.
+fn twin(routers: u64, degree: u32, p: u32) -> DesignParams {
+    vec![
+        ("routers", routers.into()),
+        ("shortcuts", Value::Int(degree as i64 - 2)),
+        ("p", p.into()),
+    ]
+}
+
+/// DLN-2-gamma (000 §III, Table IV): ring plus gamma = d - 2 shortcuts, same choices as
+/// Jellyfish (full radix and twins; 000 Table IV's DLN has its DF's 1,386 routers and p = 7).
+fn design_space(w: &Window) -> Vec<Candidate> {
+    full_radix(
+        w,
+        "dln",
+        "Besta & Hoefler, SC14, §III, Table IV",
+        &|p, degree| {
+            let builds = |r: u64| sizes_of("dln", &twin(r, degree, p)).is_some();
+            Some(twin(routers_for(w, p as u64, &builds)?, degree, p))
+        },
+    )
+}
+
+/// Smaller degrees with routers / degree^2 kept.
+fn smaller_members(m: &Member) -> Result<Vec<String>> {
+    Ok(random_graph_members(
+        m,
+        m.int("routers")?,
+        m.int("shortcuts")? + 2,
+        &|routers, d| format!("dln:routers={routers},shortcuts={}", d - 2),
+    ))
 }

@@ -28,6 +28,10 @@
 //! h = ceil((c - 1)/z); `d`, when given, must equal the degree z - 1 + ceil((c - 1)/z). Endpoints
 //! default to 8 per switch there (004 §IV-A). `physical::placement` puts group G in cabinet G.
 
+use super::design::{
+    balanced_of, candidate, nearest_p, sizes_of, Candidate, DesignParams, DesignSpace, Member,
+    Value, Window,
+};
 use super::{
     ensure_size, p_param, read_p, Family, FamilyPlacement, FamilyRouting, ParamDef, ParamKind,
     SimulationChoice, Sizes,
@@ -102,6 +106,7 @@ pub const FAMILY: Family = Family {
         what: "one Dragonfly group per cabinet (Besta & Hoefler, SC14, §VI-B3e, Fujiwara et al., IPDPS 2014, §III-A)",
         structure: "dragonfly (one group per cabinet)",
     },
+    design: Some(DESIGN),
 };
 
 /// Global links between groups `x < y` as (router in x, router in y, width), following the
@@ -243,4 +248,195 @@ fn build_groups(a: u32, h: u32, g: u64, conc: u32) -> Result<Network> {
     }
     b.uniform_endpoints(conc);
     b.build()
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: Some(smaller_members),
+    twin: None,
+};
+
+/// The tag of the balanced Dragonflies of 000 §VI-B3e (the random families' twins take them).
+pub const BALANCED_TAG: &str = "a=2h=2p (Besta & Hoefler, SC14, §VI-B3e)";
+
+/// 000 §VI-B4's exhaustive search: every (a, h, p) with a >= 2h and p >= h (full use of the
+/// global channels, Kim et al. §3.1), and every group count g from 2 to a*h + 1 putting N in
+/// the window (000's k = 43 DF uses g = 45 < a*h + 1). Radix p + h + a - 1 (003 §1.4).
+///
+/// Balance (003 §1.4: beta = min(K/4C, G/2C) >= 1/2 with K = a, C = p): p <= min(a/2, G), G the
+/// global links a router really uses. With g < a*h + 1 groups each pair of groups gets
+/// q = floor(a*h/(g-1)) links and a*h - q(g-1) ports per group stay empty
+/// (docs/families/dragonfly.md), so G = q(g-1)/a <= h: 000's g = 45 DF uses 220 of its 242
+/// global ports per group and p = 11 is 10% above G = 10.
+fn design_space(w: &Window) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for h in 1..w.radix {
+        if 4 * h - 1 > w.radix {
+            break; // smallest radix with this h: a = 2h, p = h
+        }
+        for a in 2 * h..w.radix + 2 - 2 * h {
+            for p in h..=w.radix + 1 - a - h {
+                let per_group = (p * a) as u64;
+                let g_lo = w.lo.div_ceil(per_group).max(2) as i64;
+                let g_hi = ((a * h + 1) as u64).min(w.hi / per_group) as i64;
+                for (g, mut tags) in group_counts(a, h, p, g_lo, g_hi, w) {
+                    if a == 2 * h && p == h {
+                        tags.insert(0, BALANCED_TAG.to_string());
+                    }
+                    out.extend(candidate(
+                        "dragonfly",
+                        shape(a, h, p, g),
+                        "Besta & Hoefler, SC14, §VI-B4; Daryin & Korzh, JSFI 2014, §1.4",
+                        tags,
+                        false,
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn shape(a: u32, h: u32, p: u32, g: i64) -> DesignParams {
+    vec![
+        ("a", a.into()),
+        ("h", h.into()),
+        ("p", p.into()),
+        ("g", Value::Int(g)),
+    ]
+}
+
+/// The group counts kept for one (a, h, p), among those within the subscription limits: the g
+/// whose N is nearest the target (how 000 §VI-B4 picked its k = 43 DF), g = a*h + 1 (one
+/// global link per pair of groups, 000 §VI-B3e), and the g nearest the target among those
+/// whose pairs use every global port ((g - 1) divides a*h). Other g only shift N by a group.
+/// Searched outward from the target, so the cost does not grow with the window.
+fn group_counts(
+    a: u32,
+    h: u32,
+    p: u32,
+    g_lo: i64,
+    g_hi: i64,
+    w: &Window,
+) -> Vec<(i64, Vec<String>)> {
+    // The balanced p is at most h (the global links a router has), so the load is >= p/h.
+    let floor_load = p as f64 / h as f64;
+    if g_lo > g_hi || !w.admits(floor_load) && floor_load > 1.0 {
+        return Vec::new();
+    }
+    let allowed =
+        |g: i64| sizes_of("dragonfly", &shape(a, h, p, g)).is_some_and(|s| w.admits(s.load));
+    let per_group = (p * a) as i64;
+    let distance = |g: i64| ((g * per_group - w.target as i64).abs(), g);
+    let Some(first) = outward(w.target as f64 / per_group as f64, g_lo, g_hi).find(|&g| allowed(g))
+    else {
+        return Vec::new();
+    };
+    let mut chosen: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+    chosen
+        .entry(first)
+        .or_default()
+        .push("g nearest N (Besta & Hoefler, SC14, §VI-B4)".to_string());
+    let full = (a * h + 1) as i64;
+    if g_hi == full && allowed(g_hi) {
+        chosen
+            .entry(g_hi)
+            .or_default()
+            .push("full groups (g = ah+1)".to_string());
+    }
+    let mut exact: Vec<i64> = divisors((a * h) as i64)
+        .into_iter()
+        .map(|d| d + 1)
+        .filter(|g| (g_lo..=g_hi).contains(g))
+        .collect();
+    exact.sort_by_key(|&g| distance(g));
+    if let Some(g) = exact.into_iter().find(|&g| allowed(g)) {
+        chosen
+            .entry(g)
+            .or_default()
+            .push("all global ports used".to_string());
+    }
+    chosen
+        .into_iter()
+        .map(|(g, mut tags)| {
+            if g < full {
+                tags.insert(0, "fewer groups".to_string());
+            }
+            (g, tags)
+        })
+        .collect()
+}
+
+/// The integers of [lo, hi] by distance from x (ties: the smaller first), lazily.
+fn outward(x: f64, lo: i64, hi: i64) -> impl Iterator<Item = i64> {
+    let mut left = (x.floor() as i64).max(lo - 1).min(hi);
+    let mut right = left + 1;
+    std::iter::from_fn(move || {
+        if left < lo && right > hi {
+            return None;
+        }
+        if right > hi || (left >= lo && x - left as f64 <= right as f64 - x) {
+            left -= 1;
+            Some(left + 1)
+        } else {
+            right += 1;
+            Some(right - 1)
+        }
+    })
+}
+
+fn divisors(n: i64) -> Vec<i64> {
+    let mut out: Vec<i64> = (1..=n.isqrt())
+        .filter(|d| n % d == 0)
+        .flat_map(|d| [d, n / d])
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// h' < h with a and p in proportion, and the same number of global links per pair of groups,
+/// ah/(g - 1), which sets the global bandwidth (003 §1.4's G); p' for the same load.
+fn smaller_members(m: &Member) -> Result<Vec<String>> {
+    let (a, h, p, g) = (m.int("a")?, m.int("h")?, m.int("p")?, m.int("g")?);
+    let per_pair = ((a * h) / (g - 1).max(1)).max(1);
+    let load = m.load();
+    let balanced_side = |l: f64| l <= 1.0 + 1e-9;
+    let member = |a2: i64, h2: i64| -> (f64, [i64; 4]) {
+        let g2 = 1 + ((a2 * h2) / per_pair).max(1);
+        let balance = balanced_of(&format!("dragonfly:a={a2},h={h2},g={g2}"))
+            .filter(|&b| b != 0.0)
+            .unwrap_or(f64::INFINITY);
+        let p2 = h2.max(nearest_p(load, &|c| c as f64 / balance, a2)); // p >= h (000 §VI-B4)
+        let l2 = p2 as f64 / balance;
+        let miss = (l2 - load).abs()
+            + if balanced_side(l2) == balanced_side(load) {
+                0.0
+            } else {
+                1.0
+            };
+        (miss, [a2, h2, p2, g2])
+    };
+    let mut out = Vec::new();
+    for h2 in 1..=h {
+        let exact = (a * h2) as f64 / h as f64;
+        let mut options = vec![
+            (2 * h2).max(exact.floor() as i64),
+            (2 * h2).max(exact.ceil() as i64),
+        ];
+        options.sort();
+        options.dedup();
+        let best = options
+            .into_iter()
+            .map(|a2| member(a2, h2))
+            .min_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)))
+            .map(|(_, shape)| shape);
+        if let Some([a2, h2, p2, g2]) = best {
+            if [a2, h2, p2, g2] != [a, h, p, g] {
+                out.push(format!("dragonfly:a={a2},h={h2},p={p2},g={g2}"));
+            }
+        }
+    }
+    Ok(out)
 }

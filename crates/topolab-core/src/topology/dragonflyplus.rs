@@ -18,6 +18,10 @@
 //! endpoint ids run group by group. Labels (group, index) (`ROUTER_GROUPS`); the routings tell
 //! leaves from spines by the group's bipartite structure (`routing::dragonflyplus`).
 
+use super::design::{
+    balanced_of, candidate, nearest_count, round_even, scaled_p, Candidate, DesignSpace, Member,
+    Value, Window,
+};
 use super::{
     dragonfly, ensure_size, read_p, Family, FamilyPlacement, FamilyRouting, ParamDef, ParamKind,
     SimulationChoice, Sizes,
@@ -25,6 +29,7 @@ use super::{
 use crate::error::Result;
 use crate::network::{Network, NetworkBuilder, ROUTER_GROUPS};
 use crate::spec::Params;
+use std::collections::BTreeMap;
 
 pub const FAMILY: Family = Family {
     name: "dragonflyplus",
@@ -88,6 +93,7 @@ pub const FAMILY: Family = Family {
         what: "one Dragonfly+ group (its leaves and spines) per cabinet (Shpiner et al., HiPINEB 2017)",
         structure: "dragonfly+ (one group per cabinet)",
     },
+    design: Some(DESIGN),
 };
 
 /// A Dragonfly+ after checking its parameters.
@@ -192,4 +198,81 @@ fn build(p: &Params) -> Result<Network> {
         b.add_link(spine_router(u), spine_router(v), width, global);
     }
     b.build()
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: Some(smaller_members),
+    twin: None,
+};
+
+/// Dragonfly+ / Megafly (Shpiner et al., HiPINEB 2017; Flajslik et al., ISC 2018): every
+/// (s, h) with leaf radix 2s and spine radix 2h within K, l = h leaves (a spine's l down-links
+/// match its h global links) and p from s (a leaf's endpoints match its up-links, the papers'
+/// full bisection) up to the leaf's radix; per (s, h, p) the group count nearest N and
+/// g = s*h + 1 when in the window. Balanced at p = min(s, q(g-1)/l)
+/// (docs/families/dragonflyplus.md).
+fn design_space(w: &Window) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for s in 1..=w.radix / 2 {
+        for h in 1..=w.radix / 2 {
+            let leaves = h;
+            for p in s..=w.radix - s {
+                let per_group = (leaves * p) as u64;
+                let g_lo = w.lo.div_ceil(per_group).max(2) as i64;
+                let full = (s * h + 1) as i64;
+                let g_hi = (full as u64).min(w.hi / per_group) as i64;
+                let mut kept: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+                if let Some(g) = nearest_count(g_lo, g_hi, per_group, w.target) {
+                    kept.entry(g).or_default().push("g nearest N".to_string());
+                }
+                if (g_lo..=g_hi).contains(&full) {
+                    kept.entry(full)
+                        .or_default()
+                        .push("full groups (g = sh+1)".to_string());
+                }
+                for (g, mut tags) in kept {
+                    if p == s && s == h {
+                        tags.insert(0, "p=l=s=h (Shpiner et al., HiPINEB 2017)".to_string());
+                    }
+                    let params = vec![
+                        ("h", h.into()),
+                        ("s", s.into()),
+                        ("l", leaves.into()),
+                        ("g", Value::Int(g)),
+                        ("p", p.into()),
+                    ];
+                    out.extend(
+                        candidate(
+                            "dragonflyplus",
+                            params,
+                            "Shpiner et al., HiPINEB 2017; Flajslik, Borch & Parker, ISC 2018",
+                            tags,
+                            false,
+                        )
+                        .filter(|c| w.admits(c.sizes.load)),
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+/// h' < h with s and l in proportion and the same global links per pair of groups,
+/// s*h/(g - 1) (as the Dragonfly's); p' for the same load.
+fn smaller_members(m: &Member) -> Result<Vec<String>> {
+    let (h, spines, leaves, g) = (m.int("h")?, m.int("s")?, m.int("l")?, m.int("g")?);
+    let per_pair = ((spines * h) / (g - 1).max(1)).max(1);
+    Ok((1..h)
+        .filter_map(|h2| {
+            let s2 = round_even((spines * h2) as f64 / h as f64).max(1);
+            let l2 = round_even((leaves * h2) as f64 / h as f64).max(1);
+            let g2 = 1 + ((s2 * h2) / per_pair).max(1);
+            let shape = format!("dragonflyplus:h={h2},s={s2},l={l2},g={g2}");
+            let pb = balanced_of(&shape)?;
+            Some(format!("{shape},p={}", scaled_p(m.p(), m.balanced(), pb)))
+        })
+        .collect())
 }

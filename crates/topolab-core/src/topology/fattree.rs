@@ -20,6 +20,11 @@
 //! routers (or spines), then core routers. Labels (level, pod, index) with level 0 = leaf,
 //! 1 = aggregation / spine, 2 = core; routers above the pods (spines, core) have pod -1.
 
+use super::design::{
+    candidate, nearest_count, nearest_p, round_even, sizes_of, Candidate, DesignSpace, Member,
+    Value, Window,
+};
+use super::sizes_str;
 use super::{
     ensure_size, p_param, read_p, Family, FamilyPlacement, FamilyRouting, ParamDef, ParamKind,
     SimulationChoice, Sizes,
@@ -65,6 +70,7 @@ pub const FAMILY: Family = Family {
         simulation: Some(SimulationChoice::new("min", "fattree-worst", "min")),
     },
     placement: FamilyPlacement::FatTree,
+    design: Some(DESIGN),
 };
 
 /// A fat tree's shape after checking its parameters; `pods` is None for two levels.
@@ -214,4 +220,105 @@ fn build_three_level(pods: usize, half: usize, up: usize, conc: u32) -> Result<N
         b.set_label(leaves + aggs + c, &[2, -1, c as i64]);
     }
     b.build()
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: Some(smaller_members),
+    twin: None,
+};
+
+/// Fat trees of even radix k <= K: two levels (001 §2.2.1, N = k p) and three levels (000
+/// §VI-B3c, N = pods (k/2) p with 1 <= pods <= k; 000 §V uses k = 44 with 22 pods): per (k, p)
+/// the pod count nearest N and all k pods when in the window. A leaf keeps min(k/2, k - p) up
+/// ports; balanced for p <= k/2, oversubscribed p : (k - p) above.
+fn design_space(w: &Window) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for k in (4..=w.radix).step_by(2) {
+        for p in 1..k {
+            let two_params = vec![("k", k.into()), ("levels", 2u32.into()), ("p", p.into())];
+            let Some(mut two) = candidate(
+                "fattree",
+                two_params,
+                "Kathareios et al., SC15, §2.2.1",
+                Vec::new(),
+                false,
+            ) else {
+                continue;
+            };
+            let full = if p as f64 == two.sizes.balanced_concentration {
+                vec!["full bisection".to_string()]
+            } else {
+                Vec::new()
+            };
+            if (w.lo..=w.hi).contains(&two.sizes.endpoints) {
+                two.tags = ["2 levels".to_string()]
+                    .into_iter()
+                    .chain(full.clone())
+                    .collect();
+                out.push(two);
+            }
+            let three = |pods: i64| {
+                vec![
+                    ("k", k.into()),
+                    ("levels", 3u32.into()),
+                    ("p", p.into()),
+                    ("pods", Value::Int(pods)),
+                ]
+            };
+            let per_pod = sizes_of("fattree", &three(1)).map_or(w.hi + 1, |s| s.endpoints);
+            let pods_lo = w.lo.div_ceil(per_pod).max(1) as i64;
+            let pods_hi = (k as u64).min(w.hi / per_pod) as i64;
+            let mut kept: Vec<i64> = nearest_count(pods_lo, pods_hi, per_pod, w.target)
+                .into_iter()
+                .collect();
+            if pods_hi == k as i64 {
+                kept.push(k as i64);
+            }
+            kept.sort();
+            kept.dedup();
+            for pods in kept {
+                let mut tags = vec!["3 levels".to_string()];
+                tags.extend(full.iter().cloned());
+                tags.push(
+                    if pods == k as i64 {
+                        "all pods"
+                    } else {
+                        "fewer pods"
+                    }
+                    .to_string(),
+                );
+                out.extend(candidate(
+                    "fattree",
+                    three(pods),
+                    "Besta & Hoefler, SC14, §VI-B3c, §V",
+                    tags,
+                    false,
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Smaller even k with the same levels (pods in proportion) and the p of the nearest load.
+fn smaller_members(m: &Member) -> Result<Vec<String>> {
+    let (k, levels) = (m.int("k")?, m.int("levels")?);
+    let pods = if levels == 3 { m.int("pods")? } else { 0 };
+    let two_level_load = |k2: i64, p: i64| {
+        sizes_str(&format!("fattree:k={k2},levels=2,p={p}")).map_or(f64::INFINITY, |s| s.load)
+    };
+    Ok((4..k)
+        .step_by(2)
+        .map(|k2| {
+            let p2 = nearest_p(m.load(), &|p| two_level_load(k2, p), k2 - 1);
+            if levels == 3 {
+                let pods = round_even((pods * k2) as f64 / k as f64).min(k2).max(1);
+                format!("fattree:k={k2},levels=3,p={p2},pods={pods}")
+            } else {
+                format!("fattree:k={k2},levels={levels},p={p2}")
+            }
+        })
+        .collect())
 }

@@ -29,6 +29,7 @@
 //! row = by·a + i; row-tree switches (1, -1, row, level, index); column-tree switches
 //! (2, col, -1, level, index); level 0 a leaf (or the single switch), 1 a spine.
 
+use super::design::{candidate, round_even, Candidate, DesignSpace, Member, Value, Window};
 use super::{
     ensure_size, read_p, Family, FamilyPlacement, FamilyRouting, ParamDef, ParamKind,
     SimulationChoice, Sizes, P_PARAM_MAX,
@@ -101,6 +102,7 @@ pub const FAMILY: Family = Family {
     placement: FamilyPlacement::Sequential {
         what: "index order: board after board (a·b accelerators each), then the row and column fat-tree switches (Hoefler et al., SC 2022)",
     },
+    design: Some(DESIGN),
 };
 
 /// One dimension's fat tree over `ports` edge ports.
@@ -377,4 +379,75 @@ fn build(p: &Params) -> Result<Network> {
         next += s.col_tree.switches() as usize;
     }
     b.build()
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: Some(smaller_members),
+    twin: None,
+};
+
+/// The paper's square boards, 2 x 2 (Hx2Mesh) and 4 x 4 (Hx4Mesh), with the question's radix
+/// for the row and column fat trees (nonblocking; one switch up to K ports, two levels above).
+/// Per board size and p (an accelerator has 4 + p ports) the square board grid x = y whose N
+/// is nearest the target, and x by x + 1 beside it. Balanced at p = 2/b
+/// (docs/families/hammingmesh.md): Hx2Mesh at one endpoint per accelerator, Hx4Mesh
+/// oversubscribed 2:1 there.
+fn design_space(w: &Window) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for side in [2u32, 4] {
+        for p in 1..=w.radix.saturating_sub(4) {
+            let per_board = (side * side * p) as i64;
+            let x = round_even((w.target as f64 / per_board as f64).sqrt()).max(1);
+            for (gx, gy) in [(x, x), (x, x + 1), (x - 1, x), (x + 1, x + 1)] {
+                let n = gx * gy * per_board;
+                if gx < 1 || n < w.lo as i64 || n > w.hi as i64 {
+                    continue;
+                }
+                let params = vec![
+                    ("a", side.into()),
+                    ("b", side.into()),
+                    ("x", Value::Int(gx)),
+                    ("y", Value::Int(gy)),
+                    ("radix", w.radix.into()),
+                    ("p", p.into()),
+                ];
+                let mut tags = vec![format!("Hx{side}Mesh")];
+                if gx == gy {
+                    tags.push("square grid".to_string());
+                }
+                out.extend(
+                    candidate(
+                        "hammingmesh",
+                        params,
+                        "Hoefler et al., SC 2022",
+                        tags,
+                        false,
+                    )
+                    .filter(|c| c.sizes.radix <= w.radix && w.admits(c.sizes.load)),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The same boards, tree radix and p on a smaller board grid (x' < x, y' in proportion): the
+/// load of nonblocking trees does not depend on the grid (docs/families/hammingmesh.md).
+fn smaller_members(m: &Member) -> Result<Vec<String>> {
+    let (a, b, x, y, radix, p) = (
+        m.int("a")?,
+        m.int("b")?,
+        m.int("x")?,
+        m.int("y")?,
+        m.int("radix")?,
+        m.int("p")?,
+    );
+    Ok((1..x)
+        .map(|x2| {
+            let y2 = round_even((y * x2) as f64 / x as f64).max(1);
+            format!("hammingmesh:a={a},b={b},x={x2},y={y2},radix={radix},p={p}")
+        })
+        .collect())
 }

@@ -3,6 +3,7 @@
 //! coordinates of a 2x2x...x2 torus with d_i = b_i); the dimension-i link flips bit i and has
 //! class "dim<i>". Every link has the same width (003 §1.3 uses double links in each dimension).
 
+use super::design::{candidate, tags, Candidate, DesignSpace, Member, Window, P1_TAG};
 use super::{
     ensure_size, p_param, read_p, Family, FamilyPlacement, FamilyRouting, ParamDef, ParamKind,
     SimulationChoice, Sizes,
@@ -46,6 +47,7 @@ pub const FAMILY: Family = Family {
     placement: FamilyPlacement::Sequential {
         what: "sequential in canonical order (Fujiwara et al., IPDPS 2014, §III-A)",
     },
+    design: Some(DESIGN),
 };
 
 /// (n, width, p) after checking them.
@@ -103,4 +105,48 @@ pub fn label_bits(b: &mut NetworkBuilder, n: usize) {
         }
         b.set_label(r, &label);
     }
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: Some(smaller_members),
+    twin: None,
+};
+
+/// 2^n routers, width 1 to (K - p)/n in every dimension (003 §1.3 uses 2); p = 1 as in
+/// 000 §III, larger p subject to the limits. Balanced when p <= 2 L (003 §1.3: beta = L / C,
+/// 25% for L = 2, C = 8).
+fn design_space(w: &Window) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    let mut n = 1u32;
+    while n < 63 && 1u64 << n <= w.hi && n < w.radix {
+        for p in w.concentrations(1 << n, (w.radix - n) as i64) {
+            for width in 1..=(w.radix - p) / n {
+                let mut params = vec![("n", n.into())];
+                if width > 1 {
+                    params.push(("width", width.into()));
+                }
+                params.push(("p", p.into()));
+                out.extend(candidate(
+                    "hypercube",
+                    params,
+                    "Daryin & Korzh, JSFI 2014, §1.3; Besta & Hoefler, SC14, §III, Table IV",
+                    if p == 1 { tags(&[P1_TAG]) } else { Vec::new() },
+                    p == 1,
+                ));
+            }
+        }
+        n += 1;
+    }
+    out
+}
+
+/// Fewer dimensions with the same width and p: the balanced concentration 2L does not depend
+/// on n.
+fn smaller_members(m: &Member) -> Result<Vec<String>> {
+    let (width, p) = (m.int_or("width", 1), m.p());
+    Ok((2..m.int("n")?)
+        .map(|n| format!("hypercube:n={n},width={width},p={p}"))
+        .collect())
 }

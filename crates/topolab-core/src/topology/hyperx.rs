@@ -12,6 +12,10 @@
 //! e.g. for c = 128 in Fig. 7). `d`, when given, must equal x + y + z - 3. Endpoints default to
 //! 8 per switch there (004 §IV-A).
 
+use super::design::{
+    balanced_of, candidate, join_i, max_min_widths, round_even, scaled_p, shapes, Candidate,
+    DesignSpace, Member, Value, Window,
+};
 use super::torus::Grid;
 use super::{
     ensure_size, p_param, read_p, Family, FamilyPlacement, FamilyRouting, ParamDef, ParamKind,
@@ -80,6 +84,7 @@ pub const FAMILY: Family = Family {
     placement: FamilyPlacement::FirstDimension {
         what: "sequential, one d0 clique per cabinet unless per_cabinet (Besta & Hoefler, SC14, §VI-B3d, Fujiwara et al., IPDPS 2014, §III-A)",
     },
+    design: Some(DESIGN),
 };
 
 fn clique_links(dims: &[u32], routers: u128) -> u128 {
@@ -247,4 +252,88 @@ fn build_cabinets(p: &Params) -> Result<Network> {
     }
     b.uniform_endpoints(conc);
     b.build()
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: Some(smaller_members),
+    twin: None,
+};
+
+/// Most dimensions tried: 003 §1.2's optimum at 2,048 switches is 4D; more cost radix.
+const MAX_DIMS: usize = 4;
+/// Equal-ish shapes: largest size <= 2 x smallest (003 §1.2: 4x8x8x8).
+const MAX_ASPECT: u32 = 2;
+
+/// 1 to 4 dimensions, nondecreasing sizes >= 2 with largest <= 2 x smallest and at most two
+/// distinct sizes (like every shape in the papers: 003's 4x8x8x8, 004's 8x16x16, 001's square
+/// 2D); for each p, unit widths and the widths that maximize the bisection min K_n L_n within
+/// the K - p ports left (003 §1.2's combinatorial search). Radix p + sum L_n (K_n - 1);
+/// balanced when p <= min K_n L_n (003: beta = min K_n L_n / 2C >= 1/2; 001's balanced 2D
+/// HyperX has p = K - 1).
+fn design_space(w: &Window) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for n in 1..=MAX_DIMS {
+        let fits = |shape: &[u32]| {
+            let mut distinct = shape.to_vec();
+            distinct.dedup();
+            shape.iter().map(|s| s - 1).sum::<u32>() < w.radix
+                && shape[shape.len() - 1] <= MAX_ASPECT * shape[0]
+                && distinct.len() <= 2
+        };
+        for shape in shapes(n, 2, w.hi, &fits) {
+            let routers: u64 = shape.iter().map(|&s| s as u64).product();
+            let unit: u32 = shape.iter().map(|s| s - 1).sum();
+            for p in w.concentrations(routers, w.radix as i64 - unit as i64) {
+                let unit_widths = vec![1; n];
+                let mut options = vec![(unit_widths.clone(), "unit widths")];
+                let best = max_min_widths(&shape, &|s| s as i64 - 1, (w.radix - p) as i64, &|s| {
+                    s as f64
+                });
+                if let Some(best) = best.filter(|b| *b != unit_widths) {
+                    options.push((best, "bisection widths (Daryin & Korzh, JSFI 2014, §1.2)"));
+                }
+                for (widths, tag) in options {
+                    let mut params = vec![("dims", Value::Dims(shape.clone()))];
+                    if widths.iter().any(|&x| x != 1) {
+                        params.push(("widths", Value::Dims(widths)));
+                    }
+                    params.push(("p", p.into()));
+                    out.extend(candidate(
+                        "hyperx",
+                        params,
+                        "Kathareios et al., SC15, §2.1.1; Daryin & Korzh, JSFI 2014, §1.2",
+                        vec![format!("{n}D"), tag.to_string()],
+                        false,
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The same dimensions and widths with sizes scaled to a smaller largest side, p for the same
+/// load.
+fn smaller_members(m: &Member) -> Result<Vec<String>> {
+    let dims = m.dims_or("dims", Vec::new());
+    let widths = m.dims_or("widths", vec![1; dims.len()]);
+    let largest = dims.iter().copied().max().unwrap_or(0);
+    let shown = if widths.iter().all(|&x| x == 1) {
+        String::new()
+    } else {
+        format!(",widths={}", join_i(&widths))
+    };
+    Ok((2..largest)
+        .filter_map(|side| {
+            let dims2: Vec<i64> = dims
+                .iter()
+                .map(|&x| round_even((x * side) as f64 / largest as f64).max(2))
+                .collect();
+            let shape = format!("hyperx:dims={}{shown}", join_i(&dims2));
+            let pb = balanced_of(&shape)?;
+            Some(format!("{shape},p={}", scaled_p(m.p(), m.balanced(), pb)))
+        })
+        .collect())
 }

@@ -16,6 +16,7 @@
 //! - b is any residue: it shifts every block of targets by b·d, which moves the self-loops
 //!   (so the arc count depends on b) but keeps the diameter bound.
 
+use super::design::{free_digraphs, Candidate, DesignSpace, Window};
 use super::random_directed::{digraph_sizes, read_order_and_degree};
 use super::{
     p_param, read_p, Family, ParamDef, ParamKind, Sizes, ARBITRARY_PLACEMENT, NOT_SIMULATED,
@@ -66,6 +67,7 @@ pub const FAMILY: Family = Family {
     sizes,
     routing: NOT_SIMULATED,
     placement: ARBITRARY_PLACEMENT,
+    design: Some(DESIGN),
 };
 
 /// Out-degree d (less where an arc would be a loop).
@@ -113,4 +115,16 @@ fn build(p: &Params) -> Result<Network> {
     }
     b.uniform_endpoints(conc);
     b.build()
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: None,
+    twin: None,
+};
+
+/// Imase-Itoh digraphs (002 §III-A, a = b = 1) at full radix: d = K - p, n ~ N/p.
+fn design_space(w: &Window) -> Vec<Candidate> {
+    free_digraphs(w, "imase", "Koibuchi et al., 2018, §III-A")
 }

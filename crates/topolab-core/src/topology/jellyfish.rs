@@ -9,6 +9,10 @@
 //! disconnected results move on to the next construction stream of the seed, so the network
 //! is a function of (routers, degree, seed) alone.
 
+use super::design::{
+    full_radix, random_graph_members, routers_for, sizes_of, Candidate, DesignParams, DesignSpace,
+    Member, Window,
+};
 use super::{
     ensure_size, moore_balance, p_param, read_p, Family, ParamDef, ParamKind, Sizes,
     ARBITRARY_PLACEMENT, RANDOM_GRAPH_ROUTING, SEED_PARAM,
@@ -51,6 +55,7 @@ pub const FAMILY: Family = Family {
     sizes,
     routing: RANDOM_GRAPH_ROUTING,
     placement: ARBITRARY_PLACEMENT,
+    design: Some(DESIGN),
 };
 
 /// Construction streams tried before giving up. A d-regular graph with d >= 3 is connected and
@@ -341,6 +346,45 @@ fn complement(
         }
     }
     edges
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: Some(smaller_members),
+    twin: Some(twin),
+};
+
+fn twin(routers: u64, degree: u32, p: u32) -> DesignParams {
+    vec![
+        ("routers", routers.into()),
+        ("degree", degree.into()),
+        ("p", p.into()),
+    ]
+}
+
+/// Random regular graphs (000 §III; 004 §III-A Random(N, d)): degree K - p at router count
+/// ~N/p ("full radix"); the twins of the balanced Slim Flies and Dragonflies are `twin`'s.
+fn design_space(w: &Window) -> Vec<Candidate> {
+    full_radix(
+        w,
+        "jellyfish",
+        "Besta & Hoefler, SC14, §III; Fujiwara et al., IPDPS 2014, §III-A",
+        &|p, degree| {
+            let builds = |r: u64| sizes_of("jellyfish", &twin(r, degree, p)).is_some();
+            Some(twin(routers_for(w, p as u64, &builds)?, degree, p))
+        },
+    )
+}
+
+/// Smaller degrees with routers / degree^2 kept.
+fn smaller_members(m: &Member) -> Result<Vec<String>> {
+    Ok(random_graph_members(
+        m,
+        m.int("routers")?,
+        m.int("degree")?,
+        &|routers, d| format!("jellyfish:routers={routers},degree={d}"),
+    ))
 }
 
 #[cfg(test)]

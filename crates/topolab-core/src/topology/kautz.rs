@@ -13,6 +13,7 @@
 //! vertex itself plus d^i vertices at distance i, i.e. M(d,k) = Σ_{i=0}^{k} d^i (the
 //! percentages of 002 §IV-A agree with either form; the tests use M(d,k)).
 
+use super::design::{candidate, sizes_of, Candidate, DesignSpace, Window};
 use super::{
     ensure_size, moore_balance, p_param, read_p, Family, ParamDef, ParamKind, Sizes,
     ARBITRARY_PLACEMENT, MAX_LINKS, NOT_SIMULATED,
@@ -56,6 +57,7 @@ pub const KAUTZ: Family = Family {
     sizes: kautz_sizes,
     routing: NOT_SIMULATED,
     placement: ARBITRARY_PLACEMENT,
+    design: Some(KAUTZ_DESIGN),
 };
 
 pub const DEBRUIJN: Family = Family {
@@ -71,6 +73,7 @@ pub const DEBRUIJN: Family = Family {
     sizes: debruijn_sizes,
     routing: NOT_SIMULATED,
     placement: ARBITRARY_PLACEMENT,
+    design: Some(DEBRUIJN_DESIGN),
 };
 
 /// Vertices of K(d,k): (d+1)·d^(k-1), saturating.
@@ -231,4 +234,55 @@ fn set_symbol_labels(b: &mut NetworkBuilder, k: u32) {
     let names: Vec<String> = (0..k).map(|i| format!("s{i}")).collect();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     b.label_fields(&refs);
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const KAUTZ_DESIGN: DesignSpace = DesignSpace {
+    enumerate: kautz_design_space,
+    smaller_members: None,
+    twin: None,
+};
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DEBRUIJN_DESIGN: DesignSpace = DesignSpace {
+    enumerate: debruijn_design_space,
+    smaller_members: None,
+    twin: None,
+};
+
+/// Kautz digraphs K(d, k) (002 §IV-A): (d+1) d^(k-1) routers, in/out-degree d, radix d + p;
+/// every d, k, p that fits. Balance from the directed Moore bound (002 §I).
+fn kautz_design_space(w: &Window) -> Vec<Candidate> {
+    string_digraphs(w, "kautz")
+}
+
+/// de Bruijn digraphs B(d, k) (002 §IV-A): d^k routers, out-degree d (d - 1 on the d constant
+/// strings), radix d + p.
+fn debruijn_design_space(w: &Window) -> Vec<Candidate> {
+    string_digraphs(w, "debruijn")
+}
+
+fn string_digraphs(w: &Window, family: &'static str) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for d in 2..w.radix {
+        for k in 1u32.. {
+            let params = |p: u32| vec![("d", d.into()), ("k", k.into()), ("p", p.into())];
+            let Some(base) = sizes_of(family, &params(1)) else {
+                break;
+            };
+            if base.routers > w.hi {
+                break;
+            }
+            for p in w.concentrations(base.routers, (w.radix - d) as i64) {
+                out.extend(candidate(
+                    family,
+                    params(p),
+                    "Koibuchi et al., 2018, §IV-A",
+                    Vec::new(),
+                    false,
+                ));
+            }
+        }
+    }
+    out
 }

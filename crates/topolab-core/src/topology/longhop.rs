@@ -19,6 +19,7 @@
 //! L = 5 this gives SC14 Table II's diameters 4-6 for n = 8..13 and Table IV's radix 19 at
 //! n = 13 (p = 1), with Δ = 3, the bisection 3N/2 of SC14 §III-C.
 
+use super::design::{candidate, tags, Candidate, DesignSpace, Window, P1_TAG};
 use super::{
     ensure_size, p_param, read_p, Family, FamilyPlacement, FamilyRouting, ParamDef, ParamKind,
     Sizes,
@@ -65,6 +66,7 @@ pub const FAMILY: Family = Family {
     placement: FamilyPlacement::Sequential {
         what: "sequential in canonical order, as the hypercube (Fujiwara et al., IPDPS 2014, §III-A)",
     },
+    design: Some(DESIGN),
 };
 
 /// The code behind an LH-HC: the generators (n unit vectors, then the L long hops) and the
@@ -256,4 +258,38 @@ fn build(p: &Params) -> Result<Network> {
     }
     b.uniform_endpoints(conc);
     b.build()
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: None,
+    twin: None,
+};
+
+/// 2^n routers, every number of long hops L the family builds with n + L + p <= K, every p;
+/// p = 1 as in 000 §III (exempt like the hypercube's), larger p subject to the limits.
+/// Balanced p: 000 §II-B2's k' N_r / sum of distances, exact for the Cayley graph.
+fn design_space(w: &Window) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    let mut n = 2u32;
+    while n < 63 && 1u64 << n <= w.hi && n + 2 <= w.radix {
+        'hops: for hops in 1..w.radix - n {
+            for p in w.concentrations(1 << n, w.radix as i64 - n as i64 - hops as i64) {
+                let tags = if p == 1 { tags(&[P1_TAG]) } else { Vec::new() };
+                let Some(c) = candidate(
+                    "longhop",
+                    vec![("n", n.into()), ("hops", hops.into()), ("p", p.into())],
+                    "Tomic, arXiv 2013, §E-S-3; Besta & Hoefler, SC14, §III, Table IV",
+                    tags,
+                    p == 1,
+                ) else {
+                    continue 'hops; // this L is not built for n: no p makes it so
+                };
+                out.push(c);
+            }
+        }
+        n += 1;
+    }
+    out
 }

@@ -15,6 +15,7 @@
 //!
 //! A result that is not strongly connected is discarded and the next stream index is tried.
 
+use super::design::{free_digraphs, Candidate, DesignSpace, Window};
 use super::kautz::{kautz_size, kautz_successors};
 use super::random_directed::{digraph_sizes, read_order_and_degree};
 use super::random_directed::{SlotDigraph, MAX_ATTEMPTS};
@@ -65,6 +66,7 @@ pub const FAMILY: Family = Family {
     sizes,
     routing: NOT_SIMULATED,
     placement: ARBITRARY_PLACEMENT,
+    design: Some(DESIGN),
 };
 
 /// The k of the Kautz digraph K(d,k) whose size is nearest `n` (ties: the smaller one);
@@ -189,4 +191,16 @@ fn build(p: &Params) -> Result<Network> {
     Err(TopolabError::InvalidNetwork(format!(
         "mddp: no strongly connected resizing of K({d},{k}) to {n} vertices found in {MAX_ATTEMPTS} attempts with seed {seed}"
     )))
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: None,
+    twin: None,
+};
+
+/// MDDP digraphs (002 §III-A, §IV-A) at full radix: d = K - p, n ~ N/p.
+fn design_space(w: &Window) -> Vec<Candidate> {
+    free_digraphs(w, "mddp", "Koibuchi et al., 2018, §III-A, §IV-A")
 }

@@ -9,6 +9,10 @@
 //! Router index: LR (layer, column) is layer·(h+1) + column; the GRs follow in lexicographic
 //! order of their column pairs (a, b), a < b.
 
+use super::design::{
+    balanced_of, candidate, nearest_count, round_even, scaled_p, sizes_of, tags, Candidate,
+    DesignSpace, Member, Value, Window,
+};
 use super::{
     ensure_size, p_param, read_p, Family, FamilyRouting, ParamDef, ParamKind, SimulationChoice,
     Sizes, ARBITRARY_PLACEMENT,
@@ -47,6 +51,7 @@ pub const FAMILY: Family = Family {
         simulation: Some(SimulationChoice::new("min", "mlfm-worst", "min")),
     },
     placement: ARBITRARY_PLACEMENT,
+    design: Some(DESIGN),
 };
 
 /// Label `kind` of a local router.
@@ -131,4 +136,67 @@ fn build(p: &Params) -> Result<Network> {
         }
     }
     b.build()
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: Some(smaller_members),
+    twin: None,
+};
+
+/// Local routers of radix h + p, global routers of radix 2l, N = l (h + 1) p; per (h, p) the
+/// layer count nearest N and l = h when in the window. Balanced for p <= h (001's h-MLFM has
+/// h = l = p).
+fn design_space(w: &Window) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for h in 1..w.radix {
+        for p in 1..=w.radix - h {
+            let params = |l: i64| vec![("h", h.into()), ("l", Value::Int(l)), ("p", p.into())];
+            let Some(one_layer) = sizes_of("mlfm", &params(1)) else {
+                continue;
+            };
+            let per_layer = one_layer.endpoints;
+            let l_lo = w.lo.div_ceil(per_layer).max(1) as i64;
+            let l_hi = ((w.radix / 2) as u64).min(w.hi / per_layer) as i64;
+            let nearest = nearest_count(l_lo, l_hi, per_layer, w.target);
+            let mut layers: Vec<i64> = [nearest, Some(h as i64)]
+                .into_iter()
+                .flatten()
+                .filter(|x| (l_lo..=l_hi).contains(x))
+                .collect();
+            layers.sort();
+            layers.dedup();
+            for l in layers {
+                let tags = if h as i64 == l && l == p as i64 {
+                    tags(&["h=l=p (Kathareios et al., SC15, §2.2.3)"])
+                } else {
+                    Vec::new()
+                };
+                out.extend(candidate(
+                    "mlfm",
+                    params(l),
+                    "Kathareios et al., SC15, §2.2.3",
+                    tags,
+                    false,
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Smaller h with l in proportion, p for the same load.
+fn smaller_members(m: &Member) -> Result<Vec<String>> {
+    let (h, layers) = (m.int("h")?, m.int("l")?);
+    Ok((2..h)
+        .filter_map(|h2| {
+            let l2 = round_even((layers * h2) as f64 / h as f64).max(2);
+            let pb = balanced_of(&format!("mlfm:h={h2},l={l2}"))?;
+            Some(format!(
+                "mlfm:h={h2},l={l2},p={}",
+                scaled_p(m.p(), m.balanced(), pb)
+            ))
+        })
+        .collect())
 }

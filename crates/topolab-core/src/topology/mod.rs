@@ -1,9 +1,11 @@
 //! Topology families: one file per family, each exporting a `Family` table that declares what
 //! the family is: its parameters (with defaults and meaning), its builder, its sizes in closed
-//! form, its balance rule, the routings and worst-case traffic it is simulated with and how it
-//! is placed on a floor. The registry below is the one place that lists them; parsing,
-//! validation, `topolab list`, the design enumeration (through `_core`) and the docs all read
-//! these tables, so a new family is its own file and one line in `families()`.
+//! form, its balance rule, the routings and worst-case traffic it is simulated with, how it is
+//! placed on a floor and its design space (which parameters `topolab compare` tries and the
+//! smaller members that stand in for a design in simulation; `design.rs`). The registry below
+//! is the one place that lists them; parsing, validation, `topolab list`, the design
+//! enumeration (through `_core`) and the docs all read these tables, so a new family is its
+//! own file and one line in `families()`.
 
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
@@ -12,6 +14,7 @@ use crate::spec::{Params, TopologySpec};
 pub mod bdf;
 pub mod bundlefly;
 pub mod delorme;
+pub mod design;
 pub mod dln;
 pub mod dragonfly;
 pub mod dragonflyplus;
@@ -90,6 +93,9 @@ pub struct Family {
     pub sizes: fn(&Params) -> Result<Sizes>,
     pub routing: FamilyRouting,
     pub placement: FamilyPlacement,
+    /// What the design comparison tries of this family and which smaller members stand in
+    /// for a design in simulation (`design::DesignSpace`); None: not enumerated.
+    pub design: Option<design::DesignSpace>,
 }
 
 /// What a family's parameters give, in closed form.

@@ -8,6 +8,7 @@
 //!
 //! Router index: level·R_L + index.
 
+use super::design::{candidate, sizes_of, smaller_by_one, Candidate, DesignSpace, Member, Window};
 use super::{
     ensure_size, p_param, read_p, Family, FamilyRouting, ParamDef, ParamKind, SimulationChoice,
     Sizes, ARBITRARY_PLACEMENT,
@@ -41,6 +42,7 @@ pub const FAMILY: Family = Family {
         simulation: Some(SimulationChoice::new("min", "oft-worst", "min")),
     },
     placement: ARBITRARY_PLACEMENT,
+    design: Some(DESIGN),
 };
 
 const K_ALLOWED: &str =
@@ -145,4 +147,42 @@ fn build(p: &Params) -> Result<Network> {
         }
     }
     b.build()
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: Some(smaller_members),
+    twin: None,
+};
+
+/// k - 1 a prime power, 2k <= K (L1 routers), L0/L2 radix k + p, N = 2 p (1 + k(k-1)).
+/// Balanced for p <= k.
+fn design_space(w: &Window) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for k in 3..=w.radix / 2 {
+        let Some(base) = sizes_of("oft", &[("k", k.into()), ("p", 1u32.into())]) else {
+            continue;
+        };
+        for p in w.concentrations(base.endpoints, (w.radix - k) as i64) {
+            let tags = if p == k {
+                vec!["p=k (Kathareios et al., SC15, §2.2.4)".to_string()]
+            } else {
+                Vec::new()
+            };
+            out.extend(candidate(
+                "oft",
+                vec![("k", k.into()), ("p", p.into())],
+                "Kathareios et al., SC15, §2.2.4",
+                tags,
+                false,
+            ));
+        }
+    }
+    out
+}
+
+/// Every smaller k, p for the same load.
+fn smaller_members(m: &Member) -> Result<Vec<String>> {
+    smaller_by_one(m, "oft", "k", 3, 1)
 }

@@ -22,6 +22,7 @@
 //! The same graph with a loop at each quadric is Bermond–Delorme–Farhi's P_u, the structure
 //! graph of `bdf` and `polarstar` (`polarity_graph`).
 
+use super::design::{candidate, sizes_of, smaller_by_one, Candidate, DesignSpace, Member, Window};
 use super::{
     ensure_size, p_param, read_p, Family, FamilyPlacement, FamilyRouting, ParamDef, ParamKind,
     SimulationChoice, Sizes,
@@ -68,6 +69,7 @@ pub const FAMILY: Family = Family {
         what: "polarfly racks: the quadric cluster and the q triangle-fan clusters around a starter quadric (Lakhotia et al., SC22, modular layout)",
         structure: "polarfly (racks from the quadric and fan clusters)",
     },
+    design: Some(DESIGN),
 };
 
 /// ER_q as a structure graph: its points (left-normalised vectors), its edges (u < v) and its
@@ -251,4 +253,44 @@ fn build(p: &Params) -> Result<Network> {
     }
     b.uniform_endpoints(conc);
     b.build()
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: Some(smaller_members),
+    twin: None,
+};
+
+/// Every prime power q >= 2 whose network radix q + 1 leaves a port for endpoints; every p
+/// putting N in the window. Balanced p from SC14 §II-B2's channel load with ER_q's exact
+/// distances, a little above (q + 1)/2 (SC22's radix-48 design: q = 31, 32 network ports,
+/// 16 endpoints).
+fn design_space(w: &Window) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for q in 2..w.radix.saturating_sub(1) {
+        let Some(base) = sizes_of("polarfly", &[("q", q.into()), ("p", 1u32.into())]) else {
+            continue;
+        };
+        for p in w.concentrations(base.routers, w.radix as i64 - base.network_radix as i64) {
+            let tags = if p == q.div_ceil(2) {
+                vec!["p=floor((q+1)/2) (Lakhotia et al., SC22)".to_string()]
+            } else {
+                Vec::new()
+            };
+            out.extend(candidate(
+                "polarfly",
+                vec![("q", q.into()), ("p", p.into())],
+                "Lakhotia et al., SC22",
+                tags,
+                false,
+            ));
+        }
+    }
+    out
+}
+
+/// Every smaller q, p for the same load.
+fn smaller_members(m: &Member) -> Result<Vec<String>> {
+    smaller_by_one(m, "polarfly", "q", 2, 1)
 }

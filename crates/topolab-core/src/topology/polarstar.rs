@@ -19,6 +19,9 @@
 //!
 //! ER_q's links u - v (u < v) are the arcs u -> v.
 
+use super::design::{
+    balanced_of, candidate, scaled_p, sizes_of, Candidate, DesignSpace, Member, Window,
+};
 use super::{
     ensure_size, p_param, polarfly, read_p,
     star::{add_star_product, paley, paley_order_ok, star_balance, Structure, Supernode},
@@ -72,6 +75,7 @@ pub const FAMILY: Family = Family {
         what: "polarstar racks: one supernode per rack (Lakhotia et al., PolarStar, modular layout)",
         structure: "polarstar (racks from the supernodes)",
     },
+    design: Some(DESIGN),
 };
 
 enum Kind {
@@ -229,4 +233,78 @@ fn build(p: &Params) -> Result<Network> {
     add_star_product(&mut b, &structure, &supernode)?;
     b.uniform_endpoints(conc);
     b.build()
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: Some(smaller_members),
+    twin: None,
+};
+
+/// ER_q for every prime power q >= 2 star every Inductive-Quad supernode (degree d = 0 or 3
+/// mod 4) and every Paley supernode (order a, a prime power = 1 mod 4) with q + 1 + degree
+/// leaving a port; every p putting N in the window. Balanced p as for BDF
+/// (star::star_balance).
+fn design_space(w: &Window) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for q in 2..w.radix.saturating_sub(3) {
+        if sizes_of("polarfly", &[("q", q.into()), ("p", 1u32.into())]).is_none() {
+            continue;
+        }
+        let room = w.radix - 1 - (q + 1); // supernode ports left with one endpoint port
+        let quads = (3..=room)
+            .filter(|d| d % 4 == 0 || d % 4 == 3)
+            .map(|d| ("d", d));
+        let paleys = (5..2 * room + 2).step_by(4).map(|a| ("a", a));
+        for (kind, size) in quads.chain(paleys) {
+            let params = |p: u32| vec![("q", q.into()), (kind, size.into()), ("p", p.into())];
+            let Some(base) = sizes_of("polarstar", &params(1)) else {
+                continue;
+            };
+            if base.routers > w.hi {
+                continue;
+            }
+            let tag = if kind == "d" {
+                "Inductive-Quad supernode"
+            } else {
+                "Paley supernode"
+            };
+            for p in w.concentrations(base.routers, w.radix as i64 - base.network_radix as i64) {
+                out.extend(candidate(
+                    "polarstar",
+                    params(p),
+                    "Lakhotia et al., SPAA 2024 (PolarStar)",
+                    vec![tag.to_string()],
+                    false,
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Smaller ER_q with the same supernode, then smaller supernodes of the same kind too.
+fn smaller_members(m: &Member) -> Result<Vec<String>> {
+    let q = m.int("q")?;
+    let kind = if m.has("d") { "d" } else { "a" };
+    let size = m.int(kind)?;
+    let smaller: Vec<i64> = if kind == "d" {
+        (3..=size).collect()
+    } else {
+        (5..=size).step_by(4).collect()
+    };
+    let mut out = Vec::new();
+    for q2 in 2..=q {
+        for &s2 in &smaller {
+            if (q2, s2) == (q, size) {
+                continue;
+            }
+            if let Some(pb) = balanced_of(&format!("polarstar:q={q2},{kind}={s2}")) {
+                let p2 = scaled_p(m.p(), m.balanced(), pb);
+                out.push(format!("polarstar:q={q2},{kind}={s2},p={p2}"));
+            }
+        }
+    }
+    Ok(out)
 }

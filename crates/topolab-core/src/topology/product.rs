@@ -7,6 +7,7 @@
 //! factors, diam = diam(a) + diam(b). Two directed factors give the directed product; a
 //! directed factor with an undirected one is rejected (its links would have no direction).
 
+use super::design::{candidate, join_x, sizes_of, Candidate, DesignSpace, Value, Window};
 use super::{
     ensure_size, p_param, read_p, Family, ParamDef, ParamKind, Sizes, ARBITRARY_PLACEMENT,
     NOT_SIMULATED,
@@ -14,6 +15,7 @@ use super::{
 use crate::error::{Result, TopolabError};
 use crate::network::{Network, NetworkBuilder};
 use crate::spec::{Params, TopologySpec};
+use std::collections::BTreeMap;
 
 pub const FAMILY: Family = Family {
     name: "product",
@@ -54,6 +56,7 @@ pub const FAMILY: Family = Family {
     sizes,
     routing: NOT_SIMULATED,
     placement: ARBITRARY_PLACEMENT,
+    design: Some(DESIGN),
 };
 
 const MAX_WIDTH: u32 = 1 << 16;
@@ -221,6 +224,78 @@ fn cartesian(a: &Network, b: &Network, wa: u32, wb: u32) -> Result<Network> {
         }
     }
     out.build()
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: None,
+    twin: None,
+};
+
+/// Slim Fly x FlatFly (003 §1.5): an MMS graph (q, link width wa in {1, 2}) times a 1D or
+/// square 2D HyperX of size m with unit widths; radix p + wa k'_q + n (m - 1); per
+/// (q, wa, n, p) the m with N nearest the target. Balanced for p <= min(wa ceil(k'/2), m)
+/// (000 §II-B2 for the Slim Fly factor, 003 §1.2 for the FlatFly factor).
+fn design_space(w: &Window) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    // The Slim Fly factor alone has k' >= q ports.
+    for q in 3..w.radix {
+        let Some(sf) = sizes_of("slimfly", &[("q", q.into())]) else {
+            continue;
+        };
+        if sf.network_radix + 2 > w.radix {
+            break;
+        }
+        for wa in [1u32, 2] {
+            for n in [1usize, 2] {
+                let mut groups: BTreeMap<u32, Vec<Candidate>> = BTreeMap::new();
+                for m in 2u32.. {
+                    let mut params = vec![
+                        ("a", Value::Spec(format!("slimfly:q={q}"))),
+                        (
+                            "b",
+                            Value::Spec(format!("hyperx:dims={}", join_x(&vec![m; n]))),
+                        ),
+                    ];
+                    if wa > 1 {
+                        params.push(("wa", wa.into()));
+                    }
+                    let with_p = |p: u32| {
+                        let mut all = params.clone();
+                        all.push(("p", p.into()));
+                        all
+                    };
+                    let Some(base) = sizes_of("product", &with_p(1)) else {
+                        break;
+                    };
+                    if base.radix > w.radix || base.routers > w.hi {
+                        break;
+                    }
+                    for p in
+                        w.concentrations(base.routers, w.radix as i64 - base.network_radix as i64)
+                    {
+                        let c = candidate(
+                            "product",
+                            with_p(p),
+                            "Daryin & Korzh, JSFI 2014, §1.5",
+                            vec![format!("SF x FF {n}D")],
+                            false,
+                        );
+                        if let Some(c) = c.filter(|c| w.admits(c.sizes.load)) {
+                            groups.entry(p).or_default().push(c);
+                        }
+                    }
+                }
+                for (_, group) in groups {
+                    let key =
+                        |c: &Candidate| (c.sizes.endpoints.abs_diff(w.target), c.sizes.endpoints);
+                    out.extend(group.into_iter().min_by_key(key));
+                }
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 //! is built instead and inverted. A digraph that is not strongly connected, or whose switches
 //! run out of tries, is discarded and the next construction stream index is tried.
 
+use super::design::{free_digraphs, Candidate, DesignSpace, Window};
 use super::{
     ensure_size, moore_balance, p_param, read_p, Family, ParamDef, ParamKind, Sizes,
     ARBITRARY_PLACEMENT, NOT_SIMULATED, SEED_PARAM,
@@ -60,6 +61,7 @@ pub const FAMILY: Family = Family {
     sizes,
     routing: NOT_SIMULATED,
     placement: ARBITRARY_PLACEMENT,
+    design: Some(DESIGN),
 };
 
 const EMPTY: u32 = u32::MAX;
@@ -320,4 +322,16 @@ fn build(p: &Params) -> Result<Network> {
     Err(TopolabError::InvalidNetwork(format!(
         "random_directed: no strongly connected {d}-regular digraph on {n} vertices found in {MAX_ATTEMPTS} attempts with seed {seed}"
     )))
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: None,
+    twin: None,
+};
+
+/// Random regular digraphs (002 §III-A) at full radix: d = K - p, n ~ N/p.
+fn design_space(w: &Window) -> Vec<Candidate> {
+    free_digraphs(w, "random_directed", "Koibuchi et al., 2018, §III-A")
 }

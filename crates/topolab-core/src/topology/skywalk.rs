@@ -27,6 +27,7 @@
 //! Switch `cabinet·z + slot`; labels (cabinet, slot, row, col); link classes intra, straight,
 //! diagonal.
 
+use super::design::{candidate, routers_for, sizes_of, tags, Candidate, DesignSpace, Window};
 use super::{
     ensure_size, moore_balance, p_param, read_p, Family, FamilyPlacement, ParamDef, ParamKind,
     Sizes, NOT_SIMULATED, SEED_PARAM,
@@ -90,6 +91,7 @@ pub const FAMILY: Family = Family {
         what: "the cabinet Skywalk was built in (Fujiwara et al., IPDPS 2014, §II)",
         structure: "skywalk (built on the cabinet grid)",
     },
+    design: Some(DESIGN),
 };
 
 /// Candidate instances built per network; the paper keeps the best of ten (004 §II-C).
@@ -556,4 +558,49 @@ fn connected(n: usize, links: &[SwLink]) -> bool {
         }
     }
     parts <= 1
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: None,
+    twin: None,
+};
+
+/// Switches per cabinet tried; 004 §III-A uses 8 (di = z - 1: full intra-cabinet mesh).
+const CABINET_SWITCHES: [u32; 4] = [2, 4, 8, 16];
+
+/// z switches per cabinet with a full intra-cabinet mesh di = z - 1 and do = K - p - di
+/// inter-cabinet links (full radix; 004 §III compares Skywalk at the degree of the other
+/// networks), c ~ N / (z p) cabinets, and do <= ds_max + dd_max (004 §II-B, checked by
+/// `sizes`). The greedy construction can leave a switch below di + do, so the radix is a bound.
+fn design_space(w: &Window) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for z in CABINET_SWITCHES {
+        let di = z - 1;
+        for p in 1..w.radix.saturating_sub(di) {
+            let out_links = w.radix - p - di;
+            let params = |c: u64| {
+                vec![
+                    ("z", z.into()),
+                    ("c", c.into()),
+                    ("di", di.into()),
+                    ("do", out_links.into()),
+                    ("p", p.into()),
+                ]
+            };
+            let builds = |c: u64| c >= 2 && sizes_of("skywalk", &params(c)).is_some();
+            let Some(c) = routers_for(w, (p * z) as u64, &builds) else {
+                continue;
+            };
+            out.extend(candidate(
+                "skywalk",
+                params(c),
+                "Fujiwara et al., IPDPS 2014, §II-B, §III-A",
+                tags(&["full radix"]),
+                false,
+            ));
+        }
+    }
+    out
 }

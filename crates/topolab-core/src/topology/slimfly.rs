@@ -7,6 +7,7 @@
 //!   (0, x, y) ~ (1, m, c)   iff  y = m·x + c
 //! Router index t·q² + x·q + y, which is also the numbering of the BookSim2 reference files.
 
+use super::design::{candidate, sizes_of, smaller_by_one, Candidate, DesignSpace, Member, Window};
 use super::{
     ensure_size, p_param, read_p, Family, FamilyPlacement, FamilyRouting, ParamDef, ParamKind,
     SimulationChoice, Sizes,
@@ -46,6 +47,7 @@ pub const FAMILY: Family = Family {
         what: "slimfly racks: subgroups (0,x,*) and (1,x,*) form rack x (Besta & Hoefler, SC14, §VI-A)",
         structure: "slimfly (racks from the MMS structure)",
     },
+    design: Some(DESIGN),
 };
 
 /// δ of q = 4w + δ, or None for q ≡ 2 (mod 4) (only q = 2 among prime powers).
@@ -191,6 +193,53 @@ pub fn mms_links(field: &Field) -> Vec<(u32, u32, bool)> {
         }
     }
     links
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: Some(smaller_members),
+    twin: None,
+};
+
+/// Every prime power q >= 3 (q = 4w + delta; 000 §II-B1) whose network radix
+/// k' = (3q - delta)/2 leaves a port for endpoints; every p putting N in the window. Balanced
+/// p = ceil(k'/2) (000 §II-B2), floor(k'/2) also full bandwidth (001 §2.1.2); larger p is
+/// oversubscribed (000 §V-E: p = 16..21 on q = 19).
+fn design_space(w: &Window) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    // k' >= q, so no larger q leaves a port.
+    for q in 3..w.radix {
+        let Some(base) = sizes_of("slimfly", &[("q", q.into()), ("p", 1u32.into())]) else {
+            continue;
+        };
+        let k_net = base.network_radix;
+        if k_net + 1 > w.radix {
+            break;
+        }
+        for p in w.concentrations(base.routers, (w.radix - k_net) as i64) {
+            let mut tags = Vec::new();
+            if p as f64 == base.balanced_concentration {
+                tags.push("ceil p (Besta & Hoefler, SC14, §II-B2)".to_string());
+            }
+            if p == k_net / 2 {
+                tags.push("floor p (Kathareios et al., SC15, §2.1.2)".to_string());
+            }
+            out.extend(candidate(
+                "slimfly",
+                vec![("q", q.into()), ("p", p.into())],
+                "Besta & Hoefler, SC14, §II-B, §V-E; Kathareios et al., SC15, §2.1.2",
+                tags,
+                false,
+            ));
+        }
+    }
+    out
+}
+
+/// Every smaller q, p for the same load.
+fn smaller_members(m: &Member) -> Result<Vec<String>> {
+    smaller_by_one(m, "slimfly", "q", 3, 1)
 }
 
 #[cfg(test)]

@@ -20,6 +20,9 @@
 //! Routers are the group elements in normal form (the first nonzero entry of the first column
 //! scaled to 1), numbered in closed form (`Group::index`) so no lookup table is needed.
 
+use super::design::{
+    balanced_of, candidate, scaled_p, sizes_of, Candidate, DesignSpace, Member, Window,
+};
 use super::{
     ensure_size, jellyfish, moore_balance, p_param, read_p, Family, FamilyPlacement, FamilyRouting,
     ParamDef, ParamKind, SimulationChoice, Sizes,
@@ -64,6 +67,7 @@ pub const FAMILY: Family = Family {
     placement: FamilyPlacement::Sequential {
         what: "index order: routers by their PSL/PGL normal form (Young et al., IPDPS 2022, §VI lay SpectralFly out by optimisation, not by structure)",
     },
+    design: Some(DESIGN),
 };
 
 /// Largest generator prime: the network radix p + 1 stays a plausible router radix and the
@@ -416,6 +420,66 @@ fn build(p: &Params) -> Result<Network> {
     }
     b.uniform_endpoints(s.conc);
     b.build()
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: Some(smaller_members),
+    twin: None,
+};
+
+fn odd_primes(below: u32) -> impl Iterator<Item = u32> {
+    (3..below).step_by(2).filter(|&n| is_prime(n))
+}
+
+/// Every pair of distinct odd primes (p, q) of the LPS graph X^{p,q} whose network radix p + 1
+/// leaves a port for endpoints, q while the smaller group PSL(2, q) (q(q^2 - 1)/2 routers)
+/// still fits the window's top; every concentration putting N in the window. Which pairs
+/// build, the router count (PSL or PGL by the Legendre symbol) and the balance are `sizes`'.
+fn design_space(w: &Window) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    // radix p + 1 + at least one endpoint port
+    for gen in odd_primes(w.radix.saturating_sub(1)) {
+        let mut q = 3u64;
+        while q * (q * q - 1) / 2 <= w.hi {
+            let params = |p: u32| vec![("lps_p", gen.into()), ("lps_q", q.into()), ("p", p.into())];
+            if let Some(base) = sizes_of("spectralfly", &params(1)) {
+                let group = if base.routers * 2 == q * (q * q - 1) {
+                    "PSL (non-bipartite)"
+                } else {
+                    "PGL (bipartite)"
+                };
+                for p in w.concentrations(base.routers, w.radix as i64 - base.network_radix as i64)
+                {
+                    out.extend(candidate(
+                        "spectralfly",
+                        params(p),
+                        "Young et al., IPDPS 2022, §II; Lubotzky, Phillips & Sarnak, Combinatorica 1988",
+                        vec![group.to_string()],
+                        false,
+                    ));
+                }
+            }
+            q += 2;
+        }
+    }
+    out
+}
+
+/// The same generator prime (network radix p + 1, the structure) over a smaller field q' < q,
+/// p' for the same load. For lps_p >= 11 the smallest member (lps_q = 5 or 7: 60 to 336
+/// routers) can exceed --sim-endpoints; it is then simulated as is.
+fn smaller_members(m: &Member) -> Result<Vec<String>> {
+    let (gen, q) = (m.int("lps_p")?, m.int("lps_q")?);
+    Ok((3..q)
+        .step_by(2)
+        .filter_map(|q2| {
+            let pb = balanced_of(&format!("spectralfly:lps_p={gen},lps_q={q2}"))?;
+            let p2 = scaled_p(m.p(), m.balanced(), pb);
+            Some(format!("spectralfly:lps_p={gen},lps_q={q2},p={p2}"))
+        })
+        .collect())
 }
 
 #[cfg(test)]

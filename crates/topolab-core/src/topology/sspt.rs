@@ -19,6 +19,9 @@
 //! block number. Labels (level, stack, index): level 0 lower (stack, point), level 1 upper
 //! (stack -1, block).
 
+use super::design::{
+    balanced_of, candidate, scaled_p, sizes_of, Candidate, DesignSpace, Member, Window,
+};
 use super::{
     ensure_size, oft, read_p, Family, FamilyRouting, ParamDef, ParamKind, SimulationChoice, Sizes,
     ARBITRARY_PLACEMENT,
@@ -66,6 +69,7 @@ pub const FAMILY: Family = Family {
         )),
     },
     placement: ARBITRARY_PLACEMENT,
+    design: Some(DESIGN),
 };
 
 const fn p_param() -> ParamDef {
@@ -241,4 +245,70 @@ fn build(p: &Params) -> Result<Network> {
         }
     }
     b.build()
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: Some(smaller_members),
+    twin: None,
+};
+
+/// Stacked Single-Path Trees other than the MLFM (r2 = 2) and the two-stack OFT, which their
+/// own rules list: the projective plane (r2 = r1, r1 - 1 a prime power) with s != 2 stacks and
+/// the affine plane (r2 = r1 - 1 a prime power), s from 1 while the upper radix s*r2 fits.
+/// Lower radix r1 + p; balanced for p <= r1.
+fn design_space(w: &Window) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for r1 in 3..w.radix {
+        for r2 in [r1, r1 - 1] {
+            for stacks in 1..=w.radix / r2 {
+                if r2 == 2 || (r2 == r1 && stacks == 2) {
+                    continue;
+                }
+                let params = |p: u32| {
+                    vec![
+                        ("r1", r1.into()),
+                        ("r2", r2.into()),
+                        ("s", stacks.into()),
+                        ("p", p.into()),
+                    ]
+                };
+                let Some(base) = sizes_of("sspt", &params(1)) else {
+                    break;
+                };
+                let plane = if r2 == r1 {
+                    "projective plane"
+                } else {
+                    "affine plane"
+                };
+                for p in w.concentrations(base.endpoints, (w.radix - r1) as i64) {
+                    let mut tags = vec![plane.to_string()];
+                    if p == r1 {
+                        tags.push("p=r1".to_string());
+                    }
+                    out.extend(candidate(
+                        "sspt",
+                        params(p),
+                        "Kathareios et al., SC15, §2.2.2",
+                        tags,
+                        false,
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Smaller r1 with the same design (r2 = r1 or r1 - 1) and stacks, when it is built.
+fn smaller_members(m: &Member) -> Result<Vec<String>> {
+    let (r1, r2, stacks) = (m.int("r1")?, m.int("r2")?, m.int("s")?);
+    Ok((2..r1)
+        .filter_map(|r1_2| {
+            let shape = format!("sspt:r1={r1_2},r2={},s={stacks}", r1_2 - (r1 - r2));
+            let pb = balanced_of(&shape)?;
+            Some(format!("{shape},p={}", scaled_p(m.p(), m.balanced(), pb)))
+        })
+        .collect())
 }

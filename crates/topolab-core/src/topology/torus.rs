@@ -10,6 +10,10 @@
 //! same widths; a dimension of size 1 has no links. The module also holds the coordinate grid
 //! shared with HyperX.
 
+use super::design::{
+    balanced_of, candidate, join_i, load_at, max_min_widths, nearest_p, shapes, Candidate,
+    DesignSpace, Member, Value, Window, P1_TAG,
+};
 use super::{
     ensure_size, p_param, read_p, Family, FamilyPlacement, FamilyRouting, ParamDef, ParamKind,
     SimulationChoice, Sizes,
@@ -17,6 +21,7 @@ use super::{
 use crate::error::Result;
 use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
+use std::collections::BTreeMap;
 
 const DIMS_PARAM: ParamDef = ParamDef {
     name: "dims",
@@ -49,6 +54,7 @@ pub const TORUS: Family = Family {
     sizes: torus_sizes,
     routing: GRID_ROUTING,
     placement: GRID_PLACEMENT,
+    design: Some(TORUS_DESIGN),
 };
 
 pub const MESH: Family = Family {
@@ -64,6 +70,7 @@ pub const MESH: Family = Family {
     sizes: mesh_sizes,
     routing: GRID_ROUTING,
     placement: GRID_PLACEMENT,
+    design: Some(MESH_DESIGN),
 };
 
 const GRID_ROUTING: FamilyRouting = FamilyRouting {
@@ -242,4 +249,167 @@ fn build_grid(p: &Params, family: &str, wrap: bool) -> Result<Network> {
     }
     b.uniform_endpoints(conc);
     b.build()
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const TORUS_DESIGN: DesignSpace = DesignSpace {
+    enumerate: torus_design_space,
+    smaller_members: Some(smaller_members),
+    twin: None,
+};
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const MESH_DESIGN: DesignSpace = DesignSpace {
+    enumerate: mesh_design_space,
+    smaller_members: Some(smaller_members),
+    twin: None,
+};
+
+/// Dimensions tried: 000 Table IV: T3D, T5D; 003 §1.1: 3D, 4D.
+const DESIGN_DIMS: [usize; 4] = [2, 3, 4, 5];
+/// Near-cubic shapes: largest size - smallest size <= 2 (000 T3D 22^3, T5D 6^4x8).
+const MAX_SPREAD: u32 = 2;
+
+fn torus_design_space(w: &Window) -> Vec<Candidate> {
+    grid_design_space(w, "torus")
+}
+
+fn mesh_design_space(w: &Window) -> Vec<Candidate> {
+    grid_design_space(w, "mesh")
+}
+
+/// Tori (003 §1.1; 000 Table IV T3D, T5D) and meshes: 2 to 5 dimensions, near-cubic shapes
+/// (sizes >= 3 within 2 of each other); per dimension count, p and width rule the shape with N
+/// nearest the target and the most cubic shape nearest it. p = 1 as 000 §III does for
+/// low-radix networks (unit widths, and widths that use the rest of the radix), and
+/// concentrated variants p >= 2 as in 003 §1.1 with the bisection-maximizing widths. Balanced
+/// when p <= 8 min L_n / K_n for a torus (003 §1.1: beta = min 4 L_n / (C K_n) >= 1/2),
+/// 4 min L_n / K_n for a mesh (half the cut).
+fn grid_design_space(w: &Window, family: &'static str) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for n in DESIGN_DIMS {
+        let fits = |shape: &[u32]| {
+            2 * (shape.len() as u32) < w.radix && shape[shape.len() - 1] - shape[0] <= MAX_SPREAD
+        };
+        let mut groups: BTreeMap<(u32, &'static str), Vec<Candidate>> = BTreeMap::new();
+        for shape in shapes(n, 3, w.hi, &fits) {
+            let routers: u64 = shape.iter().map(|&s| s as u64).product();
+            for p in w.concentrations(routers, w.radix as i64 - 2 * n as i64) {
+                let unit_widths = vec![1; n];
+                let best =
+                    max_min_widths(&shape, &|_| 2, (w.radix - p) as i64, &|s| 1.0 / s as f64);
+                let mut options: Vec<(Vec<u32>, [&'static str; 2])> = Vec::new();
+                if p == 1 {
+                    options.push((unit_widths.clone(), [P1_TAG, "unit widths"]));
+                }
+                if let Some(best) = best.filter(|b| p > 1 || *b != unit_widths) {
+                    let tag = if p == 1 {
+                        P1_TAG
+                    } else {
+                        "concentrated (Daryin & Korzh, JSFI 2014, §1.1)"
+                    };
+                    options.push((
+                        best,
+                        [tag, "bisection widths (Daryin & Korzh, JSFI 2014, §1.1)"],
+                    ));
+                }
+                for (widths, rule_tags) in options {
+                    let mut params = vec![("dims", Value::Dims(shape.clone()))];
+                    if widths.iter().any(|&x| x != 1) {
+                        params.push(("widths", Value::Dims(widths)));
+                    }
+                    params.push(("p", p.into()));
+                    let mut all_tags = vec![format!("{n}D")];
+                    all_tags.extend(rule_tags.iter().map(|t| t.to_string()));
+                    let Some(c) = candidate(
+                        family,
+                        params,
+                        "Daryin & Korzh, JSFI 2014, §1.1; Besta & Hoefler, SC14, §III, Table IV",
+                        all_tags,
+                        p == 1,
+                    ) else {
+                        continue;
+                    };
+                    if p > 1 && !w.admits(c.sizes.load) {
+                        continue;
+                    }
+                    groups.entry((p, rule_tags[1])).or_default().push(c);
+                }
+            }
+        }
+        for (_, group) in groups {
+            out.extend(nearest_and_cubic(group, w.target));
+        }
+    }
+    out
+}
+
+/// Of candidates differing only in shape: the one with N nearest the target, and the one
+/// nearest the target among the most cubic shapes (smallest spread of sizes); ties: fewer
+/// endpoints. The others only shift N by a slice (docs/compare.md).
+fn nearest_and_cubic(mut group: Vec<Candidate>, target: u64) -> Vec<Candidate> {
+    let distance = |c: &Candidate| (c.sizes.endpoints.abs_diff(target), c.sizes.endpoints);
+    let spread = |c: &Candidate| match &c.params[0].1 {
+        Value::Dims(d) => d.iter().max().unwrap_or(&0) - d.iter().min().unwrap_or(&0),
+        _ => 0,
+    };
+    // min_by_key keeps the first of equal keys, as the enumeration order wants.
+    let first_min = |indices: &mut dyn Iterator<Item = usize>, group: &[Candidate]| {
+        indices.min_by_key(|&i| distance(&group[i]))
+    };
+    let Some(nearest) = first_min(&mut (0..group.len()), &group) else {
+        return Vec::new();
+    };
+    let least = group.iter().map(spread).min().unwrap_or(0);
+    let cubic = first_min(
+        &mut (0..group.len()).filter(|&i| spread(&group[i]) == least),
+        &group,
+    )
+    .unwrap_or(nearest);
+    if cubic == nearest {
+        return vec![group.swap_remove(nearest)];
+    }
+    group[cubic].tags.push("most cubic".to_string());
+    let (first, second) = (nearest.min(cubic), nearest.max(cubic));
+    let later = group.swap_remove(second);
+    vec![group.swap_remove(first), later]
+}
+
+/// Same dimensions, sizes scaled to a smaller largest side, widths in proportion; p = 1 stays
+/// 1 (000 §III's low-radix networks), other p for the same load p / (c min L_n/K_n), c = 8 for
+/// a torus and 4 for a mesh (003 §1.1).
+fn smaller_members(m: &Member) -> Result<Vec<String>> {
+    let family = m.params.family().to_string();
+    let dims = m.dims_or("dims", Vec::new());
+    let widths = m.dims_or("widths", vec![1; dims.len()]);
+    let p = m.p();
+    let largest = dims.iter().copied().max().unwrap_or(0);
+    let half_up = |x: f64| (x + 0.5).floor() as i64;
+    Ok((3..largest)
+        .filter_map(|side| {
+            let dims2: Vec<i64> = dims
+                .iter()
+                .map(|&x| half_up((x * side) as f64 / largest as f64).max(3))
+                .collect();
+            let widths2: Vec<i64> = widths
+                .iter()
+                .zip(&dims)
+                .zip(&dims2)
+                .map(|((&wd, &x), &x2)| half_up((wd * x2) as f64 / x as f64).max(1))
+                .collect();
+            let shown = if widths2.iter().all(|&x| x == 1) {
+                String::new()
+            } else {
+                format!(",widths={}", join_i(&widths2))
+            };
+            let shape = format!("{family}:dims={}{shown}", join_i(&dims2));
+            let balanced = balanced_of(&shape)?;
+            let p2 = if p == 1 {
+                1
+            } else {
+                nearest_p(m.load(), &|c| load_at(balanced, c), 4 * p)
+            };
+            Some(format!("{shape},p={p2}"))
+        })
+        .collect())
 }

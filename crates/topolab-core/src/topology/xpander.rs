@@ -14,6 +14,10 @@
 //! triangle) is connected only when its three matchings compose to one l-cycle, which a random
 //! choice hits with probability 1/l: there the third matching is drawn conditioned on it.
 
+use super::design::{
+    full_radix, random_graph_members, round_even, routers_for, sizes_of, Candidate, DesignSpace,
+    Member, Window,
+};
 use super::jellyfish::{self, is_connected, MAX_ATTEMPTS};
 use super::{
     ensure_size, moore_balance, p_param, read_p, Family, FamilyPlacement, FamilyRouting, ParamDef,
@@ -65,6 +69,7 @@ pub const FAMILY: Family = Family {
         what: "xpander meta-nodes: the l routers lifting one vertex of K_{d+1} share a cabinet, so the links between two cabinets are one matching (Valadarsky et al., CoNEXT 2016)",
         structure: "xpander (cabinets from the meta-nodes)",
     },
+    design: Some(DESIGN),
 };
 
 /// (d, l, p, seed) after checking them.
@@ -152,4 +157,42 @@ fn lift(d: u32, l: u32, rng: &mut ChaCha8Rng) -> Vec<(u32, u32)> {
         }
     }
     edges
+}
+
+/// What `topolab compare` tries of this family (docs/compare.md §1).
+const DESIGN: DesignSpace = DesignSpace {
+    enumerate: design_space,
+    smaller_members: Some(smaller_members),
+    twin: None,
+};
+
+/// Random l-lifts of K_{d+1} at full radix, as the other random families: for every p, degree
+/// d = K - p and the lift size l whose (d + 1) l routers are nearest N/p.
+fn design_space(w: &Window) -> Vec<Candidate> {
+    let params = |d: u32, l: u64, p: u32| vec![("d", d.into()), ("l", l.into()), ("p", p.into())];
+    full_radix(
+        w,
+        "xpander",
+        "Valadarsky et al., CoNEXT 2016",
+        &|p, degree| {
+            let builds = |l: u64| sizes_of("xpander", &params(degree, l, p)).is_some();
+            let lifts = routers_for(w, p as u64 * (degree as u64 + 1), &builds)?;
+            Some(params(degree, lifts, p))
+        },
+    )
+}
+
+/// Smaller degrees with routers / degree^2 kept; the lift size nearest the router count.
+fn smaller_members(m: &Member) -> Result<Vec<String>> {
+    Ok(random_graph_members(
+        m,
+        m.sizes.routers as i64,
+        m.int("d")?,
+        &|routers, d| {
+            format!(
+                "xpander:d={d},l={}",
+                round_even(routers as f64 / (d + 1) as f64).max(1)
+            )
+        },
+    ))
 }

@@ -1,0 +1,595 @@
+//! What a family declares about its design space: which parameters the design comparison tries
+//! for a router radix K and an endpoint window (`DesignSpace::enumerate`), which smaller members
+//! stand in for a design in simulation (`DesignSpace::smaller_members`) and, for random graphs,
+//! how a twin with another design's equipment is written (`DesignSpace::twin`).
+//!
+//! A rule only chooses parameters: what they give (routers, endpoints, radix, balance, load)
+//! and whether the family builds them is the family's closed-form `sizes`, read through
+//! `candidate`; which candidates answer the question is `Window::accepts`, for every family.
+//! Python (`topolab.design.enumerate`) keeps what is not a family's: handing the balanced
+//! Slim Flies and Dragonflies to the random families as twins, one design per spec, the
+//! subscription tags and the names. docs/compare.md §1 states each family's rule.
+
+use super::{sizes_str, Sizes};
+use crate::error::Result;
+use crate::spec::{ParamValue, Params, TopologySpec};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// One parameter value of an enumerated spec, written as a spec string writes it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Int(i64),
+    /// `4x8x8`
+    Dims(Vec<u32>),
+    /// A nested spec, written in parentheses.
+    Spec(String),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(v) => write!(f, "{v}"),
+            Value::Dims(v) => write!(f, "{}", join_x(v)),
+            Value::Spec(s) => write!(f, "({s})"),
+        }
+    }
+}
+
+impl From<u32> for Value {
+    fn from(v: u32) -> Self {
+        Value::Int(v as i64)
+    }
+}
+
+impl From<u64> for Value {
+    fn from(v: u64) -> Self {
+        Value::Int(v as i64)
+    }
+}
+
+/// Sizes written `4x8x8`.
+pub fn join_x(values: &[u32]) -> String {
+    values
+        .iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join("x")
+}
+
+/// `join_x` of signed sizes (a stand-in's, computed in i64).
+pub fn join_i(values: &[i64]) -> String {
+    values
+        .iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join("x")
+}
+
+/// Ordered parameters: the spec is `family:k=v,...` in this order.
+pub type DesignParams = Vec<(&'static str, Value)>;
+
+/// `family:k=v,...` with the parameters in their given order.
+pub fn spec_of(family: &str, params: &[(&str, Value)]) -> String {
+    let items: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    format!("{family}:{}", items.join(","))
+}
+
+/// The sizes `family` declares for `params`, None when it does not build them.
+pub fn sizes_of(family: &str, params: &[(&str, Value)]) -> Option<Sizes> {
+    sizes_str(&spec_of(family, params)).ok()
+}
+
+/// What the enumeration must meet: radix, endpoint range and subscription limits.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Window {
+    pub radix: u32,
+    pub lo: u64,
+    pub hi: u64,
+    pub target: u64,
+    pub oversubscription: f64,
+    pub undersubscription: f64,
+}
+
+impl Window {
+    /// Whether a design with this load (injection / sustainable bandwidth) is within the over-
+    /// and undersubscription limits.
+    pub fn admits(&self, load: f64) -> bool {
+        1.0 - self.undersubscription - 1e-9 <= load && load <= 1.0 + self.oversubscription + 1e-9
+    }
+
+    /// Whether `c` answers the question: radix <= K, endpoints in [lo, hi] and, unless it is
+    /// exempt, a load within the subscription limits.
+    pub fn accepts(&self, c: &Candidate) -> bool {
+        c.sizes.radix <= self.radix
+            && (self.lo..=self.hi).contains(&c.sizes.endpoints)
+            && (c.exempt || self.admits(c.sizes.load))
+    }
+
+    /// Every p >= 1 with lo <= p * endpoint_routers <= hi and p <= max_p (empty when none).
+    pub fn concentrations(
+        &self,
+        endpoint_routers: u64,
+        max_p: i64,
+    ) -> std::ops::RangeInclusive<u32> {
+        let first = self.lo.div_ceil(endpoint_routers).max(1) as i64;
+        let last = max_p.min((self.hi / endpoint_routers) as i64);
+        if last < first {
+            return std::ops::RangeInclusive::new(1, 0); // empty
+        }
+        first as u32..=last as u32
+    }
+}
+
+/// One enumerated configuration, with the sizes its family declares.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    pub family: &'static str,
+    pub params: DesignParams,
+    pub sizes: Sizes,
+    /// Paper sections of the rule.
+    pub source: &'static str,
+    pub tags: Vec<String>,
+    /// p = 1 of a low-radix family (Besta & Hoefler, SC14, §III): no subscription limits.
+    pub exempt: bool,
+}
+
+impl Candidate {
+    pub fn spec(&self) -> String {
+        spec_of(self.family, &self.params)
+    }
+}
+
+/// The candidate `family:params` with the sizes its family declares, or None when the family
+/// does not build it.
+pub fn candidate(
+    family: &'static str,
+    params: DesignParams,
+    source: &'static str,
+    tags: Vec<String>,
+    exempt: bool,
+) -> Option<Candidate> {
+    let sizes = sizes_of(family, &params)?;
+    Some(Candidate {
+        family,
+        params,
+        sizes,
+        source,
+        tags,
+        exempt,
+    })
+}
+
+/// Tags from string literals.
+pub fn tags(list: &[&str]) -> Vec<String> {
+    list.iter().map(|t| t.to_string()).collect()
+}
+
+/// A design a stand-in is sought for: its parameters as its spec gives them and its sizes.
+pub struct Member<'a> {
+    pub params: Params<'a>,
+    pub sizes: Sizes,
+}
+
+impl Member<'_> {
+    /// Parameter `name`, which every enumerated spec of the family gives; an error naming it
+    /// when the spec leaves it to its default.
+    pub fn int(&self, name: &str) -> Result<i64> {
+        self.params
+            .opt_int(name, i64::MIN, i64::MAX)?
+            .ok_or_else(|| {
+                self.params.invalid(
+                    name,
+                    "(not given)",
+                    "a value given in the spec: stand-ins follow a design's full spec, as topolab compare writes it",
+                )
+            })
+    }
+
+    /// Parameter `name`, or `default` when the spec leaves it out.
+    pub fn int_or(&self, name: &str, default: i64) -> i64 {
+        self.params
+            .opt_int(name, i64::MIN, i64::MAX)
+            .ok()
+            .flatten()
+            .unwrap_or(default)
+    }
+
+    pub fn has(&self, name: &str) -> bool {
+        self.params.has(name)
+    }
+
+    /// A `4x8x8` parameter, or `default` when the spec leaves it out.
+    pub fn dims_or(&self, name: &str, default: Vec<i64>) -> Vec<i64> {
+        self.params
+            .opt_list(name, i64::MIN, i64::MAX)
+            .ok()
+            .flatten()
+            .unwrap_or(default)
+    }
+
+    pub fn load(&self) -> f64 {
+        self.sizes.load
+    }
+
+    pub fn balanced(&self) -> f64 {
+        self.sizes.balanced_concentration
+    }
+
+    pub fn p(&self) -> i64 {
+        self.sizes.concentration as i64
+    }
+}
+
+/// The equipment a random twin copies: routers, network degree, p, and the spec it is the twin
+/// of.
+pub type TwinOrigin = (u64, u32, u32, String);
+
+/// The smaller members that stand in for a design (specs, about increasing in size).
+pub type StandInRule = fn(&Member) -> Result<Vec<String>>;
+
+/// A family's design space (docs/compare.md §1).
+#[derive(Debug, Clone, Copy)]
+pub struct DesignSpace {
+    /// Every configuration worth comparing for the window, in the order of the rule's loops;
+    /// the caller drops those outside the window or the subscription limits.
+    pub enumerate: fn(&Window) -> Vec<Candidate>,
+    /// Smaller members of the family with the same structure and about the same load, about
+    /// increasing in size (specs; some may not build); None: the family has no stand-ins.
+    pub smaller_members: Option<StandInRule>,
+    /// Random graphs: the parameters of a twin with `routers` routers of network degree
+    /// `degree` and `p` endpoints each (equal equipment, Besta & Hoefler, SC14, Table IV).
+    pub twin: Option<fn(u64, u32, u32) -> DesignParams>,
+}
+
+/// The twins of `family` with the equipment of each `(routers, degree, p, spec)` origin that
+/// `window` accepts (empty when the family declares no twins).
+pub fn twins(family: &'static str, origins: &[TwinOrigin], window: &Window) -> Vec<Candidate> {
+    let Some(space) = super::find_family(family).ok().and_then(|f| f.design) else {
+        return Vec::new();
+    };
+    let Some(twin) = space.twin else {
+        return Vec::new();
+    };
+    origins
+        .iter()
+        .filter_map(|(routers, degree, p, origin)| {
+            candidate(
+                family,
+                twin(*routers, *degree, *p),
+                "Besta & Hoefler, SC14, §III, Table IV",
+                vec![format!("twin of {origin}")],
+                false,
+            )
+        })
+        .filter(|c| window.accepts(c))
+        .collect()
+}
+
+/// The candidates of `family` that `window` accepts, in the order of its rule (empty when it
+/// declares no design space).
+pub fn enumerate(family: &str, window: &Window) -> Result<Vec<Candidate>> {
+    let f = super::find_family(family)?;
+    let found = f.design.map(|d| (d.enumerate)(window)).unwrap_or_default();
+    Ok(found.into_iter().filter(|c| window.accepts(c)).collect())
+}
+
+/// The smaller members of the family of `spec` that stand in for it (`DesignSpace::
+/// smaller_members`); None when the family declares no such rule.
+pub fn smaller_members(spec: &str) -> Result<Option<Vec<String>>> {
+    let parsed = TopologySpec::parse(spec)?;
+    let family = super::find_family(&parsed.family)?;
+    let sizes = super::sizes(&parsed)?;
+    let Some(rule) = family.design.and_then(|d| d.smaller_members) else {
+        return Ok(None);
+    };
+    let values: &BTreeMap<String, ParamValue> = &parsed.params;
+    let member = Member {
+        params: Params::new(family.name, values),
+        sizes,
+    };
+    Ok(Some(rule(&member)?))
+}
+
+// ---------------------------------------------------------------------------------------------
+// searches the rules share
+// ---------------------------------------------------------------------------------------------
+
+/// Python's `round`: halves to even (the rules were stated with it).
+pub fn round_even(x: f64) -> i64 {
+    x.round_ties_even() as i64
+}
+
+/// The count x in [lo, hi] whose x * per_unit is nearest target (ties: the smaller).
+pub fn nearest_count(lo: i64, hi: i64, per_unit: u64, target: u64) -> Option<i64> {
+    if lo > hi {
+        return None;
+    }
+    let x = round_even(target as f64 / per_unit as f64).max(lo).min(hi);
+    [x - 1, x, x + 1]
+        .into_iter()
+        .filter(|v| (lo..=hi).contains(v))
+        .min_by_key(|&v| ((v as i128 * per_unit as i128 - target as i128).abs(), v))
+}
+
+/// Nondecreasing size tuples of length n, sizes >= smallest, product <= max_product, for which
+/// fits(shape) holds; `fits` must be monotone in every size (so the search prunes).
+pub fn shapes(
+    n: usize,
+    smallest: u32,
+    max_product: u64,
+    fits: &dyn Fn(&[u32]) -> bool,
+) -> Vec<Vec<u32>> {
+    fn extend(
+        prefix: &mut Vec<u32>,
+        product: u64,
+        n: usize,
+        smallest: u32,
+        max_product: u64,
+        fits: &dyn Fn(&[u32]) -> bool,
+        out: &mut Vec<Vec<u32>>,
+    ) {
+        if prefix.len() == n {
+            out.push(prefix.clone());
+            return;
+        }
+        let mut s = prefix.last().copied().unwrap_or(smallest);
+        let left = (n - prefix.len()) as u32;
+        while (product as u128) * (s as u128).pow(left) <= max_product as u128 {
+            prefix.push(s);
+            if !fits(prefix) {
+                prefix.pop();
+                break;
+            }
+            extend(
+                prefix,
+                product * s as u64,
+                n,
+                smallest,
+                max_product,
+                fits,
+                out,
+            );
+            prefix.pop();
+            s += 1;
+        }
+    }
+    let mut out = Vec::new();
+    extend(&mut Vec::new(), 1, n, smallest, max_product, fits, &mut out);
+    out
+}
+
+/// The widths maximizing min_n weight(K_n) * L_n (the bisection bottleneck of Daryin & Korzh,
+/// JSFI 2014, §1.1, §1.2) within `budget` ports, each width as small as that maximum allows
+/// (their 4x8x8x8: 2,1,1,1 FlatFly; 2,4,4,4 torus). None if even unit widths do not fit.
+pub fn max_min_widths(
+    sizes: &[u32],
+    ports_per_width: &dyn Fn(u32) -> i64,
+    budget: i64,
+    weight: &dyn Fn(u32) -> f64,
+) -> Option<Vec<u32>> {
+    let widths_for = |t: f64| -> Vec<u32> {
+        sizes
+            .iter()
+            .map(|&s| ((t / weight(s) - 1e-9).ceil() as i64).max(1) as u32)
+            .collect()
+    };
+    let cost = |ws: &[u32]| -> i64 {
+        sizes
+            .iter()
+            .zip(ws)
+            .map(|(&s, &x)| ports_per_width(s) * x as i64)
+            .sum()
+    };
+    if cost(&vec![1; sizes.len()]) > budget {
+        return None;
+    }
+    // The bottleneck takes one of the values weight(K_n) * x; the cost is monotone in it, so
+    // the largest affordable one is found by bisection.
+    let mut levels: Vec<f64> = sizes
+        .iter()
+        .flat_map(|&s| (1..=budget).map(move |x| weight(s) * x as f64))
+        .collect();
+    levels.sort_by(f64::total_cmp);
+    levels.dedup();
+    let (mut lo, mut hi) = (0usize, levels.len() - 1);
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if cost(&widths_for(levels[mid])) <= budget {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    Some(widths_for(levels[lo]))
+}
+
+/// The router count nearest target / p (ties: fewer) that satisfies `ok` and keeps p * R in the
+/// window.
+pub fn routers_for(w: &Window, p: u64, ok: &dyn Fn(u64) -> bool) -> Option<u64> {
+    let base = w.target as f64 / p as f64;
+    let floor = base.floor() as i64;
+    let mut options: Vec<i64> = (-2..=2).map(|d| floor + d).collect();
+    let distance = |r: i64| (r as f64 - base).abs();
+    options.sort_by(|a, b| distance(*a).total_cmp(&distance(*b)).then(a.cmp(b)));
+    options.into_iter().find_map(|r| {
+        let r = u64::try_from(r).ok()?;
+        (r >= 2 && w.lo <= p * r && p * r <= w.hi && ok(r)).then_some(r)
+    })
+}
+
+/// For every p, degree K - p and the parameters `make(p, degree)` gives (None: none fit): a
+/// random family at the radix the structured designs get ("full radix").
+pub fn full_radix(
+    w: &Window,
+    family: &'static str,
+    source: &'static str,
+    make: &dyn Fn(u32, u32) -> Option<DesignParams>,
+) -> Vec<Candidate> {
+    (1..w.radix.saturating_sub(1))
+        .filter_map(|p| {
+            let params = make(p, w.radix - p)?;
+            candidate(family, params, source, tags(&["full radix"]), false)
+        })
+        .collect()
+}
+
+/// The load p / p_balanced of concentration p on a network balanced at `balanced`.
+pub fn load_at(balanced: f64, p: i64) -> f64 {
+    p as f64 / balanced
+}
+
+/// The p in 1..most whose load is nearest `load`, on the same side of 1 (a balanced design
+/// stays balanced, an oversubscribed one oversubscribed) whenever some p allows it.
+pub fn nearest_p(load: f64, load_of: &dyn Fn(i64) -> f64, most: i64) -> i64 {
+    let mut options: Vec<i64> = (1..=most.max(1)).collect();
+    let miss = |c: i64| (load_of(c) - load).abs();
+    options.sort_by(|a, b| miss(*a).total_cmp(&miss(*b)).then(a.cmp(b)));
+    let balanced = load <= 1.0 + 1e-9;
+    options
+        .iter()
+        .copied()
+        .find(|&c| (load_of(c) <= 1.0 + 1e-9) == balanced)
+        .unwrap_or(options[0])
+}
+
+/// The concentration giving the load p / p_balanced nearest the design's on a smaller network
+/// balanced at `balanced_new` (`nearest_p`).
+pub fn scaled_p(p: i64, balanced_old: f64, balanced_new: f64) -> i64 {
+    let most = (2.0 * balanced_new * p as f64 / balanced_old).ceil() as i64 + 1;
+    nearest_p(
+        load_at(balanced_old, p),
+        &|c| load_at(balanced_new, c),
+        most,
+    )
+}
+
+/// The balanced concentration the family declares for `spec`, None if it is not built.
+pub fn balanced_of(spec: &str) -> Option<f64> {
+    sizes_str(spec).ok().map(|s| s.balanced_concentration)
+}
+
+/// Stand-ins of a family sized by one parameter: the members with `name` from `first` (in
+/// steps of `step`) below the design's, each with p scaled to the same load.
+pub fn smaller_by_one(
+    m: &Member,
+    family: &str,
+    name: &str,
+    first: i64,
+    step: usize,
+) -> Result<Vec<String>> {
+    Ok((first..m.int(name)?)
+        .step_by(step)
+        .filter_map(|value| {
+            let pb = balanced_of(&format!("{family}:{name}={value}"))?;
+            let p = scaled_p(m.p(), m.balanced(), pb);
+            Some(format!("{family}:{name}={value},p={p}"))
+        })
+        .collect())
+}
+
+/// Directed graphs free in their router count n (Imase-Itoh, MDDP, random digraphs) at full
+/// radix: d = K - p, n ~ N/p.
+pub fn free_digraphs(w: &Window, family: &'static str, source: &'static str) -> Vec<Candidate> {
+    let params = |n: u64, d: u32, p: u32| vec![("n", n.into()), ("d", d.into()), ("p", p.into())];
+    full_radix(w, family, source, &|p, degree| {
+        let builds = |n: u64| sizes_of(family, &params(n, degree, p)).is_some();
+        Some(params(routers_for(w, p as u64, &builds)?, degree, p))
+    })
+}
+
+/// Stand-ins of a random graph of `routers` routers and network degree `degree`: degree scaled
+/// down with routers / degree^2 kept (the share of the diameter-2 Moore bound), p from the
+/// same channel-balance estimate as the enumeration. `shape(routers, degree)` writes the spec
+/// without p.
+pub fn random_graph_members(
+    m: &Member,
+    routers: i64,
+    degree: i64,
+    shape: &dyn Fn(i64, i64) -> String,
+) -> Vec<String> {
+    (4..degree)
+        .filter_map(|d2| {
+            let share = d2 as f64 / degree as f64;
+            let mut r2 = (d2 + 2).max(round_even(routers as f64 * (share * share)));
+            r2 += (r2 * d2) % 2; // a regular graph: routers x degree even
+            let spec = shape(r2, d2);
+            let pb = balanced_of(&spec)?;
+            Some(format!("{spec},p={}", scaled_p(m.p(), m.balanced(), pb)))
+        })
+        .collect()
+}
+
+/// The tag of the p = 1 low-radix networks (tori, meshes, hypercubes) that 000 §III keeps
+/// whatever their balance.
+pub const P1_TAG: &str = "p=1 (Besta & Hoefler, SC14, §III)";
+
+#[cfg(test)]
+mod tests {
+    use super::max_min_widths;
+
+    /// Every width vector within `budget`, the best by (bottleneck, fewest ports in widths):
+    /// Daryin & Korzh's rule by brute force.
+    fn brute_force(sizes: &[u32], budget: i64, torus: bool) -> Vec<u32> {
+        let ports = |s: u32| if torus { 2 } else { s as i64 - 1 };
+        let weight = |s: u32| if torus { 1.0 / s as f64 } else { s as f64 };
+        let mut best: Option<((i64, i64), Vec<u32>)> = None;
+        let mut widths = vec![1u32; sizes.len()];
+        loop {
+            let cost: i64 = sizes
+                .iter()
+                .zip(&widths)
+                .map(|(&s, &x)| ports(s) * x as i64)
+                .sum();
+            if cost <= budget {
+                let bottleneck = sizes
+                    .iter()
+                    .zip(&widths)
+                    .map(|(&s, &x)| weight(s) * x as f64)
+                    .fold(f64::INFINITY, f64::min);
+                let total: i64 = widths.iter().map(|&x| x as i64).sum();
+                let key = ((bottleneck * 1e9).round() as i64, -total);
+                if best.as_ref().is_none_or(|(k, _)| key > *k) {
+                    best = Some((key, widths.clone()));
+                }
+            }
+            // the next width vector, the last position fastest
+            let mut i = widths.len();
+            loop {
+                if i == 0 {
+                    return best.map(|(_, w)| w).unwrap_or_default();
+                }
+                i -= 1;
+                if (widths[i] as i64) < budget {
+                    widths[i] += 1;
+                    break;
+                }
+                widths[i] = 1;
+            }
+        }
+    }
+
+    #[test]
+    fn bisection_widths_are_optimal_by_brute_force() {
+        for (sizes, budget, torus) in [
+            (vec![4, 8, 8, 8], 28, false),
+            (vec![8, 16, 16], 28, true),
+            (vec![3, 5], 17, false),
+            (vec![5, 6, 7], 30, true),
+        ] {
+            let best = brute_force(&sizes, budget, torus);
+            let found = if torus {
+                max_min_widths(&sizes, &|_| 2, budget, &|s| 1.0 / s as f64)
+            } else {
+                max_min_widths(&sizes, &|s| s as i64 - 1, budget, &|s| s as f64)
+            };
+            assert_eq!(found, Some(best.clone()), "{sizes:?}");
+            if sizes == [4, 8, 8, 8] {
+                assert_eq!(best, [2, 1, 1, 1]); // 003 §1.2's FlatFly
+            }
+            if sizes == [8, 16, 16] {
+                assert_eq!(best, [3, 5, 5]); // 003 §1.1's 3D torus (degree 34 with C = 8)
+            }
+        }
+    }
+}
