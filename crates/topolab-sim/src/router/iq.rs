@@ -150,6 +150,10 @@ pub struct IqState {
     direct_credits: bool,
     /// One internal step per cycle and unit switch and crossbar delays (`fused_output`).
     fused_output: bool,
+    /// The reference configurations' case: single-flit packets, wormhole, fused output,
+    /// direct credits, unit VC allocation delay. The step is compiled for it apart
+    /// (`step_as::<true>`), its configuration tests decided at compile time.
+    single_flit: bool,
     pub n_in: u32,
     pub n_out: u32,
     pub n_ep: u32,
@@ -232,6 +236,12 @@ impl IqState {
             fused_output: cfg.internal_speedup == 1.0
                 && cfg.sw_alloc_delay == 1
                 && cfg.st_final_delay == 1,
+            single_flit: cfg.packet_size == 1
+                && cfg.flow_control != FlowControl::Vct
+                && cfg.internal_speedup == 1.0
+                && cfg.sw_alloc_delay == 1
+                && cfg.st_final_delay == 1
+                && cfg.vc_alloc_delay == 1,
             n_in,
             n_out,
             n_ep,
@@ -463,6 +473,23 @@ impl IqState {
         stats: &mut RouterStats,
         out: &mut Outbox,
     ) {
+        if self.single_flit {
+            self.step_as::<true>(now, step, next_step_cycle, env, stats, out);
+        } else {
+            self.step_as::<false>(now, step, next_step_cycle, env, stats, out);
+        }
+    }
+
+    /// One internal step; `SINGLE`: `single_flit` holds.
+    fn step_as<const SINGLE: bool>(
+        &mut self,
+        now: u32,
+        step: u64,
+        next_step_cycle: u32,
+        env: &mut RouteEnv,
+        stats: &mut RouterStats,
+        out: &mut Outbox,
+    ) {
         while let Some(&(t, ov)) = self.pend_credits.front() {
             if t > now {
                 break;
@@ -472,7 +499,7 @@ impl IqState {
         }
         // With fused output the crossbar is emptied by `emit` instead.
         while let Some(x) = self.xbar.front().copied() {
-            if self.fused_output || x.ready > now || x.step >= step {
+            if SINGLE || self.fused_output || x.ready > now || x.step >= step {
                 break;
             }
             self.xbar.pop_front();
@@ -484,13 +511,13 @@ impl IqState {
             self.enqueue_output(x.slot, x.port);
         }
         if self.booksim {
-            self.vc_evaluate(now, step);
-            self.sw_allocate(now, step, next_step_cycle, env, stats, out);
-            self.vc_apply(now);
+            self.vc_evaluate::<SINGLE>(now, step);
+            self.sw_allocate::<SINGLE>(now, step, next_step_cycle, env, stats, out);
+            self.vc_apply::<SINGLE>(now);
         } else {
-            self.sw_allocate(now, step, next_step_cycle, env, stats, out);
-            self.vc_evaluate(now, step);
-            self.vc_apply(now);
+            self.sw_allocate::<SINGLE>(now, step, next_step_cycle, env, stats, out);
+            self.vc_evaluate::<SINGLE>(now, step);
+            self.vc_apply::<SINGLE>(now);
         }
         if !self.routing_list.is_empty() {
             self.finish_routing(now, step, env);
@@ -512,7 +539,7 @@ impl IqState {
 
     /// VC allocation, input stage fused: each waiting head picks, among the free VCs of its
     /// route, the one first in round-robin order from its pointer; the output stage follows.
-    fn vc_evaluate(&mut self, now: u32, step: u64) {
+    fn vc_evaluate<const SINGLE: bool>(&mut self, now: u32, step: u64) {
         self.vc_grants.clear();
         self.tried.clear();
         let v = self.vcs;
@@ -526,13 +553,13 @@ impl IqState {
             }
             // With vc_alloc_delay 1 a requester without a grant asks again in the next step
             // anyway (its `ready` stays at or before now): only longer delays need the list.
-            if self.vc_delay > 1 {
+            if !SINGLE && self.vc_delay > 1 {
                 self.tried.push(iv);
             }
             let rt = i.route();
             let ptr = i.vc_ptr;
             let mut best = NONE;
-            if self.vct {
+            if !SINGLE && self.vct {
                 let mut best_d = u32::MAX;
                 for vc in rt.vc_lo as u32..=rt.vc_hi as u32 {
                     let ov = rt.port * v + vc;
@@ -568,7 +595,7 @@ impl IqState {
         self.vc_out.finish(&mut self.vc_grants);
     }
 
-    fn vc_apply(&mut self, now: u32) {
+    fn vc_apply<const SINGLE: bool>(&mut self, now: u32) {
         // Requesters without a grant ask again vc_alloc_delay cycles on (`tried` is empty
         // with a delay of 1: they ask again in the next step).
         let retry = now + self.vc_delay;
@@ -588,7 +615,7 @@ impl IqState {
             i.state = ACTIVE;
             i.vc_ptr = next_mod(ov, nov);
             // Switch requests from the next step on, or vc_alloc_delay cycles later.
-            i.ready = if self.vc_delay > 1 {
+            i.ready = if !SINGLE && self.vc_delay > 1 {
                 now + self.vc_delay - 1
             } else {
                 0
@@ -612,7 +639,7 @@ impl IqState {
     /// for, and for that output the VC first from the VC after the port's last winner
     /// (BookSim2's per-input request replacement, RoundRobinArbiter::Supersedes); the output
     /// stage follows.
-    fn sw_allocate(
+    fn sw_allocate<const SINGLE: bool>(
         &mut self,
         now: u32,
         step: u64,
@@ -668,7 +695,7 @@ impl IqState {
             self.sw_in_ptr[ip as usize] = next_mod(op, self.n_out);
             self.sw_out_ptr[op as usize] = next_mod(ip, self.n_in);
             self.sw_offset[ip as usize] = next_mod(by_v.modulo(iv), v);
-            self.send_flit(iv as usize, now, step, next_step_cycle, env, stats, out);
+            self.send_flit::<SINGLE>(iv as usize, now, step, next_step_cycle, env, stats, out);
         }
         for &ip in &self.sw_touched {
             self.sw_best[ip as usize] = (u32::MAX, 0, NONE);
@@ -680,7 +707,7 @@ impl IqState {
 
     /// The front flit of `iv` wins the switch: it leaves the input buffer for the crossbar.
     #[allow(clippy::too_many_arguments)]
-    fn send_flit(
+    fn send_flit<const SINGLE: bool>(
         &mut self,
         iv: usize,
         now: u32,
@@ -702,7 +729,7 @@ impl IqState {
         self.buffered -= 1;
         let port = by_v.quot(ov);
         // Every packet has `pkt` flits: with one, each flit is a tail, known without reading it.
-        let tail = self.pkt == 1 || self.flits[slot as usize].is_tail();
+        let tail = SINGLE || self.pkt == 1 || self.flits[slot as usize].is_tail();
         let o = &mut self.ov[ov as usize];
         o.used += 1;
         if tail {
@@ -715,14 +742,14 @@ impl IqState {
         self.op_used[port as usize] += 1;
         let in_port = by_v.quot(iv as u32);
         let update = now + self.sw_delay - 1;
-        if self.direct_credits {
+        if SINGLE || self.direct_credits {
             // Due in this cycle's emission, where the queue would send it in this order.
             out.credit(in_port, by_v.modulo(iv as u32) as u8, self.n_ep);
         } else {
             self.credit_q
                 .push_back((in_port, by_v.modulo(iv as u32) as u8, update));
         }
-        let xbar_start = if self.sw_delay == 1 {
+        let xbar_start = if SINGLE || self.sw_delay == 1 {
             next_step_cycle
         } else {
             update + 1
@@ -730,16 +757,20 @@ impl IqState {
         let x = Xbar {
             slot,
             port,
-            ready: xbar_start + self.xbar_delay - 1,
+            ready: if SINGLE {
+                next_step_cycle
+            } else {
+                xbar_start + self.xbar_delay - 1
+            },
             vc: by_v.modulo(ov) as u8,
             step,
         };
-        if self.fused_output {
+        if SINGLE || self.fused_output {
             self.crossing.push(x);
         } else {
             self.xbar.push_back(x);
         }
-        if self.sw_delay > 1 {
+        if !SINGLE && self.sw_delay > 1 {
             self.iv[iv].ready = update;
         }
         stats.flit_hops += 1;
