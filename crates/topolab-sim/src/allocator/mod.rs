@@ -79,7 +79,7 @@ impl OvSet {
     /// Every one of `n` output VCs in the set.
     pub fn full(n: u32) -> OvSet {
         let mut w = vec![u64::MAX; n as usize / 64];
-        if n % 64 != 0 {
+        if !n.is_multiple_of(64) {
             w.push(u64::MAX >> (64 - n % 64));
         }
         w.push(0);
