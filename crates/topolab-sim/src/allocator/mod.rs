@@ -70,6 +70,62 @@ pub fn next_mod(x: u32, n: u32) -> u32 {
     }
 }
 
+/// A set of output VCs (index port * V + vc), one bit each, with a zero word past the end so
+/// that a range of up to 64 bits reads two words without a check.
+#[derive(Debug, Clone)]
+pub struct OvSet(Vec<u64>);
+
+impl OvSet {
+    /// Every one of `n` output VCs in the set.
+    pub fn full(n: u32) -> OvSet {
+        let mut w = vec![u64::MAX; n as usize / 64];
+        if !n.is_multiple_of(64) {
+            w.push(u64::MAX >> (64 - n % 64));
+        }
+        w.push(0);
+        OvSet(w)
+    }
+    #[inline]
+    pub fn insert(&mut self, ov: u32) {
+        self.0[(ov >> 6) as usize] |= 1 << (ov & 63);
+    }
+    #[inline]
+    pub fn contains(&self, ov: u32) -> bool {
+        self.0[(ov >> 6) as usize] >> (ov & 63) & 1 != 0
+    }
+    #[inline]
+    pub fn remove(&mut self, ov: u32) {
+        self.0[(ov >> 6) as usize] &= !(1 << (ov & 63));
+    }
+    /// Bit k set when output VC `start + k` is in the set, k < `len` (1..=64).
+    #[inline]
+    pub fn range(&self, start: u32, len: u32) -> u64 {
+        let (w, b) = ((start >> 6) as usize, start & 63);
+        let low = self.0[w] >> b;
+        let high = if b == 0 { 0 } else { self.0[w + 1] << (64 - b) };
+        (low | high) & (u64::MAX >> (64 - len))
+    }
+}
+
+/// The round-robin arbiter's choice among a run of consecutive output VCs, bit k of `free`
+/// (non-empty) standing for the run's k-th, for a pointer `from` places after the run's start
+/// (wrapped when the pointer lies before it): the first set bit at or after `from`, else the
+/// first set bit. Over the whole range of output VCs this is the candidate with the smallest
+/// `rr_distance` from the pointer, since the candidates are consecutive.
+#[inline]
+pub fn first_from(free: u64, from: u32) -> u32 {
+    let later = if from < 64 {
+        free & (u64::MAX << from)
+    } else {
+        0
+    };
+    if later != 0 {
+        later.trailing_zeros()
+    } else {
+        free.trailing_zeros()
+    }
+}
+
 /// A request: input `input` asks for output `output` with priority `pri`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Request {
@@ -122,17 +178,33 @@ impl OutputStage {
         grants: &mut Vec<(u32, u32)>,
     ) {
         for p in picks {
-            let o = p.output as usize;
-            let d = rr_distance(p.input, out_ptr(p.output), inputs);
-            if self.best_in[o] == u32::MAX {
-                self.touched.push(p.output);
-                self.best_in[o] = p.input;
-                self.best_dist[o] = d;
-            } else if d < self.best_dist[o] {
-                self.best_in[o] = p.input;
-                self.best_dist[o] = d;
-            }
+            self.offer(
+                p.input,
+                p.output,
+                rr_distance(p.input, out_ptr(p.output), inputs),
+            );
         }
+        self.finish(grants);
+    }
+
+    /// `run` one pick at a time, for callers that make them in a loop of their own: `input`
+    /// picked `output`, at round-robin distance `dist` from the output arbiter's pointer.
+    #[inline(always)]
+    pub fn offer(&mut self, input: u32, output: u32, dist: u32) {
+        let o = output as usize;
+        if self.best_in[o] == u32::MAX {
+            self.touched.push(output);
+            self.best_in[o] = input;
+            self.best_dist[o] = dist;
+        } else if dist < self.best_dist[o] {
+            self.best_in[o] = input;
+            self.best_dist[o] = dist;
+        }
+    }
+
+    /// After the offers: per output, the input offered with the smallest distance is
+    /// granted; grants are appended to `grants` in the order the outputs were first offered.
+    pub fn finish(&mut self, grants: &mut Vec<(u32, u32)>) {
         for &o in &self.touched {
             let input = self.best_in[o as usize];
             self.best_in[o as usize] = u32::MAX;
@@ -266,6 +338,43 @@ mod tests {
             assert_eq!(got, want);
             assert_eq!(ip, ip2);
             assert_eq!(op, op2);
+        }
+    }
+
+    /// The set's choice equals the round-robin arbiter's over every output VC of the router
+    /// (the free VC of the range with the smallest `rr_distance` from the pointer, by brute
+    /// force), for every pointer, range and free set of a small router, and at 3 and 64 VCs
+    /// where ranges straddle words.
+    #[test]
+    fn free_set_choice_is_the_round_robin_choice() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        for (ports, v) in [(3u32, 5u32), (45, 3), (3, 64)] {
+            let size = ports * v;
+            for _ in 0..300 {
+                let mut set = OvSet::full(size);
+                let free: Vec<bool> = (0..size).map(|_| rng.random_bool(0.4)).collect();
+                for ov in 0..size {
+                    if !free[ov as usize] {
+                        set.remove(ov);
+                    }
+                }
+                let port = rng.random_range(0..ports);
+                let lo = rng.random_range(0..v);
+                let hi = rng.random_range(lo..v);
+                let ptr = rng.random_range(0..size);
+                let start = port * v + lo;
+                let brute = (start..=port * v + hi)
+                    .filter(|&ov| free[ov as usize])
+                    .min_by_key(|&ov| rr_distance(ov, ptr, size));
+                assert_eq!(set.contains(start), free[start as usize]);
+                let bits = set.range(start, hi - lo + 1);
+                let got = (bits != 0).then(|| start + first_from(bits, ptr.wrapping_sub(start)));
+                assert_eq!(
+                    got, brute,
+                    "{ports}x{v} port {port} vcs {lo}..={hi} ptr {ptr}"
+                );
+            }
         }
     }
 

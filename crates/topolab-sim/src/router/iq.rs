@@ -31,9 +31,10 @@
 //! resources reserved in the first cycle, its effect appears delay - 1 cycles later, and the
 //! requester does not ask again in between (BookSim2 re-checks availability at the end instead).
 
-use crate::allocator::{next_mod, rr_distance, ByVcs, OutputStage, Request};
+use super::Outbox;
+use crate::allocator::{first_from, next_mod, rr_distance, ByVcs, OutputStage, OvSet};
 use crate::config::{FlowControl, SimConfig};
-use crate::flit::{Flit, Wheel};
+use crate::flit::Flit;
 use crate::routing::{GlobalView, RouteChoice, RouteCtx, Routing};
 use crate::stats::RouterStats;
 use crate::topo::{SimTopology, NONE};
@@ -149,6 +150,10 @@ pub struct IqState {
     direct_credits: bool,
     /// One internal step per cycle and unit switch and crossbar delays (`fused_output`).
     fused_output: bool,
+    /// The reference configurations' case: single-flit packets, wormhole, fused output,
+    /// direct credits, unit VC allocation delay. The step is compiled for it apart
+    /// (`step_as::<true>`), its configuration tests decided at compile time.
+    single_flit: bool,
     pub n_in: u32,
     pub n_out: u32,
     pub n_ep: u32,
@@ -169,6 +174,9 @@ pub struct IqState {
     pub ov: Vec<OutputVc>,
     /// Credits in use per output port, all VCs (BookSim2 GetUsedCredit).
     pub op_used: Vec<u32>,
+    /// The output VCs without an owner: VC allocation reads a head's candidates as one word
+    /// (`num_vcs` <= 64) instead of looping over its range.
+    ov_free: OvSet,
 
     // Switch arbiter pointers.
     sw_in_ptr: Vec<u32>,
@@ -193,6 +201,10 @@ pub struct IqState {
     pub active_list: Vec<u32>,
     routing_list: Vec<u32>,
     xbar: VecDeque<Xbar>,
+    /// With `fused_output` the crossbar is these two lists instead: the flits granted the
+    /// switch in this cycle, and those granted in the previous one, which leave now.
+    crossing: Vec<Xbar>,
+    leaving: Vec<Xbar>,
     oq_head: Vec<u32>,
     oq_tail: Vec<u32>,
     pub oq_len: Vec<u32>,
@@ -204,7 +216,6 @@ pub struct IqState {
     pub pend_credits: VecDeque<(u32, u32)>,
 
     // Scratch.
-    picks: Vec<Request>,
     vc_grants: Vec<(u32, u32)>,
     sw_grants: Vec<(u32, u32)>,
     tried: Vec<u32>,
@@ -225,6 +236,12 @@ impl IqState {
             fused_output: cfg.internal_speedup == 1.0
                 && cfg.sw_alloc_delay == 1
                 && cfg.st_final_delay == 1,
+            single_flit: cfg.packet_size == 1
+                && cfg.flow_control != FlowControl::Vct
+                && cfg.internal_speedup == 1.0
+                && cfg.sw_alloc_delay == 1
+                && cfg.st_final_delay == 1
+                && cfg.vc_alloc_delay == 1,
             n_in,
             n_out,
             n_ep,
@@ -249,6 +266,7 @@ impl IqState {
                 nov
             ],
             op_used: vec![0; n_out as usize],
+            ov_free: OvSet::full(n_out * v),
             sw_in_ptr: vec![0; n_in as usize],
             sw_out_ptr: vec![0; n_out as usize],
             sw_offset: vec![0; n_in as usize],
@@ -264,6 +282,8 @@ impl IqState {
             active_list: Vec::new(),
             routing_list: Vec::new(),
             xbar: VecDeque::new(),
+            crossing: Vec::new(),
+            leaving: Vec::new(),
             oq_head: vec![NONE; n_out as usize],
             oq_tail: vec![NONE; n_out as usize],
             oq_len: vec![0; n_out as usize],
@@ -271,7 +291,6 @@ impl IqState {
             credit_q: VecDeque::new(),
             credit_sent: vec![u32::MAX; n_in as usize],
             pend_credits: VecDeque::new(),
-            picks: Vec::new(),
             vc_grants: Vec::new(),
             sw_grants: Vec::new(),
             tried: Vec::new(),
@@ -324,6 +343,8 @@ impl IqState {
         let xbar = self
             .xbar
             .iter()
+            .chain(&self.leaving)
+            .chain(&self.crossing)
             .map(|x| (x.port, x.vc, &self.flits[x.slot as usize]));
         let queued = (0..self.n_out).flat_map(move |p| {
             let mut at = self.oq_head[p as usize];
@@ -384,6 +405,7 @@ impl IqState {
         if self.wait_tail && out.tail_sent && out.used == 0 {
             out.tail_sent = false;
             out.owner = NONE;
+            self.ov_free.insert(ov);
         }
         self.op_used[self.by_v.quot(ov) as usize] -= 1;
     }
@@ -449,6 +471,24 @@ impl IqState {
         next_step_cycle: u32,
         env: &mut RouteEnv,
         stats: &mut RouterStats,
+        out: &mut Outbox,
+    ) {
+        if self.single_flit {
+            self.step_as::<true>(now, step, next_step_cycle, env, stats, out);
+        } else {
+            self.step_as::<false>(now, step, next_step_cycle, env, stats, out);
+        }
+    }
+
+    /// One internal step; `SINGLE`: `single_flit` holds.
+    fn step_as<const SINGLE: bool>(
+        &mut self,
+        now: u32,
+        step: u64,
+        next_step_cycle: u32,
+        env: &mut RouteEnv,
+        stats: &mut RouterStats,
+        out: &mut Outbox,
     ) {
         while let Some(&(t, ov)) = self.pend_credits.front() {
             if t > now {
@@ -459,7 +499,7 @@ impl IqState {
         }
         // With fused output the crossbar is emptied by `emit` instead.
         while let Some(x) = self.xbar.front().copied() {
-            if self.fused_output || x.ready > now || x.step >= step {
+            if SINGLE || self.fused_output || x.ready > now || x.step >= step {
                 break;
             }
             self.xbar.pop_front();
@@ -471,13 +511,13 @@ impl IqState {
             self.enqueue_output(x.slot, x.port);
         }
         if self.booksim {
-            self.vc_evaluate(now, step);
-            self.sw_allocate(now, step, next_step_cycle, env, stats);
-            self.vc_apply(now);
+            self.vc_evaluate::<SINGLE>(now, step);
+            self.sw_allocate::<SINGLE>(now, step, next_step_cycle, env, stats, out);
+            self.vc_apply::<SINGLE>(now);
         } else {
-            self.sw_allocate(now, step, next_step_cycle, env, stats);
-            self.vc_evaluate(now, step);
-            self.vc_apply(now);
+            self.sw_allocate::<SINGLE>(now, step, next_step_cycle, env, stats, out);
+            self.vc_evaluate::<SINGLE>(now, step);
+            self.vc_apply::<SINGLE>(now);
         }
         if !self.routing_list.is_empty() {
             self.finish_routing(now, step, env);
@@ -499,12 +539,12 @@ impl IqState {
 
     /// VC allocation, input stage fused: each waiting head picks, among the free VCs of its
     /// route, the one first in round-robin order from its pointer; the output stage follows.
-    fn vc_evaluate(&mut self, now: u32, step: u64) {
-        self.picks.clear();
+    fn vc_evaluate<const SINGLE: bool>(&mut self, now: u32, step: u64) {
         self.vc_grants.clear();
         self.tried.clear();
         let v = self.vcs;
         let size = self.n_out * v;
+        let inputs = self.n_in * v;
         let step = step as u32;
         for &iv in &self.vca_list {
             let i = &self.iv[iv as usize];
@@ -513,46 +553,49 @@ impl IqState {
             }
             // With vc_alloc_delay 1 a requester without a grant asks again in the next step
             // anyway (its `ready` stays at or before now): only longer delays need the list.
-            if self.vc_delay > 1 {
+            if !SINGLE && self.vc_delay > 1 {
                 self.tried.push(iv);
             }
             let rt = i.route();
             let ptr = i.vc_ptr;
             let mut best = NONE;
-            let mut best_d = u32::MAX;
-            for vc in rt.vc_lo as u32..=rt.vc_hi as u32 {
-                let ov = rt.port * v + vc;
-                let o = &self.ov[ov as usize];
-                if o.owner != NONE || (self.vct && self.buf - (o.used as u32) < self.pkt) {
-                    continue;
+            if !SINGLE && self.vct {
+                let mut best_d = u32::MAX;
+                for vc in rt.vc_lo as u32..=rt.vc_hi as u32 {
+                    let ov = rt.port * v + vc;
+                    let o = &self.ov[ov as usize];
+                    if o.owner != NONE || self.buf - (o.used as u32) < self.pkt {
+                        continue;
+                    }
+                    let d = rr_distance(ov, ptr, size);
+                    if d < best_d {
+                        best_d = d;
+                        best = ov;
+                    }
                 }
-                let d = rr_distance(ov, ptr, size);
-                if d < best_d {
-                    best_d = d;
-                    best = ov;
+            } else {
+                let lo = rt.port * v + rt.vc_lo as u32;
+                if rt.vc_hi == rt.vc_lo {
+                    // One candidate (a VC class per phase, as the Dragonfly's): no arbiter.
+                    if self.ov_free.contains(lo) {
+                        best = lo;
+                    }
+                } else {
+                    let free = self.ov_free.range(lo, (rt.vc_hi - rt.vc_lo) as u32 + 1);
+                    if free != 0 {
+                        best = lo + first_from(free, ptr.wrapping_sub(lo));
+                    }
                 }
             }
             if best != NONE {
-                self.picks.push(Request {
-                    input: iv,
-                    output: best,
-                    pri: 0,
-                });
+                let d = rr_distance(iv, self.ov[best as usize].vc_ptr, inputs);
+                self.vc_out.offer(iv, best, d);
             }
         }
-        if self.picks.is_empty() {
-            return;
-        }
-        let ov = &self.ov;
-        self.vc_out.run(
-            &self.picks,
-            self.n_in * v,
-            |o| ov[o as usize].vc_ptr,
-            &mut self.vc_grants,
-        );
+        self.vc_out.finish(&mut self.vc_grants);
     }
 
-    fn vc_apply(&mut self, now: u32) {
+    fn vc_apply<const SINGLE: bool>(&mut self, now: u32) {
         // Requesters without a grant ask again vc_alloc_delay cycles on (`tried` is empty
         // with a delay of 1: they ask again in the next step).
         let retry = now + self.vc_delay;
@@ -565,13 +608,14 @@ impl IqState {
             let (iv, ov) = self.vc_grants[k];
             let o = &mut self.ov[ov as usize];
             o.owner = iv;
+            self.ov_free.remove(ov);
             o.vc_ptr = next_mod(iv, niv);
             let i = &mut self.iv[iv as usize];
             i.ov = ov;
             i.state = ACTIVE;
             i.vc_ptr = next_mod(ov, nov);
             // Switch requests from the next step on, or vc_alloc_delay cycles later.
-            i.ready = if self.vc_delay > 1 {
+            i.ready = if !SINGLE && self.vc_delay > 1 {
                 now + self.vc_delay - 1
             } else {
                 0
@@ -595,13 +639,14 @@ impl IqState {
     /// for, and for that output the VC first from the VC after the port's last winner
     /// (BookSim2's per-input request replacement, RoundRobinArbiter::Supersedes); the output
     /// stage follows.
-    fn sw_allocate(
+    fn sw_allocate<const SINGLE: bool>(
         &mut self,
         now: u32,
         step: u64,
         next_step_cycle: u32,
         env: &mut RouteEnv,
         stats: &mut RouterStats,
+        out: &mut Outbox,
     ) {
         let (v, by_v) = (self.vcs, self.by_v);
         // Entries whose VC is no longer active (its tail left) are dropped here.
@@ -636,30 +681,21 @@ impl IqState {
         if self.sw_touched.is_empty() {
             return;
         }
-        self.picks.clear();
         for &ip in &self.sw_touched {
             let iv = self.sw_best[ip as usize].2;
-            self.picks.push(Request {
-                input: ip,
-                output: by_v.quot(self.iv[iv as usize].ov),
-                pri: 0,
-            });
+            let op = by_v.quot(self.iv[iv as usize].ov);
+            let d = rr_distance(ip, self.sw_out_ptr[op as usize], self.n_in);
+            self.sw_out.offer(ip, op, d);
         }
         self.sw_grants.clear();
-        let out_ptr = &self.sw_out_ptr;
-        self.sw_out.run(
-            &self.picks,
-            self.n_in,
-            |o| out_ptr[o as usize],
-            &mut self.sw_grants,
-        );
+        self.sw_out.finish(&mut self.sw_grants);
         let grants = std::mem::take(&mut self.sw_grants);
         for &(ip, op) in &grants {
             let iv = self.sw_best[ip as usize].2;
             self.sw_in_ptr[ip as usize] = next_mod(op, self.n_out);
             self.sw_out_ptr[op as usize] = next_mod(ip, self.n_in);
             self.sw_offset[ip as usize] = next_mod(by_v.modulo(iv), v);
-            self.send_flit(iv as usize, now, step, next_step_cycle, env, stats);
+            self.send_flit::<SINGLE>(iv as usize, now, step, next_step_cycle, env, stats, out);
         }
         for &ip in &self.sw_touched {
             self.sw_best[ip as usize] = (u32::MAX, 0, NONE);
@@ -670,7 +706,8 @@ impl IqState {
     }
 
     /// The front flit of `iv` wins the switch: it leaves the input buffer for the crossbar.
-    fn send_flit(
+    #[allow(clippy::too_many_arguments)]
+    fn send_flit<const SINGLE: bool>(
         &mut self,
         iv: usize,
         now: u32,
@@ -678,6 +715,7 @@ impl IqState {
         next_step_cycle: u32,
         env: &mut RouteEnv,
         stats: &mut RouterStats,
+        out: &mut Outbox,
     ) {
         let by_v = self.by_v;
         let i = &mut self.iv[iv];
@@ -691,33 +729,48 @@ impl IqState {
         self.buffered -= 1;
         let port = by_v.quot(ov);
         // Every packet has `pkt` flits: with one, each flit is a tail, known without reading it.
-        let tail = self.pkt == 1 || self.flits[slot as usize].is_tail();
-        let out = &mut self.ov[ov as usize];
-        out.used += 1;
+        let tail = SINGLE || self.pkt == 1 || self.flits[slot as usize].is_tail();
+        let o = &mut self.ov[ov as usize];
+        o.used += 1;
         if tail {
-            out.tail_sent = true;
+            o.tail_sent = true;
             if !self.wait_tail {
-                out.owner = NONE;
+                o.owner = NONE;
+                self.ov_free.insert(ov);
             }
         }
         self.op_used[port as usize] += 1;
         let in_port = by_v.quot(iv as u32);
         let update = now + self.sw_delay - 1;
-        self.credit_q
-            .push_back((in_port, by_v.modulo(iv as u32) as u8, update));
-        let xbar_start = if self.sw_delay == 1 {
+        if SINGLE || self.direct_credits {
+            // Due in this cycle's emission, where the queue would send it in this order.
+            out.credit(in_port, by_v.modulo(iv as u32) as u8, self.n_ep);
+        } else {
+            self.credit_q
+                .push_back((in_port, by_v.modulo(iv as u32) as u8, update));
+        }
+        let xbar_start = if SINGLE || self.sw_delay == 1 {
             next_step_cycle
         } else {
             update + 1
         };
-        self.xbar.push_back(Xbar {
+        let x = Xbar {
             slot,
             port,
-            ready: xbar_start + self.xbar_delay - 1,
+            ready: if SINGLE {
+                next_step_cycle
+            } else {
+                xbar_start + self.xbar_delay - 1
+            },
             vc: by_v.modulo(ov) as u8,
             step,
-        });
-        if self.sw_delay > 1 {
+        };
+        if SINGLE || self.fused_output {
+            self.crossing.push(x);
+        } else {
+            self.xbar.push_back(x);
+        }
+        if !SINGLE && self.sw_delay > 1 {
             self.iv[iv].ready = update;
         }
         stats.flit_hops += 1;
@@ -756,17 +809,9 @@ impl IqState {
     /// Each output port sends one queued flit; each input port sends one credit. Router-bound
     /// ones are appended to `flits_out` / `credits_out`; endpoint-bound ones go into the
     /// endpoints' wheels at cycle `ep_arrival`.
-    pub fn emit(
-        &mut self,
-        now: u32,
-        flits_out: &mut Vec<(u32, Flit)>,
-        credits_out: &mut Vec<(u32, u8)>,
-        ep_flits: &mut Wheel<(u32, Flit)>,
-        ep_credits: &mut Wheel<(u32, u8)>,
-        ep_arrival: u32,
-    ) {
+    pub fn emit(&mut self, now: u32, out: &mut Outbox) {
         if self.fused_output {
-            self.emit_fused(now, flits_out, ep_flits, ep_arrival);
+            self.emit_fused(now, out);
         }
         let mut k = 0;
         while k < self.oq_ports.len() {
@@ -774,11 +819,7 @@ impl IqState {
             let slot = self.oq_head[p];
             self.oq_head[p] = self.next[slot as usize];
             self.oq_len[p] -= 1;
-            if (p as u32) < self.n_ep {
-                ep_flits.push(ep_arrival, (p as u32, self.flits[slot as usize]));
-            } else {
-                flits_out.push((p as u32, self.flits[slot as usize]));
-            }
+            out.flit(p as u32, self.flits[slot as usize], self.n_ep);
             self.free.push(slot);
             if self.oq_head[p] == NONE {
                 self.oq_tail[p] = NONE;
@@ -787,29 +828,15 @@ impl IqState {
                 k += 1;
             }
         }
+        // With direct credits the switch allocation has sent them already.
         if self.credit_q.is_empty() {
-            return;
-        }
-        if self.direct_credits {
-            // At most one credit per input port per cycle, all due now.
-            for (port, vc, _) in self.credit_q.drain(..) {
-                if port < self.n_ep {
-                    ep_credits.push(ep_arrival, (port, vc));
-                } else {
-                    credits_out.push((port, vc));
-                }
-            }
             return;
         }
         self.credit_keep.clear();
         while let Some((port, vc, earliest)) = self.credit_q.pop_front() {
             if earliest <= now && self.credit_sent[port as usize] != now {
                 self.credit_sent[port as usize] = now;
-                if port < self.n_ep {
-                    ep_credits.push(ep_arrival, (port, vc));
-                } else {
-                    credits_out.push((port, vc));
-                }
+                out.credit(port, vc, self.n_ep);
             } else {
                 self.credit_keep.push((port, vc, earliest));
             }
@@ -821,35 +848,27 @@ impl IqState {
     /// A flit granted the switch in cycle A leaves the crossbar in A + 1 and is sent at the end
     /// of A + 1; each output port is granted at most once per cycle, so its output queue holds
     /// at most that one flit when it sends, and the queue is empty again between cycles. The
-    /// flits of the crossbar due now (those granted in the previous cycle) are therefore sent
-    /// straight from it, without passing through the output queues, in the order the queues
-    /// would have sent them (`emit`'s scan with swap_remove: the first one entered, then the
-    /// others from the last entered back), so the receivers see the same arrival order.
-    fn emit_fused(
-        &mut self,
-        now: u32,
-        flits_out: &mut Vec<(u32, Flit)>,
-        ep_flits: &mut Wheel<(u32, Flit)>,
-        ep_arrival: u32,
-    ) {
+    /// flits granted in the previous cycle (`leaving`; a router holding any is processed in
+    /// the next cycle, `busy`) are therefore sent straight from the crossbar, without passing
+    /// through the output queues, in the order the queues would have sent them (`emit`'s scan
+    /// with swap_remove: the first one entered, then the others from the last entered back),
+    /// so the receivers see the same arrival order; this cycle's grants leave in the next.
+    fn emit_fused(&mut self, now: u32, out: &mut Outbox) {
         debug_assert!(self.oq_ports.is_empty());
-        let due = self.xbar.iter().take_while(|x| x.ready <= now).count();
-        if due == 0 {
-            return;
-        }
-        for k in std::iter::once(0).chain((1..due).rev()) {
-            let x = self.xbar[k];
-            let f = &mut self.flits[x.slot as usize];
-            f.hops = f.hops.saturating_add(1);
-            f.vc = x.vc;
-            if x.port < self.n_ep {
-                ep_flits.push(ep_arrival, (x.port, *f));
-            } else {
-                flits_out.push((x.port, *f));
+        debug_assert!(self.leaving.iter().all(|x| x.ready == now));
+        let due = self.leaving.len();
+        if due > 0 {
+            for k in std::iter::once(0).chain((1..due).rev()) {
+                let x = self.leaving[k];
+                let f = &mut self.flits[x.slot as usize];
+                f.hops = f.hops.saturating_add(1);
+                f.vc = x.vc;
+                out.flit(x.port, *f, self.n_ep);
+                self.free.push(x.slot);
             }
-            self.free.push(x.slot);
+            self.leaving.clear();
         }
-        self.xbar.drain(..due);
+        std::mem::swap(&mut self.leaving, &mut self.crossing);
     }
 
     /// Brings this router's VC records, buffered flits, work lists and queues into the cache
@@ -875,6 +894,7 @@ impl IqState {
         deque(&self.credit_q);
         deque(&self.pend_credits);
         deque(&self.xbar);
+        slice(&self.leaving);
     }
 
     /// Brings the state this router's turn will touch into the cache ahead of it (see
@@ -912,7 +932,7 @@ impl IqState {
         for &(_, ov) in &self.pend_credits {
             value(&self.ov[ov as usize]);
         }
-        for x in &self.xbar {
+        for x in self.xbar.iter().chain(&self.leaving) {
             value(&self.flits[x.slot as usize]);
         }
         for &slot in self.free.iter().rev().take(8) {
@@ -939,6 +959,7 @@ impl IqState {
     pub fn busy(&self) -> bool {
         self.buffered > 0
             || !self.xbar.is_empty()
+            || !self.leaving.is_empty()
             || !self.oq_ports.is_empty()
             || !self.credit_q.is_empty()
     }
@@ -953,6 +974,8 @@ impl IqState {
     pub fn held_flits(&self) -> u64 {
         self.buffered as u64
             + self.xbar.len() as u64
+            + self.leaving.len() as u64
+            + self.crossing.len() as u64
             + self.oq_len.iter().map(|&l| l as u64).sum::<u64>()
     }
 }

@@ -65,6 +65,40 @@ pub struct CycleCtx<'a> {
     pub generating: bool,
 }
 
+/// Where a router's turn puts what it sends: router-bound flits and credits are staged for the
+/// engine's delivery; endpoint-bound ones go straight into the endpoints' wheels, arriving in
+/// cycle `ep_arrival`.
+pub struct Outbox<'a> {
+    pub flits: &'a mut Vec<(u32, Flit)>,
+    pub credits: &'a mut Vec<(u32, u8)>,
+    pub ep_flits: &'a mut Wheel<(u32, Flit)>,
+    pub ep_credits: &'a mut Wheel<(u32, u8)>,
+    pub ep_arrival: u32,
+}
+
+impl Outbox<'_> {
+    /// Sends a credit for VC `vc` of input port `port` upstream (`n_ep`: the router's endpoint
+    /// ports, which come first).
+    #[inline]
+    pub fn credit(&mut self, port: u32, vc: u8, n_ep: u32) {
+        if port < n_ep {
+            self.ep_credits.push(self.ep_arrival, (port, vc));
+        } else {
+            self.credits.push((port, vc));
+        }
+    }
+
+    /// Sends flit `f` on output port `port`.
+    #[inline]
+    pub fn flit(&mut self, port: u32, f: Flit, n_ep: u32) {
+        if port < n_ep {
+            self.ep_flits.push(self.ep_arrival, (port, f));
+        } else {
+            self.flits.push((port, f));
+        }
+    }
+}
+
 /// Router model state, enum dispatch.
 // One per router; the iq state stays inline (no box) for the hot loop.
 #[allow(clippy::large_enum_variant)]
@@ -242,6 +276,14 @@ impl RouterCore {
             iq.receive_credit(q * v + vc as u32, now);
         }
 
+        // Router-bound traffic is staged for delivery; endpoint-bound stays in this router.
+        let mut out = Outbox {
+            flits: &mut self.staged_flits,
+            credits: &mut self.staged_credits,
+            ep_flits: &mut self.eps.ej_wheel,
+            ep_credits: &mut self.eps.cr_wheel,
+            ep_arrival: now + ctx.cfg.endpoint_latency + 1,
+        };
         for k in 0..ctx.steps {
             let next_step_cycle = if k + 1 < ctx.steps { now } else { now + 1 };
             iq.step(
@@ -250,19 +292,10 @@ impl RouterCore {
                 next_step_cycle,
                 &mut env,
                 &mut self.stats,
+                &mut out,
             );
         }
-
-        // Router-bound traffic is staged for delivery; endpoint-bound stays in this router.
-        let back = now + ctx.cfg.endpoint_latency + 1;
-        iq.emit(
-            now,
-            &mut self.staged_flits,
-            &mut self.staged_credits,
-            &mut self.eps.ej_wheel,
-            &mut self.eps.cr_wheel,
-            back,
-        );
+        iq.emit(now, &mut out);
         self.busy = iq.busy() || self.eps.busy();
         // A busy router is processed next cycle anyway; its wake-up time is only needed once idle.
         self.own_wake = if self.busy {
