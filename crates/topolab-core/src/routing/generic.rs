@@ -542,8 +542,13 @@ impl HopRouting for UgalCandidates {
     fn oblivious(&self) -> bool {
         false
     }
+    // Read at every ejection under `booksim_compat`: matched, not through `rule()`'s vtable.
+    #[inline]
     fn state_vc(&self, st: RouteState) -> u8 {
-        self.rule().state_vc(st)
+        match self {
+            UgalCandidates::Shortest(u) => u.state_vc(st),
+            UgalCandidates::Dragonfly(d) => d.state_vc(st),
+        }
     }
     fn start(&self, s: u32, t: u32, out: &mut Vec<(RouteState, f64)>) {
         self.rule().start(s, t, out)

@@ -104,6 +104,8 @@ impl UgalRouting {
     }
 
     /// Sum of published output queues along a path drawn hop by hop from the first hop on.
+    // Out of line: UGAL-L's per-packet cost stays small enough to inline.
+    #[inline(never)]
     fn path_queues(
         &self,
         ctx: &RouteCtx,
