@@ -125,7 +125,7 @@ impl DragonflyUgal {
         self.neighbors[self.neighbor_off[r as usize] + nb as usize]
     }
 
-    #[inline]
+    #[inline(always)]
     fn one_hop(&self, r: u32, t: u32, st: RouteState) -> Option<Hop> {
         let (phase, i) = (st.phase, st.aux);
         let target = if phase == TO_INTERMEDIATE { i } else { t };
@@ -200,7 +200,7 @@ impl HopRouting for DragonflyUgal {
             out(h);
         }
     }
-    #[inline]
+    #[inline(always)]
     fn next_each<F: FnMut(Hop)>(&self, r: u32, t: u32, _hop: u32, st: RouteState, mut out: F) {
         if let Some(h) = self.one_hop(r, t, st) {
             out(h);

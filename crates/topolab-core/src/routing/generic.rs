@@ -560,7 +560,7 @@ impl HopRouting for UgalCandidates {
             UgalCandidates::Dragonfly(d) => d.next(r, t, hop, st, out),
         }
     }
-    #[inline]
+    #[inline(always)]
     fn next_each<F: FnMut(Hop)>(&self, r: u32, t: u32, hop: u32, st: RouteState, out: F) {
         match self {
             UgalCandidates::Shortest(u) => u.next_each(r, t, hop, st, out),

@@ -87,7 +87,9 @@ impl<R: HopRouting> RuleRouting<R> {
         self
     }
 
-    #[inline]
+    // Inlined whole into the router's route computation (with `pick` and `draw_hop`), so that
+    // the context stays in registers and the rule's loop calls no function.
+    #[inline(always)]
     pub fn route(&self, ctx: &RouteCtx, f: &mut Flit, rng: &mut ChaCha8Rng) -> RouteChoice {
         let r = ctx.router;
         let t = f.dest_router;
@@ -151,7 +153,7 @@ impl<R: HopRouting> RuleRouting<R> {
     /// One candidate hop at `router` (uniformly over ports, or the least occupied output of
     /// `ctx.port_used`) and its output port; None when the packet is delivered there.
     /// `dest` (the destination endpoint) picks the port for `Ports::Destination`.
-    #[inline]
+    #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub fn pick(
         &self,
@@ -184,7 +186,7 @@ impl<R: HopRouting> RuleRouting<R> {
     /// One of the least-detouring candidate hops, uniformly (reservoir sampling: the first
     /// is taken without a draw). The draw a hop-by-hop reading makes; UGAL-G's path costs
     /// draw the same way.
-    #[inline]
+    #[inline(always)]
     pub fn draw_hop(
         &self,
         router: u32,
@@ -214,7 +216,8 @@ impl<R: HopRouting> RuleRouting<R> {
 
     /// Uniformly over the ports of the least-detouring candidates (a link of width w counts
     /// w times; the first single-cable candidate is taken without a draw).
-    #[inline]
+    // Out of line, as `pick_least_used`: only the uniform draw is inlined into `route`.
+    #[inline(never)]
     fn pick_port_uniform(
         &self,
         ctx: &RouteCtx,
@@ -252,7 +255,7 @@ impl<R: HopRouting> RuleRouting<R> {
 
     /// The output port with the fewest credits in use plus the detour penalty, over every
     /// candidate's ports, ties broken at random.
-    #[inline]
+    #[inline(never)]
     fn pick_least_used(
         &self,
         ctx: &RouteCtx,

@@ -141,7 +141,7 @@ impl UgalRouting {
     }
 
     /// Cost of a candidate whose first hop leaves through `port`.
-    #[inline]
+    #[inline(always)]
     fn cost(
         &self,
         ctx: &RouteCtx,
