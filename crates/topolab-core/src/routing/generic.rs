@@ -567,4 +567,18 @@ impl HopRouting for UgalCandidates {
             UgalCandidates::Dragonfly(d) => d.next_each(r, t, hop, st, out),
         }
     }
+    #[inline(always)]
+    fn draw_next(
+        &self,
+        r: u32,
+        t: u32,
+        hop: u32,
+        st: RouteState,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<Hop> {
+        match self {
+            UgalCandidates::Shortest(u) => u.draw_next(r, t, hop, st, rng),
+            UgalCandidates::Dragonfly(d) => d.draw_next(r, t, hop, st, rng),
+        }
+    }
 }

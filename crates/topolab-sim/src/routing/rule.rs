@@ -87,7 +87,7 @@ impl<R: HopRouting> RuleRouting<R> {
         self
     }
 
-    // Inlined whole into the router's route computation (with `pick` and `draw_hop`), so that
+    // Inlined whole into the router's route computation (with `pick` and the rule's `draw_next`), so that
     // the context stays in registers and the rule's loop calls no function.
     #[inline(always)]
     pub fn route(&self, ctx: &RouteCtx, f: &mut Flit, rng: &mut ChaCha8Rng) -> RouteChoice {
@@ -171,7 +171,7 @@ impl<R: HopRouting> RuleRouting<R> {
             (Select::Random, Ports::Random) => self.pick_port_uniform(ctx, router, t, hop, st, rng),
             (Select::Random, ports) => {
                 // One draw among the candidates, each counted once; the port follows.
-                let h = self.draw_hop(router, t, hop, st, rng)?;
+                let h = self.rule.draw_next(router, t, hop, st, rng)?;
                 let (first, width) = ctx.topo.nbr_port(router as usize, h.nb as usize);
                 let port = match ports {
                     Ports::Destination => first + dest % width,
@@ -181,37 +181,6 @@ impl<R: HopRouting> RuleRouting<R> {
             }
             (Select::Queue, _) => self.pick_least_used(ctx, router, t, hop, st, rng),
         }
-    }
-
-    /// One of the least-detouring candidate hops, uniformly (reservoir sampling: the first
-    /// is taken without a draw). The draw a hop-by-hop reading makes; UGAL-G's path costs
-    /// draw the same way.
-    #[inline(always)]
-    pub fn draw_hop(
-        &self,
-        router: u32,
-        t: u32,
-        hop: u32,
-        st: RouteState,
-        rng: &mut ChaCha8Rng,
-    ) -> Option<Hop> {
-        let mut chosen: Option<Hop> = None;
-        let mut seen = 0u32;
-        let mut least = u8::MAX;
-        self.rule.next_each(router, t, hop, st, |h: Hop| {
-            if h.detour > least {
-                return;
-            }
-            if h.detour < least {
-                least = h.detour;
-                seen = 0;
-            }
-            seen += 1;
-            if seen == 1 || rng.random_range(0..seen) == 0 {
-                chosen = Some(h);
-            }
-        });
-        chosen
     }
 
     /// Uniformly over the ports of the least-detouring candidates (a link of width w counts
