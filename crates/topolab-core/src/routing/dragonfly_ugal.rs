@@ -120,7 +120,7 @@ impl DragonflyUgal {
     }
 
     /// Router r's neighbour at position `nb`.
-    #[inline]
+    #[inline(always)]
     fn neighbor(&self, r: u32, nb: u32) -> u32 {
         self.neighbors[self.neighbor_off[r as usize] + nb as usize]
     }

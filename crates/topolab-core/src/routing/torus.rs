@@ -136,8 +136,15 @@ impl HopRouting for TorusDor {
     fn next_each<F: FnMut(Hop)>(&self, r: u32, t: u32, _hop: u32, st: RouteState, mut out: F) {
         let g = &self.grid;
         let (here, there) = (g.coords_of(r), g.coords_of(t));
-        let Some(n) = here.iter().zip(there).position(|(a, b)| a != b) else {
-            return;
+        // The state names the dimension being travelled, every lower one already corrected:
+        // while it is not done, it is the first that differs, found without a search.
+        let travelled = (st.phase >> 2) as usize;
+        let n = match travelled.checked_sub(1) {
+            Some(m) if m < here.len() && here[m] != there[m] => m,
+            _ => match here.iter().zip(there).position(|(a, b)| a != b) {
+                Some(n) => n,
+                None => return,
+            },
         };
         let (cur, dst, k) = (here[n], there[n], g.dims[n]);
         let tag = ((n + 1) as u8) << 2;
