@@ -168,7 +168,9 @@ impl UgalRouting {
         }
     }
 
-    #[inline]
+    // Out of line: with its candidates' hops inlined it is large, and `Routing::route` stays
+    // small enough to inline into the router for the table and rule routings.
+    #[inline(never)]
     pub fn route(&self, ctx: &RouteCtx, f: &mut Flit, rng: &mut ChaCha8Rng) -> RouteChoice {
         if !ctx.from_endpoint {
             return self.hop.route(ctx, f, rng);
