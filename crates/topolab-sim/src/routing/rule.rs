@@ -87,8 +87,9 @@ impl<R: HopRouting> RuleRouting<R> {
         self
     }
 
-    // Inlined whole into the router's route computation (with `pick` and the rule's `draw_next`), so that
-    // the context stays in registers and the rule's loop calls no function.
+    // Inlined whole into the router's route computation (with `pick` and the rule's
+    // `draw_next`), so that the context stays in registers and the rule's loop calls no
+    // function.
     #[inline(always)]
     pub fn route(&self, ctx: &RouteCtx, f: &mut Flit, rng: &mut ChaCha8Rng) -> RouteChoice {
         let r = ctx.router;
