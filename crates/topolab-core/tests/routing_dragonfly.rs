@@ -166,3 +166,65 @@ fn bad_letters_and_families_are_refused() {
         .to_string();
     assert!(e.contains("dragonfly") && e.contains("hyperx"), "{e}");
 }
+
+/// BookSim2's hop (`dragonfly_static:vcs=booksim`, the first hop from every router towards
+/// every other), against a search of the network itself: within a group the destination; a
+/// router with global links to the target group takes the one at its lowest neighbour position;
+/// any other router goes to its group's end of the first link (in link order) to that group.
+/// With g = 3 groups of a = 4 routers and h = 2, every two groups are joined several times
+/// (several gateways per pair, the case the gateway table's per-gateway links serve).
+#[test]
+fn booksim_hop_matches_a_search_of_the_links() {
+    for spec in ["dragonfly:h=2,g=3", "dragonfly:h=2"] {
+        let net = build_str(spec).unwrap();
+        let r = rule(&net, "dragonfly_static:vcs=booksim");
+        let group = |x: u32| label(&net, x)[0];
+        let n = net.num_routers() as u32;
+        let mut several_gateways = false;
+        for s in 0..n {
+            for t in (0..n).filter(|&t| t != s) {
+                let nbrs = net.neighbors(s as usize);
+                let expected = if group(s) == group(t) {
+                    t
+                } else if let Some(&v) = nbrs.iter().find(|&&v| group(v) == group(t)) {
+                    v
+                } else {
+                    let l = net
+                        .links()
+                        .iter()
+                        .find(|l| {
+                            (group(l.src), group(l.dst)) == (group(s), group(t))
+                                || (group(l.dst), group(l.src)) == (group(s), group(t))
+                        })
+                        .unwrap();
+                    if group(l.src) == group(s) {
+                        l.src
+                    } else {
+                        l.dst
+                    }
+                };
+                let gateways = (0..n)
+                    .filter(|&x| group(x) == group(s))
+                    .filter(|&x| {
+                        net.neighbors(x as usize)
+                            .iter()
+                            .any(|&v| group(v) == group(t))
+                    })
+                    .count();
+                several_gateways |= gateways > 1;
+                let mut starts = Vec::new();
+                r.start(s, t, &mut starts);
+                let mut hops = Vec::new();
+                r.next(s, t, 0, starts[0].0, &mut |h| hops.push(h));
+                assert_eq!(hops.len(), 1, "{spec}: {s} -> {t}");
+                assert_eq!(nbrs[hops[0].nb as usize], expected, "{spec}: {s} -> {t}");
+            }
+        }
+        if spec.contains("g=3") {
+            assert!(
+                several_gateways,
+                "{spec}: the case of several gateways is not exercised"
+            );
+        }
+    }
+}

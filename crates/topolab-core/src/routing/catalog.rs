@@ -105,6 +105,17 @@ macro_rules! rules {
             fn next_each<F: FnMut(Hop)>(&self, r: u32, t: u32, hop: u32, st: RouteState, out: F) {
                 match self { $(Rule::$variant(x) => x.next_each(r, t, hop, st, out),)* }
             }
+            #[inline]
+            fn draw_next(
+                &self,
+                r: u32,
+                t: u32,
+                hop: u32,
+                st: RouteState,
+                rng: &mut ChaCha8Rng,
+            ) -> Option<Hop> {
+                match self { $(Rule::$variant(x) => x.draw_next(r, t, hop, st, rng),)* }
+            }
         }
     };
 }

@@ -108,6 +108,13 @@ impl GridCoords {
         self.coords[r as usize * self.dims.len() + n]
     }
 
+    /// Every coordinate of router r, dimension by dimension.
+    #[inline]
+    pub fn coords_of(&self, r: u32) -> &[u32] {
+        let nd = self.dims.len();
+        &self.coords[r as usize * nd..][..nd]
+    }
+
     /// Position of r's neighbour that has coordinate c in dimension n (its other coordinates
     /// equal r's), or NONE.
     #[inline]

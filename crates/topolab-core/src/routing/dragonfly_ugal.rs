@@ -30,8 +30,10 @@ pub struct DragonflyUgal {
     group: Vec<u32>,
     /// Router of every endpoint (endpoints numbered router by router).
     endpoint_router: Vec<u32>,
-    /// The network's router-to-router adjacency, to name a hop's next router.
-    neighbors: Vec<Vec<u32>>,
+    /// The network's router-to-router adjacency, to name a hop's next router: router r's
+    /// neighbours are neighbors[neighbor_off[r]..neighbor_off[r + 1]].
+    neighbor_off: Vec<usize>,
+    neighbors: Vec<u32>,
 }
 
 impl DragonflyUgal {
@@ -43,6 +45,12 @@ impl DragonflyUgal {
                 "ugal_l:paths=dragonfly draws an intermediate endpoint: needs 1 to {} endpoints, this network has {total}",
                 u32::MAX
             )));
+        }
+        let mut neighbor_off = vec![0usize];
+        let mut neighbors = Vec::new();
+        for r in 0..net.num_routers() {
+            neighbors.extend_from_slice(net.neighbors(r));
+            neighbor_off.push(neighbors.len());
         }
         let endpoint_router = net
             .endpoints()
@@ -56,13 +64,13 @@ impl DragonflyUgal {
                 .map(|r| net.label(r)[0] as u32)
                 .collect(),
             endpoint_router,
-            neighbors: (0..net.num_routers())
-                .map(|r| net.neighbors(r).to_vec())
-                .collect(),
+            neighbor_off,
+            neighbors,
         })
     }
 
     /// The minimal candidate's starting state.
+    #[inline]
     pub fn minimal_start(&self, s: u32, t: u32) -> RouteState {
         let phase = if self.group[s as usize] == self.group[t as usize] {
             AFTER_GLOBAL
@@ -73,6 +81,7 @@ impl DragonflyUgal {
     }
 
     /// Whether `st` is a minimal path's state.
+    #[inline]
     pub fn is_minimal(&self, st: RouteState) -> bool {
         st.phase != TO_INTERMEDIATE
     }
@@ -80,6 +89,7 @@ impl DragonflyUgal {
     /// The non-minimal candidate: an intermediate endpoint drawn uniformly (one draw, none
     /// when the destination is in the source group); the minimal state when its router is in
     /// the source group.
+    #[inline]
     pub fn sample_nonminimal(&self, s: u32, t: u32, rng: &mut ChaCha8Rng) -> RouteState {
         if self.group[s as usize] == self.group[t as usize] {
             return self.minimal_start(s, t);
@@ -89,6 +99,7 @@ impl DragonflyUgal {
         self.via_intermediate(s, t, i)
     }
 
+    #[inline]
     fn via_intermediate(&self, s: u32, t: u32, i: u32) -> RouteState {
         if self.group[i as usize] == self.group[s as usize] {
             self.minimal_start(s, t)
@@ -101,14 +112,20 @@ impl DragonflyUgal {
     pub fn length(&self, r: u32, t: u32, st: RouteState) -> u32 {
         let (mut r, mut st, mut hops) = (r, st, 0);
         while let Some(h) = self.one_hop(r, t, st) {
-            r = self.neighbors[r as usize][h.nb as usize];
+            r = self.neighbor(r, h.nb);
             st = h.state;
             hops += 1;
         }
         hops
     }
 
-    #[inline]
+    /// Router r's neighbour at position `nb`.
+    #[inline(always)]
+    fn neighbor(&self, r: u32, nb: u32) -> u32 {
+        self.neighbors[self.neighbor_off[r as usize] + nb as usize]
+    }
+
+    #[inline(always)]
     fn one_hop(&self, r: u32, t: u32, st: RouteState) -> Option<Hop> {
         let (phase, i) = (st.phase, st.aux);
         let target = if phase == TO_INTERMEDIATE { i } else { t };
@@ -121,7 +138,7 @@ impl DragonflyUgal {
         } else {
             phase
         };
-        let next = self.neighbors[r as usize][nb as usize];
+        let next = self.neighbor(r, nb);
         let after = if phase == TO_INTERMEDIATE && next == i {
             BEFORE_GLOBAL
         } else {
@@ -149,6 +166,7 @@ impl HopRouting for DragonflyUgal {
     fn oblivious(&self) -> bool {
         false
     }
+    #[inline]
     fn state_vc(&self, st: RouteState) -> u8 {
         st.phase
     }
@@ -182,7 +200,7 @@ impl HopRouting for DragonflyUgal {
             out(h);
         }
     }
-    #[inline]
+    #[inline(always)]
     fn next_each<F: FnMut(Hop)>(&self, r: u32, t: u32, _hop: u32, st: RouteState, mut out: F) {
         if let Some(h) = self.one_hop(r, t, st) {
             out(h);

@@ -542,8 +542,13 @@ impl HopRouting for UgalCandidates {
     fn oblivious(&self) -> bool {
         false
     }
+    // Read at every ejection under `booksim_compat`: matched, not through `rule()`'s vtable.
+    #[inline]
     fn state_vc(&self, st: RouteState) -> u8 {
-        self.rule().state_vc(st)
+        match self {
+            UgalCandidates::Shortest(u) => u.state_vc(st),
+            UgalCandidates::Dragonfly(d) => d.state_vc(st),
+        }
     }
     fn start(&self, s: u32, t: u32, out: &mut Vec<(RouteState, f64)>) {
         self.rule().start(s, t, out)
@@ -555,11 +560,25 @@ impl HopRouting for UgalCandidates {
             UgalCandidates::Dragonfly(d) => d.next(r, t, hop, st, out),
         }
     }
-    #[inline]
+    #[inline(always)]
     fn next_each<F: FnMut(Hop)>(&self, r: u32, t: u32, hop: u32, st: RouteState, out: F) {
         match self {
             UgalCandidates::Shortest(u) => u.next_each(r, t, hop, st, out),
             UgalCandidates::Dragonfly(d) => d.next_each(r, t, hop, st, out),
+        }
+    }
+    #[inline(always)]
+    fn draw_next(
+        &self,
+        r: u32,
+        t: u32,
+        hop: u32,
+        st: RouteState,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<Hop> {
+        match self {
+            UgalCandidates::Shortest(u) => u.draw_next(r, t, hop, st, rng),
+            UgalCandidates::Dragonfly(d) => d.draw_next(r, t, hop, st, rng),
         }
     }
 }

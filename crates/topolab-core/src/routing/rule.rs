@@ -235,6 +235,40 @@ pub trait HopRouting: Send + Sync {
     {
         self.next(r, t, hop, st, &mut out)
     }
+    /// One of `next`'s least-detouring candidates drawn uniformly, each counted once
+    /// (reservoir sampling: the first is taken without a draw): the simulator's hop under
+    /// `select=random` with BookSim2's port choice. The `Rule` and UGAL enums forward it per
+    /// variant, so the draw is compiled for each rule type and its state stays in registers.
+    #[inline(always)]
+    fn draw_next(
+        &self,
+        r: u32,
+        t: u32,
+        hop: u32,
+        st: RouteState,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<Hop>
+    where
+        Self: Sized,
+    {
+        let mut chosen: Option<Hop> = None;
+        let mut seen = 0u32;
+        let mut least = u8::MAX;
+        self.next_each(r, t, hop, st, |h: Hop| {
+            if h.detour > least {
+                return;
+            }
+            if h.detour < least {
+                least = h.detour;
+                seen = 0;
+            }
+            seen += 1;
+            if seen == 1 || rng.random_range(0..seen) == 0 {
+                chosen = Some(h);
+            }
+        });
+        chosen
+    }
 }
 
 /// Draws one entry of a (value, weight) list by weight (the first when weights are zero).

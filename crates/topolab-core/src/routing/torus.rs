@@ -17,7 +17,7 @@
 //! ring entry), the `dateline` rule switches on the wrap link instead. Meshes have no wrap
 //! link and need one class.
 
-use super::coords::GridCoords;
+use super::coords::{GridCoords, NONE};
 use super::rule::{Hop, HopRouting, RouteState};
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
@@ -55,6 +55,10 @@ pub struct TorusDor {
     grid: GridCoords,
     wrap: bool,
     rule: Dateline,
+    /// Per router and dimension (`r * dims + n`): the positions among r's neighbours of the
+    /// next router up and down the ring (NONE at a mesh's edge), so that a hop is one load
+    /// rather than a next coordinate and a neighbour lookup.
+    steps: Vec<[u32; 2]>,
 }
 
 impl TorusDor {
@@ -63,6 +67,7 @@ impl TorusDor {
         let grid = GridCoords::read(net, "torus_dor", "d")?;
         let wrap = grid.wraps();
         let routers = net.num_routers() as u32;
+        let mut steps = Vec::with_capacity(routers as usize * grid.num_dims());
         for r in 0..routers {
             for (n, &k) in grid.dims.iter().enumerate() {
                 let c = grid.coord(r, n);
@@ -77,15 +82,22 @@ impl TorusDor {
                     wrap.then_some(k - 1)
                 };
                 for v in [up, down].into_iter().flatten() {
-                    if k > 1 && grid.neighbor(r, n, v) == super::coords::NONE {
+                    if k > 1 && grid.neighbor(r, n, v) == NONE {
                         return Err(TopolabError::InvalidNetwork(format!(
                             "torus_dor: router {r} has no link to coordinate {v} of dimension {n}"
                         )));
                     }
                 }
+                let step = |c: Option<u32>| c.map_or(NONE, |c| grid.neighbor(r, n, c));
+                steps.push([step(up), step(down)]);
             }
         }
-        Ok(TorusDor { grid, wrap, rule })
+        Ok(TorusDor {
+            grid,
+            wrap,
+            rule,
+            steps,
+        })
     }
 }
 
@@ -123,52 +135,56 @@ impl HopRouting for TorusDor {
     #[inline]
     fn next_each<F: FnMut(Hop)>(&self, r: u32, t: u32, _hop: u32, st: RouteState, mut out: F) {
         let g = &self.grid;
-        let Some(n) = (0..g.num_dims()).find(|&n| g.coord(r, n) != g.coord(t, n)) else {
-            return;
+        let (here, there) = (g.coords_of(r), g.coords_of(t));
+        // The state names the dimension being travelled, every lower one already corrected:
+        // while it is not done, it is the first that differs, found without a search.
+        let travelled = (st.phase >> 2) as usize;
+        let n = match travelled.checked_sub(1) {
+            Some(m) if m < here.len() && here[m] != there[m] => m,
+            _ => match here.iter().zip(there).position(|(a, b)| a != b) {
+                Some(n) => n,
+                None => return,
+            },
         };
-        let (cur, dst, k) = (g.coord(r, n), g.coord(t, n), g.dims[n]);
+        let (cur, dst, k) = (here[n], there[n], g.dims[n]);
         let tag = ((n + 1) as u8) << 2;
         let entering = st.phase & !(CLASS | DOWN) != tag;
-        let (downs, class): (&[bool], bool) = if entering {
-            let dirs: &[bool] = if !self.wrap {
-                if dst < cur {
-                    &[true]
-                } else {
-                    &[false]
-                }
+        // The direction, whether the other one is offered as well (a tie on an even ring:
+        // up first, then down), and the class so far.
+        let (down, tie, class) = if entering {
+            let (down, tie) = if !self.wrap {
+                (dst < cur, false)
             } else {
                 // Ring distance going up, without a division by the runtime k.
                 let up_dist = if dst >= cur { dst - cur } else { dst + k - cur };
                 match (2 * up_dist).cmp(&k) {
-                    std::cmp::Ordering::Less => &[false],
-                    std::cmp::Ordering::Greater => &[true],
-                    std::cmp::Ordering::Equal => &[false, true],
+                    std::cmp::Ordering::Less => (false, false),
+                    std::cmp::Ordering::Greater => (true, false),
+                    std::cmp::Ordering::Equal => (false, true),
                 }
             };
             (
-                dirs,
+                down,
+                tie,
                 self.wrap && self.rule == Dateline::Booksim && cur > dst,
             )
-        } else if st.phase & DOWN != 0 {
-            (&[true], st.phase & CLASS != 0)
         } else {
-            (&[false], st.phase & CLASS != 0)
+            (st.phase & DOWN != 0, false, st.phase & CLASS != 0)
         };
-        for &down in downs {
+        let steps = self.steps[r as usize * here.len() + n];
+        let hop = |down: bool| {
             let crossing = if down { cur == 0 } else { cur == k - 1 };
             let class = class || (self.wrap && self.rule == Dateline::Dateline && crossing);
-            let c = match (down, crossing) {
-                (true, true) => k - 1,
-                (true, false) => cur - 1,
-                (false, true) => 0,
-                (false, false) => cur + 1,
-            };
-            out(Hop {
+            Hop {
                 detour: 0,
-                nb: g.neighbor(r, n, c),
+                nb: steps[down as usize],
                 vc: class as u8,
                 state: RouteState::new(tag | if down { DOWN } else { 0 } | class as u8, 0),
-            });
+            }
+        };
+        out(hop(down));
+        if tie {
+            out(hop(true));
         }
     }
 }

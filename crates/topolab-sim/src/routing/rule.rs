@@ -87,7 +87,10 @@ impl<R: HopRouting> RuleRouting<R> {
         self
     }
 
-    #[inline]
+    // Inlined whole into the router's route computation (with `pick` and the rule's
+    // `draw_next`), so that the context stays in registers and the rule's loop calls no
+    // function.
+    #[inline(always)]
     pub fn route(&self, ctx: &RouteCtx, f: &mut Flit, rng: &mut ChaCha8Rng) -> RouteChoice {
         let r = ctx.router;
         let t = f.dest_router;
@@ -151,7 +154,7 @@ impl<R: HopRouting> RuleRouting<R> {
     /// One candidate hop at `router` (uniformly over ports, or the least occupied output of
     /// `ctx.port_used`) and its output port; None when the packet is delivered there.
     /// `dest` (the destination endpoint) picks the port for `Ports::Destination`.
-    #[inline]
+    #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub fn pick(
         &self,
@@ -163,70 +166,91 @@ impl<R: HopRouting> RuleRouting<R> {
         dest: u32,
         rng: &mut ChaCha8Rng,
     ) -> Option<(u32, Hop)> {
-        // One pass over the candidates, choosing on the fly (no list is built). Random: reservoir
-        // sampling over the ports of the least-detouring candidates. Queue: least credits in use
-        // plus the detour penalty, random tie-breaking.
+        // One pass over the candidates, choosing on the fly (no list is built), with one
+        // small callback per selection mode so that each is inlined into the rule's loop.
+        match (self.select, self.ports) {
+            (Select::Random, Ports::Random) => self.pick_port_uniform(ctx, router, t, hop, st, rng),
+            (Select::Random, ports) => {
+                // One draw among the candidates, each counted once; the port follows.
+                let h = self.rule.draw_next(router, t, hop, st, rng)?;
+                let (first, width) = ctx.topo.nbr_port(router as usize, h.nb as usize);
+                let port = match ports {
+                    Ports::Destination => first + dest % width,
+                    _ => first,
+                };
+                Some((port, h))
+            }
+            (Select::Queue, _) => self.pick_least_used(ctx, router, t, hop, st, rng),
+        }
+    }
+
+    /// Uniformly over the ports of the least-detouring candidates (a link of width w counts
+    /// w times; the first single-cable candidate is taken without a draw).
+    // Out of line, as `pick_least_used`: only the uniform draw is inlined into `route`.
+    #[inline(never)]
+    fn pick_port_uniform(
+        &self,
+        ctx: &RouteCtx,
+        router: u32,
+        t: u32,
+        hop: u32,
+        st: RouteState,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<(u32, Hop)> {
         let mut chosen: Option<(u32, Hop)> = None;
-        let mut seen = 0u32; // Random: ports seen; Queue: ties at the best cost
-        let mut best = u32::MAX;
+        let mut seen = 0u32;
         let mut least = u8::MAX;
         let topo = ctx.topo;
-        let select = self.select;
-        let penalty = self.detour_penalty;
-        let ports = self.ports;
+        self.rule.next_each(router, t, hop, st, |h: Hop| {
+            if h.detour > least {
+                return;
+            }
+            if h.detour < least {
+                least = h.detour;
+                seen = 0;
+            }
+            let (first, width) = topo.nbr_port(router as usize, h.nb as usize);
+            seen += width;
+            let k = if seen == 1 {
+                0
+            } else {
+                rng.random_range(0..seen)
+            };
+            if k < width {
+                chosen = Some((first + k, h));
+            }
+        });
+        chosen
+    }
+
+    /// The output port with the fewest credits in use plus the detour penalty, over every
+    /// candidate's ports, ties broken at random.
+    #[inline(never)]
+    fn pick_least_used(
+        &self,
+        ctx: &RouteCtx,
+        router: u32,
+        t: u32,
+        hop: u32,
+        st: RouteState,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<(u32, Hop)> {
+        let mut chosen: Option<(u32, Hop)> = None;
+        let mut ties = 0u32;
+        let mut best = u32::MAX;
+        let (topo, used, penalty) = (ctx.topo, ctx.port_used, self.detour_penalty);
         self.rule.next_each(router, t, hop, st, |h: Hop| {
             let (first, width) = topo.nbr_port(router as usize, h.nb as usize);
-            match select {
-                Select::Random if ports != Ports::Random => {
-                    // One draw among the candidates, each counted once; the port follows.
-                    if h.detour > least {
-                        return;
-                    }
-                    if h.detour < least {
-                        least = h.detour;
-                        seen = 0;
-                    }
-                    seen += 1;
-                    if seen == 1 || rng.random_range(0..seen) == 0 {
-                        let port = match ports {
-                            Ports::Destination => first + dest % width,
-                            _ => first,
-                        };
+            for port in first..first + width {
+                let cost = used[port as usize] + h.detour as u32 * penalty;
+                if cost < best {
+                    best = cost;
+                    ties = 1;
+                    chosen = Some((port, h));
+                } else if cost == best {
+                    ties += 1;
+                    if rng.random_range(0..ties) == 0 {
                         chosen = Some((port, h));
-                    }
-                }
-                Select::Random => {
-                    if h.detour > least {
-                        return;
-                    }
-                    if h.detour < least {
-                        least = h.detour;
-                        seen = 0;
-                    }
-                    seen += width;
-                    // The first single-cable candidate is taken without a draw.
-                    let k = if seen == 1 {
-                        0
-                    } else {
-                        rng.random_range(0..seen)
-                    };
-                    if k < width {
-                        chosen = Some((first + k, h));
-                    }
-                }
-                Select::Queue => {
-                    for port in first..first + width {
-                        let cost = ctx.port_used[port as usize] + h.detour as u32 * penalty;
-                        if cost < best {
-                            best = cost;
-                            seen = 1;
-                            chosen = Some((port, h));
-                        } else if cost == best {
-                            seen += 1;
-                            if rng.random_range(0..seen) == 0 {
-                                chosen = Some((port, h));
-                            }
-                        }
                     }
                 }
             }

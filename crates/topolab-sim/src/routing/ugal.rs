@@ -104,6 +104,8 @@ impl UgalRouting {
     }
 
     /// Sum of published output queues along a path drawn hop by hop from the first hop on.
+    // Out of line: UGAL-L's per-packet cost stays small enough to inline.
+    #[inline(never)]
     fn path_queues(
         &self,
         ctx: &RouteCtx,
@@ -139,7 +141,7 @@ impl UgalRouting {
     }
 
     /// Cost of a candidate whose first hop leaves through `port`.
-    #[inline]
+    #[inline(always)]
     fn cost(
         &self,
         ctx: &RouteCtx,
@@ -166,7 +168,9 @@ impl UgalRouting {
         }
     }
 
-    #[inline]
+    // Out of line: with its candidates' hops inlined it is large, and `Routing::route` stays
+    // small enough to inline into the router for the table and rule routings.
+    #[inline(never)]
     pub fn route(&self, ctx: &RouteCtx, f: &mut Flit, rng: &mut ChaCha8Rng) -> RouteChoice {
         if !ctx.from_endpoint {
             return self.hop.route(ctx, f, rng);
