@@ -130,12 +130,16 @@ pub fn distances(net: &Network, monitor: &dyn Monitor) -> Result<Distances> {
 /// One source: a plain queue search is the fast way.
 pub fn distances_from(net: &Network, src: usize) -> Vec<u32> {
     let (offsets, targets) = net.csr();
-    let mut dist = vec![UNREACHABLE; net.num_routers()];
-    let mut queue = Vec::with_capacity(net.num_routers());
+    let n = net.num_routers();
+    let mut dist = vec![UNREACHABLE; n];
+    let mut queue = Vec::with_capacity(n);
     dist[src] = 0;
     queue.push(src as u32);
     let mut head = 0;
-    while head < queue.len() {
+    // Every reached router is queued, so a full queue means nothing is left to find: the search
+    // stops there instead of scanning the last level's links: on a million-endpoint Slim Fly
+    // (diameter 2) some 17.7 K links per source instead of all 2.1 M.
+    while head < queue.len() && queue.len() < n {
         let u = queue[head] as usize;
         head += 1;
         let next = dist[u] + 1;
@@ -193,4 +197,45 @@ pub fn endpoint_routers(net: &Network) -> Vec<usize> {
     (0..net.num_routers())
         .filter(|&r| net.endpoints()[r] > 0)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topology::build_str;
+
+    /// The search, which stops once every router is reached, gives Floyd–Warshall's distances on
+    /// networks of diameter 2 (where it stops earliest), larger diameters and a directed one.
+    #[test]
+    fn single_source_distances_are_floyd_warshalls() {
+        for spec in [
+            "slimfly:q=5",
+            "polarfly:q=7",
+            "torus:dims=3x4",
+            "kautz:d=2,k=3",
+        ] {
+            let net = build_str(spec).unwrap();
+            let n = net.num_routers();
+            let mut all = vec![vec![UNREACHABLE; n]; n];
+            for (u, row) in all.iter_mut().enumerate() {
+                row[u] = 0;
+                for &v in net.neighbors(u) {
+                    row[v as usize] = row[v as usize].min(1);
+                }
+            }
+            for k in 0..n {
+                for i in 0..n {
+                    for j in 0..n {
+                        let through = all[i][k].saturating_add(all[k][j]);
+                        if through < all[i][j] {
+                            all[i][j] = through;
+                        }
+                    }
+                }
+            }
+            for (s, want) in all.iter().enumerate() {
+                assert_eq!(&distances_from(&net, s), want, "{spec} from {s}");
+            }
+        }
+    }
 }
