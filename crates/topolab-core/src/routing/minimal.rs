@@ -240,6 +240,16 @@ impl MinimalTable {
             return;
         }
         if let Some(UniqueNext(next)) = &self.unique_next {
+            // A neighbouring destination is found in r's own neighbour list, which the
+            // router's earlier decisions this cycle have brought into the cache; the table's
+            // byte would be a miss to memory (half the decisions of a diameter-2 network are
+            // the last hop).
+            if r != t {
+                if let Ok(i) = self.neighbors(r).binary_search(&(t as u32)) {
+                    f(i as u32);
+                    return;
+                }
+            }
             match next[r * self.n + t] {
                 UniqueNext::NONE => {}
                 UniqueNext::SEVERAL => self.common_neighbours(r, t, f),
