@@ -397,6 +397,8 @@ mod tests {
         for spec in [
             "slimfly:q=5",
             "slimfly:q=7",
+            "polarfly:q=7",
+            "hyperx:dims=3x4",
             "torus:dims=4x5",
             "hyperx:dims=3x4x3",
             "kautz:d=3,k=3",
