@@ -11,7 +11,9 @@ use metrics_support::{matrix, network, random_network, INF};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use topolab_core::metrics::adjacency::Adjacency;
 use topolab_core::metrics::apsp::{all_pairs, PairOptions};
-use topolab_core::metrics::distance::{diameter, diameter_among, distances, endpoint_routers};
+use topolab_core::metrics::distance::{
+    diameter, diameter_among, distances, distances_from, endpoint_routers,
+};
 use topolab_core::progress::{CancelFlag, Monitor, Silent};
 use topolab_core::{build_str, Network, Result, TopolabError};
 
@@ -206,6 +208,32 @@ fn structured_networks_match_brute_force() {
     ] {
         let net = build_str(spec).unwrap();
         check_against_brute_force(&net, spec);
+    }
+}
+
+/// The single-source search (which stops once every router is reached) against the brute force,
+/// on networks of diameter 2 (where it stops earliest), larger ones, directed and disconnected
+/// random ones.
+#[test]
+fn single_source_distances_match_brute_force() {
+    let mut nets: Vec<(String, Network)> = ["slimfly:q=5", "polarfly:q=7", "torus:dims=3x4"]
+        .iter()
+        .map(|s| (s.to_string(), build_str(s).unwrap()))
+        .collect();
+    for (seed, p, directed) in [
+        (1, 0.3, false),
+        (2, 0.05, false),
+        (3, 0.2, true),
+        (4, 0.04, true),
+    ] {
+        let what = format!("random seed {seed}, p {p}, directed {directed}");
+        nets.push((what, random_network(30, p, directed, 2, false, seed)));
+    }
+    for (what, net) in &nets {
+        let want = matrix(net);
+        for (s, row) in want.iter().enumerate() {
+            assert_eq!(&distances_from(net, s), row, "{what}: from {s}");
+        }
     }
 }
 

@@ -21,6 +21,10 @@ pub struct SimTopology {
     pub num_endpoints: u32,
     /// First endpoint id of each router; length routers + 1.
     pub ep_offset: Vec<u32>,
+    /// The endpoint count of every router when all have the same (then an endpoint's router is
+    /// a division, not a search over `ep_offset`: a million-endpoint network looks it up for
+    /// every packet).
+    endpoints_per_router: Option<u32>,
     /// Start of each router's output ports in the out_* arrays; length routers + 1.
     pub out_offset: Vec<u32>,
     /// Downstream router of an output port (NONE for endpoint ports).
@@ -125,6 +129,9 @@ impl SimTopology {
             acc += net.endpoints()[r];
         }
         ep_offset.push(acc);
+        let first = net.endpoints()[0];
+        let endpoints_per_router =
+            (first > 0 && net.endpoints().iter().all(|&e| e == first)).then_some(first);
 
         let (csr_offset, csr_target) = net.csr();
         let (csr_offset, csr_target) = (csr_offset.to_vec(), csr_target.to_vec());
@@ -247,6 +254,7 @@ impl SimTopology {
             num_routers: n as u32,
             num_endpoints: total_ep as u32,
             ep_offset,
+            endpoints_per_router,
             out_offset,
             out_peer,
             out_peer_port,
@@ -276,10 +284,13 @@ impl SimTopology {
     pub fn num_ep(&self, r: usize) -> u32 {
         self.ep_offset[r + 1] - self.ep_offset[r]
     }
-    /// Router of an endpoint (binary search over the offsets).
+    /// Router of an endpoint.
     #[inline]
     pub fn endpoint_router(&self, ep: u32) -> u32 {
-        (self.ep_offset.partition_point(|&o| o <= ep) - 1) as u32
+        match self.endpoints_per_router {
+            Some(per_router) => ep / per_router,
+            None => (self.ep_offset.partition_point(|&o| o <= ep) - 1) as u32,
+        }
     }
     /// First output port of router `r` towards its `pos`-th CSR neighbour, and the link width.
     #[inline]
@@ -305,5 +316,36 @@ impl SimTopology {
     #[inline]
     pub fn in_index(&self, r: usize, p: u32) -> usize {
         self.in_offset[r] as usize + p as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use topolab_core::build_str;
+
+    /// Every endpoint's router is the core network's, with as many endpoints at every router
+    /// (Slim Fly, torus) and with routers without endpoints (a fat tree's upper levels) or of
+    /// different counts (a Dragonfly+'s spines have none).
+    #[test]
+    fn every_endpoint_sits_at_the_core_networks_router() {
+        for spec in [
+            "slimfly:q=5",
+            "torus:dims=4x4",
+            "fattree:k=4",
+            "dragonflyplus:h=2",
+        ] {
+            let net = build_str(spec).unwrap();
+            let topo = SimTopology::new(&net, &SimConfig::default()).unwrap();
+            let uniform = topo.endpoints_per_router.is_some();
+            for ep in 0..topo.num_endpoints {
+                let want = net.endpoint_router(ep as u64).unwrap() as u32;
+                assert_eq!(
+                    topo.endpoint_router(ep),
+                    want,
+                    "{spec} (uniform {uniform}): {ep}"
+                );
+            }
+        }
     }
 }

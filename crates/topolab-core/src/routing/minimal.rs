@@ -5,8 +5,12 @@
 //! no router has more than 64 neighbours and the table fits `MASK_BUDGET`, the answer is one
 //! precomputed u64 per pair (bit i: the i-th neighbour is closer), so a routing decision reads
 //! one word instead of every neighbour's distance (a cache miss each on large networks: this
-//! is what keeps the simulator fast on networks of thousands of routers). Otherwise it is
-//! computed from the hop matrix, reading each neighbour's distance in the destination's row.
+//! is what keeps the simulator fast on networks of thousands of routers). Networks of diameter
+//! 2 too large or too wide for the mask (a million-endpoint Slim Fly: 15,842 routers of 133
+//! neighbours) get one byte per pair instead, `UniqueNext`: the position of the closer neighbour
+//! when there is only one (most pairs), or a mark sending the decision to the sorted-list
+//! intersection of the two routers' neighbours. Otherwise the answer is computed from the hop
+//! matrix, reading each neighbour's distance in the destination's row.
 
 use super::generic::VcRule;
 use super::rule::{Hop, HopRouting, RouteState};
@@ -20,6 +24,72 @@ use std::sync::Arc;
 /// Largest minimal-next-hop mask table built (bytes).
 pub const MASK_BUDGET: usize = 1 << 29;
 
+/// Largest `UniqueNext` table built (bytes, one per router pair: 32,768 routers).
+pub const UNIQUE_NEXT_BUDGET: usize = 1 << 30;
+
+/// One byte per (router, destination router) pair of an undirected network of diameter at most
+/// 2: the position in `neighbors(r)` of the only neighbour one hop closer to t, `SEVERAL` when
+/// more than one is (then they are the common neighbours of r and t), `NONE` when r == t.
+#[derive(Debug, Clone)]
+struct UniqueNext(Vec<u8>);
+
+impl UniqueNext {
+    const NONE: u8 = u8::MAX;
+    const SEVERAL: u8 = u8::MAX - 1;
+    /// Neighbour positions must stay below the two marks.
+    const MAX_DEGREE: usize = Self::SEVERAL as usize;
+
+    /// Row r from the neighbours of r's neighbours: a router w at distance 2 from r is one
+    /// hop closer through exactly the neighbours v of r that have w as a neighbour, so walking
+    /// r's neighbours in ascending position order and their neighbour lists marks each w with
+    /// its first such position, or `SEVERAL` at the second: Σ deg² steps (280 M on the
+    /// million-endpoint Slim Fly) where scanning the hop matrix would take n² · deg (33 G).
+    fn build(net: &Network, hops: &HopMatrix) -> UniqueNext {
+        let n = net.num_routers();
+        let mut next = vec![Self::NONE; n * n];
+        next.par_chunks_mut(n.max(1))
+            .enumerate()
+            .for_each(|(r, row)| {
+                let nr = net.neighbors(r);
+                for (i, &v) in nr.iter().enumerate() {
+                    row[v as usize] = i as u8;
+                }
+                for (i, &v) in nr.iter().enumerate() {
+                    for &w in net.neighbors(v as usize) {
+                        if hops.get(r, w as usize) == 2 {
+                            let e = &mut row[w as usize];
+                            *e = if *e == Self::NONE {
+                                i as u8
+                            } else {
+                                Self::SEVERAL
+                            };
+                        }
+                    }
+                }
+            });
+        UniqueNext(next)
+    }
+
+    /// Built for undirected networks of diameter at most 2 without the mask, when the table
+    /// fits `UNIQUE_NEXT_BUDGET` and the memory this process can get (it only saves time, so
+    /// without room the decisions are computed instead).
+    fn worth_building(net: &Network, diameter: Option<u32>, max_degree: usize) -> bool {
+        let n = net.num_routers();
+        !net.directed()
+            && diameter.is_some_and(|d| d <= 2)
+            && max_degree <= Self::MAX_DEGREE
+            && n * n <= UNIQUE_NEXT_BUDGET
+            && crate::resources::ensure_memory(
+                "minimal routing",
+                "network",
+                format!("{n} routers"),
+                "table of unique next hops",
+                (n * n) as u128,
+            )
+            .is_ok()
+    }
+}
+
 /// Minimal next hops of every (router, destination router) pair.
 #[derive(Debug, Clone)]
 pub struct MinimalTable {
@@ -31,6 +101,7 @@ pub struct MinimalTable {
     /// for directed networks; undirected networks read `hops` (symmetric) row t instead.
     to_dest: Option<Vec<u16>>,
     mask: Option<Vec<u64>>,
+    unique_next: Option<UniqueNext>,
     /// Longest shortest path between routers with endpoints (all routers when the network has
     /// no endpoints): the hop-indexed VC classes minimal routing needs.
     pub endpoint_diameter: u32,
@@ -114,12 +185,15 @@ impl MinimalTable {
                 .collect();
             rows.concat()
         });
+        let unique_next = (mask.is_none() && UniqueNext::worth_building(net, diameter, max_deg))
+            .then(|| UniqueNext::build(net, &hops));
         Ok(MinimalTable {
             n,
             offsets: offsets.to_vec(),
             targets: targets.to_vec(),
             to_dest,
             mask,
+            unique_next,
             endpoint_diameter,
             diameter,
             hops,
@@ -165,6 +239,24 @@ impl MinimalTable {
             }
             return;
         }
+        if let Some(UniqueNext(next)) = &self.unique_next {
+            // A neighbouring destination is found in r's own neighbour list, which the
+            // router's earlier decisions this cycle have brought into the cache; the table's
+            // byte would be a miss to memory (half the decisions of a diameter-2 network are
+            // the last hop).
+            if r != t {
+                if let Ok(i) = self.neighbors(r).binary_search(&(t as u32)) {
+                    f(i as u32);
+                    return;
+                }
+            }
+            match next[r * self.n + t] {
+                UniqueNext::NONE => {}
+                UniqueNext::SEVERAL => self.common_neighbours(r, t, f),
+                i => f(i as u32),
+            }
+            return;
+        }
         let d = self.dist(r, t);
         if d == 0 || d == NO_PATH {
             return;
@@ -183,24 +275,31 @@ impl MinimalTable {
             return;
         }
         if d == 2 && self.to_dest.is_none() {
-            let nt = self.neighbors(t);
-            // Both indices advance without a branch (a compare-and-branch per step would be
-            // mispredicted about every other step); only the rare common neighbour branches.
-            let (mut i, mut j) = (0, 0);
-            while i < nr.len() && j < nt.len() {
-                let (a, b) = (nr[i], nt[j]);
-                if a == b {
-                    f(i as u32);
-                }
-                i += (a <= b) as usize;
-                j += (b <= a) as usize;
-            }
+            self.common_neighbours(r, t, f);
             return;
         }
         for (i, &v) in nr.iter().enumerate() {
             if self.dist(v as usize, t) == d - 1 {
                 f(i as u32);
             }
+        }
+    }
+
+    /// Calls `f` with the position in `neighbors(r)` of every neighbour of r adjacent to t,
+    /// ascending: the closer neighbours when r and t are 2 hops apart on an undirected network.
+    #[inline]
+    fn common_neighbours(&self, r: usize, t: usize, mut f: impl FnMut(u32)) {
+        let (nr, nt) = (self.neighbors(r), self.neighbors(t));
+        // Both indices advance without a branch (a compare-and-branch per step would be
+        // mispredicted about every other step); only the rare common neighbour branches.
+        let (mut i, mut j) = (0, 0);
+        while i < nr.len() && j < nt.len() {
+            let (a, b) = (nr[i], nt[j]);
+            if a == b {
+                f(i as u32);
+            }
+            i += (a <= b) as usize;
+            j += (b <= a) as usize;
         }
     }
 }
@@ -298,6 +397,8 @@ mod tests {
         for spec in [
             "slimfly:q=5",
             "slimfly:q=7",
+            "polarfly:q=7",
+            "hyperx:dims=3x4",
             "torus:dims=4x5",
             "hyperx:dims=3x4x3",
             "kautz:d=3,k=3",
@@ -316,17 +417,55 @@ mod tests {
                 }
             }
             table.mask = None;
-            for r in 0..n {
-                for t in 0..n {
-                    let mut got = Vec::new();
-                    table.for_each_next(r, t, |i| got.push(i));
-                    let want = closer(&net, &hops, r, t);
-                    assert_eq!(got, want, "{spec}: router {r} towards {t}");
-                    if masked {
-                        assert_eq!(got, with_mask[r * n + t], "{spec}: mask, {r} -> {t}");
+            // Without the mask, with the unique-next table where the diameter allows it (the
+            // mask is built instead on these small networks) and without either.
+            let unique = table
+                .diameter
+                .is_some_and(|d| d <= 2)
+                .then(|| UniqueNext::build(&net, &hops));
+            for unique_next in [unique, None] {
+                let with_unique = unique_next.is_some();
+                table.unique_next = unique_next;
+                for r in 0..n {
+                    for t in 0..n {
+                        let mut got = Vec::new();
+                        table.for_each_next(r, t, |i| got.push(i));
+                        let want = closer(&net, &hops, r, t);
+                        assert_eq!(got, want, "{spec} ({with_unique}): router {r} towards {t}");
+                        if masked {
+                            assert_eq!(got, with_mask[r * n + t], "{spec}: mask, {r} -> {t}");
+                        }
                     }
                 }
             }
         }
+    }
+
+    /// A Slim Fly of 65 neighbours per router is too wide for the mask and gets the unique-next
+    /// table (diameter 2): its candidates are the brute force's on a sample of source routers
+    /// towards every destination, and most pairs have a single closer neighbour.
+    #[test]
+    fn a_slim_fly_too_wide_for_the_mask_decides_from_the_unique_next_table() {
+        let net = build_str("slimfly:q=43").unwrap();
+        let table = MinimalTable::build(&net, &Silent).unwrap();
+        assert!(table.mask.is_none());
+        assert!(table.unique_next.is_some());
+        let hops = table.hops().clone();
+        let n = net.num_routers();
+        let (mut pairs, mut single) = (0, 0);
+        for r in (0..n).step_by(97) {
+            for t in 0..n {
+                let mut got = Vec::new();
+                table.for_each_next(r, t, |i| got.push(i));
+                let want = closer(&net, &hops, r, t);
+                assert_eq!(got, want, "router {r} towards {t}");
+                pairs += 1;
+                single += (want.len() == 1) as usize;
+            }
+        }
+        assert!(
+            single * 10 > pairs * 8,
+            "{single} of {pairs} pairs with one next hop"
+        );
     }
 }
