@@ -65,8 +65,9 @@ def run_one(fn: Callable[[dict], dict], point_id: str, kind: str, params: dict[s
         "status": status,
         "error": error,
         "elapsed_s": time.perf_counter() - start,
-        # CPU seconds of the process that ran the point (one point per process at a time): the
-        # point's cost, unlike elapsed_s independent of what else the machine was doing.
+        # CPU seconds of the process that ran the point: the point's cost, unlike elapsed_s
+        # independent of the machine's load, as long as the process runs one point at a time
+        # (local workers, and Dask workers of one thread).
         "cpu_s": time.process_time() - cpu_start,
         "finished_at": _now(),
         **results,
