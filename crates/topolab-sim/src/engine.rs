@@ -7,6 +7,7 @@
 //! tables) and is immutable.
 
 use crate::config::SimConfig;
+use crate::delivery::{self, Links, Outbound};
 use crate::error::{Result, SimError};
 use crate::injection::Source;
 use crate::router::{CycleCtx, Phase, PublishedLoads, ReadAhead, RouterCore};
@@ -27,6 +28,8 @@ pub struct Prepared {
     pub routing: Arc<Routing>,
     pub routing_name: String,
     pub cfg: SimConfig,
+    /// The channels as delivery reads them.
+    pub links: Arc<Links>,
 }
 
 impl Prepared {
@@ -50,6 +53,7 @@ impl Prepared {
         };
         Ok(Prepared {
             net: Arc::new(net.clone()),
+            links: Arc::new(Links::new(&topo)),
             topo: Arc::new(topo),
             routing: Arc::new(r),
             routing_name: routing.trim().to_string(),
@@ -70,6 +74,13 @@ const READ_AHEAD_BYTES: u64 = 1 << 20;
 /// 1M-endpoint Slim Flies (328 and 800 input VCs, 15 and 38 KiB) are above.
 const LISTED_ROUTER_BYTES: u64 = 8 << 10;
 
+/// Routers per span of a parallel pass over `routers`: at least 8, about four spans per
+/// thread, enough for rayon to balance the threads, few span starts (whose first router is not
+/// fetched ahead).
+fn span(routers: usize) -> usize {
+    (routers / (4 * rayon::current_num_threads())).max(8)
+}
+
 /// Largest cycle count a run may reach (cycles are u32 in the hot loop).
 pub const MAX_CYCLES: u64 = u32::MAX as u64 - 1_000_000;
 
@@ -89,9 +100,13 @@ pub struct Engine<'p> {
     stalled: u64,
     /// Cycles each router runs back to back before the engine delivers (see `cycles`).
     batch: u32,
-    /// Per (cycle of the batch, router): lengths of the router's staged flits and credits at
-    /// the end of that cycle.
-    marks: Vec<(u32, u32)>,
+    /// What each router sent in a batch, for the receivers to pull (`crate::delivery`): two
+    /// lists per router, one written by a batch while the next batch's receivers read the
+    /// other; `written` is the one last written.
+    outbound: [Vec<Outbound>; 2],
+    written: usize,
+    /// (first cycle, cycles) of the batch whose items are not yet in the receivers' wheels.
+    pending: Option<(u32, u32)>,
     /// How much of each router's state is read one turn ahead (`crate::read_ahead`).
     read_ahead: ReadAhead,
 }
@@ -132,7 +147,9 @@ impl<'p> Engine<'p> {
             last_moved: 0,
             stalled: 0,
             batch: Self::batch_size(prep),
-            marks: Vec::new(),
+            outbound: [vec![Outbound::default(); n], vec![Outbound::default(); n]],
+            written: 0,
+            pending: None,
             read_ahead: Self::read_ahead_mode(prep),
         })
     }
@@ -232,6 +249,21 @@ impl<'p> Engine<'p> {
         done: u64,
         parallel: bool,
     ) -> Result<()> {
+        let result = self.run_batches(n, monitor, stage, total, done, parallel);
+        self.deliver_pending(parallel);
+        result
+    }
+
+    /// The cycles of `run_cycles` in batches; the last batch's items may be left undelivered.
+    fn run_batches(
+        &mut self,
+        n: u64,
+        monitor: &dyn Monitor,
+        stage: &str,
+        total: u64,
+        done: u64,
+        parallel: bool,
+    ) -> Result<()> {
         let check_every = (self.cfg().deadlock_timeout as u64 / 4).clamp(1, 256);
         let mut i = 0u64;
         while i < n {
@@ -247,11 +279,13 @@ impl<'p> Engine<'p> {
             self.cycles(k, parallel);
             i += k as u64;
             if self.cfg().debug_checks {
+                self.deliver_pending(parallel);
                 watchdog::check_conservation(self)?;
             }
             // Cycles before + 1 ..= now ended in this batch.
             let now = self.now as u64;
             if now / check_every > before / check_every {
+                self.deliver_pending(parallel);
                 self.watch(check_every)?;
             }
             if now / 256 > before / 256 {
@@ -261,15 +295,19 @@ impl<'p> Engine<'p> {
         Ok(())
     }
 
-    /// `k` cycles (k <= `batch`): each router runs them back to back (phase 1, in parallel
-    /// across routers), then each cycle's staged items are delivered in cycle order and, within
-    /// a cycle, in router order (phase 2): the same wheels, in the same order, as k single
-    /// cycles. A router model or routing that reads other routers' state within a cycle must
-    /// keep `batch` at 1 (see `batch_size`).
+    /// `k` cycles (k <= `batch`), in one parallel pass over the routers (spans of consecutive
+    /// routers per thread). In its turn a router first pulls into its wheels what the others
+    /// sent it in the previous batch (`crate::delivery`: the wheels, in the order, of a serial
+    /// delivery cycle by cycle and router by router), then runs the k cycles back to back,
+    /// then sorts what it staged for the receivers to pull in the next batch (or in
+    /// `deliver_pending`). Senders write one of two `Outbound` lists per router while
+    /// receivers read the other, so no router waits for another within a batch. A router
+    /// model or routing that reads other routers' state within a cycle must keep `batch` at 1
+    /// (see `batch_size`).
     fn cycles(&mut self, k: u32, parallel: bool) {
         let prep = self.prep;
         let topo = &*prep.topo;
-        let n = self.cores.len();
+        let links = &*prep.links;
         // (cycle, first internal step, steps) of each cycle of the batch.
         let mut ctxs = [(0u32, 0u64, 0u32); MAX_BATCH as usize];
         let mut step_base = self.step_base;
@@ -279,12 +317,22 @@ impl<'p> Engine<'p> {
             *c = (now, step_base, steps);
             step_base += steps as u64;
         }
-        self.marks.clear();
-        self.marks.resize(k as usize * n, (0, 0));
+        let pending = self.pending.take();
+        let [first_half, second_half] = &mut self.outbound;
+        let (sent, sending) = if self.written == 0 {
+            (&*first_half, second_half)
+        } else {
+            (&*second_half, first_half)
+        };
         {
             let global = PublishedLoads(&self.loads);
             let (phase, drain_time, generating) = (self.phase, self.drain_time, self.generating);
-            let run = |c: &mut RouterCore, marks: &mut [(u32, u32)]| {
+            let turn = |c: &mut RouterCore, out: &mut Outbound| {
+                if let Some((first, pk)) = pending {
+                    delivery::pull(links, sent, c, first, pk);
+                }
+                let mut flit_ends = [0u32; MAX_BATCH as usize];
+                let mut credit_ends = [0u32; MAX_BATCH as usize];
                 for (j, &(now, step_base, steps)) in ctxs[..k as usize].iter().enumerate() {
                     let ctx = CycleCtx {
                         topo,
@@ -300,16 +348,18 @@ impl<'p> Engine<'p> {
                         generating,
                     };
                     c.cycle(&ctx);
-                    marks[j] = (c.staged_flits.len() as u32, c.staged_credits.len() as u32);
+                    flit_ends[j] = c.staged_flits.len() as u32;
+                    credit_ends[j] = c.staged_credits.len() as u32;
                 }
+                let k = k as usize;
+                out.take(links, c, &flit_ends[..k], &credit_ends[..k]);
             };
-            // marks[r * k + j]: router-major so that each router writes its own chunk.
             // A run of consecutive routers, each one's state fetched while the one before it
             // runs (its record, the pointers to that state, one turn earlier still).
             let first = ctxs[0].0;
             let read_ahead = self.read_ahead;
-            let run_span = |cores: &mut [RouterCore], marks: &mut [(u32, u32)]| {
-                for (r, m) in marks.chunks_mut(k as usize).enumerate() {
+            let run_span = |cores: &mut [RouterCore], outs: &mut [Outbound]| {
+                for (r, out) in outs.iter_mut().enumerate() {
                     if read_ahead != ReadAhead::Off {
                         if let Some(c) = cores.get(r + 2) {
                             c.read_ahead_record();
@@ -318,35 +368,21 @@ impl<'p> Engine<'p> {
                             c.read_ahead(first, read_ahead);
                         }
                     }
-                    run(&mut cores[r], m);
+                    turn(&mut cores[r], out);
                 }
             };
             if parallel {
-                // Spans of at least 8 routers, about four per thread: enough for rayon to
-                // balance the threads, few span starts (whose first router is not fetched
-                // ahead).
-                let span = (n / (4 * rayon::current_num_threads())).max(8);
+                let span = span(self.cores.len());
                 self.cores
                     .par_chunks_mut(span)
-                    .zip(self.marks.par_chunks_mut(span * k as usize))
-                    .for_each(|(c, m)| run_span(c, m));
+                    .zip(sending.par_chunks_mut(span))
+                    .for_each(|(c, o)| run_span(c, o));
             } else {
-                run_span(&mut self.cores, &mut self.marks);
+                run_span(&mut self.cores, sending);
             }
         }
-        let marks = std::mem::take(&mut self.marks);
-        for j in 0..k as usize {
-            self.deliver_range(self.now + j as u32, |r| {
-                let m = &marks[r * k as usize..(r + 1) * k as usize];
-                let from = if j == 0 { (0, 0) } else { m[j - 1] };
-                (from, m[j])
-            });
-        }
-        self.marks = marks;
-        for c in self.cores.iter_mut() {
-            c.staged_flits.clear();
-            c.staged_credits.clear();
-        }
+        self.written = 1 - self.written;
+        self.pending = Some((self.now, k));
         if prep.routing.needs_global_view() {
             // k = 1: the loads every router sees in the next cycle.
             self.loads.resize(self.cores.len(), Vec::new());
@@ -359,56 +395,23 @@ impl<'p> Engine<'p> {
         self.now += k;
     }
 
-    /// Puts the staged flits and credits every router sent in cycle `now` (per router, the
-    /// index ranges `range(r)` of its staged lists) into the receivers' wheels, in router
-    /// order.
-    fn deliver_range(&mut self, now: u32, range: impl Fn(usize) -> ((u32, u32), (u32, u32))) {
-        let topo = &*self.prep.topo;
-        let mut flits = Vec::new();
-        let mut credits = Vec::new();
-        for r in 0..self.cores.len() {
-            let ((f0, c0), (f1, c1)) = range(r);
-            let (f0, f1, c0, c1) = (f0 as usize, f1 as usize, c0 as usize, c1 as usize);
-            if f0 == f1 && c0 == c1 {
-                continue;
-            }
-            std::mem::swap(&mut flits, &mut self.cores[r].staged_flits);
-            std::mem::swap(&mut credits, &mut self.cores[r].staged_credits);
-            if self.read_ahead == ReadAhead::Listed {
-                // Each push below follows a chain of misses (the receiver's record, its
-                // bucket's header, the bucket's free slot); walking the chains first, with
-                // nothing depending on them, lets the processor overlap them.
-                for &(p, _) in &flits[f0..f1] {
-                    let g = topo.out_index(r, p);
-                    self.cores[topo.out_peer[g] as usize]
-                        .flit_wheel
-                        .read_ahead_push(now + topo.out_latency[g] + 1);
-                }
-                for &(p, _) in &credits[c0..c1] {
-                    let g = topo.in_index(r, p);
-                    self.cores[topo.in_peer[g] as usize]
-                        .credit_wheel
-                        .read_ahead_push(now + topo.in_latency[g] + 1);
-                }
-            }
-            for &(p, f) in &flits[f0..f1] {
-                let g = topo.out_index(r, p);
-                let arrival = now + topo.out_latency[g] + 1;
-                let d = topo.out_peer[g] as usize;
-                self.cores[d]
-                    .flit_wheel
-                    .push(arrival, (topo.out_peer_port[g], f));
-            }
-            for &(p, vc) in &credits[c0..c1] {
-                let g = topo.in_index(r, p);
-                let arrival = now + topo.in_latency[g] + 1;
-                let u = topo.in_peer[g] as usize;
-                self.cores[u]
-                    .credit_wheel
-                    .push(arrival, (topo.in_peer_port[g], vc));
-            }
-            std::mem::swap(&mut flits, &mut self.cores[r].staged_flits);
-            std::mem::swap(&mut credits, &mut self.cores[r].staged_credits);
+    /// Delivers what the routers sent in the last batch (each router pulls its items, in
+    /// parallel), so that every item is in its receiver's wheel: before anything outside the
+    /// cycle loop looks at the routers.
+    fn deliver_pending(&mut self, parallel: bool) {
+        let Some((first, k)) = self.pending.take() else {
+            return;
+        };
+        let links = &*self.prep.links;
+        let sent = &self.outbound[self.written];
+        let pull = |c: &mut RouterCore| delivery::pull(links, sent, c, first, k);
+        if parallel {
+            let span = span(self.cores.len());
+            self.cores
+                .par_chunks_mut(span)
+                .for_each(|cs| cs.iter_mut().for_each(pull));
+        } else {
+            self.cores.iter_mut().for_each(pull);
         }
     }
 

@@ -18,6 +18,7 @@
 pub mod allocator;
 pub mod booksim;
 pub mod config;
+mod delivery;
 pub mod engine;
 pub mod error;
 pub mod flit;
