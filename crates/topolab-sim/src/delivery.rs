@@ -7,13 +7,15 @@
 //! each one's items in the order it staged them. No two receivers write the same wheel, so
 //! receivers pull in parallel and the wheels hold exactly what the serial delivery gives.
 //!
-//! To find its items without scanning every upstream router's whole list, a receiver reads
-//! them from `Binned` lists: at the end of its turn each sender sorts (stably) what it staged
-//! in the batch by cycle and by group, a group being the sender's channels towards one
-//! receiver with one latency (parallel ports of a wide link share one). Items of one sender to
-//! one receiver over channels of different latencies land in different arrival buckets, so
-//! splitting them by latency keeps every bucket's order. The sender also replaces its own port
-//! by the receiver's, so the receiver reads nothing of the sender's topology.
+//! To find its items without scanning every upstream router's whole list, a receiver follows
+//! chains through it: at the end of its turn each sender links what it staged in the batch by
+//! cycle and by group (a group being its channels towards one receiver with one latency;
+//! parallel ports of a wide link share one), keeping each chain in staging order. Items of one
+//! sender to one receiver over channels of different latencies land in different arrival
+//! buckets, so splitting them by latency keeps every bucket's order. A receiver takes its
+//! groups by decreasing latency and, for one latency, by ascending sender, each group cycle by
+//! cycle: an arrival bucket then receives what was sent earlier first and, for one send cycle,
+//! the lower sender first, as the serial delivery orders it.
 
 use crate::flit::{Flit, Wheel};
 use crate::router::RouterCore;
@@ -25,21 +27,24 @@ struct Pull {
     sender: u32,
     group: u32,
     latency: u32,
+    /// The receiver's port minus the sender's (wrapping): the ports of a group are
+    /// consecutive at both ends (`SimTopology::new` pairs them so).
+    port_shift: u32,
 }
 
 /// One direction of the router-to-router channels (flits downstream, credits upstream).
 #[derive(Debug, Clone, Default)]
 struct Channels {
-    /// Start of each router's ports in `to`; length routers + 1.
+    /// Start of each router's ports in `group`; length routers + 1.
     port_base: Vec<u32>,
-    /// Per port: (the sender's group of the channel, the receiver's port); `NONE` for
-    /// endpoint ports, whose items never reach the engine.
-    to: Vec<(u32, u32)>,
+    /// Per port, the sender's group of the channel (`NONE` for endpoint ports, whose items
+    /// never reach the engine).
+    group: Vec<u32>,
     /// Groups of each sender.
     groups: Vec<u32>,
     /// Start of each receiver's list in `pulls`; length routers + 1.
     pull_base: Vec<u32>,
-    /// Per receiver, the groups sending to it, by ascending sender.
+    /// Per receiver, the groups sending to it, by decreasing latency, then ascending sender.
     pulls: Vec<Pull>,
 }
 
@@ -48,20 +53,22 @@ impl Channels {
     /// port, the router at the other end, the port there and the latency.
     fn new(offset: &[u32], peer: &[u32], peer_port: &[u32], latency: &[u32]) -> Channels {
         let n = offset.len() - 1;
-        let mut to = vec![(NONE, NONE); peer.len()];
+        let mut group = vec![NONE; peer.len()];
         let mut groups = vec![0u32; n];
         let mut by_receiver: Vec<Vec<Pull>> = vec![Vec::new(); n];
         let mut keys = Vec::new();
         for s in 0..n {
+            let base = offset[s] as usize;
             keys.clear();
             keys.extend(
-                (offset[s] as usize..offset[s + 1] as usize)
+                (base..offset[s + 1] as usize)
                     .filter(|&g| peer[g] != NONE)
                     .map(|g| (peer[g], latency[g], g)),
             );
             keys.sort_unstable();
             let mut last = None;
             for &(r, d, g) in &keys {
+                let port_shift = peer_port[g].wrapping_sub((g - base) as u32);
                 if last != Some((r, d)) {
                     last = Some((r, d));
                     groups[s] += 1;
@@ -69,21 +76,28 @@ impl Channels {
                         sender: s as u32,
                         group: groups[s] - 1,
                         latency: d,
+                        port_shift,
                     });
                 }
-                to[g] = (groups[s] - 1, peer_port[g]);
+                let pull = by_receiver[r as usize].last().expect("pushed above");
+                assert_eq!(
+                    pull.port_shift, port_shift,
+                    "ports of router {s} towards router {r} not paired in order"
+                );
+                group[g] = groups[s] - 1;
             }
         }
         let mut pull_base = Vec::with_capacity(n + 1);
         let mut pulls = Vec::new();
-        for list in by_receiver {
+        for mut list in by_receiver {
+            list.sort_by_key(|p| (std::cmp::Reverse(p.latency), p.sender));
             pull_base.push(pulls.len() as u32);
             pulls.extend(list);
         }
         pull_base.push(pulls.len() as u32);
         Channels {
             port_base: offset.to_vec(),
-            to,
+            group,
             groups,
             pull_base,
             pulls,
@@ -121,79 +135,70 @@ impl Links {
     }
 }
 
-/// One sender's items of a batch, sorted by (cycle, group), each carrying the receiver's port.
+/// One sender's (own port, item) of a batch, chained by (group, cycle).
 #[derive(Debug, Clone, Default)]
-struct Binned<V> {
+struct Chained<V> {
     items: Vec<(u32, V)>,
-    /// start[j * groups + g]: first item of cycle j and group g; length cycles * groups + 1.
-    start: Vec<u32>,
-    groups: u32,
+    /// Next item of the same group and cycle (`NONE` at the end).
+    next: Vec<u32>,
+    /// first[g * cycles + j]: first item of group g in cycle j (`NONE` if none).
+    first: Vec<u32>,
+    cycles: u32,
 }
 
-impl<V: Copy> Binned<V> {
-    /// Sorts `staged` (sender `s`'s (own port, item) of the batch, cycle j's ending at
-    /// `ends[j]`) by (cycle, group), stably.
-    fn fill(&mut self, ch: &Channels, s: usize, staged: &[(u32, V)], ends: &[u32]) {
-        self.items.clear();
-        let Some(&first) = staged.first() else {
+impl<V: Copy> Chained<V> {
+    /// Takes sender `s`'s `staged` items of a batch (cycle j's ending at `ends[j]`) and leaves
+    /// `staged` empty.
+    fn fill(&mut self, ch: &Channels, s: usize, staged: &mut Vec<(u32, V)>, ends: &[u32]) {
+        std::mem::swap(&mut self.items, staged);
+        staged.clear();
+        if self.items.is_empty() {
             return;
-        };
-        let to = &ch.to[ch.port_base[s] as usize..ch.port_base[s + 1] as usize];
-        let groups = ch.groups[s] as usize;
-        let keys = ends.len() * groups;
-        self.groups = groups as u32;
-        self.start.clear();
-        self.start.resize(keys + 1, 0);
-        let mut from = 0;
-        for (j, &end) in ends.iter().enumerate() {
-            let row = j * groups + 1;
-            for &(p, _) in &staged[from..end as usize] {
-                self.start[row + to[p as usize].0 as usize] += 1;
+        }
+        let group = &ch.group[ch.port_base[s] as usize..ch.port_base[s + 1] as usize];
+        let k = ends.len();
+        self.cycles = k as u32;
+        self.first.clear();
+        self.first.resize(ch.groups[s] as usize * k, NONE);
+        self.next.resize(self.items.len(), NONE);
+        // Backwards, each item put at the head of its chain: the chains end in staging order.
+        let mut end = self.items.len();
+        for j in (0..k).rev() {
+            let start = if j == 0 { 0 } else { ends[j - 1] as usize };
+            for i in (start..end).rev() {
+                let key = group[self.items[i].0 as usize] as usize * k + j;
+                self.next[i] = self.first[key];
+                self.first[key] = i as u32;
             }
-            from = end as usize;
+            end = start;
         }
-        for key in 1..=keys {
-            self.start[key] += self.start[key - 1];
-        }
-        // start[key] is now the first item of key; used as a cursor it ends as the first of
-        // key + 1, hence the shift afterwards.
-        self.items.resize(staged.len(), first);
-        let mut from = 0;
-        for (j, &end) in ends.iter().enumerate() {
-            let row = j * groups;
-            for &(p, v) in &staged[from..end as usize] {
-                let (g, peer_port) = to[p as usize];
-                let cursor = &mut self.start[row + g as usize];
-                self.items[*cursor as usize] = (peer_port, v);
-                *cursor += 1;
-            }
-            from = end as usize;
-        }
-        self.start.copy_within(0..keys, 1);
-        self.start[0] = 0;
     }
 }
 
-/// Pushes into `wheel` what the senders of `pulls` sent in cycle `now` (cycle `j` of their
-/// batch; `binned` picks the flits or the credits), each item arriving after its group's
-/// latency.
-fn pull_cycle<V: Copy>(
+/// Pushes into `wheel` what the groups `pulls` sent in the batch of cycles from `first`
+/// (`chained` picks the flits or the credits), each item arriving after its group's latency.
+fn pull_batch<V: Copy>(
     wheel: &mut Wheel<(u32, V)>,
     pulls: &[Pull],
     sent: &[Outbound],
-    binned: impl Fn(&Outbound) -> &Binned<V>,
-    j: usize,
-    now: u32,
+    chained: impl Fn(&Outbound) -> &Chained<V>,
+    first: u32,
 ) {
     for pl in pulls {
-        let b = binned(&sent[pl.sender as usize]);
-        if b.items.is_empty() {
+        let c = chained(&sent[pl.sender as usize]);
+        if c.items.is_empty() {
             continue;
         }
-        let key = j * b.groups as usize + pl.group as usize;
-        let arrival = now + pl.latency + 1;
-        for &item in &b.items[b.start[key] as usize..b.start[key + 1] as usize] {
-            wheel.push(arrival, item);
+        let k = c.cycles as usize;
+        let heads = &c.first[pl.group as usize * k..(pl.group as usize + 1) * k];
+        for (j, &head) in heads.iter().enumerate() {
+            let arrival = first + j as u32 + pl.latency + 1;
+            let mut i = head;
+            while i != NONE {
+                let (p, v) = c.items[i as usize];
+                wheel.push(arrival, (p.wrapping_add(pl.port_shift), v));
+                i = c.next[i as usize];
+            }
         }
     }
 }
@@ -201,13 +206,13 @@ fn pull_cycle<V: Copy>(
 /// What one router sent other routers in a batch, ready for the receivers to pull.
 #[derive(Debug, Clone, Default)]
 pub struct Outbound {
-    flits: Binned<Flit>,
-    credits: Binned<u8>,
+    flits: Chained<Flit>,
+    credits: Chained<u8>,
 }
 
 impl Outbound {
     /// Takes what router `c` staged in a batch (cycle j's flits ending at `flit_ends[j]`, its
-    /// credits at `credit_ends[j]`) and empties its staged lists.
+    /// credits at `credit_ends[j]`), leaving it empty lists.
     pub fn take(
         &mut self,
         links: &Links,
@@ -216,30 +221,30 @@ impl Outbound {
         credit_ends: &[u32],
     ) {
         let s = c.id as usize;
-        self.flits.fill(&links.flits, s, &c.staged_flits, flit_ends);
+        self.flits
+            .fill(&links.flits, s, &mut c.staged_flits, flit_ends);
         self.credits
-            .fill(&links.credits, s, &c.staged_credits, credit_ends);
-        c.staged_flits.clear();
-        c.staged_credits.clear();
+            .fill(&links.credits, s, &mut c.staged_credits, credit_ends);
     }
 }
 
-/// Pushes into router `c`'s wheels everything the other routers sent it in the `k` cycles
-/// from `first` (`sent`: their `Outbound`s, indexed by router), in the serial delivery's
-/// order.
-pub fn pull(links: &Links, sent: &[Outbound], c: &mut RouterCore, first: u32, k: u32) {
+/// Pushes into router `c`'s wheels everything the other routers sent it in the batch of
+/// cycles from `first` (`sent`: their `Outbound`s, indexed by router), in the serial
+/// delivery's order.
+pub fn pull(links: &Links, sent: &[Outbound], c: &mut RouterCore, first: u32) {
     let r = c.id as usize;
-    let (flit_pulls, credit_pulls) = (links.flits.pulls(r), links.credits.pulls(r));
-    for j in 0..k as usize {
-        let now = first + j as u32;
-        pull_cycle(&mut c.flit_wheel, flit_pulls, sent, |o| &o.flits, j, now);
-        pull_cycle(
-            &mut c.credit_wheel,
-            credit_pulls,
-            sent,
-            |o| &o.credits,
-            j,
-            now,
-        );
-    }
+    pull_batch(
+        &mut c.flit_wheel,
+        links.flits.pulls(r),
+        sent,
+        |o| &o.flits,
+        first,
+    );
+    pull_batch(
+        &mut c.credit_wheel,
+        links.credits.pulls(r),
+        sent,
+        |o| &o.credits,
+        first,
+    );
 }

@@ -105,8 +105,8 @@ pub struct Engine<'p> {
     /// other; `written` is the one last written.
     outbound: [Vec<Outbound>; 2],
     written: usize,
-    /// (first cycle, cycles) of the batch whose items are not yet in the receivers' wheels.
-    pending: Option<(u32, u32)>,
+    /// First cycle of the batch whose items are not yet in the receivers' wheels.
+    pending: Option<u32>,
     /// How much of each router's state is read one turn ahead (`crate::read_ahead`).
     read_ahead: ReadAhead,
 }
@@ -328,8 +328,8 @@ impl<'p> Engine<'p> {
             let global = PublishedLoads(&self.loads);
             let (phase, drain_time, generating) = (self.phase, self.drain_time, self.generating);
             let turn = |c: &mut RouterCore, out: &mut Outbound| {
-                if let Some((first, pk)) = pending {
-                    delivery::pull(links, sent, c, first, pk);
+                if let Some(first) = pending {
+                    delivery::pull(links, sent, c, first);
                 }
                 let mut flit_ends = [0u32; MAX_BATCH as usize];
                 let mut credit_ends = [0u32; MAX_BATCH as usize];
@@ -382,7 +382,7 @@ impl<'p> Engine<'p> {
             }
         }
         self.written = 1 - self.written;
-        self.pending = Some((self.now, k));
+        self.pending = Some(self.now);
         if prep.routing.needs_global_view() {
             // k = 1: the loads every router sees in the next cycle.
             self.loads.resize(self.cores.len(), Vec::new());
@@ -399,12 +399,12 @@ impl<'p> Engine<'p> {
     /// parallel), so that every item is in its receiver's wheel: before anything outside the
     /// cycle loop looks at the routers.
     fn deliver_pending(&mut self, parallel: bool) {
-        let Some((first, k)) = self.pending.take() else {
+        let Some(first) = self.pending.take() else {
             return;
         };
         let links = &*self.prep.links;
         let sent = &self.outbound[self.written];
-        let pull = |c: &mut RouterCore| delivery::pull(links, sent, c, first, k);
+        let pull = |c: &mut RouterCore| delivery::pull(links, sent, c, first);
         if parallel {
             let span = span(self.cores.len());
             self.cores
