@@ -135,15 +135,15 @@ impl Links {
     }
 }
 
-/// One sender's (own port, item) of a batch, chained by (group, cycle).
+/// One sender's (own port, item) of a batch, chained by group.
 #[derive(Debug, Clone, Default)]
 struct Chained<V> {
     items: Vec<(u32, V)>,
-    /// Next item of the same group and cycle (`NONE` at the end).
-    next: Vec<u32>,
-    /// first[g * cycles + j]: first item of group g in cycle j (`NONE` if none).
+    /// Per item: the next item of its group (`NONE` at the end) and the item's cycle in the
+    /// batch.
+    next: Vec<(u32, u32)>,
+    /// First item of each group (`NONE` if none).
     first: Vec<u32>,
-    cycles: u32,
 }
 
 impl<V: Copy> Chained<V> {
@@ -156,19 +156,20 @@ impl<V: Copy> Chained<V> {
             return;
         }
         let group = &ch.group[ch.port_base[s] as usize..ch.port_base[s + 1] as usize];
-        let k = ends.len();
-        self.cycles = k as u32;
         self.first.clear();
-        self.first.resize(ch.groups[s] as usize * k, NONE);
-        self.next.resize(self.items.len(), NONE);
+        self.first.resize(ch.groups[s] as usize, NONE);
+        self.next.resize(self.items.len(), (NONE, 0));
         // Backwards, each item put at the head of its chain: the chains end in staging order.
         let mut end = self.items.len();
-        for j in (0..k).rev() {
+        for j in (0..ends.len()).rev() {
             let start = if j == 0 { 0 } else { ends[j - 1] as usize };
-            for i in (start..end).rev() {
-                let key = group[self.items[i].0 as usize] as usize * k + j;
-                self.next[i] = self.first[key];
-                self.first[key] = i as u32;
+            let links = self.next[start..end]
+                .iter_mut()
+                .zip(&self.items[start..end]);
+            for (i, (next, &(p, _))) in links.enumerate().rev() {
+                let head = &mut self.first[group[p as usize] as usize];
+                *next = (*head, j as u32);
+                *head = (start + i) as u32;
             }
             end = start;
         }
@@ -189,16 +190,13 @@ fn pull_batch<V: Copy>(
         if c.items.is_empty() {
             continue;
         }
-        let k = c.cycles as usize;
-        let heads = &c.first[pl.group as usize * k..(pl.group as usize + 1) * k];
-        for (j, &head) in heads.iter().enumerate() {
-            let arrival = first + j as u32 + pl.latency + 1;
-            let mut i = head;
-            while i != NONE {
-                let (p, v) = c.items[i as usize];
-                wheel.push(arrival, (p.wrapping_add(pl.port_shift), v));
-                i = c.next[i as usize];
-            }
+        let arrival = first + pl.latency + 1;
+        let mut i = c.first[pl.group as usize];
+        while i != NONE {
+            let (p, v) = c.items[i as usize];
+            let (next, j) = c.next[i as usize];
+            wheel.push(arrival + j, (p.wrapping_add(pl.port_shift), v));
+            i = next;
         }
     }
 }
