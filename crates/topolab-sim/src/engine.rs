@@ -1,6 +1,8 @@
-//! The cycle loop: all routers' read/evaluate phase (parallel across routers), then the delivery
-//! of what they sent into the receivers' arrival wheels (in router order); the deadlock watchdog
-//! and, in debug mode, the conservation checks after each cycle.
+//! The cycle loop: batches of cycles, each one parallel pass over the routers in which every
+//! router pulls what the others sent it in the previous batch into its arrival wheels
+//! (`crate::delivery`, in the order of a serial delivery) and then runs the batch's cycles
+//! (read inputs, evaluate, stage outputs); the deadlock watchdog and, in debug mode, the
+//! conservation checks between batches.
 //!
 //! No global mutable state: an `Engine` owns every router, channel and counter of one run and
 //! an explicit clock. `Prepared` holds what several runs on one network share (wiring, routing
