@@ -209,20 +209,20 @@ pub struct Outbound {
 }
 
 impl Outbound {
-    /// Takes what router `c` staged in a batch (cycle j's flits ending at `flit_ends[j]`, its
+    /// Takes what router `s` staged in a batch (cycle j's flits ending at `flit_ends[j]`, its
     /// credits at `credit_ends[j]`), leaving it empty lists.
     pub fn take(
         &mut self,
         links: &Links,
-        c: &mut RouterCore,
+        s: usize,
+        staged_flits: &mut Vec<(u32, Flit)>,
+        staged_credits: &mut Vec<(u32, u8)>,
         flit_ends: &[u32],
         credit_ends: &[u32],
     ) {
-        let s = c.id as usize;
-        self.flits
-            .fill(&links.flits, s, &mut c.staged_flits, flit_ends);
+        self.flits.fill(&links.flits, s, staged_flits, flit_ends);
         self.credits
-            .fill(&links.credits, s, &mut c.staged_credits, credit_ends);
+            .fill(&links.credits, s, staged_credits, credit_ends);
     }
 }
 
@@ -231,18 +231,169 @@ impl Outbound {
 /// delivery's order.
 pub fn pull(links: &Links, sent: &[Outbound], c: &mut RouterCore, first: u32) {
     let r = c.id as usize;
-    pull_batch(
-        &mut c.flit_wheel,
-        links.flits.pulls(r),
+    pull_into(
+        links,
         sent,
-        |o| &o.flits,
+        r,
+        &mut c.flit_wheel,
+        &mut c.credit_wheel,
         first,
     );
+}
+
+/// `pull` into router `r`'s wheels.
+fn pull_into(
+    links: &Links,
+    sent: &[Outbound],
+    r: usize,
+    flit_wheel: &mut Wheel<(u32, Flit)>,
+    credit_wheel: &mut Wheel<(u32, u8)>,
+    first: u32,
+) {
+    pull_batch(flit_wheel, links.flits.pulls(r), sent, |o| &o.flits, first);
     pull_batch(
-        &mut c.credit_wheel,
+        credit_wheel,
         links.credits.pulls(r),
         sent,
         |o| &o.credits,
         first,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::SimConfig;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+    use topolab_core::NetworkBuilder;
+
+    /// Four routers with a wide link (width 2), links of three latencies and one endpoint each.
+    fn network() -> (SimTopology, u32) {
+        let mut net = NetworkBuilder::new("test", 4, false);
+        let (short, long, longer) = (
+            net.link_class("short"),
+            net.link_class("long"),
+            net.link_class("longer"),
+        );
+        net.add_link(0, 1, 2, short)
+            .add_link(0, 2, 1, long)
+            .add_link(1, 2, 1, short)
+            .add_link(1, 3, 1, longer)
+            .add_link(2, 3, 3, long)
+            .uniform_endpoints(1);
+        let net = net.build().unwrap();
+        let mut cfg = SimConfig::default();
+        cfg.set("link_latency", "short:1,long:3,longer:4").unwrap();
+        let topo = SimTopology::new(&net, &cfg).unwrap();
+        let max = topo.max_latency;
+        (topo, max)
+    }
+
+    /// Every receiver's wheels after pulling hold, bucket by bucket and in order, what pushing
+    /// each cycle's staged items router by router gives (the serial delivery, written out here
+    /// from the topology's port arrays), for random staging over several batches.
+    #[test]
+    fn pulled_wheels_equal_the_serial_delivery() {
+        let (topo, max_latency) = network();
+        let links = Links::new(&topo);
+        let n = topo.num_routers as usize;
+        let k = 3usize;
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let wheels = || -> (Vec<Wheel<(u32, Flit)>>, Vec<Wheel<(u32, u8)>>) {
+            (
+                (0..n).map(|_| Wheel::new(max_latency + 1)).collect(),
+                (0..n).map(|_| Wheel::new(max_latency + 1)).collect(),
+            )
+        };
+        let (mut serial_f, mut serial_c) = wheels();
+        let (mut pulled_f, mut pulled_c) = wheels();
+        let mut sent = vec![Outbound::default(); n];
+        let mut tag = 0u32;
+        let mut checked = 0;
+        for batch in 0..20u32 {
+            let first = batch * k as u32;
+            // staged[s][j]: router s's flits and credits of cycle j.
+            let mut staged = vec![vec![(Vec::new(), Vec::new()); k]; n];
+            for (s, cycles) in staged.iter_mut().enumerate() {
+                let outs: Vec<u32> = (0..topo.num_out(s))
+                    .filter(|&p| topo.out_peer[topo.out_index(s, p)] != NONE)
+                    .collect();
+                let ins: Vec<u32> = (0..topo.num_in(s))
+                    .filter(|&p| topo.in_peer[topo.in_index(s, p)] != NONE)
+                    .collect();
+                for (flits, credits) in cycles.iter_mut() {
+                    for _ in 0..rng.random_range(0..8) {
+                        tag += 1;
+                        let f = Flit {
+                            src: tag,
+                            ..Flit::default()
+                        };
+                        flits.push((outs[rng.random_range(0..outs.len())], f));
+                    }
+                    for _ in 0..rng.random_range(0..8) {
+                        let vc = rng.random_range(0..8u8);
+                        credits.push((ins[rng.random_range(0..ins.len())], vc));
+                    }
+                }
+            }
+            for j in 0..k {
+                for (s, cycles) in staged.iter().enumerate() {
+                    let now = first + j as u32;
+                    for &(p, f) in &cycles[j].0 {
+                        let g = topo.out_index(s, p);
+                        serial_f[topo.out_peer[g] as usize]
+                            .push(now + topo.out_latency[g] + 1, (topo.out_peer_port[g], f));
+                    }
+                    for &(p, vc) in &cycles[j].1 {
+                        let g = topo.in_index(s, p);
+                        serial_c[topo.in_peer[g] as usize]
+                            .push(now + topo.in_latency[g] + 1, (topo.in_peer_port[g], vc));
+                    }
+                }
+            }
+            for (s, (cycles, out)) in staged.iter().zip(sent.iter_mut()).enumerate() {
+                let (mut flits, mut credits) = (Vec::new(), Vec::new());
+                let (mut flit_ends, mut credit_ends) = (Vec::new(), Vec::new());
+                for (f, c) in cycles {
+                    flits.extend_from_slice(f);
+                    credits.extend_from_slice(c);
+                    flit_ends.push(flits.len() as u32);
+                    credit_ends.push(credits.len() as u32);
+                }
+                out.take(
+                    &links,
+                    s,
+                    &mut flits,
+                    &mut credits,
+                    &flit_ends,
+                    &credit_ends,
+                );
+                assert!(flits.is_empty() && credits.is_empty());
+            }
+            for r in 0..n {
+                pull_into(&links, &sent, r, &mut pulled_f[r], &mut pulled_c[r], first);
+            }
+            // The cycles the receivers run next: their buckets are complete.
+            for now in first..first + k as u32 {
+                for r in 0..n {
+                    let (mut a, mut b) = (Vec::new(), Vec::new());
+                    serial_f[r].take(now, &mut a);
+                    pulled_f[r].take(now, &mut b);
+                    assert_eq!(a, b, "flits arriving at router {r} in cycle {now}");
+                    checked += a.len();
+                    let (mut a, mut b) = (Vec::new(), Vec::new());
+                    serial_c[r].take(now, &mut a);
+                    pulled_c[r].take(now, &mut b);
+                    assert_eq!(a, b, "credits arriving at router {r} in cycle {now}");
+                    checked += a.len();
+                }
+            }
+        }
+        for r in 0..n {
+            assert!(serial_f[r].items().eq(pulled_f[r].items()));
+            assert!(serial_c[r].items().eq(pulled_c[r].items()));
+        }
+        assert!(checked > 1000, "only {checked} items compared");
+    }
 }

@@ -354,7 +354,14 @@ impl<'p> Engine<'p> {
                     credit_ends[j] = c.staged_credits.len() as u32;
                 }
                 let k = k as usize;
-                out.take(links, c, &flit_ends[..k], &credit_ends[..k]);
+                out.take(
+                    links,
+                    c.id as usize,
+                    &mut c.staged_flits,
+                    &mut c.staged_credits,
+                    &flit_ends[..k],
+                    &credit_ends[..k],
+                );
             };
             // A run of consecutive routers, each one's state fetched while the one before it
             // runs (its record, the pointers to that state, one turn earlier still).
