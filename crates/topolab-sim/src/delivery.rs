@@ -300,14 +300,11 @@ mod tests {
         let n = topo.num_routers as usize;
         let k = 3usize;
         let mut rng = ChaCha8Rng::seed_from_u64(7);
-        let wheels = || -> (Vec<Wheel<(u32, Flit)>>, Vec<Wheel<(u32, u8)>>) {
-            (
-                (0..n).map(|_| Wheel::new(max_latency + 1)).collect(),
-                (0..n).map(|_| Wheel::new(max_latency + 1)).collect(),
-            )
-        };
-        let (mut serial_f, mut serial_c) = wheels();
-        let (mut pulled_f, mut pulled_c) = wheels();
+        fn wheels<T: Copy>(n: usize, max_latency: u32) -> Vec<Wheel<T>> {
+            (0..n).map(|_| Wheel::new(max_latency + 1)).collect()
+        }
+        let (mut serial_f, mut pulled_f) = (wheels(n, max_latency), wheels(n, max_latency));
+        let (mut serial_c, mut pulled_c) = (wheels(n, max_latency), wheels(n, max_latency));
         let mut sent = vec![Outbound::default(); n];
         let mut tag = 0u32;
         let mut checked = 0;
