@@ -209,6 +209,11 @@ pub struct Outbound {
 }
 
 impl Outbound {
+    /// Nothing was sent.
+    pub fn is_empty(&self) -> bool {
+        self.flits.items.is_empty() && self.credits.items.is_empty()
+    }
+
     /// Takes what router `s` staged in a batch (cycle j's flits ending at `flit_ends[j]`, its
     /// credits at `credit_ends[j]`), leaving it empty lists.
     pub fn take(

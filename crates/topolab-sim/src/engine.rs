@@ -107,7 +107,9 @@ pub struct Engine<'p> {
     /// other; `written` is the one last written.
     outbound: [Vec<Outbound>; 2],
     written: usize,
-    /// First cycle of the batch whose items are not yet in the receivers' wheels.
+    /// First cycle of the batch whose items are not yet in the receivers' wheels. They stay
+    /// in the senders' lists between `run_cycles` calls (a draining run calls it for every
+    /// cycle): `quiet` counts them, and the watchdog's checks run after `deliver_pending`.
     pending: Option<u32>,
     /// How much of each router's state is read one turn ahead (`crate::read_ahead`).
     read_ahead: ReadAhead,
@@ -243,21 +245,6 @@ impl<'p> Engine<'p> {
     }
 
     fn run_cycles_inner(
-        &mut self,
-        n: u64,
-        monitor: &dyn Monitor,
-        stage: &str,
-        total: u64,
-        done: u64,
-        parallel: bool,
-    ) -> Result<()> {
-        let result = self.run_batches(n, monitor, stage, total, done, parallel);
-        self.deliver_pending(parallel);
-        result
-    }
-
-    /// The cycles of `run_cycles` in batches; the last batch's items may be left undelivered.
-    fn run_batches(
         &mut self,
         n: u64,
         monitor: &dyn Monitor,
@@ -405,8 +392,8 @@ impl<'p> Engine<'p> {
     }
 
     /// Delivers what the routers sent in the last batch (each router pulls its items, in
-    /// parallel), so that every item is in its receiver's wheel: before anything outside the
-    /// cycle loop looks at the routers.
+    /// parallel), so that every item is in its receiver's wheel: before the watchdog's checks
+    /// look at the wheels.
     fn deliver_pending(&mut self, parallel: bool) {
         let Some(first) = self.pending.take() else {
             return;
@@ -478,12 +465,15 @@ impl<'p> Engine<'p> {
 
     /// No flit, credit or event is pending anywhere.
     pub fn quiet(&self) -> bool {
-        self.cores.iter().all(|c| {
-            !c.busy
-                && c.own_wake == u32::MAX
-                && c.flit_wheel.is_empty()
-                && c.credit_wheel.is_empty()
-        })
+        let undelivered =
+            self.pending.is_some() && self.outbound[self.written].iter().any(|o| !o.is_empty());
+        !undelivered
+            && self.cores.iter().all(|c| {
+                !c.busy
+                    && c.own_wake == u32::MAX
+                    && c.flit_wheel.is_empty()
+                    && c.credit_wheel.is_empty()
+            })
     }
 
     /// Every source has created the packets stamped before the drain time.
