@@ -100,7 +100,7 @@ pub struct Engine<'p> {
     pool: Option<rayon::ThreadPool>,
     last_moved: u64,
     stalled: u64,
-    /// Cycles each router runs back to back before the engine delivers (see `cycles`).
+    /// Cycles each router runs back to back before what it sent is delivered (see `cycles`).
     batch: u32,
     /// What each router sent in a batch, for the receivers to pull (`crate::delivery`): two
     /// lists per router, one written by a batch while the next batch's receivers read the
@@ -288,8 +288,8 @@ impl<'p> Engine<'p> {
     /// routers per thread). In its turn a router first pulls into its wheels what the others
     /// sent it in the previous batch (`crate::delivery`: the wheels, in the order, of a serial
     /// delivery cycle by cycle and router by router), then runs the k cycles back to back,
-    /// then sorts what it staged for the receivers to pull in the next batch (or in
-    /// `deliver_pending`). Senders write one of two `Outbound` lists per router while
+    /// then chains what it staged, by receiver, for the receivers to pull in the next batch
+    /// (or in `deliver_pending`). Senders write one of two `Outbound` lists per router while
     /// receivers read the other, so no router waits for another within a batch. A router
     /// model or routing that reads other routers' state within a cycle must keep `batch` at 1
     /// (see `batch_size`).
