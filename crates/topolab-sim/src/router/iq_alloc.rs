@@ -1,0 +1,179 @@
+//! VC and switch allocation of the input-queued router (steps 3 and 4 of iq.rs's internal
+//! step): BookSim2's separable input-first allocators with round-robin arbiters, their input
+//! stages fused into the scans of the router's work lists (`vca_list`, `active_list`).
+
+use super::{after, IqState, RouteEnv, ACTIVE, VC_ALLOC};
+use crate::allocator::{first_from, next_mod, rr_distance};
+use crate::router::Outbox;
+use crate::stats::RouterStats;
+use crate::topo::NONE;
+
+impl IqState {
+    /// VC allocation, input stage fused: each waiting head picks, among the free VCs of its
+    /// route, the one first in round-robin order from its pointer; the output stage follows.
+    pub(super) fn vc_evaluate<const SINGLE: bool>(&mut self, now: u32, step: u64) {
+        self.vc_grants.clear();
+        self.tried.clear();
+        let v = self.vcs;
+        let size = self.n_out * v;
+        let inputs = self.n_in * v;
+        let step = step as u32;
+        for &iv in &self.vca_list {
+            let i = &self.iv[iv as usize];
+            if after(i.step, step) || i.ready > now || i.state != VC_ALLOC {
+                continue;
+            }
+            // With vc_alloc_delay 1 a requester without a grant asks again in the next step
+            // anyway (its `ready` stays at or before now): only longer delays need the list.
+            if !SINGLE && self.vc_delay > 1 {
+                self.tried.push(iv);
+            }
+            let rt = i.route();
+            let ptr = i.vc_ptr;
+            let mut best = NONE;
+            if !SINGLE && self.vct {
+                let mut best_d = u32::MAX;
+                for vc in rt.vc_lo as u32..=rt.vc_hi as u32 {
+                    let ov = rt.port * v + vc;
+                    let o = &self.ov[ov as usize];
+                    if o.owner != NONE || self.buf - (o.used as u32) < self.pkt {
+                        continue;
+                    }
+                    let d = rr_distance(ov, ptr, size);
+                    if d < best_d {
+                        best_d = d;
+                        best = ov;
+                    }
+                }
+            } else {
+                let lo = rt.port * v + rt.vc_lo as u32;
+                if rt.vc_hi == rt.vc_lo {
+                    // One candidate (a VC class per phase, as the Dragonfly's): no arbiter.
+                    if self.ov_free.contains(lo) {
+                        best = lo;
+                    }
+                } else {
+                    let free = self.ov_free.range(lo, (rt.vc_hi - rt.vc_lo) as u32 + 1);
+                    if free != 0 {
+                        best = lo + first_from(free, ptr.wrapping_sub(lo));
+                    }
+                }
+            }
+            if best != NONE {
+                let d = rr_distance(iv, self.ov[best as usize].vc_ptr, inputs);
+                self.vc_out.offer(iv, best, d);
+            }
+        }
+        self.vc_out.finish(&mut self.vc_grants);
+    }
+
+    pub(super) fn vc_apply<const SINGLE: bool>(&mut self, now: u32) {
+        // Requesters without a grant ask again vc_alloc_delay cycles on (`tried` is empty
+        // with a delay of 1: they ask again in the next step).
+        let retry = now + self.vc_delay;
+        for k in 0..self.tried.len() {
+            let iv = self.tried[k] as usize;
+            self.iv[iv].ready = retry;
+        }
+        let (niv, nov) = (self.n_in * self.vcs, self.n_out * self.vcs);
+        for k in 0..self.vc_grants.len() {
+            let (iv, ov) = self.vc_grants[k];
+            let o = &mut self.ov[ov as usize];
+            o.owner = iv;
+            self.ov_free.remove(ov);
+            o.vc_ptr = next_mod(iv, niv);
+            let i = &mut self.iv[iv as usize];
+            i.ov = ov;
+            i.state = ACTIVE;
+            i.vc_ptr = next_mod(ov, nov);
+            // Switch requests from the next step on, or vc_alloc_delay cycles later.
+            i.ready = if !SINGLE && self.vc_delay > 1 {
+                now + self.vc_delay - 1
+            } else {
+                0
+            };
+            if !i.listed {
+                i.listed = true;
+                self.active_list.push(iv);
+            }
+        }
+        if !self.vc_grants.is_empty() {
+            let ivs = &self.iv;
+            self.vca_list
+                .retain(|&iv| ivs[iv as usize].state == VC_ALLOC);
+        }
+        self.tried.clear();
+        self.vc_grants.clear();
+    }
+
+    /// Switch allocation, input stage fused: per input port, the output first in round-robin
+    /// order from the port's pointer among those its active VCs (with a flit and a credit) ask
+    /// for, and for that output the VC first from the VC after the port's last winner
+    /// (BookSim2's per-input request replacement, RoundRobinArbiter::Supersedes); the output
+    /// stage follows.
+    pub(super) fn sw_allocate<const SINGLE: bool>(
+        &mut self,
+        now: u32,
+        step: u64,
+        next_step_cycle: u32,
+        env: &mut RouteEnv,
+        stats: &mut RouterStats,
+        out: &mut Outbox,
+    ) {
+        let (v, by_v) = (self.vcs, self.by_v);
+        // Entries whose VC is no longer active (its tail left) are dropped here.
+        let mut k = 0;
+        while k < self.active_list.len() {
+            let iv = self.active_list[k];
+            if self.iv[iv as usize].state != ACTIVE {
+                self.iv[iv as usize].listed = false;
+                self.active_list.swap_remove(k);
+                continue;
+            }
+            let i = &self.iv[iv as usize];
+            k += 1;
+            if i.len == 0 || (i.ready != 0 && i.ready >= now) {
+                continue;
+            }
+            if self.ov[i.ov as usize].used as u32 >= self.buf {
+                continue;
+            }
+            let in_port = by_v.quot(iv);
+            let out_port = by_v.quot(i.ov);
+            let d_out = rr_distance(out_port, self.sw_in_ptr[in_port as usize], self.n_out);
+            let d_vc = rr_distance(by_v.modulo(iv), self.sw_offset[in_port as usize], v);
+            let best = &mut self.sw_best[in_port as usize];
+            if best.2 == NONE {
+                self.sw_touched.push(in_port);
+                *best = (d_out, d_vc, iv);
+            } else if (d_out, d_vc) < (best.0, best.1) {
+                *best = (d_out, d_vc, iv);
+            }
+        }
+        if self.sw_touched.is_empty() {
+            return;
+        }
+        for &ip in &self.sw_touched {
+            let iv = self.sw_best[ip as usize].2;
+            let op = by_v.quot(self.iv[iv as usize].ov);
+            let d = rr_distance(ip, self.sw_out_ptr[op as usize], self.n_in);
+            self.sw_out.offer(ip, op, d);
+        }
+        self.sw_grants.clear();
+        self.sw_out.finish(&mut self.sw_grants);
+        let grants = std::mem::take(&mut self.sw_grants);
+        for &(ip, op) in &grants {
+            let iv = self.sw_best[ip as usize].2;
+            self.sw_in_ptr[ip as usize] = next_mod(op, self.n_out);
+            self.sw_out_ptr[op as usize] = next_mod(ip, self.n_in);
+            self.sw_offset[ip as usize] = next_mod(by_v.modulo(iv), v);
+            self.send_flit::<SINGLE>(iv as usize, now, step, next_step_cycle, env, stats, out);
+        }
+        for &ip in &self.sw_touched {
+            self.sw_best[ip as usize] = (u32::MAX, 0, NONE);
+        }
+        self.sw_touched.clear();
+        self.sw_grants = grants;
+        self.sw_grants.clear();
+    }
+}
