@@ -35,6 +35,7 @@ use super::Outbox;
 
 #[path = "iq_alloc.rs"]
 mod alloc;
+use alloc::SwInput;
 #[path = "iq_read_ahead.rs"]
 mod read_ahead;
 use crate::allocator::{ByVcs, OutputStage, OvSet};
@@ -183,15 +184,13 @@ pub struct IqState {
     /// (`num_vcs` <= 64) instead of looping over its range.
     ov_free: OvSet,
 
-    // Switch arbiter pointers.
-    sw_in_ptr: Vec<u32>,
+    /// Switch arbiters: per input port (pointers and this allocation's pick), per output port
+    /// (pointer over inputs).
+    sw_in: Vec<SwInput>,
     sw_out_ptr: Vec<u32>,
-    sw_offset: Vec<u32>,
     vc_out: OutputStage,
     sw_out: OutputStage,
-    /// Switch input stage scratch per input port: (priority key, VC key, input VC), and the
-    /// ports touched.
-    sw_best: Vec<(u32, u32, u32)>,
+    /// The input ports with a pick in this allocation.
     sw_touched: Vec<u32>,
 
     // Flits held by the router: a slab with FIFO links.
@@ -272,12 +271,19 @@ impl IqState {
             ],
             op_used: vec![0; n_out as usize],
             ov_free: OvSet::full(n_out * v),
-            sw_in_ptr: vec![0; n_in as usize],
+            sw_in: vec![
+                SwInput {
+                    key: 0,
+                    iv: NONE,
+                    out: 0,
+                    out_ptr: 0,
+                    vc_ptr: 0
+                };
+                n_in as usize
+            ],
             sw_out_ptr: vec![0; n_out as usize],
-            sw_offset: vec![0; n_in as usize],
             vc_out: OutputStage::new(nov),
             sw_out: OutputStage::new(n_out as usize),
-            sw_best: vec![(u32::MAX, 0, NONE); n_in as usize],
             sw_touched: Vec::new(),
             flits: Vec::new(),
             next: Vec::new(),

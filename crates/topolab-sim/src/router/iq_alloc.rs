@@ -8,6 +8,20 @@ use crate::router::Outbox;
 use crate::stats::RouterStats;
 use crate::topo::NONE;
 
+/// A switch input port's arbiter: its pointers over outputs and over its VCs, and its pick
+/// in the current allocation (`iv` NONE when it has none), side by side so that a request
+/// reads one record.
+#[derive(Debug, Clone, Copy)]
+pub struct SwInput {
+    /// (output distance << 8 | VC distance) of the pick, its input VC and its output port.
+    pub key: u32,
+    pub iv: u32,
+    pub out: u32,
+    /// Round-robin pointers: the output and the VC after the port's last winners.
+    pub out_ptr: u16,
+    pub vc_ptr: u16,
+}
+
 impl IqState {
     /// VC allocation, input stage fused: each waiting head picks, among the free VCs of its
     /// route, the one first in round-robin order from its pointer; the output stage follows.
@@ -140,22 +154,22 @@ impl IqState {
             }
             let in_port = by_v.quot(iv);
             let out_port = by_v.quot(i.ov);
-            let d_out = rr_distance(out_port, self.sw_in_ptr[in_port as usize], self.n_out);
-            let d_vc = rr_distance(by_v.modulo(iv), self.sw_offset[in_port as usize], v);
-            let best = &mut self.sw_best[in_port as usize];
-            if best.2 == NONE {
+            let a = &mut self.sw_in[in_port as usize];
+            // (output distance, VC distance) as one number: VC distances are below 64.
+            let key = rr_distance(out_port, a.out_ptr as u32, self.n_out) << 8
+                | rr_distance(by_v.modulo(iv), a.vc_ptr as u32, v);
+            if a.iv == NONE {
                 self.sw_touched.push(in_port);
-                *best = (d_out, d_vc, iv);
-            } else if (d_out, d_vc) < (best.0, best.1) {
-                *best = (d_out, d_vc, iv);
+                (a.key, a.iv, a.out) = (key, iv, out_port);
+            } else if key < a.key {
+                (a.key, a.iv, a.out) = (key, iv, out_port);
             }
         }
         if self.sw_touched.is_empty() {
             return;
         }
         for &ip in &self.sw_touched {
-            let iv = self.sw_best[ip as usize].2;
-            let op = by_v.quot(self.iv[iv as usize].ov);
+            let op = self.sw_in[ip as usize].out;
             let d = rr_distance(ip, self.sw_out_ptr[op as usize], self.n_in);
             self.sw_out.offer(ip, op, d);
         }
@@ -163,14 +177,15 @@ impl IqState {
         self.sw_out.finish(&mut self.sw_grants);
         let grants = std::mem::take(&mut self.sw_grants);
         for &(ip, op) in &grants {
-            let iv = self.sw_best[ip as usize].2;
-            self.sw_in_ptr[ip as usize] = next_mod(op, self.n_out);
+            let a = &mut self.sw_in[ip as usize];
+            let iv = a.iv;
+            a.out_ptr = next_mod(op, self.n_out) as u16;
+            a.vc_ptr = next_mod(by_v.modulo(iv), v) as u16;
             self.sw_out_ptr[op as usize] = next_mod(ip, self.n_in);
-            self.sw_offset[ip as usize] = next_mod(by_v.modulo(iv), v);
             self.send_flit::<SINGLE>(iv as usize, now, step, next_step_cycle, env, stats, out);
         }
         for &ip in &self.sw_touched {
-            self.sw_best[ip as usize] = (u32::MAX, 0, NONE);
+            self.sw_in[ip as usize].iv = NONE;
         }
         self.sw_touched.clear();
         self.sw_grants = grants;

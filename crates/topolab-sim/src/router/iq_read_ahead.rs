@@ -18,10 +18,8 @@ impl IqState {
         slice(&self.oq_head);
         slice(&self.oq_tail);
         slice(&self.oq_len);
-        slice(&self.sw_in_ptr);
-        slice(&self.sw_offset);
+        slice(&self.sw_in);
         slice(&self.sw_out_ptr);
-        slice(&self.sw_best);
         self.vc_out.read_ahead();
         self.sw_out.read_ahead();
         deque(&self.credit_q);
@@ -42,8 +40,7 @@ impl IqState {
         slice(&self.active_list);
         slice(&self.vca_list);
         slice(&self.op_used);
-        slice(&self.sw_in_ptr);
-        slice(&self.sw_offset);
+        slice(&self.sw_in);
         slice(&self.sw_out_ptr);
         for &iv in &self.active_list {
             let i = &self.iv[iv as usize];
@@ -51,7 +48,7 @@ impl IqState {
                 value(o);
                 self.sw_out.read_ahead_output(by_v.quot(i.ov));
             }
-            value(&self.sw_best[by_v.quot(iv) as usize]);
+            value(&self.sw_in[by_v.quot(iv) as usize]);
         }
         for &iv in &self.vca_list {
             let i = &self.iv[iv as usize];
