@@ -128,15 +128,12 @@ impl InputVc {
     }
 }
 
-/// State of one output VC: its owner, the credits in use downstream and the VC allocator's
-/// output arbiter pointer.
+/// State of one output VC: its owner and the credits in use downstream.
 #[derive(Debug, Clone, Copy)]
 #[repr(align(16))]
 pub struct OutputVc {
     /// Input VC holding it, NONE when free.
     pub owner: u32,
-    /// VC allocator's output arbiter pointer (over input VCs).
-    pub vc_ptr: u32,
     pub used: u16,
     pub tail_sent: bool,
 }
@@ -184,10 +181,10 @@ pub struct IqState {
     /// (`num_vcs` <= 64) instead of looping over its range.
     ov_free: OvSet,
 
-    /// Switch arbiters: per input port (pointers and this allocation's pick), per output port
-    /// (pointer over inputs).
+    /// Switch arbiters per input port (pointers and this allocation's pick); the output
+    /// stages keep the output arbiters' pointers (VC allocation: per output VC over input VCs;
+    /// switch: per output port over input ports).
     sw_in: Vec<SwInput>,
-    sw_out_ptr: Vec<u32>,
     vc_out: OutputStage,
     sw_out: OutputStage,
     /// The input ports with a pick in this allocation.
@@ -263,7 +260,6 @@ impl IqState {
             ov: vec![
                 OutputVc {
                     owner: NONE,
-                    vc_ptr: 0,
                     used: 0,
                     tail_sent: false
                 };
@@ -281,9 +277,8 @@ impl IqState {
                 };
                 n_in as usize
             ],
-            sw_out_ptr: vec![0; n_out as usize],
-            vc_out: OutputStage::new(nov),
-            sw_out: OutputStage::new(n_out as usize),
+            vc_out: OutputStage::new(nov, niv as u32),
+            sw_out: OutputStage::new(n_out as usize, n_in),
             sw_touched: Vec::new(),
             flits: Vec::new(),
             next: Vec::new(),

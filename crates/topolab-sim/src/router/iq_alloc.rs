@@ -30,7 +30,6 @@ impl IqState {
         self.tried.clear();
         let v = self.vcs;
         let size = self.n_out * v;
-        let inputs = self.n_in * v;
         let step = step as u32;
         for &iv in &self.vca_list {
             let i = &self.iv[iv as usize];
@@ -74,8 +73,7 @@ impl IqState {
                 }
             }
             if best != NONE {
-                let d = rr_distance(iv, self.ov[best as usize].vc_ptr, inputs);
-                self.vc_out.offer(iv, best, d);
+                self.vc_out.offer(iv, best);
             }
         }
         self.vc_out.finish(&mut self.vc_grants);
@@ -89,13 +87,12 @@ impl IqState {
             let iv = self.tried[k] as usize;
             self.iv[iv].ready = retry;
         }
-        let (niv, nov) = (self.n_in * self.vcs, self.n_out * self.vcs);
+        let nov = self.n_out * self.vcs;
         for k in 0..self.vc_grants.len() {
             let (iv, ov) = self.vc_grants[k];
             let o = &mut self.ov[ov as usize];
             o.owner = iv;
             self.ov_free.remove(ov);
-            o.vc_ptr = next_mod(iv, niv);
             let i = &mut self.iv[iv as usize];
             i.ov = ov;
             i.state = ACTIVE;
@@ -170,8 +167,7 @@ impl IqState {
         }
         for &ip in &self.sw_touched {
             let op = self.sw_in[ip as usize].out;
-            let d = rr_distance(ip, self.sw_out_ptr[op as usize], self.n_in);
-            self.sw_out.offer(ip, op, d);
+            self.sw_out.offer(ip, op);
         }
         self.sw_grants.clear();
         self.sw_out.finish(&mut self.sw_grants);
@@ -181,7 +177,6 @@ impl IqState {
             let iv = a.iv;
             a.out_ptr = next_mod(op, self.n_out) as u16;
             a.vc_ptr = next_mod(by_v.modulo(iv), v) as u16;
-            self.sw_out_ptr[op as usize] = next_mod(ip, self.n_in);
             self.send_flit::<SINGLE>(iv as usize, now, step, next_step_cycle, env, stats, out);
         }
         for &ip in &self.sw_touched {

@@ -19,7 +19,6 @@ impl IqState {
         slice(&self.oq_tail);
         slice(&self.oq_len);
         slice(&self.sw_in);
-        slice(&self.sw_out_ptr);
         self.vc_out.read_ahead();
         self.sw_out.read_ahead();
         deque(&self.credit_q);
@@ -41,7 +40,6 @@ impl IqState {
         slice(&self.vca_list);
         slice(&self.op_used);
         slice(&self.sw_in);
-        slice(&self.sw_out_ptr);
         for &iv in &self.active_list {
             let i = &self.iv[iv as usize];
             if let Some(o) = self.ov.get(i.ov as usize) {
