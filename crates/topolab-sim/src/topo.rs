@@ -361,7 +361,11 @@ mod tests {
                     let ports = (0..topo.num_out(u))
                         .filter(|&p| topo.out_link(u, p).peer == v)
                         .count();
-                    assert_eq!(ports as u32, net.links()[l as usize].width, "{spec} {u}-{v}");
+                    assert_eq!(
+                        ports as u32,
+                        net.links()[l as usize].width,
+                        "{spec} {u}-{v}"
+                    );
                 }
             }
         }

@@ -189,13 +189,13 @@ fn check_hotpotato(engine: &Engine) -> Result<(), SimError> {
             ));
         };
         let eps = &core.eps;
-        held += eps.left.iter().map(|&l| l as u64).sum::<u64>();
+        held += eps.held_flits();
         held += hp.held_flits();
         held += eps.ej_wheel.len() as u64;
         held += core.flit_wheel.len() as u64;
         for e in 0..eps.n {
             for vc in 0..v {
-                let used = eps.vc_used[(e * v + vc) as usize] as usize;
+                let used = eps.credits_used(e, vc) as usize;
                 let on_wire = core
                     .flit_wheel
                     .items()
@@ -247,7 +247,7 @@ pub fn check_conservation(engine: &Engine) -> Result<(), SimError> {
         let iq = core.iq();
         let eps = &core.eps;
         let v = iq.vcs;
-        held += eps.left.iter().map(|&l| l as u64).sum::<u64>();
+        held += eps.held_flits();
         held += iq.held_flits();
         held += eps.ej_wheel.len() as u64;
         held += core.flit_wheel.len() as u64;
@@ -331,7 +331,7 @@ pub fn check_conservation(engine: &Engine) -> Result<(), SimError> {
         // Credits of every injection channel.
         for e in 0..eps.n {
             for vc in 0..v {
-                let used = eps.vc_used[(e * v + vc) as usize] as usize;
+                let used = eps.credits_used(e, vc) as usize;
                 let on_wire = core
                     .flit_wheel
                     .items()

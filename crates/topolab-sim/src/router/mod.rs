@@ -197,7 +197,7 @@ impl RouterCore {
                 }
             }
         }
-        self.eps.read_ahead(now);
+        self.eps.read_ahead(now, how);
         self.flit_wheel.read_ahead(now);
         self.credit_wheel.read_ahead(now);
     }
