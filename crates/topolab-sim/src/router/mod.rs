@@ -151,8 +151,8 @@ impl RouterCore {
             rng_inject,
             rng_traffic: stream(cfg.seed, Stream::Traffic, r as u64),
             rng_route: stream(cfg.seed, Stream::Routing, r as u64),
-            flit_wheel: Wheel::new(topo.max_latency + 1),
-            credit_wheel: Wheel::new(topo.max_latency + 1),
+            flit_wheel: Wheel::with_capacity(topo.max_latency + 1, topo.num_in(r)),
+            credit_wheel: Wheel::with_capacity(topo.max_latency + 1, topo.num_out(r)),
             stats: RouterStats::default(),
             staged_flits: Vec::new(),
             staged_credits: Vec::new(),
@@ -197,7 +197,7 @@ impl RouterCore {
                 }
             }
         }
-        self.eps.read_ahead(now, how);
+        self.eps.read_ahead(now);
         self.flit_wheel.read_ahead(now);
         self.credit_wheel.read_ahead(now);
     }
