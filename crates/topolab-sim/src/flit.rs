@@ -52,9 +52,9 @@ impl Flit {
 }
 
 /// Wheels of at most this many buckets (channel latencies up to 6) are sized ahead.
-const PRESIZED_BUCKETS: usize = 8;
+pub(crate) const PRESIZED_BUCKETS: usize = 8;
 /// Most items per bucket sized ahead: a busy bucket grows past it.
-const PRESIZED_ITEMS: u32 = 16;
+pub(crate) const PRESIZED_ITEMS: u32 = 16;
 
 /// Items arriving at one router, bucketed by arrival cycle (a timing wheel whose size exceeds
 /// the longest latency + 1, so a bucket holds only the items of one cycle). The engine delivers
