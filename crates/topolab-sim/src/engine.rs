@@ -156,18 +156,14 @@ impl<'p> Engine<'p> {
         }
         let e = prep.cfg.endpoint_latency;
         let mut k = MAX_BATCH;
-        for (peer, lat) in [
-            (&topo.out_peer, &topo.out_latency),
-            (&topo.in_peer, &topo.in_latency),
-        ] {
-            for (&p, &d) in peer.iter().zip(lat.iter()) {
-                if p == crate::topo::NONE {
-                    continue;
-                }
-                k = k.min(d.saturating_add(1));
-                if d > e {
-                    k = k.min(d - e);
-                }
+        for link in topo.out_link.iter().chain(&topo.in_link) {
+            if link.peer == crate::topo::NONE {
+                continue;
+            }
+            let d = link.latency;
+            k = k.min(d.saturating_add(1));
+            if d > e {
+                k = k.min(d - e);
             }
         }
         k.max(1)
@@ -379,33 +375,29 @@ impl<'p> Engine<'p> {
                 // bucket's header, the bucket's free slot); walking the chains first, with
                 // nothing depending on them, lets the processor overlap them.
                 for &(p, _) in &flits[f0..f1] {
-                    let g = topo.out_index(r, p);
-                    self.cores[topo.out_peer[g] as usize]
+                    let link = topo.out_link(r, p);
+                    self.cores[link.peer as usize]
                         .flit_wheel
-                        .read_ahead_push(now + topo.out_latency[g] + 1);
+                        .read_ahead_push(now + link.latency + 1);
                 }
                 for &(p, _) in &credits[c0..c1] {
-                    let g = topo.in_index(r, p);
-                    self.cores[topo.in_peer[g] as usize]
+                    let link = topo.in_link(r, p);
+                    self.cores[link.peer as usize]
                         .credit_wheel
-                        .read_ahead_push(now + topo.in_latency[g] + 1);
+                        .read_ahead_push(now + link.latency + 1);
                 }
             }
             for &(p, f) in &flits[f0..f1] {
-                let g = topo.out_index(r, p);
-                let arrival = now + topo.out_latency[g] + 1;
-                let d = topo.out_peer[g] as usize;
-                self.cores[d]
+                let link = topo.out_link(r, p);
+                self.cores[link.peer as usize]
                     .flit_wheel
-                    .push(arrival, (topo.out_peer_port[g], f));
+                    .push(now + link.latency + 1, (link.peer_port, f));
             }
             for &(p, vc) in &credits[c0..c1] {
-                let g = topo.in_index(r, p);
-                let arrival = now + topo.in_latency[g] + 1;
-                let u = topo.in_peer[g] as usize;
-                self.cores[u]
+                let link = topo.in_link(r, p);
+                self.cores[link.peer as usize]
                     .credit_wheel
-                    .push(arrival, (topo.in_peer_port[g], vc));
+                    .push(now + link.latency + 1, (link.peer_port, vc));
             }
             std::mem::swap(&mut flits, &mut self.cores[r].staged_flits);
             std::mem::swap(&mut credits, &mut self.cores[r].staged_credits);
