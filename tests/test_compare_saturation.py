@@ -84,6 +84,29 @@ def test_the_search_starts_at_the_static_bound_and_follows_the_overloaded_throug
     assert found["saturation_load"] == pytest.approx(0.43)
     assert found["saturated_load"] - found["saturation_load"] <= 0.01 + 1e-9
     assert len(loads) <= 3
+
+    # the simulator's verdict: carried while accepting at least 97% of the offered load, so a
+    # network delivering 0.43 when overloaded is judged carried up to 0.43 / 0.97 = 0.4433
+    class Judged:
+        def __init__(self, load):
+            self.accepted_throughput = min(load, 0.43)
+            self.saturated = self.accepted_throughput < 0.97 * load
+
+    loads.clear()
+
+    def judged(load):
+        loads.append(load)
+        return Judged(load)
+
+    found = SAT.search(judged, start=0.8, tolerance=0.01, shortfall=0.03)
+    flip = 0.43 / 0.97
+    assert flip - 0.01 <= found["saturation_load"] < flip <= found["saturated_load"]
+    assert found["saturated_load"] - found["saturation_load"] <= 0.01 + 1e-9
+    assert len(loads) <= 3, loads
+    # without the shortfall the guess is 0.43, three steps of 0.01 below the flip
+    loads.clear()
+    SAT.search(judged, start=0.8, tolerance=0.01)
+    assert len(loads) > 3, loads
     # a bound the network exceeds: the search goes up to full load
     assert SAT.search(lambda load: Run(0.0), start=0.8)["saturated_load"] is None
 
