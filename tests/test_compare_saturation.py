@@ -122,6 +122,18 @@ def test_static_bound_of_minimal_routing_follows_the_closed_form():
     )
 
 
+def test_a_network_too_large_for_the_static_bound_starts_at_full_load(monkeypatch):
+    params = {"network": "slimfly:q=5", "routing": "min", "traffic": "uniform", "seed": 0, "num_vcs": 4, **PLAIN}
+    with_bound = SAT.saturation_point(params)
+    monkeypatch.setattr(SAT, "STATIC_BOUND_MAX_ROUTERS", 49)  # q = 5 has 50 routers
+    without = SAT.saturation_point(params)
+    assert with_bound["static_bound"] is not None and without["static_bound"] is None
+    assert max(without["offered_load"]) == 1.0 and 1.0 not in with_bound["offered_load"]
+    # the overloaded run at full load gives the estimate: the same bracket
+    assert abs(without["saturation_load"] - with_bound["saturation_load"]) <= SAT.TOLERANCE + 1e-9
+    assert without["runs"] <= with_bound["runs"] + 1
+
+
 SMALL = CompareSettings(
     radix=8, endpoints=20, families=("mlfm", "oft"), simulate=True, per_family=2, sim_per_family=2
 )
