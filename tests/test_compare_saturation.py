@@ -132,6 +132,12 @@ def test_a_network_too_large_for_the_static_bound_starts_at_full_load(monkeypatc
     # the overloaded run at full load gives the estimate: the same bracket
     assert abs(without["saturation_load"] - with_bound["saturation_load"]) <= SAT.TOLERANCE + 1e-9
     assert without["runs"] <= with_bound["runs"] + 1
+    # adaptive routings fall back on minimal and Valiant routing only below their own limit
+    sf = topolab.build("slimfly:q=5")
+    monkeypatch.setattr(SAT, "STATIC_BOUND_MAX_ROUTERS", 2000)
+    monkeypatch.setattr(SAT, "ADAPTIVE_BOUND_MAX_ROUTERS", 49)
+    assert SAT.static_bound(sf, "ugal_l", "uniform") is None
+    assert SAT.static_bound(sf, "min", "uniform") is not None
 
 
 SMALL = CompareSettings(

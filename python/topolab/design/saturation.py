@@ -6,8 +6,8 @@ offered load a network carries under a routing and a traffic pattern, found in a
    can be carried, and the simulated saturation lies just below it. Adaptive routings have no
    static load; they start at the larger bound of minimal and Valiant routing, between which
    UGAL chooses. The first run is at that bound (at most 1). Networks of more than
-   ``STATIC_BOUND_MAX_ROUTERS`` routers start at full load instead (the bound would cost more
-   than a run).
+   ``STATIC_BOUND_MAX_ROUTERS`` routers (``ADAPTIVE_BOUND_MAX_ROUTERS`` for the adaptive ones)
+   start at full load instead: the bound would cost more than a run.
 2. **Stop each run once its verdict is clear** (the simulator's ``early_verdict`` option,
    docs/simulator.md: clearly saturated or clearly stable after its first measured period,
    stated in the run's ``early_verdict``); runs whose verdict is not clear go on by the usual
@@ -44,12 +44,14 @@ TOLERANCE = 0.01
 ADAPTIVE_BOUNDS = ("min", "valiant")
 # A point's parameters other than these are simulator parameters (docs/simulator.md).
 SEARCH_KEYS = ("network", "routing", "traffic", "seed", "tolerance")
-# The static bound goes over every pair of routers (and every Valiant intermediate): above this
-# many routers it costs more than the run it may save (28 CPU-s for minimal routing on a
-# 2,448-router SpectralFly, over 100 on the 10,290-router torus of the default question,
-# against about 15 for an overloaded run of 800 cycles), so the search starts at full load,
-# whose overloaded run gives the estimate all the same.
+# The static bound goes over every pair of routers, Valiant's also over every intermediate:
+# above these many routers it costs more than the run it may save (minimal routing: 28 CPU-s
+# under uniform traffic on a 2,448-router SpectralFly, over 100 on the 10,290-router torus of
+# the default question; Valiant: over 50 under a random permutation on a 1,596-router BDF,
+# 0.6 on a 722-router Slim Fly; an overloaded run of 800 cycles costs about 15), so the search
+# starts at full load, whose overloaded run gives the estimate all the same.
 STATIC_BOUND_MAX_ROUTERS = 2000
+ADAPTIVE_BOUND_MAX_ROUTERS = 1000
 
 Run = Callable[[float], Any]
 
@@ -57,8 +59,12 @@ Run = Callable[[float], Any]
 def static_bound(net: Any, routing: str, traffic: str) -> float | None:
     """The channel-load throughput bound of ``routing`` under ``traffic`` (flits per endpoint
     per cycle), the larger one of minimal and Valiant routing for a routing without a static
-    load, None when neither can be computed."""
+    load, None when neither can be computed or the network is too large for it to pay
+    (``STATIC_BOUND_MAX_ROUTERS``, ``ADAPTIVE_BOUND_MAX_ROUTERS``)."""
     from topolab.routing import channel_load
+
+    if net.num_routers > STATIC_BOUND_MAX_ROUTERS:
+        return None
 
     def bound(name: str) -> float | None:
         try:
@@ -67,7 +73,7 @@ def static_bound(net: Any, routing: str, traffic: str) -> float | None:
             return None
 
     own = bound(routing)
-    if own is not None:
+    if own is not None or net.num_routers > ADAPTIVE_BOUND_MAX_ROUTERS:
         return own
     found = [b for b in map(bound, ADAPTIVE_BOUNDS) if b is not None]
     return max(found) if found else None
@@ -139,7 +145,7 @@ def saturation_point(params: dict[str, Any]) -> dict[str, Any]:
     seed = int(params.get("seed", DEFAULT_SEED))
     sim_params = {k: v for k, v in params.items() if k not in SEARCH_KEYS}
     sim_params["early_verdict"] = True
-    bound = static_bound(net, routing, traffic) if net.num_routers <= STATIC_BOUND_MAX_ROUTERS else None
+    bound = static_bound(net, routing, traffic)
     shortfall = float(sim_params.get("saturation_tolerance", _sim_default("saturation_tolerance")))
 
     def run(load: float) -> Any:
