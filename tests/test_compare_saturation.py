@@ -123,7 +123,8 @@ def test_static_bound_of_minimal_routing_follows_the_closed_form():
 
 
 def test_a_network_too_large_for_the_static_bound_starts_at_full_load(monkeypatch):
-    params = {"network": "slimfly:q=5", "routing": "min", "traffic": "uniform", "seed": 0, "num_vcs": 4, **PLAIN}
+    params = {"network": "slimfly:q=5", "routing": "min", "traffic": "uniform", "seed": 0, "num_vcs": 4}
+    params.update(PLAIN)
     with_bound = SAT.saturation_point(params)
     monkeypatch.setattr(SAT, "STATIC_BOUND_MAX_ROUTERS", 49)  # q = 5 has 50 routers
     without = SAT.saturation_point(params)
