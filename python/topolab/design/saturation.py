@@ -46,10 +46,11 @@ ADAPTIVE_BOUNDS = ("min", "valiant")
 SEARCH_KEYS = ("network", "routing", "traffic", "seed", "tolerance")
 # The static bound goes over every pair of routers, Valiant's also over every intermediate:
 # above these many routers it costs more than the run it may save (minimal routing: 28 CPU-s
-# under uniform traffic on a 2,448-router SpectralFly, over 100 on the 10,290-router torus of
-# the default question; Valiant: over 50 under a random permutation on a 1,596-router BDF,
-# 0.6 on a 722-router Slim Fly; an overloaded run of 800 cycles costs about 15), so the search
-# starts at full load, whose overloaded run gives the estimate all the same.
+# under uniform traffic on a 2,448-router SpectralFly, unfinished after 400 s of wall time on
+# the 10,290-router torus of the default question; Valiant: 0.6 CPU-s on a 722-router Slim
+# Fly, unfinished after 200 s under a random permutation on a 1,596-router BDF; an overloaded
+# run of 800 cycles costs about 15 CPU-s), so the search starts at full load, whose overloaded
+# run gives the estimate all the same.
 STATIC_BOUND_MAX_ROUTERS = 2000
 ADAPTIVE_BOUND_MAX_ROUTERS = 1000
 
