@@ -84,6 +84,29 @@ def test_the_search_starts_at_the_static_bound_and_follows_the_overloaded_throug
     assert found["saturation_load"] == pytest.approx(0.43)
     assert found["saturated_load"] - found["saturation_load"] <= 0.01 + 1e-9
     assert len(loads) <= 3
+
+    # the simulator's verdict: carried while accepting at least 97% of the offered load, so a
+    # network delivering 0.43 when overloaded is judged carried up to 0.43 / 0.97 = 0.4433
+    class Judged:
+        def __init__(self, load):
+            self.accepted_throughput = min(load, 0.43)
+            self.saturated = self.accepted_throughput < 0.97 * load
+
+    loads.clear()
+
+    def judged(load):
+        loads.append(load)
+        return Judged(load)
+
+    found = SAT.search(judged, start=0.8, tolerance=0.01, shortfall=0.03)
+    flip = 0.43 / 0.97
+    assert flip - 0.01 <= found["saturation_load"] < flip <= found["saturated_load"]
+    assert found["saturated_load"] - found["saturation_load"] <= 0.01 + 1e-9
+    assert len(loads) <= 3, loads
+    # without the shortfall the guess is 0.43, three steps of 0.01 below the flip
+    loads.clear()
+    SAT.search(judged, start=0.8, tolerance=0.01)
+    assert len(loads) > 3, loads
     # a bound the network exceeds: the search goes up to full load
     assert SAT.search(lambda load: Run(0.0), start=0.8)["saturated_load"] is None
 
@@ -97,6 +120,25 @@ def test_static_bound_of_minimal_routing_follows_the_closed_form():
     assert SAT.static_bound(sf, "ugal_l", "uniform") == pytest.approx(
         max(SAT.static_bound(sf, "min", "uniform"), SAT.static_bound(sf, "valiant", "uniform"))
     )
+
+
+def test_a_network_too_large_for_the_static_bound_starts_at_full_load(monkeypatch):
+    params = {"network": "slimfly:q=5", "routing": "min", "traffic": "uniform", "seed": 0, "num_vcs": 4}
+    params.update(PLAIN)
+    with_bound = SAT.saturation_point(params)
+    monkeypatch.setattr(SAT, "STATIC_BOUND_MAX_ROUTERS", 49)  # q = 5 has 50 routers
+    without = SAT.saturation_point(params)
+    assert with_bound["static_bound"] is not None and without["static_bound"] is None
+    assert max(without["offered_load"]) == 1.0 and 1.0 not in with_bound["offered_load"]
+    # the overloaded run at full load gives the estimate: the same bracket
+    assert abs(without["saturation_load"] - with_bound["saturation_load"]) <= SAT.TOLERANCE + 1e-9
+    assert without["runs"] <= with_bound["runs"] + 1
+    # adaptive routings fall back on minimal and Valiant routing only below their own limit
+    sf = topolab.build("slimfly:q=5")
+    monkeypatch.setattr(SAT, "STATIC_BOUND_MAX_ROUTERS", 2000)
+    monkeypatch.setattr(SAT, "ADAPTIVE_BOUND_MAX_ROUTERS", 49)
+    assert SAT.static_bound(sf, "ugal_l", "uniform") is None
+    assert SAT.static_bound(sf, "min", "uniform") is not None
 
 
 SMALL = CompareSettings(

@@ -86,7 +86,11 @@ def test_worst_case_saturation_matches_one_over_p(spec, traffic, p):
     # 001 §4.2 / docs/traffic.md: every link of a flow's single minimal path carries p flows,
     # so minimal routing delivers 1/p of the injection bandwidth
     r = _search(spec, traffic)
-    assert r["saturation_load"] == pytest.approx(1 / p, abs=0.02)
+    delivered = max(a for a in r["accepted_throughput"] if a is not None)
+    assert delivered == pytest.approx(1 / p, abs=0.02)
+    # a run is carried while it accepts 97% of its load (beyond the noise of 12 endpoints), so
+    # the highest load carried lies from 1/p to 3% above it
+    assert 1 / p - 0.02 <= r["saturation_load"] <= (1 / p) / 0.97 + 0.02
     assert r["static_bound"] == pytest.approx(1 / p)
     assert round(r["static_bound"], 4) in r["offered_load"]  # the search starts at the bound
 

@@ -19,7 +19,7 @@
 
 use crate::flit::{Flit, Wheel};
 use crate::router::RouterCore;
-use crate::topo::{SimTopology, NONE};
+use crate::topo::{PortLink, SimTopology, NONE};
 
 /// A group of a sender's channels, as its receiver pulls it.
 #[derive(Debug, Clone, Copy)]
@@ -49,11 +49,11 @@ struct Channels {
 }
 
 impl Channels {
-    /// From each router's ports (global index range `offset[r] .. offset[r + 1]`) and, per
-    /// port, the router at the other end, the port there and the latency.
-    fn new(offset: &[u32], peer: &[u32], peer_port: &[u32], latency: &[u32]) -> Channels {
+    /// From each router's ports (global index range `offset[r] .. offset[r + 1]`) and each
+    /// port's channel.
+    fn new(offset: &[u32], link: &[PortLink]) -> Channels {
         let n = offset.len() - 1;
-        let mut group = vec![NONE; peer.len()];
+        let mut group = vec![NONE; link.len()];
         let mut groups = vec![0u32; n];
         let mut by_receiver: Vec<Vec<Pull>> = vec![Vec::new(); n];
         let mut keys = Vec::new();
@@ -62,13 +62,13 @@ impl Channels {
             keys.clear();
             keys.extend(
                 (base..offset[s + 1] as usize)
-                    .filter(|&g| peer[g] != NONE)
-                    .map(|g| (peer[g], latency[g], g)),
+                    .filter(|&g| link[g].peer != NONE)
+                    .map(|g| (link[g].peer, link[g].latency, g)),
             );
             keys.sort_unstable();
             let mut last = None;
             for &(r, d, g) in &keys {
-                let port_shift = peer_port[g].wrapping_sub((g - base) as u32);
+                let port_shift = link[g].peer_port.wrapping_sub((g - base) as u32);
                 if last != Some((r, d)) {
                     last = Some((r, d));
                     groups[s] += 1;
@@ -119,18 +119,8 @@ pub struct Links {
 impl Links {
     pub fn new(topo: &SimTopology) -> Links {
         Links {
-            flits: Channels::new(
-                &topo.out_offset,
-                &topo.out_peer,
-                &topo.out_peer_port,
-                &topo.out_latency,
-            ),
-            credits: Channels::new(
-                &topo.in_offset,
-                &topo.in_peer,
-                &topo.in_peer_port,
-                &topo.in_latency,
-            ),
+            flits: Channels::new(&topo.out_offset, &topo.out_link),
+            credits: Channels::new(&topo.in_offset, &topo.in_link),
         }
     }
 }
@@ -319,10 +309,10 @@ mod tests {
             let mut staged = vec![vec![(Vec::new(), Vec::new()); k]; n];
             for (s, cycles) in staged.iter_mut().enumerate() {
                 let outs: Vec<u32> = (0..topo.num_out(s))
-                    .filter(|&p| topo.out_peer[topo.out_index(s, p)] != NONE)
+                    .filter(|&p| topo.out_link(s, p).peer != NONE)
                     .collect();
                 let ins: Vec<u32> = (0..topo.num_in(s))
-                    .filter(|&p| topo.in_peer[topo.in_index(s, p)] != NONE)
+                    .filter(|&p| topo.in_link(s, p).peer != NONE)
                     .collect();
                 for (flits, credits) in cycles.iter_mut() {
                     for _ in 0..rng.random_range(0..8) {
@@ -343,14 +333,12 @@ mod tests {
                 for (s, cycles) in staged.iter().enumerate() {
                     let now = first + j as u32;
                     for &(p, f) in &cycles[j].0 {
-                        let g = topo.out_index(s, p);
-                        serial_f[topo.out_peer[g] as usize]
-                            .push(now + topo.out_latency[g] + 1, (topo.out_peer_port[g], f));
+                        let l = topo.out_link(s, p);
+                        serial_f[l.peer as usize].push(now + l.latency + 1, (l.peer_port, f));
                     }
                     for &(p, vc) in &cycles[j].1 {
-                        let g = topo.in_index(s, p);
-                        serial_c[topo.in_peer[g] as usize]
-                            .push(now + topo.in_latency[g] + 1, (topo.in_peer_port[g], vc));
+                        let l = topo.in_link(s, p);
+                        serial_c[l.peer as usize].push(now + l.latency + 1, (l.peer_port, vc));
                     }
                 }
             }

@@ -177,18 +177,14 @@ impl<'p> Engine<'p> {
         }
         let e = prep.cfg.endpoint_latency;
         let mut k = MAX_BATCH;
-        for (peer, lat) in [
-            (&topo.out_peer, &topo.out_latency),
-            (&topo.in_peer, &topo.in_latency),
-        ] {
-            for (&p, &d) in peer.iter().zip(lat.iter()) {
-                if p == crate::topo::NONE {
-                    continue;
-                }
-                k = k.min(d.saturating_add(1));
-                if d > e {
-                    k = k.min(d - e);
-                }
+        for link in topo.out_link.iter().chain(&topo.in_link) {
+            if link.peer == crate::topo::NONE {
+                continue;
+            }
+            let d = link.latency;
+            k = k.min(d.saturating_add(1));
+            if d > e {
+                k = k.min(d - e);
             }
         }
         k.max(1)

@@ -51,6 +51,11 @@ impl Flit {
     }
 }
 
+/// Wheels of at most this many buckets (channel latencies up to 6) are sized ahead.
+pub(crate) const PRESIZED_BUCKETS: usize = 8;
+/// Most items per bucket sized ahead: a busy bucket grows past it.
+pub(crate) const PRESIZED_ITEMS: u32 = 16;
+
 /// Items arriving at one router, bucketed by arrival cycle (a timing wheel whose size exceeds
 /// the longest latency + 1, so a bucket holds only the items of one cycle). The engine delivers
 /// into it between cycles; the router empties the bucket of the current cycle.
@@ -64,9 +69,22 @@ pub struct Wheel<T> {
 impl<T: Copy> Wheel<T> {
     /// A wheel for arrivals up to `max_ahead` cycles after the current one.
     pub fn new(max_ahead: u32) -> Self {
+        Self::with_capacity(max_ahead, 0)
+    }
+
+    /// A wheel for arrivals up to `max_ahead` cycles after the current one, from `channels`
+    /// channels (one item per channel per cycle): while it has at most `PRESIZED_BUCKETS`
+    /// buckets, each is given room for that many items, up to `PRESIZED_ITEMS`, so that a run
+    /// does not spend its first cycles growing them.
+    pub fn with_capacity(max_ahead: u32, channels: u32) -> Self {
         let size = (max_ahead + 1).next_power_of_two() as usize;
+        let room = if size <= PRESIZED_BUCKETS {
+            channels.min(PRESIZED_ITEMS) as usize
+        } else {
+            0
+        };
         Wheel {
-            buckets: (0..size).map(|_| Vec::new()).collect(),
+            buckets: (0..size).map(|_| Vec::with_capacity(room)).collect(),
             mask: size as u32 - 1,
             len: 0,
         }

@@ -281,6 +281,21 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
         }
         phases += 1;
     }
+    // The measurement ended by BookSim2's rule. The window's throughput is final (the drain
+    // counts no accepted flit) and the drain can only add "unstable", so with early_verdict a
+    // shortfall past the tolerance is the full run's verdict already: stop here.
+    if cfg.early_verdict && eng.phase == Phase::Running && !unstable && reason.is_empty() {
+        let now = eng.now as u64;
+        let span = (now - reset_time) as f64;
+        let accepted = eng.totals().accepted_flits as f64 / span / nodes;
+        if let Some(why) = throughput_shortfall(&cfg, load, accepted, span, nodes) {
+            reason = format!(
+                "early verdict (early_verdict = true): at the end of the measurement, {why}"
+            );
+            early = format!("saturated: at the end of the measurement (no drain), {why}");
+            eng.drain_time = now as u32;
+        }
+    }
     // An early saturated verdict stops like an unstable run: no drain, the window's figures.
     let stopped_saturated = !reason.is_empty();
     let measured_running = eng.phase == Phase::Running && !unstable && !stopped_saturated;
@@ -368,17 +383,9 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
             ),
         ));
     }
-    if reason.is_empty() && accepted < (1.0 - cfg.saturation_tolerance) * load {
-        let expected_packets = rate * span * nodes;
-        let shortfall_flits = (load - accepted) * span * nodes;
-        let noise_flits = SHORTFALL_SIGMAS * expected_packets.sqrt() * cfg.packet_size as f64;
-        if shortfall_flits > noise_flits {
-            reason = format!(
-                "accepted {accepted:.4} < (1 - saturation_tolerance = {}) x offered {load}: \
-                 {shortfall_flits:.0} flits short over the {span} cycle window, more than the \
-                 Bernoulli noise ({SHORTFALL_SIGMAS} sigma = {noise_flits:.0} flits)",
-                cfg.saturation_tolerance
-            );
+    if reason.is_empty() {
+        if let Some(why) = throughput_shortfall(&cfg, load, accepted, span, nodes) {
+            reason = why;
         }
     }
     let saturated = !reason.is_empty();
@@ -415,6 +422,32 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
         },
         max_hops: all.max_hops,
         early_verdict: early,
+    })
+}
+
+/// The final test on the throughput: the window (`span` cycles, `nodes` active endpoints)
+/// accepted less than (1 - saturation_tolerance) x offered by more flits than the Bernoulli
+/// noise of the packets created; the words, or None when it did not.
+fn throughput_shortfall(
+    cfg: &SimConfig,
+    load: f64,
+    accepted: f64,
+    span: f64,
+    nodes: f64,
+) -> Option<String> {
+    if accepted >= (1.0 - cfg.saturation_tolerance) * load {
+        return None;
+    }
+    let expected_packets = load / cfg.packet_size as f64 * span * nodes;
+    let shortfall_flits = (load - accepted) * span * nodes;
+    let noise_flits = SHORTFALL_SIGMAS * expected_packets.sqrt() * cfg.packet_size as f64;
+    (shortfall_flits > noise_flits).then(|| {
+        format!(
+            "accepted {accepted:.4} < (1 - saturation_tolerance = {}) x offered {load}: \
+             {shortfall_flits:.0} flits short over the {span} cycle window, more than the \
+             Bernoulli noise ({SHORTFALL_SIGMAS} sigma = {noise_flits:.0} flits)",
+            cfg.saturation_tolerance
+        )
     })
 }
 

@@ -4,7 +4,7 @@
 
 use crate::config::SimConfig;
 use crate::error::{Result, SimError};
-use crate::flit::Flit;
+use crate::flit::{Flit, PRESIZED_BUCKETS, PRESIZED_ITEMS};
 use crate::router::iq::{InputVc, OutputVc};
 use std::mem::size_of;
 use topolab_core::Network;
@@ -30,7 +30,11 @@ pub fn estimate_bytes(net: &Network, cfg: &SimConfig) -> u128 {
     let per_vc =
         (size_of::<InputVc>() + size_of::<OutputVc>()) as u128 + cfg.vc_buf_size as u128 * slot;
     let network_copy = topolab_core::resources::network_bytes(routers, net.links().len() as u128);
-    routers * ROUTER_BYTES
+    // The room the arrival wheels are given ahead (flit.rs): a flit and a credit wheel at the
+    // router and at its endpoints.
+    let item_bytes = size_of::<(u32, Flit)>() + size_of::<(u32, u8)>();
+    let wheel_room = (2 * PRESIZED_BUCKETS * PRESIZED_ITEMS as usize * item_bytes) as u128;
+    routers * (ROUTER_BYTES + wheel_room)
         + ports * (PORT_BYTES + vcs * per_vc)
         + endpoints * ENDPOINT_BYTES
         + network_copy

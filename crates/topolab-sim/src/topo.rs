@@ -12,8 +12,34 @@ use crate::error::{Result, SimError};
 use topolab_core::physical::{link_lengths, place, Floor, LatencyModel, PlaceOptions};
 use topolab_core::Network;
 
-/// Marks "not a router" in peer arrays (the peer of an endpoint port is an endpoint id).
+/// Marks "not a router" in peer fields (the peer of an endpoint port is an endpoint id).
 pub const NONE: u32 = u32::MAX;
+
+/// One port's channel: everything the delivery of an item sent on it reads, in one record, so
+/// that a network far beyond the cache pays one miss per item for it instead of one per field
+/// (16 bytes aligned: four to a cache line, none straddling two).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(align(16))]
+pub struct PortLink {
+    /// Router at the other end (NONE for endpoint ports).
+    pub peer: u32,
+    /// Port index at the other end: the downstream router's input port for an output port,
+    /// the upstream router's output port for an input port (the endpoint's local index for
+    /// endpoint ports).
+    pub peer_port: u32,
+    /// Channel latency in cycles.
+    pub latency: u32,
+}
+
+impl PortLink {
+    fn new(peer: u32, latency: u32) -> PortLink {
+        PortLink {
+            peer,
+            peer_port: NONE,
+            latency,
+        }
+    }
+}
 
 #[derive(Debug, Clone)]
 pub struct SimTopology {
@@ -25,20 +51,14 @@ pub struct SimTopology {
     /// a division, not a search over `ep_offset`: a million-endpoint network looks it up for
     /// every packet).
     endpoints_per_router: Option<u32>,
-    /// Start of each router's output ports in the out_* arrays; length routers + 1.
+    /// Start of each router's output ports in `out_link`; length routers + 1.
     pub out_offset: Vec<u32>,
-    /// Downstream router of an output port (NONE for endpoint ports).
-    pub out_peer: Vec<u32>,
-    /// Input port index at the downstream router (the endpoint's local index for endpoint ports).
-    pub out_peer_port: Vec<u32>,
-    pub out_latency: Vec<u32>,
-    /// Start of each router's input ports; length routers + 1.
+    /// Every output port's channel, towards the downstream router.
+    pub out_link: Vec<PortLink>,
+    /// Start of each router's input ports in `in_link`; length routers + 1.
     pub in_offset: Vec<u32>,
-    /// Upstream router of an input port (NONE for endpoint ports).
-    pub in_peer: Vec<u32>,
-    /// Output port index at the upstream router.
-    pub in_peer_port: Vec<u32>,
-    pub in_latency: Vec<u32>,
+    /// Every input port's channel, back towards the upstream router (credits).
+    pub in_link: Vec<PortLink>,
     /// For each CSR entry of the network (router r, neighbour position i): the first output
     /// port towards that neighbour and the link width (parallel ports).
     pub nbr_first_port: Vec<u32>,
@@ -140,29 +160,28 @@ impl SimTopology {
 
         // Output ports.
         let mut out_offset = Vec::with_capacity(n + 1);
-        let mut out_peer = Vec::new();
-        let mut out_latency = Vec::new();
+        let mut out_link: Vec<PortLink> = Vec::new();
         let mut nbr_first_port = Vec::with_capacity(csr_offset[n] as usize);
         let mut nbr_width = Vec::with_capacity(csr_offset[n] as usize);
         for r in 0..n {
-            out_offset.push(out_peer.len() as u32);
+            out_offset.push(out_link.len() as u32);
             for e in 0..net.endpoints()[r] {
-                out_peer.push(NONE);
-                out_latency.push(cfg.endpoint_latency);
-                let _ = e;
+                out_link.push(PortLink {
+                    peer_port: e, // the endpoint's local index
+                    ..PortLink::new(NONE, cfg.endpoint_latency)
+                });
             }
             for (&v, &l) in net.neighbors(r).iter().zip(net.neighbor_links(r)) {
                 let link = &links[l as usize];
-                let local = out_peer.len() as u32 - out_offset[r];
+                let local = out_link.len() as u32 - out_offset[r];
                 nbr_first_port.push(local);
                 nbr_width.push(link.width);
                 for _ in 0..link.width {
-                    out_peer.push(v);
-                    out_latency.push(link_latency[l as usize]);
+                    out_link.push(PortLink::new(v, link_latency[l as usize]));
                 }
             }
         }
-        out_offset.push(out_peer.len() as u32);
+        out_offset.push(out_link.len() as u32);
 
         // Input ports: endpoints, then incoming links by ascending source router.
         let mut incoming: Vec<Vec<(u32, u32, u32)>> = vec![Vec::new(); n]; // (src, width, latency)
@@ -173,65 +192,47 @@ impl SimTopology {
             }
         }
         let mut in_offset = Vec::with_capacity(n + 1);
-        let mut in_peer = Vec::new();
-        let mut in_latency = Vec::new();
+        let mut in_link: Vec<PortLink> = Vec::new();
         for (r, inc) in incoming.iter_mut().enumerate() {
-            in_offset.push(in_peer.len() as u32);
-            for _ in 0..net.endpoints()[r] {
-                in_peer.push(NONE);
-                in_latency.push(cfg.endpoint_latency);
+            in_offset.push(in_link.len() as u32);
+            for e in 0..net.endpoints()[r] {
+                in_link.push(PortLink {
+                    peer_port: e, // the endpoint's local index
+                    ..PortLink::new(NONE, cfg.endpoint_latency)
+                });
             }
             inc.sort_unstable();
             for &(u, w, lat) in inc.iter() {
                 for _ in 0..w {
-                    in_peer.push(u);
-                    in_latency.push(lat);
+                    in_link.push(PortLink::new(u, lat));
                 }
             }
         }
-        in_offset.push(in_peer.len() as u32);
+        in_offset.push(in_link.len() as u32);
 
-        // Pair the k-th parallel port u -> v at u with the k-th input port from u at v.
-        let mut out_peer_port = vec![NONE; out_peer.len()];
-        let mut in_peer_port = vec![NONE; in_peer.len()];
-        for r in 0..n {
-            let (o0, o1) = (out_offset[r] as usize, out_offset[r + 1] as usize);
-            for (k, p) in (o0..o1).enumerate() {
-                if out_peer[p] == NONE {
-                    out_peer_port[p] = k as u32; // endpoint local index
-                }
-            }
-        }
-        for v in 0..n {
-            let (i0, i1) = (in_offset[v] as usize, in_offset[v + 1] as usize);
-            for (k, p) in (i0..i1).enumerate() {
-                if in_peer[p] == NONE {
-                    in_peer_port[p] = k as u32;
-                }
-            }
-        }
-        // Match router channels: for each (u, v) the ports at u towards v and at v from u are
-        // both contiguous and in the same count.
+        // Pair the k-th parallel port u -> v at u with the k-th input port from u at v: for
+        // each (u, v) the ports at u towards v and at v from u are both contiguous and in the
+        // same count.
         for u in 0..n {
             let (o0, o1) = (out_offset[u] as usize, out_offset[u + 1] as usize);
             let mut p = o0;
             while p < o1 {
-                let v = out_peer[p];
+                let v = out_link[p].peer;
                 if v == NONE {
                     p += 1;
                     continue;
                 }
-                let run_end = (p..o1).find(|&q| out_peer[q] != v).unwrap_or(o1);
+                let run_end = (p..o1).find(|&q| out_link[q].peer != v).unwrap_or(o1);
                 let (i0, i1) = (
                     in_offset[v as usize] as usize,
                     in_offset[v as usize + 1] as usize,
                 );
                 let start = (i0..i1)
-                    .find(|&q| in_peer[q] == u as u32)
+                    .find(|&q| in_link[q].peer == u as u32)
                     .expect("every output channel has an input port");
                 for k in 0..(run_end - p) {
-                    out_peer_port[p + k] = (start + k - i0) as u32;
-                    in_peer_port[start + k] = (p + k - o0) as u32;
+                    out_link[p + k].peer_port = (start + k - i0) as u32;
+                    in_link[start + k].peer_port = (p + k - o0) as u32;
                 }
                 p = run_end;
             }
@@ -244,10 +245,10 @@ impl SimTopology {
                 )));
             }
         }
-        let max_latency = out_latency
+        let max_latency = out_link
             .iter()
-            .chain(in_latency.iter())
-            .copied()
+            .chain(in_link.iter())
+            .map(|l| l.latency)
             .max()
             .unwrap_or(1);
         Ok(SimTopology {
@@ -256,13 +257,9 @@ impl SimTopology {
             ep_offset,
             endpoints_per_router,
             out_offset,
-            out_peer,
-            out_peer_port,
-            out_latency,
+            out_link,
             in_offset,
-            in_peer,
-            in_peer_port,
-            in_latency,
+            in_link,
             nbr_first_port,
             nbr_width,
             csr_offset,
@@ -317,12 +314,62 @@ impl SimTopology {
     pub fn in_index(&self, r: usize, p: u32) -> usize {
         self.in_offset[r] as usize + p as usize
     }
+    /// The channel of router r's output port p.
+    #[inline]
+    pub fn out_link(&self, r: usize, p: u32) -> PortLink {
+        self.out_link[self.out_index(r, p)]
+    }
+    /// The channel of router r's input port p.
+    #[inline]
+    pub fn in_link(&self, r: usize, p: u32) -> PortLink {
+        self.in_link[self.in_index(r, p)]
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use topolab_core::build_str;
+
+    /// Every router channel's two ends name each other (the output port at u towards v is the
+    /// input port at v from u, with the same latency), every endpoint port its own endpoint,
+    /// and each router pair has as many ports as the core network's link width, parallel
+    /// links (a hypercube of width 2) included.
+    #[test]
+    fn both_ends_of_every_channel_name_each_other() {
+        for spec in [
+            "slimfly:q=5",
+            "torus:dims=3x4",
+            "hypercube:n=3,width=2",
+            "fattree:k=4",
+        ] {
+            let net = build_str(spec).unwrap();
+            let topo = SimTopology::new(&net, &SimConfig::default()).unwrap();
+            for u in 0..topo.num_routers as usize {
+                let n_ep = topo.num_ep(u);
+                for p in 0..topo.num_out(u) {
+                    let out = topo.out_link(u, p);
+                    if p < n_ep {
+                        assert_eq!((out.peer, out.peer_port), (NONE, p), "{spec} {u}.{p}");
+                        continue;
+                    }
+                    let back = topo.in_link(out.peer as usize, out.peer_port);
+                    assert_eq!((back.peer, back.peer_port), (u as u32, p), "{spec} {u}.{p}");
+                    assert_eq!(back.latency, out.latency, "{spec} {u}.{p}");
+                }
+                for (&v, &l) in net.neighbors(u).iter().zip(net.neighbor_links(u)) {
+                    let ports = (0..topo.num_out(u))
+                        .filter(|&p| topo.out_link(u, p).peer == v)
+                        .count();
+                    assert_eq!(
+                        ports as u32,
+                        net.links()[l as usize].width,
+                        "{spec} {u}-{v}"
+                    );
+                }
+            }
+        }
+    }
 
     /// Every endpoint's router is the core network's, with as many endpoints at every router
     /// (Slim Fly, torus) and with routers without endpoints (a fat tree's upper levels) or of

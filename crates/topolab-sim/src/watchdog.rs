@@ -27,7 +27,7 @@ fn describe(topo: &SimTopology, r: usize, port: u32, vc: u32) -> String {
             topo.ep_offset[r] + port
         )
     } else {
-        let u = topo.in_peer[topo.in_index(r, port)];
+        let u = topo.in_link(r, port).peer;
         format!("router {r} input {port} (from router {u}) vc {vc}")
     }
 }
@@ -49,8 +49,8 @@ fn waits_for(topo: &SimTopology, iq: &IqState, r: usize, iv: usize) -> Option<(u
             if port < iq.n_ep {
                 return None;
             }
-            let g = topo.out_index(r, port);
-            Some((topo.out_peer[g] as usize, topo.out_peer_port[g], ov % v))
+            let link = topo.out_link(r, port);
+            Some((link.peer as usize, link.peer_port, ov % v))
         }
         VC_ALLOC => {
             let rt = i.route();
@@ -189,13 +189,13 @@ fn check_hotpotato(engine: &Engine) -> Result<(), SimError> {
             ));
         };
         let eps = &core.eps;
-        held += eps.left.iter().map(|&l| l as u64).sum::<u64>();
+        held += eps.held_flits();
         held += hp.held_flits();
         held += eps.ej_wheel.len() as u64;
         held += core.flit_wheel.len() as u64;
         for e in 0..eps.n {
             for vc in 0..v {
-                let used = eps.vc_used[(e * v + vc) as usize] as usize;
+                let used = eps.credits_used(e, vc) as usize;
                 let on_wire = core
                     .flit_wheel
                     .items()
@@ -247,7 +247,7 @@ pub fn check_conservation(engine: &Engine) -> Result<(), SimError> {
         let iq = core.iq();
         let eps = &core.eps;
         let v = iq.vcs;
-        held += eps.left.iter().map(|&l| l as u64).sum::<u64>();
+        held += eps.held_flits();
         held += iq.held_flits();
         held += eps.ej_wheel.len() as u64;
         held += core.flit_wheel.len() as u64;
@@ -291,8 +291,8 @@ pub fn check_conservation(engine: &Engine) -> Result<(), SimError> {
                             .count(),
                     )
                 } else {
-                    let g = topo.out_index(r, q);
-                    let (d, p) = (topo.out_peer[g] as usize, topo.out_peer_port[g]);
+                    let link = topo.out_link(r, q);
+                    let (d, p) = (link.peer as usize, link.peer_port);
                     let dn = &engine.cores[d];
                     let diq = dn.iq();
                     let queued = diq
@@ -331,7 +331,7 @@ pub fn check_conservation(engine: &Engine) -> Result<(), SimError> {
         // Credits of every injection channel.
         for e in 0..eps.n {
             for vc in 0..v {
-                let used = eps.vc_used[(e * v + vc) as usize] as usize;
+                let used = eps.credits_used(e, vc) as usize;
                 let on_wire = core
                     .flit_wheel
                     .items()

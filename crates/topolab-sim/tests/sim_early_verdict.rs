@@ -55,6 +55,37 @@ fn clear_loads_get_the_full_runs_verdict_in_fewer_cycles() {
 }
 
 #[test]
+fn a_window_saturated_by_the_final_test_stops_without_the_drain() {
+    // At 0.68 the Slim Fly q=5 accepts about 96% of the offered load: between the early margins,
+    // so both runs measure all 10 periods; the full run then drains its measured packets and
+    // judges the same window saturated (accepted < 97%), which the early one says at once.
+    let net = build_str("slimfly:q=5").unwrap();
+    let full = simulate(&net, "min", "uniform", 0.68, &config(false), &Silent).unwrap();
+    let fast = simulate(&net, "min", "uniform", 0.68, &config(true), &Silent).unwrap();
+    assert!(full.saturated && !full.unstable, "{full:?}");
+    assert!(fast.saturated, "{fast:?}");
+    assert!(
+        fast.early_verdict
+            .starts_with("saturated: at the end of the measurement"),
+        "{}",
+        fast.early_verdict
+    );
+    assert!(fast
+        .saturation_reason
+        .starts_with("early verdict (early_verdict = true)"));
+    // the same measurement, the same window: only the drain is left out
+    assert_eq!(fast.sample_periods, full.sample_periods);
+    assert_eq!(fast.accepted_throughput, full.accepted_throughput);
+    assert_eq!(fast.injected_throughput, full.injected_throughput);
+    assert!(
+        fast.cycles < full.cycles,
+        "{} cycles against {}",
+        fast.cycles,
+        full.cycles
+    );
+}
+
+#[test]
 fn early_verdict_is_a_parameter_with_a_checked_value() {
     let mut c = SimConfig::default();
     let err = c.set("early_verdict", "maybe").unwrap_err().to_string();

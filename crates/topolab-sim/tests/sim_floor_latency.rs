@@ -20,8 +20,11 @@ fn floor_cfg(cycle_ns: &str, more: &[(&str, &str)]) -> SimConfig {
 /// Latency of the output port of router `r` towards neighbour `v` in the wired topology.
 fn port_latency(topo: &SimTopology, r: usize, v: u32) -> u32 {
     let (a, b) = (topo.out_offset[r] as usize, topo.out_offset[r + 1] as usize);
-    let p = (a..b).find(|&p| topo.out_peer[p] == v).unwrap();
-    topo.out_latency[p]
+    topo.out_link[a..b]
+        .iter()
+        .find(|l| l.peer == v)
+        .unwrap()
+        .latency
 }
 
 /// torus:dims=4x4 on the `slimfly` floor (1 m cabinet pitch, 1 m intra-cabinet cables, 2 m

@@ -5,17 +5,22 @@ offered load a network carries under a routing and a traffic pattern, found in a
    (the load at which the busiest channel carries one flit per cycle, ``routing.channel_load``)
    can be carried, and the simulated saturation lies just below it. Adaptive routings have no
    static load; they start at the larger bound of minimal and Valiant routing, between which
-   UGAL chooses. The first run is at that bound (at most 1).
+   UGAL chooses. The first run is at that bound (at most 1). Networks of more than
+   ``STATIC_BOUND_MAX_ROUTERS`` routers (``ADAPTIVE_BOUND_MAX_ROUTERS`` for the adaptive ones)
+   start at full load instead: the bound would cost more than a run.
 2. **Stop each run once its verdict is clear** (the simulator's ``early_verdict`` option,
    docs/simulator.md: clearly saturated or clearly stable after its first measured period,
    stated in the run's ``early_verdict``); runs whose verdict is not clear go on by the usual
    rules.
-3. **Estimate, then bracket.** A saturated run's accepted throughput is what the network
-   delivers when overloaded, an estimate of the saturation load: the next run is there (kept
-   inside the bracket), then the bracket [highest load not saturated, lowest load saturated]
-   is closed until it is ``tolerance`` wide: after a saturated run by its new estimate; after
-   an estimate that was carried by one step of ``tolerance`` above it (the overloaded network
-   delivers a little less than its saturation load); otherwise by bisection.
+3. **Estimate, then bracket.** A saturated run's accepted throughput A is what the network
+   delivers when overloaded. A run counts as carried while it accepts at least
+   (1 - saturation_tolerance) x the offered load, so a network that keeps delivering A past
+   its saturation is judged carried up to A / (1 - saturation_tolerance): the next run is
+   there (kept inside the bracket), then the bracket [highest load not saturated, lowest load
+   saturated] is closed until it is ``tolerance`` wide: after a saturated run by its new
+   estimate; after an estimate that was carried by one step of ``tolerance`` above it;
+   otherwise by bisection. (A network whose throughput collapses past saturation delivers less
+   than it carried: the estimate falls below the bracket and bisection takes over.)
 
 Each search is one point of the experiment kind ``saturation`` (``saturation_point``), so that
 ``topolab compare`` runs its searches through the experiment runner (every local core, or a
@@ -39,6 +44,15 @@ TOLERANCE = 0.01
 ADAPTIVE_BOUNDS = ("min", "valiant")
 # A point's parameters other than these are simulator parameters (docs/simulator.md).
 SEARCH_KEYS = ("network", "routing", "traffic", "seed", "tolerance")
+# The static bound goes over every pair of routers, Valiant's also over every intermediate:
+# above these many routers it costs more than the run it may save (minimal routing: 28 CPU-s
+# under uniform traffic on a 2,448-router SpectralFly, unfinished after 400 s of wall time on
+# the 10,290-router torus of the default question; Valiant: 0.6 CPU-s on a 722-router Slim
+# Fly, unfinished after 200 s under a random permutation on a 1,596-router BDF; an overloaded
+# run of 800 cycles costs about 15 CPU-s), so the search starts at full load, whose overloaded
+# run gives the estimate all the same.
+STATIC_BOUND_MAX_ROUTERS = 2000
+ADAPTIVE_BOUND_MAX_ROUTERS = 1000
 
 Run = Callable[[float], Any]
 
@@ -46,8 +60,12 @@ Run = Callable[[float], Any]
 def static_bound(net: Any, routing: str, traffic: str) -> float | None:
     """The channel-load throughput bound of ``routing`` under ``traffic`` (flits per endpoint
     per cycle), the larger one of minimal and Valiant routing for a routing without a static
-    load, None when neither can be computed."""
+    load, None when neither can be computed or the network is too large for it to pay
+    (``STATIC_BOUND_MAX_ROUTERS``, ``ADAPTIVE_BOUND_MAX_ROUTERS``)."""
     from topolab.routing import channel_load
+
+    if net.num_routers > STATIC_BOUND_MAX_ROUTERS:
+        return None
 
     def bound(name: str) -> float | None:
         try:
@@ -56,22 +74,31 @@ def static_bound(net: Any, routing: str, traffic: str) -> float | None:
             return None
 
     own = bound(routing)
-    if own is not None:
+    if own is not None or net.num_routers > ADAPTIVE_BOUND_MAX_ROUTERS:
         return own
     found = [b for b in map(bound, ADAPTIVE_BOUNDS) if b is not None]
     return max(found) if found else None
 
 
-def search(run: Run, start: float | None, tolerance: float = TOLERANCE) -> dict[str, Any]:
+def search(
+    run: Run, start: float | None, tolerance: float = TOLERANCE, shortfall: float = 0.0
+) -> dict[str, Any]:
     """The saturation load by the runs of ``run(load)`` (a result with ``saturated`` and
-    ``accepted_throughput``), starting at ``start`` (the static bound; None: 1). Returns
-    ``saturation_load`` (highest load not saturated, 0 when even ``tolerance`` saturates),
-    ``saturated_load`` (lowest load saturated, None when 1 is carried) and ``runs``: (load,
-    result) by increasing load."""
+    ``accepted_throughput``), starting at ``start`` (the static bound; None: 1). ``shortfall``
+    is the relative shortfall of the accepted throughput a carried run may have (the
+    simulator's ``saturation_tolerance``): a saturated run accepting A puts the next guess at
+    A / (1 - shortfall). Returns ``saturation_load`` (highest load not saturated, 0 when even
+    ``tolerance`` saturates), ``saturated_load`` (lowest load saturated, None when 1 is
+    carried) and ``runs``: (load, result) by increasing load."""
     if not 0 < tolerance < 1:
         raise _core.ParameterError(
             f"saturation search: parameter 'tolerance' = {tolerance!r} is not allowed: a load "
             "difference above 0 and below 1"
+        )
+    if not 0 <= shortfall < 1:
+        raise _core.ParameterError(
+            f"saturation search: parameter 'shortfall' = {shortfall!r} is not allowed: a "
+            "fraction from 0 to below 1"
         )
     runs: dict[float, Any] = {}
     lo, hi = 0.0, math.inf
@@ -89,8 +116,9 @@ def search(run: Run, start: float | None, tolerance: float = TOLERANCE) -> dict[
         if math.isinf(hi):  # carried at the start: the bound was cautious, go up
             load, estimated = min(1.0, lo + max(tolerance, 0.1 * lo)), False
         elif result.saturated and math.isfinite(result.accepted_throughput):
-            # what the overloaded network delivered: the next guess, inside the bracket
-            load = min(hi - tolerance, max(lo + tolerance, result.accepted_throughput))
+            # the highest load judged carried at what the overloaded network delivered
+            estimate = result.accepted_throughput / (1 - shortfall)
+            load = min(hi - tolerance, max(lo + tolerance, estimate))
             estimated = True
         elif estimated:  # the estimate was carried: the saturation load is likely just above
             load, estimated = lo + tolerance, False
@@ -108,7 +136,7 @@ def saturation_point(params: dict[str, Any]) -> dict[str, Any]:
     ``routing``, ``traffic``, ``seed`` and ``tolerance``; every other key is a simulator
     parameter (``early_verdict`` is always on). Results: ``saturation_load``, ``saturated_load``,
     ``static_bound``, ``runs``, ``sim_cycles``, ``sim_seconds`` and per run by increasing load
-    ``offered_load``, ``accepted_throughput``, ``avg_latency``, ``early_verdict``."""
+    ``offered_load``, ``run_cycles``, ``accepted_throughput``, ``avg_latency``, ``early_verdict``."""
     from topolab.network import build
     from topolab.sim import simulate
 
@@ -119,11 +147,12 @@ def saturation_point(params: dict[str, Any]) -> dict[str, Any]:
     sim_params = {k: v for k, v in params.items() if k not in SEARCH_KEYS}
     sim_params["early_verdict"] = True
     bound = static_bound(net, routing, traffic)
+    shortfall = float(sim_params.get("saturation_tolerance", _sim_default("saturation_tolerance")))
 
     def run(load: float) -> Any:
         return simulate(net, routing, traffic, load, seed=seed, progress=False, **sim_params)
 
-    found = search(run, bound, float(params.get("tolerance", TOLERANCE)))
+    found = search(run, bound, float(params.get("tolerance", TOLERANCE)), shortfall)
     results = [r for _, r in found["runs"]]
     return {
         "saturation_load": found["saturation_load"],
@@ -131,6 +160,7 @@ def saturation_point(params: dict[str, Any]) -> dict[str, Any]:
         "static_bound": bound,
         "runs": len(results),
         "sim_cycles": sum(r.cycles for r in results),
+        "run_cycles": [r.cycles for r in results],
         "sim_seconds": sum(r.wall_seconds for r in results),
         "offered_load": [load for load, _ in found["runs"]],
         "accepted_throughput": [_finite(r.accepted_throughput) for r in results],
@@ -146,6 +176,10 @@ def check_saturation_point(params: dict[str, Any]) -> None:
     float_arg("saturation", "tolerance", params.get("tolerance", TOLERANCE), 1e-6, 0.5)
     int_arg("saturation", "seed", params.get("seed", DEFAULT_SEED))
     _core.check_sim_params({k: v for k, v in params.items() if k not in SEARCH_KEYS})
+
+
+def _sim_default(name: str) -> str:
+    return next(p["default"] for p in _core.sim_params() if p["name"] == name)
 
 
 def _finite(value: float) -> float | None:

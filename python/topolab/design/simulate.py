@@ -61,6 +61,7 @@ COLUMNS = (
     "sim_endpoints",
     "sim_full_size",
     "sim_runs",
+    "sim_cpu_s",
     "sim_load",
     "sim_uniform",
     "sim_worst",
@@ -210,6 +211,8 @@ def simulate_designs(
     rows: list[dict[str, Any]] = []
     cases: dict[tuple[str, str, str], dict[str, Any]] = {}
     vcs: dict[tuple[str, str], int] = {}
+    # flits in flight per cycle grow with endpoints x hops: the searches' expected cost
+    expected_cost: dict[str, int] = {}
     for design in designs:
         simulated = simulated_network(design, settings)
         if simulated is None:
@@ -227,6 +230,7 @@ def simulate_designs(
             "sim_load": load,
             "sim_full_size": full,
             "sim_runs": 0,
+            "sim_cpu_s": 0.0,
         }
         notes = ["simulated at full size"] if full else [f"simulated at {endpoints:,} endpoints ({spec})"]
         if load is not None and abs(load - design.load) > 0.1 * design.load:
@@ -234,13 +238,14 @@ def simulate_designs(
         if choice.note:
             notes.append(choice.note)
         row["_notes"] = notes
+        diameter = (diameters or {}).get(spec) if full else None
+        expected_cost[spec] = endpoints * (diameter or 1)
         for key, routing, traffic in (
             ("uniform", choice.uniform_routing, "uniform"),
             ("worst", choice.worst_routing, choice.worst_traffic),
         ):
             row[f"sim_{key}"] = f"{routing} / {traffic}"
             if (spec, routing) not in vcs:
-                diameter = (diameters or {}).get(spec) if full else None
                 try:
                     vcs[spec, routing] = _vcs_needed(build(spec), routing, diameter)
                 except _core.TopolabError as err:
@@ -263,7 +268,8 @@ def simulate_designs(
             {
                 "name": f"compare: {len(cases)} saturation searches",
                 "kind": "saturation",
-                "cases": list(cases.values()),
+                # the costliest first, so that no long search is left to run alone at the end
+                "cases": sorted(cases.values(), key=lambda case: -expected_cost[case["network"]]),
             },
             results=results,
             workers=workers,
@@ -287,6 +293,8 @@ def simulate_designs(
                 continue
             row[f"saturation_{key}"] = record["saturation_load"]
             row["sim_runs"] += int(record["runs"])
+            # the store's CPU seconds of the search (NaN for a search stored before they were)
+            row["sim_cpu_s"] += float(record.get("cpu_s", math.nan))
             curve = zip(record["offered_load"], record["accepted_throughput"], record["avg_latency"])
             row[f"sim_curve_{key}"] = json.dumps(
                 [[round(x, 6) if x is not None else None for x in point] for point in curve]

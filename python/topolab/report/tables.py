@@ -101,6 +101,7 @@ COLUMNS = {
             "the network simulated: the design itself, or its stand-in with --simulate-scaled",
         ),
         Column("sim_runs", "runs", _int, "simulator runs of the two saturation searches"),
+        Column("sim_cpu_s", "CPU s", _int, "CPU seconds of the two saturation searches"),
         Column("sim_uniform", "uniform", str, "routing / traffic of the uniform run"),
         Column("sim_worst", "worst case", str, "routing / traffic of the worst-case run"),
         Column("sim_note", "simulation notes", str, "how the design was simulated"),
@@ -183,7 +184,7 @@ HTML = (
 )
 
 # The simulation section's columns after the saturation ones.
-SIMULATION = ("sim_endpoints", "sim_network", "sim_runs", "sim_uniform", "sim_worst", "sim_note")
+SIMULATION = ("sim_endpoints", "sim_network", "sim_runs", "sim_cpu_s", "sim_uniform", "sim_worst", "sim_note")
 
 
 def present(frame: pd.DataFrame, keys: Sequence[str]) -> list[Column]:

@@ -134,87 +134,93 @@ pub struct Request {
     pub pri: u8,
 }
 
-/// The output stage alone, for callers that made the input picks themselves in one pass
-/// (`Request`s with at most one per input): per output, round robin over the inputs that picked
-/// it. Winners move both pointers; grants come in the order of `picks`.
+/// An output's round-robin arbiter: its pointer over the inputs, and the best offer of the
+/// current allocation (`best_in` NONE when none).
+#[derive(Debug, Clone, Copy)]
+struct OutputArbiter {
+    ptr: u32,
+    best_in: u32,
+    best_dist: u32,
+}
+
+const NO_INPUT: u32 = u32::MAX;
+
+/// The output stage alone, for callers that made the input picks themselves in one pass (at
+/// most one offer per input): per output, round robin over the inputs that picked it. It keeps
+/// the outputs' pointers; a winner moves its output's pointer one past itself, the caller moves
+/// the input's.
 #[derive(Debug, Clone, Default)]
 pub struct OutputStage {
-    best_in: Vec<u32>,
-    best_dist: Vec<u32>,
+    outputs: Vec<OutputArbiter>,
+    inputs: u32,
     touched: Vec<u32>,
 }
 
 impl OutputStage {
-    pub fn new(outputs: usize) -> Self {
+    /// `outputs` arbiters over `inputs` inputs, pointers at 0.
+    pub fn new(outputs: usize, inputs: u32) -> Self {
         OutputStage {
-            best_in: vec![u32::MAX; outputs],
-            best_dist: vec![0; outputs],
+            outputs: vec![
+                OutputArbiter {
+                    ptr: 0,
+                    best_in: NO_INPUT,
+                    best_dist: 0,
+                };
+                outputs
+            ],
+            inputs,
             touched: Vec::new(),
         }
     }
 
-    /// Brings the stage's scratch into the cache ahead of its router's turn (see
+    /// Output `output`'s pointer: the input after its last winner.
+    pub fn pointer(&self, output: u32) -> u32 {
+        self.outputs[output as usize].ptr
+    }
+
+    /// Brings the stage's arbiters into the cache ahead of its router's turn (see
     /// `crate::read_ahead`).
     pub fn read_ahead(&self) {
-        crate::read_ahead::slice(&self.best_in);
-        crate::read_ahead::slice(&self.best_dist);
+        crate::read_ahead::slice(&self.outputs);
     }
 
-    /// Brings the stage's scratch for output `output` into the cache ahead of its router's
-    /// turn (see `crate::read_ahead`).
+    /// Brings output `output`'s arbiter into the cache ahead of its router's turn (see
+    /// `crate::read_ahead`).
     #[inline]
     pub fn read_ahead_output(&self, output: u32) {
-        crate::read_ahead::value(&self.best_in[output as usize]);
-        crate::read_ahead::value(&self.best_dist[output as usize]);
+        crate::read_ahead::value(&self.outputs[output as usize]);
     }
 
-    /// Grants (input, output) are appended to `grants`; the caller moves the winners'
-    /// pointers (`out_ptr` reads the output arbiters' pointers).
-    pub fn run(
-        &mut self,
-        picks: &[Request],
-        inputs: u32,
-        out_ptr: impl Fn(u32) -> u32,
-        grants: &mut Vec<(u32, u32)>,
-    ) {
-        for p in picks {
-            self.offer(
-                p.input,
-                p.output,
-                rr_distance(p.input, out_ptr(p.output), inputs),
-            );
-        }
-        self.finish(grants);
-    }
-
-    /// `run` one pick at a time, for callers that make them in a loop of their own: `input`
-    /// picked `output`, at round-robin distance `dist` from the output arbiter's pointer.
+    /// `input` picked `output`.
     #[inline(always)]
-    pub fn offer(&mut self, input: u32, output: u32, dist: u32) {
-        let o = output as usize;
-        if self.best_in[o] == u32::MAX {
+    pub fn offer(&mut self, input: u32, output: u32) {
+        let a = &mut self.outputs[output as usize];
+        let dist = rr_distance(input, a.ptr, self.inputs);
+        if a.best_in == NO_INPUT {
             self.touched.push(output);
-            self.best_in[o] = input;
-            self.best_dist[o] = dist;
-        } else if dist < self.best_dist[o] {
-            self.best_in[o] = input;
-            self.best_dist[o] = dist;
+            a.best_in = input;
+            a.best_dist = dist;
+        } else if dist < a.best_dist {
+            a.best_in = input;
+            a.best_dist = dist;
         }
     }
 
-    /// After the offers: per output, the input offered with the smallest distance is
-    /// granted; grants are appended to `grants` in the order the outputs were first offered.
+    /// After the offers: per output, the input offered first in round-robin order from the
+    /// output's pointer is granted and the pointer moves one past it; grants are appended to
+    /// `grants` in the order the outputs were first offered.
     pub fn finish(&mut self, grants: &mut Vec<(u32, u32)>) {
         for &o in &self.touched {
-            let input = self.best_in[o as usize];
-            self.best_in[o as usize] = u32::MAX;
-            grants.push((input, o));
+            let a = &mut self.outputs[o as usize];
+            grants.push((a.best_in, o));
+            a.ptr = next_mod(a.best_in, self.inputs);
+            a.best_in = NO_INPUT;
         }
         self.touched.clear();
     }
 }
 
-/// Scratch space reused across allocations (no allocation per flit).
+/// Scratch space reused across allocations (no allocation per flit), and the output arbiters.
 #[derive(Debug, Clone, Default)]
 pub struct Separable {
     out: OutputStage,
@@ -222,24 +228,27 @@ pub struct Separable {
 }
 
 impl Separable {
-    pub fn new(outputs: usize) -> Self {
+    pub fn new(inputs: u32, outputs: usize) -> Self {
         Separable {
-            out: OutputStage::new(outputs),
+            out: OutputStage::new(outputs, inputs),
             picks: Vec::new(),
         }
     }
 
+    /// Output `output`'s arbiter pointer.
+    pub fn out_pointer(&self, output: u32) -> u32 {
+        self.out.pointer(output)
+    }
+
     /// Runs one allocation over `requests`, which must be grouped by input (all requests of an
-    /// input consecutive). `in_ptr[i]` / `out_ptr[o]` are the arbiters' pointers over outputs
-    /// (size `outputs`) and inputs (size `inputs`); winners update them. Grants (input, output)
-    /// are appended to `grants`.
+    /// input consecutive). `in_ptr[i]` are the input arbiters' pointers over the outputs (size
+    /// `outputs`); winners update them and their outputs' pointers. Grants (input, output) are
+    /// appended to `grants`.
     pub fn allocate(
         &mut self,
         requests: &[Request],
-        inputs: u32,
         outputs: u32,
         in_ptr: &mut [u32],
-        out_ptr: &mut [u32],
         grants: &mut Vec<(u32, u32)>,
     ) {
         self.picks.clear();
@@ -266,11 +275,12 @@ impl Separable {
         // Output stage: per output, round-robin over the inputs that picked it (packet
         // priorities are all equal: BookSim2 priority = none).
         let start = grants.len();
-        self.out
-            .run(&self.picks, inputs, |o| out_ptr[o as usize], grants);
+        for p in &self.picks {
+            self.out.offer(p.input, p.output);
+        }
+        self.out.finish(grants);
         for &(i, o) in &grants[start..] {
             in_ptr[i as usize] = (o + 1) % outputs;
-            out_ptr[o as usize] = (i + 1) % inputs;
         }
     }
 }
@@ -312,9 +322,9 @@ mod tests {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         let (ni, no) = (6u32, 5u32);
-        let (mut ip, mut op) = (vec![0; ni as usize], vec![0; no as usize]);
-        let (mut ip2, mut op2) = (ip.clone(), op.clone());
-        let mut alloc = Separable::new(no as usize);
+        let mut ip = vec![0; ni as usize];
+        let (mut ip2, mut op2) = (ip.clone(), vec![0; no as usize]);
+        let mut alloc = Separable::new(ni, no as usize);
         for _ in 0..500 {
             let req: Vec<Vec<bool>> = (0..ni)
                 .map(|_| (0..no).map(|_| rng.random_bool(0.3)).collect())
@@ -332,11 +342,12 @@ mod tests {
                 }
             }
             let mut got = Vec::new();
-            alloc.allocate(&list, ni, no, &mut ip, &mut op, &mut got);
+            alloc.allocate(&list, no, &mut ip, &mut got);
             got.sort_unstable_by_key(|g| g.1);
             let want = reference(&req, &mut ip2, &mut op2);
             assert_eq!(got, want);
             assert_eq!(ip, ip2);
+            let op: Vec<u32> = (0..no).map(|o| alloc.out_pointer(o)).collect();
             assert_eq!(op, op2);
         }
     }
@@ -391,8 +402,8 @@ mod tests {
 
     #[test]
     fn priority_beats_round_robin_at_the_input() {
-        let mut alloc = Separable::new(3);
-        let (mut ip, mut op) = (vec![0u32; 1], vec![0u32; 3]);
+        let mut alloc = Separable::new(1, 3);
+        let mut ip = vec![0u32; 1];
         let reqs = [
             Request {
                 input: 0,
@@ -406,7 +417,7 @@ mod tests {
             },
         ];
         let mut g = Vec::new();
-        alloc.allocate(&reqs, 1, 3, &mut ip, &mut op, &mut g);
+        alloc.allocate(&reqs, 3, &mut ip, &mut g);
         assert_eq!(g, vec![(0, 2)]);
         assert_eq!(ip[0], 0); // (2 + 1) % 3
     }

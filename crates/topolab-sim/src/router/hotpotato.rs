@@ -500,7 +500,7 @@ impl HotPotatoState {
         for p in self.n_ep..self.n_out {
             if self.free(p, now) {
                 if self.deflect == HotPotatoDeflect::Closest {
-                    let next = topo.out_peer[topo.out_index(ru, p)];
+                    let next = topo.out_link(ru, p).peer;
                     let d = path_length(topo, routing, next, t, rng);
                     if d > nearest {
                         continue;
@@ -520,7 +520,7 @@ impl HotPotatoState {
         self.taken[p as usize] = now.wrapping_add(1);
         if let Routing::Rule(rr) = routing {
             // The rule's path is planned again from the router the flit is deflected to.
-            let next = topo.out_peer[topo.out_index(ru, p)];
+            let next = topo.out_link(ru, p).peer;
             let st = rr.rule.sample_start(next, t, rng);
             f.phase = st.phase;
             f.intermediate = st.aux;
@@ -556,7 +556,7 @@ impl HotPotatoState {
         match routing {
             Routing::MinStatic(m) => {
                 let first = m.fixed[ru * topo.num_routers as usize + t] as u32;
-                let pos = topo.neighbor_pos(ru, topo.out_peer[topo.out_index(ru, first)]);
+                let pos = topo.neighbor_pos(ru, topo.out_link(ru, first).peer);
                 let width = pos.map_or(1, |pos| topo.nbr_port(ru, pos).1);
                 consider(first, width, &mut seen, &mut pick);
                 pick
@@ -665,7 +665,7 @@ fn path_length(
         Routing::MinStatic(m) => {
             while at != t && (hops as usize) < n {
                 let port = m.fixed[at as usize * n + t as usize] as u32;
-                at = topo.out_peer[topo.out_index(at as usize, port)];
+                at = topo.out_link(at as usize, port).peer;
                 hops += 1;
             }
         }

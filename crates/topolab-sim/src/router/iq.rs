@@ -32,7 +32,13 @@
 //! requester does not ask again in between (BookSim2 re-checks availability at the end instead).
 
 use super::Outbox;
-use crate::allocator::{first_from, next_mod, rr_distance, ByVcs, OutputStage, OvSet};
+
+#[path = "iq_alloc.rs"]
+mod alloc;
+use alloc::SwInput;
+#[path = "iq_read_ahead.rs"]
+mod read_ahead;
+use crate::allocator::{ByVcs, OutputStage, OvSet};
 use crate::config::{FlowControl, SimConfig};
 use crate::flit::Flit;
 use crate::routing::{GlobalView, RouteChoice, RouteCtx, Routing};
@@ -122,15 +128,12 @@ impl InputVc {
     }
 }
 
-/// State of one output VC: its owner, the credits in use downstream and the VC allocator's
-/// output arbiter pointer.
+/// State of one output VC: its owner and the credits in use downstream.
 #[derive(Debug, Clone, Copy)]
 #[repr(align(16))]
 pub struct OutputVc {
     /// Input VC holding it, NONE when free.
     pub owner: u32,
-    /// VC allocator's output arbiter pointer (over input VCs).
-    pub vc_ptr: u32,
     pub used: u16,
     pub tail_sent: bool,
 }
@@ -178,15 +181,13 @@ pub struct IqState {
     /// (`num_vcs` <= 64) instead of looping over its range.
     ov_free: OvSet,
 
-    // Switch arbiter pointers.
-    sw_in_ptr: Vec<u32>,
-    sw_out_ptr: Vec<u32>,
-    sw_offset: Vec<u32>,
+    /// Switch arbiters per input port (pointers and this allocation's pick); the output
+    /// stages keep the output arbiters' pointers (VC allocation: per output VC over input VCs;
+    /// switch: per output port over input ports).
+    sw_in: Vec<SwInput>,
     vc_out: OutputStage,
     sw_out: OutputStage,
-    /// Switch input stage scratch per input port: (priority key, VC key, input VC), and the
-    /// ports touched.
-    sw_best: Vec<(u32, u32, u32)>,
+    /// The input ports with a pick in this allocation.
     sw_touched: Vec<u32>,
 
     // Flits held by the router: a slab with FIFO links.
@@ -259,7 +260,6 @@ impl IqState {
             ov: vec![
                 OutputVc {
                     owner: NONE,
-                    vc_ptr: 0,
                     used: 0,
                     tail_sent: false
                 };
@@ -267,12 +267,18 @@ impl IqState {
             ],
             op_used: vec![0; n_out as usize],
             ov_free: OvSet::full(n_out * v),
-            sw_in_ptr: vec![0; n_in as usize],
-            sw_out_ptr: vec![0; n_out as usize],
-            sw_offset: vec![0; n_in as usize],
-            vc_out: OutputStage::new(nov),
-            sw_out: OutputStage::new(n_out as usize),
-            sw_best: vec![(u32::MAX, 0, NONE); n_in as usize],
+            sw_in: vec![
+                SwInput {
+                    key: 0,
+                    iv: NONE,
+                    out: 0,
+                    out_ptr: 0,
+                    vc_ptr: 0
+                };
+                n_in as usize
+            ],
+            vc_out: OutputStage::new(nov, niv as u32),
+            sw_out: OutputStage::new(n_out as usize, n_in),
             sw_touched: Vec::new(),
             flits: Vec::new(),
             next: Vec::new(),
@@ -537,174 +543,6 @@ impl IqState {
         self.oq_len[p] += 1;
     }
 
-    /// VC allocation, input stage fused: each waiting head picks, among the free VCs of its
-    /// route, the one first in round-robin order from its pointer; the output stage follows.
-    fn vc_evaluate<const SINGLE: bool>(&mut self, now: u32, step: u64) {
-        self.vc_grants.clear();
-        self.tried.clear();
-        let v = self.vcs;
-        let size = self.n_out * v;
-        let inputs = self.n_in * v;
-        let step = step as u32;
-        for &iv in &self.vca_list {
-            let i = &self.iv[iv as usize];
-            if after(i.step, step) || i.ready > now || i.state != VC_ALLOC {
-                continue;
-            }
-            // With vc_alloc_delay 1 a requester without a grant asks again in the next step
-            // anyway (its `ready` stays at or before now): only longer delays need the list.
-            if !SINGLE && self.vc_delay > 1 {
-                self.tried.push(iv);
-            }
-            let rt = i.route();
-            let ptr = i.vc_ptr;
-            let mut best = NONE;
-            if !SINGLE && self.vct {
-                let mut best_d = u32::MAX;
-                for vc in rt.vc_lo as u32..=rt.vc_hi as u32 {
-                    let ov = rt.port * v + vc;
-                    let o = &self.ov[ov as usize];
-                    if o.owner != NONE || self.buf - (o.used as u32) < self.pkt {
-                        continue;
-                    }
-                    let d = rr_distance(ov, ptr, size);
-                    if d < best_d {
-                        best_d = d;
-                        best = ov;
-                    }
-                }
-            } else {
-                let lo = rt.port * v + rt.vc_lo as u32;
-                if rt.vc_hi == rt.vc_lo {
-                    // One candidate (a VC class per phase, as the Dragonfly's): no arbiter.
-                    if self.ov_free.contains(lo) {
-                        best = lo;
-                    }
-                } else {
-                    let free = self.ov_free.range(lo, (rt.vc_hi - rt.vc_lo) as u32 + 1);
-                    if free != 0 {
-                        best = lo + first_from(free, ptr.wrapping_sub(lo));
-                    }
-                }
-            }
-            if best != NONE {
-                let d = rr_distance(iv, self.ov[best as usize].vc_ptr, inputs);
-                self.vc_out.offer(iv, best, d);
-            }
-        }
-        self.vc_out.finish(&mut self.vc_grants);
-    }
-
-    fn vc_apply<const SINGLE: bool>(&mut self, now: u32) {
-        // Requesters without a grant ask again vc_alloc_delay cycles on (`tried` is empty
-        // with a delay of 1: they ask again in the next step).
-        let retry = now + self.vc_delay;
-        for k in 0..self.tried.len() {
-            let iv = self.tried[k] as usize;
-            self.iv[iv].ready = retry;
-        }
-        let (niv, nov) = (self.n_in * self.vcs, self.n_out * self.vcs);
-        for k in 0..self.vc_grants.len() {
-            let (iv, ov) = self.vc_grants[k];
-            let o = &mut self.ov[ov as usize];
-            o.owner = iv;
-            self.ov_free.remove(ov);
-            o.vc_ptr = next_mod(iv, niv);
-            let i = &mut self.iv[iv as usize];
-            i.ov = ov;
-            i.state = ACTIVE;
-            i.vc_ptr = next_mod(ov, nov);
-            // Switch requests from the next step on, or vc_alloc_delay cycles later.
-            i.ready = if !SINGLE && self.vc_delay > 1 {
-                now + self.vc_delay - 1
-            } else {
-                0
-            };
-            if !i.listed {
-                i.listed = true;
-                self.active_list.push(iv);
-            }
-        }
-        if !self.vc_grants.is_empty() {
-            let ivs = &self.iv;
-            self.vca_list
-                .retain(|&iv| ivs[iv as usize].state == VC_ALLOC);
-        }
-        self.tried.clear();
-        self.vc_grants.clear();
-    }
-
-    /// Switch allocation, input stage fused: per input port, the output first in round-robin
-    /// order from the port's pointer among those its active VCs (with a flit and a credit) ask
-    /// for, and for that output the VC first from the VC after the port's last winner
-    /// (BookSim2's per-input request replacement, RoundRobinArbiter::Supersedes); the output
-    /// stage follows.
-    fn sw_allocate<const SINGLE: bool>(
-        &mut self,
-        now: u32,
-        step: u64,
-        next_step_cycle: u32,
-        env: &mut RouteEnv,
-        stats: &mut RouterStats,
-        out: &mut Outbox,
-    ) {
-        let (v, by_v) = (self.vcs, self.by_v);
-        // Entries whose VC is no longer active (its tail left) are dropped here.
-        let mut k = 0;
-        while k < self.active_list.len() {
-            let iv = self.active_list[k];
-            if self.iv[iv as usize].state != ACTIVE {
-                self.iv[iv as usize].listed = false;
-                self.active_list.swap_remove(k);
-                continue;
-            }
-            let i = &self.iv[iv as usize];
-            k += 1;
-            if i.len == 0 || (i.ready != 0 && i.ready >= now) {
-                continue;
-            }
-            if self.ov[i.ov as usize].used as u32 >= self.buf {
-                continue;
-            }
-            let in_port = by_v.quot(iv);
-            let out_port = by_v.quot(i.ov);
-            let d_out = rr_distance(out_port, self.sw_in_ptr[in_port as usize], self.n_out);
-            let d_vc = rr_distance(by_v.modulo(iv), self.sw_offset[in_port as usize], v);
-            let best = &mut self.sw_best[in_port as usize];
-            if best.2 == NONE {
-                self.sw_touched.push(in_port);
-                *best = (d_out, d_vc, iv);
-            } else if (d_out, d_vc) < (best.0, best.1) {
-                *best = (d_out, d_vc, iv);
-            }
-        }
-        if self.sw_touched.is_empty() {
-            return;
-        }
-        for &ip in &self.sw_touched {
-            let iv = self.sw_best[ip as usize].2;
-            let op = by_v.quot(self.iv[iv as usize].ov);
-            let d = rr_distance(ip, self.sw_out_ptr[op as usize], self.n_in);
-            self.sw_out.offer(ip, op, d);
-        }
-        self.sw_grants.clear();
-        self.sw_out.finish(&mut self.sw_grants);
-        let grants = std::mem::take(&mut self.sw_grants);
-        for &(ip, op) in &grants {
-            let iv = self.sw_best[ip as usize].2;
-            self.sw_in_ptr[ip as usize] = next_mod(op, self.n_out);
-            self.sw_out_ptr[op as usize] = next_mod(ip, self.n_in);
-            self.sw_offset[ip as usize] = next_mod(by_v.modulo(iv), v);
-            self.send_flit::<SINGLE>(iv as usize, now, step, next_step_cycle, env, stats, out);
-        }
-        for &ip in &self.sw_touched {
-            self.sw_best[ip as usize] = (u32::MAX, 0, NONE);
-        }
-        self.sw_touched.clear();
-        self.sw_grants = grants;
-        self.sw_grants.clear();
-    }
-
     /// The front flit of `iv` wins the switch: it leaves the input buffer for the crossbar.
     #[allow(clippy::too_many_arguments)]
     fn send_flit<const SINGLE: bool>(
@@ -869,89 +707,6 @@ impl IqState {
             self.leaving.clear();
         }
         std::mem::swap(&mut self.leaving, &mut self.crossing);
-    }
-
-    /// Brings this router's VC records, buffered flits, work lists and queues into the cache
-    /// ahead of its turn, whole arrays (see `crate::read_ahead`; `ReadAhead::Whole`).
-    pub fn read_ahead_whole(&self) {
-        use crate::read_ahead::{deque, slice};
-        slice(&self.flits);
-        slice(&self.iv);
-        slice(&self.ov);
-        slice(&self.op_used);
-        slice(&self.active_list);
-        slice(&self.vca_list);
-        slice(&self.next);
-        slice(&self.oq_head);
-        slice(&self.oq_tail);
-        slice(&self.oq_len);
-        slice(&self.sw_in_ptr);
-        slice(&self.sw_offset);
-        slice(&self.sw_out_ptr);
-        slice(&self.sw_best);
-        self.vc_out.read_ahead();
-        self.sw_out.read_ahead();
-        deque(&self.credit_q);
-        deque(&self.pend_credits);
-        deque(&self.xbar);
-        slice(&self.leaving);
-    }
-
-    /// Brings the state this router's turn will touch into the cache ahead of it (see
-    /// `crate::read_ahead`): the records of the VCs on its work lists and what each of them
-    /// reads (its output VCs, its input port's switch scratch), the flits in the crossbar and
-    /// the slab slots the next arrivals take. Only what is listed, not whole arrays: on a
-    /// radix-200 router of a million-endpoint network the VC records alone are 400 cache
-    /// lines, of which a cycle touches a few dozen (`ReadAhead::Listed`).
-    pub fn read_ahead_listed(&self) {
-        use crate::read_ahead::{deque, slice, value};
-        let (v, by_v) = (self.vcs, self.by_v);
-        slice(&self.active_list);
-        slice(&self.vca_list);
-        slice(&self.op_used);
-        slice(&self.sw_in_ptr);
-        slice(&self.sw_offset);
-        slice(&self.sw_out_ptr);
-        for &iv in &self.active_list {
-            let i = &self.iv[iv as usize];
-            if let Some(o) = self.ov.get(i.ov as usize) {
-                value(o);
-                self.sw_out.read_ahead_output(by_v.quot(i.ov));
-            }
-            value(&self.sw_best[by_v.quot(iv) as usize]);
-        }
-        for &iv in &self.vca_list {
-            let i = &self.iv[iv as usize];
-            let base = i.port as u32 * v;
-            let range = (base + i.vc_lo as u32) as usize..=(base + i.vc_hi as u32) as usize;
-            if let Some(ovs) = self.ov.get(range.clone()) {
-                slice(ovs);
-                self.vc_out.read_ahead_output(*range.start() as u32);
-            }
-        }
-        for &(_, ov) in &self.pend_credits {
-            value(&self.ov[ov as usize]);
-        }
-        for x in self.xbar.iter().chain(&self.leaving) {
-            value(&self.flits[x.slot as usize]);
-        }
-        for &slot in self.free.iter().rev().take(8) {
-            value(&self.flits[slot as usize]);
-            value(&self.next[slot as usize]);
-        }
-        for &p in &self.oq_ports {
-            value(&self.oq_head[p as usize]);
-        }
-        deque(&self.credit_q);
-        deque(&self.pend_credits);
-        deque(&self.xbar);
-    }
-
-    /// Brings the record of the input VC a flit arriving on `port` with `vc` joins into the
-    /// cache (see `read_ahead`).
-    #[inline]
-    pub fn read_ahead_arrival(&self, port: u32, vc: u8) {
-        crate::read_ahead::value(&self.iv[(port * self.vcs + vc as u32) as usize]);
     }
 
     /// Work left that needs the router processed next cycle even without arrivals.
