@@ -1,5 +1,6 @@
-"""The one progress display (topolab.progress): one final line off a terminal, nothing when
-disabled, nested calls counted by the outer bar, and the Rust core's reports reaching it."""
+"""The one progress display (topolab.progress): off a terminal a line a minute while the work
+moves and one final line, nothing when disabled, nested calls counted by the outer bar, and the
+Rust core's reports reaching it."""
 
 import io
 import re
@@ -23,6 +24,30 @@ def test_off_a_terminal_only_one_final_line_with_count_and_rate():
     assert lines[0].startswith("demo")
     assert "4/4" in lines[0]
     assert re.search(r"point/s|s/point", lines[0]), lines[0]
+
+
+def test_off_a_terminal_a_long_run_logs_its_state_once_a_minute(monkeypatch):
+    from topolab import progress
+
+    clock = [1000.0]
+    monkeypatch.setattr(progress.time, "monotonic", lambda: clock[0])
+    stream = io.StringIO()
+    with Progress("demo", 10, unit="point", stream=stream, enabled=True) as bar:
+        bar.update()  # at once: no line
+        clock[0] += progress.LOG_EVERY_S - 1
+        bar.update()  # just under a minute since the start: no line
+        assert stream.getvalue() == ""
+        clock[0] += 1
+        bar.update()  # a minute: the state so far
+        clock[0] += 10
+        bar.update()  # ten seconds after that line: none
+        written = stream.getvalue().splitlines()
+        assert len(written) == 1 and "3/10" in written[0], written
+        clock[0] += progress.LOG_EVERY_S
+        bar.core("simulating", 5, 10)  # the core's reports count as movement too
+        assert len(stream.getvalue().splitlines()) == 2
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 3 and lines[-1].startswith("demo"), lines
 
 
 def test_disabled_writes_nothing_and_default_follows_the_stream():

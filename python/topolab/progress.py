@@ -3,8 +3,10 @@
 Every long call (``simulate``, ``sweep_load``, ``latency``, ``analyze``, ``compare``,
 ``run_experiment``, ``reproduce.run``) takes ``progress``: True shows it, False hides it, None
 (the default) shows it when stderr is a terminal. On a terminal the bar is redrawn in place;
-on anything else (a log file, a pipe, CI) nothing is written while the work runs and one line
-with the totals, the elapsed time and the rate is written at the end. A long call made inside
+on anything else (a log file, a pipe, CI) the bar's state is written as a line when it moves
+after ``LOG_EVERY_S`` seconds without one (an hour-long comparison leaves a line a minute in
+its log, a short call none), and one line with the totals, the elapsed time and the rate at
+the end. A long call made inside
 another (a simulation inside ``reproduce``) adds to the outer bar instead of drawing its own.
 
 The Rust core reports ``(stage, done, total)`` through its ``Monitor`` trait
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import io
 import sys
+import time
 import warnings
 from types import TracebackType
 from typing import Any, Callable, Optional, TextIO
@@ -24,6 +27,8 @@ from typing import Any, Callable, Optional, TextIO
 # comparison or a reproduction) shows nothing of its own unless asked to explicitly: the outer
 # bar speaks for it, and counts it when it was made with ``counts_calls``.
 _ALIVE: list[Progress] = []
+# Off a terminal, the least time between two lines of a bar's progress in the log.
+LOG_EVERY_S = 60.0
 
 
 def wanted(progress: Optional[bool], stream: Optional[TextIO] = None) -> bool:
@@ -95,6 +100,7 @@ class Progress:
         self.tty = wanted(None, self.stream)
         self.stage: Optional[str] = None
         self._closed = False
+        self._last_line = time.monotonic()
         # Off a terminal the bar draws into a sink and its final state is written as one line.
         target = self.stream if self.tty else io.StringIO()
         from tqdm import tqdm  # here, not at import: `import topolab` stays quick
@@ -116,6 +122,17 @@ class Progress:
     def update(self, n: float = 1) -> None:
         if self.enabled:
             self.bar.update(n)
+            self._log_line()
+
+    def _log_line(self) -> None:
+        """Off a terminal: the bar's state as a line, if none was written for LOG_EVERY_S."""
+        if self.tty:
+            return
+        now = time.monotonic()
+        if now - self._last_line >= LOG_EVERY_S:
+            self._last_line = now
+            self.stream.write(str(self.bar).strip() + "\n")
+            self.stream.flush()
 
     def note(self, text: str) -> None:
         """A short text after the counts (the design being measured, the current load)."""
@@ -157,6 +174,7 @@ class Progress:
             self.bar.total = self._base + total
         self.bar.n = self._base + done
         self.bar.refresh()
+        self._log_line()
 
     # --- end --------------------------------------------------------------------------------
     def close(self, finished: bool = True) -> None:

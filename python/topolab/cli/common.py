@@ -77,7 +77,8 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
 
 def add_progress_flag(p: argparse.ArgumentParser) -> None:
     """``--progress/--no-progress``: the one progress switch of every long command. On by
-    default: a live bar on a terminal, one final line (count, time, rate) in a log."""
+    default: a live bar on a terminal; in a log a line a minute while the work moves
+    and one final line (count, time, rate)."""
     p.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,

@@ -488,13 +488,25 @@ pub fn smaller_by_one(
         .collect())
 }
 
+/// Families free in their router count at full radix: degree K - p and the router count
+/// nearest N/p that builds; `params(routers, degree, p)` writes a member's parameters.
+pub fn free_router_count(
+    w: &Window,
+    family: &'static str,
+    source: &'static str,
+    params: &dyn Fn(u64, u32, u32) -> DesignParams,
+) -> Vec<Candidate> {
+    full_radix(w, family, source, &|p, degree| {
+        let builds = |routers: u64| sizes_of(family, &params(routers, degree, p)).is_some();
+        Some(params(routers_for(w, p as u64, &builds)?, degree, p))
+    })
+}
+
 /// Directed graphs free in their router count n (Imase-Itoh, MDDP, random digraphs) at full
 /// radix: d = K - p, n ~ N/p.
 pub fn free_digraphs(w: &Window, family: &'static str, source: &'static str) -> Vec<Candidate> {
-    let params = |n: u64, d: u32, p: u32| vec![("n", n.into()), ("d", d.into()), ("p", p.into())];
-    full_radix(w, family, source, &|p, degree| {
-        let builds = |n: u64| sizes_of(family, &params(n, degree, p)).is_some();
-        Some(params(routers_for(w, p as u64, &builds)?, degree, p))
+    free_router_count(w, family, source, &|n, d, p| {
+        vec![("n", n.into()), ("d", d.into()), ("p", p.into())]
     })
 }
 

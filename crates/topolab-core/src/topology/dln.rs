@@ -8,8 +8,8 @@
 //! DLNs are regular in this sense: their cable counts are exactly N_r·(k - p)/2.
 
 use super::design::{
-    full_radix, random_graph_members, routers_for, sizes_of, Candidate, DesignParams, DesignSpace,
-    Member, Value, Window,
+    free_router_count, random_graph_members, Candidate, DesignParams, DesignSpace, Member, Value,
+    Window,
 };
 use super::jellyfish::{balanced_p, random_regular, MAX_ATTEMPTS};
 use super::{
@@ -153,15 +153,7 @@ fn twin(routers: u64, degree: u32, p: u32) -> DesignParams {
 /// DLN-2-gamma (000 §III, Table IV): ring plus gamma = d - 2 shortcuts, same choices as
 /// Jellyfish (full radix and twins; 000 Table IV's DLN has its DF's 1,386 routers and p = 7).
 fn design_space(w: &Window) -> Vec<Candidate> {
-    full_radix(
-        w,
-        "dln",
-        "Besta & Hoefler, SC14, §III, Table IV",
-        &|p, degree| {
-            let builds = |r: u64| sizes_of("dln", &twin(r, degree, p)).is_some();
-            Some(twin(routers_for(w, p as u64, &builds)?, degree, p))
-        },
-    )
+    free_router_count(w, "dln", "Besta & Hoefler, SC14, §III, Table IV", &twin)
 }
 
 /// Smaller degrees with routers / degree^2 kept.

@@ -10,8 +10,7 @@
 //! is a function of (routers, degree, seed) alone.
 
 use super::design::{
-    full_radix, random_graph_members, routers_for, sizes_of, Candidate, DesignParams, DesignSpace,
-    Member, Window,
+    free_router_count, random_graph_members, Candidate, DesignParams, DesignSpace, Member, Window,
 };
 use super::{
     ensure_size, moore_balance, p_param, read_p, Family, ParamDef, ParamKind, Sizes,
@@ -366,14 +365,11 @@ fn twin(routers: u64, degree: u32, p: u32) -> DesignParams {
 /// Random regular graphs (000 §III; 004 §III-A Random(N, d)): degree K - p at router count
 /// ~N/p ("full radix"); the twins of the balanced Slim Flies and Dragonflies are `twin`'s.
 fn design_space(w: &Window) -> Vec<Candidate> {
-    full_radix(
+    free_router_count(
         w,
         "jellyfish",
         "Besta & Hoefler, SC14, §III; Fujiwara et al., IPDPS 2014, §III-A",
-        &|p, degree| {
-            let builds = |r: u64| sizes_of("jellyfish", &twin(r, degree, p)).is_some();
-            Some(twin(routers_for(w, p as u64, &builds)?, degree, p))
-        },
+        &twin,
     )
 }
 

@@ -126,14 +126,6 @@ pub fn first_from(free: u64, from: u32) -> u32 {
     }
 }
 
-/// A request: input `input` asks for output `output` with priority `pri`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Request {
-    pub input: u32,
-    pub output: u32,
-    pub pri: u8,
-}
-
 /// An output's round-robin arbiter: its pointer over the inputs, and the best offer of the
 /// current allocation (`best_in` NONE when none).
 #[derive(Debug, Clone, Copy)]
@@ -220,74 +212,85 @@ impl OutputStage {
     }
 }
 
-/// Scratch space reused across allocations (no allocation per flit), and the output arbiters.
-#[derive(Debug, Clone, Default)]
-pub struct Separable {
-    out: OutputStage,
-    picks: Vec<Request>,
-}
-
-impl Separable {
-    pub fn new(inputs: u32, outputs: usize) -> Self {
-        Separable {
-            out: OutputStage::new(outputs, inputs),
-            picks: Vec::new(),
-        }
-    }
-
-    /// Output `output`'s arbiter pointer.
-    pub fn out_pointer(&self, output: u32) -> u32 {
-        self.out.pointer(output)
-    }
-
-    /// Runs one allocation over `requests`, which must be grouped by input (all requests of an
-    /// input consecutive). `in_ptr[i]` are the input arbiters' pointers over the outputs (size
-    /// `outputs`); winners update them and their outputs' pointers. Grants (input, output) are
-    /// appended to `grants`.
-    pub fn allocate(
-        &mut self,
-        requests: &[Request],
-        outputs: u32,
-        in_ptr: &mut [u32],
-        grants: &mut Vec<(u32, u32)>,
-    ) {
-        self.picks.clear();
-        // Input stage: per input, highest priority, then round-robin over outputs.
-        let mut i = 0;
-        while i < requests.len() {
-            let input = requests[i].input;
-            let ptr = in_ptr[input as usize];
-            let mut best = requests[i];
-            let mut best_d = rr_distance(best.output, ptr, outputs);
-            let mut j = i + 1;
-            while j < requests.len() && requests[j].input == input {
-                let r = requests[j];
-                let d = rr_distance(r.output, ptr, outputs);
-                if r.pri > best.pri || (r.pri == best.pri && d < best_d) {
-                    best = r;
-                    best_d = d;
-                }
-                j += 1;
-            }
-            self.picks.push(best);
-            i = j;
-        }
-        // Output stage: per output, round-robin over the inputs that picked it (packet
-        // priorities are all equal: BookSim2 priority = none).
-        let start = grants.len();
-        for p in &self.picks {
-            self.out.offer(p.input, p.output);
-        }
-        self.out.finish(grants);
-        for &(i, o) in &grants[start..] {
-            in_ptr[i as usize] = (o + 1) % outputs;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // The general separable allocator, which the router's fused allocation
+    // (router/iq_alloc.rs) specialises: checked here against a literal dense one, it checks
+    // `OutputStage`'s arbitration and pointers.
+    /// A request: input `input` asks for output `output` with priority `pri`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    struct Request {
+        input: u32,
+        output: u32,
+        pri: u8,
+    }
+
+    /// Scratch space reused across allocations (no allocation per flit), and the output arbiters.
+    #[derive(Debug, Clone, Default)]
+    struct Separable {
+        out: OutputStage,
+        picks: Vec<Request>,
+    }
+
+    impl Separable {
+        fn new(inputs: u32, outputs: usize) -> Self {
+            Separable {
+                out: OutputStage::new(outputs, inputs),
+                picks: Vec::new(),
+            }
+        }
+
+        /// Output `output`'s arbiter pointer.
+        fn out_pointer(&self, output: u32) -> u32 {
+            self.out.pointer(output)
+        }
+
+        /// Runs one allocation over `requests`, which must be grouped by input (all requests of an
+        /// input consecutive). `in_ptr[i]` are the input arbiters' pointers over the outputs (size
+        /// `outputs`); winners update them and their outputs' pointers. Grants (input, output) are
+        /// appended to `grants`.
+        fn allocate(
+            &mut self,
+            requests: &[Request],
+            outputs: u32,
+            in_ptr: &mut [u32],
+            grants: &mut Vec<(u32, u32)>,
+        ) {
+            self.picks.clear();
+            // Input stage: per input, highest priority, then round-robin over outputs.
+            let mut i = 0;
+            while i < requests.len() {
+                let input = requests[i].input;
+                let ptr = in_ptr[input as usize];
+                let mut best = requests[i];
+                let mut best_d = rr_distance(best.output, ptr, outputs);
+                let mut j = i + 1;
+                while j < requests.len() && requests[j].input == input {
+                    let r = requests[j];
+                    let d = rr_distance(r.output, ptr, outputs);
+                    if r.pri > best.pri || (r.pri == best.pri && d < best_d) {
+                        best = r;
+                        best_d = d;
+                    }
+                    j += 1;
+                }
+                self.picks.push(best);
+                i = j;
+            }
+            // Output stage: per output, round-robin over the inputs that picked it (packet
+            // priorities are all equal: BookSim2 priority = none).
+            let start = grants.len();
+            for p in &self.picks {
+                self.out.offer(p.input, p.output);
+            }
+            self.out.finish(grants);
+            for &(i, o) in &grants[start..] {
+                in_ptr[i as usize] = (o + 1) % outputs;
+            }
+        }
+    }
 
     /// A literal separable input-first allocation over a dense request matrix, for comparison.
     fn reference(req: &[Vec<bool>], in_ptr: &mut [u32], out_ptr: &mut [u32]) -> Vec<(u32, u32)> {
