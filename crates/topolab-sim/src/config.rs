@@ -227,7 +227,7 @@ pub const PARAMS: &[ParamDoc] = &[
     doc("acc_warmup_thres", "float", "0.05", "relative throughput change ending warm-up (warmup_periods = 0)"),
     doc("acc_stopping_thres", "float", "0.05", "relative throughput change counting a period as converged"),
     doc("saturation_tolerance", "float", "0.03", "a run is saturated when accepted < (1 - this) x offered"),
-    doc("early_verdict", "bool", "false", "end the measurement after a measured period whose verdict is already clear: saturated when accepted < (1 - 2 x saturation_tolerance) x offered beyond the Bernoulli noise, stable when accepted is within saturation_tolerance / 2 (or the noise) of offered and the latency changed by at most stopping_thres and stays below latency_thres / 2; the result's early_verdict says which and why (for saturation searches)"),
+    doc("early_verdict", "bool", "false", "end the measurement after a measured period whose verdict is already clear: saturated when accepted < (1 - 2 x saturation_tolerance) x offered beyond the Bernoulli noise, stable when accepted is within saturation_tolerance / 2 (or the noise) of offered and the latency changed by at most stopping_thres and stays below latency_thres / 2; and, when the measurement ends by BookSim2's rule with accepted short of offered by more than saturation_tolerance, skip the drain (the verdict is saturated already); the result's early_verdict says which and why (for saturation searches)"),
     doc("seed", "int", "1", "seed of every random stream"),
     doc("threads", "int", "1", "worker threads within a cycle (0 = all cores); results do not depend on it"),
     doc("deadlock_timeout", "int", "10000", "cycles without any flit moving before the run stops with a deadlock error"),
