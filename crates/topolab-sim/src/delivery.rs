@@ -7,148 +7,167 @@
 //! each one's items in the order it staged them. No two receivers write the same wheel, so
 //! receivers pull in parallel and the wheels hold exactly what the serial delivery gives.
 //!
-//! To find its items without scanning every upstream router's whole list, a receiver follows
-//! chains through it: at the end of its turn each sender links what it staged in the batch by
-//! cycle and by group (a group being its channels towards one receiver with one latency;
-//! parallel ports of a wide link share one), keeping each chain in staging order. Items of one
-//! sender to one receiver over channels of different latencies land in different arrival
-//! buckets, so splitting them by latency keeps every bucket's order. A receiver takes its
-//! groups by decreasing latency and, for one latency, by ascending sender, each group cycle by
-//! cycle: an arrival bucket then receives what was sent earlier first and, for one send cycle,
-//! the lower sender first, as the serial delivery orders it.
+//! A receiver's items come through its slots: one per (upstream router, channel latency),
+//! holding both directions (the flits that router sends it, the credits it returns for flits
+//! received from it; parallel ports of a wide link share one). At the end of its turn each
+//! sender chains what it staged in the batch by slot and writes the first item of each chain
+//! (flits and credits) into the slot; everything else stays in the sender's lists. Items of
+//! one sender to one receiver over channels of different latencies land in different arrival
+//! buckets, so splitting them by latency keeps every bucket's order. A receiver reads its
+//! slots, stored by decreasing latency and then ascending sender, and follows only the
+//! chains of those that were written: an arrival bucket then receives what was sent earlier
+//! first and, for one send cycle, the lower sender first, as the serial delivery orders it.
+//! A batch's slots are written only by their senders while the receivers read and empty the
+//! previous batch's (`Sent`, two per engine), so no word has two writers at once and a
+//! receiver touches nothing of the upstream routers that sent it nothing.
 
+use crate::engine::MAX_BATCH;
 use crate::flit::{Flit, Wheel};
 use crate::router::RouterCore;
-use crate::topo::{PortLink, SimTopology, NONE};
+use crate::topo::{SimTopology, NONE};
+use std::cmp::Reverse;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-/// A group of a sender's channels, as its receiver pulls it.
+/// A receiver's slot: one upstream router's channels of one latency, both directions.
 #[derive(Debug, Clone, Copy)]
-struct Pull {
+struct Slot {
     sender: u32,
-    group: u32,
     latency: u32,
-    /// The receiver's port minus the sender's (wrapping): the ports of a group are
-    /// consecutive at both ends (`SimTopology::new` pairs them so).
-    port_shift: u32,
-}
-
-/// One direction of the router-to-router channels (flits downstream, credits upstream).
-#[derive(Debug, Clone, Default)]
-struct Channels {
-    /// Start of each router's ports in `group`; length routers + 1.
-    port_base: Vec<u32>,
-    /// Per port, the sender's group of the channel (`NONE` for endpoint ports, whose items
-    /// never reach the engine).
-    group: Vec<u32>,
-    /// Groups of each sender.
-    groups: Vec<u32>,
-    /// Start of each receiver's list in `pulls`; length routers + 1.
-    pull_base: Vec<u32>,
-    /// Per receiver, the groups sending to it, by decreasing latency, then ascending sender.
-    pulls: Vec<Pull>,
-}
-
-impl Channels {
-    /// From each router's ports (global index range `offset[r] .. offset[r + 1]`) and each
-    /// port's channel.
-    fn new(offset: &[u32], link: &[PortLink]) -> Channels {
-        let n = offset.len() - 1;
-        let mut group = vec![NONE; link.len()];
-        let mut groups = vec![0u32; n];
-        let mut by_receiver: Vec<Vec<Pull>> = vec![Vec::new(); n];
-        let mut keys = Vec::new();
-        for s in 0..n {
-            let base = offset[s] as usize;
-            keys.clear();
-            keys.extend(
-                (base..offset[s + 1] as usize)
-                    .filter(|&g| link[g].peer != NONE)
-                    .map(|g| (link[g].peer, link[g].latency, g)),
-            );
-            keys.sort_unstable();
-            let mut last = None;
-            for &(r, d, g) in &keys {
-                let port_shift = link[g].peer_port.wrapping_sub((g - base) as u32);
-                if last != Some((r, d)) {
-                    last = Some((r, d));
-                    groups[s] += 1;
-                    by_receiver[r as usize].push(Pull {
-                        sender: s as u32,
-                        group: groups[s] - 1,
-                        latency: d,
-                        port_shift,
-                    });
-                }
-                let pull = by_receiver[r as usize].last().expect("pushed above");
-                assert_eq!(
-                    pull.port_shift, port_shift,
-                    "ports of router {s} towards router {r} not paired in order"
-                );
-                group[g] = groups[s] - 1;
-            }
-        }
-        let mut pull_base = Vec::with_capacity(n + 1);
-        let mut pulls = Vec::new();
-        for mut list in by_receiver {
-            list.sort_by_key(|p| (std::cmp::Reverse(p.latency), p.sender));
-            pull_base.push(pulls.len() as u32);
-            pulls.extend(list);
-        }
-        pull_base.push(pulls.len() as u32);
-        Channels {
-            port_base: offset.to_vec(),
-            group,
-            groups,
-            pull_base,
-            pulls,
-        }
-    }
-
-    fn pulls(&self, r: usize) -> &[Pull] {
-        &self.pulls[self.pull_base[r] as usize..self.pull_base[r + 1] as usize]
-    }
+    /// The receiver's port minus the sender's (wrapping), for flits and for credits: the
+    /// ports of a group are consecutive at both ends (`SimTopology::new` pairs them so).
+    flit_shift: u32,
+    credit_shift: u32,
 }
 
 /// The channel wiring delivery works from: built once per network, shared by every run.
 #[derive(Debug, Clone, Default)]
 pub struct Links {
-    flits: Channels,
-    credits: Channels,
+    /// Start of each router's output and input ports in `flit_slot` and `credit_slot`;
+    /// length routers + 1.
+    out_base: Vec<u32>,
+    in_base: Vec<u32>,
+    /// Per output port, the slot its flits go through; per input port, the slot its
+    /// credits go through (`NONE` for endpoint ports, whose items never reach the engine).
+    flit_slot: Vec<u32>,
+    credit_slot: Vec<u32>,
+    /// Start of each receiver's slots in `slots`; length routers + 1.
+    slot_base: Vec<u32>,
+    /// Per receiver, its slots by decreasing latency, then ascending sender.
+    slots: Vec<Slot>,
 }
 
 impl Links {
     pub fn new(topo: &SimTopology) -> Links {
+        let n = topo.num_routers as usize;
+        let ports = |offset: &[u32], s: usize| offset[s] as usize..offset[s + 1] as usize;
+        // (receiver, latency, sender): slots in the order receivers read them.
+        let mut keys = Vec::new();
+        for s in 0..n {
+            for links in [
+                &topo.out_link[ports(&topo.out_offset, s)],
+                &topo.in_link[ports(&topo.in_offset, s)],
+            ] {
+                keys.extend(
+                    links
+                        .iter()
+                        .filter(|l| l.peer != NONE)
+                        .map(|l| (l.peer, Reverse(l.latency), s as u32)),
+                );
+            }
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        let mut slot_base = vec![0u32; n + 1];
+        for &(r, _, _) in &keys {
+            slot_base[r as usize + 1] += 1;
+        }
+        for r in 0..n {
+            slot_base[r + 1] += slot_base[r];
+        }
+        // Each direction's port-to-slot map and the slots' port shifts (None: no port yet).
+        let mut shifts = vec![[None::<u32>; 2]; keys.len()];
+        let mut slot_of = |offset: &[u32], link: &[crate::topo::PortLink], dir: usize| {
+            let mut slot = vec![NONE; link.len()];
+            for s in 0..n {
+                for g in ports(offset, s) {
+                    let l = link[g];
+                    if l.peer == NONE {
+                        continue;
+                    }
+                    let own = ports(&slot_base, l.peer as usize);
+                    let key = (l.peer, Reverse(l.latency), s as u32);
+                    let i = own.start + keys[own].binary_search(&key).expect("slot of a key");
+                    let shift = l.peer_port.wrapping_sub((g - offset[s] as usize) as u32);
+                    let known = shifts[i][dir].get_or_insert(shift);
+                    assert_eq!(
+                        *known, shift,
+                        "ports of router {s} towards router {} not paired in order",
+                        l.peer
+                    );
+                    slot[g] = i as u32;
+                }
+            }
+            slot
+        };
+        let flit_slot = slot_of(&topo.out_offset, &topo.out_link, 0);
+        let credit_slot = slot_of(&topo.in_offset, &topo.in_link, 1);
+        let slots = keys
+            .iter()
+            .zip(&shifts)
+            .map(|(&(_, Reverse(latency), sender), &[f, c])| Slot {
+                sender,
+                latency,
+                flit_shift: f.unwrap_or(0),
+                credit_shift: c.unwrap_or(0),
+            })
+            .collect();
         Links {
-            flits: Channels::new(&topo.out_offset, &topo.out_link),
-            credits: Channels::new(&topo.in_offset, &topo.in_link),
+            out_base: topo.out_offset.clone(),
+            in_base: topo.in_offset.clone(),
+            flit_slot,
+            credit_slot,
+            slot_base,
+            slots,
         }
     }
 }
 
-/// One sender's (own port, item) of a batch, chained by group.
+/// A slot's heads: the first flit (low half) and the first credit (high half) of the chains
+/// its sender staged in a batch, `NONE` halves when it staged none.
+const EMPTY: u64 = u64::MAX;
+const HALF: u64 = NONE as u64;
+const FLITS: u32 = 0;
+const CREDITS: u32 = 32;
+
+/// One sender's (own port, item) of a batch, chained by slot.
 #[derive(Debug, Clone, Default)]
 struct Chained<V> {
     items: Vec<(u32, V)>,
-    /// Per item: the next item of its group (`NONE` at the end) and the item's cycle in the
+    /// Per item: the next item of its slot (`NONE` at the end) and the item's cycle in the
     /// batch.
     next: Vec<(u32, u32)>,
-    /// First item of each group (`NONE` if none).
-    first: Vec<u32>,
 }
 
 impl<V: Copy> Chained<V> {
-    /// Takes sender `s`'s `staged` items of a batch (cycle j's ending at `ends[j]`) and leaves
-    /// `staged` empty.
-    fn fill(&mut self, ch: &Channels, s: usize, staged: &mut Vec<(u32, V)>, ends: &[u32]) {
+    /// Takes the `staged` items of a batch (cycle j's ending at `ends[j]`; port p's slot
+    /// `slot_of[p]`), leaving `staged` empty, and writes each chain's first item into its
+    /// slot's `half` of `heads` (empty at the start of the batch).
+    fn fill(
+        &mut self,
+        slot_of: &[u32],
+        heads: &[AtomicU64],
+        half: u32,
+        staged: &mut Vec<(u32, V)>,
+        ends: &[u32],
+    ) {
         std::mem::swap(&mut self.items, staged);
         staged.clear();
         if self.items.is_empty() {
             return;
         }
-        let group = &ch.group[ch.port_base[s] as usize..ch.port_base[s + 1] as usize];
-        self.first.clear();
-        self.first.resize(ch.groups[s] as usize, NONE);
-        self.next.resize(self.items.len(), (NONE, 0));
+        if self.next.len() < self.items.len() {
+            self.next.resize(self.items.len(), (NONE, 0));
+        }
         // Backwards, each item put at the head of its chain: the chains end in staging order.
         let mut end = self.items.len();
         for j in (0..ends.len()).rev() {
@@ -157,35 +176,23 @@ impl<V: Copy> Chained<V> {
                 .iter_mut()
                 .zip(&self.items[start..end]);
             for (i, (next, &(p, _))) in links.enumerate().rev() {
-                let head = &mut self.first[group[p as usize] as usize];
-                *next = (*head, j as u32);
-                *head = (start + i) as u32;
+                let head = &heads[slot_of[p as usize] as usize];
+                let both = head.load(Relaxed);
+                *next = ((both >> half) as u32, j as u32);
+                let first = (start + i) as u64;
+                head.store(both & !(HALF << half) | first << half, Relaxed);
             }
             end = start;
         }
     }
-}
 
-/// Pushes into `wheel` what the groups `pulls` sent in the batch of cycles from `first`
-/// (`chained` picks the flits or the credits), each item arriving after its group's latency.
-fn pull_batch<V: Copy>(
-    wheel: &mut Wheel<(u32, V)>,
-    pulls: &[Pull],
-    sent: &[Outbound],
-    chained: impl Fn(&Outbound) -> &Chained<V>,
-    first: u32,
-) {
-    for pl in pulls {
-        let c = chained(&sent[pl.sender as usize]);
-        if c.items.is_empty() {
-            continue;
-        }
-        let arrival = first + pl.latency + 1;
-        let mut i = c.first[pl.group as usize];
+    /// Pushes into `wheel` the chain from item `i`, cycle j's items arriving in
+    /// `arrival + j`, with ports shifted by `port_shift`.
+    fn push_chain(&self, wheel: &mut Wheel<(u32, V)>, mut i: u32, arrival: u32, port_shift: u32) {
         while i != NONE {
-            let (p, v) = c.items[i as usize];
-            let (next, j) = c.next[i as usize];
-            wheel.push(arrival + j, (p.wrapping_add(pl.port_shift), v));
+            let (p, v) = self.items[i as usize];
+            let (next, j) = self.next[i as usize];
+            wheel.push(arrival + j, (p.wrapping_add(port_shift), v));
             i = next;
         }
     }
@@ -205,26 +212,62 @@ impl Outbound {
     }
 
     /// Takes what router `s` staged in a batch (cycle j's flits ending at `flit_ends[j]`, its
-    /// credits at `credit_ends[j]`), leaving it empty lists.
+    /// credits at `credit_ends[j]`), leaving it empty lists, and writes its chains' heads into
+    /// `heads` (the batch's `Sent::senders`).
+    #[allow(clippy::too_many_arguments)]
     pub fn take(
         &mut self,
         links: &Links,
+        heads: &[AtomicU64],
         s: usize,
         staged_flits: &mut Vec<(u32, Flit)>,
         staged_credits: &mut Vec<(u32, u8)>,
         flit_ends: &[u32],
         credit_ends: &[u32],
     ) {
-        self.flits.fill(&links.flits, s, staged_flits, flit_ends);
+        let ports = |base: &[u32]| base[s] as usize..base[s + 1] as usize;
+        let flit_slot = &links.flit_slot[ports(&links.out_base)];
+        let credit_slot = &links.credit_slot[ports(&links.in_base)];
+        self.flits
+            .fill(flit_slot, heads, FLITS, staged_flits, flit_ends);
         self.credits
-            .fill(&links.credits, s, staged_credits, credit_ends);
+            .fill(credit_slot, heads, CREDITS, staged_credits, credit_ends);
+    }
+}
+
+/// What every router sent in one batch: each sender's lists and, per slot, the heads of its
+/// chains. A slot is written by its sender only (in the batch that fills this `Sent`) and
+/// read and emptied by its receiver only (in the next one).
+#[derive(Debug, Default)]
+pub struct Sent {
+    outbound: Vec<Outbound>,
+    heads: Vec<AtomicU64>,
+}
+
+impl Sent {
+    pub fn new(links: &Links) -> Sent {
+        Sent {
+            outbound: vec![Outbound::default(); links.slot_base.len() - 1],
+            heads: (0..links.slots.len())
+                .map(|_| AtomicU64::new(EMPTY))
+                .collect(),
+        }
+    }
+
+    /// No router sent anything.
+    pub fn is_empty(&self) -> bool {
+        self.outbound.iter().all(Outbound::is_empty)
+    }
+
+    /// For a batch's senders: their lists, one per router, and the slots they write.
+    pub fn senders(&mut self) -> (&mut [Outbound], &[AtomicU64]) {
+        (&mut self.outbound, &self.heads)
     }
 }
 
 /// Pushes into router `c`'s wheels everything the other routers sent it in the batch of
-/// cycles from `first` (`sent`: their `Outbound`s, indexed by router), in the serial
-/// delivery's order.
-pub fn pull(links: &Links, sent: &[Outbound], c: &mut RouterCore, first: u32) {
+/// cycles from `first` (`sent`), in the serial delivery's order, and empties its slots.
+pub fn pull(links: &Links, sent: &Sent, c: &mut RouterCore, first: u32) {
     let r = c.id as usize;
     pull_into(
         links,
@@ -239,20 +282,101 @@ pub fn pull(links: &Links, sent: &[Outbound], c: &mut RouterCore, first: u32) {
 /// `pull` into router `r`'s wheels.
 fn pull_into(
     links: &Links,
-    sent: &[Outbound],
+    sent: &Sent,
     r: usize,
     flit_wheel: &mut Wheel<(u32, Flit)>,
     credit_wheel: &mut Wheel<(u32, u8)>,
     first: u32,
 ) {
-    pull_batch(flit_wheel, links.flits.pulls(r), sent, |o| &o.flits, first);
-    pull_batch(
-        credit_wheel,
-        links.credits.pulls(r),
-        sent,
-        |o| &o.credits,
-        first,
-    );
+    let own = links.slot_base[r] as usize..links.slot_base[r + 1] as usize;
+    for (head, slot) in sent.heads[own.clone()].iter().zip(&links.slots[own]) {
+        let both = head.load(Relaxed);
+        if both == EMPTY {
+            continue;
+        }
+        head.store(EMPTY, Relaxed);
+        let out = &sent.outbound[slot.sender as usize];
+        let arrival = first + slot.latency + 1;
+        out.flits
+            .push_chain(flit_wheel, both as u32, arrival, slot.flit_shift);
+        out.credits.push_chain(
+            credit_wheel,
+            (both >> CREDITS) as u32,
+            arrival,
+            slot.credit_shift,
+        );
+    }
+}
+
+/// Each router's staged flit and credit counts at the end of each cycle of a batch.
+pub type Ends = ([u32; MAX_BATCH as usize], [u32; MAX_BATCH as usize]);
+
+/// The serial delivery, as one thread runs it (no pull bookkeeping): what every router staged
+/// in the batch of `k` cycles from `first` (router r's cycle j ending at `ends[r]`), pushed
+/// into the receivers' wheels cycle by cycle and, within a cycle, router by router, each
+/// router's items in staging order; the staged lists are left empty. `pull` gives every
+/// wheel the same items in the same order. With `read_ahead`, each router's pushes are
+/// preceded by a pass that only brings their destinations into the cache.
+pub fn deliver_serial(
+    topo: &SimTopology,
+    cores: &mut [RouterCore],
+    first: u32,
+    ends: &[Ends],
+    k: usize,
+    read_ahead: bool,
+) {
+    let mut flits = Vec::new();
+    let mut credits = Vec::new();
+    for j in 0..k {
+        let now = first + j as u32;
+        for (r, (flit_ends, credit_ends)) in ends.iter().enumerate() {
+            let (f0, c0) = match j {
+                0 => (0, 0),
+                _ => (flit_ends[j - 1] as usize, credit_ends[j - 1] as usize),
+            };
+            let (f1, c1) = (flit_ends[j] as usize, credit_ends[j] as usize);
+            if f0 == f1 && c0 == c1 {
+                continue;
+            }
+            std::mem::swap(&mut flits, &mut cores[r].staged_flits);
+            std::mem::swap(&mut credits, &mut cores[r].staged_credits);
+            if read_ahead {
+                // Each push below follows a chain of misses (the receiver's record, its
+                // bucket's header, the bucket's free slot); walking the chains first, with
+                // nothing depending on them, lets the processor overlap them.
+                for &(p, _) in &flits[f0..f1] {
+                    let link = topo.out_link(r, p);
+                    cores[link.peer as usize]
+                        .flit_wheel
+                        .read_ahead_push(now + link.latency + 1);
+                }
+                for &(p, _) in &credits[c0..c1] {
+                    let link = topo.in_link(r, p);
+                    cores[link.peer as usize]
+                        .credit_wheel
+                        .read_ahead_push(now + link.latency + 1);
+                }
+            }
+            for &(p, f) in &flits[f0..f1] {
+                let link = topo.out_link(r, p);
+                cores[link.peer as usize]
+                    .flit_wheel
+                    .push(now + link.latency + 1, (link.peer_port, f));
+            }
+            for &(p, vc) in &credits[c0..c1] {
+                let link = topo.in_link(r, p);
+                cores[link.peer as usize]
+                    .credit_wheel
+                    .push(now + link.latency + 1, (link.peer_port, vc));
+            }
+            std::mem::swap(&mut flits, &mut cores[r].staged_flits);
+            std::mem::swap(&mut credits, &mut cores[r].staged_credits);
+        }
+    }
+    for c in cores.iter_mut() {
+        c.staged_flits.clear();
+        c.staged_credits.clear();
+    }
 }
 
 #[cfg(test)]
@@ -300,7 +424,7 @@ mod tests {
         }
         let (mut serial_f, mut pulled_f) = (wheels(n, max_latency), wheels(n, max_latency));
         let (mut serial_c, mut pulled_c) = (wheels(n, max_latency), wheels(n, max_latency));
-        let mut sent = vec![Outbound::default(); n];
+        let mut sent = Sent::new(&links);
         let mut tag = 0u32;
         let mut checked = 0;
         for batch in 0..20u32 {
@@ -342,7 +466,8 @@ mod tests {
                     }
                 }
             }
-            for (s, (cycles, out)) in staged.iter().zip(sent.iter_mut()).enumerate() {
+            let (outs, heads) = sent.senders();
+            for (s, (cycles, out)) in staged.iter().zip(outs.iter_mut()).enumerate() {
                 let (mut flits, mut credits) = (Vec::new(), Vec::new());
                 let (mut flit_ends, mut credit_ends) = (Vec::new(), Vec::new());
                 for (f, c) in cycles {
@@ -353,6 +478,7 @@ mod tests {
                 }
                 out.take(
                     &links,
+                    heads,
                     s,
                     &mut flits,
                     &mut credits,

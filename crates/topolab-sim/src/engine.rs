@@ -9,7 +9,7 @@
 //! tables) and is immutable.
 
 use crate::config::SimConfig;
-use crate::delivery::{self, Links, Outbound};
+use crate::delivery::{self, Ends, Links, Outbound, Sent};
 use crate::error::{Result, SimError};
 use crate::injection::Source;
 use crate::router::{CycleCtx, Phase, PublishedLoads, ReadAhead, RouterCore};
@@ -30,7 +30,8 @@ pub struct Prepared {
     pub routing: Arc<Routing>,
     pub routing_name: String,
     pub cfg: SimConfig,
-    /// The channels as delivery reads them.
+    /// The channels as the receivers' pulls read them (`crate::delivery`); empty with one
+    /// thread, whose engine delivers serially.
     pub links: Arc<Links>,
 }
 
@@ -55,7 +56,10 @@ impl Prepared {
         };
         Ok(Prepared {
             net: Arc::new(net.clone()),
-            links: Arc::new(Links::new(&topo)),
+            links: Arc::new(match cfg.threads {
+                1 => Links::default(),
+                _ => Links::new(&topo),
+            }),
             topo: Arc::new(topo),
             routing: Arc::new(r),
             routing_name: routing.trim().to_string(),
@@ -65,7 +69,7 @@ impl Prepared {
 }
 
 /// Most cycles a router runs ahead of delivery (`Engine::batch_size`).
-const MAX_BATCH: u32 = 8;
+pub(crate) const MAX_BATCH: u32 = 8;
 
 /// VC records (all routers) above which routers' state is read a turn ahead: about the
 /// private cache of one core of the machines measured (1 MiB L2).
@@ -83,8 +87,51 @@ fn span(routers: usize) -> usize {
     (routers / (4 * rayon::current_num_threads())).max(8)
 }
 
+/// Runs `turn` for a run of consecutive routers (`per`: what each one's turn writes), each
+/// one's state fetched while the one before it runs (its record, the pointers to that state,
+/// one turn earlier still).
+fn run_span<T>(
+    cores: &mut [RouterCore],
+    per: &mut [T],
+    read_ahead: ReadAhead,
+    first: u32,
+    turn: &impl Fn(&mut RouterCore, &mut T),
+) {
+    for (r, x) in per.iter_mut().enumerate() {
+        if read_ahead != ReadAhead::Off {
+            if let Some(c) = cores.get(r + 2) {
+                c.read_ahead_record();
+            }
+            if let Some(c) = cores.get(r + 1) {
+                c.read_ahead(first, read_ahead);
+            }
+        }
+        turn(&mut cores[r], x);
+    }
+}
+
 /// Largest cycle count a run may reach (cycles are u32 in the hot loop).
 pub const MAX_CYCLES: u64 = u32::MAX as u64 - 1_000_000;
+
+/// How what routers send each other reaches the receivers' wheels (`crate::delivery`): the
+/// same items in the same order either way.
+enum Delivery {
+    /// One thread: pushed after each batch, in the serial order (`delivery::deliver_serial`),
+    /// from each router's staged counts at the end of each cycle of the batch.
+    Serial(Vec<Ends>),
+    /// Several threads: each receiver pulls its items at the start of its next turn
+    /// (`delivery::pull`). One `Sent` is written by a batch while the next batch's receivers
+    /// read the other; `written` is the one last written.
+    Pull {
+        sent: Box<[Sent; 2]>,
+        written: usize,
+        /// First cycle of the batch whose items are not yet in the receivers' wheels. They
+        /// stay in the senders' lists between `run_cycles` calls (a draining run calls it for
+        /// every cycle): `quiet` counts them, and the watchdog's checks run after
+        /// `deliver_pending`.
+        pending: Option<u32>,
+    },
+}
 
 pub struct Engine<'p> {
     pub prep: &'p Prepared,
@@ -102,15 +149,8 @@ pub struct Engine<'p> {
     stalled: u64,
     /// Cycles each router runs back to back before what it sent is delivered (see `cycles`).
     batch: u32,
-    /// What each router sent in a batch, for the receivers to pull (`crate::delivery`): two
-    /// lists per router, one written by a batch while the next batch's receivers read the
-    /// other; `written` is the one last written.
-    outbound: [Vec<Outbound>; 2],
-    written: usize,
-    /// First cycle of the batch whose items are not yet in the receivers' wheels. They stay
-    /// in the senders' lists between `run_cycles` calls (a draining run calls it for every
-    /// cycle): `quiet` counts them, and the watchdog's checks run after `deliver_pending`.
-    pending: Option<u32>,
+    /// How what the routers send each other reaches the receivers' wheels.
+    delivery: Delivery,
     /// How much of each router's state is read one turn ahead (`crate::read_ahead`).
     read_ahead: ReadAhead,
 }
@@ -137,6 +177,14 @@ impl<'p> Engine<'p> {
                     })?,
             ),
         };
+        let delivery = match &pool {
+            None => Delivery::Serial(vec![Ends::default(); n]),
+            Some(_) => Delivery::Pull {
+                sent: Box::new([Sent::new(&prep.links), Sent::new(&prep.links)]),
+                written: 0,
+                pending: None,
+            },
+        };
         Ok(Engine {
             prep,
             source,
@@ -151,9 +199,7 @@ impl<'p> Engine<'p> {
             last_moved: 0,
             stalled: 0,
             batch: Self::batch_size(prep),
-            outbound: [vec![Outbound::default(); n], vec![Outbound::default(); n]],
-            written: 0,
-            pending: None,
+            delivery,
             read_ahead: Self::read_ahead_mode(prep),
         })
     }
@@ -302,27 +348,21 @@ impl<'p> Engine<'p> {
             *c = (now, step_base, steps);
             step_base += steps as u64;
         }
-        let pending = self.pending.take();
-        let [first_half, second_half] = &mut self.outbound;
-        let (sent, sending) = if self.written == 0 {
-            (&*first_half, second_half)
-        } else {
-            (&*second_half, first_half)
-        };
+        let k = k as usize;
+        let first = ctxs[0].0;
+        let read_ahead = self.read_ahead;
         {
             let global = PublishedLoads(&self.loads);
             let (phase, drain_time, generating) = (self.phase, self.drain_time, self.generating);
-            let turn = |c: &mut RouterCore, out: &mut Outbound| {
-                if let Some(first) = pending {
-                    delivery::pull(links, sent, c, first);
-                }
-                let mut flit_ends = [0u32; MAX_BATCH as usize];
-                let mut credit_ends = [0u32; MAX_BATCH as usize];
-                for (j, &(now, step_base, steps)) in ctxs[..k as usize].iter().enumerate() {
+            let source = &self.source;
+            // Router c's cycles of the batch; its staged counts at the end of each.
+            let run = |c: &mut RouterCore| {
+                let mut ends = Ends::default();
+                for (j, &(now, step_base, steps)) in ctxs[..k].iter().enumerate() {
                     let ctx = CycleCtx {
                         topo,
                         routing: &prep.routing,
-                        source: &self.source,
+                        source,
                         cfg: &prep.cfg,
                         global: &global,
                         now,
@@ -333,48 +373,62 @@ impl<'p> Engine<'p> {
                         generating,
                     };
                     c.cycle(&ctx);
-                    flit_ends[j] = c.staged_flits.len() as u32;
-                    credit_ends[j] = c.staged_credits.len() as u32;
+                    ends.0[j] = c.staged_flits.len() as u32;
+                    ends.1[j] = c.staged_credits.len() as u32;
                 }
-                let k = k as usize;
-                out.take(
-                    links,
-                    c.id as usize,
-                    &mut c.staged_flits,
-                    &mut c.staged_credits,
-                    &flit_ends[..k],
-                    &credit_ends[..k],
-                );
+                ends
             };
-            // A run of consecutive routers, each one's state fetched while the one before it
-            // runs (its record, the pointers to that state, one turn earlier still).
-            let first = ctxs[0].0;
-            let read_ahead = self.read_ahead;
-            let run_span = |cores: &mut [RouterCore], outs: &mut [Outbound]| {
-                for (r, out) in outs.iter_mut().enumerate() {
-                    if read_ahead != ReadAhead::Off {
-                        if let Some(c) = cores.get(r + 2) {
-                            c.read_ahead_record();
+            match &mut self.delivery {
+                Delivery::Serial(ends) => {
+                    run_span(&mut self.cores, ends, read_ahead, first, &|c, e| {
+                        *e = run(c)
+                    });
+                }
+                Delivery::Pull {
+                    sent,
+                    written,
+                    pending,
+                } => {
+                    let pending = pending.replace(first);
+                    let [first_half, second_half] = &mut **sent;
+                    let (sent, sending) = if *written == 0 {
+                        (&*first_half, second_half)
+                    } else {
+                        (&*second_half, first_half)
+                    };
+                    *written = 1 - *written;
+                    let (sending, heads) = sending.senders();
+                    let turn = |c: &mut RouterCore, out: &mut Outbound| {
+                        if let Some(first) = pending {
+                            delivery::pull(links, sent, c, first);
                         }
-                        if let Some(c) = cores.get(r + 1) {
-                            c.read_ahead(first, read_ahead);
-                        }
+                        let (flit_ends, credit_ends) = run(c);
+                        out.take(
+                            links,
+                            heads,
+                            c.id as usize,
+                            &mut c.staged_flits,
+                            &mut c.staged_credits,
+                            &flit_ends[..k],
+                            &credit_ends[..k],
+                        );
+                    };
+                    if parallel {
+                        let span = span(self.cores.len());
+                        self.cores
+                            .par_chunks_mut(span)
+                            .zip(sending.par_chunks_mut(span))
+                            .for_each(|(c, o)| run_span(c, o, read_ahead, first, &turn));
+                    } else {
+                        run_span(&mut self.cores, sending, read_ahead, first, &turn);
                     }
-                    turn(&mut cores[r], out);
                 }
-            };
-            if parallel {
-                let span = span(self.cores.len());
-                self.cores
-                    .par_chunks_mut(span)
-                    .zip(sending.par_chunks_mut(span))
-                    .for_each(|(c, o)| run_span(c, o));
-            } else {
-                run_span(&mut self.cores, sending);
             }
         }
-        self.written = 1 - self.written;
-        self.pending = Some(self.now);
+        if let Delivery::Serial(ends) = &self.delivery {
+            let listed = read_ahead == ReadAhead::Listed;
+            delivery::deliver_serial(topo, &mut self.cores, first, ends, k, listed);
+        }
         if prep.routing.needs_global_view() {
             // k = 1: the loads every router sees in the next cycle.
             self.loads.resize(self.cores.len(), Vec::new());
@@ -384,18 +438,26 @@ impl<'p> Engine<'p> {
             }
         }
         self.step_base = step_base;
-        self.now += k;
+        self.now += k as u32;
     }
 
     /// Delivers what the routers sent in the last batch (each router pulls its items, in
     /// parallel), so that every item is in its receiver's wheel: before the watchdog's checks
     /// look at the wheels.
     fn deliver_pending(&mut self, parallel: bool) {
-        let Some(first) = self.pending.take() else {
+        let Delivery::Pull {
+            sent,
+            written,
+            pending,
+        } = &mut self.delivery
+        else {
+            return;
+        };
+        let Some(first) = pending.take() else {
             return;
         };
         let links = &*self.prep.links;
-        let sent = &self.outbound[self.written];
+        let sent = &sent[*written];
         let pull = |c: &mut RouterCore| delivery::pull(links, sent, c, first);
         if parallel {
             let span = span(self.cores.len());
@@ -461,8 +523,14 @@ impl<'p> Engine<'p> {
 
     /// No flit, credit or event is pending anywhere.
     pub fn quiet(&self) -> bool {
-        let undelivered =
-            self.pending.is_some() && self.outbound[self.written].iter().any(|o| !o.is_empty());
+        let undelivered = match &self.delivery {
+            Delivery::Serial(_) => false,
+            Delivery::Pull {
+                sent,
+                written,
+                pending,
+            } => pending.is_some() && !sent[*written].is_empty(),
+        };
         !undelivered
             && self.cores.iter().all(|c| {
                 !c.busy
