@@ -56,9 +56,9 @@ impl Prepared {
         };
         Ok(Prepared {
             net: Arc::new(net.clone()),
-            links: Arc::new(match cfg.threads {
-                1 => Links::default(),
-                _ => Links::new(&topo),
+            links: Arc::new(match one_thread(cfg) {
+                true => Links::default(),
+                false => Links::new(&topo),
             }),
             topo: Arc::new(topo),
             routing: Arc::new(r),
@@ -66,6 +66,11 @@ impl Prepared {
             cfg: cfg.clone(),
         })
     }
+}
+
+/// Runs on the calling thread alone, without a pool, delivering serially (`Delivery`).
+fn one_thread(cfg: &SimConfig) -> bool {
+    cfg.threads == 1
 }
 
 /// Most cycles a router runs ahead of delivery (`Engine::batch_size`).
@@ -163,7 +168,7 @@ impl<'p> Engine<'p> {
             .map(|r| RouterCore::new(topo, r, &prep.cfg, &source))
             .collect();
         let pool = match prep.cfg.threads {
-            1 => None,
+            _ if one_thread(&prep.cfg) => None,
             t => Some(
                 rayon::ThreadPoolBuilder::new()
                     .num_threads(t as usize)
@@ -177,9 +182,9 @@ impl<'p> Engine<'p> {
                     })?,
             ),
         };
-        let delivery = match &pool {
-            None => Delivery::Serial(vec![Ends::default(); n]),
-            Some(_) => Delivery::Pull {
+        let delivery = match one_thread(&prep.cfg) {
+            true => Delivery::Serial(vec![Ends::default(); n]),
+            false => Delivery::Pull {
                 sent: Box::new([Sent::new(&prep.links), Sent::new(&prep.links)]),
                 written: 0,
                 pending: None,

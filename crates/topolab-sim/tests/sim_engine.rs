@@ -112,6 +112,29 @@ fn comparable(mut r: topolab_sim::RunResult) -> topolab_sim::RunResult {
 }
 
 #[test]
+fn one_way_channels_give_the_one_thread_results() {
+    // On a digraph a router returns credits to routers it sends no flits to, and the other way
+    // round: the pulled delivery (several threads) then reads slots carrying one direction
+    // only, beside slots of two-way pairs.
+    let net = build_str("kautz:d=2,k=3").unwrap();
+    for latency in ["1", "3"] {
+        let cfg = |threads| {
+            short(&[
+                ("num_vcs", "3"),
+                ("channel_latency", latency),
+                ("threads", threads),
+            ])
+        };
+        let run = |threads| {
+            comparable(simulate(&net, "imase", "uniform", 0.2, &cfg(threads), &Silent).unwrap())
+        };
+        let one = run("1");
+        assert!(one.measured_packets > 0);
+        assert_eq!(one, run("2"), "channel_latency = {latency}");
+    }
+}
+
+#[test]
 fn same_seed_same_result_with_any_thread_count() {
     let net = build_str("slimfly:q=5,p=4").unwrap();
     let one = short(&[("seed", "7")]);
