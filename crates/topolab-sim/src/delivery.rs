@@ -1,15 +1,16 @@
-//! Delivery of what routers send each other, by receiver: phase 2 of a cycle, run in parallel.
+//! Delivery of what routers send each other (phase 2 of a cycle): serially on one thread
+//! (`deliver_serial`), by receiver in parallel on several (`pull`), the same wheels either way.
 //!
-//! Serially, the engine would push each cycle's staged items into the receivers' wheels cycle
-//! by cycle and, within a cycle, router by router. What a receiver reads depends only on the
+//! The serial delivery pushes each cycle's staged items into the receivers' wheels cycle by
+//! cycle and, within a cycle, router by router. What a receiver reads depends only on the
 //! order of the pushes into its own wheels, so each receiver can pull its items itself, from
 //! every upstream router, in that order: cycle by cycle, upstream routers by ascending index,
 //! each one's items in the order it staged them. No two receivers write the same wheel, so
 //! receivers pull in parallel and the wheels hold exactly what the serial delivery gives.
 //!
 //! A receiver's items come through its slots: one per (upstream router, channel latency),
-//! holding both directions (the flits that router sends it, the credits it returns for flits
-//! received from it; parallel ports of a wide link share one). At the end of its turn each
+//! holding both directions (the flits that router sends the receiver and the credits it
+//! returns for the flits the receiver sent it; parallel ports of a wide link share one). At the end of its turn each
 //! sender chains what it staged in the batch by slot and writes the first item of each chain
 //! (flits and credits) into the slot; everything else stays in the sender's lists. Items of
 //! one sender to one receiver over channels of different latencies land in different arrival

@@ -1,8 +1,9 @@
-//! The cycle loop: batches of cycles, each one parallel pass over the routers in which every
-//! router pulls what the others sent it in the previous batch into its arrival wheels
-//! (`crate::delivery`, in the order of a serial delivery) and then runs the batch's cycles
-//! (read inputs, evaluate, stage outputs); the deadlock watchdog and, in debug mode, the
-//! conservation checks between batches.
+//! The cycle loop: batches of cycles, each one pass over the routers in which every router
+//! runs the batch's cycles (read inputs, evaluate, stage outputs), and the delivery of what
+//! they sent into the receivers' arrival wheels in the order of a serial delivery
+//! (`crate::delivery`): after the pass with one thread, by each receiver at the start of its
+//! next turn with several; the deadlock watchdog and, in debug mode, the conservation checks
+//! between batches.
 //!
 //! No global mutable state: an `Engine` owns every router, channel and counter of one run and
 //! an explicit clock. `Prepared` holds what several runs on one network share (wiring, routing
@@ -331,15 +332,16 @@ impl<'p> Engine<'p> {
         Ok(())
     }
 
-    /// `k` cycles (k <= `batch`), in one parallel pass over the routers (spans of consecutive
-    /// routers per thread). In its turn a router first pulls into its wheels what the others
-    /// sent it in the previous batch (`crate::delivery`: the wheels, in the order, of a serial
-    /// delivery cycle by cycle and router by router), then runs the k cycles back to back,
-    /// then chains what it staged, by receiver, for the receivers to pull in the next batch
-    /// (or in `deliver_pending`). Senders write one of two `Outbound` lists per router while
-    /// receivers read the other, so no router waits for another within a batch. A router
-    /// model or routing that reads other routers' state within a cycle must keep `batch` at 1
-    /// (see `batch_size`).
+    /// `k` cycles (k <= `batch`), in one pass over the routers, each running them back to
+    /// back. One thread then delivers what they staged, cycle by cycle and router by router
+    /// (`delivery::deliver_serial`). With several threads the pass is parallel (spans of
+    /// consecutive routers per thread) and has no serial step: in its turn a router first
+    /// pulls into its wheels what the others sent it in the previous batch (`delivery::pull`:
+    /// the same wheels, in the same order), then runs the k cycles, then chains what it
+    /// staged by slot for the receivers to pull in the next batch (or in `deliver_pending`).
+    /// Senders write one `Sent` while receivers read the other, so no router waits for
+    /// another within a batch. A router model or routing that reads other routers' state
+    /// within a cycle must keep `batch` at 1 (see `batch_size`).
     fn cycles(&mut self, k: u32, parallel: bool) {
         let prep = self.prep;
         let topo = &*prep.topo;
@@ -448,7 +450,7 @@ impl<'p> Engine<'p> {
 
     /// Delivers what the routers sent in the last batch (each router pulls its items, in
     /// parallel), so that every item is in its receiver's wheel: before the watchdog's checks
-    /// look at the wheels.
+    /// look at the wheels. One thread has delivered everything already.
     fn deliver_pending(&mut self, parallel: bool) {
         let Delivery::Pull {
             sent,
