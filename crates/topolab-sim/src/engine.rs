@@ -31,9 +31,9 @@ pub struct Prepared {
     pub routing: Arc<Routing>,
     pub routing_name: String,
     pub cfg: SimConfig,
-    /// The channels as the receivers' pulls read them (`crate::delivery`); empty with one
+    /// The channels as the receivers' pulls read them (`crate::delivery`); none with one
     /// thread, whose engine delivers serially.
-    pub links: Arc<Links>,
+    pub links: Option<Arc<Links>>,
 }
 
 impl Prepared {
@@ -57,10 +57,7 @@ impl Prepared {
         };
         Ok(Prepared {
             net: Arc::new(net.clone()),
-            links: Arc::new(match one_thread(cfg) {
-                true => Links::default(),
-                false => Links::new(&topo),
-            }),
+            links: (!one_thread(cfg)).then(|| Arc::new(Links::new(&topo))),
             topo: Arc::new(topo),
             routing: Arc::new(r),
             routing_name: routing.trim().to_string(),
@@ -129,6 +126,7 @@ enum Delivery {
     /// (`delivery::pull`). One `Sent` is written by a batch while the next batch's receivers
     /// read the other; `written` is the one last written.
     Pull {
+        links: Arc<Links>,
         sent: Box<[Sent; 2]>,
         written: usize,
         /// First cycle of the batch whose items are not yet in the receivers' wheels. They
@@ -183,13 +181,16 @@ impl<'p> Engine<'p> {
                     })?,
             ),
         };
-        let delivery = match one_thread(&prep.cfg) {
-            true => Delivery::Serial(vec![Ends::default(); n]),
-            false => Delivery::Pull {
-                sent: Box::new([Sent::new(&prep.links), Sent::new(&prep.links)]),
+        // Serial without the pull tables, whatever the pool (a `Prepared` whose `cfg.threads`
+        // changed after it was built): the same results, on one thread.
+        let delivery = match (&pool, &prep.links) {
+            (Some(_), Some(links)) => Delivery::Pull {
+                sent: Box::new([Sent::new(links), Sent::new(links)]),
+                links: links.clone(),
                 written: 0,
                 pending: None,
             },
+            _ => Delivery::Serial(vec![Ends::default(); n]),
         };
         Ok(Engine {
             prep,
@@ -345,7 +346,6 @@ impl<'p> Engine<'p> {
     fn cycles(&mut self, k: u32, parallel: bool) {
         let prep = self.prep;
         let topo = &*prep.topo;
-        let links = &*prep.links;
         // (cycle, first internal step, steps) of each cycle of the batch.
         let mut ctxs = [(0u32, 0u64, 0u32); MAX_BATCH as usize];
         let mut step_base = self.step_base;
@@ -392,10 +392,12 @@ impl<'p> Engine<'p> {
                     });
                 }
                 Delivery::Pull {
+                    links,
                     sent,
                     written,
                     pending,
                 } => {
+                    let links = &**links;
                     let pending = pending.replace(first);
                     let [first_half, second_half] = &mut **sent;
                     let (sent, sending) = if *written == 0 {
@@ -453,6 +455,7 @@ impl<'p> Engine<'p> {
     /// look at the wheels. One thread has delivered everything already.
     fn deliver_pending(&mut self, parallel: bool) {
         let Delivery::Pull {
+            links,
             sent,
             written,
             pending,
@@ -463,7 +466,7 @@ impl<'p> Engine<'p> {
         let Some(first) = pending.take() else {
             return;
         };
-        let links = &*self.prep.links;
+        let links = &**links;
         let sent = &sent[*written];
         let pull = |c: &mut RouterCore| delivery::pull(links, sent, c, first);
         if parallel {
@@ -536,6 +539,7 @@ impl<'p> Engine<'p> {
                 sent,
                 written,
                 pending,
+                ..
             } => pending.is_some() && !sent[*written].is_empty(),
         };
         !undelivered

@@ -135,6 +135,20 @@ fn one_way_channels_give_the_one_thread_results() {
 }
 
 #[test]
+fn threads_raised_after_preparing_give_the_same_results() {
+    // A network prepared for one thread has no tables for pulling: its runs deliver serially
+    // whatever `cfg.threads` says by then.
+    let net = build_str("slimfly:q=5,p=3").unwrap();
+    let mut prep = Prepared::new(&net, "min", &short(&[("seed", "4")]), &Silent).unwrap();
+    let one = comparable(run(&prep, "uniform", 0.4, &Silent).unwrap());
+    prep.cfg.threads = 2;
+    assert_eq!(
+        one,
+        comparable(run(&prep, "uniform", 0.4, &Silent).unwrap())
+    );
+}
+
+#[test]
 fn same_seed_same_result_with_any_thread_count() {
     let net = build_str("slimfly:q=5,p=4").unwrap();
     let one = short(&[("seed", "7")]);
