@@ -224,10 +224,9 @@ impl<R: HopRouting> RuleRouting<R> {
         chosen
     }
 
-    /// Two ports drawn uniformly with replacement among the least-detouring candidates' ports,
-    /// the one with fewer credits in use taken, the first drawn on a tie (BookSim2's
-    /// `anca_fattree`). Two passes over the candidates: the first counts their ports, the
-    /// second finds the two drawn.
+    /// Two ports drawn uniformly with replacement among the least-detouring candidates' ports
+    /// (`pick_port_uniform` twice), the one with fewer credits in use taken, the first drawn on
+    /// a tie (BookSim2's `anca_fattree`).
     #[inline(never)]
     fn pick_two_choices(
         &self,
@@ -238,48 +237,13 @@ impl<R: HopRouting> RuleRouting<R> {
         st: RouteState,
         rng: &mut ChaCha8Rng,
     ) -> Option<(u32, Hop)> {
-        let topo = ctx.topo;
-        let mut least = u8::MAX;
-        let mut count = 0u32;
-        self.rule.next_each(router, t, hop, st, |h: Hop| {
-            if h.detour > least {
-                return;
-            }
-            if h.detour < least {
-                least = h.detour;
-                count = 0;
-            }
-            count += topo.nbr_port(router as usize, h.nb as usize).1;
-        });
-        if count == 0 {
-            return None;
-        }
-        let (first_draw, second_draw) = if count == 1 {
-            (0, 0)
-        } else {
-            (rng.random_range(0..count), rng.random_range(0..count))
-        };
-        let mut first: Option<(u32, Hop)> = None;
-        let mut second: Option<(u32, Hop)> = None;
-        let mut seen = 0u32;
-        self.rule.next_each(router, t, hop, st, |h: Hop| {
-            if h.detour != least {
-                return;
-            }
-            let (port0, width) = topo.nbr_port(router as usize, h.nb as usize);
-            for (draw, slot) in [(first_draw, &mut first), (second_draw, &mut second)] {
-                if (seen..seen + width).contains(&draw) {
-                    *slot = Some((port0 + draw - seen, h));
-                }
-            }
-            seen += width;
-        });
-        let (a, b) = (first?, second?);
+        let first = self.pick_port_uniform(ctx, router, t, hop, st, rng)?;
+        let second = self.pick_port_uniform(ctx, router, t, hop, st, rng)?;
         let used = ctx.port_used;
-        Some(if used[a.0 as usize] > used[b.0 as usize] {
-            b
+        Some(if used[first.0 as usize] > used[second.0 as usize] {
+            second
         } else {
-            a
+            first
         })
     }
 
