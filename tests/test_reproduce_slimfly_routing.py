@@ -16,7 +16,7 @@ from topolab import reproduce
 from topolab.cli import main
 from topolab.cli.reproduce import _print
 from topolab.reproduce import sim_params
-from topolab.reproduce.slimfly_routing import setup_table
+from topolab.reproduce.slimfly_routing import curves, setup_table
 
 
 @pytest.fixture(scope="module")
@@ -53,6 +53,16 @@ def test_paper_saturation_figures_on_slimfly_q7(q7, routing, traffic, carried, r
     if refused is not None:
         over = topolab.simulate(q7, routing, traffic, refused, **params)
         assert over.saturated and over.saturation_reason
+
+
+def test_fat_tree_curves_run_the_anca_choice_the_table_prints():
+    # The row is not a simulator keyword: the choice is a reader key of the routing itself.
+    for scale in ("default", "full"):
+        table = {row.parameter: row.topolab for row in setup_table(scale)}
+        choice = table["fat-tree ANCA up-port choice"]
+        fat_tree = [c for c in curves(scale, bounds={}) if c.label == "FT-ANCA"]
+        assert len(fat_tree) == 4, scale
+        assert {c.routing for c in fat_tree} == {f"fattree_anca:select={choice}"}, scale
 
 
 def test_saturation_against_bounds(rep):

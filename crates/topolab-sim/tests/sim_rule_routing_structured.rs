@@ -60,10 +60,12 @@ fn structured_rules_deliver_with_their_static_hop_counts() {
 #[test]
 fn adaptive_rules_run_with_queue_selection() {
     let cfg = short(&[("num_vcs", "8")]);
+    // fattree_anca's default is select=two_choices; both adaptive readings run.
     for (spec, routing) in [
         ("hyperx:dims=3x4,p=2", "hyperx_ador"),
         ("hypercube:n=4,p=2", "hypercube_nf"),
         ("fattree:k=4", "fattree_anca"),
+        ("fattree:k=4", "fattree_anca:select=queue"),
         ("dragonfly:h=2,p=1", "dragonfly_adaptive:extra=GS"),
     ] {
         let net = build_str(spec).unwrap();

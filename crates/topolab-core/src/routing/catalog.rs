@@ -564,7 +564,7 @@ pub const ROUTINGS: &[RoutingEntry] = &[
         name: "fattree_anca",
         params: &[],
         readers: BOTH,
-        summary: "fat tree adaptive nearest common ancestor: any up port (select=queue), then the unique way down; one VL",
+        summary: "fat tree adaptive nearest common ancestor: the less occupied of two random up ports (select=two_choices, BookSim2 anca_fattree), then the unique way down; one VL",
         source: "Besta & Hoefler, SC14, §V (ANCA, Gómez et al. [33]); Kathareios et al., SC15, §2.2.1",
         definition: Definition::Rule(|net, _, _| Ok(Rule::from(super::fattree::FatTreeNca::new(net, true)?))),
     },

@@ -10,8 +10,13 @@
 //!   among the leaf's hosts (the start state; as Mixed DOR does for its SL). Keying on the
 //!   leaf instead would send all traffic to a leaf down one link: with p hosts per leaf the
 //!   uniform-traffic throughput bound drops to about 1/p (the tests show both).
-//! - ANCA (adaptive): every up port is a candidate; the simulator takes the least occupied
-//!   (select=queue). The way down is unique either way.
+//! - ANCA (adaptive): every up port is a candidate; the simulator draws two at random and
+//!   takes the less occupied (select=two_choices, BookSim2's `anca_fattree`, which the paper's
+//!   simulations ran). The way down is unique either way. Taking the least occupied of all up
+//!   ports (select=queue) herds: the packets routed at a router in one step see the same
+//!   credits (a flit is counted only once it crosses the switch) and crowd onto the same few
+//!   ports, which at k = 32-44 (16-22 up ports, as many packets per step) caps uniform traffic
+//!   at 0.79-0.86 (docs/reproduce.md, Fig. 6).
 //!
 //! Which routers are above a leaf comes from the labels (level, pod, index): a level-1 router
 //! of pod P covers the leaves of pod P (pod -1: a two-level spine, all leaves), level 2 (core)
@@ -125,7 +130,7 @@ impl HopRouting for FatTreeNca {
     }
     fn default_select(&self) -> Select {
         if self.adaptive {
-            Select::Queue
+            Select::TwoChoices
         } else {
             Select::Random
         }

@@ -61,8 +61,14 @@ pub enum Select {
     /// Uniformly over candidate ports (a link of width w counts w times).
     Random,
     /// The candidate output port with the fewest credits in use, ties broken at random
-    /// (adaptive variants: ANCA, ADOR, lowest-queue minimal).
+    /// (adaptive variants: ADOR, lowest-queue minimal).
     Queue,
+    /// Two candidate ports drawn uniformly (with replacement) among the least-detouring
+    /// candidates, the one with fewer credits in use taken, the first on a tie: BookSim2's
+    /// `anca_fattree`, the ANCA that Besta & Hoefler, SC14, §V simulate. Unlike `Queue`, the
+    /// packets routed in one step do not all pick the same least occupied port (credits in use
+    /// count only flits that already crossed the switch).
+    TwoChoices,
 }
 
 impl Select {
@@ -70,11 +76,13 @@ impl Select {
         match value.trim().to_ascii_lowercase().as_str() {
             "random" => Ok(Select::Random),
             "queue" => Ok(Select::Queue),
+            "two_choices" => Ok(Select::TwoChoices),
             other => Err(TopolabError::InvalidParameter {
                 context: "routing".into(),
                 param: "select".into(),
                 value: other.into(),
-                allowed: "random (uniform among candidates) or queue (least occupied output)"
+                allowed: "random (uniform among candidates), queue (least occupied output) or \
+                          two_choices (the less occupied of two drawn at random)"
                     .into(),
             }),
         }
@@ -83,6 +91,7 @@ impl Select {
         match self {
             Select::Random => "random",
             Select::Queue => "queue",
+            Select::TwoChoices => "two_choices",
         }
     }
 }
