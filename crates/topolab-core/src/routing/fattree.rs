@@ -11,8 +11,8 @@
 //!   leaf instead would send all traffic to a leaf down one link: with p hosts per leaf the
 //!   uniform-traffic throughput bound drops to about 1/p (the tests show both).
 //! - ANCA (adaptive): every up port is a candidate; the simulator draws two at random and
-//!   takes the less occupied (select=two_choices, BookSim2's `anca_fattree`, which the paper's
-//!   simulations ran). The way down is unique either way. Taking the least occupied of all up
+//!   takes the less occupied (select=two_choices, BookSim2's `anca_fattree`, the reading of
+//!   Besta & Hoefler, SC14, §V's ANCA: docs/routing.md). The way down is unique either way. Taking the least occupied of all up
 //!   ports (select=queue) herds: the packets routed at a router in one step see the same
 //!   credits (a flit is counted only once it crosses the switch) and crowd onto the same few
 //!   ports, which at k = 32-44 (16-22 up ports, as many packets per step) caps uniform traffic

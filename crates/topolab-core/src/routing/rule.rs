@@ -65,9 +65,10 @@ pub enum Select {
     Queue,
     /// Two candidate ports drawn uniformly (with replacement) among the least-detouring
     /// candidates, the one with fewer credits in use taken, the first on a tie: BookSim2's
-    /// `anca_fattree`, the ANCA that Besta & Hoefler, SC14, §V simulate. Unlike `Queue`, the
-    /// packets routed in one step do not all pick the same least occupied port (credits in use
-    /// count only flits that already crossed the switch).
+    /// `anca_fattree` (the reading of Besta & Hoefler, SC14, §V's ANCA; docs/routing.md says
+    /// why, as §V does not name its simulator). Unlike `Queue`, the packets routed in one
+    /// step do not all pick the same least occupied port (credits in use count only flits
+    /// that already crossed the switch).
     TwoChoices,
 }
 
