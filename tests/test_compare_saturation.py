@@ -111,6 +111,36 @@ def test_the_search_starts_at_the_static_bound_and_follows_the_overloaded_throug
     assert SAT.search(lambda load: Run(0.0), start=0.8)["saturated_load"] is None
 
 
+def test_a_network_whose_throughput_collapses_past_saturation_is_found_from_below():
+    # the 7x9x9x9 mesh under tornado traffic with DOR (compare's default question): it carries
+    # about 0.22, and overloaded it delivers less the more it is offered, down to 0.16
+    carried = 0.222
+
+    class Collapsing:
+        def __init__(self, load):
+            overloaded = max(0.162, carried - 0.2 * (load - carried))
+            self.accepted_throughput = load if load <= carried else overloaded
+            self.saturated = self.accepted_throughput < 0.97 * load
+
+    loads = []
+
+    def run(load):
+        loads.append(load)
+        return Collapsing(load)
+
+    found = SAT.search(run, start=None, tolerance=0.01, shortfall=0.03)
+    assert found["saturation_load"] <= carried / 0.97 < found["saturated_load"]
+    assert found["saturated_load"] - found["saturation_load"] <= 0.01 + 1e-9
+    # bisecting down from full load took 11 runs here, four of them overloaded (above 0.3)
+    assert len(loads) <= 7, loads
+    assert sum(load > 0.3 for load in loads) == 1, loads  # only the first, at full load
+    # the climb never passes the middle of the bracket
+    loads.clear()
+    found = SAT.search(run, start=0.25, tolerance=0.01, shortfall=0.03)
+    assert found["saturation_load"] <= carried / 0.97 < found["saturated_load"]
+    assert all(load <= 0.25 for load in loads), loads
+
+
 def test_static_bound_of_minimal_routing_follows_the_closed_form():
     # Kathareios et al., SC15, §4.2: minimal routing under the h-MLFM worst case carries 1/h
     net = topolab.build("mlfm:h=3")
@@ -126,19 +156,42 @@ def test_a_network_too_large_for_the_static_bound_starts_at_full_load(monkeypatc
     params = {"network": "slimfly:q=5", "routing": "min", "traffic": "uniform", "seed": 0, "num_vcs": 4}
     params.update(PLAIN)
     with_bound = SAT.saturation_point(params)
-    monkeypatch.setattr(SAT, "STATIC_BOUND_MAX_ROUTERS", 49)  # q = 5 has 50 routers
+    monkeypatch.setattr(SAT, "STATIC_BOUND_MAX_PAIRS", 50 * 49 - 1)  # q = 5: 50 routers
     without = SAT.saturation_point(params)
     assert with_bound["static_bound"] is not None and without["static_bound"] is None
     assert max(without["offered_load"]) == 1.0 and 1.0 not in with_bound["offered_load"]
     # the overloaded run at full load gives the estimate: the same bracket
     assert abs(without["saturation_load"] - with_bound["saturation_load"]) <= SAT.TOLERANCE + 1e-9
     assert without["runs"] <= with_bound["runs"] + 1
-    # adaptive routings fall back on minimal and Valiant routing only below their own limit
     sf = topolab.build("slimfly:q=5")
-    monkeypatch.setattr(SAT, "STATIC_BOUND_MAX_ROUTERS", 2000)
+    # a permutation has one router pair per endpoint: its bound is computed all the same
+    assert SAT.static_bound(sf, "min", "randperm") is not None
+    # a routing listing more paths than the budget has none
+    monkeypatch.setattr(SAT, "STATIC_BOUND_MAX_PAIRS", 10**9)
+    monkeypatch.setattr(SAT, "STATIC_BOUND_MAX_PATHS", 50 * 49 - 1)  # at least one per pair
+    assert SAT.static_bound(sf, "min", "uniform") is None
+    # adaptive routings fall back on minimal and Valiant routing only below their own limit
+    monkeypatch.setattr(SAT, "STATIC_BOUND_MAX_PATHS", 10**9)
     monkeypatch.setattr(SAT, "ADAPTIVE_BOUND_MAX_ROUTERS", 49)
     assert SAT.static_bound(sf, "ugal_l", "uniform") is None
     assert SAT.static_bound(sf, "min", "uniform") is not None
+
+
+def test_channel_load_budgets_are_errors_naming_the_limit():
+    net = topolab.build("torus:dims=4x4")
+    full = topolab.routing.channel_load(net, "dor", traffic="tornado", progress=False)
+    # 16 routers, one pair each under tornado: within 16 pairs and 16 paths, the same loads
+    within = topolab.routing.channel_load(
+        net, "dor", traffic="tornado", progress=False, max_pairs=16, max_paths=16
+    )
+    assert within.loads == full.loads
+    with pytest.raises(topolab.ParameterError, match="max_pairs"):
+        topolab.routing.channel_load(net, "dor", traffic="uniform", progress=False, max_pairs=239)
+    with pytest.raises(topolab.ParameterError, match="max_pairs"):
+        topolab.routing.channel_load(net, "dor", progress=False, max_pairs=239)  # 16 x 15 = 240
+    assert topolab.routing.channel_load(net, "dor", progress=False, max_pairs=240).max_load > 0
+    with pytest.raises(topolab.ParameterError, match="max_paths"):
+        topolab.routing.channel_load(net, "dor", traffic="tornado", progress=False, max_paths=15)
 
 
 SMALL = CompareSettings(

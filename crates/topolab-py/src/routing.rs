@@ -28,9 +28,12 @@ fn routing_check(
 }
 
 /// Channel load under uniform traffic, an endpoint permutation or a simulator traffic spec
-/// (`traffic`, e.g. "shift:k=3", "worst"): JSON of ChannelLoad.
+/// (`traffic`, e.g. "shift:k=3", "worst"): JSON of ChannelLoad. `max_pairs` and `max_paths`
+/// bound the work (a traffic of more router pairs, a routing listing more paths over all
+/// pairs, is a ParameterError naming the limit).
 #[pyfunction]
-#[pyo3(signature = (net, routing, permutation = None, progress=None, traffic = None))]
+#[pyo3(signature = (net, routing, permutation = None, progress=None, traffic = None, max_pairs = None, max_paths = None))]
+#[allow(clippy::too_many_arguments)]
 fn routing_load(
     py: Python<'_>,
     net: &PyNetwork,
@@ -38,6 +41,8 @@ fn routing_load(
     permutation: Option<Vec<u64>>,
     progress: Option<PyObject>,
     traffic: Option<String>,
+    max_pairs: Option<usize>,
+    max_paths: Option<u64>,
 ) -> PyResult<String> {
     if permutation.is_some() && traffic.is_some() {
         return Err(pyo3::exceptions::PyValueError::new_err(
@@ -46,7 +51,7 @@ fn routing_load(
     }
     let dem = match &traffic {
         Some(t) => Some(
-            topolab_sim::routing::traffic_demands(&net.inner, t)
+            topolab_sim::routing::traffic_demands(&net.inner, t, max_pairs)
                 .map_err(crate::sim::sim_err_to_py)?,
         ),
         None => None,
@@ -56,9 +61,9 @@ fn routing_load(
         let dem = match (&permutation, dem) {
             (_, Some(d)) => d,
             (Some(p), None) => load::Demands::permutation(&net.inner, p)?,
-            (None, None) => load::Demands::uniform(&net.inner),
+            (None, None) => load::Demands::uniform_within(&net.inner, max_pairs)?,
         };
-        load::channel_load(&net.inner, &*r, &dem, m)
+        load::channel_load_within(&net.inner, &*r, &dem, max_paths, m)
     })?;
     json(&res)
 }

@@ -352,7 +352,10 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
     let window_end = eng.drain_time as u64;
     let t = eng.totals();
     let mut samples = eng.latency_samples();
-    if !unstable && !stopped_saturated {
+    // Emptying the network (BookSim2 drains every packet before it ends) changes no measured
+    // figure, only `cycles` and the activity counts; a saturation search needs only the
+    // verdict, and near saturation the backlog of a few hot flows took thousands of cycles.
+    if !unstable && !stopped_saturated && !cfg.early_verdict {
         eng.phase = Phase::Emptying;
         eng.stop_generating();
         while !(eng.totals().in_flight_flits == 0 && eng.quiet()) && (eng.now as u64) < budget {

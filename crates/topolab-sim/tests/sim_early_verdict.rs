@@ -92,3 +92,37 @@ fn early_verdict_is_a_parameter_with_a_checked_value() {
     assert!(err.contains("early_verdict"), "{err}");
     assert!(!SimConfig::default().early_verdict);
 }
+
+#[test]
+fn an_early_verdict_run_ends_once_its_measured_packets_are_delivered() {
+    // One measured period: the full run ends it by BookSim2's rule (max_samples), the early one
+    // by its stable verdict, at the same cycle; both drain the same measured packets, and only
+    // the full run then empties the network, which changes no measured figure.
+    let net = build_str("slimfly:q=5").unwrap();
+    let one_period = |early: bool| {
+        let mut c = config(early);
+        c.set("max_samples", "4").unwrap();
+        c.validate().unwrap();
+        simulate(&net, "min", "uniform", 0.2, &c, &Silent).unwrap()
+    };
+    let (full, fast) = (one_period(false), one_period(true));
+    assert!(
+        fast.early_verdict.starts_with("stable: "),
+        "{}",
+        fast.early_verdict
+    );
+    assert_eq!(fast.sample_periods, full.sample_periods);
+    assert_eq!(fast.saturated, full.saturated);
+    assert_eq!(fast.measured_packets, full.measured_packets);
+    assert_eq!(fast.accepted_throughput, full.accepted_throughput);
+    assert_eq!(fast.injected_throughput, full.injected_throughput);
+    assert_eq!(fast.avg_latency, full.avg_latency);
+    assert_eq!(fast.p99_latency, full.p99_latency);
+    assert!(
+        fast.cycles < full.cycles,
+        "{} against {}",
+        fast.cycles,
+        full.cycles
+    );
+    assert!(fast.flit_hops < full.flit_hops);
+}

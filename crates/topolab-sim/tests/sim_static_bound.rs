@@ -15,7 +15,7 @@ use topolab_sim::{sweep, Prepared};
 
 fn bound(net: &Network, routing: &str, traffic: &str) -> f64 {
     let def = build_static(net, routing, &Silent).unwrap();
-    let dem = traffic_demands(net, traffic).unwrap();
+    let dem = traffic_demands(net, traffic, None).unwrap();
     channel_load(net, &*def, &dem, &Silent)
         .unwrap()
         .throughput_bound

@@ -5,9 +5,10 @@ offered load a network carries under a routing and a traffic pattern, found in a
    (the load at which the busiest channel carries one flit per cycle, ``routing.channel_load``)
    can be carried, and the simulated saturation lies just below it. Adaptive routings have no
    static load; they start at the larger bound of minimal and Valiant routing, between which
-   UGAL chooses. The first run is at that bound (at most 1). Networks of more than
-   ``STATIC_BOUND_MAX_ROUTERS`` routers (``ADAPTIVE_BOUND_MAX_ROUTERS`` for the adaptive ones)
-   start at full load instead: the bound would cost more than a run.
+   UGAL chooses. The first run is at that bound (at most 1). Where the bound would cost more
+   than a run (more than ``STATIC_BOUND_MAX_PAIRS`` router pairs with traffic, more than
+   ``STATIC_BOUND_MAX_PATHS`` paths, or the adaptive fallback on more than
+   ``ADAPTIVE_BOUND_MAX_ROUTERS`` routers) the search starts at full load instead.
 2. **Stop each run once its verdict is clear** (the simulator's ``early_verdict`` option,
    docs/simulator.md: clearly saturated or clearly stable after its first measured period,
    stated in the run's ``early_verdict``); runs whose verdict is not clear go on by the usual
@@ -18,9 +19,16 @@ offered load a network carries under a routing and a traffic pattern, found in a
    its saturation is judged carried up to A / (1 - saturation_tolerance): the next run is
    there (kept inside the bracket), then the bracket [highest load not saturated, lowest load
    saturated] is closed until it is ``tolerance`` wide: after a saturated run by its new
-   estimate; after an estimate that was carried by one step of ``tolerance`` above it;
-   otherwise by bisection. (A network whose throughput collapses past saturation delivers less
-   than it carried: the estimate falls below the bracket and bisection takes over.)
+   estimate; after an estimate that was carried by one step of ``tolerance`` above it. A
+   carried run that was no estimate (the step above a carried estimate, which undershot)
+   is followed by a climb: 10% of the load (at least two steps of ``tolerance``) above it,
+   twice that after the next, never past the middle of the bracket. A saturated run that
+   estimates nothing above the highest load carried is followed by bisection. A network
+   whose throughput collapses past saturation delivers less than it carried, so every
+   estimate from a far overloaded run undershoots: bisecting down from such a run cost the
+   default question's 7x9x9x9 mesh under tornado traffic 11 runs, four of them overloaded
+   (accepting 0.16-0.21 against 0.22 carried), where the climb needs no overloaded run but
+   the first.
 
 Each search is one point of the experiment kind ``saturation`` (``saturation_point``), so that
 ``topolab compare`` runs its searches through the experiment runner (every local core, or a
@@ -44,14 +52,18 @@ TOLERANCE = 0.01
 ADAPTIVE_BOUNDS = ("min", "valiant")
 # A point's parameters other than these are simulator parameters (docs/simulator.md).
 SEARCH_KEYS = ("network", "routing", "traffic", "seed", "tolerance")
-# The static bound goes over every pair of routers, Valiant's also over every intermediate:
-# above these many routers it costs more than the run it may save (minimal routing: 28 CPU-s
-# under uniform traffic on a 2,448-router SpectralFly, unfinished after 400 s of wall time on
-# the 10,290-router torus of the default question; Valiant: 0.6 CPU-s on a 722-router Slim
-# Fly, unfinished after 200 s under a random permutation on a 1,596-router BDF; an overloaded
-# run of 800 cycles costs about 15 CPU-s), so the search starts at full load, whose overloaded
-# run gives the estimate all the same.
-STATIC_BOUND_MAX_ROUTERS = 2000
+# The static bound lists the paths of every router pair with traffic (uniform traffic: every
+# pair; a permutation: one per endpoint), Valiant's over every intermediate. Past these limits
+# it would cost more than the run it may save (an overloaded run of 800 cycles at 10,000
+# endpoints costs 15-60 CPU-s), so the search starts at full load, whose overloaded run gives
+# the estimate all the same. Uniform traffic on 2,000 routers is 4 million pairs (28 CPU-s for
+# minimal routing on a 2,448-router SpectralFly); a permutation on the default question's
+# 10,290-router torus is 10,290 pairs, one path each with `dor`, where starting at the bound
+# saves the overloaded runs of a throughput that collapses past saturation (docs/compare.md).
+STATIC_BOUND_MAX_PAIRS = 4_000_000
+STATIC_BOUND_MAX_PATHS = 10_000_000
+# The fallback of adaptive routings: Valiant lists about a path per intermediate router and
+# pair (0.6 CPU-s on a 722-router Slim Fly under uniform traffic).
 ADAPTIVE_BOUND_MAX_ROUTERS = 1000
 
 Run = Callable[[float], Any]
@@ -60,18 +72,23 @@ Run = Callable[[float], Any]
 def static_bound(net: Any, routing: str, traffic: str) -> float | None:
     """The channel-load throughput bound of ``routing`` under ``traffic`` (flits per endpoint
     per cycle), the larger one of minimal and Valiant routing for a routing without a static
-    load, None when neither can be computed or the network is too large for it to pay
-    (``STATIC_BOUND_MAX_ROUTERS``, ``ADAPTIVE_BOUND_MAX_ROUTERS``)."""
+    load, None when neither can be computed or it would cost more than a run
+    (``STATIC_BOUND_MAX_PAIRS``, ``STATIC_BOUND_MAX_PATHS``, ``ADAPTIVE_BOUND_MAX_ROUTERS``)."""
     from topolab.routing import channel_load
-
-    if net.num_routers > STATIC_BOUND_MAX_ROUTERS:
-        return None
 
     def bound(name: str) -> float | None:
         try:
-            return float(channel_load(net, name, traffic=traffic, progress=False).throughput_bound)
+            found = channel_load(
+                net,
+                name,
+                traffic=traffic,
+                progress=False,
+                max_pairs=STATIC_BOUND_MAX_PAIRS,
+                max_paths=STATIC_BOUND_MAX_PATHS,
+            )
         except (_core.ParameterError, _core.TopolabError):
             return None
+        return float(found.throughput_bound)
 
     own = bound(routing)
     if own is not None or net.num_routers > ADAPTIVE_BOUND_MAX_ROUTERS:
@@ -104,6 +121,9 @@ def search(
     lo, hi = 0.0, math.inf
     load = 1.0 if start is None or not math.isfinite(start) else min(1.0, max(tolerance, start))
     estimated = False  # the load just run was an estimate
+    # how far above the highest carried load the search climbs when no estimate guides it; it
+    # doubles with each climb (see the module's step 3)
+    step = 0.0
     while True:
         load = round(load, 4)
         result = runs[load] = run(load)
@@ -115,15 +135,19 @@ def search(
             break
         if math.isinf(hi):  # carried at the start: the bound was cautious, go up
             load, estimated = min(1.0, lo + max(tolerance, 0.1 * lo)), False
-        elif result.saturated and math.isfinite(result.accepted_throughput):
-            # the highest load judged carried at what the overloaded network delivered
-            estimate = result.accepted_throughput / (1 - shortfall)
-            load = min(hi - tolerance, max(lo + tolerance, estimate))
-            estimated = True
+            continue
+        # the highest load judged carried at what the overloaded network delivered
+        accepted = result.accepted_throughput if result.saturated else math.nan
+        estimate = accepted / (1 - shortfall) if math.isfinite(accepted) else math.nan
+        if estimate > lo:
+            load, estimated = min(hi - tolerance, max(lo + tolerance, estimate)), True
+        elif result.saturated:  # nothing estimated above what was carried
+            load, estimated = (lo + hi) / 2, False
         elif estimated:  # the estimate was carried: the saturation load is likely just above
             load, estimated = lo + tolerance, False
-        else:
-            load = (lo + hi) / 2
+        else:  # climb
+            step = 2 * step if step else max(2 * tolerance, 0.1 * lo)
+            load = lo + min(step, (hi - lo) / 2)
     return {
         "saturation_load": lo,
         "saturated_load": None if math.isinf(hi) else hi,

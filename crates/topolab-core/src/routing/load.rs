@@ -40,13 +40,26 @@ impl Demands {
         Demands { entries }
     }
 
+    /// `uniform`, or an error when it has more than `max_pairs` router pairs (checked first).
+    pub fn uniform_within(net: &Network, max_pairs: Option<usize>) -> Result<Demands> {
+        let sources = net.endpoints().iter().filter(|&&e| e > 0).count();
+        let pairs = sources * sources.saturating_sub(1);
+        match max_pairs {
+            Some(limit) if pairs > limit => Err(too_many_pairs(pairs.to_string(), limit)),
+            _ => Ok(Demands::uniform(net)),
+        }
+    }
+
     /// Any endpoint traffic pattern: `rates(i, out)` appends (destination endpoint,
     /// probability) for endpoint i, which sends rate 1 spread by those probabilities (nothing
-    /// when idle). Aggregated per router pair; same-router traffic loads no link.
+    /// when idle). Aggregated per router pair; same-router traffic loads no link. With
+    /// `max_pairs`, a pattern with more router pairs than that is an error, found before the
+    /// rest is built (uniform traffic on 10,000 routers has 10^8).
     pub fn from_endpoint_rates(
         net: &Network,
+        max_pairs: Option<usize>,
         mut rates: impl FnMut(u64, &mut Vec<(u64, f64)>),
-    ) -> Demands {
+    ) -> Result<Demands> {
         let n = net.num_routers();
         let router_of: Vec<u32> = net
             .endpoints()
@@ -54,26 +67,40 @@ impl Demands {
             .enumerate()
             .flat_map(|(r, &e)| std::iter::repeat_n(r as u32, e as usize))
             .collect();
-        let mut matrix = vec![0.0f64; n * n];
+        // One source router's row at a time (its endpoints are consecutive): memory in the
+        // routers, not their square, and the entries in (source, destination) order.
+        let mut row = vec![0.0f64; n];
+        let mut touched: Vec<u32> = Vec::new();
+        let mut entries = Vec::new();
         let mut out = Vec::new();
-        for (i, &s) in router_of.iter().enumerate() {
-            out.clear();
-            rates(i as u64, &mut out);
-            for &(d, w) in &out {
-                if let Some(&t) = router_of.get(d as usize) {
-                    if t != s {
-                        matrix[s as usize * n + t as usize] += w;
+        let mut i = 0;
+        while i < router_of.len() {
+            let s = router_of[i];
+            while i < router_of.len() && router_of[i] == s {
+                out.clear();
+                rates(i as u64, &mut out);
+                for &(d, w) in &out {
+                    if let Some(&t) = router_of.get(d as usize) {
+                        if t != s && w > 0.0 {
+                            if row[t as usize] == 0.0 {
+                                touched.push(t);
+                            }
+                            row[t as usize] += w;
+                        }
                     }
                 }
+                i += 1;
+            }
+            touched.sort_unstable();
+            for &t in &touched {
+                entries.push((s, t, std::mem::take(&mut row[t as usize])));
+            }
+            touched.clear();
+            if let Some(limit) = max_pairs.filter(|&limit| entries.len() > limit) {
+                return Err(too_many_pairs(format!("more than {limit}"), limit));
             }
         }
-        let entries = matrix
-            .iter()
-            .enumerate()
-            .filter(|(_, &w)| w > 0.0)
-            .map(|(k, &w)| ((k / n) as u32, (k % n) as u32, w))
-            .collect();
-        Demands { entries }
+        Ok(Demands { entries })
     }
 
     /// A permutation of endpoints: endpoint i sends rate 1 to `dest[i]`.
@@ -107,6 +134,15 @@ impl Demands {
     }
 }
 
+fn too_many_pairs(pairs: String, limit: usize) -> TopolabError {
+    TopolabError::InvalidParameter {
+        context: "channel load".into(),
+        param: "traffic".into(),
+        value: format!("{pairs} router pairs"),
+        allowed: format!("at most {limit} router pairs (max_pairs)"),
+    }
+}
+
 /// Result of the channel-load analysis.
 #[derive(Debug, Clone, Serialize)]
 pub struct ChannelLoad {
@@ -127,6 +163,19 @@ pub fn channel_load(
     demands: &Demands,
     monitor: &dyn Monitor,
 ) -> Result<ChannelLoad> {
+    channel_load_within(net, routing, demands, None, monitor)
+}
+
+/// `channel_load`, stopping with an error once it has gone over more than `max_paths` paths
+/// (for a caller to whom the bound is worth only a bounded cost: the path count of a pair is
+/// not known before its paths are listed, minimal routing on an 11-cube has 11! per pair).
+pub fn channel_load_within(
+    net: &Network,
+    routing: &dyn RouteDef,
+    demands: &Demands,
+    max_paths: Option<u64>,
+    monitor: &dyn Monitor,
+) -> Result<ChannelLoad> {
     if !routing.oblivious() {
         return Err(TopolabError::InvalidParameter {
             context: "channel load".into(),
@@ -137,6 +186,7 @@ pub fn channel_load(
     }
     let mut loads = vec![0.0f64; num_arcs(net)];
     let mut ps = PathSet::default();
+    let mut paths = 0u64;
     let total = demands.entries.len() as u64;
     for (k, &(s, t, rate)) in demands.entries.iter().enumerate() {
         if k % 1024 == 0 {
@@ -146,6 +196,15 @@ pub fn channel_load(
             continue;
         }
         routing.paths(s as usize, t as usize, &mut ps)?;
+        paths += ps.len() as u64;
+        if let Some(limit) = max_paths.filter(|&limit| paths > limit) {
+            return Err(TopolabError::InvalidParameter {
+                context: "channel load".into(),
+                param: "routing".into(),
+                value: format!("{} (more than {limit} paths)", routing.name()),
+                allowed: format!("at most {limit} paths over all router pairs (max_paths)"),
+            });
+        }
         for i in 0..ps.len() {
             let (rs, _, w) = ps.path(i);
             for h in rs.windows(2) {

@@ -123,21 +123,24 @@ pub enum Routing {
 }
 
 /// The router-level traffic matrix of a simulator traffic spec (`uniform`, `shift:k=3`,
-/// `worst`, ...) for static channel loads: the expected rates of `Traffic::destination`.
+/// `worst`, ...) for static channel loads: the expected rates of `Traffic::destination`. With
+/// `max_pairs`, a pattern of more router pairs is an error (`Demands::from_endpoint_rates`).
 pub fn traffic_demands(
     net: &Network,
     traffic: &str,
+    max_pairs: Option<usize>,
 ) -> Result<topolab_core::routing::load::Demands> {
     let t = crate::traffic::Traffic::parse(traffic, net)?;
     let mut tmp = Vec::new();
     Ok(topolab_core::routing::load::Demands::from_endpoint_rates(
         net,
+        max_pairs,
         |i, out| {
             tmp.clear();
             t.rates(i as u32, &mut tmp);
             out.extend(tmp.iter().map(|&(d, w)| (d as u64, w)));
         },
-    ))
+    )?)
 }
 
 fn vc_policy(
