@@ -97,3 +97,14 @@ def test_latency_load_gives_each_design_its_own_colour_and_a_legend_outside_the_
     legend = fig.legends[0].get_window_extent(fig.canvas.get_renderer())
     for ax in fig.axes[:2]:
         assert not legend.overlaps(ax.get_window_extent(fig.canvas.get_renderer()))
+
+
+def test_two_far_out_designs_with_their_costs_are_named_as_written():
+    # the default `compare --simulate` left two designs far out: the note under the axis named
+    # both costs, and matplotlib read the text between the two dollar signs as mathematics
+    frame = crowded_front()
+    frame.loc[len(frame) - 2, ["cost_per_endpoint", "bisection_per_endpoint"]] = [19_092.0, 2.6]
+    fig = plots.cost_bandwidth(frame)
+    plots.png(fig)
+    label = fig.axes[0].get_xlabel()
+    assert "($19,092, 2.60)" in label and "($19,012, 2.67)" in label, label

@@ -12,8 +12,9 @@ backend switch, no display needed) and returned as PNG bytes.
 
 from __future__ import annotations
 
+import functools
 import io
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 import numpy as np
 
@@ -24,6 +25,24 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 DPI = 110
+
+_Plot = TypeVar("_Plot", bound=Callable[..., Any])
+
+
+def _plain_text(plot: _Plot) -> _Plot:
+    """Draws ``plot``'s text as written: matplotlib reads text between two dollar signs as
+    mathematics, and a label naming two costs ("($19,092, 0.68); ... ($19,012, 0.81)") then
+    failed to parse and ended a finished `topolab compare --simulate` without its report. A
+    text keeps the setting it was created with, so creating the figure inside is enough."""
+
+    @functools.wraps(plot)
+    def drawn(*args: Any, **kwargs: Any) -> Any:
+        from matplotlib import rc_context
+
+        with rc_context({"text.parse_math": False}):
+            return plot(*args, **kwargs)
+
+    return drawn  # type: ignore[return-value]
 
 
 def _figure(width: float = 8.0, height: float = 5.2) -> Figure:
@@ -191,6 +210,7 @@ def _outlier_note(ax, rows: pd.DataFrame, y: str) -> None:
     ax.set_xlabel(f"{ax.get_xlabel()}\nfar out, not shown: {'; '.join(named)}{more}", fontsize=8)
 
 
+@_plain_text
 def cost_bandwidth(
     frame: pd.DataFrame, bandwidth: str | None = None, styles: dict[str, Style] | None = None
 ) -> Figure:
@@ -247,6 +267,7 @@ def cost_bandwidth(
     return fig
 
 
+@_plain_text
 def moore(frame: pd.DataFrame) -> Figure:
     """Routers against network radix, the Moore bounds M(d, 2) and M(d, 3) (000 §II-A) drawn
     from ``topolab.moore_bound``; designs coloured by router diameter, directed ones as
@@ -326,6 +347,7 @@ def length_bins(values: Sequence[np.ndarray], most: int = 120) -> list[float]:
     return np.linspace(lo, hi, 41).tolist()
 
 
+@_plain_text
 def cable_lengths(series: Sequence[tuple[str, np.ndarray, np.ndarray]], floor: str) -> Figure:
     """Step histograms of cable lengths: ``series`` is (label, length of each link, cables per
     link), the recommended design first."""
@@ -373,6 +395,7 @@ def has_simulation(frame: pd.DataFrame) -> bool:
     )
 
 
+@_plain_text
 def latency_load(frame: pd.DataFrame, count: int = LATENCY_LOAD_DESIGNS) -> Figure:
     """Average packet latency (cycles) against offered load, uniform traffic on the left and
     the family's worst case on the right, for the recommended design and the next members of
