@@ -305,3 +305,16 @@ def test_a_failed_search_is_reported_in_the_note(monkeypatch):
     assert len(done) >= 2
     assert done["saturation_uniform"].isna().all() and done["saturation_worst"].isna().all()
     assert all("no bound here" in note for note in done["sim_note"])
+
+
+def test_the_dragonflys_uniform_routing_uses_every_global_link_of_a_group_pair():
+    # 9 groups of 8 routers with 4 global links each: 4 links between every two groups.
+    # BookSim2's dragonfly_ugal takes the first of them and saturates near 0.30 (the static
+    # bound of its minimal route, dragonfly_min, is 0.34); compare's choice carries 0.5
+    spec = "dragonfly:a=8,h=4,p=4,g=9"
+    net = topolab.build(spec)
+    assert SAT.static_bound(net, "dragonfly_min", "uniform") < 0.4 < SAT.static_bound(net, "min", "uniform")
+    routing = S.SIM_CHOICES["dragonfly"].uniform_routing
+    vcs = S._vcs_needed(net, routing)
+    result = topolab.simulate(spec, routing, "uniform", 0.5, seed=0, num_vcs=vcs, **PLAIN)
+    assert not result.saturated, result
