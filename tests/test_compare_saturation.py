@@ -318,3 +318,23 @@ def test_the_dragonflys_uniform_routing_uses_every_global_link_of_a_group_pair()
     vcs = S._vcs_needed(net, routing)
     result = topolab.simulate(spec, routing, "uniform", 0.5, seed=0, num_vcs=vcs, **PLAIN)
     assert not result.saturated, result
+
+
+def test_a_start_far_below_the_saturation_load_is_left_in_a_few_runs():
+    # the default question's DLN under randperm: static bound 0.205 (its busiest channel),
+    # carried up to about 0.38 as a whole; climbing by 10% of the load each run took 10 runs
+    class Run:
+        def __init__(self, load):
+            self.accepted_throughput = min(load, 0.37)
+            self.saturated = self.accepted_throughput < 0.97 * load
+
+    loads = []
+
+    def run(load):
+        loads.append(load)
+        return Run(load)
+
+    found = SAT.search(run, start=0.205, tolerance=0.01, shortfall=0.03)
+    assert found["saturation_load"] <= 0.37 / 0.97 < found["saturated_load"]
+    assert found["saturated_load"] - found["saturation_load"] <= 0.01 + 1e-9
+    assert len(loads) <= 7, loads
