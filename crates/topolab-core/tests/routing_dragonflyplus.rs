@@ -120,8 +120,8 @@ fn adaptive_offers_the_minimal_and_the_intermediate_routes() {
         .unwrap();
     assert_eq!(
         built.reading.select,
-        topolab_core::routing::Select::Queue,
-        "adaptive selects by queue"
+        topolab_core::routing::Select::TwoChoices,
+        "adaptive takes the less occupied of two random candidates"
     );
     let min = rule(&net, "dragonflyplus_min");
     let (s, t) = (0usize, 4 * 4 + 1); // leaf 0 of group 0, leaf 1 of group 4

@@ -523,7 +523,7 @@ pub const ROUTINGS: &[RoutingEntry] = &[
         name: "dragonflyplus_adaptive",
         params: &[],
         readers: BOTH,
-        summary: "Dragonfly+ progressive adaptive: at the source leaf any spine, at a source spine the global link to the destination group or to an intermediate group; up*/down* in groups; 2 VLs; select=queue",
+        summary: "Dragonfly+ progressive adaptive: at the source leaf any spine, at a source spine the global link to the destination group or to an intermediate group, the less occupied of a random minimal and a random other candidate (select=two_choices); up*/down* in groups; 2 VLs",
         source: "Shpiner et al., HiPINEB 2017 (FPAR, deadlock avoidance); Flajslik, Borch & Parker, ISC 2018",
         definition: Definition::Rule(|net, _, _| {
             use super::dragonflyplus::{DragonflyPlus, Mode};

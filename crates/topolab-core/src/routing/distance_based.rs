@@ -22,10 +22,10 @@
 //! D + E - hops, not its residue mod 8 (the two differ only when D + E > 8, where 003 does not
 //! use the scheme; with the residue, a wrapped VL would re-grant extra hops and paths would not
 //! be bounded); the VL count `vls` defaults to 8 and the check reports a cycle when the VLs
-//! wrap. The three priorities of 003's selection function are not expressible in a hop rule
-//! (its candidates are equals); the simulator selects the least occupied candidate output by
-//! default (`select=queue`), so at low load sideways and deflecting hops are taken as often as
-//! minimal ones.
+//! wrap. The three priorities of 003's selection function are the hops' detour levels 0, 1, 2;
+//! the simulator selects the least occupied candidate output by default (`select=queue`),
+//! charging one VC buffer per level, so at low load the minimal hops are taken. Queue selection
+//! does not herd here (docs/routing.md, "Queue selection and herding").
 
 use super::rule::{Hop, HopRouting, RouteState, Select};
 use super::shortest::HopMatrix;

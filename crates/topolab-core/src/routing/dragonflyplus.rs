@@ -18,10 +18,14 @@
 //!   the CDG acyclic (Flajslik et al.: Megafly needs half the Dragonfly's VCs, two for
 //!   non-minimal routing).
 //! - `dragonflyplus_adaptive`: progressive adaptive choice in the spirit of Shpiner et al.'s
-//!   FPAR, decided by queue occupancy (select=queue): at the source leaf every spine (gateways
-//!   minimal, the others a detour), at a source-group spine its global link to the destination
-//!   group (minimal) or to any other group, which then is the intermediate group of the Valiant
-//!   route above, with its VLs. FPAR's remote congestion notifications (ARN) are not modelled.
+//!   FPAR, decided by queue occupancy: at the source leaf every spine (gateways minimal, the
+//!   others a detour), at a source-group spine its global link to the destination group
+//!   (minimal) or to any other group, which then is the intermediate group of the Valiant route
+//!   above, with its VLs. FPAR's remote congestion notifications (ARN) are not modelled. The
+//!   simulator compares a random minimal candidate with one random candidate of any kind
+//!   (select=two_choices): the least occupied of all (select=queue) sends the packets routed
+//!   at a leaf in one step to the same spine, which with 16 spines caps uniform traffic at
+//!   0.88 where two choices carry 0.95 (docs/routing.md, "Dragonfly+").
 //!
 //! Structure comes from the labels (group, index) (`ROUTER_GROUPS`) and the links: in every
 //! group the leaves (lower indices) and spines (higher) form a complete bipartite graph, leaves
@@ -240,7 +244,9 @@ impl HopRouting for DragonflyPlus {
     }
     fn default_select(&self) -> Select {
         match self.mode {
-            Mode::Adaptive => Select::Queue,
+            // The less occupied of two random candidates: the least occupied of all herds
+            // at a leaf with many gateway spines (docs/routing.md, "Dragonfly+").
+            Mode::Adaptive => Select::TwoChoices,
             _ => Select::Random,
         }
     }

@@ -63,12 +63,13 @@ pub enum Select {
     /// The candidate output port with the fewest credits in use, ties broken at random
     /// (adaptive variants: ADOR, lowest-queue minimal).
     Queue,
-    /// Two candidate ports drawn uniformly (with replacement) among the least-detouring
-    /// candidates, the one with fewer credits in use taken, the first on a tie: BookSim2's
-    /// `anca_fattree` (the reading of Besta & Hoefler, SC14, §V's ANCA; docs/routing.md says
-    /// why, as §V does not name its simulator). Unlike `Queue`, the packets routed in one
-    /// step do not all pick the same least occupied port (credits in use count only flits
-    /// that already crossed the switch).
+    /// Two candidate ports drawn uniformly, the first among the least-detouring candidates'
+    /// ports, the second among every candidate's (with replacement); the second is taken when
+    /// its credits in use plus one VC buffer per detour level (as `Queue` charges) are fewer
+    /// than the first's. With candidates of one level: BookSim2's `anca_fattree` (the reading
+    /// of Besta & Hoefler, SC14, §V's ANCA; docs/routing.md says why, as §V does not name its
+    /// simulator). Unlike `Queue`, the packets routed in one step do not all pick the same
+    /// least occupied port (credits in use count only flits that already crossed the switch).
     TwoChoices,
 }
 

@@ -169,7 +169,9 @@ impl<R: HopRouting> RuleRouting<R> {
         // One pass over the candidates, choosing on the fly (no list is built), with one
         // small callback per selection mode so that each is inlined into the rule's loop.
         match (self.select, self.ports) {
-            (Select::Random, Ports::Random) => self.pick_port_uniform(ctx, router, t, hop, st, rng),
+            (Select::Random, Ports::Random) => {
+                self.pick_port_uniform::<false>(ctx, router, t, hop, st, rng)
+            }
             (Select::Random, ports) => {
                 // One draw among the candidates, each counted once; the port follows.
                 let h = self.rule.draw_next(router, t, hop, st, rng)?;
@@ -185,11 +187,12 @@ impl<R: HopRouting> RuleRouting<R> {
         }
     }
 
-    /// Uniformly over the ports of the least-detouring candidates (a link of width w counts
-    /// w times; the first single-cable candidate is taken without a draw).
+    /// Uniformly over the ports of the least-detouring candidates, or of every candidate
+    /// when `EVERY_LEVEL` (a link of width w counts w times; the first single-cable candidate
+    /// is taken without a draw). Over candidates of one detour level both draw alike.
     // Out of line, as `pick_least_used`: only the uniform draw is inlined into `route`.
     #[inline(never)]
-    fn pick_port_uniform(
+    fn pick_port_uniform<const EVERY_LEVEL: bool>(
         &self,
         ctx: &RouteCtx,
         router: u32,
@@ -203,12 +206,14 @@ impl<R: HopRouting> RuleRouting<R> {
         let mut least = u8::MAX;
         let topo = ctx.topo;
         self.rule.next_each(router, t, hop, st, |h: Hop| {
-            if h.detour > least {
-                return;
-            }
-            if h.detour < least {
-                least = h.detour;
-                seen = 0;
+            if !EVERY_LEVEL {
+                if h.detour > least {
+                    return;
+                }
+                if h.detour < least {
+                    least = h.detour;
+                    seen = 0;
+                }
             }
             let (first, width) = topo.nbr_port(router as usize, h.nb as usize);
             seen += width;
@@ -224,9 +229,13 @@ impl<R: HopRouting> RuleRouting<R> {
         chosen
     }
 
-    /// Two ports drawn uniformly with replacement among the least-detouring candidates' ports
-    /// (`pick_port_uniform` twice), the one with fewer credits in use taken, the first drawn on
-    /// a tie (BookSim2's `anca_fattree`).
+    /// Two ports drawn uniformly: the first among the least-detouring candidates' ports, the
+    /// second among every candidate's ports (with replacement); the second is taken when its
+    /// credits in use plus the detour penalty per level are fewer than the first's, else the
+    /// first. With one detour level this is BookSim2's `anca_fattree`; with detours it is
+    /// its UGAL's comparison of the minimal route with one random other, so a detour is taken
+    /// only when the preferred output holds more than a penalty more, as under queue
+    /// selection, without every packet of a step taking the same least occupied output.
     #[inline(never)]
     fn pick_two_choices(
         &self,
@@ -237,10 +246,12 @@ impl<R: HopRouting> RuleRouting<R> {
         st: RouteState,
         rng: &mut ChaCha8Rng,
     ) -> Option<(u32, Hop)> {
-        let first = self.pick_port_uniform(ctx, router, t, hop, st, rng)?;
-        let second = self.pick_port_uniform(ctx, router, t, hop, st, rng)?;
-        let used = ctx.port_used;
-        Some(if used[first.0 as usize] > used[second.0 as usize] {
+        let first = self.pick_port_uniform::<false>(ctx, router, t, hop, st, rng)?;
+        let second = self.pick_port_uniform::<true>(ctx, router, t, hop, st, rng)?;
+        let cost = |(port, h): (u32, Hop)| {
+            ctx.port_used[port as usize] + h.detour as u32 * self.detour_penalty
+        };
+        Some(if cost(first) > cost(second) {
             second
         } else {
             first
@@ -290,6 +301,7 @@ mod tests {
     use crate::routing::{GlobalView, Routing};
     use crate::topo::SimTopology;
     use rand::SeedableRng;
+    use std::collections::BTreeMap;
     use topolab_core::build_str;
     use topolab_core::progress::Silent;
 
@@ -300,33 +312,36 @@ mod tests {
         }
     }
 
-    /// The share of draws in which `spec` takes each up port at leaf 0 of `fattree:k=8` (4 up
-    /// ports) for a packet to a leaf of another pod, with `used_on_up[i]` credits in use on up
-    /// port i.
-    fn up_port_shares(spec: &str, used_on_up: &[u32], draws: u32) -> Vec<f64> {
-        let net = build_str("fattree:k=8").unwrap();
+    /// The share of `draws` routing decisions in which `routing` sends a packet entering at
+    /// `router` for router `target` to each neighbour (by router id), with `used_of(v)` credits
+    /// in use on the output to neighbour v.
+    fn choice_shares(
+        net_spec: &str,
+        routing: &str,
+        (router, target): (u32, u32),
+        used_of: &dyn Fn(u32) -> u32,
+        draws: u32,
+    ) -> BTreeMap<u32, f64> {
+        let net = build_str(net_spec).unwrap();
         let cfg = SimConfig::default();
         let topo = SimTopology::new(&net, &cfg).unwrap();
-        let Routing::Rule(rule) = Routing::parse(spec, &net, &topo, &cfg, &Silent).unwrap() else {
-            panic!("{spec} is a hop-by-hop rule");
+        let Routing::Rule(rule) = Routing::parse(routing, &net, &topo, &cfg, &Silent).unwrap()
+        else {
+            panic!("{routing} is a hop-by-hop rule");
         };
-        // Leaves come first, pod by pod (k/2 = 4 per pod): leaf 4 is in pod 1.
-        let (leaf, target) = (0usize, 4u32);
-        let up: Vec<u32> = net
-            .neighbors(leaf)
-            .iter()
-            .enumerate()
-            .filter(|&(_, &v)| net.label(v as usize)[0] == 1)
-            .map(|(pos, _)| topo.nbr_port(leaf, pos).0)
-            .collect();
-        assert_eq!(up.len(), used_on_up.len());
-        let mut used = vec![0u32; topo.num_out(leaf) as usize];
-        for (&port, &u) in up.iter().zip(used_on_up) {
-            used[port as usize] = u;
+        let r = router as usize;
+        let mut used = vec![0u32; topo.num_out(r) as usize];
+        let mut neighbour_of_port = vec![u32::MAX; used.len()];
+        for (pos, &v) in net.neighbors(r).iter().enumerate() {
+            let (first, width) = topo.nbr_port(r, pos);
+            for port in first..first + width {
+                used[port as usize] = used_of(v);
+                neighbour_of_port[port as usize] = v;
+            }
         }
         let ctx = RouteCtx {
             topo: &topo,
-            router: leaf as u32,
+            router,
             in_port: 0,
             from_endpoint: true,
             in_vc: 0,
@@ -337,23 +352,38 @@ mod tests {
         };
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         let dest = topo.ep_offset[target as usize];
-        let mut count = vec![0u32; up.len()];
+        let mut count: BTreeMap<u32, u32> = BTreeMap::new();
         for _ in 0..draws {
+            let st = rule.rule.sample_start(router, target, &mut rng);
             let (port, _) = rule
-                .pick(
-                    &ctx,
-                    leaf as u32,
-                    target,
-                    0,
-                    RouteState::new(0, target),
-                    dest,
-                    &mut rng,
-                )
-                .expect("a packet for another pod goes up");
-            let i = up.iter().position(|&p| p == port).expect("an up port");
-            count[i] += 1;
+                .pick(&ctx, router, target, 0, st, dest, &mut rng)
+                .expect("the packet is not at its destination");
+            *count.entry(neighbour_of_port[port as usize]).or_default() += 1;
         }
-        count.iter().map(|&c| c as f64 / draws as f64).collect()
+        count
+            .into_iter()
+            .map(|(v, c)| (v, c as f64 / draws as f64))
+            .collect()
+    }
+
+    /// The share of draws in which `spec` takes each up port at leaf 0 of `fattree:k=8` (4 up
+    /// ports) for a packet to a leaf of another pod, with `used_on_up[i]` credits in use on up
+    /// port i.
+    fn up_port_shares(spec: &str, used_on_up: &[u32], draws: u32) -> Vec<f64> {
+        let net = build_str("fattree:k=8").unwrap();
+        // Leaves come first, pod by pod (k/2 = 4 per pod): leaf 4 is in pod 1.
+        let up: Vec<u32> = net
+            .neighbors(0)
+            .iter()
+            .copied()
+            .filter(|&v| net.label(v as usize)[0] == 1)
+            .collect();
+        assert_eq!(up.len(), used_on_up.len());
+        let used_of = |v: u32| up.iter().position(|&u| u == v).map_or(0, |i| used_on_up[i]);
+        let shares = choice_shares("fattree:k=8", spec, (0, 4), &used_of, draws);
+        up.iter()
+            .map(|v| shares.get(v).copied().unwrap_or(0.0))
+            .collect()
     }
 
     /// BookSim2's `anca_fattree` (the ANCA of Besta & Hoefler, SC14, §V): two of the u up
@@ -380,5 +410,117 @@ mod tests {
         // The reader keys still give the other readings.
         let shares = up_port_shares("fattree_anca:select=queue", &[5, 5, 2, 5], 1000);
         assert_eq!(shares, [0.0, 0.0, 1.0, 0.0]);
+    }
+
+    /// Two choices over candidates of two detour levels (`hyperx_ador` at switch (0, 0) of a
+    /// 4 x 4 HyperX for switch (2, 0)): the first draw is the direct hop (the only one of
+    /// level 0), the second uniform over the 3 switches of dimension 0 (the direct one and two
+    /// detours); a detour is taken when its credits in use plus the detour penalty (one VC
+    /// buffer, 64 credits by default) are fewer than the direct output's. With 200 credits in
+    /// use towards the direct switch, 10 towards (1, 0) (74 < 200) and 150 towards (3, 0)
+    /// (214 > 200): the direct hop 2/3, (1, 0) 1/3, (3, 0) never. Queue selection sends every
+    /// packet to (1, 0); on an idle router both take the direct hop.
+    #[test]
+    fn two_choices_weigh_a_random_detour_against_the_direct_hop() {
+        let spec = "hyperx:dims=4x4,p=1";
+        let net = build_str(spec).unwrap();
+        let at = |x: i64, y: i64| {
+            (0..net.num_routers() as u32)
+                .find(|&r| net.label(r as usize) == [x, y])
+                .expect("every coordinate pair is a switch")
+        };
+        let (direct, light, heavy) = (at(2, 0), at(1, 0), at(3, 0));
+        let used_of = |v: u32| match v {
+            _ if v == direct => 200,
+            _ if v == light => 10,
+            _ if v == heavy => 150,
+            _ => 0,
+        };
+        let draws = 90_000;
+        let shares = choice_shares(
+            spec,
+            "hyperx_ador:select=two_choices",
+            (at(0, 0), direct),
+            &used_of,
+            draws,
+        );
+        // Standard deviation of a share of 1/3 over 90,000 draws: 0.0016.
+        let close =
+            |v: u32, want: f64| (shares.get(&v).copied().unwrap_or(0.0) - want).abs() < 0.008;
+        assert!(
+            close(direct, 2.0 / 3.0) && close(light, 1.0 / 3.0),
+            "{shares:?}"
+        );
+        assert!(!shares.contains_key(&heavy), "{shares:?}");
+        let queue = choice_shares(
+            spec,
+            "hyperx_ador:select=queue",
+            (at(0, 0), direct),
+            &used_of,
+            1000,
+        );
+        assert_eq!(queue, BTreeMap::from([(light, 1.0)]));
+        for select in ["two_choices", "queue"] {
+            let idle = choice_shares(
+                spec,
+                &format!("hyperx_ador:select={select}"),
+                (at(0, 0), direct),
+                &|_| 0,
+                1000,
+            );
+            assert_eq!(idle, BTreeMap::from([(direct, 1.0)]), "{select}");
+        }
+    }
+
+    /// `dragonflyplus_adaptive` at a leaf reads two choices by default: on
+    /// `dragonflyplus:h=4,g=3` every one of the 4 spines above leaf 0 is a gateway to group 1
+    /// (checked), so for a leaf of group 1 the 4 up ports are minimal candidates alike and the
+    /// one less occupied than the 3 others is taken with 1 - (3/4)^2 = 7/16, each other with
+    /// 3/16, as ANCA's up ports (the closed form above). The former default (select=queue) took
+    /// it always, which herds with many spines (docs/routing.md, "Dragonfly+").
+    #[test]
+    fn dragonflyplus_adaptive_spreads_a_leafs_packets_over_its_spines() {
+        let spec = "dragonflyplus:h=4,g=3";
+        let net = build_str(spec).unwrap();
+        let (leaf, target) = (0u32, 8u32);
+        assert_eq!(
+            net.label(target as usize),
+            [1, 0],
+            "router 8 is leaf 0 of group 1"
+        );
+        let spines: Vec<u32> = net.neighbors(leaf as usize).to_vec();
+        assert_eq!(spines.len(), 4);
+        for &s in &spines {
+            let to_group_1 = net
+                .neighbors(s as usize)
+                .iter()
+                .any(|&v| net.label(v as usize)[0] == 1);
+            assert!(to_group_1, "spine {s} is a gateway to group 1");
+        }
+        let light = spines[2];
+        let used_of = |v: u32| if v == light { 2 } else { 5 };
+        let shares = choice_shares(
+            spec,
+            "dragonflyplus_adaptive",
+            (leaf, target),
+            &used_of,
+            160_000,
+        );
+        for &s in &spines {
+            let want = if s == light { 7.0 / 16.0 } else { 3.0 / 16.0 };
+            let got = shares.get(&s).copied().unwrap_or(0.0);
+            assert!(
+                (got - want).abs() < 0.008,
+                "spine {s}: {got}, want {want} ({shares:?})"
+            );
+        }
+        let queue = choice_shares(
+            spec,
+            "dragonflyplus_adaptive:select=queue",
+            (leaf, target),
+            &used_of,
+            1000,
+        );
+        assert_eq!(queue, BTreeMap::from([(light, 1.0)]));
     }
 }
