@@ -60,9 +60,9 @@ SEARCH_KEYS = ("network", "routing", "traffic", "seed", "tolerance")
 # it would cost more than the run it may save (an overloaded run of 800 cycles at 10,000
 # endpoints costs 15-60 CPU-s), so the search starts at full load, whose overloaded run gives
 # the estimate all the same. Uniform traffic on 2,000 routers is 4 million pairs (28 CPU-s for
-# minimal routing on a 2,448-router SpectralFly); a permutation on the default question's
-# 10,290-router torus is 10,290 pairs, one path each with `dor`, where starting at the bound
-# saves the overloaded runs of a throughput that collapses past saturation (docs/compare.md).
+# minimal routing on a 2,448-router SpectralFly); tornado traffic on the default question's
+# 5,103-router mesh is 5,103 pairs, one path each with `dor` (its bound, 0.75, took 0.05 CPU-s
+# where the run at full load it replaces took about 30).
 STATIC_BOUND_MAX_PAIRS = 4_000_000
 STATIC_BOUND_MAX_PATHS = 10_000_000
 # The fallback of adaptive routings: Valiant lists about a path per intermediate router and
