@@ -153,7 +153,8 @@ def test_static_bound_of_minimal_routing_follows_the_closed_form():
 
 
 def test_a_network_too_large_for_the_static_bound_starts_at_full_load(monkeypatch):
-    params = {"network": "slimfly:q=5", "routing": "min", "traffic": "uniform", "seed": 0, "num_vcs": 4}
+    # oversubscribed (p = 6 where 4 balances it), so that it saturates well below full load
+    params = {"network": "slimfly:q=5,p=6", "routing": "min", "traffic": "uniform", "seed": 0, "num_vcs": 4}
     params.update(PLAIN)
     with_bound = SAT.saturation_point(params)
     monkeypatch.setattr(SAT, "STATIC_BOUND_MAX_PAIRS", 50 * 49 - 1)  # q = 5: 50 routers
@@ -162,7 +163,8 @@ def test_a_network_too_large_for_the_static_bound_starts_at_full_load(monkeypatc
     assert max(without["offered_load"]) == 1.0 and 1.0 not in with_bound["offered_load"]
     # the overloaded run at full load gives the estimate: the same bracket
     assert abs(without["saturation_load"] - with_bound["saturation_load"]) <= SAT.TOLERANCE + 1e-9
-    assert without["runs"] <= with_bound["runs"] + 1
+    # the run at full load, and at most one more where the estimate's carried step climbs past
+    assert without["runs"] <= with_bound["runs"] + 2
     sf = topolab.build("slimfly:q=5")
     # a permutation has one router pair per endpoint: its bound is computed all the same
     assert SAT.static_bound(sf, "min", "randperm") is not None

@@ -10,6 +10,7 @@ import math
 
 import pytest
 
+import topolab
 from topolab.design import enumerate_designs
 from topolab.design import saturation as SAT
 from topolab.design import simulate as S
@@ -123,3 +124,27 @@ def test_compare_simulate_fills_columns_and_ranks_by_simulated_bandwidth(tmp_pat
     assert "latency_load" in files
     html = (tmp_path / "report.html").read_text()
     assert "<h2>Simulation</h2>" in html and "latency against offered load" in html
+
+
+def test_the_router_does_not_cap_what_the_network_carries():
+    # Slim Fly q = 5 under uniform minimal routing: its busiest channel bounds the load (the
+    # static bound, computed from the routes, not by simulation); compare's router must carry
+    # loads up to near it. An input-queued router without speedup stops near 0.6 whatever the
+    # network (0.60 on the q = 7 Slim Fly, bound 0.86), which made every network look alike.
+    r = _search("slimfly:q=5", "uniform")
+    assert r["static_bound"] > 0.8
+    assert r["saturation_load"] >= r["static_bound"] - 0.05, r
+    # and credit-based adaptive routing sees a congested link: UGAL-L under the worst case
+    # carries more than minimal routing's static bound there (speedup 1: no more than it)
+    worst = SAT.saturation_point(
+        {
+            "network": "slimfly:q=5",
+            "routing": "ugal_l",
+            "traffic": "slimfly-worst",
+            "seed": 0,
+            "num_vcs": 4,
+            **S.SIM_PARAMS,
+        }
+    )
+    minimal = SAT.static_bound(topolab.build("slimfly:q=5"), "min", "slimfly-worst")
+    assert worst["saturation_load"] > 1.5 * minimal, (worst, minimal)
