@@ -52,7 +52,7 @@ SIM_CHOICES: dict[str, SimChoice] = {
 # are clear after 4 periods (3 of warm-up, twice the latency of the slowest packet of the
 # default networks, and one measured) where 1,000-cycle periods took 5 times as many cycles;
 # small networks, whose windows are noisier, go on by the usual rules until the verdict is clear.
-# Internal speedup 2, the router of Besta & Hoefler, SC14, §V: with the simulator's default of 1
+# Internal speedup 2, as the router of Besta & Hoefler, SC14, §V: with the simulator's default of 1
 # an input-queued router caps uniform traffic near 0.6 whatever the network (head-of-line
 # blocking), and a congested link never fills its output, so credit-based adaptive routing does
 # not see it (docs/compare.md §5, "The router").
