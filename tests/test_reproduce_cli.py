@@ -74,6 +74,16 @@ def test_json(capsys):
     assert any(r["column"].startswith("Kautz K(12,4)") for r in res["rows"])  # not left out without --quick
 
 
+def test_a_note_is_printed_beside_rows_without_one(capsys):
+    from topolab.cli.reproduce import _print
+    from topolab.reproduce import Reproduction, Setup
+
+    rows = (Comparison("c", "first", 1.0, 1.0), Comparison("c", "second", 1.0, 2.0, note="why it differs"))
+    _print(Reproduction("x", "title", "source", rows, (Setup("c", None, "details"),)))
+    out = capsys.readouterr().out
+    assert "why it differs" in out and "note" in out
+
+
 def test_comparison_arithmetic():
     c = Comparison("c", "q", 40, 52.5, unit="%")
     assert c.abs_diff == 12.5 and c.rel_diff == pytest.approx(12.5 / 40)
