@@ -32,6 +32,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Optional
 
+import topolab
+from topolab import routing
 from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow
 from topolab.reproduce.cases import (
     Curve,
@@ -313,6 +315,8 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
     rows: list[Comparison] = []
     setups: list[Setup] = []
     sat: dict[tuple[str, str], float] = {}
+    # (network, traffic) -> minimal routing's static channel-load bound on the network run
+    bounds: dict[tuple[str, str], float] = {}
     readings: list[tuple[int, str, dict[str, Any]]] = []
     for m in measured:
         c = m["curve"]
@@ -326,9 +330,19 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
         sat[col, c.label] = accepted
         if not any(s.column == col for s in setups):
             setups.append(Setup(col, c.network, f"{n} switches x {P} hosts; the router: the setup table"))
+        if (c.network, c.traffic) not in bounds:
+            net = topolab.build(c.network)
+            bounds[c.network, c.traffic] = routing.channel_load(
+                net, "min", traffic=c.traffic
+            ).throughput_bound
         rows.append(
             Comparison(
-                col, f"{c.label}: accepted traffic before saturation [flit/cycle/host]", None, accepted
+                col,
+                f"{c.label}: accepted traffic before saturation [flit/cycle/host]",
+                None,
+                accepted,
+                note="" if c.label == "minimal" else "bound: minimal routing's (deflections may exceed it)",
+                bound=bounds[c.network, c.traffic],
             )
         )
         if c.label != "minimal" and c.network.startswith("mddp"):
@@ -395,8 +409,6 @@ def _reading_rows(readings: list[tuple[int, str, dict[str, Any]]], n: int) -> li
     accepted traffic, and the routers per packet at offered load 0.1 beside minimal routing's
     (Koibuchi et al.'s figures are for 256 switches; the stretch over minimal compares across
     sizes)."""
-    import topolab
-
     rows = []
     minimal_routers: dict[int, float] = {}
     for d, reading, m in readings:
