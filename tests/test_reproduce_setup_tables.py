@@ -1,6 +1,8 @@
 """Every reproduction with a setup table runs the setup it prints: the simulator keywords each
-sweep receives (through the experiment runner, in this process) are read back from the table
-`topolab reproduce ID --quick` prints."""
+sweep and exchange receives (through the experiment runner, in this process) are read back from
+the table `topolab reproduce ID` prints, at the quick scale, the default one and, where building
+the paper's networks takes seconds, the full one. The simulations are recorded, not run (the
+exchanges run one packet per message), so every scale costs seconds."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import topolab
 import topolab.sim
 from topolab import reproduce
 from topolab.cli import main
+from topolab.reproduce.cases import Execution
 
 # Reproductions whose setup is a table (reproduce.SetupRow).
 WITH_TABLES = [
@@ -22,6 +25,14 @@ WITH_TABLES = [
     "diameter-two",
     "infiniband",
     "unidirectional-sim",
+]
+# The options of each scale (one process, so that the recording sees every run) and the
+# reproductions whose full scale is checked: the others compute static bounds of the paper's
+# networks before they run, minutes of channel loads.
+SCALES = {"quick": ["--quick"], "default": ["--workers", "1"], "full": ["--full", "--workers", "1"]}
+FULL_CHECKED = ["slimfly-routing", "slimfly-buffers", "slimfly-oversubscribed", "unidirectional-sim"]
+CASES = [(rid, scale) for scale in ("quick", "default") for rid in WITH_TABLES] + [
+    (rid, "full") for rid in FULL_CHECKED
 ]
 
 
@@ -40,8 +51,8 @@ def _printed_table(out: str) -> dict[str, str]:
     return table
 
 
-@pytest.mark.parametrize("rid", WITH_TABLES)
-def test_the_setup_run_is_the_table_printed(rid, monkeypatch, capsys):
+@pytest.mark.parametrize("rid,scale", CASES)
+def test_the_setup_run_is_the_table_printed(rid, scale, monkeypatch, capsys):
     calls: list[tuple[topolab.Network, dict]] = []  # (network, keywords) of every sweep
     raw: list[tuple[topolab.Network, dict]] = []  # the same, not consumed by the checks
 
@@ -67,19 +78,22 @@ def test_the_setup_run_is_the_table_printed(rid, monkeypatch, capsys):
         df.attrs.update(saturation_load=0.1, saturation_throughput=0.1)
         return df
 
-    real_exchange = topolab.run_exchange
+    real_exchange = topolab.sim.run_exchange
 
-    def recording_exchange(net, exchange, routing="min", seed=1, **params):
+    def recording_exchange(net, exchange, routing="min", seed=1, *, progress=None, **params):
         calls.append((topolab.build(net) if isinstance(net, str) else net, {**params, "tolerance": None}))
-        return real_exchange(net, exchange, routing, seed, **params)
+        raw.append((calls[-1][0], dict(params)))
+        # One packet per neighbour: the keywords are what is checked, not the exchange's figures.
+        return real_exchange(net, "nn3d:packets=1", routing, seed, **params)
 
     # Cases run through the experiment runner (topolab.sim), the others call topolab directly.
-    monkeypatch.setattr(topolab.sim, "sweep_load", recording_sweep)
-    monkeypatch.setattr(topolab, "sweep_load", recording_sweep)
-    monkeypatch.setattr(topolab, "run_exchange", recording_exchange)
-    assert main(["reproduce", rid, "--quick"]) == 0
+    for module in (topolab.sim, topolab):
+        monkeypatch.setattr(module, "sweep_load", recording_sweep)
+        monkeypatch.setattr(module, "run_exchange", recording_exchange)
+    assert main(["reproduce", rid, *SCALES[scale]]) == 0
     printed = _printed_table(capsys.readouterr().out)
-    table = reproduce.run(rid, quick=True).setup_table
+    execution = None if scale == "quick" else Execution(workers=1)
+    table = reproduce.run(rid, quick=scale == "quick", full=scale == "full", execution=execution).setup_table
     assert calls
     for net, params in calls:
         for row in table:
