@@ -193,6 +193,25 @@ def setup_table(scale: str = "default") -> tuple[SetupRow, ...]:
             "hotpotato_packet_hops",
         ),
         SetupRow(
+            "hot-potato buffers",
+            "contradictory: no flow control is needed since 'each packet moves at each clock cycle' "
+            "(§III-B2), yet the switches use virtual cut-through and 'four virtual channels in all "
+            "our experiments' (§III-B3)",
+            "none (bufferless)",
+            "§III-B2's reading, the one that needs no feedback wire: a deflection router moves every "
+            "flit every cycle, and the four VCs are the minimal router's; the buffered reading "
+            "(deflect only when the buffers are full) is not implemented",
+        ),
+        SetupRow(
+            "hot-potato injection",
+            "'each host limits the injection of packets to each switch so that we maintain the "
+            "non-blocking behavior of incoming input packets' (§III-B3)",
+            True,
+            "a host's flit enters only through a preferred output the arriving flits left free "
+            "(docs/simulator.md; the iq router ignores it)",
+            "hotpotato_inject_preferred",
+        ),
+        SetupRow(
             "hot-potato router delay [cycles]",
             "a switch 'over 100 ns' (§III-B3)",
             3,
