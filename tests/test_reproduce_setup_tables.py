@@ -6,6 +6,7 @@ exchanges run one packet per message), so every scale costs seconds."""
 
 from __future__ import annotations
 
+import importlib
 import re
 
 import pandas as pd
@@ -117,3 +118,38 @@ def test_the_setup_run_is_the_table_printed(rid, scale, monkeypatch, capsys):
     for row in table:
         if row.sim_param and isinstance(row.topolab, tuple):
             assert {p.get(row.sim_param) for _, p in raw} == set(row.topolab), row.parameter
+
+
+# Reproductions that measure without simulating, whose settings are a setup table too.
+STATIC_WITH_TABLES = ["resilience", "skywalk-cables"]
+
+
+@pytest.mark.parametrize("rid", STATIC_WITH_TABLES)
+def test_static_runs_take_their_settings_from_the_table_printed(rid, monkeypatch, capsys):
+    module = importlib.import_module(reproduce.REGISTRY[rid])
+    real = module.run_points
+    calls: list[tuple[str, dict, list[dict]]] = []  # (kind, fixed, cases) of every run_points
+
+    def recording(name, kind, fixed, cases, *rest):
+        calls.append((kind, dict(fixed), [dict(c) for c in cases]))
+        return real(name, kind, fixed, cases, *rest)
+
+    monkeypatch.setattr(module, "run_points", recording)
+    assert main(["reproduce", rid, "--quick"]) == 0
+    printed = _printed_table(capsys.readouterr().out)
+    table = module.setup_table(quick=True)
+    assert [row.parameter for row in table] == list(printed)
+    by_keyword = {row.sim_param: row for row in table if row.sim_param}
+    reached = set()
+    for kind, fixed, cases in calls:
+        for key, value in fixed.items():
+            # Every setting of the run is a row of the table printed, with the value run.
+            assert key in by_keyword, (kind, key)
+            assert printed[by_keyword[key].parameter] == str(value), (kind, key)
+        for case in cases:
+            for key, value in case.items():
+                if key != "network":
+                    assert value in by_keyword[key].topolab, (kind, key, value)
+        reached |= set(fixed) | {key for case in cases for key in case}
+    # Every row with a keyword reached some run.
+    assert set(by_keyword) <= reached
