@@ -38,6 +38,7 @@ def test_output_directory(capsys, tmp_path):
     assert files == {
         "unidirectional.csv",
         "unidirectional_data.csv",
+        "unidirectional_setup.csv",
         "unidirectional.json",
         "unidirectional.png",
     }
