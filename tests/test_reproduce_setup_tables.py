@@ -6,6 +6,7 @@ exchanges run one packet per message), so every scale costs seconds."""
 
 from __future__ import annotations
 
+import csv
 import importlib
 import re
 
@@ -165,3 +166,18 @@ def test_static_runs_take_their_settings_from_the_table_printed(rid, monkeypatch
         reached |= set(fixed) | {key for case in cases for key in case}
     # Every row with a keyword reached some run.
     assert set(by_keyword) <= reached
+
+
+@pytest.mark.parametrize("rid", ["table4", "moore"])
+def test_reading_tables_are_printed_and_written(rid, tmp_path, capsys):
+    # table4 and moore run no settings a keyword could carry: their tables say how the paper is read.
+    assert main(["reproduce", rid, "-o", str(tmp_path)]) == 0
+    printed = _printed_table(capsys.readouterr().out)
+    with open(tmp_path / f"{rid}_setup.csv") as f:
+        written = {row["parameter"]: row["topolab"] for row in csv.DictReader(f)}
+    assert printed and printed == written
+
+
+def test_every_reproduction_has_a_setup_table_test():
+    tested = set(WITH_TABLES) | set(STATIC_WITH_TABLES) | {"table4", "moore"}
+    assert tested == set(reproduce.available())
