@@ -38,6 +38,7 @@ def test_output_directory(capsys, tmp_path):
     assert files == {
         "unidirectional.csv",
         "unidirectional_data.csv",
+        "unidirectional_setup.csv",
         "unidirectional.json",
         "unidirectional.png",
     }
@@ -72,6 +73,16 @@ def test_json(capsys):
     )
     assert r["unit"] == "%" and r["paper"] == 98 and r["abs_diff"] == pytest.approx(r["topolab"] - 98)
     assert any(r["column"].startswith("Kautz K(12,4)") for r in res["rows"])  # not left out without --quick
+
+
+def test_a_note_is_printed_beside_rows_without_one(capsys):
+    from topolab.cli.reproduce import _print
+    from topolab.reproduce import Reproduction, Setup
+
+    rows = (Comparison("c", "first", 1.0, 1.0), Comparison("c", "second", 1.0, 2.0, note="why it differs"))
+    _print(Reproduction("x", "title", "source", rows, (Setup("c", None, "details"),)))
+    out = capsys.readouterr().out
+    assert "why it differs" in out and "note" in out
 
 
 def test_comparison_arithmetic():

@@ -112,7 +112,7 @@ def test_plot_and_files(rep, tmp_path):
     written, problem = reproduce.write(rep, tmp_path)
     assert problem is None
     names = {p.name for p in written}
-    assert names == {"moore.csv", "moore_data.csv", "moore.json", "moore.png"}
+    assert names == {"moore.csv", "moore_data.csv", "moore_setup.csv", "moore.json", "moore.png"}
     assert (tmp_path / "moore.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     header = (tmp_path / "moore_data.csv").read_text().splitlines()[0].split(",")
     assert {"family", "network_radix", "routers", "moore_bound"} <= set(header)

@@ -1,9 +1,13 @@
 """Every reproduction with a setup table runs the setup it prints: the simulator keywords each
-sweep receives (through the experiment runner, in this process) are read back from the table
-`topolab reproduce ID --quick` prints."""
+sweep and exchange receives (through the experiment runner, in this process) are read back from
+the table `topolab reproduce ID` prints, at the quick scale, the default one and, where building
+the paper's networks takes seconds, the full one. The simulations are recorded, not run (the
+exchanges run one packet per message), so every scale costs seconds."""
 
 from __future__ import annotations
 
+import csv
+import importlib
 import re
 
 import pandas as pd
@@ -13,6 +17,7 @@ import topolab
 import topolab.sim
 from topolab import reproduce
 from topolab.cli import main
+from topolab.reproduce.cases import Execution
 
 # Reproductions whose setup is a table (reproduce.SetupRow).
 WITH_TABLES = [
@@ -22,6 +27,14 @@ WITH_TABLES = [
     "diameter-two",
     "infiniband",
     "unidirectional-sim",
+]
+# The options of each scale (one process, so that the recording sees every run) and the
+# reproductions whose full scale is checked: the others compute static bounds of the paper's
+# networks before they run, minutes of channel loads.
+SCALES = {"quick": ["--quick"], "default": ["--workers", "1"], "full": ["--full", "--workers", "1"]}
+FULL_CHECKED = ["slimfly-routing", "slimfly-buffers", "slimfly-oversubscribed", "unidirectional-sim"]
+CASES = [(rid, scale) for scale in ("quick", "default") for rid in WITH_TABLES] + [
+    (rid, "full") for rid in FULL_CHECKED
 ]
 
 
@@ -40,8 +53,8 @@ def _printed_table(out: str) -> dict[str, str]:
     return table
 
 
-@pytest.mark.parametrize("rid", WITH_TABLES)
-def test_the_setup_run_is_the_table_printed(rid, monkeypatch, capsys):
+@pytest.mark.parametrize("rid,scale", CASES)
+def test_the_setup_run_is_the_table_printed(rid, scale, monkeypatch, capsys):
     calls: list[tuple[topolab.Network, dict]] = []  # (network, keywords) of every sweep
     raw: list[tuple[topolab.Network, dict]] = []  # the same, not consumed by the checks
 
@@ -67,19 +80,22 @@ def test_the_setup_run_is_the_table_printed(rid, monkeypatch, capsys):
         df.attrs.update(saturation_load=0.1, saturation_throughput=0.1)
         return df
 
-    real_exchange = topolab.run_exchange
+    real_exchange = topolab.sim.run_exchange
 
-    def recording_exchange(net, exchange, routing="min", seed=1, **params):
+    def recording_exchange(net, exchange, routing="min", seed=1, *, progress=None, **params):
         calls.append((topolab.build(net) if isinstance(net, str) else net, {**params, "tolerance": None}))
-        return real_exchange(net, exchange, routing, seed, **params)
+        raw.append((calls[-1][0], dict(params)))
+        # One packet per neighbour: the keywords are what is checked, not the exchange's figures.
+        return real_exchange(net, "nn3d:packets=1", routing, seed, **params)
 
     # Cases run through the experiment runner (topolab.sim), the others call topolab directly.
-    monkeypatch.setattr(topolab.sim, "sweep_load", recording_sweep)
-    monkeypatch.setattr(topolab, "sweep_load", recording_sweep)
-    monkeypatch.setattr(topolab, "run_exchange", recording_exchange)
-    assert main(["reproduce", rid, "--quick"]) == 0
+    for module in (topolab.sim, topolab):
+        monkeypatch.setattr(module, "sweep_load", recording_sweep)
+        monkeypatch.setattr(module, "run_exchange", recording_exchange)
+    assert main(["reproduce", rid, *SCALES[scale]]) == 0
     printed = _printed_table(capsys.readouterr().out)
-    table = reproduce.run(rid, quick=True).setup_table
+    execution = None if scale == "quick" else Execution(workers=1)
+    table = reproduce.run(rid, quick=scale == "quick", full=scale == "full", execution=execution).setup_table
     assert calls
     for net, params in calls:
         for row in table:
@@ -103,3 +119,65 @@ def test_the_setup_run_is_the_table_printed(rid, monkeypatch, capsys):
     for row in table:
         if row.sim_param and isinstance(row.topolab, tuple):
             assert {p.get(row.sim_param) for _, p in raw} == set(row.topolab), row.parameter
+
+
+# Reproductions that measure without simulating, whose settings are a setup table too.
+STATIC_WITH_TABLES = ["resilience", "skywalk-cables", "unidirectional"]
+
+
+@pytest.mark.parametrize("rid", STATIC_WITH_TABLES)
+def test_static_runs_take_their_settings_from_the_table_printed(rid, monkeypatch, capsys):
+    module = importlib.import_module(reproduce.REGISTRY[rid])
+    real = module.run_points
+    calls: list[tuple[str, dict, list[dict]]] = []  # (kind, fixed, cases) of every run_points
+
+    def recording(name, kind, fixed, cases, *rest):
+        calls.append((kind, dict(fixed), [dict(c) for c in cases]))
+        return real(name, kind, fixed, cases, *rest)
+
+    real_run, reproductions = reproduce.run, []
+
+    def keeping(*args, **kwargs):
+        reproductions.append(real_run(*args, **kwargs))
+        return reproductions[-1]
+
+    monkeypatch.setattr(module, "run_points", recording)
+    monkeypatch.setattr(reproduce, "run", keeping)
+    assert main(["reproduce", rid, "--quick"]) == 0
+    printed = _printed_table(capsys.readouterr().out)
+    table = reproductions[0].setup_table
+    assert [row.parameter for row in table] == list(printed)
+    by_keyword = {row.sim_param: row for row in table if row.sim_param}
+    reached = set()
+    for kind, fixed, cases in calls:
+        for key, value in fixed.items():
+            # Every setting of the run is a row of the table printed, with the value run.
+            assert key in by_keyword, (kind, key)
+            assert printed[by_keyword[key].parameter] == str(value), (kind, key)
+        for case in cases:
+            for key, value in case.items():
+                if key == "network":
+                    continue
+                row = by_keyword[key]
+                if isinstance(row.topolab, tuple):  # varied between the points
+                    assert value in row.topolab, (kind, key, value)
+                else:
+                    assert printed[row.parameter] == str(value), (kind, key)
+        reached |= set(fixed) | {key for case in cases for key in case}
+    # Every row with a keyword reached some run.
+    assert set(by_keyword) <= reached
+
+
+@pytest.mark.parametrize("rid", ["table4", "moore"])
+def test_reading_tables_are_printed_and_written(rid, tmp_path, capsys):
+    # table4 and moore run no settings a keyword could carry: their tables say how the paper is read.
+    assert main(["reproduce", rid, "-o", str(tmp_path)]) == 0
+    printed = _printed_table(capsys.readouterr().out)
+    with open(tmp_path / f"{rid}_setup.csv") as f:
+        written = {row["parameter"]: row["topolab"] for row in csv.DictReader(f)}
+    assert printed and printed == written
+
+
+def test_every_reproduction_has_a_setup_table_test():
+    tested = set(WITH_TABLES) | set(STATIC_WITH_TABLES) | {"table4", "moore"}
+    assert tested == set(reproduce.available())

@@ -41,3 +41,15 @@ def test_oversubscribed_min_capped_by_a_bound_scaling_with_p(oversubscribed):
     # Uniform traffic's channel loads grow with the endpoints per router: p = 5 instead of 4.
     assert row.bound == pytest.approx(balanced * 4 / 5, rel=0.03)
     assert 0.75 * row.bound <= row.topolab <= row.bound + 0.02
+
+
+def test_the_papers_figures_are_its_networks_minimal_bounds(oversubscribed):
+    # §V-E: the full-bandwidth q = 19 Slim Fly (p = 15) "can accept up to 87.5%": its minimal
+    # routing's static bound, to the paper's rounding. Uniform channel loads grow as p (a router
+    # pair's demand is p^2 / N, N being p times the routers), so p = 16 has 15/16 of it.
+    from topolab.reproduce.slimfly_oversubscribed import paper_network_bound
+
+    balanced = paper_network_bound(15)
+    assert abs(balanced - 0.875) < 0.005
+    row = next(r for r in oversubscribed.rows if r.quantity.startswith("minimal routing's uniform bound"))
+    assert row.paper == 0.80 and row.topolab == pytest.approx(balanced * 15 / 16, rel=1e-9)

@@ -13,6 +13,7 @@ import pytest
 
 import topolab
 from topolab import reproduce
+from topolab import routing as static_routing
 from topolab.cli import main
 from topolab.cli.reproduce import _print
 from topolab.reproduce import sim_params
@@ -53,6 +54,30 @@ def test_paper_saturation_figures_on_slimfly_q7(q7, routing, traffic, carried, r
     if refused is not None:
         over = topolab.simulate(q7, routing, traffic, refused, **params)
         assert over.saturated and over.saturation_reason
+
+
+# (label, traffic, a load the default run's curve carries): Fig. 6's Dragonfly and fat tree
+# (§V-A, §V-C). DF-UGAL-L saturates near 0.80 under uniform traffic and carries the worst case
+# far above its minimal routing's bound (0.06: every packet of a group crosses one global link);
+# FT-ANCA carries 0.9 of both, above the Slim Fly's worst case (the paper: FT-3 "achieves higher
+# bandwidth than both DF and SF").
+DF_FT_POINTS = [
+    ("DF-UGAL-L", "uniform", 0.7),
+    ("DF-UGAL-L", "worst", 0.35),
+    ("FT-ANCA", "uniform", 0.9),
+    ("FT-ANCA", "worst", 0.9),
+]
+
+
+@pytest.mark.parametrize("label,traffic,carried", DF_FT_POINTS)
+def test_dragonfly_and_fat_tree_curves_carry_their_load(label, traffic, carried):
+    curve = next(c for c in curves("default", bounds={}) if c.label == label and c.traffic == traffic)
+    params = {**sim_params(setup_table("default")), **dict(curve.params)}
+    r = topolab.simulate(curve.network, curve.routing, traffic, carried, **params)
+    assert not r.saturated, r.saturation_reason
+    if label == "DF-UGAL-L" and traffic == "worst":
+        minimal = static_routing.channel_load(topolab.build(curve.network), "min", traffic=traffic)
+        assert carried > 5 * minimal.throughput_bound
 
 
 def test_fat_tree_curves_run_the_anca_choice_the_table_prints():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import networkx as nx
 import pytest
 
 import topolab
@@ -57,6 +58,42 @@ def test_quick_reproduction_has_both_routings_on_both_networks(rep):
     assert hp[-1]["deflection_rate"] > hp[0]["deflection_rate"]
     assert hp[-1]["avg_hops"] > hp[0]["avg_hops"]
     assert any("scaled" in n for n in rep.notes)
+
+
+def _uniform_minimal_bound(spec: str) -> float:
+    """1 / the busiest link's load under uniform traffic (every host sends 1/N of its load to
+    each of the N hosts, itself included: BookSim2's uniform) when every router splits a flow
+    evenly over its next hops on shortest paths, computed with networkx."""
+    net = topolab.build(spec)
+    g = net.to_networkx()
+    g = g if g.is_directed() else g.to_directed()
+    hosts, total = list(net.endpoints), net.num_endpoints
+    load: dict[tuple[int, int], float] = {}
+    for t in g:
+        dist = nx.single_source_shortest_path_length(g.reverse(copy=False), t)
+        inflow = {s: hosts[s] * hosts[t] / total for s in g if s != t}
+        for r in sorted(inflow, key=lambda r: -dist[r]):  # farthest first: all flow has arrived
+            nexts = [v for v in g.successors(r) if dist[v] == dist[r] - 1]
+            for v in nexts:
+                load[r, v] = load.get((r, v), 0.0) + inflow[r] / len(nexts)
+                if v != t:
+                    inflow[v] += inflow[r] / len(nexts)
+    return 1 / max(load.values())
+
+
+def test_figure_rows_show_minimal_routings_static_bound(rep):
+    figure_rows = [
+        x
+        for x in rep.rows
+        if not x.column.startswith(READINGS_PANEL) and "accepted traffic before saturation" in x.quantity
+    ]
+    assert len(figure_rows) == 2 * 3  # two networks x three routings
+    specs = {s.column: s.spec for s in rep.setups}
+    for x in figure_rows:
+        assert x.bound == pytest.approx(_uniform_minimal_bound(specs[x.column]), rel=1e-9), x
+        if x.quantity.startswith("minimal"):
+            # The saturation verdict allows 10% less accepted than offered (setup table).
+            assert x.topolab <= 1.1 * x.bound, x
 
 
 def test_hot_potato_from_python_and_cli(capsys):

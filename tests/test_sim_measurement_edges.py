@@ -28,6 +28,27 @@ def test_tiny_load_measures_nothing(capsys):
     assert r["cycles"] <= r["cycle_budget"]
 
 
+def test_a_sweep_takes_no_figure_from_a_tiny_load():
+    # A load below ~1e-16 once injected at full rate (accepted 0.65), and a sweep's saturation
+    # throughput, the most any run accepted, came from that run.
+    df = topolab.sweep_load(
+        NET,
+        "min",
+        "uniform",
+        loads=[1e-20, 0.3],
+        tolerance=0,
+        sample_period=300,
+        warmup_periods=1,
+        max_samples=3,
+    )
+    tiny, carried = df.iloc[0], df.iloc[1]
+    assert tiny["accepted_throughput"] == 0 and not tiny["saturated"] and math.isnan(tiny["avg_latency"])
+    assert not carried["saturated"], carried["saturation_reason"]
+    assert df.attrs["saturation_load"] == 0.3
+    assert df.attrs["saturation_throughput"] == carried["accepted_throughput"]
+    assert abs(carried["accepted_throughput"] - 0.3) < 0.03
+
+
 def test_sparse_load_with_few_samples_ends(capsys):
     r = _cli_json(
         capsys, "--load", "1e-8", "--warmup_periods", "1", "--max_samples", "3", "--sample_period", "200"

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any, Optional
 
 from topolab._files import save_figure
-from topolab.reproduce import Comparison, Reproduction, Setup
-from topolab.reproduce.cases import Execution, default_execution, run_points, scale_of
+from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow, sim_params
+from topolab.reproduce.cases import Execution, default_execution, run_points, scale_of, varied
 
 ID = "skywalk-cables"
 TITLE = (
@@ -117,14 +117,63 @@ def cases(quick: bool = False) -> list[tuple[Net, tuple[float, ...]]]:
     ]
 
 
-def measure(declared: list[tuple[Net, tuple[float, ...]]], execution: Execution) -> dict[str, dict[str, Any]]:
+def setup_table(quick: bool = False) -> tuple[SetupRow, ...]:
+    """The layout and latency model of Fujiwara et al. (§III-A, §III-B, §II-E) beside topolab's;
+    the rows with a keyword are the "cost" and "latency" points' settings (``sim_params``)."""
+    delays = (SWITCH_NS,) if quick else tuple(dict.fromkeys((SWITCH_NS, *DELAY_SWEEP_NS)))
+    return (
+        SetupRow(
+            "networks",
+            "2,048 switches in 256 cabinets (§III-A); 8,192 switches for §III-D",
+            "the 2,048-switch ones" if quick else "2,048 and 8,192 switches",
+            "quick: without the 8,192-switch networks" if quick else "",
+        ),
+        SetupRow(
+            "floor",
+            "cabinets 0.6 m wide and 2.1 m deep on a grid; 2 m intra-cabinet cables, 4 m overhead plus "
+            "the Manhattan distance between cabinets (§III-A)",
+            FLOOR,
+            "",
+            "floor",
+        ),
+        SetupRow("routing", "Fastest Routing: lowest-latency paths (§II-E)", "fastest", "", "routing"),
+        SetupRow(
+            "switch delay [ns]",
+            "60 (§III-B on); 0 to 500 for Fig. 5",
+            varied(*delays),
+            "60 for every table; Fig. 5's sweep for its six networks"
+            + (" (quick: 60 only)" if quick else ""),
+            "switch_delay_ns",
+        ),
+        SetupRow(
+            "cable catalog",
+            "none: the paper sums lengths",
+            "fdr10",
+            "the cost model needs one to price the cables; the lengths do not depend on it",
+            "catalog",
+        ),
+        SetupRow(
+            "d_i of 'degree 16, 32, 64'",
+            "not stated (§III-D)",
+            "z - 1 = 7",
+            "as in every Skywalk(8, 256, 7, ·) of the paper; the 8,192-switch degree-16 latencies confirm it",
+        ),
+    )
+
+
+def measure(
+    declared: list[tuple[Net, tuple[float, ...]]], execution: Execution, table: tuple[SetupRow, ...]
+) -> dict[str, dict[str, Any]]:
     """Cables and Fastest-Routing latency of each network (at 60 ns and at each delay it
-    lists), by name."""
+    lists), by name, with the setup table's settings."""
+    settings = sim_params(table)
     networks = [{"network": net.spec} for net, _ in declared]
     info = run_points(ID, "info", {}, networks, execution)
-    costs = run_points(ID, "cost", {"catalog": "fdr10", "floor": FLOOR}, networks, execution)
+    cost_keys = ("catalog", "floor")
+    costs = run_points(ID, "cost", {k: settings[k] for k in cost_keys}, networks, execution)
     latency_cases = [{"network": net.spec, "switch_delay_ns": d} for net, delays in declared for d in delays]
-    latency = run_points(ID, "latency", {"routing": "fastest", "floor": FLOOR}, latency_cases, execution)
+    latency_keys = ("routing", "floor")
+    latency = run_points(ID, "latency", {k: settings[k] for k in latency_keys}, latency_cases, execution)
     by_case = {
         (c["network"], c["switch_delay_ns"]): row for c, (_, row) in zip(latency_cases, latency.iterrows())
     }
@@ -158,7 +207,8 @@ def measure(declared: list[tuple[Net, tuple[float, ...]]], execution: Execution)
 def run(quick: bool = False, *, full: bool = False, execution: Optional[Execution] = None) -> Reproduction:
     """``quick``: the 2,048-switch networks at 60 ns; otherwise (and ``full``: the same) every
     network of §III-B to §III-E and Fig. 5's delay sweep."""
-    recs = measure(cases(quick), default_execution(scale_of(quick), execution))
+    table = setup_table(quick)
+    recs = measure(cases(quick), default_execution(scale_of(quick), execution), table)
     rows: list[Comparison] = []
     setups: list[Setup] = []
     for net in NETS:
@@ -367,7 +417,7 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
     if quick:
         notes.append("quick: the 8,192-switch networks of §III-D and the Fig. 5 delay sweep are left out")
     data = tuple(recs.values())
-    return Reproduction(ID, TITLE, SOURCE, tuple(rows), tuple(setups), tuple(notes), data, quick)
+    return Reproduction(ID, TITLE, SOURCE, tuple(rows), tuple(setups), tuple(notes), data, quick, table)
 
 
 def plot(rep: Reproduction, path: Path) -> None:

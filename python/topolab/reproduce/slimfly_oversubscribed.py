@@ -71,6 +71,13 @@ def _bounds(scale: str) -> dict[tuple[int, str, str], Optional[float]]:
     return out
 
 
+def paper_network_bound(p: int) -> float:
+    """Minimal routing's static bound under uniform traffic on the paper's Slim Fly (q = 19)
+    with ``p`` endpoints per router."""
+    net = topolab.build(_spec("full", p))
+    return routing.channel_load(net, "min", traffic="uniform").throughput_bound
+
+
 def curves(scale: str = "default", bounds: Optional[dict] = None) -> list[Curve]:
     bounds = _bounds(check_scale(scale)) if bounds is None else bounds
     out = []
@@ -120,6 +127,17 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
                 )
                 + ("" if c.routing == "min" else "; bound: minimal routing's"),
                 bound=bounds.get((p, "min", c.traffic)),
+            )
+        )
+    # §V-E's figures against the static bound of the paper's own networks (a second each).
+    for p, paper_p, accepted in CONCENTRATIONS[scale]:
+        rows.append(
+            Comparison(
+                f"p = {p}",
+                f"minimal routing's uniform bound on the paper's network (q = {Q['full']}, p = {paper_p})",
+                accepted,
+                paper_network_bound(paper_p),
+                note="§V-E's accepted bandwidth beside its own network's static bound",
             )
         )
     setups = tuple(

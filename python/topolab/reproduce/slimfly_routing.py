@@ -127,7 +127,7 @@ def measurement_rows(scale: str) -> tuple[SetupRow, ...]:
         SetupRow("most sample periods", "not stated", most, why, "max_samples"),
         SetupRow(
             "saturation search resolution",
-            "not stated (read off Fig. 6)",
+            "not stated (read off the figures)",
             resolution,
             "bisection between the highest load not saturated and the lowest saturated",
         ),

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 import topolab
-from topolab.reproduce import Comparison, Reproduction, Setup
+from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow
 
 ID = "table4"
 TITLE = (
@@ -238,6 +238,34 @@ GENERAL_NOTES = (
 )
 
 
+CATALOG = "fdr10"
+FLOOR = "slimfly"
+# The cost and power models of §VI beside topolab's (the settings of every ``topolab.cost`` call).
+SETUP_TABLE: tuple[SetupRow, ...] = (
+    SetupRow(
+        "prices",
+        "Mellanox IB FDR10 routers (linear in the radix) and cables (linear in the length) (§VI-B)",
+        CATALOG,
+        "",
+    ),
+    SetupRow(
+        "layout",
+        "racks of 1 x 1 x 2 m on a near-square grid; intra-rack links electric, 1 m on average, "
+        "inter-rack links optical (§VI-A, §VI-B)",
+        FLOOR,
+        "inter-rack cables: Manhattan distance + 2 m (docs/physical.md); rack sizes the paper does "
+        "not give are topolab's (each column's setup)",
+    ),
+    SetupRow(
+        "endpoint cables",
+        "counted into FT-3's cables only (§VI-B3c); priced: not stated",
+        "one 1 m electric cable per node, priced for every column",
+        "counted into the cable counts for FT-3 only, as the paper",
+    ),
+    SetupRow("power", "4 SerDes lanes x 0.7 W per router port (§VI-C)", "4 x 0.7 W per router port", ""),
+)
+
+
 def _setup_text(col: Column, rep: topolab.CostReport) -> str:
     parts = [f"{rep.cabinets:,} racks ({rep.grid_rows}x{rep.grid_cols}): {rep.placement}"]
     if col.max_electric_m is not None:
@@ -262,8 +290,8 @@ def run(quick: bool = False) -> Reproduction:
         net = topolab.build(col.spec)
         rep = topolab.cost(
             net,
-            "fdr10",
-            "slimfly",
+            CATALOG,
+            FLOOR,
             per_cabinet=col.per_cabinet,
             max_electric_m=col.max_electric_m,
         )
@@ -284,4 +312,4 @@ def run(quick: bool = False) -> Reproduction:
             value = ours[q]  # None: per endpoint of a network without endpoints
             rows.append(Comparison(col.name, q, float(paper[q]), None if value is None else float(value)))
         setups.append(Setup(col.name, col.spec, _setup_text(col, rep), col.notes))
-    return Reproduction(ID, TITLE, SOURCE, tuple(rows), tuple(setups), GENERAL_NOTES)
+    return Reproduction(ID, TITLE, SOURCE, tuple(rows), tuple(setups), GENERAL_NOTES, setup_table=SETUP_TABLE)

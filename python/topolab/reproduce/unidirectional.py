@@ -26,7 +26,7 @@ from typing import Any, Optional
 import topolab
 from topolab._core import family_sizes
 from topolab._files import save_figure
-from topolab.reproduce import Comparison, Reproduction, Setup, percent
+from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow, percent, sim_params
 from topolab.reproduce.cases import Execution, default_execution, run_points, scale_of
 
 ID = "unidirectional"
@@ -123,6 +123,51 @@ def sweep_specs(quick: bool) -> list[tuple[int, str, str]]:
     ]
 
 
+def setup_table() -> tuple[SetupRow, ...]:
+    """Koibuchi et al.'s measurement of the graphs beside topolab's; the rows with a keyword
+    are the settings of the "analyze" and "cost" points (``sim_params``), so the table printed
+    is what runs."""
+    return (
+        SetupRow(
+            "random graphs (Rand, MDDP, bi Random)",
+            "one instance each (Table 1, §I)",
+            f"the mean over seeds {', '.join(map(str, SEEDS))}",
+            "one instance's value depends on its seed; the notes give the spread",
+        ),
+        SetupRow(
+            "bisection (METIS)",
+            "METIS: 'the minimum number of edges between any two same-size subgraphs' (§III-A)",
+            True,
+            "of Table 1's and §I's graphs; a directed cut counts both directions, as the paper does",
+            "bisection",
+        ),
+        SetupRow(
+            "METIS runs per graph",
+            "not stated",
+            BISECTION_RUNS,
+            "the best of several runs: METIS is randomized",
+            "bisection_runs",
+        ),
+        SetupRow("floor", "0.6 m x 2.1 m cabinets on a near-square grid (§IV-C2)", FLOOR, "", "floor"),
+        SetupRow(
+            "switches per cabinet",
+            "not stated (§IV-C2)",
+            PER_CABINET,
+            "Fujiwara et al.'s (IPDPS 2014) value, in index order",
+            "per_cabinet",
+        ),
+        SetupRow("placement", "not stated (§IV-C2)", "sequential", "switches in index order", "placement"),
+        SetupRow(
+            "cable and switch prices",
+            "'the method in [13]' (Besta & Hoefler, SC14); a bi-directional link costs two "
+            "uni-directional ones (§IV-C3)",
+            "fdr10",
+            "Besta & Hoefler's (SC14) regressions; a uni-directional arc at half a cable",
+            "catalog",
+        ),
+    )
+
+
 def cases(quick: bool = False) -> dict[str, list[dict[str, Any]]]:
     """Every measurement, as the points of each experiment kind: "analyze" (Table 1 and §I's
     bisections with METIS, §IV-A's Kautz graphs, Figs. 3/4's ASPL sweep), "info" and "cost"
@@ -137,22 +182,13 @@ def cases(quick: bool = False) -> dict[str, list[dict[str, Any]]]:
     analyses[("slimfly:q=19", False)] = None
     analyses.update(dict.fromkeys((spec, False) for _, _, spec in sweep_specs(quick)))
     cabled = [spec for _, _, spec in _cable_named()]
+    settings = sim_params(setup_table())
+    bisection = {k: settings[k] for k in ("bisection", "bisection_runs")}
+    costing = {k: settings[k] for k in ("catalog", "floor", "placement", "per_cabinet")}
     return {
-        "analyze": [
-            {"network": spec, **({"bisection": True, "bisection_runs": BISECTION_RUNS} if b else {})}
-            for spec, b in analyses
-        ],
+        "analyze": [{"network": spec, **(bisection if b else {})} for spec, b in analyses],
         "info": [{"network": spec} for spec in cabled],
-        "cost": [
-            {
-                "network": spec,
-                "catalog": "fdr10",
-                "floor": FLOOR,
-                "placement": "sequential",
-                "per_cabinet": PER_CABINET,
-            }
-            for spec in cabled
-        ],
+        "cost": [{"network": spec, **costing} for spec in cabled],
     }
 
 
@@ -550,7 +586,9 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
     ]
     if quick:
         notes.append("quick: K(12,4) (22,464 routers) and the ASPL sweep beyond 1,024 routers are left out")
-    return Reproduction(ID, TITLE, SOURCE, tuple(rows), tuple(setups), tuple(notes), tuple(data), quick)
+    return Reproduction(
+        ID, TITLE, SOURCE, tuple(rows), tuple(setups), tuple(notes), tuple(data), quick, setup_table()
+    )
 
 
 def plot(rep: Reproduction, path: Path) -> None:

@@ -32,6 +32,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Optional
 
+import topolab
+from topolab import routing
 from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow
 from topolab.reproduce.cases import (
     Curve,
@@ -191,6 +193,25 @@ def setup_table(scale: str = "default") -> tuple[SetupRow, ...]:
             "hotpotato_packet_hops",
         ),
         SetupRow(
+            "hot-potato buffers",
+            "contradictory: no flow control is needed since 'each packet moves at each clock cycle' "
+            "(§III-B2), yet the switches use virtual cut-through and 'four virtual channels in all "
+            "our experiments' (§III-B3)",
+            "none (bufferless)",
+            "§III-B2's reading, the one that needs no feedback wire: a deflection router moves every "
+            "flit every cycle, and the four VCs are the minimal router's; the buffered reading "
+            "(deflect only when the buffers are full) is not implemented",
+        ),
+        SetupRow(
+            "hot-potato injection",
+            "'each host limits the injection of packets to each switch so that we maintain the "
+            "non-blocking behavior of incoming input packets' (§III-B3)",
+            True,
+            "a host's flit enters only through a preferred output the arriving flits left free "
+            "(docs/simulator.md; the iq router ignores it)",
+            "hotpotato_inject_preferred",
+        ),
+        SetupRow(
             "hot-potato router delay [cycles]",
             "a switch 'over 100 ns' (§III-B3)",
             3,
@@ -313,6 +334,8 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
     rows: list[Comparison] = []
     setups: list[Setup] = []
     sat: dict[tuple[str, str], float] = {}
+    # (network, traffic) -> minimal routing's static channel-load bound on the network run
+    bounds: dict[tuple[str, str], float] = {}
     readings: list[tuple[int, str, dict[str, Any]]] = []
     for m in measured:
         c = m["curve"]
@@ -326,9 +349,19 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
         sat[col, c.label] = accepted
         if not any(s.column == col for s in setups):
             setups.append(Setup(col, c.network, f"{n} switches x {P} hosts; the router: the setup table"))
+        if (c.network, c.traffic) not in bounds:
+            net = topolab.build(c.network)
+            bounds[c.network, c.traffic] = routing.channel_load(
+                net, "min", traffic=c.traffic
+            ).throughput_bound
         rows.append(
             Comparison(
-                col, f"{c.label}: accepted traffic before saturation [flit/cycle/host]", None, accepted
+                col,
+                f"{c.label}: accepted traffic before saturation [flit/cycle/host]",
+                None,
+                accepted,
+                note="" if c.label == "minimal" else "bound: minimal routing's (deflections may exceed it)",
+                bound=bounds[c.network, c.traffic],
             )
         )
         if c.label != "minimal" and c.network.startswith("mddp"):
@@ -395,8 +428,6 @@ def _reading_rows(readings: list[tuple[int, str, dict[str, Any]]], n: int) -> li
     accepted traffic, and the routers per packet at offered load 0.1 beside minimal routing's
     (Koibuchi et al.'s figures are for 256 switches; the stretch over minimal compares across
     sizes)."""
-    import topolab
-
     rows = []
     minimal_routers: dict[int, float] = {}
     for d, reading, m in readings:
