@@ -90,6 +90,17 @@ def test_fat_tree_curves_run_the_anca_choice_the_table_prints():
         assert {c.routing for c in fat_tree} == {f"fattree_anca:select={choice}"}, scale
 
 
+def test_full_scale_loads_do_not_follow_the_bounds_shown():
+    # The full-size curves' points are keyed by their loads: the minimal bounds shown in the
+    # rows must not move them, or a stored full-size run would not resume.
+    shown = {(c.label, c.traffic): 0.3 for c in curves("full", bounds={})}
+    assert [c.loads for c in curves("full", bounds=shown)] == [c.loads for c in curves("full", bounds={})]
+    # at the default scale the loads do start at the bound
+    default = curves("default", bounds={})
+    moved = curves("default", bounds={(c.label, c.traffic): 0.3 for c in default})
+    assert [c.loads for c in moved] != [c.loads for c in default]
+
+
 def test_saturation_against_bounds(rep):
     worst_min = _row(rep, "worst", "SF-MIN saturation load")
     p = max(topolab.build("slimfly:q=5").endpoints)
