@@ -7,6 +7,7 @@ Small networks only: every simulation here takes under a second."""
 from __future__ import annotations
 
 import math
+from html import escape
 
 import pytest
 
@@ -124,6 +125,18 @@ def test_compare_simulate_fills_columns_and_ranks_by_simulated_bandwidth(tmp_pat
     assert "latency_load" in files
     html = (tmp_path / "report.html").read_text()
     assert "<h2>Simulation</h2>" in html and "latency against offered load" in html
+    # the router the searches ran is stated, in the report and on the terminal
+    assert escape(S.router_summary(), quote=False) in html
+    from topolab.report.text import asked_lines
+
+    assert any(S.router_summary() in text for _, text in asked_lines(result))
+
+
+def test_the_stated_router_follows_the_parameters_run(monkeypatch):
+    assert "internal speedup 2 " in S.router_summary()
+    monkeypatch.setitem(S.SIM_PARAMS, "internal_speedup", 3.0)
+    monkeypatch.setitem(S.SIM_PARAMS, "vc_buf_size", 16)
+    assert "internal speedup 3 " in S.router_summary() and "VCs of 16 flits" in S.router_summary()
 
 
 def test_the_router_does_not_cap_what_the_network_carries():

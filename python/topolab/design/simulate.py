@@ -58,6 +58,20 @@ SIM_CHOICES: dict[str, SimChoice] = {
 # not see it (docs/compare.md §5, "The router").
 SIM_PARAMS: dict[str, Any] = {"sample_period": 200, "internal_speedup": 2.0}
 
+
+def router_summary() -> str:
+    """The simulated router in a phrase, for the terminal and the report."""
+    defaults = {p["name"]: p["default"] for p in _core.sim_params()}
+
+    def value(name: str) -> str:
+        return f"{float(SIM_PARAMS.get(name, defaults[name])):g}"
+
+    return (
+        f"input-queued routers, internal speedup {value('internal_speedup')} (as Besta & Hoefler, "
+        f"SC14, §V), VCs of {value('vc_buf_size')} flits (at least {value('num_vcs')}), "
+        f"{value('packet_size')}-flit packets"
+    )
+
 COLUMNS = (
     "saturation_uniform",
     "saturation_worst",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 from typing import TYPE_CHECKING, Any, Sequence
 
+from topolab.design.simulate import router_summary
 from topolab.references import REFERENCES, cite
 from topolab.report import interactive, plots, tables
 from topolab.report.styles import Style
@@ -138,7 +139,8 @@ def _figures(c: Comparison, images: dict[str, bytes]) -> list[dict[str, Any]]:
             "at full rate), within 0.01, under uniform traffic and under the family's worst-case "
             "pattern, each with the family's best available routing (columns 'uniform', 'worst "
             "case'), for each family's best designs. The search starts at the static channel-load "
-            f"bound and ends each run once its verdict is clear.{scaled}",
+            f"bound and ends each run once its verdict is clear. Simulated with {router_summary()}."
+            f"{scaled}",
             "table": table(data, ["rank", "name", *simulated, *tables.SIMULATION], "simulation-table"),
         }
         if "latency_load" in images:

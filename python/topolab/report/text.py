@@ -6,6 +6,7 @@ from __future__ import annotations
 import textwrap
 from typing import TYPE_CHECKING
 
+from topolab.design.simulate import router_summary
 from topolab.report import tables
 
 if TYPE_CHECKING:
@@ -85,7 +86,8 @@ def asked_lines(c: Comparison) -> list[tuple[str, str]]:
             (
                 "simulation",
                 "saturation load under uniform and the family's worst-case traffic, each with the "
-                f"family's best routing (cycle-accurate, seed {s.seed}); {simulated_size(c.frame)}",
+                f"family's best routing (cycle-accurate, seed {s.seed}; {router_summary()}); "
+                f"{simulated_size(c.frame)}",
             )
         )
     failed = c.failed
