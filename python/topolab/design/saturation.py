@@ -26,9 +26,10 @@ offered load a network carries under a routing and a traffic pattern, found in a
    carried run that was no estimate (the step above a carried estimate, which undershot)
    is followed by a climb: 10% of the load (at least two steps of ``tolerance``) above it,
    twice that after the next, never past the middle of the bracket. A saturated run that
-   estimates nothing above the highest load carried is followed by bisection, and so is a
-   saturated estimate that estimates less than its own estimate did by more than half of
-   ``tolerance``, when its successor would lie in the bracket's upper half: such a network
+   estimates nothing above the highest load carried is followed by bisection. So is a run at
+   an estimate that saturated and whose own estimate is lower, by more than half of
+   ``tolerance``, than the one it ran at, when that new estimate would lie in the bracket's
+   upper half: such a network
    delivers nearly what it is offered past its saturation, each overloaded run's estimate lies
    only a little below its load, and following them crept down a step at a time (the default
    question's DLN under ``randperm``, 97% of the offered load: nine saturated runs from 0.51
