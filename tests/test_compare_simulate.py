@@ -125,7 +125,9 @@ def test_compare_simulate_fills_columns_and_ranks_by_simulated_bandwidth(tmp_pat
     assert "latency_load" in files
     html = (tmp_path / "report.html").read_text()
     assert "<h2>Simulation</h2>" in html and "latency against offered load" in html
-    # the router the searches ran is stated, in the report and on the terminal
+    # the router the searches ran is recorded with them and stated, in the report and on the
+    # terminal
+    assert set(frame["sim_router"].dropna()) == {S.router_summary()}
     assert escape(S.router_summary(), quote=False) in html
     from topolab.report.text import asked_lines
 

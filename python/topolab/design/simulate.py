@@ -60,7 +60,8 @@ SIM_PARAMS: dict[str, Any] = {"sample_period": 200, "internal_speedup": 2.0}
 
 
 def router_summary() -> str:
-    """The simulated router in a phrase, for the terminal and the report."""
+    """The simulated router in a phrase (the ``sim_router`` column, which the terminal and the
+    report state)."""
     defaults = {p["name"]: p["default"] for p in _core.sim_params()}
 
     def value(name: str) -> str:
@@ -78,6 +79,7 @@ COLUMNS = (
     "sim_network",
     "sim_endpoints",
     "sim_full_size",
+    "sim_router",
     "sim_runs",
     "sim_cpu_s",
     "sim_load",
@@ -247,6 +249,7 @@ def simulate_designs(
             "sim_endpoints": endpoints,
             "sim_load": load,
             "sim_full_size": full,
+            "sim_router": router_summary(),
             "sim_runs": 0,
             "sim_cpu_s": 0.0,
         }

@@ -10,11 +10,10 @@ from __future__ import annotations
 import base64
 from typing import TYPE_CHECKING, Any, Sequence
 
-from topolab.design.simulate import router_summary
 from topolab.references import REFERENCES, cite
 from topolab.report import interactive, plots, tables
 from topolab.report.styles import Style
-from topolab.report.text import OBJECTIVE_WORDS, asked_lines, question, simulated_size
+from topolab.report.text import OBJECTIVE_WORDS, asked_lines, question, simulated_router, simulated_size
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -131,6 +130,7 @@ def _figures(c: Comparison, images: dict[str, bytes]) -> list[dict[str, Any]]:
     if simulated:
         data = c.frame.dropna(subset=simulated, how="all")
         scaled = f" {simulated_size(data).capitalize()} (columns 'sim. endpoints', 'simulated as')."
+        router = f" Routers: {simulated_router(data)}." if simulated_router(data) else ""
         entry: dict[str, Any] = {
             "key": "simulation",
             "title": "Simulation",
@@ -139,8 +139,7 @@ def _figures(c: Comparison, images: dict[str, bytes]) -> list[dict[str, Any]]:
             "at full rate), within 0.01, under uniform traffic and under the family's worst-case "
             "pattern, each with the family's best available routing (columns 'uniform', 'worst "
             "case'), for each family's best designs. The search starts at the static channel-load "
-            f"bound and ends each run once its verdict is clear. Simulated with {router_summary()}."
-            f"{scaled}",
+            f"bound and ends each run once its verdict is clear.{router}{scaled}",
             "table": table(data, ["rank", "name", *simulated, *tables.SIMULATION], "simulation-table"),
         }
         if "latency_load" in images:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import textwrap
 from typing import TYPE_CHECKING
 
-from topolab.design.simulate import router_summary
 from topolab.report import tables
 
 if TYPE_CHECKING:
@@ -82,11 +81,12 @@ def asked_lines(c: Comparison) -> list[tuple[str, str]]:
     if s.resilience:
         lines.append(("resilience", "measured (random cable failures, Besta & Hoefler, SC14, §III-D)"))
     if s.simulate:
+        router = simulated_router(c.frame)
         lines.append(
             (
                 "simulation",
                 "saturation load under uniform and the family's worst-case traffic, each with the "
-                f"family's best routing (cycle-accurate, seed {s.seed}; {router_summary()}); "
+                f"family's best routing (cycle-accurate, seed {s.seed}{'; ' + router if router else ''}); "
                 f"{simulated_size(c.frame)}",
             )
         )
@@ -116,6 +116,14 @@ def simulated_size(frame: pd.DataFrame) -> str:
             "load: --simulate-scaled)"
         )
     return "; ".join(parts)
+
+
+def simulated_router(frame: pd.DataFrame) -> str:
+    """The router the simulated designs ran on (the ``sim_router`` column), "" when none is
+    recorded (a frame from before the column)."""
+    if "sim_router" not in frame:
+        return ""
+    return "; ".join(str(router) for router in frame["sim_router"].dropna().unique())
 
 
 def _designs(count: int) -> str:
