@@ -5,6 +5,7 @@ resumed after an interruption, the same on one and two workers and on a Dask clu
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pandas as pd
 import pytest
@@ -322,21 +323,23 @@ def test_the_dragonflys_uniform_routing_uses_every_global_link_of_a_group_pair()
     assert not result.saturated, result
 
 
-def test_a_start_far_below_the_saturation_load_is_left_in_a_few_runs():
-    # the default question's DLN under randperm: static bound 0.205 (its busiest channel),
-    # carried up to about 0.38 as a whole; climbing by 10% of the load each run took 10 runs
-    class Run:
-        def __init__(self, load):
-            self.accepted_throughput = min(load, 0.37)
-            self.saturated = self.accepted_throughput < 0.97 * load
-
+def _stand_in_search(accepted, start):
+    """The search on a stand-in network that accepts ``accepted(load)``, judged as the simulator
+    judges (saturated below 97% of the offered load): the search's result and the loads run."""
     loads = []
 
     def run(load):
         loads.append(load)
-        return Run(load)
+        carried = accepted(load)
+        return SimpleNamespace(accepted_throughput=carried, saturated=carried < 0.97 * load)
 
-    found = SAT.search(run, start=0.205, tolerance=0.01, shortfall=0.03)
+    return SAT.search(run, start=start, tolerance=0.01, shortfall=0.03), loads
+
+
+def test_a_start_far_below_the_saturation_load_is_left_in_a_few_runs():
+    # the default question's DLN under randperm: static bound 0.205 (its busiest channel),
+    # carried up to about 0.38 as a whole; climbing by 10% of the load each run took 10 runs
+    found, loads = _stand_in_search(lambda load: min(load, 0.37), start=0.205)
     assert found["saturation_load"] <= 0.37 / 0.97 < found["saturated_load"]
     assert found["saturated_load"] - found["saturation_load"] <= 0.01 + 1e-9
     assert len(loads) <= 7, loads
@@ -346,18 +349,7 @@ def test_a_network_that_delivers_nearly_what_it_is_offered_past_saturation_is_bi
     # the default question's DLN under randperm: carried up to about 0.38, and overloaded it
     # still accepts about 97% of the offered load, so each saturated run's estimate lies only
     # a little below its load; following the estimates crept down 0.01 a run (19 runs here)
-    class Creeping:
-        def __init__(self, load):
-            self.accepted_throughput = load if load <= 0.38 else 0.965 * load
-            self.saturated = self.accepted_throughput < 0.97 * load
-
-    loads = []
-
-    def run(load):
-        loads.append(load)
-        return Creeping(load)
-
-    found = SAT.search(run, start=0.205, tolerance=0.01, shortfall=0.03)
+    found, loads = _stand_in_search(lambda load: load if load <= 0.38 else 0.965 * load, start=0.205)
     assert found["saturation_load"] <= 0.38 < found["saturated_load"]
     assert found["saturated_load"] - found["saturation_load"] <= 0.01 + 1e-9
     assert len(loads) <= 11, loads
