@@ -117,3 +117,19 @@ def test_a_sweep_counts_the_cycles_of_all_its_runs(capfd):
     # 256 cycles, the main thread looks every 50 ms), so it may trail the runs' cycles, never
     # pass them.
     assert 0 < done <= df["cycles"].sum()
+
+
+def test_set_up_stages_count_steps_and_the_run_counts_its_own_unit():
+    stream = io.StringIO()
+    with Progress("simulate", unit="cycle", stream=stream, enabled=True, unit_stages=("simulating",)) as bar:
+        bar.core("hop distances", 10, 50)
+        assert bar.bar.unit == "step"
+        bar.core("simulating", 256, 1000)
+        assert bar.bar.unit == "cycle"
+    assert "cycle/s" in stream.getvalue() or "s/cycle" in stream.getvalue()
+
+
+def test_an_exchange_counts_flits(capfd):
+    topolab.run_exchange(SMALL, "alltoall", progress=True)
+    line = capfd.readouterr().err.strip().splitlines()[-1]
+    assert "flit/s" in line or "s/flit" in line, line

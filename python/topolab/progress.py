@@ -71,7 +71,9 @@ class Progress:
     stage starts a new count, so that the rate is of the current stage; the stages whose name
     starts with ``cumulative`` add up instead, and are counted: the runs of a load sweep).
     ``counts_calls``: each bar made and finished inside this one, silenced, counts as one unit
-    of it."""
+    of it. ``unit_stages``: the core's stages (name prefixes) that count in ``unit``; its other
+    stages, the set-up work before them (hop distances, routing tables), count in steps. None:
+    every stage counts in ``unit``."""
 
     def __init__(
         self,
@@ -84,6 +86,7 @@ class Progress:
         stream: Optional[TextIO] = None,
         counts_calls: bool = False,
         cumulative: Optional[str] = None,
+        unit_stages: Optional[tuple[str, ...]] = None,
     ) -> None:
         self.stream: TextIO = sys.stderr if stream is None else stream
         self.outer = _ALIVE[-1] if _ALIVE else None
@@ -91,6 +94,8 @@ class Progress:
             enabled = False
         self.counts_calls = counts_calls
         self.cumulative = cumulative
+        self.unit = unit
+        self.unit_stages = unit_stages
         self._base = 0
         self._stage_done = 0
         self._stages = 0
@@ -164,6 +169,8 @@ class Progress:
                 self._base = 0  # another kind of work: a count (and a rate) of its own
                 self.bar.reset(total=total or None)
             self.stage, self._stage_adds_up = stage, adds_up
+            own = self.unit_stages is None or stage.startswith(self.unit_stages)
+            self.bar.unit = self.unit if own else "step"
             self._stages += adds_up
             label = self.desc if stage == self.desc else f"{self.desc}: {stage}"
             if adds_up:

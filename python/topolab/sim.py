@@ -24,6 +24,9 @@ from topolab.display import Summarized
 from topolab.network import Network, as_network
 from topolab.progress import Progress, legacy_keyword
 
+# The simulator's stages that count cycles (measure.rs); the others set up the run.
+CYCLE_STAGES = ("simulating", "draining", "emptying")
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -161,7 +164,7 @@ def simulate(
         float_arg("simulate", "load", load, 0.0, 1.0),
     )
     seed = int_arg("simulate", "seed", seed)
-    with Progress("simulate", unit="cycle", enabled=progress) as bar:
+    with Progress("simulate", unit="cycle", enabled=progress, unit_stages=CYCLE_STAGES) as bar:
         d = _core.simulate(*args, seed=seed, params=router_params, progress=bar.callback)
     return SimResult._from_core(d)
 
@@ -293,7 +296,7 @@ def sweep_load(
     checked_loads = None if loads is None else _loads(loads)
     tolerance = float_arg("sweep_load", "tolerance", tolerance, 0.0, 1.0)
     seed = int_arg("sweep_load", "seed", seed)
-    with Progress("sweep", unit="cycle", enabled=progress, cumulative="load ") as bar:
+    with Progress("sweep", unit="cycle", enabled=progress, cumulative="load ", unit_stages=("load ",)) as bar:
         d = _core.sweep_load(
             *args,
             loads=checked_loads,
@@ -339,7 +342,8 @@ def run_exchange(
     progress = legacy_keyword(progress, show_progress, "run_exchange")
     seed = int_arg("run_exchange", "seed", seed)
     messages = [[(int(dst), int(n)) for dst, n in msgs] for msgs in per_source]
-    with Progress("exchange", unit="cycle", enabled=progress) as bar:
+    # the exchange reports the flits delivered of all it has to send
+    with Progress("exchange", unit="flit", enabled=progress, unit_stages=("exchange",)) as bar:
         d = _core.run_exchange(
             net._net, routing, messages, name=name, seed=seed, params=router_params, progress=bar.callback
         )
