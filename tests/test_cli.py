@@ -66,3 +66,17 @@ def test_installed_command_runs():
     result = subprocess.run(cmd + ["info", "torus:dims=4x4", "--json"], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["routers"] == 16
+
+
+def test_a_table_keeps_every_column_when_a_row_is_short(capsys):
+    from topolab.cli.common import print_table
+
+    print_table([["a", "1", "note"], ["bb", "2"]], ["name", "value", "note"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["name", "value", "note"]
+    assert lines[1].split() == ["a", "1", "note"] and lines[2].split() == ["bb", "2"]
+    # the columns stay aligned: every row's second field starts where the header's does
+    assert all(line.index(field) == lines[0].index("value") for line, field in zip(lines[1:], "12"))
+    # a row longer than the header keeps its extra field too
+    print_table([["a", "1", "x"]], ["name", "value"])
+    assert capsys.readouterr().out.splitlines()[1].split() == ["a", "1", "x"]

@@ -25,8 +25,11 @@ def network_from_argument(text: str, fmt: str | None = None) -> Network:
 
 
 def print_table(rows: list[list[str]], header: list[str]) -> None:
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    for row in [header, *rows]:
+    """Aligned columns; a row shorter than the others is padded, so no column is dropped."""
+    columns = max([len(header), *(len(row) for row in rows)])
+    padded = [[*row, *[""] * (columns - len(row))] for row in [header, *rows]]
+    widths = [max(len(str(x)) for x in col) for col in zip(*padded)]
+    for row in padded:
         print("  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip())
 
 

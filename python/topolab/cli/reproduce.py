@@ -69,8 +69,6 @@ def _print(result: reproduce.Reproduction) -> None:
         header = ["quantity", "paper", "topolab"] + (["bound"] if with_bound else []) + ["diff"]
         if any(len(r) > len(header) for r in rows):
             header.append("note")
-            # print_table shows the columns every row has: rows without a note get an empty one.
-            rows = [r + [""] * (len(header) - len(r)) for r in rows]
         print_table(rows, header)
         for n in s.notes:
             note_ids.append(n)
