@@ -233,6 +233,7 @@ def simulate_designs(
     vcs: dict[tuple[str, str], int] = {}
     # flits in flight per cycle grow with endpoints x hops: the searches' expected cost
     expected_cost: dict[str, int] = {}
+    router = router_summary()
     for design in designs:
         simulated = simulated_network(design, settings)
         if simulated is None:
@@ -249,7 +250,7 @@ def simulate_designs(
             "sim_endpoints": endpoints,
             "sim_load": load,
             "sim_full_size": full,
-            "sim_router": router_summary(),
+            "sim_router": router,
             "sim_runs": 0,
             "sim_cpu_s": 0.0,
         }

@@ -130,7 +130,8 @@ def _figures(c: Comparison, images: dict[str, bytes]) -> list[dict[str, Any]]:
     if simulated:
         data = c.frame.dropna(subset=simulated, how="all")
         scaled = f" {simulated_size(data).capitalize()} (columns 'sim. endpoints', 'simulated as')."
-        router = f" Routers: {simulated_router(data)}." if simulated_router(data) else ""
+        routers = simulated_router(data)
+        router = f" Routers: {routers}." if routers else ""
         entry: dict[str, Any] = {
             "key": "simulation",
             "title": "Simulation",

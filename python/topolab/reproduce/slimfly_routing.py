@@ -220,13 +220,13 @@ def _labels(scale: str) -> tuple[str, ...]:
     return tuple(label for label in chosen if ROUTINGS[label][0] in nets)
 
 
-def _bounds(scale: str) -> dict[tuple[str, str], Optional[float]]:
+def _bounds(scale: str, built: Optional[dict] = None) -> dict[tuple[str, str], Optional[float]]:
     """(label, traffic) -> the static bound beside the curve: the routing's own for MIN and VAL,
     the minimal routing's for the adaptive ones. At full scale Valiant's is not computed (minutes
     per pattern on 10,000 endpoints; the minimal ones take 11 CPU-s in all)."""
-    nets = _scale_networks(scale)
+    if built is None:
+        built = {fam: topolab.build(spec) for fam, spec in _scale_networks(scale).items()}
     out: dict[tuple[str, str], Optional[float]] = {}
-    built = {fam: topolab.build(spec) for fam, spec in nets.items()}
     for label in _labels(scale):
         fam, rname = ROUTINGS[label]
         oblivious = rname if rname in ("min", "valiant") else MINIMAL[fam]
@@ -267,10 +267,10 @@ def curves(scale: str = "default", bounds: Optional[dict] = None) -> list[Curve]
 def run(quick: bool = False, *, full: bool = False, execution: Optional[Execution] = None) -> Reproduction:
     scale = scale_of(quick, full)
     table = setup_table(scale)
-    bounds = _bounds(scale)
+    nets = {fam: topolab.build(spec) for fam, spec in _scale_networks(scale).items()}
+    bounds = _bounds(scale, nets)
     tolerance = setup_value(table, "saturation search resolution")
     measured = run_curves(ID, curves(scale, bounds), table, tolerance, default_execution(scale, execution))
-    nets = {fam: topolab.build(spec) for fam, spec in _scale_networks(scale).items()}
     p = max(nets["SF"].endpoints)
     rows: list[Comparison] = []
     for m in measured:
