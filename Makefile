@@ -30,10 +30,12 @@ stubtest: ## the type stub python/topolab/_core.pyi against the built extension
 lint: ## formatting and lints
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	ruff check python tests examples
+	ruff check python tests examples benches scripts
+	ruff format --check python tests examples benches scripts
 
-fmt: ## format the Rust code
+fmt: ## format the Rust and Python code
 	cargo fmt --all
+	ruff format python tests examples benches scripts
 
 BENCH_ARGS ?=
 bench: install ## simulator speed and agreement against BookSim2 (TOPOLAB_BOOKSIM=binary; BENCH_ARGS='--only sf_q5')

@@ -105,8 +105,12 @@ def run_booksim(binary: str, ref: pathlib.Path, config: str, load: float) -> Boo
 
 def recorded_booksim(row: dict) -> BooksimRun:
     return BooksimRun(
-        float(row["avg_packet_latency"]), float(row["accepted_throughput"]),
-        row["converged"] == "true", int(row["cycles"]), float(row["wall_s"]), None,
+        float(row["avg_packet_latency"]),
+        float(row["accepted_throughput"]),
+        row["converged"] == "true",
+        int(row["cycles"]),
+        float(row["wall_s"]),
+        None,
     )
 
 
@@ -172,15 +176,27 @@ def main(argv: list[str] | None = None) -> int:
         ours = setups[name].simulate(load=load, threads=1, progress=False)
         tl_wall, tl_cpu = time.perf_counter() - t, time.process_time() - c
         verdict = reference.agreement(
-            load, ours.avg_latency, ours.accepted_throughput, bs.latency, bs.accepted,
-            bs.converged, saturation.get(name, 0.0),
+            load,
+            ours.avg_latency,
+            ours.accepted_throughput,
+            bs.latency,
+            bs.accepted,
+            bs.converged,
+            saturation.get(name, 0.0),
         )
         failures += not verdict["ok"]
         o = {
-            "config": name, "load": load, "booksim": asdict(bs),
-            "topolab": {"latency": ours.avg_latency, "accepted": ours.accepted_throughput,
-                        "converged": ours.converged, "cycles": ours.cycles,
-                        "wall_s": tl_wall, "cpu_s": tl_cpu},
+            "config": name,
+            "load": load,
+            "booksim": asdict(bs),
+            "topolab": {
+                "latency": ours.avg_latency,
+                "accepted": ours.accepted_throughput,
+                "converged": ours.converged,
+                "cycles": ours.cycles,
+                "wall_s": tl_wall,
+                "cpu_s": tl_cpu,
+            },
             "wall_ratio": bs.wall_s / tl_wall,
             "cpu_ratio": bs.cpu_s / tl_cpu if bs.cpu_s is not None else None,
             **verdict,
@@ -199,8 +215,17 @@ def main(argv: list[str] | None = None) -> int:
             )
     end_load = load_average()
     if args.json:
-        print(json.dumps({"source": source, "load_average_before": start_load,
-                          "load_average_after": end_load, "rows": out}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "source": source,
+                    "load_average_before": start_load,
+                    "load_average_after": end_load,
+                    "rows": out,
+                },
+                indent=2,
+            )
+        )
     else:
         print(f"# load average after: {end_load}; {failures} row(s) outside the agreement criteria")
     return 1 if failures else 0

@@ -20,8 +20,10 @@ NETWORKS = [
 
 
 def figures_9_13() -> None:
-    times = {name: {app: simgrid.run_app(spec, app, size=SIZE).time_s for app in simgrid.APPS}
-             for name, spec in NETWORKS}
+    times = {
+        name: {app: simgrid.run_app(spec, app, size=SIZE).time_s for app in simgrid.APPS}
+        for name, spec in NETWORKS
+    }
     base = times["uni Random"]
     print(f"| network ({N} routers, degree {D}, {N * P} ranks) | " + " | ".join(simgrid.APPS) + " |")
     print("|---|" + "---|" * len(simgrid.APPS))
@@ -40,8 +42,10 @@ def cross_check() -> None:
     cyc = topolab.run_exchange(net, f"alltoall:packets={packets}", "min")
     print(f"{spec}, all-to-all of {size} B messages, min routing")
     print(f"  SimGrid/SMPI: {sg.time_s * 1e6:.1f} us = {sg.time_s / bound:.3f} x the injection bound")
-    print(f"  run_exchange: {cyc.completion_cycles} cycles, effective throughput "
-          f"{cyc.effective_throughput:.3f} (= {1 / cyc.effective_throughput:.3f} x the injection bound)")
+    print(
+        f"  run_exchange: {cyc.completion_cycles} cycles, effective throughput "
+        f"{cyc.effective_throughput:.3f} (= {1 / cyc.effective_throughput:.3f} x the injection bound)"
+    )
 
 
 if __name__ == "__main__":

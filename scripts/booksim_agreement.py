@@ -75,16 +75,20 @@ def setup_for(ref: pathlib.Path, name: str) -> topolab.BooksimSetup:
 
 
 def agreement(
-    load: float, latency: float, accepted: float, booksim_latency: float,
-    booksim_accepted: float, booksim_converged: bool, saturation: float,
+    load: float,
+    latency: float,
+    accepted: float,
+    booksim_latency: float,
+    booksim_accepted: float,
+    booksim_converged: bool,
+    saturation: float,
 ) -> dict:
     """The criteria of the module docstring for one row."""
     lat_checked = booksim_converged and load < 0.8 * saturation
     lat_err = abs(latency - booksim_latency) / booksim_latency
     acc_err = abs(accepted - booksim_accepted)
     ok = acc_err <= ACCEPTED_TOLERANCE and (not lat_checked or lat_err <= LATENCY_TOLERANCE)
-    return {"latency_error": lat_err, "accepted_error": acc_err, "latency_checked": lat_checked,
-            "ok": ok}
+    return {"latency_error": lat_err, "accepted_error": acc_err, "latency_checked": lat_checked, "ok": ok}
 
 
 def main() -> int:
@@ -112,10 +116,16 @@ def main() -> int:
         ours = setups[name].simulate(load=load)
         wall = time.time() - t
         bs_lat, bs_acc = float(r["avg_packet_latency"]), float(r["accepted_throughput"])
-        verdict = agreement(load, ours.avg_latency, ours.accepted_throughput, bs_lat, bs_acc,
-                            r["converged"] == "true", saturation.get(name, 0.0))
-        lat_err, lat_checked, ok = (verdict["latency_error"], verdict["latency_checked"],
-                                    verdict["ok"])
+        verdict = agreement(
+            load,
+            ours.avg_latency,
+            ours.accepted_throughput,
+            bs_lat,
+            bs_acc,
+            r["converged"] == "true",
+            saturation.get(name, 0.0),
+        )
+        lat_err, lat_checked, ok = (verdict["latency_error"], verdict["latency_checked"], verdict["ok"])
         failures += not ok
         out.append(
             {

@@ -33,10 +33,26 @@ def test_mapped_fabric_exports_mixed_dor(tmp_path) -> None:
 
 def test_cli_export_verify_and_tampering(tmp_path, capsys) -> None:
     out = tmp_path / "ib"
-    assert main(["routing", "export", "dragonfly:a=4,h=2", "--routing", "dragonfly_static",
-                 "-o", str(out), "--vl-budget", "2"]) == 0
-    assert main(["routing", "verify", "dragonfly:a=4,h=2", "--routing", "dragonfly_static",
-                 str(out), "--json"]) == 0
+    assert (
+        main(
+            [
+                "routing",
+                "export",
+                "dragonfly:a=4,h=2",
+                "--routing",
+                "dragonfly_static",
+                "-o",
+                str(out),
+                "--vl-budget",
+                "2",
+            ]
+        )
+        == 0
+    )
+    assert (
+        main(["routing", "verify", "dragonfly:a=4,h=2", "--routing", "dragonfly_static", str(out), "--json"])
+        == 0
+    )
     lfts = out / infiniband.FILES[0]
     lines = lfts.read_text().splitlines()
     # Point one host LID entry of switch 0 at another port.

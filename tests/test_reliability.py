@@ -26,8 +26,7 @@ def run_python(code: str, *, address_space: int | None = None, env: dict | None 
     prelude = ""
     if address_space is not None:
         prelude = (
-            "import resource; "
-            f"resource.setrlimit(resource.RLIMIT_AS, ({address_space}, {address_space}))\n"
+            f"import resource; resource.setrlimit(resource.RLIMIT_AS, ({address_space}, {address_space}))\n"
         )
     return subprocess.run(
         [sys.executable, "-c", prelude + code],

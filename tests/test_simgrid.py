@@ -58,8 +58,10 @@ def test_platform_loads_with_minimal_routes_and_004_latencies(tmp_path) -> None:
 def test_alltoall_time_grows_as_links_slow_down() -> None:
     net = topolab.build(SPEC)
     size = 65536
-    times = [simgrid.run_app(net, "alltoall", size=size, link_bandwidth_gbps=bw).time_s
-             for bw in (100.0, 25.0, 10.0)]
+    times = [
+        simgrid.run_app(net, "alltoall", size=size, link_bandwidth_gbps=bw).time_s
+        for bw in (100.0, 25.0, 10.0)
+    ]
     assert times[0] < times[1] < times[2]
     # Every rank pushes (P - 1) * size bytes through its one host link.
     p = net.num_endpoints
@@ -68,8 +70,24 @@ def test_alltoall_time_grows_as_links_slow_down() -> None:
 
 
 def test_kernels_run_and_bad_input_is_named(capsys) -> None:
-    assert main(["apps", SPEC, "--app", "allreduce", "--app", "stencil3d", "--app", "matmul",
-                 "--size", "4096", "--json"]) == 0
+    assert (
+        main(
+            [
+                "apps",
+                SPEC,
+                "--app",
+                "allreduce",
+                "--app",
+                "stencil3d",
+                "--app",
+                "matmul",
+                "--size",
+                "4096",
+                "--json",
+            ]
+        )
+        == 0
+    )
     assert "stencil3d" in capsys.readouterr().out
     with pytest.raises(topolab.ParameterError, match="ranks"):
         simgrid.run_app(SPEC, "alltoall", ranks=1000)

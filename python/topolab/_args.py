@@ -78,8 +78,15 @@ def float_arg(
     return x
 
 
-def opt_float_arg(context: str, name: str, value: Any, lo: float = -math.inf, hi: float = math.inf, *,
-                  allow_inf: bool = False) -> Optional[float]:
+def opt_float_arg(
+    context: str,
+    name: str,
+    value: Any,
+    lo: float = -math.inf,
+    hi: float = math.inf,
+    *,
+    allow_inf: bool = False,
+) -> Optional[float]:
     return None if value is None else float_arg(context, name, value, lo, hi, allow_inf=allow_inf)
 
 

@@ -41,9 +41,7 @@ def wanted(progress: Optional[bool], stream: Optional[TextIO] = None) -> bool:
     return bool(isatty and isatty())
 
 
-def legacy_keyword(
-    progress: Optional[bool], show_progress: Optional[bool], where: str
-) -> Optional[bool]:
+def legacy_keyword(progress: Optional[bool], show_progress: Optional[bool], where: str) -> Optional[bool]:
     """``progress``, or the value of the former keyword ``show_progress`` (deprecated: one
     keyword, ``progress``, across the package) when only that was given. Either must be a bool
     or None: anything else is a ParameterError naming it."""

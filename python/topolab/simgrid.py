@@ -51,8 +51,12 @@ def platform(
 ) -> str:
     """The SimGrid platform XML of ``net`` (module documentation)."""
     net = as_network(net)
-    for name, value in [("link_bandwidth_gbps", link_bandwidth_gbps), ("switch_delay_ns", switch_delay_ns),
-                        ("cable_ns_per_m", cable_ns_per_m), ("injection_ns", injection_ns)]:
+    for name, value in [
+        ("link_bandwidth_gbps", link_bandwidth_gbps),
+        ("switch_delay_ns", switch_delay_ns),
+        ("cable_ns_per_m", cable_ns_per_m),
+        ("injection_ns", injection_ns),
+    ]:
         if not isinstance(value, (int, float)) or value < 0 or (name == "link_bandwidth_gbps" and value == 0):
             raise _core.ParameterError(
                 f"simgrid platform: parameter '{name}' = {value!r} is not allowed: a number "
@@ -77,8 +81,10 @@ def platform(
     for hs in hosts:
         for h in hs:
             lines.append(f'    <host id="h{h}" speed="1Gf"/>')
-            lines.append(f'    <link id="up{h}" bandwidth="{bw:.6g}bps" latency="{host_ns:.6g}ns" '
-                         'sharing_policy="SPLITDUPLEX"/>')
+            lines.append(
+                f'    <link id="up{h}" bandwidth="{bw:.6g}bps" latency="{host_ns:.6g}ns" '
+                'sharing_policy="SPLITDUPLEX"/>'
+            )
     link_of: dict[tuple[int, int], str] = {}
     for (a, b, width, _cls), length in zip(net.links, lengths):
         name = f"r{a}-r{b}"
@@ -108,8 +114,11 @@ def platform(
                 for b in ht:
                     if a == b:
                         continue
-                    ctn = [f'<link_ctn id="up{a}" direction="UP"/>', *middle,
-                           f'<link_ctn id="up{b}" direction="DOWN"/>']
+                    ctn = [
+                        f'<link_ctn id="up{a}" direction="UP"/>',
+                        *middle,
+                        f'<link_ctn id="up{b}" direction="DOWN"/>',
+                    ]
                     lines.append(f'    <route src="h{a}" dst="h{b}" symmetrical="NO">{"".join(ctn)}</route>')
     lines += ["  </zone>", "</platform>", ""]
     return "\n".join(lines)
@@ -157,8 +166,9 @@ def _binary(app: str) -> str:
             for name, text in [(f"{app}.c", source), ("common.h", header)]:
                 with open(os.path.join(tmp, name), "w") as f:
                     f.write(text)
-            done = subprocess.run([_tool("smpicc"), "-O1", f"{app}.c", "-o", exe], cwd=tmp,
-                                  capture_output=True, text=True)
+            done = subprocess.run(
+                [_tool("smpicc"), "-O1", f"{app}.c", "-o", exe], cwd=tmp, capture_output=True, text=True
+            )
             if done.returncode != 0:
                 raise _core.SimulationError(f"smpicc failed on {app}.c: {done.stderr.strip()[-800:]}")
     return exe
@@ -197,8 +207,19 @@ def run_app(
             f.write(xml)
         with open(hostfile, "w") as f:
             f.write("".join(f"h{h}\n" for h in range(ranks)))
-        cmd = [_tool("smpirun"), "-np", str(ranks), "-platform", plat, "-hostfile", hostfile,
-               "--cfg=smpi/simulate-computation:no", "--log=root.thres:error", exe, str(size)]
+        cmd = [
+            _tool("smpirun"),
+            "-np",
+            str(ranks),
+            "-platform",
+            plat,
+            "-hostfile",
+            hostfile,
+            "--cfg=smpi/simulate-computation:no",
+            "--log=root.thres:error",
+            exe,
+            str(size),
+        ]
         try:
             done = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, timeout=timeout_s)
         except subprocess.TimeoutExpired:
@@ -208,5 +229,11 @@ def run_app(
         raise _core.SimulationError(
             f"smpirun {app} failed (exit {done.returncode}): {(done.stderr or done.stdout).strip()[-800:]}"
         )
-    return AppResult(app=app, ranks=ranks, size=size, routing=routing,
-                     link_bandwidth_gbps=link_bandwidth_gbps, time_s=float(found.group(1)))
+    return AppResult(
+        app=app,
+        ranks=ranks,
+        size=size,
+        routing=routing,
+        link_bandwidth_gbps=link_bandwidth_gbps,
+        time_s=float(found.group(1)),
+    )

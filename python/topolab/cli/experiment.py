@@ -107,4 +107,3 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_json_flag(p)
     add_progress_flag(p)
     p.set_defaults(func=cmd_run)
-

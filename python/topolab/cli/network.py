@@ -88,8 +88,9 @@ def cmd_build(args: argparse.Namespace) -> int:
     if args.output.endswith(".simgrid.xml"):
         from topolab import simgrid
 
-        xml = simgrid.platform(net, args.routing, link_bandwidth_gbps=args.link_bandwidth_gbps,
-                               floor=args.floor)
+        xml = simgrid.platform(
+            net, args.routing, link_bandwidth_gbps=args.link_bandwidth_gbps, floor=args.floor
+        )
         write_text(args.output, xml)
     else:
         net.save(args.output, args.format)
@@ -148,7 +149,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("spec", help="topology spec, e.g. slimfly:q=19 (or a file to convert)")
     p.add_argument(
-        "-o", "--output", required=True,
+        "-o",
+        "--output",
+        required=True,
         help="output file (.json, .edgelist, .graphml, .anynet; .simgrid.xml: a SimGrid platform)",
     )
     p.add_argument("--format", help="output format when the extension does not say it")

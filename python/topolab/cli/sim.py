@@ -224,9 +224,7 @@ def _catalog_notes() -> str:
     import textwrap
 
     routings = [r.name for r in topolab.routings() if r.simulator]
-    patterns = [
-        t.name + (f"({','.join(t.params)})" if t.params else "") for t in traffic_patterns()
-    ]
+    patterns = [t.name + (f"({','.join(t.params)})" if t.params else "") for t in traffic_patterns()]
     # Names are never split (at their hyphens: "oft-worst"), so the list can be searched.
     wrap = lambda text: textwrap.fill(  # noqa: E731
         text, 100, initial_indent="  ", subsequent_indent="  ", break_on_hyphens=False

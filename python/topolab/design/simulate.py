@@ -73,6 +73,7 @@ def router_summary() -> str:
         f"{value('packet_size')}-flit packets"
     )
 
+
 COLUMNS = (
     "saturation_uniform",
     "saturation_worst",
