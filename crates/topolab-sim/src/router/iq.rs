@@ -151,6 +151,10 @@ pub struct IqState {
     by_v: ByVcs,
     /// Credits are sent in the cycle they are produced (one internal step, sw_alloc_delay 1).
     direct_credits: bool,
+    /// Unit switch and crossbar delays: a flit granted the switch in one internal step leaves
+    /// the crossbar at the next, so the crossbar is `crossing` (this step's grants) instead of
+    /// the general timed queue `xbar`.
+    unit_xbar: bool,
     /// One internal step per cycle and unit switch and crossbar delays (`fused_output`).
     fused_output: bool,
     /// The reference configurations' case: single-flit packets, wormhole, fused output,
@@ -202,8 +206,10 @@ pub struct IqState {
     pub active_list: Vec<u32>,
     routing_list: Vec<u32>,
     xbar: VecDeque<Xbar>,
-    /// With `fused_output` the crossbar is these two lists instead: the flits granted the
-    /// switch in this cycle, and those granted in the previous one, which leave now.
+    /// With `unit_xbar` the crossbar is `crossing` instead: the flits granted the switch in
+    /// the last internal step, which leave it at the next. With `fused_output` (one step per
+    /// cycle) these are the flits granted in this cycle, and `leaving` those granted in the
+    /// previous one, which are sent now.
     crossing: Vec<Xbar>,
     leaving: Vec<Xbar>,
     oq_head: Vec<u32>,
@@ -212,6 +218,8 @@ pub struct IqState {
     oq_ports: Vec<u32>,
     /// Credits to send upstream: (input port, vc, earliest cycle).
     pub credit_q: VecDeque<(u32, u8, u32)>,
+    /// Per input port: its credits in `credit_q`.
+    credit_backlog: Vec<u32>,
     credit_sent: Vec<u32>,
     /// Received credits: (cycle to process, output VC).
     pub pend_credits: VecDeque<(u32, u32)>,
@@ -234,6 +242,7 @@ impl IqState {
             vcs: v,
             by_v: ByVcs::new(v),
             direct_credits: cfg.internal_speedup == 1.0 && cfg.sw_alloc_delay == 1,
+            unit_xbar: cfg.sw_alloc_delay == 1 && cfg.st_final_delay == 1,
             fused_output: cfg.internal_speedup == 1.0
                 && cfg.sw_alloc_delay == 1
                 && cfg.st_final_delay == 1,
@@ -295,6 +304,7 @@ impl IqState {
             oq_len: vec![0; n_out as usize],
             oq_ports: Vec::new(),
             credit_q: VecDeque::new(),
+            credit_backlog: vec![0; n_in as usize],
             credit_sent: vec![u32::MAX; n_in as usize],
             pend_credits: VecDeque::new(),
             vc_grants: Vec::new(),
@@ -504,17 +514,21 @@ impl IqState {
             self.return_credit(ov);
         }
         // With fused output the crossbar is emptied by `emit` instead.
+        if !SINGLE && !self.fused_output && self.unit_xbar && !self.crossing.is_empty() {
+            let crossed = std::mem::take(&mut self.crossing);
+            for x in &crossed {
+                debug_assert!(x.ready <= now && x.step < step);
+                self.leave_crossbar(x);
+            }
+            self.crossing = crossed;
+            self.crossing.clear();
+        }
         while let Some(x) = self.xbar.front().copied() {
             if SINGLE || self.fused_output || x.ready > now || x.step >= step {
                 break;
             }
             self.xbar.pop_front();
-            // The hop and the output VC are written here rather than when the flit wins the
-            // switch: the switch allocation then reads only the VC records, not the flits.
-            let f = &mut self.flits[x.slot as usize];
-            f.hops = f.hops.saturating_add(1);
-            f.vc = x.vc;
-            self.enqueue_output(x.slot, x.port);
+            self.leave_crossbar(&x);
         }
         if self.booksim {
             self.vc_evaluate::<SINGLE>(now, step);
@@ -528,6 +542,17 @@ impl IqState {
         if !self.routing_list.is_empty() {
             self.finish_routing(now, step, env);
         }
+    }
+
+    /// A flit leaves the crossbar for its output queue. The hop and the output VC are written
+    /// here rather than when the flit wins the switch: the switch allocation then reads only
+    /// the VC records, not the flits.
+    #[inline]
+    fn leave_crossbar(&mut self, x: &Xbar) {
+        let f = &mut self.flits[x.slot as usize];
+        f.hops = f.hops.saturating_add(1);
+        f.vc = x.vc;
+        self.enqueue_output(x.slot, x.port);
     }
 
     fn enqueue_output(&mut self, slot: u32, port: u32) {
@@ -580,12 +605,21 @@ impl IqState {
         self.op_used[port as usize] += 1;
         let in_port = by_v.quot(iv as u32);
         let update = now + self.sw_delay - 1;
+        let credit_vc = by_v.modulo(iv as u32) as u8;
         if SINGLE || self.direct_credits {
             // Due in this cycle's emission, where the queue would send it in this order.
-            out.credit(in_port, by_v.modulo(iv as u32) as u8, self.n_ep);
+            out.credit(in_port, credit_vc, self.n_ep);
+        } else if self.sw_delay == 1
+            && self.credit_sent[in_port as usize] != now
+            && self.credit_backlog[in_port as usize] == 0
+        {
+            // `emit` would send it at the end of this cycle, as its port's first: sent now.
+            // The credits of one cycle may go in any order (their receivers only count them).
+            self.credit_sent[in_port as usize] = now;
+            out.credit(in_port, credit_vc, self.n_ep);
         } else {
-            self.credit_q
-                .push_back((in_port, by_v.modulo(iv as u32) as u8, update));
+            self.credit_backlog[in_port as usize] += 1;
+            self.credit_q.push_back((in_port, credit_vc, update));
         }
         let xbar_start = if SINGLE || self.sw_delay == 1 {
             next_step_cycle
@@ -603,7 +637,7 @@ impl IqState {
             vc: by_v.modulo(ov) as u8,
             step,
         };
-        if SINGLE || self.fused_output {
+        if SINGLE || self.unit_xbar {
             self.crossing.push(x);
         } else {
             self.xbar.push_back(x);
@@ -674,6 +708,7 @@ impl IqState {
         while let Some((port, vc, earliest)) = self.credit_q.pop_front() {
             if earliest <= now && self.credit_sent[port as usize] != now {
                 self.credit_sent[port as usize] = now;
+                self.credit_backlog[port as usize] -= 1;
                 out.credit(port, vc, self.n_ep);
             } else {
                 self.credit_keep.push((port, vc, earliest));
@@ -714,6 +749,7 @@ impl IqState {
     pub fn busy(&self) -> bool {
         self.buffered > 0
             || !self.xbar.is_empty()
+            || !self.crossing.is_empty()
             || !self.leaving.is_empty()
             || !self.oq_ports.is_empty()
             || !self.credit_q.is_empty()

@@ -25,6 +25,7 @@ impl IqState {
         deque(&self.pend_credits);
         deque(&self.xbar);
         slice(&self.leaving);
+        slice(&self.crossing);
     }
 
     /// Brings the state this router's turn will touch into the cache ahead of it (see
@@ -60,7 +61,7 @@ impl IqState {
         for &(_, ov) in &self.pend_credits {
             value(&self.ov[ov as usize]);
         }
-        for x in self.xbar.iter().chain(&self.leaving) {
+        for x in self.xbar.iter().chain(&self.leaving).chain(&self.crossing) {
             value(&self.flits[x.slot as usize]);
         }
         for &slot in self.free.iter().rev().take(8) {
