@@ -316,15 +316,13 @@ pub type Ends = ([u32; MAX_BATCH as usize], [u32; MAX_BATCH as usize]);
 /// in the batch of `k` cycles from `first` (router r's cycle j ending at `ends[r]`), pushed
 /// into the receivers' wheels cycle by cycle and, within a cycle, router by router, each
 /// router's items in staging order; the staged lists are left empty. `pull` gives every
-/// wheel the same items in the same order. With `read_ahead`, each router's pushes are
-/// preceded by a pass that only brings their destinations into the cache.
+/// wheel the same items in the same order.
 pub fn deliver_serial(
     topo: &SimTopology,
     cores: &mut [RouterCore],
     first: u32,
     ends: &[Ends],
     k: usize,
-    read_ahead: bool,
 ) {
     let mut flits = Vec::new();
     let mut credits = Vec::new();
@@ -341,23 +339,6 @@ pub fn deliver_serial(
             }
             std::mem::swap(&mut flits, &mut cores[r].staged_flits);
             std::mem::swap(&mut credits, &mut cores[r].staged_credits);
-            if read_ahead {
-                // Each push below follows a chain of misses (the receiver's record, its
-                // bucket's header, the bucket's free slot); walking the chains first, with
-                // nothing depending on them, lets the processor overlap them.
-                for &(p, _) in &flits[f0..f1] {
-                    let link = topo.out_link(r, p);
-                    cores[link.peer as usize]
-                        .flit_wheel
-                        .read_ahead_push(now + link.latency + 1);
-                }
-                for &(p, _) in &credits[c0..c1] {
-                    let link = topo.in_link(r, p);
-                    cores[link.peer as usize]
-                        .credit_wheel
-                        .read_ahead_push(now + link.latency + 1);
-                }
-            }
             for &(p, f) in &flits[f0..f1] {
                 let link = topo.out_link(r, p);
                 cores[link.peer as usize]

@@ -78,11 +78,6 @@ pub(crate) const MAX_BATCH: u32 = 8;
 /// private cache of one core of the machines measured (1 MiB L2).
 const READ_AHEAD_BYTES: u64 = 1 << 20;
 
-/// VC records of one router above which only the entries a turn touches are read ahead
-/// (`ReadAhead::Listed`): Slim Fly q = 13 (116 input VCs, 5.6 KiB) stays below, the 74K- and
-/// 1M-endpoint Slim Flies (328 and 800 input VCs, 15 and 38 KiB) are above.
-const LISTED_ROUTER_BYTES: u64 = 8 << 10;
-
 /// Routers per span of a parallel pass over `routers`: at least 8, about four spans per
 /// thread, enough for rayon to balance the threads, few span starts (whose first router is not
 /// fetched ahead).
@@ -106,7 +101,7 @@ fn run_span<T>(
                 c.read_ahead_record();
             }
             if let Some(c) = cores.get(r + 1) {
-                c.read_ahead(first, read_ahead);
+                c.read_ahead(first);
             }
         }
         turn(&mut cores[r], x);
@@ -247,8 +242,6 @@ impl<'p> Engine<'p> {
     /// between their turns: with more than `READ_AHEAD_BYTES` of VC records. Measured
     /// (interleaved runs, median time ratio with / without): Slim Fly q = 13 (1.9 MB of
     /// records) 0.75-0.92; torus 8x8x8 (0.7 MB) 1.045, Dragonfly p = 4 (0.6 MB) 0.99-1.0.
-    /// Whole arrays up to `LISTED_ROUTER_BYTES` of VC records per router, the listed entries
-    /// above (`ReadAhead::Listed`; docs/simulator.md "Scale").
     pub fn read_ahead_mode(prep: &Prepared) -> ReadAhead {
         use crate::router::iq::{InputVc, OutputVc};
         let topo = &*prep.topo;
@@ -257,15 +250,11 @@ impl<'p> Engine<'p> {
             vcs * (topo.num_in(r) as u64 * std::mem::size_of::<InputVc>() as u64
                 + topo.num_out(r) as u64 * std::mem::size_of::<OutputVc>() as u64)
         };
-        let routers = 0..topo.num_routers as usize;
-        let bytes: u64 = routers.clone().map(router_bytes).sum();
-        let largest = routers.map(router_bytes).max().unwrap_or(0);
+        let bytes: u64 = (0..topo.num_routers as usize).map(router_bytes).sum();
         if bytes <= READ_AHEAD_BYTES {
             ReadAhead::Off
-        } else if largest <= LISTED_ROUTER_BYTES {
-            ReadAhead::Whole
         } else {
-            ReadAhead::Listed
+            ReadAhead::Whole
         }
     }
 
@@ -435,8 +424,7 @@ impl<'p> Engine<'p> {
             }
         }
         if let Delivery::Serial(ends) = &self.delivery {
-            let listed = read_ahead == ReadAhead::Listed;
-            delivery::deliver_serial(topo, &mut self.cores, first, ends, k, listed);
+            delivery::deliver_serial(topo, &mut self.cores, first, ends, k);
         }
         if prep.routing.needs_global_view() {
             // k = 1: the loads every router sees in the next cycle.

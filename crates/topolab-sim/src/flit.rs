@@ -103,23 +103,6 @@ impl<T: Copy> Wheel<T> {
         crate::read_ahead::slice(b);
     }
 
-    /// Brings the place the next item pushed for `arrival` goes to into the cache: the
-    /// bucket's header and its first free slot (see `crate::read_ahead`; the engine's
-    /// delivery into other routers' wheels).
-    #[inline]
-    pub fn read_ahead_push(&mut self, arrival: u32) {
-        let b = &mut self.buckets[(arrival & self.mask) as usize];
-        if let Some(slot) = b.spare_capacity_mut().first() {
-            crate::read_ahead::value(slot);
-        }
-    }
-
-    /// The items arriving at `now`.
-    #[inline]
-    pub fn bucket(&self, now: u32) -> &[T] {
-        &self.buckets[(now & self.mask) as usize]
-    }
-
     /// Something arrives at `now`.
     #[inline]
     pub fn has(&self, now: u32) -> bool {

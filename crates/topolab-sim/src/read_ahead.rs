@@ -23,12 +23,13 @@ use std::mem::MaybeUninit;
 pub enum ReadAhead {
     /// Nothing: the routers' state stays in the core's own caches between turns.
     Off,
-    /// Whole arrays (VC records, slab, scratch): cheap in instructions while they are small.
+    /// Whole arrays (VC records, slab, scratch). Reading only the entries a turn touches (the
+    /// VCs on the work lists and what they read, and the receivers' arrival buckets before the
+    /// delivery writes them) was slower whatever the routers' size: 16-27% more CPU time on a
+    /// 5,103-router mesh of 9 KiB of VC records per router, a 74K-endpoint Slim Fly (15 KiB),
+    /// a radix-33 hypercube with 11 VCs (20 KiB) and the million-endpoint Slim Fly (38 KiB) at
+    /// load 0.5 (docs/simulator-speed-log.md, session 15).
     Whole,
-    /// Only the entries the turn will touch (the VCs on the work lists and what they read),
-    /// and the receivers' arrival buckets before the delivery writes them: for routers whose
-    /// arrays are mostly idle entries and networks far beyond the shared cache.
-    Listed,
 }
 
 /// Cache line size assumed.

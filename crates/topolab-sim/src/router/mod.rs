@@ -181,21 +181,9 @@ impl RouterCore {
     /// Brings what this router's state points to into the cache ahead of its turn in cycle
     /// `now`. The record itself should have been read a turn earlier (`read_ahead_record`),
     /// since following the pointers here needs it.
-    pub fn read_ahead(&self, now: u32, how: ReadAhead) {
-        if how == ReadAhead::Off {
-            return;
-        }
+    pub fn read_ahead(&self, now: u32) {
         if let Model::Iq(iq) = &self.model {
-            match how {
-                ReadAhead::Off => {}
-                ReadAhead::Whole => iq.read_ahead_whole(),
-                ReadAhead::Listed => {
-                    iq.read_ahead_listed();
-                    for (p, f) in self.flit_wheel.bucket(now) {
-                        iq.read_ahead_arrival(*p, f.vc);
-                    }
-                }
-            }
+            iq.read_ahead();
         }
         self.eps.read_ahead(now);
         self.flit_wheel.read_ahead(now);
