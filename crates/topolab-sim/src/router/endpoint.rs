@@ -372,8 +372,8 @@ impl Endpoints {
 
     /// Brings these endpoints' state into the cache ahead of their turn (see `crate::read_ahead`):
     /// whole arrays. Reading only the senders due and the channel VCs of the arriving credits
-    /// took more instructions than it saved lines at 74K endpoints (75.6M against 33.7M for the whole arrays, in
-    /// callgrind's count of a 64-cycle run on Slim Fly q = 37, p = 27).
+    /// took more instructions than it saved lines at 74K endpoints (75.6M against 33.7M for
+    /// the whole arrays, in callgrind's count of a 64-cycle run on Slim Fly q = 37, p = 27).
     pub fn read_ahead(&self, now: u32) {
         use crate::read_ahead::slice;
         slice(&self.wake);

@@ -513,7 +513,8 @@ impl IqState {
             self.pend_credits.pop_front();
             self.return_credit(ov);
         }
-        // With fused output the crossbar is emptied by `emit` instead.
+        // With unit delays the flits granted in the last step leave the crossbar now; with
+        // fused output `emit` sends them instead.
         if !SINGLE && !self.fused_output && self.unit_xbar && !self.crossing.is_empty() {
             let crossed = std::mem::take(&mut self.crossing);
             for x in &crossed {
@@ -524,7 +525,7 @@ impl IqState {
             self.crossing.clear();
         }
         while let Some(x) = self.xbar.front().copied() {
-            if SINGLE || self.fused_output || x.ready > now || x.step >= step {
+            if SINGLE || self.unit_xbar || x.ready > now || x.step >= step {
                 break;
             }
             self.xbar.pop_front();
