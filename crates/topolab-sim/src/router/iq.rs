@@ -149,8 +149,6 @@ pub struct IqState {
     pub router: u32,
     pub vcs: u32,
     by_v: ByVcs,
-    /// Credits are sent in the cycle they are produced (one internal step, sw_alloc_delay 1).
-    direct_credits: bool,
     /// Unit switch and crossbar delays: a flit granted the switch in one internal step leaves
     /// the crossbar at the next, so the crossbar is `crossing` (this step's grants) instead of
     /// the general timed queue `xbar`.
@@ -241,7 +239,6 @@ impl IqState {
             router: r as u32,
             vcs: v,
             by_v: ByVcs::new(v),
-            direct_credits: cfg.internal_speedup == 1.0 && cfg.sw_alloc_delay == 1,
             unit_xbar: cfg.sw_alloc_delay == 1 && cfg.st_final_delay == 1,
             fused_output: cfg.internal_speedup == 1.0
                 && cfg.sw_alloc_delay == 1
@@ -607,15 +604,16 @@ impl IqState {
         let in_port = by_v.quot(iv as u32);
         let update = now + self.sw_delay - 1;
         let credit_vc = by_v.modulo(iv as u32) as u8;
-        if SINGLE || self.direct_credits {
-            // Due in this cycle's emission, where the queue would send it in this order.
+        if SINGLE {
+            // One grant per input port per cycle: always its port's first.
             out.credit(in_port, credit_vc, self.n_ep);
         } else if self.sw_delay == 1
             && self.credit_sent[in_port as usize] != now
             && self.credit_backlog[in_port as usize] == 0
         {
-            // `emit` would send it at the end of this cycle, as its port's first: sent now.
-            // The credits of one cycle may go in any order (their receivers only count them).
+            // `emit` would send it at the end of this cycle, as its port's first: sent now
+            // (always so with one internal step). The credits of one cycle may go in any order
+            // (their receivers only count them).
             self.credit_sent[in_port as usize] = now;
             out.credit(in_port, credit_vc, self.n_ep);
         } else {
@@ -701,7 +699,7 @@ impl IqState {
                 k += 1;
             }
         }
-        // With direct credits the switch allocation has sent them already.
+        // Credits sent when produced (`send_flit`) never enter the queue.
         if self.credit_q.is_empty() {
             return;
         }
