@@ -539,6 +539,14 @@ impl<'p> Engine<'p> {
             })
     }
 
+    /// Per endpoint in order, the cycle of its next packet creation.
+    pub fn next_creations(&self) -> Vec<u64> {
+        self.cores
+            .iter()
+            .flat_map(|c| c.eps.next_creations())
+            .collect()
+    }
+
     /// Every source has created the packets stamped before the drain time.
     pub fn sources_drained(&self) -> bool {
         self.cores.iter().all(|c| c.eps.drained(self.drain_time))

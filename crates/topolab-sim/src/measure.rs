@@ -22,7 +22,7 @@ use crate::engine::{Engine, Prepared, MAX_CYCLES};
 use crate::error::{Result, SimError};
 use crate::injection::Source;
 use crate::router::Phase;
-use crate::stats::quantile;
+use crate::stats::{quantile, Totals};
 use crate::traffic::{Exchange, Traffic};
 use serde::Serialize;
 use std::sync::Arc;
@@ -299,15 +299,36 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
     // An early saturated verdict stops like an unstable run: no drain, the window's figures.
     let stopped_saturated = !reason.is_empty();
     let measured_running = eng.phase == Phase::Running && !unstable && !stopped_saturated;
+    // The measured packets still undelivered when an early verdict ended the drain.
+    let mut cut: Option<Outstanding> = None;
     if measured_running {
         converged += 1;
         eng.phase = Phase::Draining;
         eng.drain_time = eng.now;
         let mut steps = 0u64;
+        // With early_verdict the drain may end before the last measured packet arrives (see
+        // `drain_decided`): from latency_thres cycles on, a packet still in flight has a
+        // latency over the threshold by itself, and near saturation a few hot flows held the
+        // drain for thousands of cycles.
+        let cut_from = (cfg.early_verdict && cfg.latency_thres >= 0.0)
+            .then(|| cfg.latency_thres.ceil() as u64);
         loop {
             let t = eng.totals();
             if t.measured_in_flight == 0 && eng.sources_drained() {
                 break;
+            }
+            if cut_from.is_some_and(|from| steps >= from && (steps - from).is_multiple_of(1000)) {
+                let now = eng.now as u64;
+                let left = outstanding(&eng, &t, rate, cfg.packet_size);
+                if let Some(why) = drain_decided(&cfg, &t, &left, now, budget, steps) {
+                    cut = Some(left);
+                    early = if early.is_empty() {
+                        format!("stable: {why}")
+                    } else {
+                        format!("{early}; {why}")
+                    };
+                    break;
+                }
             }
             if eng.now as u64 >= budget {
                 unstable = true;
@@ -365,7 +386,13 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
     let all = eng.totals();
     let span = (window_end - reset_time) as f64;
     let accepted = t.accepted_flits as f64 / span / nodes;
-    let avg_latency = ratio(t.plat_sum as f64, t.packets as f64);
+    let avg_latency = match &cut {
+        None => ratio(t.plat_sum as f64, t.packets as f64),
+        Some(left) => ratio(
+            t.plat_sum as f64 + left.age_sum,
+            t.packets as f64 + left.packets,
+        ),
+    };
     // The network fills from empty during the warm-up: a packet to an average destination
     // needs about twice what the fastest one (nearest destination, no queueing) took. With a
     // shorter warm-up the window counts the fill-up (accepted far below injected). Judged on
@@ -450,6 +477,58 @@ fn throughput_shortfall(
              {shortfall_flits:.0} flits short over the {span} cycle window, more than the \
              Bernoulli noise ({SHORTFALL_SIGMAS} sigma = {noise_flits:.0} flits)",
             cfg.saturation_tolerance
+        )
+    })
+}
+
+/// The measured packets not delivered yet: in flight (counted by their flits) and not yet
+/// created by sources that fell behind (the packets their creation rate gives them).
+struct Outstanding {
+    packets: f64,
+    /// Sum of their ages at the cycle they were counted.
+    age_sum: f64,
+}
+
+fn outstanding(eng: &Engine, t: &Totals, rate: f64, packet_size: u32) -> Outstanding {
+    let now = eng.now as f64;
+    let size = packet_size.max(1) as f64;
+    let flits = t.measured_in_flight as f64;
+    let flit_ages = flits * now - t.measured_in_flight_ctime as f64;
+    let end = eng.drain_time as u64;
+    let (mut packets, mut age_sum) = (flits / size, flit_ages / size);
+    for next in eng.next_creations().into_iter().filter(|&g| g < end) {
+        // Creation cycles spread evenly over [next, end): their average age.
+        let behind = rate * (end - next) as f64;
+        packets += behind;
+        age_sum += behind * (now - (next + end) as f64 / 2.0);
+    }
+    Outstanding { packets, age_sum }
+}
+
+/// `early_verdict` while draining: the drain can no longer change the verdict when the
+/// latency BookSim2 tests (finished packets and flits in flight) is below half the threshold
+/// and stays there even if every measured packet still outstanding waits until the cycle
+/// budget; the words, or None while it could.
+fn drain_decided(
+    cfg: &SimConfig,
+    t: &Totals,
+    left: &Outstanding,
+    now: u64,
+    budget: u64,
+    steps: u64,
+) -> Option<String> {
+    let half = cfg.latency_thres / 2.0;
+    let seen = t.latency_with_in_flight(now);
+    let packets = t.packets as f64 + left.packets;
+    let waiting = left.age_sum + left.packets * budget.saturating_sub(now) as f64;
+    let worst = (t.plat_sum as f64 + waiting) / packets;
+    (seen <= half && worst <= half).then(|| {
+        format!(
+            "drain ended {steps} cycles after the measurement with {:.0} measured packets \
+             outstanding (counted in the latency at their age then): latency {seen:.1}, and \
+             {worst:.1} if they all waited until the cycle budget ({budget}), both below \
+             latency_thres / 2",
+            left.packets
         )
     })
 }

@@ -28,6 +28,9 @@ pub struct RouterStats {
     pub ej_ctime: u64,
     pub meas_gen_flits: u64,
     pub meas_ej_flits: u64,
+    /// Sums of creation cycles of the measured flits generated and ejected (wrapping).
+    pub meas_gen_ctime: u64,
+    pub meas_ej_ctime: u64,
     /// Flits that moved: injected, through a crossbar, ejected (for the deadlock watchdog).
     pub moved: u64,
     /// Crossbar traversals (flit-hops).
@@ -70,6 +73,8 @@ pub struct Totals {
     /// Sum over flits in flight (source queues included) of their creation cycle.
     pub in_flight_ctime: u64,
     pub measured_in_flight: u64,
+    /// Sum over measured flits in flight of their creation cycle.
+    pub measured_in_flight_ctime: u64,
     pub moved: u64,
     pub flit_hops: u64,
     pub active_cycles: u64,
@@ -95,6 +100,9 @@ impl Totals {
         self.measured_in_flight = self
             .measured_in_flight
             .wrapping_add(s.meas_gen_flits.wrapping_sub(s.meas_ej_flits));
+        self.measured_in_flight_ctime = self
+            .measured_in_flight_ctime
+            .wrapping_add(s.meas_gen_ctime.wrapping_sub(s.meas_ej_ctime));
         self.moved += s.moved;
         self.flit_hops += s.flit_hops;
         self.active_cycles += s.active_cycles;

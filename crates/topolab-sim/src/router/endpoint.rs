@@ -290,6 +290,9 @@ impl Endpoints {
         stats.gen_ctime = stats.gen_ctime.wrapping_add(ctime as u64 * size as u64);
         if measured {
             stats.meas_gen_flits += size as u64;
+            stats.meas_gen_ctime = stats
+                .meas_gen_ctime
+                .wrapping_add(ctime as u64 * size as u64);
         }
     }
 
@@ -403,6 +406,12 @@ impl Endpoints {
         }
     }
 
+    /// Per endpoint, the cycle of its next packet creation (behind `now` while its packets
+    /// wait to be created because the previous one is still being injected).
+    pub fn next_creations(&self) -> impl Iterator<Item = u64> + '_ {
+        self.senders.iter().map(|s| s.next_gen)
+    }
+
     /// Every endpoint has created all the packets stamped before `drain_time`.
     pub fn drained(&self, drain_time: u32) -> bool {
         self.senders.iter().all(|s| s.next_gen >= drain_time as u64)
@@ -422,6 +431,7 @@ fn retire(f: &Flit, now: u32, phase: Phase, counting: bool, stats: &mut RouterSt
     stats.moved += 1;
     if f.measured() {
         stats.meas_ej_flits += 1;
+        stats.meas_ej_ctime = stats.meas_ej_ctime.wrapping_add(f.ctime as u64);
     }
     if f.is_tail() && (phase == Phase::WarmingUp || f.measured()) {
         let plat = now - f.ctime;
