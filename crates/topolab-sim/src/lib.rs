@@ -15,6 +15,16 @@
 //! (deadlock diagnosis, conservation checks), booksim (BookSim2 configuration files), traffic/
 //! (patterns and exchanges).
 
+// A router's state is a few dozen small vectors. mimalloc keeps allocations of one size class
+// together on their own pages where glibc's malloc interleaves them with everything else, so
+// that a network whose state outgrows the caches touches fewer lines and pages per router:
+// 8-15% less CPU and 12% less memory on compare's 10,200-endpoint HammingMesh
+// (docs/simulator-speed-log.md, session 16). Every binary linking the simulator, the Python
+// extension included, uses it; the fuzz targets opt out (default-features = false).
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 pub mod allocator;
 pub mod booksim;
 pub mod config;
