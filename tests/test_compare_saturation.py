@@ -358,3 +358,22 @@ def test_a_network_that_delivers_nearly_what_it_is_offered_past_saturation_is_bi
     # an estimate that saturated and estimated less again is followed by bisection: a few
     # overloaded runs, not fourteen
     assert sum(load > 0.38 for load in loads) <= 5, loads
+
+
+def test_a_carried_run_short_of_its_load_climbs_by_one_step():
+    # the default question's torus under tornado: carried up to about 0.33 but accepting 1-3%
+    # less than offered just below, collapsing past it; the doubled climb step overshot to
+    # 0.4853 and four overloaded runs bisected back down (11 runs in all)
+    def accepted(load):
+        if load <= 0.31:
+            return load
+        if load <= 0.335:
+            return load * (1 - 1.2 * (load - 0.31))
+        return max(0.17, 0.3248 - 0.8 * (load - 0.335))
+
+    found, loads = _stand_in_search(accepted, start=1.0)
+    flip = 0.335  # past it, accepted falls under 97% of the load
+    assert found["saturation_load"] <= flip < found["saturated_load"]
+    assert found["saturated_load"] - found["saturation_load"] <= 0.01 + 1e-9
+    assert len(loads) <= 7, loads
+    assert sum(load > 0.34 for load in loads) == 1, loads  # only the first, at full load
