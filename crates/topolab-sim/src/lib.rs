@@ -18,9 +18,10 @@
 // A router's state is a few dozen small vectors. mimalloc keeps allocations of one size class
 // together on their own pages where glibc's malloc interleaves them with everything else, so
 // that a network whose state outgrows the caches touches fewer lines and pages per router:
-// 8-15% less CPU and 12% less memory on compare's 10,200-endpoint HammingMesh
-// (docs/simulator-speed-log.md, session 16). Every binary linking the simulator, the Python
-// extension included, uses it; the fuzz targets opt out (default-features = false).
+// 8-15% less CPU on compare's full-size designs, nothing where the state fits in the caches;
+// memory -12% to +23% (docs/simulator-speed-log.md, session 16). Every binary linking the
+// simulator, the Python extension included, uses it; the fuzz targets opt out
+// (default-features = false).
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -505,10 +505,10 @@ fn outstanding(eng: &Engine, t: &Totals, rate: f64, packet_size: u32) -> Outstan
     Outstanding { packets, age_sum }
 }
 
-/// `early_verdict` while draining: the drain can no longer change the verdict when the
-/// latency BookSim2 tests (finished packets and flits in flight) is below half the threshold
-/// and stays there even if every measured packet still outstanding waits until the cycle
-/// budget; the words, or None while it could.
+/// `early_verdict` while draining: the drain is taken to leave the verdict as it is when the
+/// latency BookSim2 tests (finished packets and flits in flight) is below half the threshold,
+/// and the measured packets' average latency would stay below half of it even if every one
+/// still outstanding waited until the cycle budget; the words, or None otherwise.
 fn drain_decided(
     cfg: &SimConfig,
     t: &Totals,
