@@ -6,11 +6,15 @@ use topolab_core::build_str;
 use topolab_core::progress::Silent;
 use topolab_sim::{simulate, SimConfig};
 
-fn config(early: bool) -> SimConfig {
+/// A run of 500-cycle periods with or without the early verdict, and `overrides`.
+fn config(early: bool, overrides: &[(&str, &str)]) -> SimConfig {
     let mut c = SimConfig::default();
     c.set("sample_period", "500").unwrap();
     c.set("early_verdict", if early { "true" } else { "false" })
         .unwrap();
+    for (key, value) in overrides {
+        c.set(key, value).unwrap();
+    }
     c.validate().unwrap();
     c
 }
@@ -22,8 +26,8 @@ fn clear_loads_get_the_full_runs_verdict_in_fewer_cycles() {
     // unstable as soon as the early one would decide).
     let net = build_str("slimfly:q=5").unwrap();
     for (load, saturated) in [(0.2, false), (0.5, false), (0.75, true)] {
-        let full = simulate(&net, "min", "uniform", load, &config(false), &Silent).unwrap();
-        let fast = simulate(&net, "min", "uniform", load, &config(true), &Silent).unwrap();
+        let full = simulate(&net, "min", "uniform", load, &config(false, &[]), &Silent).unwrap();
+        let fast = simulate(&net, "min", "uniform", load, &config(true, &[]), &Silent).unwrap();
         assert_eq!(full.saturated, saturated, "load {load}: {full:?}");
         assert_eq!(fast.saturated, saturated, "load {load}: {fast:?}");
         assert!(full.early_verdict.is_empty());
@@ -60,8 +64,8 @@ fn a_window_saturated_by_the_final_test_stops_without_the_drain() {
     // so both runs measure all 10 periods; the full run then drains its measured packets and
     // judges the same window saturated (accepted < 97%), which the early one says at once.
     let net = build_str("slimfly:q=5").unwrap();
-    let full = simulate(&net, "min", "uniform", 0.68, &config(false), &Silent).unwrap();
-    let fast = simulate(&net, "min", "uniform", 0.68, &config(true), &Silent).unwrap();
+    let full = simulate(&net, "min", "uniform", 0.68, &config(false, &[]), &Silent).unwrap();
+    let fast = simulate(&net, "min", "uniform", 0.68, &config(true, &[]), &Silent).unwrap();
     assert!(full.saturated && !full.unstable, "{full:?}");
     assert!(fast.saturated, "{fast:?}");
     assert!(
@@ -100,9 +104,7 @@ fn an_early_verdict_run_ends_once_its_measured_packets_are_delivered() {
     // the full run then empties the network, which changes no measured figure.
     let net = build_str("slimfly:q=5").unwrap();
     let one_period = |early: bool| {
-        let mut c = config(early);
-        c.set("max_samples", "4").unwrap();
-        c.validate().unwrap();
+        let c = config(early, &[("max_samples", "4")]);
         simulate(&net, "min", "uniform", 0.2, &c, &Silent).unwrap()
     };
     let (full, fast) = (one_period(false), one_period(true));
@@ -137,12 +139,17 @@ fn a_drain_held_by_a_few_hot_flows_ends_once_it_cannot_change_the_verdict() {
     // lower bound of the full run's.
     let net = build_str("dln:routers=200,shortcuts=8,p=6").unwrap();
     let run = |early: bool| {
-        let mut c = config(early);
-        // compare --simulate's router (docs/compare.md)
-        c.set("sample_period", "200").unwrap();
-        c.set("internal_speedup", "2").unwrap();
-        c.validate().unwrap();
-        simulate(&net, "min", "randperm", 0.3, &c, &Silent).unwrap()
+        // compare --simulate's router and periods (docs/compare.md)
+        let compare = [("sample_period", "200"), ("internal_speedup", "2")];
+        simulate(
+            &net,
+            "min",
+            "randperm",
+            0.3,
+            &config(early, &compare),
+            &Silent,
+        )
+        .unwrap()
     };
     let (full, fast) = (run(false), run(true));
     assert!(!full.saturated && !fast.saturated, "{full:?}\n{fast:?}");
