@@ -204,16 +204,21 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
     let mut unstable = false;
     let mut reason = String::new();
     let mut early = String::new();
+    // Flits accepted since the statistics were last cleared, at the start of this period.
+    let mut accepted_before = 0u64;
     eng.clear_stats();
     while phases < cfg.max_samples && (eng.phase != Phase::Running || converged < 3) {
         if clear_last || (eng.phase == Phase::WarmingUp && phases.is_multiple_of(2)) {
             clear_last = false;
             eng.clear_stats();
             reset_time = eng.now as u64;
+            accepted_before = 0;
         }
         eng.run_cycles(period, monitor, stage, estimate, eng.now as u64)?;
         let now = eng.now as u64;
         let t = eng.totals();
+        let last_period_acc = (t.accepted_flits - accepted_before) as f64 / period as f64 / nodes;
+        accepted_before = t.accepted_flits;
         let cur_lat = t.plat_sum as f64 / t.packets as f64;
         let cur_acc = t.accepted_flits as f64 / (now - reset_time) as f64 / nodes;
         let lat_change = ((cur_lat - prev_lat) / cur_lat).abs();
@@ -260,6 +265,8 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
                         flits: (now - reset_time) as f64 * nodes,
                         latency_change: lat_change,
                         latency_seen: seen,
+                        last_period_accepted: last_period_acc,
+                        measured_periods: ((now - reset_time) / period) as u32,
                     };
                     match clear_verdict(&cfg, &window, phases + 1) {
                         Some(Verdict::Saturated(why)) => {
@@ -545,7 +552,17 @@ struct Window {
     latency_change: f64,
     /// Average latency of finished packets and flits in flight.
     latency_seen: f64,
+    /// Flits ejected per active endpoint per cycle in the window's last period alone.
+    last_period_accepted: f64,
+    measured_periods: u32,
 }
+
+/// Measured periods after which a window short of the offered load has settled: in runs
+/// between the early margins, from the third period to the seventh the window's
+/// accepted/offered rose by at most 0.003 (uniform traffic, its network still filling) or
+/// fell (permutations, UGAL-L under its worst case): docs/simulator-speed-log.md, session 16.
+/// The margin below, 0.2 x saturation_tolerance (0.006 by default), is twice that rise.
+const SETTLED_PERIODS: u32 = 3;
 
 enum Verdict {
     Saturated(String),
@@ -555,7 +572,8 @@ enum Verdict {
 /// `early_verdict`: the verdict of a run whose first measured periods leave no doubt, judged
 /// with twice the margins of the final test, so that a full run would give the same verdict:
 /// saturated when the window accepts less than (1 - 2 x saturation_tolerance) x offered by more
-/// than the Bernoulli noise; stable when it accepts within saturation_tolerance / 2 (or the
+/// than the Bernoulli noise, or after SETTLED_PERIODS periods less than (1 - 1.2 x
+/// saturation_tolerance) x offered with its last period no better; stable when it accepts within saturation_tolerance / 2 (or the
 /// noise) of offered, the latency changed by at most stopping_thres since the previous period
 /// and stays below half the latency threshold. Anything between runs on by BookSim2's rule.
 fn clear_verdict(cfg: &SimConfig, w: &Window, periods: u32) -> Option<Verdict> {
@@ -567,6 +585,21 @@ fn clear_verdict(cfg: &SimConfig, w: &Window, periods: u32) -> Option<Verdict> {
             "accepted {:.4} < (1 - 2 x saturation_tolerance = {tol}) x offered {} after {periods} \
              periods: {shortfall:.0} flits short, more than the Bernoulli noise ({noise:.0} flits)",
             w.accepted, w.load
+        )));
+    }
+    // Between the margins: short of (1 - 1.2 x saturation_tolerance) x offered after
+    // SETTLED_PERIODS periods, and not recovering (its last period accepted no more than the
+    // window did): the final test cannot be passed by a window that has settled there.
+    if w.measured_periods >= SETTLED_PERIODS
+        && w.accepted < (1.0 - 1.2 * tol) * w.load
+        && w.last_period_accepted <= w.accepted
+        && shortfall > noise
+    {
+        return Some(Verdict::Saturated(format!(
+            "accepted {:.4} < (1 - 1.2 x saturation_tolerance = {tol}) x offered {} after \
+             {} measured periods, the last of them accepting {:.4}, no more: {shortfall:.0} \
+             flits short, more than the Bernoulli noise ({noise:.0} flits)",
+            w.accepted, w.load, w.measured_periods, w.last_period_accepted
         )));
     }
     let latency_ok = cfg.latency_thres < 0.0 || w.latency_seen <= cfg.latency_thres / 2.0;

@@ -60,12 +60,29 @@ fn clear_loads_get_the_full_runs_verdict_in_fewer_cycles() {
 
 #[test]
 fn a_window_saturated_by_the_final_test_stops_without_the_drain() {
-    // At 0.68 the Slim Fly q=5 accepts about 96% of the offered load: between the early margins,
-    // so both runs measure all 10 periods; the full run then drains its measured packets and
-    // judges the same window saturated (accepted < 97%), which the early one says at once.
+    // At 0.68 the Slim Fly q=5 accepts about 95% of the offered load: between the early margins
+    // and, with two measured periods (max_samples 5), before a window counts as settled; so
+    // both runs measure both periods; the full run then drains its measured packets and judges
+    // the same window saturated (accepted < 97%), which the early one says at once.
     let net = build_str("slimfly:q=5").unwrap();
-    let full = simulate(&net, "min", "uniform", 0.68, &config(false, &[]), &Silent).unwrap();
-    let fast = simulate(&net, "min", "uniform", 0.68, &config(true, &[]), &Silent).unwrap();
+    let two_periods = [("max_samples", "5")];
+    let full = simulate(
+        &net,
+        "min",
+        "uniform",
+        0.68,
+        &config(false, &two_periods),
+        &Silent,
+    );
+    let fast = simulate(
+        &net,
+        "min",
+        "uniform",
+        0.68,
+        &config(true, &two_periods),
+        &Silent,
+    );
+    let (full, fast) = (full.unwrap(), fast.unwrap());
     assert!(full.saturated && !full.unstable, "{full:?}");
     assert!(fast.saturated, "{fast:?}");
     assert!(
@@ -172,5 +189,42 @@ fn a_drain_held_by_a_few_hot_flows_ends_once_it_cannot_change_the_verdict() {
         "{} cycles against {}",
         fast.cycles,
         full.cycles
+    );
+}
+
+#[test]
+fn a_window_settled_short_of_the_load_is_saturated_after_a_few_periods() {
+    // The DLN above at 0.33 accepts about 96% of the offered load: between the early margins
+    // (94% and 98.5%), so before this rule it measured all its periods. From three measured
+    // periods on, once its window is below 96.4% and its last period no better: saturated, as
+    // the full run says at the end of its measurement.
+    let net = build_str("dln:routers=200,shortcuts=8,p=6").unwrap();
+    let compare = [("sample_period", "200"), ("internal_speedup", "2")];
+    let run = |early: bool| {
+        simulate(
+            &net,
+            "min",
+            "randperm",
+            0.33,
+            &config(early, &compare),
+            &Silent,
+        )
+        .unwrap()
+    };
+    let (full, fast) = (run(false), run(true));
+    assert!(full.saturated && !full.unstable, "{full:?}");
+    assert!(fast.saturated, "{fast:?}");
+    assert!(
+        fast.early_verdict
+            .contains("measured periods, the last of them accepting"),
+        "{}",
+        fast.early_verdict
+    );
+    assert!(fast.sample_periods < full.sample_periods);
+    assert!(
+        (fast.accepted_throughput - full.accepted_throughput).abs() < 0.002,
+        "{} against {}",
+        fast.accepted_throughput,
+        full.accepted_throughput
     );
 }
