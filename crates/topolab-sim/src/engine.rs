@@ -540,15 +540,13 @@ impl<'p> Engine<'p> {
     }
 
     /// Per endpoint in order, the cycle of its next packet creation.
-    pub fn next_creations(&self) -> Vec<u64> {
-        self.cores
-            .iter()
-            .flat_map(|c| c.eps.next_creations())
-            .collect()
+    pub fn next_creations(&self) -> impl Iterator<Item = u64> + '_ {
+        self.cores.iter().flat_map(|c| c.eps.next_creations())
     }
 
     /// Every source has created the packets stamped before the drain time.
     pub fn sources_drained(&self) -> bool {
-        self.cores.iter().all(|c| c.eps.drained(self.drain_time))
+        let end = self.drain_time as u64;
+        self.next_creations().all(|next| next >= end)
     }
 }

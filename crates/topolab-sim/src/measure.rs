@@ -503,7 +503,7 @@ fn outstanding(eng: &Engine, t: &Totals, rate: f64, packet_size: u32) -> Outstan
     let flit_ages = flits * now - t.measured_in_flight_ctime as f64;
     let end = eng.drain_time as u64;
     let (mut packets, mut age_sum) = (flits / size, flit_ages / size);
-    for next in eng.next_creations().into_iter().filter(|&g| g < end) {
+    for next in eng.next_creations().filter(|&g| g < end) {
         // Creation cycles spread evenly over [next, end): their average age.
         let behind = rate * (end - next) as f64;
         packets += behind;

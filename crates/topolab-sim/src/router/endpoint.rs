@@ -411,11 +411,6 @@ impl Endpoints {
     pub fn next_creations(&self) -> impl Iterator<Item = u64> + '_ {
         self.senders.iter().map(|s| s.next_gen)
     }
-
-    /// Every endpoint has created all the packets stamped before `drain_time`.
-    pub fn drained(&self, drain_time: u32) -> bool {
-        self.senders.iter().all(|s| s.next_gen >= drain_time as u64)
-    }
 }
 
 /// A flit reaches its endpoint: throughput and, at the tail, packet statistics.
