@@ -377,3 +377,18 @@ def test_a_carried_run_short_of_its_load_climbs_by_one_step():
     assert found["saturated_load"] - found["saturation_load"] <= 0.01 + 1e-9
     assert len(loads) <= 7, loads
     assert sum(load > 0.34 for load in loads) == 1, loads  # only the first, at full load
+
+
+def test_estimates_creeping_down_from_full_load_restart_near_the_last_estimate():
+    # the default question's HammingMesh under randperm (UGAL-L): no static bound, so the
+    # search starts at full load; carried up to about 0.458, overloaded it still delivers a
+    # little more the more it is offered. The first two estimates crept down, and bisecting
+    # [0, 0.52] went to 0.26 and climbed back in five carried runs (10 runs in all)
+    def accepted(load):
+        return load if load <= 0.458 else 0.445 + 0.11 * (load - 0.458)
+
+    found, loads = _stand_in_search(accepted, start=None)
+    assert found["saturation_load"] <= 0.458 < found["saturated_load"]
+    assert found["saturated_load"] - found["saturation_load"] <= 0.01 + 1e-9
+    assert min(loads) > 0.4, loads  # no run at half the saturated load
+    assert len(loads) <= 6, loads

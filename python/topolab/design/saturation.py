@@ -38,9 +38,11 @@ offered load a network carries under a routing and a traffic pattern, found in a
    delivers nearly what it is offered past its saturation, each overloaded run's estimate lies
    only a little below its load, and following them crept down a step at a time (the default
    question's DLN under ``randperm``, 97% of the offered load: nine saturated runs from 0.51
-   down to 0.38). A network delivering the same throughput at every overload estimates the
-   same again, and its next run is carried. A network
-   whose throughput collapses past saturation delivers less than it carried, so every
+   down to 0.38). Before any load was carried (a start at full load) the next run is at
+   ``CREEPING_RESTART`` = 0.9 of the new estimate instead, not half the saturated load. A
+   network delivering the same throughput at every overload estimates the same again, and its
+   next run is carried. A network whose throughput collapses past saturation delivers less
+   than it carried, so every
    estimate from a far overloaded run undershoots: bisecting down from such a run cost the
    default question's 7x9x9x9 mesh under tornado traffic 11 runs, four of them overloaded
    (accepting 0.16-0.21 against 0.22 carried), where the climb needs no overloaded run but
@@ -81,6 +83,12 @@ STATIC_BOUND_MAX_PATHS = 10_000_000
 # The fallback of adaptive routings: Valiant lists about a path per intermediate router and
 # pair (0.6 CPU-s on a 722-router Slim Fly under uniform traffic).
 ADAPTIVE_BOUND_MAX_ROUTERS = 1000
+# Where a search that started at full load goes when its estimates creep down before any load
+# was carried: this fraction of the last estimate. The default question's five such searches
+# (HammingMesh and BDF under `randperm`, the mesh and the Dragonfly under uniform traffic, the
+# Dragonfly under its worst case) saturated at 0.91-0.99 of that estimate; the middle of
+# [0, saturated load] they went to before was 0.48-0.61 of it, and climbing back cost 3-5 runs.
+CREEPING_RESTART = 0.9
 
 Run = Callable[[float], Any]
 
@@ -166,7 +174,10 @@ def search(
             # the less it is offered, and its estimates creep down towards its saturation
             creeping = estimated and estimate < last_estimate - tolerance / 2
             if creeping and guess > (lo + hi) / 2:
-                load, estimated = (lo + hi) / 2, False
+                # with nothing carried yet the middle lies at half the saturated load, far
+                # below where such networks saturate
+                below = (lo + hi) / 2 if lo > 0 else max(hi / 2, CREEPING_RESTART * estimate)
+                load, estimated = below, False
             else:
                 load, estimated = guess, True
             last_estimate = estimate
