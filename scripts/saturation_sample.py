@@ -26,12 +26,15 @@ def main() -> None:
     parser.add_argument("traffic")
     parser.add_argument("--num-vcs", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--cold", action="store_true", help="every run of the fast search from an empty network"
+    )
     args = parser.parse_args()
     setup = {"num_vcs": args.num_vcs, **SIM_PARAMS}
 
     start = time.process_time()
     point = {"network": args.network, "routing": args.routing, "traffic": args.traffic, "seed": args.seed}
-    fast = saturation_point({**point, **setup})
+    fast = saturation_point({**point, **setup, "warm_start": not args.cold})
     fast_cpu = time.process_time() - start
 
     start = time.process_time()
@@ -50,6 +53,7 @@ def main() -> None:
                 "fast_runs": fast["runs"],
                 "fast_loads": fast["offered_load"],
                 "static_bound": fast["static_bound"],
+                "fast_cycles": fast["sim_cycles"],
                 "fast_cpu_s": round(fast_cpu, 1),
                 "exhaustive": exhaustive,
                 "exhaustive_runs": len(curve),

@@ -392,3 +392,27 @@ def test_estimates_creeping_down_from_full_load_restart_near_the_last_estimate()
     assert found["saturated_load"] - found["saturation_load"] <= 0.01 + 1e-9
     assert min(loads) > 0.4, loads  # no run at half the saturated load
     assert len(loads) <= 6, loads
+
+
+def test_warm_runs_find_the_saturation_of_runs_from_an_empty_network_in_fewer_cycles():
+    # each run above the highest carried load starts from the network that run left (warmed up
+    # one period instead of three); the DLN under randperm climbs through five carried loads
+    point = {
+        "network": "dln:routers=200,shortcuts=8,p=6",
+        "routing": "min",
+        "traffic": "randperm",
+        "seed": 0,
+        "num_vcs": 4,
+        **PLAIN,
+    }
+    warm = SAT.saturation_point(point)
+    cold = SAT.saturation_point({**point, "warm_start": False})
+    assert abs(warm["saturation_load"] - cold["saturation_load"]) <= SAT.TOLERANCE, (warm, cold)
+    assert warm["sim_cycles"] < 0.9 * cold["sim_cycles"], (warm["run_cycles"], cold["run_cycles"])
+    # the first run starts from an empty network either way
+    assert warm["run_cycles"][0] == cold["run_cycles"][0]
+
+
+def test_warm_start_is_a_checked_search_parameter():
+    with pytest.raises(topolab.ParameterError, match="warm_start"):
+        SAT.check_saturation_point({"network": "slimfly:q=5", "warm_start": "no"})

@@ -34,6 +34,7 @@ __all__ = [
     "latency",
     "simulate",
     "sweep_load",
+    "SearchSession",
     "run_exchange",
     "exchange_messages",
     "sim_params",
@@ -219,6 +220,23 @@ def simulate(
     params: dict[str, Any] | None = None,
     progress: _ProgressCallback | None = None,
 ) -> dict[str, Any]: ...
+
+@final
+class SearchSession:
+    """A saturation search's runs, each from the network the highest carried run below its
+    load left (docs/simulator.md, "Warm starts")."""
+
+    def __new__(
+        cls,
+        net: Network,
+        routing: str,
+        traffic: str,
+        seed: int | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> SearchSession: ...
+    def run(self, load: float, progress: _ProgressCallback | None = None) -> dict[str, Any]: ...
+    def warm_load(self) -> float | None: ...
+
 def sweep_load(
     net: Network,
     routing: str,

@@ -115,6 +115,56 @@ fn simulate<'py>(
     to_py(py, &result)
 }
 
+/// The runs of a saturation search on one network, routing and traffic pattern: each run
+/// starts from the network the highest carried run below its load left (topolab_sim::session,
+/// docs/simulator.md "Warm starts").
+#[pyclass(name = "SearchSession", module = "topolab._core")]
+struct PySearchSession {
+    inner: topolab_sim::SearchSession,
+}
+
+#[pymethods]
+impl PySearchSession {
+    #[new]
+    #[pyo3(signature = (net, routing, traffic, seed=None, params=None))]
+    fn new(
+        py: Python<'_>,
+        net: &PyNetwork,
+        routing: &str,
+        traffic: &str,
+        seed: Option<u64>,
+        params: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let cfg = config_from(params, seed)?;
+        let inner = crate::monitor::run(py, None, |monitor| {
+            Ok(topolab_sim::SearchSession::new(
+                &net.inner, routing, traffic, &cfg, monitor,
+            ))
+        })?
+        .map_err(sim_err_to_py)?;
+        Ok(PySearchSession { inner })
+    }
+
+    /// One run at `load`; returns the result as a dict (as `simulate`).
+    #[pyo3(signature = (load, progress=None))]
+    fn run<'py>(
+        &mut self,
+        py: Python<'py>,
+        load: f64,
+        progress: Option<PyObject>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let session = &mut self.inner;
+        let result = crate::monitor::run(py, progress, |monitor| Ok(session.run(load, monitor)))?
+            .map_err(sim_err_to_py)?;
+        to_py(py, &result)
+    }
+
+    /// The load of the run whose network the next run above it starts from (None: empty).
+    fn warm_load(&self) -> Option<f64> {
+        self.inner.warm_load()
+    }
+}
+
 /// Latency-load curve and saturation point; returns {points, saturation_load,
 /// saturation_throughput}. `every_load`: run the loads above the first saturated one too.
 #[pyfunction]
@@ -241,5 +291,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(traffic_patterns, m)?)?;
     m.add_function(wrap_pyfunction!(check_sim_params, m)?)?;
     m.add_function(wrap_pyfunction!(read_booksim_config, m)?)?;
+    m.add_class::<PySearchSession>()?;
     Ok(())
 }

@@ -109,6 +109,9 @@ pub struct SimConfig {
     /// Ends a run after its first measured period when the verdict is already clear
     /// (measure.rs, `early_verdict`): a saturation search needs the verdict, not the figures.
     pub early_verdict: bool,
+    /// Warm-up periods of a run that starts from the network a carried run at a lower load
+    /// left (`crate::session`, saturation searches).
+    pub warm_start_periods: u32,
     pub seed: u64,
     pub threads: u32,
     pub deadlock_timeout: u32,
@@ -158,6 +161,7 @@ impl Default for SimConfig {
             acc_stopping_thres: 0.05,
             saturation_tolerance: 0.03,
             early_verdict: false,
+            warm_start_periods: 1,
             seed: 1,
             threads: 1,
             deadlock_timeout: 10_000,
@@ -228,6 +232,7 @@ pub const PARAMS: &[ParamDoc] = &[
     doc("acc_stopping_thres", "float", "0.05", "relative throughput change counting a period as converged"),
     doc("saturation_tolerance", "float", "0.03", "a run is saturated when accepted < (1 - this) x offered"),
     doc("early_verdict", "bool", "false", "end the measurement after a measured period whose verdict is already clear: saturated when accepted < (1 - 2 x saturation_tolerance) x offered beyond the Bernoulli noise, or after 3 measured periods < (1 - 1.2 x saturation_tolerance) x offered with the last period no better, stable when accepted is within saturation_tolerance / 2 (or the noise) of offered and the latency changed by at most stopping_thres and stays below latency_thres / 2; and, when the measurement ends by BookSim2's rule with accepted short of offered by more than saturation_tolerance, skip the drain (the verdict is saturated already); and end without emptying the network after the drain (no measured figure changes, only cycles and the activity counts); the result's early_verdict says which and why (for saturation searches)"),
+    doc("warm_start_periods", "int", "1", "sample periods of warm-up of a saturation search's run that starts from the network a carried run at a lower load left instead of an empty one (topolab compare --simulate); its measurement may last as many periods as a cold run's, max_samples - warmup_periods"),
     doc("seed", "int", "1", "seed of every random stream"),
     doc("threads", "int", "1", "worker threads within a cycle (0 = all cores); results do not depend on it"),
     doc("deadlock_timeout", "int", "10000", "cycles without any flit moving before the run stops with a deadlock error"),
@@ -387,6 +392,7 @@ impl SimConfig {
             "acc_stopping_thres" => self.acc_stopping_thres = parse_f64(k, value, 0.0, 1e9)?,
             "saturation_tolerance" => self.saturation_tolerance = parse_f64(k, value, 0.0, 1.0)?,
             "early_verdict" => self.early_verdict = parse_bool(k, value)?,
+            "warm_start_periods" => self.warm_start_periods = parse_u32(k, value, 1, 1_000_000)?,
             "seed" => {
                 self.seed = value.trim().parse::<u64>().map_err(|_| {
                     SimError::param(k, format!("'{}'", value.trim()), "a non-negative integer")

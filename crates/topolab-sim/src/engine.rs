@@ -154,6 +154,24 @@ pub struct Engine<'p> {
     read_ahead: ReadAhead,
 }
 
+/// The network as a run left it (`Engine::into_warm`): every router's buffers, channels,
+/// sources and random streams, and the clock. A run at another load may start from it
+/// (`Engine::resume`) instead of an empty network: a saturation search's next load, warmed
+/// up by the run before (`crate::session`).
+#[derive(Debug, Clone)]
+pub struct WarmState {
+    cores: Vec<RouterCore>,
+    now: u32,
+    step_base: u64,
+}
+
+impl WarmState {
+    /// The clock: the cycles simulated since the network was empty.
+    pub fn cycle(&self) -> u32 {
+        self.now
+    }
+}
+
 impl<'p> Engine<'p> {
     pub fn new(prep: &'p Prepared, source: Source) -> Result<Engine<'p>> {
         let topo = &prep.topo;
@@ -161,6 +179,61 @@ impl<'p> Engine<'p> {
         let cores: Vec<RouterCore> = (0..n)
             .map(|r| RouterCore::new(topo, r, &prep.cfg, &source))
             .collect();
+        Self::assemble(prep, source, cores)
+    }
+
+    /// An engine going on from `warm` (left by a run on the same `prep`) under `source`: the
+    /// sources continue at its rate, the flits in flight are no longer measured and the
+    /// measurement starts again (warming up). Input-queued routers only.
+    pub fn resume(prep: &'p Prepared, source: Source, warm: WarmState) -> Result<Engine<'p>> {
+        if prep.cfg.router != crate::config::RouterModel::Iq {
+            return Err(SimError::param(
+                "router",
+                "hotpotato",
+                "iq for a run that starts from another run's state (warm start)",
+            ));
+        }
+        if warm.cores.len() != prep.topo.num_routers as usize {
+            return Err(SimError::param(
+                "warm_state",
+                format!("a state of {} routers", warm.cores.len()),
+                format!(
+                    "the state of a run on the same network ({} routers)",
+                    prep.topo.num_routers
+                ),
+            ));
+        }
+        let WarmState {
+            mut cores,
+            now,
+            step_base,
+        } = warm;
+        for c in cores.iter_mut() {
+            c.restart(&source, now);
+        }
+        let mut eng = Self::assemble(prep, source, cores)?;
+        eng.now = now;
+        eng.step_base = step_base;
+        eng.last_moved = eng.totals().moved;
+        if prep.routing.needs_global_view() {
+            eng.publish_loads();
+        }
+        Ok(eng)
+    }
+
+    /// The network as this engine leaves it, everything sent delivered into its receivers'
+    /// wheels.
+    pub fn into_warm(mut self) -> WarmState {
+        self.deliver_pending(false);
+        WarmState {
+            cores: self.cores,
+            now: self.now,
+            step_base: self.step_base,
+        }
+    }
+
+    fn assemble(prep: &'p Prepared, source: Source, cores: Vec<RouterCore>) -> Result<Engine<'p>> {
+        let n = cores.len();
         let pool = match prep.cfg.threads {
             _ if one_thread(&prep.cfg) => None,
             t => Some(
@@ -428,14 +501,20 @@ impl<'p> Engine<'p> {
         }
         if prep.routing.needs_global_view() {
             // k = 1: the loads every router sees in the next cycle.
-            self.loads.resize(self.cores.len(), Vec::new());
-            for (l, c) in self.loads.iter_mut().zip(&self.cores) {
-                l.clear();
-                l.extend_from_slice(&c.iq().op_used);
-            }
+            self.publish_loads();
         }
         self.step_base = step_base;
         self.now += k as u32;
+    }
+
+    /// The output ports' credits in use, as routings with a global view read them in the next
+    /// cycle.
+    fn publish_loads(&mut self) {
+        self.loads.resize(self.cores.len(), Vec::new());
+        for (l, c) in self.loads.iter_mut().zip(&self.cores) {
+            l.clear();
+            l.extend_from_slice(&c.iq().op_used);
+        }
     }
 
     /// Delivers what the routers sent in the last batch (each router pulls its items, in

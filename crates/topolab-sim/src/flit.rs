@@ -49,6 +49,15 @@ impl Flit {
     pub fn measured(&self) -> bool {
         self.flags & MEASURED != 0
     }
+
+    /// A flit of the run before a warm start at cycle `now` (`crate::engine::WarmState`): not
+    /// measured, and aged from `now`, so that its wait in the runs before does not count in
+    /// this run's latency test.
+    #[inline]
+    pub fn carry_over(&mut self, now: u32) {
+        self.flags &= !MEASURED;
+        self.ctime = now;
+    }
 }
 
 /// Wheels of at most this many buckets (channel latencies up to 6) are sized ahead.
@@ -143,5 +152,10 @@ impl<T: Copy> Wheel<T> {
     /// Every item not yet taken.
     pub fn items(&self) -> impl Iterator<Item = &T> + '_ {
         self.buckets.iter().flatten()
+    }
+
+    /// Every item not yet taken, to change in place.
+    pub fn items_mut(&mut self) -> impl Iterator<Item = &mut T> + '_ {
+        self.buckets.iter_mut().flatten()
     }
 }

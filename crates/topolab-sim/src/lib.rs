@@ -11,7 +11,8 @@
 //! Layout: config (parameters), topo (ports and channels), flit (flits and channel delay
 //! lines), routing/ (one file per routing family), router/ (router models and endpoints),
 //! allocator/ (separable round-robin allocation), injection (sources), engine (cycle loop),
-//! measure (BookSim2's measurement method), sweep (latency-load curve, saturation), watchdog
+//! measure (BookSim2's measurement method), sweep (latency-load curve, saturation), session
+//! (a saturation search's runs, warm-started), watchdog
 //! (deadlock diagnosis, conservation checks), booksim (BookSim2 configuration files), traffic/
 //! (patterns and exchanges).
 
@@ -41,6 +42,7 @@ pub mod memory;
 mod read_ahead;
 pub mod router;
 pub mod routing;
+pub mod session;
 pub mod stats;
 pub mod sweep;
 pub mod topo;
@@ -50,8 +52,9 @@ pub mod watchdog;
 pub use config::{FlowControl, ParamDoc, RouterModel, SimConfig, PARAMS};
 pub use engine::Prepared;
 pub use error::{Result, SimError};
-pub use measure::{run, run_exchange, ExchangeResult, RunResult};
+pub use measure::{run, run_exchange, run_from, ExchangeResult, RunResult};
 pub use routing::simulator_routings;
+pub use session::SearchSession;
 pub use sweep::{sweep, SweepResult};
 
 use topolab_core::progress::Monitor;

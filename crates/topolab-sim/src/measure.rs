@@ -18,7 +18,7 @@
 //! router-to-router hops + 1. Unstable runs report the window they stopped in.
 
 use crate::config::SimConfig;
-use crate::engine::{Engine, Prepared, MAX_CYCLES};
+use crate::engine::{Engine, Prepared, WarmState, MAX_CYCLES};
 use crate::error::{Result, SimError};
 use crate::injection::Source;
 use crate::router::Phase;
@@ -166,6 +166,22 @@ fn check_measurement(cfg: &SimConfig) -> Result<()> {
 
 /// One run at `load` flits per endpoint per cycle with the traffic pattern `traffic`.
 pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> Result<RunResult> {
+    run_from(prep, traffic, load, None, monitor).map(|(result, _)| result)
+}
+
+/// One run as `run`, from the network state `warm` that a run on `prep` with the same
+/// `traffic` left (None: an empty network). A warm run's warm-up lasts `warm_start_periods`
+/// periods instead of `warmup_periods`, and its measurement as many periods as an empty
+/// network's could (max_samples - warmup_periods); its cycles and activity counts are its own.
+/// Returns the result and, when the run was not saturated and left the network loaded
+/// (`early_verdict`: no emptying), the state it left.
+pub fn run_from(
+    prep: &Prepared,
+    traffic: &str,
+    load: f64,
+    warm: Option<WarmState>,
+    monitor: &dyn Monitor,
+) -> Result<(RunResult, Option<WarmState>)> {
     if !(0.0..=1.0).contains(&load) || load.is_nan() {
         return Err(SimError::param(
             "load",
@@ -187,16 +203,34 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
     }
     let rate = load / prep.cfg.packet_size as f64;
     let started = Instant::now();
-    let mut eng = Engine::new(prep, Source::bernoulli(pattern, rate))?;
+    let source = Source::bernoulli(pattern, rate);
+    let is_warm = warm.is_some();
+    let mut eng = match warm {
+        None => Engine::new(prep, source)?,
+        Some(state) => Engine::resume(prep, source, state)?,
+    };
     let cfg = prep.cfg.clone();
+    let (warmup_periods, max_samples) = if is_warm {
+        let measuring = cfg.max_samples.saturating_sub(cfg.warmup_periods);
+        (cfg.warm_start_periods, measuring + cfg.warm_start_periods)
+    } else {
+        (cfg.warmup_periods, cfg.max_samples)
+    };
     let period = cfg.sample_period as u64;
+    // The cycle this run started at (0 from an empty network); the budget counts from it.
+    let start = eng.now as u64;
     let budget = cycle_budget(&cfg);
+    let budget_end = start + budget;
+    let (active_before, hops_before) = {
+        let t = eng.totals();
+        (t.active_cycles, t.flit_hops)
+    };
     // Throughputs per active endpoint, the unit of the offered load.
     let nodes = active as f64;
-    let estimate = (cfg.warmup_periods.max(1) as u64 + cfg.max_samples as u64) * period;
+    let estimate = (warmup_periods.max(1) as u64 + max_samples as u64) * period;
     let stage = "simulating";
 
-    let mut reset_time = 0u64;
+    let mut reset_time = start;
     let mut converged = 0u32;
     let (mut prev_lat, mut prev_acc) = (0.0f64, 0.0f64);
     let mut clear_last = false;
@@ -207,14 +241,14 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
     // Flits accepted since the statistics were last cleared, at the start of this period.
     let mut accepted_before = 0u64;
     eng.clear_stats();
-    while phases < cfg.max_samples && (eng.phase != Phase::Running || converged < 3) {
+    while phases < max_samples && (eng.phase != Phase::Running || converged < 3) {
         if clear_last || (eng.phase == Phase::WarmingUp && phases.is_multiple_of(2)) {
             clear_last = false;
             eng.clear_stats();
             reset_time = eng.now as u64;
             accepted_before = 0;
         }
-        eng.run_cycles(period, monitor, stage, estimate, eng.now as u64)?;
+        eng.run_cycles(period, monitor, stage, estimate, eng.now as u64 - start)?;
         let now = eng.now as u64;
         let t = eng.totals();
         let last_period_acc = (t.accepted_flits - accepted_before) as f64 / period as f64 / nodes;
@@ -230,16 +264,17 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
             unstable = true;
             reason = format!(
                 "unstable: average latency of finished packets and flits in flight {seen:.1} > \
-                 latency_thres = {} at cycle {now}",
-                cfg.latency_thres
+                 latency_thres = {} at cycle {}",
+                cfg.latency_thres,
+                now - start
             );
             eng.drain_time = now as u32;
             break;
         }
         match eng.phase {
             Phase::WarmingUp => {
-                let settled = if cfg.warmup_periods > 0 {
-                    phases + 1 >= cfg.warmup_periods
+                let settled = if warmup_periods > 0 {
+                    phases + 1 >= warmup_periods
                 } else {
                     settled(lat_change, cfg.warmup_thres)
                         && settled(acc_change, cfg.acc_warmup_thres)
@@ -327,7 +362,8 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
             if cut_from.is_some_and(|from| steps >= from && (steps - from).is_multiple_of(1000)) {
                 let now = eng.now as u64;
                 let left = outstanding(&eng, &t, rate, cfg.packet_size);
-                if let Some(why) = drain_decided(&cfg, &t, &left, now, budget, steps) {
+                let to_budget = budget_end.saturating_sub(now);
+                if let Some(why) = drain_decided(&cfg, &t, &left, now, to_budget, steps) {
                     cut = Some(left);
                     early = if early.is_empty() {
                         format!("stable: {why}")
@@ -337,7 +373,7 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
                     break;
                 }
             }
-            if eng.now as u64 >= budget {
+            if eng.now as u64 >= budget_end {
                 unstable = true;
                 converged = 0;
                 reason = format!(
@@ -347,7 +383,7 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
                 );
                 break;
             }
-            eng.run_cycles(1, monitor, "draining", estimate, eng.now as u64)?;
+            eng.run_cycles(1, monitor, "draining", estimate, eng.now as u64 - start)?;
             steps += 1;
             if steps.is_multiple_of(1000) {
                 let t = eng.totals();
@@ -358,8 +394,9 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
                     converged = 0;
                     reason = format!(
                         "unstable while draining: average latency of finished packets and \
-                         flits in flight {seen:.1} > latency_thres = {} at cycle {now}",
-                        cfg.latency_thres
+                         flits in flight {seen:.1} > latency_thres = {} at cycle {}",
+                        cfg.latency_thres,
+                        now - start
                     );
                     break;
                 }
@@ -374,7 +411,7 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
             "the warm-up did not settle within max_samples = {} periods (warmup_periods = 0: \
              latency and throughput changed by more than warmup_thres = {} / \
              acc_warmup_thres = {} each period)",
-            cfg.max_samples, cfg.warmup_thres, cfg.acc_warmup_thres
+            max_samples, cfg.warmup_thres, cfg.acc_warmup_thres
         );
     }
     let window_end = eng.drain_time as u64;
@@ -383,11 +420,12 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
     // Emptying the network (BookSim2 drains every packet before it ends) changes no measured
     // figure, only `cycles` and the activity counts; a saturation search needs only the
     // verdict, and near saturation the backlog of a few hot flows took thousands of cycles.
-    if !unstable && !stopped_saturated && !cfg.early_verdict {
+    let emptied = !unstable && !stopped_saturated && !cfg.early_verdict;
+    if emptied {
         eng.phase = Phase::Emptying;
         eng.stop_generating();
-        while !(eng.totals().in_flight_flits == 0 && eng.quiet()) && (eng.now as u64) < budget {
-            eng.run_cycles(1, monitor, "emptying", estimate, eng.now as u64)?;
+        while !(eng.totals().in_flight_flits == 0 && eng.quiet()) && (eng.now as u64) < budget_end {
+            eng.run_cycles(1, monitor, "emptying", estimate, eng.now as u64 - start)?;
         }
     }
     let all = eng.totals();
@@ -403,9 +441,10 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
     // The network fills from empty during the warm-up: a packet to an average destination
     // needs about twice what the fastest one (nearest destination, no queueing) took. With a
     // shorter warm-up the window counts the fill-up (accepted far below injected). Judged on
-    // the fastest packet, which queueing past saturation does not slow down.
+    // the fastest packet, which queueing past saturation does not slow down. A warm start's
+    // network is full already.
     let fastest = samples.iter().copied().min().unwrap_or(0) as u64;
-    if !unstable && !stopped_saturated && reset_time < 2 * fastest {
+    if !is_warm && !unstable && !stopped_saturated && reset_time < 2 * fastest {
         return Err(SimError::param(
             "sample_period",
             format!(
@@ -426,8 +465,8 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
         }
     }
     let saturated = !reason.is_empty();
-    let cycles = eng.now as u64;
-    Ok(RunResult {
+    let cycles = eng.now as u64 - start;
+    let result = RunResult {
         routing: prep.routing_name.clone(),
         traffic: traffic.trim().to_string(),
         offered_load: load,
@@ -450,8 +489,8 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
         active_endpoints: active,
         wall_seconds: started.elapsed().as_secs_f64(),
         router_cycles: prep.topo.num_routers as u64 * cycles,
-        active_router_cycles: all.active_cycles,
-        flit_hops: all.flit_hops,
+        active_router_cycles: all.active_cycles - active_before,
+        flit_hops: all.flit_hops - hops_before,
         deflection_rate: if t.router_hops == 0 {
             0.0
         } else {
@@ -459,7 +498,9 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
         },
         max_hops: all.max_hops,
         early_verdict: early,
-    })
+    };
+    let state = (!saturated && !emptied).then(|| eng.into_warm());
+    Ok((result, state))
 }
 
 /// The final test on the throughput: the window (`span` cycles, `nodes` active endpoints)
@@ -515,26 +556,27 @@ fn outstanding(eng: &Engine, t: &Totals, rate: f64, packet_size: u32) -> Outstan
 /// `early_verdict` while draining: the drain is taken to leave the verdict as it is when the
 /// latency BookSim2 tests (finished packets and flits in flight) is below half the threshold,
 /// and the measured packets' average latency would stay below half of it even if every one
-/// still outstanding waited until the cycle budget; the words, or None otherwise.
+/// still outstanding waited until the cycle budget (`to_budget` cycles after `now`); the words,
+/// or None otherwise.
 fn drain_decided(
     cfg: &SimConfig,
     t: &Totals,
     left: &Outstanding,
     now: u64,
-    budget: u64,
+    to_budget: u64,
     steps: u64,
 ) -> Option<String> {
     let half = cfg.latency_thres / 2.0;
     let seen = t.latency_with_in_flight(now);
     let packets = t.packets as f64 + left.packets;
-    let waiting = left.age_sum + left.packets * budget.saturating_sub(now) as f64;
+    let waiting = left.age_sum + left.packets * to_budget as f64;
     let worst = (t.plat_sum as f64 + waiting) / packets;
     (seen <= half && worst <= half).then(|| {
         format!(
             "drain ended {steps} cycles after the measurement with {:.0} measured packets \
              outstanding (counted in the latency at their age then): latency {seen:.1}, and \
-             {worst:.1} if they all waited until the cycle budget ({budget}), both below \
-             latency_thres / 2",
+             {worst:.1} if they all waited until the cycle budget ({to_budget} cycles on), both \
+             below latency_thres / 2",
             left.packets
         )
     })

@@ -48,10 +48,15 @@ offered load a network carries under a routing and a traffic pattern, found in a
    (accepting 0.16-0.21 against 0.22 carried), where the climb needs no overloaded run but
    the first.
 
+4. **Start warm.** A run above the highest load carried so far starts from the network that
+   run left (``_core.SearchSession``; docs/simulator.md, "Warm starts"): it warms up for
+   ``warm_start_periods`` = 1 sample period instead of ``warmup_periods`` = 3. A run below it,
+   or above a carried run whose measured packets took more than a period to drain (flows it
+   oversubscribed), starts from the last state kept or an empty network.
+
 Each search is one point of the experiment kind ``saturation`` (``saturation_point``), so that
 ``topolab compare`` runs its searches through the experiment runner (every local core, or a
-Dask cluster) and a results store resumes them. Warm state is not carried from one load to the
-next: each run starts from an empty network, as the measurement rules assume.
+Dask cluster) and a results store resumes them.
 """
 
 from __future__ import annotations
@@ -69,7 +74,7 @@ TOLERANCE = 0.01
 # larger bound of these two, the routes UGAL chooses between.
 ADAPTIVE_BOUNDS = ("min", "valiant")
 # A point's parameters other than these are simulator parameters (docs/simulator.md).
-SEARCH_KEYS = ("network", "routing", "traffic", "seed", "tolerance")
+SEARCH_KEYS = ("network", "routing", "traffic", "seed", "tolerance", "warm_start")
 # The static bound lists the paths of every router pair with traffic (uniform traffic: every
 # pair; a permutation: one per endpoint), Valiant's over every intermediate. Past these limits
 # it would cost more than the run it may save (an overloaded run of 800 cycles at 10,000
@@ -197,12 +202,14 @@ def search(
 
 def saturation_point(params: dict[str, Any]) -> dict[str, Any]:
     """One experiment point of kind "saturation": the search above on ``network`` (a spec) with
-    ``routing``, ``traffic``, ``seed`` and ``tolerance``; every other key is a simulator
-    parameter (``early_verdict`` is always on). Results: ``saturation_load``, ``saturated_load``,
+    ``routing``, ``traffic``, ``seed``, ``tolerance`` and ``warm_start`` (default true; false:
+    every run from an empty network); every other key is a simulator parameter
+    (``early_verdict`` is always on). Results: ``saturation_load``, ``saturated_load``,
     ``static_bound``, ``runs``, ``sim_cycles``, ``sim_seconds`` and per run by increasing load
     ``offered_load``, ``run_cycles``, ``accepted_throughput``, ``avg_latency``, ``early_verdict``."""
+    from topolab._args import bool_arg
     from topolab.network import build
-    from topolab.sim import simulate
+    from topolab.sim import SimResult, simulate
 
     net = build(str(params["network"]))
     routing = str(params.get("routing", "min"))
@@ -213,8 +220,16 @@ def saturation_point(params: dict[str, Any]) -> dict[str, Any]:
     bound = static_bound(net, routing, traffic)
     shortfall = float(sim_params.get("saturation_tolerance", _sim_default("saturation_tolerance")))
 
-    def run(load: float) -> Any:
-        return simulate(net, routing, traffic, load, seed=seed, progress=False, **sim_params)
+    if bool_arg("saturation", "warm_start", params.get("warm_start", True)):
+        session = _core.SearchSession(net._net, routing, traffic, seed=seed, params=sim_params)
+
+        def run(load: float) -> Any:
+            return SimResult._from_core(session.run(load))
+
+    else:
+
+        def run(load: float) -> Any:
+            return simulate(net, routing, traffic, load, seed=seed, progress=False, **sim_params)
 
     found = search(run, bound, float(params.get("tolerance", TOLERANCE)), shortfall)
     results = [r for _, r in found["runs"]]
@@ -234,11 +249,12 @@ def saturation_point(params: dict[str, Any]) -> dict[str, Any]:
 
 
 def check_saturation_point(params: dict[str, Any]) -> None:
-    """Before any point runs: the tolerance, the seed and the simulator parameters."""
-    from topolab._args import float_arg, int_arg
+    """Before any point runs: the tolerance, the seed, warm_start and the simulator parameters."""
+    from topolab._args import bool_arg, float_arg, int_arg
 
     float_arg("saturation", "tolerance", params.get("tolerance", TOLERANCE), 1e-6, 0.5)
     int_arg("saturation", "seed", params.get("seed", DEFAULT_SEED))
+    bool_arg("saturation", "warm_start", params.get("warm_start", True))
     _core.check_sim_params({k: v for k, v in params.items() if k not in SEARCH_KEYS})
 
 

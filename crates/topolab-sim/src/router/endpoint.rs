@@ -129,6 +129,28 @@ impl Endpoints {
         self.earliest = self.wake.iter().copied().min().unwrap_or(u32::MAX);
     }
 
+    /// A warm start (`crate::engine::WarmState`) at cycle `now` under `source`, whose rate may
+    /// differ from the one the pending creations were drawn at: every endpoint draws its next
+    /// creation afresh from `now` (the Bernoulli process has no memory, so this is the new
+    /// rate's process from `now` on). Its source queue starts empty, as in a run from an empty
+    /// network: the backlog of a flow oversubscribed by the run before (a permutation's
+    /// busiest channels, long before the network saturates) would otherwise carry its age
+    /// from run to run into the latency test. The packet being injected goes on
+    /// (`Flit::carry_over`).
+    pub fn restart(&mut self, source: &Source, rng: &mut ChaCha8Rng, now: u32) {
+        for (e, s) in self.senders.iter_mut().enumerate() {
+            if let Source::Bernoulli { .. } = source {
+                s.next_gen = (now as u64).saturating_add(source.gap(rng));
+            }
+            s.partial.carry_over(now);
+            self.wake[e] = s.wake();
+        }
+        self.earliest = self.wake.iter().copied().min().unwrap_or(u32::MAX);
+        for (_, f) in self.ej_wheel.items_mut() {
+            f.carry_over(now);
+        }
+    }
+
     /// Flits held by the endpoints: created and not yet injected.
     pub fn held_flits(&self) -> u64 {
         self.senders.iter().map(|s| s.left as u64).sum()

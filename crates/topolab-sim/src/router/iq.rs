@@ -329,6 +329,13 @@ impl IqState {
         }
     }
 
+    /// Every flit the router holds is carried over to a warm start at `now` (`Flit::carry_over`).
+    pub fn carry_over(&mut self, now: u32) {
+        for f in self.flits.iter_mut() {
+            f.carry_over(now);
+        }
+    }
+
     /// The front flit of input VC `iv`.
     #[inline]
     pub fn front(&self, iv: usize) -> Option<&Flit> {

@@ -163,6 +163,33 @@ impl RouterCore {
         }
     }
 
+    /// A warm start at cycle `now` under `source` (`crate::engine::WarmState`; input-queued
+    /// routers): the sources go on at the new rate, every flit in flight is carried over
+    /// (`Flit::carry_over`: not measured, aged from `now`), and the measurement's counters
+    /// start again.
+    pub fn restart(&mut self, source: &Source, now: u32) {
+        self.eps.restart(source, &mut self.rng_inject, now);
+        if let Model::Iq(iq) = &mut self.model {
+            iq.carry_over(now);
+        }
+        let pending = self.staged_flits.iter_mut().chain(&mut self.arrivals);
+        for (_, f) in self.flit_wheel.items_mut().chain(pending) {
+            f.carry_over(now);
+        }
+        let s = &mut self.stats;
+        s.clear_period();
+        // The network-wide sum of the creation cycles of the flits in flight (`Totals`), all
+        // now `now`: each router's share of the flits in flight counted at `now`.
+        let in_flight = s.gen_flits.wrapping_sub(s.ej_flits);
+        s.gen_ctime = s.ej_ctime.wrapping_add(in_flight.wrapping_mul(now as u64));
+        s.meas_gen_flits = 0;
+        s.meas_ej_flits = 0;
+        s.meas_gen_ctime = 0;
+        s.meas_ej_ctime = 0;
+        s.max_hops = 0;
+        self.own_wake = self.own_wake.min(now);
+    }
+
     /// The input-queued router state (watchdog diagnosis, published loads: iq runs only).
     #[inline]
     pub fn iq(&self) -> &IqState {
