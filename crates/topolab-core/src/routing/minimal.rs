@@ -3,8 +3,8 @@
 //!
 //! `MinimalTable` answers "which neighbours of r are one hop closer to t" for every pair. When
 //! no router has more than 64 neighbours and the table fits `MASK_BUDGET`, the answer is one
-//! precomputed u64 per pair (bit i: the i-th neighbour is closer), so a routing decision reads
-//! one word instead of every neighbour's distance (a cache miss each on large networks: this
+//! precomputed mask per pair (bit i: the i-th neighbour is closer; 1 to 8 bytes, as r's degree
+//! needs), so a routing decision reads one word instead of every neighbour's distance (a cache miss each on large networks: this
 //! is what keeps the simulator fast on networks of thousands of routers). Networks of diameter
 //! 2 too large or too wide for the mask (a million-endpoint Slim Fly: 15,842 routers of 133
 //! neighbours) get one byte per pair instead, `UniqueNext`: the position of the closer neighbour
@@ -90,6 +90,89 @@ impl UniqueNext {
     }
 }
 
+/// The minimal-next-hop mask of every (router, destination router) pair (bit i: the i-th
+/// neighbour is one hop closer), each router's row as wide as its degree needs: 1, 2, 4 or 8
+/// bytes per destination. A network of many low-degree routers and a few wide ones (a
+/// HammingMesh's boards, 6 neighbours, and its row and column switches, 48) fits the budget
+/// where eight bytes for every pair would not (11,816 routers: 1.1 GB at eight bytes, 0.27 GB
+/// by degree), and a smaller table stays in the caches longer.
+#[derive(Debug, Clone)]
+struct NextMasks {
+    bytes: Vec<u8>,
+    /// Per router: where its row starts in `bytes`, and the bytes per entry.
+    rows: Vec<(usize, usize)>,
+}
+
+impl NextMasks {
+    /// Bytes per entry for a router of `degree` neighbours (at most 64).
+    fn width(degree: usize) -> usize {
+        match degree {
+            0..=8 => 1,
+            9..=16 => 2,
+            17..=32 => 4,
+            _ => 8,
+        }
+    }
+
+    /// The table's size in bytes, None when some router has more than 64 neighbours.
+    fn size(net: &Network) -> Option<usize> {
+        let n = net.num_routers();
+        (0..n)
+            .map(|r| net.neighbors(r).len())
+            .try_fold(0usize, |sum, degree| {
+                (degree <= 64).then(|| sum + n * Self::width(degree))
+            })
+    }
+
+    fn build(net: &Network, hops: &HopMatrix) -> NextMasks {
+        let n = net.num_routers();
+        let mut rows = Vec::with_capacity(n);
+        let mut start = 0;
+        for r in 0..n {
+            let width = Self::width(net.neighbors(r).len());
+            rows.push((start, width));
+            start += n * width;
+        }
+        let row_bytes: Vec<Vec<u8>> = (0..n)
+            .into_par_iter()
+            .map(|r| {
+                let width = rows[r].1;
+                let mut row = Vec::with_capacity(n * width);
+                for t in 0..n {
+                    let d = hops.get(r, t);
+                    let mut m = 0u64;
+                    if d != 0 && d != NO_PATH {
+                        for (i, &v) in net.neighbors(r).iter().enumerate() {
+                            if hops.get(v as usize, t) == d - 1 {
+                                m |= 1 << i;
+                            }
+                        }
+                    }
+                    row.extend_from_slice(&m.to_le_bytes()[..width]);
+                }
+                row
+            })
+            .collect();
+        NextMasks {
+            bytes: row_bytes.concat(),
+            rows,
+        }
+    }
+
+    #[inline]
+    fn get(&self, r: usize, t: usize) -> u64 {
+        let (start, width) = self.rows[r];
+        let at = start + t * width;
+        let b = &self.bytes;
+        match width {
+            1 => b[at] as u64,
+            2 => u16::from_le_bytes([b[at], b[at + 1]]) as u64,
+            4 => u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]) as u64,
+            _ => u64::from_le_bytes(b[at..at + 8].try_into().expect("8-byte entry")),
+        }
+    }
+}
+
 /// Minimal next hops of every (router, destination router) pair.
 #[derive(Debug, Clone)]
 pub struct MinimalTable {
@@ -100,7 +183,7 @@ pub struct MinimalTable {
     /// Distances to each destination, row by destination (`to_dest[t * n + v] = d(v, t)`),
     /// for directed networks; undirected networks read `hops` (symmetric) row t instead.
     to_dest: Option<Vec<u16>>,
-    mask: Option<Vec<u64>>,
+    mask: Option<NextMasks>,
     unique_next: Option<UniqueNext>,
     /// Longest shortest path between routers with endpoints (all routers when the network has
     /// no endpoints): the hop-indexed VC classes minimal routing needs.
@@ -162,29 +245,9 @@ impl MinimalTable {
         });
         let (offsets, targets) = net.csr();
         let max_deg = (0..n).map(|r| net.neighbors(r).len()).max().unwrap_or(0);
-        let mask = (max_deg <= 64 && n * n * 8 <= MASK_BUDGET).then(|| {
-            let rows: Vec<Vec<u64>> = (0..n)
-                .into_par_iter()
-                .map(|r| {
-                    (0..n)
-                        .map(|t| {
-                            let d = hops.get(r, t);
-                            if d == 0 || d == NO_PATH {
-                                return 0;
-                            }
-                            let mut m = 0u64;
-                            for (i, &v) in net.neighbors(r).iter().enumerate() {
-                                if hops.get(v as usize, t) == d - 1 {
-                                    m |= 1 << i;
-                                }
-                            }
-                            m
-                        })
-                        .collect()
-                })
-                .collect();
-            rows.concat()
-        });
+        let mask = NextMasks::size(net)
+            .is_some_and(|size| size <= MASK_BUDGET)
+            .then(|| NextMasks::build(net, &hops));
         let unique_next = (mask.is_none() && UniqueNext::worth_building(net, diameter, max_deg))
             .then(|| UniqueNext::build(net, &hops));
         Ok(MinimalTable {
@@ -225,7 +288,7 @@ impl MinimalTable {
     /// The precomputed mask of minimal next hops (bit i: `neighbors(r)[i]`), when built.
     #[inline]
     pub fn mask(&self, r: usize, t: usize) -> Option<u64> {
-        self.mask.as_ref().map(|m| m[r * self.n + t])
+        self.mask.as_ref().map(|m| m.get(r, t))
     }
 
     /// Calls `f` with the position in `neighbors(r)` of every neighbour one hop closer to t
@@ -436,6 +499,37 @@ mod tests {
                             assert_eq!(got, with_mask[r * n + t], "{spec}: mask, {r} -> {t}");
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /// Masks of every width (1, 2, 4 and 8 bytes: up to 8, 16, 32 and 64 neighbours) and of
+    /// mixed widths (a HammingMesh's boards of 4 neighbours and switches of 12) give the
+    /// brute force's candidates.
+    #[test]
+    fn masks_of_every_width_are_the_brute_forces() {
+        for (spec, widths) in [
+            ("torus:dims=4x5", &[1][..]),
+            ("hyperx:dims=6x6", &[2]),
+            ("slimfly:q=13", &[4]),
+            ("hyperx:dims=20x20", &[8]),
+            ("hammingmesh:a=2,b=2,x=6,y=6,radix=12,p=1", &[1, 2]),
+        ] {
+            let net = build_str(spec).unwrap();
+            let table = MinimalTable::build(&net, &Silent).unwrap();
+            let masks = table.mask.as_ref().expect("within the budget");
+            let mut seen: Vec<usize> = masks.rows.iter().map(|&(_, w)| w).collect();
+            seen.sort_unstable();
+            seen.dedup();
+            assert_eq!(seen, widths, "{spec}");
+            let hops = table.hops().clone();
+            let n = net.num_routers();
+            for r in 0..n {
+                for t in 0..n {
+                    let mut got = Vec::new();
+                    table.for_each_next(r, t, |i| got.push(i));
+                    assert_eq!(got, closer(&net, &hops, r, t), "{spec}: {r} -> {t}");
                 }
             }
         }
