@@ -27,14 +27,14 @@ def main() -> None:
     parser.add_argument("--num-vcs", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
-        "--cold", action="store_true", help="every run of the fast search from an empty network"
+        "--warm", action="store_true", help="warm starts in the fast search (docs/simulator.md, Warm starts)"
     )
     args = parser.parse_args()
     setup = {"num_vcs": args.num_vcs, **SIM_PARAMS}
 
     start = time.process_time()
     point = {"network": args.network, "routing": args.routing, "traffic": args.traffic, "seed": args.seed}
-    fast = saturation_point({**point, **setup, "warm_start": not args.cold})
+    fast = saturation_point({**point, **setup, "warm_start": args.warm})
     fast_cpu = time.process_time() - start
 
     start = time.process_time()

@@ -395,8 +395,9 @@ def test_estimates_creeping_down_from_full_load_restart_near_the_last_estimate()
 
 
 def test_warm_runs_find_the_saturation_of_runs_from_an_empty_network_in_fewer_cycles():
-    # each run above the highest carried load starts from the network that run left (warmed up
-    # one period instead of three); the DLN under randperm climbs through five carried loads
+    # on request, each run above the highest carried load starts from the network that run
+    # left (warmed up one period instead of three); the DLN under randperm climbs through five
+    # carried loads
     point = {
         "network": "dln:routers=200,shortcuts=8,p=6",
         "routing": "min",
@@ -405,8 +406,8 @@ def test_warm_runs_find_the_saturation_of_runs_from_an_empty_network_in_fewer_cy
         "num_vcs": 4,
         **PLAIN,
     }
-    warm = SAT.saturation_point(point)
-    cold = SAT.saturation_point({**point, "warm_start": False})
+    warm = SAT.saturation_point({**point, "warm_start": True})
+    cold = SAT.saturation_point(point)
     assert abs(warm["saturation_load"] - cold["saturation_load"]) <= SAT.TOLERANCE, (warm, cold)
     assert warm["sim_cycles"] < 0.9 * cold["sim_cycles"], (warm["run_cycles"], cold["run_cycles"])
     # the first run starts from an empty network either way

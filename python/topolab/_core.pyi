@@ -223,8 +223,8 @@ def simulate(
 
 @final
 class SearchSession:
-    """A saturation search's runs, each from the network the highest carried run below its
-    load left (docs/simulator.md, "Warm starts")."""
+    """A saturation search's runs on one network wired once; with ``warm_starts`` each from the
+    network the highest carried run below its load left (docs/simulator.md, "Warm starts")."""
 
     def __new__(
         cls,
@@ -233,6 +233,7 @@ class SearchSession:
         traffic: str,
         seed: int | None = None,
         params: dict[str, Any] | None = None,
+        warm_starts: bool = False,
     ) -> SearchSession: ...
     def run(self, load: float, progress: _ProgressCallback | None = None) -> dict[str, Any]: ...
     def warm_load(self) -> float | None: ...

@@ -115,9 +115,9 @@ fn simulate<'py>(
     to_py(py, &result)
 }
 
-/// The runs of a saturation search on one network, routing and traffic pattern: each run
-/// starts from the network the highest carried run below its load left (topolab_sim::session,
-/// docs/simulator.md "Warm starts").
+/// The runs of a saturation search on one network, routing and traffic pattern, wired once;
+/// with `warm_starts`, each run starts from the network the highest carried run below its load
+/// left (topolab_sim::session, docs/simulator.md "Warm starts").
 #[pyclass(name = "SearchSession", module = "topolab._core")]
 struct PySearchSession {
     inner: topolab_sim::SearchSession,
@@ -126,7 +126,7 @@ struct PySearchSession {
 #[pymethods]
 impl PySearchSession {
     #[new]
-    #[pyo3(signature = (net, routing, traffic, seed=None, params=None))]
+    #[pyo3(signature = (net, routing, traffic, seed=None, params=None, warm_starts=false))]
     fn new(
         py: Python<'_>,
         net: &PyNetwork,
@@ -134,11 +134,17 @@ impl PySearchSession {
         traffic: &str,
         seed: Option<u64>,
         params: Option<&Bound<'_, PyDict>>,
+        warm_starts: bool,
     ) -> PyResult<Self> {
         let cfg = config_from(params, seed)?;
         let inner = crate::monitor::run(py, None, |monitor| {
             Ok(topolab_sim::SearchSession::new(
-                &net.inner, routing, traffic, &cfg, monitor,
+                &net.inner,
+                routing,
+                traffic,
+                &cfg,
+                warm_starts,
+                monitor,
             ))
         })?
         .map_err(sim_err_to_py)?;

@@ -1,14 +1,15 @@
 //! The runs of a saturation search: one network, routing and traffic pattern at a sequence of
-//! loads, each starting from the network that the highest carried run below its load left
-//! (a warm start) instead of an empty one.
+//! loads, wired once (`Prepared`: routing tables, channels) for all of them. With warm starts
+//! on, each run starts from the network that the highest carried run below its load left
+//! instead of an empty one.
 //!
 //! A run from an empty network spends `warmup_periods` periods filling it (3 of compare's 200
-//! cycles, a third of a near-saturation run). A search runs every load above its highest
-//! carried one, whose network is already loaded nearly as the next load will load it: that run
-//! warms up for `warm_start_periods` periods (1 by default) and then measures as a cold run
-//! would (at most max_samples - warmup_periods periods). The sources change their rate at
-//! the start (the Bernoulli process has no memory: each endpoint draws its next creation
-//! afresh; a backlog stays), and the packets in flight are no longer measured.
+//! cycles). A search runs every load above its highest carried one, whose network is already
+//! loaded nearly as the next load will load it: with warm starts that run warms up for
+//! `warm_start_periods` periods (1 by default) and then measures as a cold run would (at most
+//! max_samples - warmup_periods periods). The sources change their rate at the start (the
+//! Bernoulli process has no memory: each endpoint draws its next creation afresh, with an
+//! empty source queue as in a cold run), and the packets in flight are no longer measured.
 //!
 //! The state kept is the highest carried run's whose measured packets were all delivered
 //! within one sample period after its measurement. A longer drain means flows that run
@@ -19,6 +20,10 @@
 //! network loaded; otherwise every run starts empty) and the input-queued router. A run at a
 //! load no higher than the kept one starts empty. So a search's results depend on the order
 //! of its loads, and are the same for the same order and seed, on any number of threads.
+//!
+//! Near saturation a warm run measures a network closer to its steady state than a cold run's
+//! short warm-up does, so it is judged saturated at lower loads (docs/simulator.md, "Warm
+//! starts"): warm starts are off by default.
 
 use crate::config::RouterModel;
 use crate::engine::{Prepared, WarmState};
@@ -32,17 +37,20 @@ use topolab_core::Network;
 pub struct SearchSession {
     prep: Prepared,
     traffic: String,
+    warm_starts: bool,
     /// The load of the highest carried run and the network it left.
     warm: Option<(f64, WarmState)>,
 }
 
 impl SearchSession {
     /// The network wired with `routing` once for every run; `traffic` is checked here.
+    /// `warm_starts`: runs above the highest carried load start from its network.
     pub fn new(
         net: &Network,
         routing: &str,
         traffic: &str,
         cfg: &SimConfig,
+        warm_starts: bool,
         monitor: &dyn Monitor,
     ) -> Result<SearchSession> {
         let prep = Prepared::new(net, routing, cfg, monitor)?;
@@ -50,12 +58,14 @@ impl SearchSession {
         Ok(SearchSession {
             prep,
             traffic: traffic.trim().to_string(),
+            warm_starts,
             warm: None,
         })
     }
 
-    /// One run at `load`, from the network the highest carried run left when its load was
-    /// lower (`RunResult::cycles` counts this run's cycles only).
+    /// One run at `load`: from an empty network, or with warm starts from the network the
+    /// highest carried run left when its load was lower (`RunResult::cycles` counts this run's
+    /// cycles only).
     pub fn run(&mut self, load: f64, monitor: &dyn Monitor) -> Result<RunResult> {
         let from = match &self.warm {
             Some((carried, state)) if *carried < load => Some(state.clone()),
@@ -71,15 +81,16 @@ impl SearchSession {
             .cycles
             .saturating_sub(result.sample_periods as u64 * period);
         if let Some(state) = left {
-            if higher && drain <= period && self.prep.cfg.router == RouterModel::Iq {
+            let iq = self.prep.cfg.router == RouterModel::Iq;
+            if self.warm_starts && iq && higher && drain <= period {
                 self.warm = Some((load, state));
             }
         }
         Ok(result)
     }
 
-    /// The load whose network the next run above it starts from (None: every run starts
-    /// empty).
+    /// The load of the run whose network the next run above it starts from (None: every run
+    /// starts empty).
     pub fn warm_load(&self) -> Option<f64> {
         self.warm.as_ref().map(|(load, _)| *load)
     }

@@ -30,7 +30,7 @@ fn warm_and_cold(
 ) -> Vec<(RunResult, RunResult)> {
     let net = build_str(spec).unwrap();
     let cfg = compare_config(&[]);
-    let mut session = SearchSession::new(&net, routing, traffic, &cfg, &Silent).unwrap();
+    let mut session = SearchSession::new(&net, routing, traffic, &cfg, true, &Silent).unwrap();
     loads
         .iter()
         .map(|&load| {
@@ -97,7 +97,7 @@ fn a_warm_run_warms_up_for_warm_start_periods() {
     let net = build_str("slimfly:q=5").unwrap();
     for periods in [1u32, 2] {
         let cfg = compare_config(&[("warm_start_periods", &periods.to_string())]);
-        let mut session = SearchSession::new(&net, "min", "uniform", &cfg, &Silent).unwrap();
+        let mut session = SearchSession::new(&net, "min", "uniform", &cfg, true, &Silent).unwrap();
         let first = session.run(0.4, &Silent).unwrap();
         let next = session.run(0.5, &Silent).unwrap();
         assert!(first.early_verdict.starts_with("stable"), "{first:?}");
@@ -115,7 +115,7 @@ fn a_warm_run_warms_up_for_warm_start_periods() {
 fn the_state_kept_is_the_highest_carried_runs_with_a_short_drain() {
     let net = build_str("dln:routers=200,shortcuts=8,p=6").unwrap();
     let cfg = compare_config(&[]);
-    let mut session = SearchSession::new(&net, "min", "randperm", &cfg, &Silent).unwrap();
+    let mut session = SearchSession::new(&net, "min", "randperm", &cfg, true, &Silent).unwrap();
     assert_eq!(session.warm_load(), None);
     session.run(0.2, &Silent).unwrap();
     assert_eq!(session.warm_load(), Some(0.2));
@@ -142,7 +142,8 @@ fn one_and_two_threads_give_the_same_warm_runs() {
     let net = build_str("slimfly:q=5").unwrap();
     let runs = |threads: &str| {
         let cfg = compare_config(&[("threads", threads)]);
-        let mut session = SearchSession::new(&net, "ugal_l", "uniform", &cfg, &Silent).unwrap();
+        let mut session =
+            SearchSession::new(&net, "ugal_l", "uniform", &cfg, true, &Silent).unwrap();
         [0.3, 0.45, 0.6, 0.9]
             .iter()
             .map(|&load| {
