@@ -165,13 +165,6 @@ pub struct WarmState {
     step_base: u64,
 }
 
-impl WarmState {
-    /// The clock: the cycles simulated since the network was empty.
-    pub fn cycle(&self) -> u32 {
-        self.now
-    }
-}
-
 impl<'p> Engine<'p> {
     pub fn new(prep: &'p Prepared, source: Source) -> Result<Engine<'p>> {
         let topo = &prep.topo;
