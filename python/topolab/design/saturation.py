@@ -95,7 +95,7 @@ ADAPTIVE_BOUND_MAX_ROUTERS = 1000
 # was carried: this fraction of the last estimate. The default question's five such searches
 # (HammingMesh and BDF under `randperm`, the mesh and the Dragonfly under uniform traffic, the
 # Dragonfly under its worst case) saturated at 0.91-0.99 of that estimate; the middle of
-# [0, saturated load] they went to before was 0.48-0.61 of it, and climbing back cost 3-5 runs.
+# [0, saturated load] they went to before was 0.52-0.61 of it, and climbing back cost 3-5 runs.
 CREEPING_RESTART = 0.9
 
 Run = Callable[[float], Any]
