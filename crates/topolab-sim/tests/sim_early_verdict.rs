@@ -4,7 +4,7 @@
 
 use topolab_core::build_str;
 use topolab_core::progress::Silent;
-use topolab_sim::{simulate, SimConfig};
+use topolab_sim::{simulate, RunResult, SimConfig};
 
 /// A run of 500-cycle periods with or without the early verdict, and `overrides`.
 fn config(early: bool, overrides: &[(&str, &str)]) -> SimConfig {
@@ -17,6 +17,22 @@ fn config(early: bool, overrides: &[(&str, &str)]) -> SimConfig {
     }
     c.validate().unwrap();
     c
+}
+
+/// A DLN of 200 routers under `min` and `randperm` at `load`, with compare --simulate's router
+/// and periods (docs/compare.md): its busiest channels' flows saturate near 0.32.
+fn dln_randperm(load: f64, early: bool) -> RunResult {
+    let net = build_str("dln:routers=200,shortcuts=8,p=6").unwrap();
+    let compare = [("sample_period", "200"), ("internal_speedup", "2")];
+    simulate(
+        &net,
+        "min",
+        "randperm",
+        load,
+        &config(early, &compare),
+        &Silent,
+    )
+    .unwrap()
 }
 
 #[test]
@@ -154,21 +170,7 @@ fn a_drain_held_by_a_few_hot_flows_ends_once_it_cannot_change_the_verdict() {
     // draining once those packets, even waiting until the cycle budget, could not lift the
     // latency past half the threshold; its latency counts them at their age then, so it is a
     // lower bound of the full run's.
-    let net = build_str("dln:routers=200,shortcuts=8,p=6").unwrap();
-    let run = |early: bool| {
-        // compare --simulate's router and periods (docs/compare.md)
-        let compare = [("sample_period", "200"), ("internal_speedup", "2")];
-        simulate(
-            &net,
-            "min",
-            "randperm",
-            0.3,
-            &config(early, &compare),
-            &Silent,
-        )
-        .unwrap()
-    };
-    let (full, fast) = (run(false), run(true));
+    let (full, fast) = (dln_randperm(0.3, false), dln_randperm(0.3, true));
     assert!(!full.saturated && !fast.saturated, "{full:?}\n{fast:?}");
     assert!(
         fast.early_verdict.contains("drain ended"),
@@ -198,20 +200,7 @@ fn a_window_settled_short_of_the_load_is_saturated_after_a_few_periods() {
     // (94% and 98.5%), so before this rule it measured all its periods. From three measured
     // periods on, once its window is below 96.4% and its last period no better: saturated, as
     // the full run says at the end of its measurement.
-    let net = build_str("dln:routers=200,shortcuts=8,p=6").unwrap();
-    let compare = [("sample_period", "200"), ("internal_speedup", "2")];
-    let run = |early: bool| {
-        simulate(
-            &net,
-            "min",
-            "randperm",
-            0.33,
-            &config(early, &compare),
-            &Silent,
-        )
-        .unwrap()
-    };
-    let (full, fast) = (run(false), run(true));
+    let (full, fast) = (dln_randperm(0.33, false), dln_randperm(0.33, true));
     assert!(full.saturated && !full.unstable, "{full:?}");
     assert!(fast.saturated, "{fast:?}");
     assert!(
