@@ -91,21 +91,29 @@ fn span(routers: usize) -> usize {
 fn run_span<T>(
     cores: &mut [RouterCore],
     per: &mut [T],
-    read_ahead: ReadAhead,
+    ahead: Ahead,
     first: u32,
     turn: &impl Fn(&mut RouterCore, &mut T),
 ) {
     for (r, x) in per.iter_mut().enumerate() {
-        if read_ahead != ReadAhead::Off {
+        if ahead.mode != ReadAhead::Off {
             if let Some(c) = cores.get(r + 2) {
                 c.read_ahead_record();
             }
             if let Some(c) = cores.get(r + 1) {
-                c.read_ahead(first);
+                c.read_ahead(first, ahead.topo, ahead.routing);
             }
         }
         turn(&mut cores[r], x);
     }
+}
+
+/// What `run_span` reads ahead with.
+#[derive(Clone, Copy)]
+struct Ahead<'a> {
+    mode: ReadAhead,
+    topo: &'a SimTopology,
+    routing: &'a Routing,
 }
 
 /// Largest cycle count a run may reach (cycles are u32 in the hot loop).
@@ -412,7 +420,11 @@ impl<'p> Engine<'p> {
         }
         let k = k as usize;
         let first = ctxs[0].0;
-        let read_ahead = self.read_ahead;
+        let read_ahead = Ahead {
+            mode: self.read_ahead,
+            topo,
+            routing: &prep.routing,
+        };
         {
             let global = PublishedLoads(&self.loads);
             let (phase, drain_time, generating) = (self.phase, self.drain_time, self.generating);

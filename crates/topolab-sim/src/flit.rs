@@ -112,6 +112,12 @@ impl<T: Copy> Wheel<T> {
         crate::read_ahead::slice(b);
     }
 
+    /// The items arriving at `now`.
+    #[inline]
+    pub fn arriving(&self, now: u32) -> &[T] {
+        &self.buckets[(now & self.mask) as usize]
+    }
+
     /// Something arrives at `now`.
     #[inline]
     pub fn has(&self, now: u32) -> bool {

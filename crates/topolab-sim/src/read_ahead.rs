@@ -9,6 +9,10 @@
 //! other, so that the processor overlaps their misses; the turn that follows finds the lines
 //! in its cache. Nothing is written: results do not depend on it.
 //!
+//! The routing tables are read ahead the same way: the entry each arriving flit's route
+//! computation will read (its next hops towards its destination or intermediate router), a
+//! miss per hop on networks of thousands of routers (`HopRouting::read_ahead`).
+//!
 //! Why loads and not prefetch instructions: on the AMD EPYC virtual machines this was
 //! measured on, `prefetcht0/t1/t2` left the misses where they were (the profile's costliest
 //! load, a buffered flit's, kept its share), while plain loads of the same lines removed it and

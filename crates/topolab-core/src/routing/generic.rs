@@ -155,6 +155,16 @@ impl Valiant {
         self.restricted(s, t).unwrap_or(&self.pool)
     }
 
+    /// The router a packet in state `st` at r heads for, and its phase.
+    #[inline]
+    fn target(&self, r: u32, t: u32, st: RouteState) -> (u32, u8) {
+        if st.phase == TO_INTERMEDIATE && r != st.aux {
+            (st.aux, TO_INTERMEDIATE)
+        } else {
+            (t, TO_DESTINATION)
+        }
+    }
+
     #[inline]
     fn admissible(&self, s: u32, t: u32, i: u32) -> bool {
         if i == s || i == t {
@@ -249,12 +259,13 @@ impl HopRouting for Valiant {
         super::rule::sample_weighted(&all, rng)
     }
     #[inline]
+    fn read_ahead(&self, r: u32, t: u32, st: RouteState) {
+        self.table
+            .read_ahead(r as usize, self.target(r, t, st).0 as usize)
+    }
+    #[inline]
     fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
-        let (target, phase) = if st.phase == TO_INTERMEDIATE && r != st.aux {
-            (st.aux, TO_INTERMEDIATE)
-        } else {
-            (t, TO_DESTINATION)
-        };
+        let (target, phase) = self.target(r, t, st);
         let vc = match self.vcs {
             VcRule::Single => 0,
             VcRule::Phase => phase,
@@ -319,6 +330,14 @@ impl HopRouting for Ugal {
         self.val.start(s, t, out);
         for x in &mut out[first..] {
             x.1 *= 0.5;
+        }
+    }
+    #[inline]
+    fn read_ahead(&self, r: u32, t: u32, st: RouteState) {
+        if st.phase == UGAL_MINIMAL {
+            self.min.read_ahead(r, t, st)
+        } else {
+            self.val.read_ahead(r, t, st)
         }
     }
     fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
@@ -558,6 +577,13 @@ impl HopRouting for UgalCandidates {
         match self {
             UgalCandidates::Shortest(u) => u.next(r, t, hop, st, out),
             UgalCandidates::Dragonfly(d) => d.next(r, t, hop, st, out),
+        }
+    }
+    #[inline]
+    fn read_ahead(&self, r: u32, t: u32, st: RouteState) {
+        match self {
+            UgalCandidates::Shortest(u) => u.read_ahead(r, t, st),
+            UgalCandidates::Dragonfly(d) => d.read_ahead(r, t, st),
         }
     }
     #[inline(always)]

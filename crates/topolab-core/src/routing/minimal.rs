@@ -291,6 +291,16 @@ impl MinimalTable {
         self.mask.as_ref().map(|m| m.get(r, t))
     }
 
+    /// Reads the entry of (r, t) that `for_each_next` reads first (`HopRouting::read_ahead`).
+    #[inline]
+    pub fn read_ahead(&self, r: usize, t: usize) {
+        if let Some(masks) = &self.mask {
+            std::hint::black_box(masks.get(r, t));
+        } else if let Some(UniqueNext(next)) = &self.unique_next {
+            std::hint::black_box(next[r * self.n + t]);
+        }
+    }
+
     /// Calls `f` with the position in `neighbors(r)` of every neighbour one hop closer to t
     /// (nothing when r == t or t is unreachable).
     #[inline]
@@ -420,6 +430,10 @@ impl HopRouting for Minimal {
     }
     fn sample_start(&self, _s: u32, _t: u32, _rng: &mut rand_chacha::ChaCha8Rng) -> RouteState {
         RouteState::default()
+    }
+    #[inline]
+    fn read_ahead(&self, r: u32, t: u32, _st: RouteState) {
+        self.table.read_ahead(r as usize, t as usize)
     }
     #[inline]
     fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {

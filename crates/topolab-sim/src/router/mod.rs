@@ -206,14 +206,17 @@ impl RouterCore {
     }
 
     /// Brings what this router's state points to into the cache ahead of its turn in cycle
-    /// `now`. The record itself should have been read a turn earlier (`read_ahead_record`),
-    /// since following the pointers here needs it.
-    pub fn read_ahead(&self, now: u32) {
+    /// `now`, and the routing table entries that routing the flits arriving then will read
+    /// (`Routing::read_ahead`). The record itself should have been read a turn earlier
+    /// (`read_ahead_record`), since following the pointers here needs it.
+    pub fn read_ahead(&self, now: u32, topo: &SimTopology, routing: &Routing) {
         if let Model::Iq(iq) = &self.model {
             iq.read_ahead();
         }
         self.eps.read_ahead(now);
-        self.flit_wheel.read_ahead(now);
+        for (_, f) in self.flit_wheel.arriving(now) {
+            routing.read_ahead(topo, self.id, f);
+        }
         self.credit_wheel.read_ahead(now);
     }
 

@@ -69,6 +69,13 @@ impl MinStatic {
         }
     }
 
+    /// Reads the table entry of (router, t) (`Routing::read_ahead`).
+    #[inline]
+    pub fn read_ahead(&self, topo: &SimTopology, router: u32, t: u32) {
+        let k = router as usize * topo.num_routers as usize + t as usize;
+        std::hint::black_box(self.fixed.get(k).copied());
+    }
+
     #[inline]
     pub fn route(&self, ctx: &RouteCtx, f: &mut Flit, _rng: &mut ChaCha8Rng) -> RouteChoice {
         let r = ctx.router as usize;

@@ -29,6 +29,7 @@ use std::sync::Arc;
 use topolab_core::progress::Monitor;
 use topolab_core::routing::catalog::{self, Definition, UgalChoice};
 use topolab_core::routing::minimal::endpoint_diameter;
+use topolab_core::routing::rule::{HopRouting, RouteState};
 use topolab_core::routing::HopMatrix;
 use topolab_core::routing::{Ports, VcSplit};
 use topolab_core::{Network, Params, TopologySpec};
@@ -292,6 +293,18 @@ impl Routing {
             Routing::MinStatic(r) => r.route(ctx, f, rng),
             Routing::Ugal(r) => r.route(ctx, f, rng),
             Routing::Rule(r) => r.route(ctx, f, rng),
+        }
+    }
+
+    /// Reads the table entry that routing the head flit `f` at `router` will read
+    /// (`HopRouting::read_ahead`; see `crate::read_ahead`).
+    #[inline]
+    pub fn read_ahead(&self, topo: &SimTopology, router: u32, f: &Flit) {
+        let st = RouteState::new(f.phase, f.intermediate);
+        match self {
+            Routing::MinStatic(r) => r.read_ahead(topo, router, f.dest_router),
+            Routing::Ugal(r) => r.hops().rule.read_ahead(router, f.dest_router, st),
+            Routing::Rule(r) => r.rule.read_ahead(router, f.dest_router, st),
         }
     }
 

@@ -140,13 +140,25 @@ impl UgalRouting {
         total
     }
 
-    /// Cost of a candidate whose first hop leaves through `port`.
+    /// The hop count a candidate's cost weighs its queue by (1 without `hops`).
     #[inline(always)]
+    fn length(&self, ctx: &RouteCtx, t: u32, st: RouteState) -> f64 {
+        if self.hops {
+            self.hop.rule.length(ctx.router, t, st) as f64
+        } else {
+            1.0
+        }
+    }
+
+    /// Cost of a candidate of `len` hops whose first hop leaves through `port`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn cost(
         &self,
         ctx: &RouteCtx,
         t: u32,
         st: RouteState,
+        len: f64,
         port: u32,
         first: Hop,
         rng: &mut ChaCha8Rng,
@@ -156,11 +168,6 @@ impl UgalRouting {
             UgalKind::Global => self.path_queues(ctx, t, port, first, rng),
         };
         let ugal = &*self.hop.rule;
-        let len = if self.hops {
-            ugal.length(ctx.router, t, st) as f64
-        } else {
-            1.0
-        };
         if ugal.is_minimal(st) {
             len * queue
         } else {
@@ -178,6 +185,11 @@ impl UgalRouting {
         let (r, t) = (ctx.router, f.dest_router);
         let ugal = &*self.hop.rule;
         let min_state = ugal.minimal_start(r, t);
+        // Each candidate's length is read before its first hop is drawn: on networks of
+        // thousands of routers both are table reads that miss the cache, and the draw must
+        // wait for its own (the next candidate's draws depend on it) but not for the length's,
+        // so the two misses overlap instead of following each other.
+        let min_len = self.length(ctx, t, min_state);
         let Some((min_port, min_hop)) = self.hop.pick(ctx, r, t, 0, min_state, f.dest, rng) else {
             // Source and destination share the router.
             return self.hop.eject(ctx, f, min_state);
@@ -185,11 +197,12 @@ impl UgalRouting {
         let mut best = (min_port, min_hop);
         let q_min = ctx.port_used[min_port as usize] as f64;
         if self.threshold.is_none_or(|th| q_min >= th) {
-            let mut best_cost = self.cost(ctx, t, min_state, min_port, min_hop, rng);
+            let mut best_cost = self.cost(ctx, t, min_state, min_len, min_port, min_hop, rng);
             for _ in 0..self.n {
                 let st = ugal.sample_nonminimal(r, t, rng);
+                let len = self.length(ctx, t, st);
                 if let Some((port, h)) = self.hop.pick(ctx, r, t, 0, st, f.dest, rng) {
-                    let c = self.cost(ctx, t, st, port, h, rng);
+                    let c = self.cost(ctx, t, st, len, port, h, rng);
                     if c < best_cost {
                         best_cost = c;
                         best = (port, h);
