@@ -13,9 +13,8 @@ offered load a network carries under a routing and a traffic pattern, found in a
    short of the offered load (a DLN under ``randperm``: bound 0.205, 0.380 carried): a start
    that is carried climbs by 10% of the load and then twice as far each run.
 2. **Stop each run once its verdict is clear** (the simulator's ``early_verdict`` option,
-   docs/simulator.md: clearly saturated or clearly stable after its first measured period,
-   stated in the run's ``early_verdict``); runs whose verdict is not clear go on by the usual
-   rules.
+   docs/simulator.md: clearly saturated or clearly stable after a measured period, stated in
+   the run's ``early_verdict``); runs whose verdict is not clear go on by the usual rules.
 3. **Estimate, then bracket.** A saturated run's accepted throughput A is what the network
    delivers when overloaded. A run counts as carried while it accepts at least
    (1 - saturation_tolerance) x the offered load, so a network that keeps delivering A past
