@@ -35,6 +35,16 @@ fn dln_randperm(load: f64, early: bool) -> RunResult {
     .unwrap()
 }
 
+/// The early run stopped measuring before the full one.
+fn assert_fewer_periods(fast: &RunResult, full: &RunResult, load: f64) {
+    assert!(
+        fast.sample_periods < full.sample_periods,
+        "load {load}: {} periods against {}",
+        fast.sample_periods,
+        full.sample_periods
+    );
+}
+
 #[test]
 fn clear_loads_get_the_full_runs_verdict_in_fewer_cycles() {
     // Slim Fly q=5 under minimal routing with 4 VCs accepts about 0.65 uniform at most; the
@@ -53,12 +63,7 @@ fn clear_loads_get_the_full_runs_verdict_in_fewer_cycles() {
             "load {load}: {}",
             fast.early_verdict
         );
-        assert!(
-            fast.sample_periods < full.sample_periods,
-            "load {load}: {} periods against {}",
-            fast.sample_periods,
-            full.sample_periods
-        );
+        assert_fewer_periods(&fast, &full, load);
         assert!(fast.cycles <= fast.cycle_budget);
         assert_eq!(fast.saturated, !fast.saturation_reason.is_empty());
         if !saturated {
@@ -125,12 +130,7 @@ fn a_window_settled_above_the_final_margin_is_carried_after_a_few_periods() {
             "load {load}: {}",
             fast.early_verdict
         );
-        assert!(
-            fast.sample_periods < full.sample_periods,
-            "load {load}: {} periods against {}",
-            fast.sample_periods,
-            full.sample_periods
-        );
+        assert_fewer_periods(&fast, &full, load);
         assert!((fast.accepted_throughput - full.accepted_throughput).abs() < 0.005 * load);
     }
 }
