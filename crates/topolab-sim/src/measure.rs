@@ -678,11 +678,13 @@ fn clear_verdict(cfg: &SimConfig, w: &Window, periods: u32) -> Option<Verdict> {
         )));
     }
     // Between the margins the other way: at least 1 - 0.8 x saturation_tolerance of offered
-    // after SETTLED_PERIODS periods, its last period no lower: the final test cannot be failed
-    // by a window that has settled there. A permutation's busiest flows leave such a window
+    // after SETTLED_PERIODS periods, its last period no lower (not falling towards the final
+    // test's 1 - saturation_tolerance). A permutation's busiest flows leave such a window
     // short by the same share period after period (a 625-router Jellyfish under `randperm` at
-    // 0.34-0.36: 97.4-98.1% after three measured periods and after seven, within 0.0003), which
-    // would otherwise run all its periods.
+    // 0.34-0.36: 97.4-98.1% after three measured periods and after seven, within 0.0003), and
+    // their growing backlog keeps the latency changing, so the run would otherwise measure all
+    // its periods. A window that falls is left to the rules above (the collapse described
+    // there falls from its first measured period on).
     if w.measured_periods >= SETTLED_PERIODS
         && w.accepted >= (1.0 - 0.8 * tol) * w.load
         && w.last_period_accepted >= w.accepted
