@@ -108,8 +108,7 @@ impl<T: Copy> Wheel<T> {
     /// Brings the bucket of `now` into the cache (see `crate::read_ahead`).
     #[inline]
     pub fn read_ahead(&self, now: u32) {
-        let b = &self.buckets[(now & self.mask) as usize];
-        crate::read_ahead::slice(b);
+        crate::read_ahead::slice(self.arriving(now));
     }
 
     /// The items arriving at `now`.

@@ -112,6 +112,12 @@ fn ratio(a: f64, b: f64) -> f64 {
 /// itself (a run expecting a handful of packets, or none, would otherwise read as saturated).
 const SHORTFALL_SIGMAS: f64 = 3.0;
 
+/// The shortfall in flits that a window expecting `expected_packets` packets shows by chance:
+/// `SHORTFALL_SIGMAS` standard deviations of its Bernoulli packet count.
+fn bernoulli_noise(cfg: &SimConfig, expected_packets: f64) -> f64 {
+    SHORTFALL_SIGMAS * expected_packets.sqrt() * cfg.packet_size as f64
+}
+
 /// Cycles a run may take at most: `max_samples` periods of warm-up and measurement, as many
 /// again plus `latency_thres` and `deadlock_timeout` for delivering the measured packets and
 /// emptying the network (`deadlock_timeout`, the longest the simulator lets a network stand
@@ -520,7 +526,7 @@ fn throughput_shortfall(
     }
     let expected_packets = load / cfg.packet_size as f64 * span * nodes;
     let shortfall_flits = (load - accepted) * span * nodes;
-    let noise_flits = SHORTFALL_SIGMAS * expected_packets.sqrt() * cfg.packet_size as f64;
+    let noise_flits = bernoulli_noise(cfg, expected_packets);
     (shortfall_flits > noise_flits).then(|| {
         format!(
             "accepted {accepted:.4} < (1 - saturation_tolerance = {}) x offered {load}: \
@@ -627,7 +633,7 @@ enum Verdict {
 /// or after SETTLED_PERIODS periods it accepts at least (1 - 0.8 x saturation_tolerance) x
 /// offered with its last period no lower. Anything between runs on by BookSim2's rule.
 fn clear_verdict(cfg: &SimConfig, w: &Window, periods: u32) -> Option<Verdict> {
-    let noise = SHORTFALL_SIGMAS * w.expected_packets.sqrt() * cfg.packet_size as f64;
+    let noise = bernoulli_noise(cfg, w.expected_packets);
     let shortfall = (w.load - w.accepted) * w.flits;
     let tol = cfg.saturation_tolerance;
     if w.accepted < (1.0 - 2.0 * tol) * w.load && shortfall > noise {
@@ -661,7 +667,7 @@ fn clear_verdict(cfg: &SimConfig, w: &Window, periods: u32) -> Option<Verdict> {
     // fell period after period to a window the full run judges saturated (a 625-router
     // Jellyfish and a 627-router Xpander under uniform traffic, docs/simulator-speed-log.md,
     // session 18).
-    let period_noise = SHORTFALL_SIGMAS * w.period_expected_packets.sqrt() * cfg.packet_size as f64;
+    let period_noise = bernoulli_noise(cfg, w.period_expected_packets);
     let period_shortfall = (w.load - w.last_period_accepted) * w.period_flits;
     let steady = period_shortfall <= period_noise;
     if delivered && steady && latency_ok && settled(w.latency_change, cfg.stopping_thres) {

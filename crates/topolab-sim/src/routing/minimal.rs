@@ -69,10 +69,16 @@ impl MinStatic {
         }
     }
 
+    /// Where the entry of (router r, destination router t) is in the tables.
+    #[inline]
+    fn entry(topo: &SimTopology, r: usize, t: usize) -> usize {
+        r * topo.num_routers as usize + t
+    }
+
     /// Reads the table entry of (router, t) (`Routing::read_ahead`).
     #[inline]
     pub fn read_ahead(&self, topo: &SimTopology, router: u32, t: u32) {
-        let k = router as usize * topo.num_routers as usize + t as usize;
+        let k = Self::entry(topo, router as usize, t as usize);
         std::hint::black_box(self.fixed.get(k).copied());
     }
 
@@ -83,7 +89,7 @@ impl MinStatic {
         if r == t {
             return ctx.eject(f);
         }
-        let k = r * ctx.topo.num_routers as usize + t;
+        let k = Self::entry(ctx.topo, r, t);
         let first = self.fixed[k] as u32;
         let port = match &self.fixed_width {
             Some(w) if w[k] > 1 => first + f.dest % w[k] as u32,
