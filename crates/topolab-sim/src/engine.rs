@@ -101,7 +101,9 @@ fn run_span<T>(
                 c.read_ahead_record();
             }
             if let Some(c) = cores.get(r + 1) {
-                c.read_ahead(first, ahead.topo, ahead.routing);
+                if ahead.cycles == 0 || c.due_within(first, ahead.cycles) {
+                    c.read_ahead(first, ahead.topo, ahead.routing);
+                }
             }
         }
         turn(&mut cores[r], x);
@@ -114,6 +116,11 @@ struct Ahead<'a> {
     mode: ReadAhead,
     topo: &'a SimTopology,
     routing: &'a Routing,
+    /// The batch's cycles, when the routers' wheels already hold all their arrivals (serial
+    /// delivery): a router idle in all of them is not read ahead, its turn reads only its
+    /// record and wheels. 0: every router is read ahead (pulled delivery fills the wheels at
+    /// the start of each turn).
+    cycles: u32,
 }
 
 /// Largest cycle count a run may reach (cycles are u32 in the hot loop).
@@ -424,6 +431,10 @@ impl<'p> Engine<'p> {
             mode: self.read_ahead,
             topo,
             routing: &prep.routing,
+            cycles: match self.delivery {
+                Delivery::Serial(_) => k as u32,
+                Delivery::Pull { .. } => 0,
+            },
         };
         {
             let global = PublishedLoads(&self.loads);

@@ -205,6 +205,17 @@ impl RouterCore {
         self.busy || self.own_wake <= now || self.flit_wheel.has(now) || self.credit_wheel.has(now)
     }
 
+    /// Whether anything happens at this router in the `k` cycles from `first`, when its wheels
+    /// already hold every arrival of those cycles (one thread: delivered before the batch). A
+    /// router idle at `first` changes nothing then, so it is due later only through its wheels
+    /// or its own wake-up time.
+    #[inline]
+    pub fn due_within(&self, first: u32, k: u32) -> bool {
+        self.busy
+            || self.own_wake < first + k
+            || (first..first + k).any(|t| self.flit_wheel.has(t) || self.credit_wheel.has(t))
+    }
+
     /// Brings what this router's state points to into the cache ahead of its turn in cycle
     /// `now`, and the routing table entries that routing the flits arriving then will read
     /// (`Routing::read_ahead`). The record itself should have been read a turn earlier
