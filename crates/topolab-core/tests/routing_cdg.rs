@@ -195,6 +195,7 @@ fn updown_is_deadlock_free_and_delivers() {
             net: &net,
             rule: std::sync::Arc::new(UpDown::new(&net, 0).unwrap()),
             oblivious: true,
+            ports: topolab_core::routing::Ports::Random,
         };
         let n = net.num_routers();
         check_delivery(&net, &r, &|_, _, l| l < 2 * n);
@@ -238,6 +239,7 @@ fn min_route(net: &Network, hops: Arc<HopMatrix>, vcs: VcRule) -> RuleRoute<'_> 
         net,
         rule: Arc::new(Minimal::new(table(net, hops), vcs).unwrap()),
         oblivious: true,
+        ports: topolab_core::routing::Ports::Random,
     }
 }
 
@@ -253,5 +255,6 @@ fn val_route(
         net,
         rule: Arc::new(v),
         oblivious: true,
+        ports: topolab_core::routing::Ports::Random,
     }
 }

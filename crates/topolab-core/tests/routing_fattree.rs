@@ -80,6 +80,7 @@ fn uniform_bound(net: &Network, r: Arc<dyn HopRouting>) -> f64 {
         net,
         rule: r,
         oblivious: true,
+        ports: topolab_core::routing::Ports::Random,
     };
     channel_load(net, &def, &Demands::uniform(net), &Silent)
         .unwrap()

@@ -146,5 +146,28 @@ fn min_route(net: &Network, hops: Arc<HopMatrix>, vcs: VcRule) -> RuleRoute<'_> 
         net,
         rule: Arc::new(Minimal::new(table(net, hops), vcs).unwrap()),
         oblivious: true,
+        ports: topolab_core::routing::Ports::Random,
     }
+}
+
+#[test]
+fn a_port_by_destination_needs_the_demands_by_destination_endpoint() {
+    // `dor` takes a bundle's port by the destination endpoint: demands recorded per router
+    // pair alone cannot say which port a flow loads, so they are refused by name rather than
+    // spread over the bundle.
+    let net = build_str("torus:dims=4x3,widths=2x2,p=2").unwrap();
+    let dor = topolab_core::routing::catalog::build_static(&net, "dor", &Silent).unwrap();
+    let shift = |i: u64, out: &mut Vec<(u64, f64)>| out.push(((i + 5) % 24, 1.0));
+    let pairs_only = Demands::from_endpoint_rates(&net, None, false, shift).unwrap();
+    let err = channel_load(&net, &*dor, &pairs_only, &Silent)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("destination endpoint"), "{err}");
+    // The same shift by destination endpoint equals the shift as a permutation.
+    let by_destination = Demands::from_endpoint_rates(&net, None, true, shift).unwrap();
+    let dest: Vec<u64> = (0..24).map(|i| (i + 5) % 24).collect();
+    let permutation = Demands::permutation(&net, &dest).unwrap();
+    let a = channel_load(&net, &*dor, &by_destination, &Silent).unwrap();
+    let b = channel_load(&net, &*dor, &permutation, &Silent).unwrap();
+    assert_eq!(a.loads, b.loads);
 }

@@ -51,7 +51,7 @@ fn routing_load(
     }
     let dem = match &traffic {
         Some(t) => Some(
-            topolab_sim::routing::traffic_demands(&net.inner, t, max_pairs)
+            topolab_sim::routing::traffic_demands(&net.inner, t, routing, max_pairs)
                 .map_err(crate::sim::sim_err_to_py)?,
         ),
         None => None,

@@ -391,7 +391,7 @@ fn adversarial_patterns_reject_other_families() {
 /// router-level rates: the max, and the mean over the links that carry traffic.
 fn loads(net: &Network, routing: &str, traffic: &str) -> (f64, f64) {
     let def = build_static(net, routing, &Silent).unwrap();
-    let demands = traffic_demands(net, traffic, None).unwrap();
+    let demands = traffic_demands(net, traffic, routing, None).unwrap();
     let load = channel_load(net, def.as_ref(), &demands, &Silent).unwrap();
     let used: Vec<f64> = load.loads.iter().copied().filter(|&l| l > 0.0).collect();
     (load.max_load, used.iter().sum::<f64>() / used.len() as f64)

@@ -392,6 +392,7 @@ pub fn build_static<'a>(
             Ok(Box::new(RuleRoute {
                 net,
                 oblivious: built.reading.select == Select::Random && built.rule.oblivious(),
+                ports: built.reading.ports,
                 rule: built.rule,
             }))
         }
@@ -740,6 +741,21 @@ pub const ROUTINGS: &[RoutingEntry] = &[
         }),
     },
 ];
+
+/// Which of a link's parallel ports the routing named by `spec` takes (its `ports` reader key;
+/// `Ports::Random` for routings the catalog defines by static paths or simulator tables),
+/// without building it.
+pub fn reading_ports(spec: &str) -> Result<Ports> {
+    let spec = resolve_alias(spec, false)?;
+    let sp = TopologySpec::parse(&spec)?;
+    match find(&sp.family)?.definition {
+        Definition::Rule(_) | Definition::Ugal { .. } => sp
+            .params
+            .get("ports")
+            .map_or(Ok(Ports::Random), |v| Ports::parse(&v.to_string())),
+        Definition::Paths(_) | Definition::Simulator => Ok(Ports::Random),
+    }
+}
 
 /// A hop-by-hop routing and how the simulator reads it.
 pub struct BuiltRule {

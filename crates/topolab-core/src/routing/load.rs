@@ -5,9 +5,14 @@
 //! case; 001 §4.3.1: 1/2p, 1/h, 1/k).
 //!
 //! Demands are router-level: demand(s, t) = the injection rate endpoints of s send to
-//! endpoints of t (traffic between endpoints of the same router loads no link).
+//! endpoints of t (traffic between endpoints of the same router loads no link). A routing that
+//! takes a link's parallel ports at random spreads a hop's traffic evenly over them; one that
+//! takes the port by the destination endpoint (`Ports::Destination`, BookSim2's torus and
+//! anynet: endpoint mod width) or the first port loads that port alone, and the link's load
+//! is its busiest port's: a permutation's flow then uses one port of a bundle, not its width.
 
 use super::path::{arc, num_arcs, PathSet, RouteDef};
+use super::rule::Ports;
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
 use crate::progress::Monitor;
@@ -17,6 +22,25 @@ use serde::Serialize;
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Demands {
     pub entries: Vec<(u32, u32, f64)>,
+    /// How each entry's rate splits over its destination router's endpoints, which a routing
+    /// that takes a bundle's port by the destination endpoint needs.
+    pub destinations: Destinations,
+}
+
+/// How the rates of `Demands::entries` split over the destination routers' endpoints.
+#[derive(Debug, Clone, Default, Serialize)]
+pub enum Destinations {
+    /// Not recorded: channel loads that take ports by destination refuse these demands.
+    #[default]
+    Unknown,
+    /// Evenly over the destination router's endpoints (uniform traffic).
+    Even,
+    /// Entry k's rate by destination endpoint, (endpoint, rate) by increasing endpoint:
+    /// `shares[starts[k]..starts[k + 1]]`.
+    Listed {
+        shares: Vec<(u64, f64)>,
+        starts: Vec<u32>,
+    },
 }
 
 impl Demands {
@@ -37,7 +61,10 @@ impl Demands {
                 }
             }
         }
-        Demands { entries }
+        Demands {
+            entries,
+            destinations: Destinations::Even,
+        }
     }
 
     /// `uniform`, or an error when it has more than `max_pairs` router pairs (checked first).
@@ -54,10 +81,13 @@ impl Demands {
     /// probability) for endpoint i, which sends rate 1 spread by those probabilities (nothing
     /// when idle). Aggregated per router pair; same-router traffic loads no link. With
     /// `max_pairs`, a pattern with more router pairs than that is an error, found before the
-    /// rest is built (uniform traffic on 10,000 routers has 10^8).
+    /// rest is built (uniform traffic on 10,000 routers has 10^8). `by_destination` keeps each
+    /// pair's rate per destination endpoint too (`Destinations::Listed`: as many entries as the
+    /// pattern has endpoint pairs, 10^8 under uniform traffic on 10,000 endpoints).
     pub fn from_endpoint_rates(
         net: &Network,
         max_pairs: Option<usize>,
+        by_destination: bool,
         mut rates: impl FnMut(u64, &mut Vec<(u64, f64)>),
     ) -> Result<Demands> {
         let n = net.num_routers();
@@ -68,10 +98,12 @@ impl Demands {
             .flat_map(|(r, &e)| std::iter::repeat_n(r as u32, e as usize))
             .collect();
         // One source router's row at a time (its endpoints are consecutive): memory in the
-        // routers, not their square, and the entries in (source, destination) order.
+        // endpoints, not their square, and the entries in (source, destination) order.
         let mut row = vec![0.0f64; n];
-        let mut touched: Vec<u32> = Vec::new();
+        let mut endpoint_row = vec![0.0f64; router_of.len()];
+        let mut touched: Vec<u64> = Vec::new();
         let mut entries = Vec::new();
+        let (mut shares, mut starts) = (Vec::new(), vec![0u32]);
         let mut out = Vec::new();
         let mut i = 0;
         while i < router_of.len() {
@@ -82,25 +114,46 @@ impl Demands {
                 for &(d, w) in &out {
                     if let Some(&t) = router_of.get(d as usize) {
                         if t != s && w > 0.0 {
-                            if row[t as usize] == 0.0 {
-                                touched.push(t);
+                            if endpoint_row[d as usize] == 0.0 {
+                                touched.push(d);
                             }
+                            endpoint_row[d as usize] += w;
                             row[t as usize] += w;
                         }
                     }
                 }
                 i += 1;
             }
+            // Endpoints by increasing id are grouped by increasing router.
             touched.sort_unstable();
-            for &t in &touched {
-                entries.push((s, t, std::mem::take(&mut row[t as usize])));
+            for (k, &d) in touched.iter().enumerate() {
+                let t = router_of[d as usize];
+                let share = std::mem::take(&mut endpoint_row[d as usize]);
+                if by_destination {
+                    shares.push((d, share));
+                }
+                if touched
+                    .get(k + 1)
+                    .is_none_or(|&next| router_of[next as usize] != t)
+                {
+                    entries.push((s, t, std::mem::take(&mut row[t as usize])));
+                    starts.push(shares.len() as u32);
+                }
             }
             touched.clear();
             if let Some(limit) = max_pairs.filter(|&limit| entries.len() > limit) {
                 return Err(too_many_pairs(format!("more than {limit}"), limit));
             }
         }
-        Ok(Demands { entries })
+        let destinations = if by_destination {
+            Destinations::Listed { shares, starts }
+        } else {
+            Destinations::Unknown
+        };
+        Ok(Demands {
+            entries,
+            destinations,
+        })
     }
 
     /// A permutation of endpoints: endpoint i sends rate 1 to `dest[i]`.
@@ -125,11 +178,28 @@ impl Demands {
             let s = net.endpoint_router(i as u64).ok_or_else(bad)?;
             let t = net.endpoint_router(d).ok_or_else(bad)?;
             if s != t {
-                *acc.entry((s as u32, t as u32)).or_insert(0.0) += 1.0;
+                *acc.entry((s as u32, t as u32, d)).or_insert(0.0) += 1.0;
+            }
+        }
+        let mut entries: Vec<(u32, u32, f64)> = Vec::new();
+        let (mut shares, mut starts) = (Vec::new(), vec![0u32]);
+        let mut acc = acc.into_iter().peekable();
+        while let Some(((s, t, d), r)) = acc.next() {
+            shares.push((d, r));
+            match entries.last_mut() {
+                Some(last) if (last.0, last.1) == (s, t) => last.2 += r,
+                _ => entries.push((s, t, r)),
+            }
+            if acc
+                .peek()
+                .is_none_or(|((s2, t2, _), _)| (*s2, *t2) != (s, t))
+            {
+                starts.push(shares.len() as u32);
             }
         }
         Ok(Demands {
-            entries: acc.into_iter().map(|((s, t), r)| (s, t, r)).collect(),
+            entries,
+            destinations: Destinations::Listed { shares, starts },
         })
     }
 }
@@ -143,11 +213,107 @@ fn too_many_pairs(pairs: String, limit: usize) -> TopolabError {
     }
 }
 
+/// Whether channel loads of a routing taking ports by `ports` on `net` need demands by
+/// destination endpoint (`Demands::from_endpoint_rates` with `by_destination`).
+pub fn needs_destinations(net: &Network, ports: Ports) -> bool {
+    ports == Ports::Destination && net.links().iter().any(|l| l.width > 1)
+}
+
+/// First endpoint id of every router, and the endpoint count after the last.
+fn first_endpoints(net: &Network) -> Vec<u64> {
+    let mut first = Vec::with_capacity(net.num_routers() + 1);
+    let mut seen = 0u64;
+    first.push(0);
+    for &e in net.endpoints() {
+        seen += e as u64;
+        first.push(seen);
+    }
+    first
+}
+
+/// How one router pair's rate splits over the destination endpoints.
+enum Shares<'a> {
+    /// Not needed: the port does not depend on the destination.
+    None,
+    /// Evenly over these endpoints.
+    Even(std::ops::Range<u64>),
+    /// (endpoint, rate), and the rates' sum.
+    Listed(&'a [(u64, f64)], f64),
+}
+
+/// The ports of every arc's link, for routings that load one port of a bundle per hop.
+struct Bundles {
+    /// Some link has parallel ports and the routing takes one of them (not spread at random).
+    one_port: bool,
+    /// The port is the destination endpoint mod the link's width (else the first port).
+    by_destination: bool,
+    /// Arc a's ports are `port_start[a]..port_start[a + 1]` (empty unless `one_port`).
+    port_start: Vec<u64>,
+}
+
+impl Bundles {
+    fn new(net: &Network, ports: Ports) -> Bundles {
+        let (offs, _) = net.csr();
+        let widths: Vec<u64> = (0..net.num_routers())
+            .flat_map(|u| {
+                let links = net.neighbor_links(u);
+                (0..(offs[u + 1] - offs[u]) as usize)
+                    .map(move |i| net.links()[links[i] as usize].width as u64)
+            })
+            .collect();
+        let one_port = ports != Ports::Random && widths.iter().any(|&w| w > 1);
+        let mut port_start = Vec::new();
+        if one_port {
+            port_start.reserve(widths.len() + 1);
+            port_start.push(0);
+            let mut acc = 0;
+            for w in widths {
+                acc += w;
+                port_start.push(acc);
+            }
+        }
+        Bundles {
+            one_port,
+            by_destination: needs_destinations(net, ports),
+            port_start,
+        }
+    }
+
+    fn add(&self, port_loads: &mut [f64], a: usize, rate: f64, shares: &Shares) {
+        let first = self.port_start[a] as usize;
+        let width = self.port_start[a + 1] - self.port_start[a];
+        match shares {
+            _ if width == 1 || !self.by_destination => port_loads[first] += rate,
+            Shares::None => port_loads[first] += rate,
+            Shares::Even(endpoints) => {
+                let each = rate / (endpoints.end - endpoints.start) as f64;
+                for d in endpoints.clone() {
+                    port_loads[first + (d % width) as usize] += each;
+                }
+            }
+            Shares::Listed(list, total) => {
+                for &(d, r) in *list {
+                    port_loads[first + (d % width) as usize] += rate * r / total;
+                }
+            }
+        }
+    }
+
+    fn busiest(&self, port_loads: &[f64], a: usize) -> f64 {
+        port_loads[self.port_start[a] as usize..self.port_start[a + 1] as usize]
+            .iter()
+            .copied()
+            .fold(0.0, f64::max)
+    }
+}
+
 /// Result of the channel-load analysis.
 #[derive(Debug, Clone, Serialize)]
 pub struct ChannelLoad {
     pub routing: String,
-    /// Load per arc (CSR order of the network's adjacency), already divided by link width.
+    /// Load per arc (CSR order of the network's adjacency) in links' worth: its busiest port's
+    /// when the routing takes one port of a link (`Ports::Destination`, `Ports::First`), else
+    /// divided by the link's width.
     pub loads: Vec<f64>,
     pub max_load: f64,
     /// The most loaded directed link (from, to).
@@ -184,7 +350,22 @@ pub fn channel_load_within(
             allowed: "an oblivious routing (adaptive routings have no static load)".into(),
         });
     }
+    let ports = Bundles::new(net, routing.ports());
+    if ports.by_destination && matches!(demands.destinations, Destinations::Unknown) {
+        return Err(TopolabError::InvalidParameter {
+            context: "channel load".into(),
+            param: "traffic".into(),
+            value: "demands without destination endpoints".into(),
+            allowed: format!(
+                "demands by destination endpoint for {}, which takes a link's parallel port by \
+                 the destination endpoint (Demands::from_endpoint_rates with by_destination)",
+                routing.name()
+            ),
+        });
+    }
+    let first_endpoint = first_endpoints(net);
     let mut loads = vec![0.0f64; num_arcs(net)];
+    let mut port_loads = vec![0.0f64; ports.port_start.last().map_or(0, |&n| n as usize)];
     let mut ps = PathSet::default();
     let mut paths = 0u64;
     let total = demands.entries.len() as u64;
@@ -205,6 +386,18 @@ pub fn channel_load_within(
                 allowed: format!("at most {limit} paths over all router pairs (max_paths)"),
             });
         }
+        // The destination endpoints' shares of the rate, for ports taken by destination.
+        let shares = match &demands.destinations {
+            _ if !ports.by_destination => Shares::None,
+            Destinations::Listed { shares, starts } => {
+                let list = &shares[starts[k] as usize..starts[k + 1] as usize];
+                Shares::Listed(list, list.iter().map(|&(_, r)| r).sum())
+            }
+            Destinations::Even => {
+                Shares::Even(first_endpoint[t as usize]..first_endpoint[t as usize + 1])
+            }
+            Destinations::Unknown => unreachable!("refused before the loop"),
+        };
         for i in 0..ps.len() {
             let (rs, _, w) = ps.path(i);
             for h in rs.windows(2) {
@@ -215,6 +408,9 @@ pub fn channel_load_within(
                     ))
                 })?;
                 loads[a] += rate * w;
+                if ports.one_port {
+                    ports.add(&mut port_loads, a, rate * w, &shares);
+                }
             }
         }
     }
@@ -224,7 +420,11 @@ pub fn channel_load_within(
     for u in 0..net.num_routers() {
         let links = net.neighbor_links(u);
         for (i, a) in (offs[u] as usize..offs[u + 1] as usize).enumerate() {
-            loads[a] /= net.links()[links[i] as usize].width as f64;
+            loads[a] = if ports.one_port {
+                ports.busiest(&port_loads, a)
+            } else {
+                loads[a] / net.links()[links[i] as usize].width as f64
+            };
             if loads[a] > max_load {
                 max_load = loads[a];
                 max_link = (u as u32, tg[a]);

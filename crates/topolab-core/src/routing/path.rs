@@ -12,6 +12,8 @@
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
 
+use super::rule::Ports;
+
 /// Largest number of paths one (s, t) pair may have before enumeration stops with an error.
 pub const MAX_PATHS_PER_PAIR: usize = 200_000;
 
@@ -85,6 +87,11 @@ pub trait RouteDef: Sync {
     }
     /// Clears `out` and fills it with the paths from router s to router t (s != t).
     fn paths(&self, s: usize, t: usize, out: &mut PathSet) -> Result<()>;
+    /// Which of a link's parallel ports a packet takes (the simulator's reading): static
+    /// channel loads spread a hop's traffic over the link's ports or put it on one of them.
+    fn ports(&self) -> Ports {
+        Ports::Random
+    }
 }
 
 /// Arc index of the directed link u -> v, if it exists.

@@ -313,6 +313,8 @@ pub struct RuleRoute<'a, R: HopRouting + ?Sized + 'a = dyn HopRouting + 'a> {
     /// False when the simulator would choose among candidates by queue state: the paths are
     /// then the candidates' union, not a traffic split.
     pub oblivious: bool,
+    /// The reading's choice among a link's parallel ports (`Reading::ports`).
+    pub ports: Ports,
 }
 
 impl<R: HopRouting + ?Sized> RouteDef for RuleRoute<'_, R> {
@@ -324,6 +326,9 @@ impl<R: HopRouting + ?Sized> RouteDef for RuleRoute<'_, R> {
     }
     fn oblivious(&self) -> bool {
         self.oblivious
+    }
+    fn ports(&self) -> Ports {
+        self.ports
     }
     fn paths(&self, s: usize, t: usize, out: &mut PathSet) -> Result<()> {
         out.clear();
@@ -372,6 +377,7 @@ pub fn check_rule_paths<R: HopRouting + ?Sized>(net: &Network, rule: Arc<R>) -> 
         net,
         rule,
         oblivious: false,
+        ports: Ports::Random,
     };
     let classes = def.num_vcs();
     let mut longest = 0u32;

@@ -40,6 +40,7 @@ pub fn paths(
         net,
         rule,
         oblivious: false,
+        ports: topolab_core::routing::Ports::Random,
     };
     let mut ps = PathSet::default();
     def.paths(s, t, &mut ps).unwrap();
@@ -66,6 +67,7 @@ pub fn cdg(net: &Network, rule: Arc<dyn HopRouting>) -> CdgReport {
         net,
         rule,
         oblivious: false,
+        ports: topolab_core::routing::Ports::Random,
     };
     check(net, &def, &Silent).unwrap()
 }
