@@ -659,7 +659,12 @@ fn clear_verdict(cfg: &SimConfig, w: &Window, periods: u32) -> Option<Verdict> {
         )));
     }
     let latency_ok = cfg.latency_thres < 0.0 || w.latency_seen <= cfg.latency_thres / 2.0;
-    let delivered = w.accepted >= (1.0 - tol / 2.0) * w.load || shortfall <= noise;
+    // Short by no more than the noise, and past the final test's margin: on a few dozen
+    // endpoints one period's noise exceeds the margin (a 5x6 torus of 30 endpoints under
+    // tornado at 0.56: 3.5% short within it after one measured period, 4.4% short and past
+    // it after seven, as the full run ends), so the noise alone does not make a verdict clear.
+    let delivered = w.accepted >= (1.0 - tol / 2.0) * w.load
+        || (shortfall <= noise && w.accepted >= (1.0 - tol) * w.load);
     // Steady: the last period delivered what it was offered, within the noise of one period's
     // creations, so that the flits in the network and in the source queues stopped growing.
     // Without it a network just past its saturation was judged stable after its first
