@@ -170,4 +170,11 @@ fn a_port_by_destination_needs_the_demands_by_destination_endpoint() {
     let a = channel_load(&net, &*dor, &by_destination, &Silent).unwrap();
     let b = channel_load(&net, &*dor, &permutation, &Silent).unwrap();
     assert_eq!(a.loads, b.loads);
+    // Lists that do not match the entries are refused, not read out of bounds.
+    let mut broken = by_destination.clone();
+    broken.entries.push((0, 1, 1.0));
+    let err = channel_load(&net, &*dor, &broken, &Silent)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("one non-empty list per entry"), "{err}");
 }

@@ -219,6 +219,44 @@ pub fn needs_destinations(net: &Network, ports: Ports) -> bool {
     ports == Ports::Destination && net.links().iter().any(|l| l.width > 1)
 }
 
+/// Demands that say how every entry's rate splits over destination endpoints, for a routing
+/// (`name`) that takes a link's port by the destination endpoint.
+fn check_destinations(demands: &Demands, first_endpoint: &[u64], name: &str) -> Result<()> {
+    let refuse = |value: &str| {
+        Err(TopolabError::InvalidParameter {
+            context: "channel load".into(),
+            param: "traffic".into(),
+            value: value.into(),
+            allowed: format!(
+                "demands by destination endpoint for {name}, which takes a link's parallel port \
+                 by the destination endpoint (Demands::from_endpoint_rates with by_destination)"
+            ),
+        })
+    };
+    let has_endpoints = |t: u32| {
+        first_endpoint
+            .get(t as usize..t as usize + 2)
+            .is_some_and(|f| f[1] > f[0])
+    };
+    match &demands.destinations {
+        Destinations::Unknown => refuse("demands without destination endpoints"),
+        Destinations::Even if !demands.entries.iter().all(|e| has_endpoints(e.1)) => {
+            refuse("demands to a router without endpoints")
+        }
+        Destinations::Listed { shares, starts }
+            if starts.len() != demands.entries.len() + 1
+                || starts.first() != Some(&0)
+                || starts.windows(2).any(|w| w[0] >= w[1])
+                || starts
+                    .last()
+                    .is_some_and(|&end| end as usize != shares.len()) =>
+        {
+            refuse("destination endpoints not one non-empty list per entry")
+        }
+        _ => Ok(()),
+    }
+}
+
 /// First endpoint id of every router, and the endpoint count after the last.
 fn first_endpoints(net: &Network) -> Vec<u64> {
     let mut first = Vec::with_capacity(net.num_routers() + 1);
@@ -351,19 +389,10 @@ pub fn channel_load_within(
         });
     }
     let ports = Bundles::new(net, routing.ports());
-    if ports.by_destination && matches!(demands.destinations, Destinations::Unknown) {
-        return Err(TopolabError::InvalidParameter {
-            context: "channel load".into(),
-            param: "traffic".into(),
-            value: "demands without destination endpoints".into(),
-            allowed: format!(
-                "demands by destination endpoint for {}, which takes a link's parallel port by \
-                 the destination endpoint (Demands::from_endpoint_rates with by_destination)",
-                routing.name()
-            ),
-        });
-    }
     let first_endpoint = first_endpoints(net);
+    if ports.by_destination {
+        check_destinations(demands, &first_endpoint, &routing.name())?;
+    }
     let mut loads = vec![0.0f64; num_arcs(net)];
     let mut port_loads = vec![0.0f64; ports.port_start.last().map_or(0, |&n| n as usize)];
     let mut ps = PathSet::default();
