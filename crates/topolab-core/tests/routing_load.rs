@@ -14,6 +14,17 @@ use topolab_core::{build_str, Network};
 /// next hops (the `min` routing's per-hop uniform choice), routers processed by decreasing
 /// distance to t.
 fn propagate(net: &Network, d: &HopMatrix, dem: &Demands) -> Vec<f64> {
+    propagate_weighted(net, d, dem, |_, _| 1.0)
+}
+
+/// `propagate` with the flow at v split over its minimal next hops w in proportion to
+/// `weight(v, w)`; the link loads divided by their widths.
+fn propagate_weighted(
+    net: &Network,
+    d: &HopMatrix,
+    dem: &Demands,
+    weight: impl Fn(usize, usize) -> f64,
+) -> Vec<f64> {
     let n = net.num_routers();
     let mut load = vec![0.0; net.csr().1.len()];
     for t in 0..n {
@@ -35,14 +46,26 @@ fn propagate(net: &Network, d: &HopMatrix, dem: &Demands) -> Vec<f64> {
                 .copied()
                 .filter(|&w| d.get(w as usize, t) + 1 == d.get(v, t))
                 .collect();
+            let total: f64 = nx.iter().map(|&w| weight(v, w as usize)).sum();
             for &w in &nx {
-                let f = flow[v] / nx.len() as f64;
+                let f = flow[v] * weight(v, w as usize) / total;
                 load[arc(net, v, w as usize).unwrap()] += f;
                 flow[w as usize] += f;
             }
         }
     }
+    for (a, l) in load.iter_mut().enumerate() {
+        *l /= width_of_arc(net, a);
+    }
     load
+}
+
+/// The width of the link behind arc `a` (CSR order).
+fn width_of_arc(net: &Network, a: usize) -> f64 {
+    let (offs, _) = net.csr();
+    let u = offs.partition_point(|&o| o as usize <= a) - 1;
+    let i = a - offs[u] as usize;
+    net.links()[net.neighbor_links(u)[i] as usize].width as f64
 }
 
 #[test]
@@ -62,6 +85,45 @@ fn minimal_uniform_load_matches_flow_propagation() {
         for (a, b) in got.loads.iter().zip(&want) {
             assert!((a - b).abs() < 1e-9, "{spec}: {a} vs {b}");
         }
+    }
+}
+
+#[test]
+fn minimal_loads_weigh_a_wide_link_by_its_width_as_the_simulator_does() {
+    // With `ports=random` the simulator draws uniformly over the ports of the minimal next
+    // hops, so a neighbour behind a link of width w is w times as likely as one behind a
+    // single cable: the flow propagation splits by width, and differs from the even split.
+    // (Uniform traffic hides the split on these symmetric networks: every link of a dimension
+    // carries the same either way. Uneven rates between every pair of routers do not.)
+    for spec in [
+        "hyperx:dims=3x4,widths=2x1,p=2",
+        "torus:dims=4x5,widths=1x3,p=1",
+    ] {
+        let net = build_str(spec).unwrap();
+        let h = Arc::new(HopMatrix::build(&net, &Silent).unwrap());
+        let r = min_route(&net, h.clone(), VcRule::Hop);
+        let n = net.num_routers() as u32;
+        let dem = Demands {
+            entries: (0..n)
+                .flat_map(|s| (0..n).filter(move |&t| t != s).map(move |t| (s, t)))
+                .map(|(s, t)| (s, t, ((s * 31 + t * 17) % 5 + 1) as f64))
+                .collect(),
+            ..Demands::default()
+        };
+        let got = channel_load(&net, &r, &dem, &Silent).unwrap();
+        let width = |v: usize, w: usize| width_of_arc(&net, arc(&net, v, w).unwrap());
+        let want = propagate_weighted(&net, &h, &dem, width);
+        for (a, b) in got.loads.iter().zip(&want) {
+            assert!((a - b).abs() < 1e-9, "{spec}: {a} vs {b}");
+        }
+        let even = propagate(&net, &h, &dem);
+        assert!(
+            got.loads
+                .iter()
+                .zip(&even)
+                .any(|(a, b)| (a - b).abs() > 1e-3),
+            "{spec}: the width-weighted loads equal the even split's"
+        );
     }
 }
 

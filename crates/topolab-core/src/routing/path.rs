@@ -110,14 +110,14 @@ pub fn num_arcs(net: &Network) -> usize {
 }
 
 /// Where `walk` goes from one (router, state): candidate (next router, next state, VC of the
-/// hop); the walk takes each of them with equal probability.
-pub type Step<S = u32> = (u32, S, u8);
+/// hop, weight); the walk takes each with its weight's share of the candidates' total.
+pub type Step<S = u32> = (u32, S, u8, f64);
 
 /// The candidate function of `walk`: (router, state, hop index, candidates out).
 pub type NextFn<'a, S = u32> = dyn FnMut(u32, S, usize, &mut Vec<Step<S>>) + 'a;
 
-/// Enumerates every path of a "uniform choice among candidates at each router" routing from s to
-/// t. `next(router, state, hop, out)` pushes the candidates at `router`; a path ends at the first
+/// Enumerates every path of a "weighted choice among candidates at each router" routing from s
+/// to t. `next(router, state, hop, out)` pushes the candidates at `router`; a path ends at the first
 /// visit of t where `next` offers none (a routing may pass through t, e.g. towards a Valiant
 /// intermediate). The walk stops with an error after `max_hops` hops (a livelocking routing), at
 /// a dead end before t, or at too many paths.
@@ -136,8 +136,11 @@ pub fn walk<S: Copy>(
     let mut vcs: Vec<u8> = Vec::new();
     let mut probs = vec![1.0f64];
     let mut cands: Vec<Vec<Step<S>>> = vec![Vec::new()];
+    // The candidates' total weight at each depth.
+    let mut totals: Vec<f64> = vec![0.0];
     let mut idx: Vec<usize> = vec![0];
     next(s as u32, state0, 0, &mut cands[0]);
+    totals[0] = cands[0].iter().map(|c| c.3).sum();
     if cands[0].is_empty() {
         if s == t {
             out.push(&routers, &vcs, 1.0);
@@ -158,19 +161,21 @@ pub fn walk<S: Copy>(
             continue;
         }
         idx[d] += 1;
-        let (r, st, vc) = cands[d][i];
-        let p = probs[d] / cands[d].len() as f64;
+        let (r, st, vc, w) = cands[d][i];
+        let p = probs[d] * w / totals[d];
         routers.push(r);
         states.push(st);
         probs.push(p);
         vcs.push(vc);
         if cands.len() == top {
             cands.push(Vec::new());
+            totals.push(0.0);
             idx.push(0);
         }
         cands[top].clear();
         idx[top] = 0;
         next(r, st, d + 1, &mut cands[top]);
+        totals[top] = cands[top].iter().map(|c| c.3).sum();
         if cands[top].is_empty() {
             if r as usize == t {
                 out.push(&routers, &vcs, p);

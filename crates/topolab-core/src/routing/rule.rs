@@ -346,6 +346,7 @@ impl<R: HopRouting + ?Sized> RouteDef for RuleRoute<'_, R> {
             part.clear();
             walk(s, t, st0, max, &mut part, &mut |r, st, hop, c| {
                 let nbrs = self.net.neighbors(r as usize);
+                let links = self.net.neighbor_links(r as usize);
                 let mut least = u8::MAX;
                 let start = c.len();
                 self.rule.next(r, t as u32, hop as u32, st, &mut |h: Hop| {
@@ -356,7 +357,16 @@ impl<R: HopRouting + ?Sized> RouteDef for RuleRoute<'_, R> {
                         least = h.detour;
                         c.truncate(start);
                     }
-                    c.push((nbrs[h.nb as usize], h.state, h.vc));
+                    // The simulator draws uniformly over the candidates' ports with
+                    // `ports=random` (a link of width w counts w times), else over the
+                    // candidates.
+                    let weight = match self.ports {
+                        Ports::Random => {
+                            self.net.links()[links[h.nb as usize] as usize].width as f64
+                        }
+                        Ports::Destination | Ports::First => 1.0,
+                    };
+                    c.push((nbrs[h.nb as usize], h.state, h.vc, weight));
                 });
             })?;
             for i in 0..part.len() {
