@@ -117,10 +117,10 @@ pub type Step<S = u32> = (u32, S, u8, f64);
 pub type NextFn<'a, S = u32> = dyn FnMut(u32, S, usize, &mut Vec<Step<S>>) + 'a;
 
 /// Enumerates every path of a "weighted choice among candidates at each router" routing from s
-/// to t. `next(router, state, hop, out)` pushes the candidates at `router`; a path ends at the first
-/// visit of t where `next` offers none (a routing may pass through t, e.g. towards a Valiant
-/// intermediate). The walk stops with an error after `max_hops` hops (a livelocking routing), at
-/// a dead end before t, or at too many paths.
+/// to t. `next(router, state, hop, out)` pushes the candidates at `router`; a path ends at the
+/// first visit of t where `next` offers none (a routing may pass through t, e.g. towards a
+/// Valiant intermediate). The walk stops with an error after `max_hops` hops (a livelocking
+/// routing), at a dead end before t, or at too many paths.
 pub fn walk<S: Copy>(
     s: usize,
     t: usize,
