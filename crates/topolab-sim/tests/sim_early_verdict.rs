@@ -79,6 +79,39 @@ fn clear_loads_get_the_full_runs_verdict_in_fewer_cycles() {
     }
 }
 
+/// The full run and the early-verdict run of `routing` under `traffic` on `spec` at each load
+/// with compare --simulate's router and periods (4 VCs) give the verdict listed with it
+/// (saturated or not), and the full run is not unstable.
+fn assert_compare_verdicts(spec: &str, routing: &str, traffic: &str, verdicts: &[(f64, bool)]) {
+    let net = build_str(spec).unwrap();
+    let compare = [
+        ("sample_period", "200"),
+        ("internal_speedup", "2"),
+        ("num_vcs", "4"),
+    ];
+    for &(load, saturated) in verdicts {
+        let run = |early| {
+            simulate(
+                &net,
+                routing,
+                traffic,
+                load,
+                &config(early, &compare),
+                &Silent,
+            )
+            .unwrap()
+        };
+        let (full, fast) = (run(false), run(true));
+        assert_eq!(full.saturated, saturated, "{spec} load {load}: {full:?}");
+        assert!(!full.unstable, "{spec} load {load}: {full:?}");
+        assert_eq!(
+            fast.saturated, saturated,
+            "{spec} load {load}: {}",
+            fast.early_verdict
+        );
+    }
+}
+
 #[test]
 fn a_network_whose_throughput_falls_after_the_warm_up_is_not_judged_stable() {
     // A 100-router Jellyfish under uniform traffic at 0.86 and 0.88 with compare --simulate's
@@ -86,32 +119,12 @@ fn a_network_whose_throughput_falls_after_the_warm_up_is_not_judged_stable() {
     // load, as a stable network would, but the flits held in the network and the source queues
     // grow, and the throughput falls period after period to a window the full run judges
     // saturated. At 0.84 the last periods deliver what they are offered and both runs carry it.
-    let net = build_str("jellyfish:routers=100,degree=16,p=8").unwrap();
-    let compare = [
-        ("sample_period", "200"),
-        ("internal_speedup", "2"),
-        ("num_vcs", "4"),
-    ];
-    for (load, saturated) in [(0.84, false), (0.86, true), (0.88, true)] {
-        let run = |early| {
-            simulate(
-                &net,
-                "min",
-                "uniform",
-                load,
-                &config(early, &compare),
-                &Silent,
-            )
-        };
-        let (full, fast) = (run(false).unwrap(), run(true).unwrap());
-        assert_eq!(full.saturated, saturated, "load {load}: {full:?}");
-        assert!(!full.unstable, "load {load}: {full:?}");
-        assert_eq!(
-            fast.saturated, saturated,
-            "load {load}: {}",
-            fast.early_verdict
-        );
-    }
+    assert_compare_verdicts(
+        "jellyfish:routers=100,degree=16,p=8",
+        "min",
+        "uniform",
+        &[(0.84, false), (0.86, true), (0.88, true)],
+    );
 }
 
 #[test]
@@ -121,32 +134,12 @@ fn a_shortfall_within_the_noise_but_past_the_final_margin_is_not_judged_stable()
     // is 5-6% of its flits, more than the final test's 3% margin. At 0.56 the first measured
     // period is 3.5% short, within that noise; the full run ends 4.4% short over seven periods,
     // past both, and judges it saturated. At 0.5 both carry it.
-    let net = build_str("torus:dims=5x6,widths=4x4,p=1").unwrap();
-    let compare = [
-        ("sample_period", "200"),
-        ("internal_speedup", "2"),
-        ("num_vcs", "4"),
-    ];
-    for (load, saturated) in [(0.5, false), (0.56, true)] {
-        let run = |early| {
-            simulate(
-                &net,
-                "dor",
-                "tornado",
-                load,
-                &config(early, &compare),
-                &Silent,
-            )
-            .unwrap()
-        };
-        let (full, fast) = (run(false), run(true));
-        assert_eq!(full.saturated, saturated, "load {load}: {full:?}");
-        assert_eq!(
-            fast.saturated, saturated,
-            "load {load}: {}",
-            fast.early_verdict
-        );
-    }
+    assert_compare_verdicts(
+        "torus:dims=5x6,widths=4x4,p=1",
+        "dor",
+        "tornado",
+        &[(0.5, false), (0.56, true)],
+    );
 }
 
 #[test]
