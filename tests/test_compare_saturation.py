@@ -155,6 +155,20 @@ def test_static_bound_of_minimal_routing_follows_the_closed_form():
     )
 
 
+def test_valiant_loads_by_its_two_phases_equal_its_paths_listed():
+    # the bound of adaptive routings takes Valiant's loads as the minimal loads of its two
+    # phases (to an intermediate, then on), which lists no path per intermediate: the same
+    # loads as Valiant's paths enumerated one by one
+    sf = topolab.build("slimfly:q=5")
+    for traffic in ("uniform", "slimfly-worst", "randperm"):
+        listed = topolab.routing.channel_load(sf, "valiant", traffic=traffic, progress=False)
+        phases = topolab.routing.channel_load(
+            sf, "min", traffic=traffic, progress=False, valiant_phases=True
+        )
+        assert phases.loads == pytest.approx(listed.loads, abs=1e-9)
+        assert SAT.static_bound(sf, "valiant", traffic) == pytest.approx(listed.throughput_bound)
+
+
 def test_a_network_too_large_for_the_static_bound_starts_at_full_load(monkeypatch):
     # oversubscribed (p = 6 where 4 balances it), so that it saturates well below full load
     params = {"network": "slimfly:q=5,p=6", "routing": "min", "traffic": "uniform", "seed": 0, "num_vcs": 4}

@@ -76,17 +76,23 @@ def channel_load(
     show_progress: Optional[bool] = None,
     max_pairs: Optional[int] = None,
     max_paths: Optional[int] = None,
+    valiant_phases: bool = False,
 ) -> ChannelLoad:
     """Expected load per directed link under uniform traffic, an endpoint permutation, or a
     simulator traffic spec (``traffic="shift:k=3"``, ``"worst"``, ...: docs/traffic.md).
     ``progress`` as in ``check``. ``max_pairs`` and ``max_paths`` bound the work: a traffic
     of more router pairs, or a routing listing more paths over all pairs, is a
-    ParameterError naming the limit."""
+    ParameterError naming the limit. ``valiant_phases=True`` loads the traffic as Valiant
+    routing sends it (to an intermediate drawn from every router but the pair's two, then
+    on) along ``routing``'s paths: with ``routing="min"`` these are Valiant's own loads
+    (docs/routing.md, "Channel load"), without listing a path per intermediate."""
     progress = legacy_keyword(progress, show_progress, "routing.channel_load")
     perm = list(permutation) if permutation is not None else None
     with Progress("channel load", unit="step", enabled=progress) as bar:
         d = json.loads(
-            _core.routing_load(net._net, routing, perm, bar.callback, traffic, max_pairs, max_paths)
+            _core.routing_load(
+                net._net, routing, perm, bar.callback, traffic, max_pairs, max_paths, valiant_phases
+            )
         )
     d["max_link"] = tuple(d["max_link"])
     return ChannelLoad(**d)

@@ -240,3 +240,30 @@ fn a_port_by_destination_needs_the_demands_by_destination_endpoint() {
         .to_string();
     assert!(err.contains("one non-empty list per entry"), "{err}");
 }
+
+#[test]
+fn valiant_loads_equal_the_minimal_loads_of_its_two_phases() {
+    // Valiant routing takes a minimal path to an intermediate drawn from every router but the
+    // pair's two, then a minimal path on: its channel loads, enumerated path by path and
+    // intermediate by intermediate, equal the minimal routing's loads of the two phases'
+    // demands (`Demands::valiant_phases`).
+    use topolab_core::routing::catalog::build_static;
+    for spec in ["slimfly:q=5", "hyperx:dims=3x4,widths=2x1,p=2"] {
+        let net = build_str(spec).unwrap();
+        let valiant = build_static(&net, "valiant", &Silent).unwrap();
+        let min = build_static(&net, "min", &Silent).unwrap();
+        let n = net.num_endpoints();
+        let dest: Vec<u64> = (0..n).map(|i| (i * 7 + 3) % n).collect();
+        for dem in [
+            Demands::uniform(&net),
+            Demands::permutation(&net, &dest).unwrap(),
+        ] {
+            let want = channel_load(&net, &*valiant, &dem, &Silent).unwrap();
+            let phases = dem.valiant_phases(net.num_routers(), None).unwrap();
+            let got = channel_load(&net, &*min, &phases, &Silent).unwrap();
+            for (a, b) in got.loads.iter().zip(&want.loads) {
+                assert!((a - b).abs() < 1e-9, "{spec}: {a} vs {b}");
+            }
+        }
+    }
+}

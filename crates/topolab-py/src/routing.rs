@@ -30,9 +30,11 @@ fn routing_check(
 /// Channel load under uniform traffic, an endpoint permutation or a simulator traffic spec
 /// (`traffic`, e.g. "shift:k=3", "worst"): JSON of ChannelLoad. `max_pairs` and `max_paths`
 /// bound the work (a traffic of more router pairs, a routing listing more paths over all
-/// pairs, is a ParameterError naming the limit).
+/// pairs, is a ParameterError naming the limit). `valiant_phases`: the traffic as Valiant
+/// routing's two phases (`Demands::valiant_phases`), loaded on `routing`, which is then the
+/// minimal routing Valiant's phases take.
 #[pyfunction]
-#[pyo3(signature = (net, routing, permutation = None, progress=None, traffic = None, max_pairs = None, max_paths = None))]
+#[pyo3(signature = (net, routing, permutation = None, progress=None, traffic = None, max_pairs = None, max_paths = None, valiant_phases = false))]
 #[allow(clippy::too_many_arguments)]
 fn routing_load(
     py: Python<'_>,
@@ -43,6 +45,7 @@ fn routing_load(
     traffic: Option<String>,
     max_pairs: Option<usize>,
     max_paths: Option<u64>,
+    valiant_phases: bool,
 ) -> PyResult<String> {
     if permutation.is_some() && traffic.is_some() {
         return Err(pyo3::exceptions::PyValueError::new_err(
@@ -62,6 +65,11 @@ fn routing_load(
             (_, Some(d)) => d,
             (Some(p), None) => load::Demands::permutation(&net.inner, p)?,
             (None, None) => load::Demands::uniform_within(&net.inner, max_pairs)?,
+        };
+        let dem = if valiant_phases {
+            dem.valiant_phases(net.inner.num_routers(), max_pairs)?
+        } else {
+            dem
         };
         load::channel_load_within(&net.inner, &*r, &dem, max_paths, m)
     })?;

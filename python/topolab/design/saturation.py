@@ -5,7 +5,10 @@ offered load a network carries under a routing and a traffic pattern, found in a
    (the load at which the busiest channel carries one flit per cycle, ``routing.channel_load``)
    can be carried, and the simulated saturation lies just below it. Adaptive routings have no
    static load; they start at the larger bound of minimal and Valiant routing, between which
-   UGAL chooses. The first run is at that bound (at most 1). Where the bound would cost more
+   UGAL chooses (Valiant's loads as the minimal loads of its two phases, docs/routing.md,
+   "Channel load": under adversarial traffic the minimal bound alone started the Xpander's
+   and the Dragonfly+'s searches at 0.06 and 0.04, six cheap runs below where they saturate).
+   The first run is at that bound (at most 1). Where the bound would cost more
    than a run (more than ``STATIC_BOUND_MAX_PAIRS`` router pairs with traffic, more than
    ``STATIC_BOUND_MAX_PATHS`` paths, or the adaptive fallback on more than
    ``ADAPTIVE_BOUND_MAX_ROUTERS`` routers) the search starts at full load instead. Under a
@@ -87,8 +90,7 @@ SEARCH_KEYS = ("network", "routing", "traffic", "seed", "tolerance", "warm_start
 # where the run at full load it replaces took about 30).
 STATIC_BOUND_MAX_PAIRS = 4_000_000
 STATIC_BOUND_MAX_PATHS = 10_000_000
-# The fallback of adaptive routings: Valiant lists about a path per intermediate router and
-# pair (0.6 CPU-s on a 722-router Slim Fly under uniform traffic).
+# The fallback of adaptive routings: Valiant's two phases load every router pair (n^2 pairs).
 ADAPTIVE_BOUND_MAX_ROUTERS = 1000
 # Where a search that started at full load goes when its estimates creep down before any load
 # was carried: this fraction of the last estimate. The default question's five such searches
@@ -108,14 +110,18 @@ def static_bound(net: Any, routing: str, traffic: str) -> float | None:
     from topolab.routing import channel_load
 
     def bound(name: str) -> float | None:
+        # Valiant's loads are the minimal loads of its two phases: the same figure without a
+        # path per intermediate and pair (more than STATIC_BOUND_MAX_PATHS on compare's designs)
+        phases = name == "valiant"
         try:
             found = channel_load(
                 net,
-                name,
+                "min" if phases else name,
                 traffic=traffic,
                 progress=False,
                 max_pairs=STATIC_BOUND_MAX_PAIRS,
                 max_paths=STATIC_BOUND_MAX_PATHS,
+                valiant_phases=phases,
             )
         except (_core.ParameterError, _core.TopolabError):
             return None

@@ -204,6 +204,57 @@ impl Demands {
     }
 }
 
+impl Demands {
+    /// The traffic Valiant routing (defaults: the intermediate drawn uniformly from every
+    /// router but the pair's own two) sends along minimal paths, as two phases: from each
+    /// source to the intermediates, (out(s) - d(s, m)) / (n - 2) to router m, and from the
+    /// intermediates to each destination, (in(t) - d(m, t)) / (n - 2) from router m. Minimal
+    /// channel loads of these demands are Valiant's, without listing a path per intermediate
+    /// and pair. Every router pair may carry some, so more than `max_pairs` pairs of routers
+    /// (n (n - 1)) is an error, as is a network of fewer than 3 routers.
+    pub fn valiant_phases(&self, num_routers: usize, max_pairs: Option<usize>) -> Result<Demands> {
+        let n = num_routers;
+        if n < 3 {
+            return Err(TopolabError::invalid(
+                "channel load",
+                "routing",
+                "valiant",
+                "a network of at least 3 routers (an intermediate besides source and destination)",
+            ));
+        }
+        let pairs = n * (n - 1);
+        if let Some(limit) = max_pairs.filter(|&limit| pairs > limit) {
+            return Err(too_many_pairs(pairs.to_string(), limit));
+        }
+        let mut direct = vec![0.0f64; n * n];
+        let (mut out, mut into) = (vec![0.0f64; n], vec![0.0f64; n]);
+        for &(s, t, rate) in &self.entries {
+            let (s, t) = (s as usize, t as usize);
+            if s == t || s >= n || t >= n {
+                continue;
+            }
+            direct[s * n + t] += rate;
+            out[s] += rate;
+            into[t] += rate;
+        }
+        let share = 1.0 / (n - 2) as f64;
+        let mut entries = Vec::new();
+        for a in 0..n {
+            for b in (0..n).filter(|&b| b != a) {
+                let d = direct[a * n + b];
+                let rate = ((out[a] - d) + (into[b] - d)) * share;
+                if rate > 0.0 {
+                    entries.push((a as u32, b as u32, rate));
+                }
+            }
+        }
+        Ok(Demands {
+            entries,
+            destinations: Destinations::Unknown,
+        })
+    }
+}
+
 fn too_many_pairs(pairs: String, limit: usize) -> TopolabError {
     TopolabError::InvalidParameter {
         context: "channel load".into(),
