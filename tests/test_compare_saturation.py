@@ -162,9 +162,7 @@ def test_valiant_loads_by_its_two_phases_equal_its_paths_listed():
     sf = topolab.build("slimfly:q=5")
     for traffic in ("uniform", "slimfly-worst", "randperm"):
         listed = topolab.routing.channel_load(sf, "valiant", traffic=traffic, progress=False)
-        phases = topolab.routing.channel_load(
-            sf, "min", traffic=traffic, progress=False, valiant_phases=True
-        )
+        phases = topolab.routing.channel_load(sf, "min", traffic=traffic, progress=False, valiant_phases=True)
         assert phases.loads == pytest.approx(listed.loads, abs=1e-9)
         assert SAT.static_bound(sf, "valiant", traffic) == pytest.approx(listed.throughput_bound)
 
