@@ -202,9 +202,7 @@ impl Demands {
             destinations: Destinations::Listed { shares, starts },
         })
     }
-}
 
-impl Demands {
     /// The traffic Valiant routing (defaults: the intermediate drawn uniformly from every
     /// router but the pair's own two) sends along minimal paths, as two phases: from each
     /// source to the intermediates, (out(s) - d(s, m)) / (n - 2) to router m, and from the
@@ -372,19 +370,19 @@ impl Bundles {
         let first = self.port_start[a] as usize;
         let width = self.port_start[a + 1] - self.port_start[a];
         match shares {
-            _ if width == 1 || !self.by_destination => port_loads[first] += rate,
-            Shares::None => port_loads[first] += rate,
-            Shares::Even(endpoints) => {
+            Shares::Even(endpoints) if width > 1 => {
                 let each = rate / (endpoints.end - endpoints.start) as f64;
                 for d in endpoints.clone() {
                     port_loads[first + (d % width) as usize] += each;
                 }
             }
-            Shares::Listed(list, total) => {
+            Shares::Listed(list, total) if width > 1 => {
                 for &(d, r) in *list {
                     port_loads[first + (d % width) as usize] += rate * r / total;
                 }
             }
+            // One cable, or the link's first port.
+            _ => port_loads[first] += rate,
         }
     }
 

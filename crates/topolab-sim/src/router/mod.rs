@@ -202,7 +202,7 @@ impl RouterCore {
     /// Whether anything happens at this router in cycle `now`.
     #[inline]
     pub fn due(&self, now: u32) -> bool {
-        self.busy || self.own_wake <= now || self.flit_wheel.has(now) || self.credit_wheel.has(now)
+        self.due_within(now, 1)
     }
 
     /// Whether anything happens at this router in the `k` cycles from `first`, when its wheels
