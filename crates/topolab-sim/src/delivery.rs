@@ -24,6 +24,7 @@
 
 use crate::engine::MAX_BATCH;
 use crate::flit::{Flit, Wheel};
+use crate::read_ahead::prefetch;
 use crate::router::RouterCore;
 use crate::topo::{SimTopology, NONE};
 use std::cmp::Reverse;
@@ -317,47 +318,133 @@ pub type Ends = ([u32; MAX_BATCH as usize], [u32; MAX_BATCH as usize]);
 /// into the receivers' wheels cycle by cycle and, within a cycle, router by router, each
 /// router's items in staging order; the staged lists are left empty. `pull` gives every
 /// wheel the same items in the same order.
+///
+/// With `listed` (more than 8 MiB of VC records, `Engine::lists_deliveries`: the routers'
+/// state is far beyond the caches) a push is three dependent misses: the receiver's record,
+/// which gives its bucket's header, which gives where the item goes. Each cycle's items are
+/// then listed first and pushed with the lines of the pushes to come asked for ahead
+/// (`push_listed`), in the same order. Without it the items go straight to the wheels, where
+/// listing would be pure cost.
 pub fn deliver_serial(
     topo: &SimTopology,
     cores: &mut [RouterCore],
     first: u32,
     ends: &[Ends],
     k: usize,
+    mut listed: Option<&mut Listed>,
 ) {
-    let mut flits = Vec::new();
-    let mut credits = Vec::new();
     for j in 0..k {
         let now = first + j as u32;
-        for (r, (flit_ends, credit_ends)) in ends.iter().enumerate() {
+        // Router r's items staged in cycle j.
+        let staged = |r: usize| {
+            let (flit_ends, credit_ends) = &ends[r];
             let (f0, c0) = match j {
                 0 => (0, 0),
                 _ => (flit_ends[j - 1] as usize, credit_ends[j - 1] as usize),
             };
-            let (f1, c1) = (flit_ends[j] as usize, credit_ends[j] as usize);
-            if f0 == f1 && c0 == c1 {
-                continue;
+            (f0..flit_ends[j] as usize, c0..credit_ends[j] as usize)
+        };
+        let Some(Listed { flits, credits }) = listed.as_deref_mut() else {
+            for r in 0..ends.len() {
+                let (fs, cs) = staged(r);
+                push_direct(topo, cores, r, fs, cs, now);
             }
-            std::mem::swap(&mut flits, &mut cores[r].staged_flits);
-            std::mem::swap(&mut credits, &mut cores[r].staged_credits);
-            for &(p, f) in &flits[f0..f1] {
+            continue;
+        };
+        flits.clear();
+        credits.clear();
+        for r in 0..ends.len() {
+            // The links through which the items of a router a few places on go.
+            if r + LINKS_AHEAD < ends.len() {
+                let ahead = r + LINKS_AHEAD;
+                let (fs, cs) = staged(ahead);
+                for &(p, _) in &cores[ahead].staged_flits[fs] {
+                    prefetch(&topo.out_link[topo.out_index(ahead, p)]);
+                }
+                for &(p, _) in &cores[ahead].staged_credits[cs] {
+                    prefetch(&topo.in_link[topo.in_index(ahead, p)]);
+                }
+            }
+            let (fs, cs) = staged(r);
+            for &(p, f) in &cores[r].staged_flits[fs] {
                 let link = topo.out_link(r, p);
-                cores[link.peer as usize]
-                    .flit_wheel
-                    .push(now + link.latency + 1, (link.peer_port, f));
+                flits.push((link.peer, now + link.latency + 1, (link.peer_port, f)));
             }
-            for &(p, vc) in &credits[c0..c1] {
+            for &(p, vc) in &cores[r].staged_credits[cs] {
                 let link = topo.in_link(r, p);
-                cores[link.peer as usize]
-                    .credit_wheel
-                    .push(now + link.latency + 1, (link.peer_port, vc));
+                credits.push((link.peer, now + link.latency + 1, (link.peer_port, vc)));
             }
-            std::mem::swap(&mut flits, &mut cores[r].staged_flits);
-            std::mem::swap(&mut credits, &mut cores[r].staged_credits);
         }
+        push_listed(cores, flits, |c| &mut c.flit_wheel);
+        push_listed(cores, credits, |c| &mut c.credit_wheel);
     }
     for c in cores.iter_mut() {
         c.staged_flits.clear();
         c.staged_credits.clear();
+    }
+}
+
+/// A cycle's items as `deliver_serial` lists them: (receiver, arrival cycle, item), kept from
+/// batch to batch so that their memory is not allocated again each time.
+#[derive(Debug, Default)]
+pub struct Listed {
+    flits: Vec<(u32, u32, (u32, Flit))>,
+    credits: Vec<(u32, u32, (u32, u8))>,
+}
+
+/// Pushes router r's items `fs` and `cs` (staged in cycle `now`) into the receivers' wheels.
+fn push_direct(
+    topo: &SimTopology,
+    cores: &mut [RouterCore],
+    r: usize,
+    fs: std::ops::Range<usize>,
+    cs: std::ops::Range<usize>,
+    now: u32,
+) {
+    if fs.is_empty() && cs.is_empty() {
+        return;
+    }
+    // Taken out of the sender while it writes other routers' wheels.
+    let flits = std::mem::take(&mut cores[r].staged_flits);
+    let credits = std::mem::take(&mut cores[r].staged_credits);
+    for &(p, f) in &flits[fs] {
+        let link = topo.out_link(r, p);
+        cores[link.peer as usize]
+            .flit_wheel
+            .push(now + link.latency + 1, (link.peer_port, f));
+    }
+    for &(p, vc) in &credits[cs] {
+        let link = topo.in_link(r, p);
+        cores[link.peer as usize]
+            .credit_wheel
+            .push(now + link.latency + 1, (link.peer_port, vc));
+    }
+    cores[r].staged_flits = flits;
+    cores[r].staged_credits = credits;
+}
+
+/// Routers ahead of the one listed whose links are asked for.
+const LINKS_AHEAD: usize = 4;
+/// Items ahead of the push whose receiver's wheel record is asked for, and then whose bucket
+/// header (the record must have arrived to say where the header is).
+const RECORD_AHEAD: usize = 16;
+const BUCKET_AHEAD: usize = 8;
+
+/// Pushes `items` (receiver, arrival cycle, item) in order into the receivers' wheels
+/// (`wheel`), asking for each push's lines some items ahead.
+fn push_listed<T: Copy>(
+    cores: &mut [RouterCore],
+    items: &[(u32, u32, T)],
+    wheel: impl Fn(&mut RouterCore) -> &mut Wheel<T>,
+) {
+    for (i, &(receiver, arrival, item)) in items.iter().enumerate() {
+        if let Some(&(ahead, _, _)) = items.get(i + RECORD_AHEAD) {
+            prefetch(wheel(&mut cores[ahead as usize]) as *const Wheel<T>);
+        }
+        if let Some(&(ahead, at, _)) = items.get(i + BUCKET_AHEAD) {
+            wheel(&mut cores[ahead as usize]).prefetch_bucket(at);
+        }
+        wheel(&mut cores[receiver as usize]).push(arrival, item);
     }
 }
 

@@ -78,6 +78,15 @@ pub(crate) const MAX_BATCH: u32 = 8;
 /// private cache of one core of the machines measured (1 MiB L2).
 const READ_AHEAD_BYTES: u64 = 1 << 20;
 
+/// VC records above which one thread lists each cycle's deliveries (`Engine::lists_deliveries`).
+/// Listing asks for the lines of the pushes to come, and costs instructions: `large_network`
+/// runs of compare's router, back to back with and without it, CPU time per cycle: the torus
+/// 5x6x7x7x7 (87 MB of records) -10%, the HammingMesh 50x51 with 16 VCs -4%, the mesh
+/// 7x9x9x9, the Dragonfly a = 28 (14 MB) and the BDF u = 11 -3%; the Jellyfish of 625 routers
+/// (6 MB) and Slim Fly q = 19 unchanged; Slim Fly q = 13 at 0.5 (1.9 MB) 6.5% more
+/// instructions (docs/simulator-speed-log.md, session 20).
+const LIST_DELIVERIES_BYTES: u64 = 8 << 20;
+
 /// Routers per span of a parallel pass over `routers`: at least 8, about four spans per
 /// thread, enough for rayon to balance the threads, few span starts (whose first router is not
 /// fetched ahead).
@@ -131,7 +140,7 @@ pub const MAX_CYCLES: u64 = u32::MAX as u64 - 1_000_000;
 enum Delivery {
     /// One thread: pushed after each batch, in the serial order (`delivery::deliver_serial`),
     /// from each router's staged counts at the end of each cycle of the batch.
-    Serial(Vec<Ends>),
+    Serial(Vec<Ends>, Option<delivery::Listed>),
     /// Several threads: each receiver pulls its items at the start of its next turn
     /// (`delivery::pull`). One `Sent` is written by a batch while the next batch's receivers
     /// read the other; `written` is the one last written.
@@ -266,7 +275,10 @@ impl<'p> Engine<'p> {
                 written: 0,
                 pending: None,
             },
-            _ => Delivery::Serial(vec![Ends::default(); n]),
+            _ => Delivery::Serial(
+                vec![Ends::default(); n],
+                Self::lists_deliveries(prep).then(delivery::Listed::default),
+            ),
         };
         Ok(Engine {
             prep,
@@ -324,6 +336,22 @@ impl<'p> Engine<'p> {
     /// (interleaved runs, median time ratio with / without): Slim Fly q = 13 (1.9 MB of
     /// records) 0.75-0.92; torus 8x8x8 (0.7 MB) 1.045, Dragonfly p = 4 (0.6 MB) 0.99-1.0.
     pub fn read_ahead_mode(prep: &Prepared) -> ReadAhead {
+        if Self::vc_record_bytes(prep) <= READ_AHEAD_BYTES {
+            ReadAhead::Off
+        } else {
+            ReadAhead::Whole
+        }
+    }
+
+    /// Whether one thread lists each cycle's items before pushing them into the receivers'
+    /// wheels (`delivery::deliver_serial`): with more than `LIST_DELIVERIES_BYTES` of VC
+    /// records.
+    pub fn lists_deliveries(prep: &Prepared) -> bool {
+        Self::vc_record_bytes(prep) > LIST_DELIVERIES_BYTES
+    }
+
+    /// The VC records of every router.
+    fn vc_record_bytes(prep: &Prepared) -> u64 {
         use crate::router::iq::{InputVc, OutputVc};
         let topo = &*prep.topo;
         let vcs = prep.cfg.num_vcs as u64;
@@ -331,12 +359,7 @@ impl<'p> Engine<'p> {
             vcs * (topo.num_in(r) as u64 * std::mem::size_of::<InputVc>() as u64
                 + topo.num_out(r) as u64 * std::mem::size_of::<OutputVc>() as u64)
         };
-        let bytes: u64 = (0..topo.num_routers as usize).map(router_bytes).sum();
-        if bytes <= READ_AHEAD_BYTES {
-            ReadAhead::Off
-        } else {
-            ReadAhead::Whole
-        }
+        (0..topo.num_routers as usize).map(router_bytes).sum()
     }
 
     pub fn cfg(&self) -> &SimConfig {
@@ -432,7 +455,7 @@ impl<'p> Engine<'p> {
             topo,
             routing: &prep.routing,
             cycles: match self.delivery {
-                Delivery::Serial(_) => k as u32,
+                Delivery::Serial(..) => k as u32,
                 Delivery::Pull { .. } => 0,
             },
         };
@@ -464,7 +487,7 @@ impl<'p> Engine<'p> {
                 ends
             };
             match &mut self.delivery {
-                Delivery::Serial(ends) => {
+                Delivery::Serial(ends, _) => {
                     run_span(&mut self.cores, ends, read_ahead, first, &|c, e| {
                         *e = run(c)
                     });
@@ -512,8 +535,8 @@ impl<'p> Engine<'p> {
                 }
             }
         }
-        if let Delivery::Serial(ends) = &self.delivery {
-            delivery::deliver_serial(topo, &mut self.cores, first, ends, k);
+        if let Delivery::Serial(ends, listed) = &mut self.delivery {
+            delivery::deliver_serial(topo, &mut self.cores, first, ends, k, listed.as_mut());
         }
         if prep.routing.needs_global_view() {
             // k = 1: the loads every router sees in the next cycle.
@@ -617,7 +640,7 @@ impl<'p> Engine<'p> {
     /// No flit, credit or event is pending anywhere.
     pub fn quiet(&self) -> bool {
         let undelivered = match &self.delivery {
-            Delivery::Serial(_) => false,
+            Delivery::Serial(..) => false,
             Delivery::Pull {
                 sent,
                 written,

@@ -105,6 +105,16 @@ impl<T: Copy> Wheel<T> {
         self.len += 1;
     }
 
+    /// Asks for the header of the bucket `arrival` goes to (`crate::read_ahead::prefetch`).
+    #[inline]
+    pub fn prefetch_bucket(&self, arrival: u32) {
+        crate::read_ahead::prefetch(
+            self.buckets
+                .as_ptr()
+                .wrapping_add((arrival & self.mask) as usize),
+        );
+    }
+
     /// Brings the bucket of `now` into the cache (see `crate::read_ahead`).
     #[inline]
     pub fn read_ahead(&self, now: u32) {

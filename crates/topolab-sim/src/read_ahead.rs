@@ -16,9 +16,15 @@
 //! Why loads and not prefetch instructions: on the AMD EPYC virtual machines this was
 //! measured on, `prefetcht0/t1/t2` left the misses where they were (the profile's costliest
 //! load, a buffered flit's, kept its share), while plain loads of the same lines removed it and
-//! cut the Slim Fly q = 13 benchmark's time by 10-25%. On networks whose state stays in the
-//! core's own caches the loads are pure cost, so the engine reads ahead only above a size
-//! (`Engine::read_ahead_mode`; figures in docs/simulator.md).
+//! cut the Slim Fly q = 13 benchmark's time by 10-25% (in session 20 prefetch instructions in
+//! their place made the torus of `topolab compare` between 4% faster and 2% slower: no
+//! change within the noise). On networks whose state stays in the core's own caches the loads
+//! are pure cost, so the engine reads ahead only above a size (`Engine::read_ahead_mode`;
+//! figures in docs/simulator.md).
+//!
+//! The serial delivery does ask with prefetch instructions (`prefetch`): it asks for the lines
+//! of a push 8 and 16 pushes before it, in a loop that reads nothing it asked for until then,
+//! where a load would stall the loop (`delivery::deliver_serial`).
 
 use std::mem::MaybeUninit;
 
@@ -53,13 +59,28 @@ pub fn deque<T>(queue: &std::collections::VecDeque<T>) {
     slice(back);
 }
 
+/// Asks for the cache line holding `value` without waiting for it (a prefetch instruction;
+/// nothing on targets without one).
+#[inline(always)]
+pub fn prefetch<T>(value: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing the program sees and faults on no address (one of the
+    // crate's two unsafe operations).
+    #[allow(unsafe_code)]
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(value as *const i8)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
 /// Brings the memory of `value` into the cache.
 #[inline]
 pub fn value<T>(value: &T) {
     bytes(value as *const T as *const u8, std::mem::size_of::<T>());
 }
 
-// The crate's one unsafe operation: see the SAFETY comment.
+// One of the crate's two unsafe operations (the other: `prefetch`): see the SAFETY comment.
 #[allow(unsafe_code)]
 #[inline]
 fn bytes(start: *const u8, len: usize) {

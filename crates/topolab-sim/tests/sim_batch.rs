@@ -85,6 +85,7 @@ fn reading_ahead_changes_no_result() {
     let many_vcs = short(&[("num_vcs", "16")]);
     let large = Prepared::new(&net, "min", &many_vcs, &Silent).unwrap();
     assert_eq!(Engine::read_ahead_mode(&large), ReadAhead::Whole);
+    assert!(!Engine::lists_deliveries(&large), "{spec} lists nothing");
     let small =
         Prepared::new(&build_str("slimfly:q=5,p=3").unwrap(), "min", &cfg, &Silent).unwrap();
     assert_eq!(
@@ -107,4 +108,47 @@ fn reading_ahead_changes_no_result() {
         assert_eq!(batched, checked, "num_vcs = {vcs}");
         assert_eq!(batched, threads, "num_vcs = {vcs}");
     }
+}
+
+/// Above 8 MiB of VC records one thread lists each cycle's items before pushing them into the
+/// receivers' wheels (`delivery::deliver_serial`). The order of the flits arriving
+/// at a router in one cycle is the order in which they draw their next hops among the minimal
+/// ones of a HyperX, so a listing that reordered them would change the results. With channels of
+/// several latencies (their lengths on the floor) and batches of several cycles, one cycle at a time
+/// and two threads pulling by receiver must give the same results.
+#[test]
+fn listing_the_items_of_a_batch_changes_no_result() {
+    let (spec, routing) = ("hyperx:dims=8x8x8,p=1", "min");
+    let pairs = [
+        ("num_vcs", "16"),
+        ("channel_latency", "floor"),
+        ("sample_period", "50"),
+    ];
+    let net = build_str(spec).unwrap();
+    let prep = Prepared::new(&net, routing, &short(&pairs), &Silent).unwrap();
+    assert!(Engine::lists_deliveries(&prep), "{spec}");
+    let latencies: std::collections::BTreeSet<u32> = prep
+        .topo
+        .out_link
+        .iter()
+        .filter(|l| l.peer != topolab_sim::topo::NONE)
+        .map(|l| l.latency)
+        .collect();
+    assert!(latencies.len() > 1, "channel latencies {latencies:?}");
+    let batched = run(spec, routing, 0.4, &pairs);
+    let checked = run(
+        spec,
+        routing,
+        0.4,
+        &[pairs[0], pairs[1], pairs[2], ("debug_checks", "1")],
+    );
+    let threads = run(
+        spec,
+        routing,
+        0.4,
+        &[pairs[0], pairs[1], pairs[2], ("threads", "2")],
+    );
+    assert!(batched.measured_packets > 0);
+    assert_eq!(batched, checked);
+    assert_eq!(batched, threads);
 }
