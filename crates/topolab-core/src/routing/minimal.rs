@@ -160,12 +160,6 @@ impl NextMasks {
     }
 
     #[inline]
-    fn entry(&self, r: usize, t: usize) -> *const u8 {
-        let (start, width) = self.rows[r];
-        self.bytes.as_ptr().wrapping_add(start + t * width)
-    }
-
-    #[inline]
     fn get(&self, r: usize, t: usize) -> u64 {
         let (start, width) = self.rows[r];
         let at = start + t * width;
@@ -300,14 +294,10 @@ impl MinimalTable {
     /// Reads the entry of (r, t) that `for_each_next` reads first (`HopRouting::read_ahead`).
     #[inline]
     pub fn read_ahead(&self, r: usize, t: usize) {
-        #[allow(unsafe_code)]
-        fn pf(p: *const u8) {
-            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p as *const i8) };
-        }
         if let Some(masks) = &self.mask {
-            pf(masks.entry(r, t));
+            std::hint::black_box(masks.get(r, t));
         } else if let Some(UniqueNext(next)) = &self.unique_next {
-            pf(next.as_ptr().wrapping_add(r * self.n + t));
+            std::hint::black_box(next[r * self.n + t]);
         }
     }
 
