@@ -367,12 +367,10 @@ pub fn deliver_serial(
             }
             let (fs, cs) = staged(r);
             for &(p, f) in &cores[r].staged_flits[fs] {
-                let link = topo.out_link(r, p);
-                flits.push((link.peer, now + link.latency + 1, (link.peer_port, f)));
+                flits.push(flit_to(topo, r, p, f, now));
             }
             for &(p, vc) in &cores[r].staged_credits[cs] {
-                let link = topo.in_link(r, p);
-                credits.push((link.peer, now + link.latency + 1, (link.peer_port, vc)));
+                credits.push(credit_to(topo, r, p, vc, now));
             }
         }
         push_listed(cores, flits, |c| &mut c.flit_wheel);
@@ -408,19 +406,31 @@ fn push_direct(
     let flits = std::mem::take(&mut cores[r].staged_flits);
     let credits = std::mem::take(&mut cores[r].staged_credits);
     for &(p, f) in &flits[fs] {
-        let link = topo.out_link(r, p);
-        cores[link.peer as usize]
-            .flit_wheel
-            .push(now + link.latency + 1, (link.peer_port, f));
+        let (receiver, arrival, item) = flit_to(topo, r, p, f, now);
+        cores[receiver as usize].flit_wheel.push(arrival, item);
     }
     for &(p, vc) in &credits[cs] {
-        let link = topo.in_link(r, p);
-        cores[link.peer as usize]
-            .credit_wheel
-            .push(now + link.latency + 1, (link.peer_port, vc));
+        let (receiver, arrival, item) = credit_to(topo, r, p, vc, now);
+        cores[receiver as usize].credit_wheel.push(arrival, item);
     }
     cores[r].staged_flits = flits;
     cores[r].staged_credits = credits;
+}
+
+/// Where flit `f`, staged by router r on output port p in cycle `now`, goes: (receiver,
+/// arrival cycle, (receiver's input port, flit)).
+#[inline]
+fn flit_to(topo: &SimTopology, r: usize, p: u32, f: Flit, now: u32) -> (u32, u32, (u32, Flit)) {
+    let link = topo.out_link(r, p);
+    (link.peer, now + link.latency + 1, (link.peer_port, f))
+}
+
+/// Where a credit for `vc`, staged by router r on input port p in cycle `now`, goes:
+/// (receiver, arrival cycle, (receiver's output port, vc)).
+#[inline]
+fn credit_to(topo: &SimTopology, r: usize, p: u32, vc: u8, now: u32) -> (u32, u32, (u32, u8)) {
+    let link = topo.in_link(r, p);
+    (link.peer, now + link.latency + 1, (link.peer_port, vc))
 }
 
 /// Routers ahead of the one listed whose links are asked for.

@@ -96,18 +96,29 @@ fn reading_ahead_changes_no_result() {
 
     for vcs in ["4", "16"] {
         let pairs = [("sample_period", "100"), ("num_vcs", vcs)];
-        let batched = run(spec, "min", 0.4, &pairs);
-        let checked = run(
-            spec,
-            "min",
-            0.4,
-            &[pairs[0], pairs[1], ("debug_checks", "1")],
-        );
-        let threads = run(spec, "min", 0.4, &[pairs[0], pairs[1], ("threads", "2")]);
-        assert!(batched.measured_packets > 0);
-        assert_eq!(batched, checked, "num_vcs = {vcs}");
-        assert_eq!(batched, threads, "num_vcs = {vcs}");
+        same_as_single_cycles_and_two_threads(spec, "min", 0.4, &pairs);
     }
+}
+
+/// The run with `pairs` measures packets and equals, field for field, the run one cycle at a
+/// time with conservation checked (`debug_checks`) and the run on two threads.
+fn same_as_single_cycles_and_two_threads(
+    spec: &str,
+    routing: &str,
+    load: f64,
+    pairs: &[(&str, &str)],
+) {
+    let batched = run(spec, routing, load, pairs);
+    let with = |extra| {
+        let mut all = pairs.to_vec();
+        all.push(extra);
+        run(spec, routing, load, &all)
+    };
+    let checked = with(("debug_checks", "1"));
+    let threads = with(("threads", "2"));
+    assert!(batched.measured_packets > 0);
+    assert_eq!(batched, checked, "{pairs:?}");
+    assert_eq!(batched, threads, "{pairs:?}");
 }
 
 /// Above 8 MiB of VC records one thread lists each cycle's items before pushing them into the
@@ -135,20 +146,5 @@ fn listing_the_items_of_a_batch_changes_no_result() {
         .map(|l| l.latency)
         .collect();
     assert!(latencies.len() > 1, "channel latencies {latencies:?}");
-    let batched = run(spec, routing, 0.4, &pairs);
-    let checked = run(
-        spec,
-        routing,
-        0.4,
-        &[pairs[0], pairs[1], pairs[2], ("debug_checks", "1")],
-    );
-    let threads = run(
-        spec,
-        routing,
-        0.4,
-        &[pairs[0], pairs[1], pairs[2], ("threads", "2")],
-    );
-    assert!(batched.measured_packets > 0);
-    assert_eq!(batched, checked);
-    assert_eq!(batched, threads);
+    same_as_single_cycles_and_two_threads(spec, routing, 0.4, &pairs);
 }
