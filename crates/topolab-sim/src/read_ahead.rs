@@ -9,9 +9,11 @@
 //! other, so that the processor overlaps their misses; the turn that follows finds the lines
 //! in its cache. Nothing is written: results do not depend on it.
 //!
-//! The routing tables are read ahead the same way: the entry each arriving flit's route
-//! computation will read (its next hops towards its destination or intermediate router), a
-//! miss per hop on networks of thousands of routers (`HopRouting::read_ahead`).
+//! The routing tables are asked for in the same turn, with a prefetch instruction (`prefetch`):
+//! the entry each arriving flit's route computation will read (its next hops towards its
+//! destination or intermediate router, `HopRouting::table_entry`), a miss per hop on networks
+//! of thousands of routers. Loads of those entries took 2.8% of `topolab compare --simulate`'s
+//! samples; asking instead made its `min` and UGAL designs 1-5% faster (session 21).
 //!
 //! Why loads and not prefetch instructions: on the AMD EPYC virtual machines this was
 //! measured on, `prefetcht0/t1/t2` left the misses where they were (the profile's costliest

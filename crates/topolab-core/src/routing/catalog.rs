@@ -106,8 +106,8 @@ macro_rules! rules {
                 match self { $(Rule::$variant(x) => x.next_each(r, t, hop, st, out),)* }
             }
             #[inline]
-            fn read_ahead(&self, r: u32, t: u32, st: RouteState) {
-                match self { $(Rule::$variant(x) => x.read_ahead(r, t, st),)* }
+            fn table_entry(&self, r: u32, t: u32, st: RouteState) -> Option<&u8> {
+                match self { $(Rule::$variant(x) => x.table_entry(r, t, st),)* }
             }
             #[inline]
             fn draw_next(

@@ -259,9 +259,9 @@ impl HopRouting for Valiant {
         super::rule::sample_weighted(&all, rng)
     }
     #[inline]
-    fn read_ahead(&self, r: u32, t: u32, st: RouteState) {
+    fn table_entry(&self, r: u32, t: u32, st: RouteState) -> Option<&u8> {
         self.table
-            .read_ahead(r as usize, self.target(r, t, st).0 as usize)
+            .entry(r as usize, self.target(r, t, st).0 as usize)
     }
     #[inline]
     fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
@@ -333,11 +333,11 @@ impl HopRouting for Ugal {
         }
     }
     #[inline]
-    fn read_ahead(&self, r: u32, t: u32, st: RouteState) {
+    fn table_entry(&self, r: u32, t: u32, st: RouteState) -> Option<&u8> {
         if st.phase == UGAL_MINIMAL {
-            self.min.read_ahead(r, t, st)
+            self.min.table_entry(r, t, st)
         } else {
-            self.val.read_ahead(r, t, st)
+            self.val.table_entry(r, t, st)
         }
     }
     fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
@@ -580,10 +580,10 @@ impl HopRouting for UgalCandidates {
         }
     }
     #[inline]
-    fn read_ahead(&self, r: u32, t: u32, st: RouteState) {
+    fn table_entry(&self, r: u32, t: u32, st: RouteState) -> Option<&u8> {
         match self {
-            UgalCandidates::Shortest(u) => u.read_ahead(r, t, st),
-            UgalCandidates::Dragonfly(d) => d.read_ahead(r, t, st),
+            UgalCandidates::Shortest(u) => u.table_entry(r, t, st),
+            UgalCandidates::Dragonfly(d) => d.table_entry(r, t, st),
         }
     }
     #[inline(always)]

@@ -160,6 +160,11 @@ impl NextMasks {
     }
 
     #[inline]
+    fn first_byte(&self, r: usize, t: usize) -> Option<&u8> {
+        let (start, width) = *self.rows.get(r)?;
+        self.bytes.get(start + t * width)
+    }
+
     fn get(&self, r: usize, t: usize) -> u64 {
         let (start, width) = self.rows[r];
         let at = start + t * width;
@@ -291,13 +296,16 @@ impl MinimalTable {
         self.mask.as_ref().map(|m| m.get(r, t))
     }
 
-    /// Reads the entry of (r, t) that `for_each_next` reads first (`HopRouting::read_ahead`).
+    /// The first byte of the entry of (r, t) that `for_each_next` reads first
+    /// (`HopRouting::table_entry`).
     #[inline]
-    pub fn read_ahead(&self, r: usize, t: usize) {
+    pub fn entry(&self, r: usize, t: usize) -> Option<&u8> {
         if let Some(masks) = &self.mask {
-            std::hint::black_box(masks.get(r, t));
+            masks.first_byte(r, t)
         } else if let Some(UniqueNext(next)) = &self.unique_next {
-            std::hint::black_box(next[r * self.n + t]);
+            next.get(r * self.n + t)
+        } else {
+            None
         }
     }
 
@@ -432,8 +440,8 @@ impl HopRouting for Minimal {
         RouteState::default()
     }
     #[inline]
-    fn read_ahead(&self, r: u32, t: u32, _st: RouteState) {
-        self.table.read_ahead(r as usize, t as usize)
+    fn table_entry(&self, r: u32, t: u32, _st: RouteState) -> Option<&u8> {
+        self.table.entry(r as usize, t as usize)
     }
     #[inline]
     fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {

@@ -235,13 +235,14 @@ pub trait HopRouting: Send + Sync {
     /// The candidate hops at router r for a packet to router t after `hop` hops in state `st`;
     /// nothing when the packet is delivered (r == t).
     fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop));
-    /// Reads the table entry that `next(r, t, _, st)` will read, so that it is in the cache
-    /// when `next` runs: the simulator calls this a router's turn ahead for the flits arriving
-    /// there (topolab-sim `read_ahead`), whose table lookups are otherwise a cache miss each on
-    /// networks of thousands of routers. Rules that compute their hops keep the default, which
-    /// reads nothing.
+    /// The first byte of the table entry that `next(r, t, _, st)` will read, for the simulator
+    /// to ask for its cache line a router's turn ahead for the flits arriving there
+    /// (topolab-sim `read_ahead`): on networks of thousands of routers each lookup is
+    /// otherwise a miss. Rules that compute their hops keep the default, None.
     #[inline]
-    fn read_ahead(&self, _r: u32, _t: u32, _st: RouteState) {}
+    fn table_entry(&self, _r: u32, _t: u32, _st: RouteState) -> Option<&u8> {
+        None
+    }
     /// `next` with the callback's type known, for the simulator's per-hop loop: a rule on the
     /// hot path overrides it with its body made generic (`next` then forwards to it), so the
     /// callback is inlined instead of called through `dyn FnMut` per candidate. The default

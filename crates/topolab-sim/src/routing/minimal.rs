@@ -75,11 +75,13 @@ impl MinStatic {
         r * topo.num_routers as usize + t
     }
 
-    /// Reads the table entry of (router, t) (`Routing::read_ahead`).
+    /// Asks for the table entry of (router, t) (`Routing::read_ahead`).
     #[inline]
     pub fn read_ahead(&self, topo: &SimTopology, router: u32, t: u32) {
         let k = Self::entry(topo, router as usize, t as usize);
-        std::hint::black_box(self.fixed.get(k).copied());
+        if let Some(port) = self.fixed.get(k) {
+            crate::read_ahead::prefetch(port);
+        }
     }
 
     #[inline]

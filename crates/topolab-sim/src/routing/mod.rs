@@ -302,15 +302,18 @@ impl Routing {
         }
     }
 
-    /// Reads the table entry that routing the head flit `f` at `router` will read
-    /// (`HopRouting::read_ahead`; see `crate::read_ahead`).
+    /// Asks for the table entry that routing the head flit `f` at `router` will read
+    /// (`HopRouting::table_entry`; see `crate::read_ahead`).
     #[inline]
     pub fn read_ahead(&self, topo: &SimTopology, router: u32, f: &Flit) {
         let st = RouteState::new(f.phase, f.intermediate);
-        match self {
-            Routing::MinStatic(r) => r.read_ahead(topo, router, f.dest_router),
-            Routing::Ugal(r) => r.hops().rule.read_ahead(router, f.dest_router, st),
-            Routing::Rule(r) => r.rule.read_ahead(router, f.dest_router, st),
+        let entry = match self {
+            Routing::MinStatic(r) => return r.read_ahead(topo, router, f.dest_router),
+            Routing::Ugal(r) => r.hops().rule.table_entry(router, f.dest_router, st),
+            Routing::Rule(r) => r.rule.table_entry(router, f.dest_router, st),
+        };
+        if let Some(byte) = entry {
+            crate::read_ahead::prefetch(byte);
         }
     }
 
