@@ -15,14 +15,14 @@
 //! of thousands of routers. Loads of those entries took 2.8% of `topolab compare --simulate`'s
 //! samples; asking instead made its `min` and UGAL designs 1-5% faster (session 21).
 //!
-//! Why loads and not prefetch instructions: on the AMD EPYC virtual machines this was
-//! measured on, `prefetcht0/t1/t2` left the misses where they were (the profile's costliest
-//! load, a buffered flit's, kept its share), while plain loads of the same lines removed it and
-//! cut the Slim Fly q = 13 benchmark's time by 10-25% (in session 20 prefetch instructions in
-//! their place made the torus of `topolab compare` between 4% faster and 2% slower: no
-//! change within the noise). On networks whose state stays in the core's own caches the loads
-//! are pure cost, so the engine reads ahead only above a size (`Engine::read_ahead_mode`;
-//! figures in docs/simulator.md).
+//! Why loads and not prefetch instructions for the routers' state: on the AMD EPYC virtual
+//! machines this was measured on, `prefetcht0/t1/t2` left the misses where they were (the
+//! profile's costliest load, a buffered flit's, kept its share), while plain loads of the same
+//! lines removed it and cut the Slim Fly q = 13 benchmark's time by 10-25% (in session 20
+//! prefetch instructions in their place made the torus of `topolab compare` between 4% faster
+//! and 2% slower: no change within the noise). On networks whose state stays in the core's
+//! own caches the loads are pure cost, so the engine reads ahead only above a size
+//! (`Engine::read_ahead_mode`; figures in docs/simulator.md).
 //!
 //! The serial delivery does ask with prefetch instructions (`prefetch`): it asks for the lines
 //! of a push 8 and 16 pushes before it, in a loop that reads nothing it asked for until then,

@@ -165,6 +165,7 @@ impl NextMasks {
         self.bytes.get(start + t * width)
     }
 
+    #[inline]
     fn get(&self, r: usize, t: usize) -> u64 {
         let (start, width) = self.rows[r];
         let at = start + t * width;
