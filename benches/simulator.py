@@ -1,7 +1,7 @@
 """Speed and agreement of topolab's simulator against BookSim2, both run back to back.
 
 For every row (configuration, offered load) of the BookSim2 reference data
-(../shared/reference/booksim/results.csv, found as scripts/booksim_agreement.py finds it), runs
+(reference/booksim/results.csv in the repository), runs
 BookSim2 on the configuration file at that load, then topolab on the same file (read by
 ``topolab.from_booksim``, single thread), and prints per row: both tools' wall and CPU
 seconds, their ratios, both average packet latencies and accepted throughputs and whether they
@@ -14,9 +14,9 @@ agree (scripts/booksim_agreement.py's criteria); and the load average before and
 BookSim2 is not shipped with topolab: build it from its public source
 (github.com/booksim/booksim2, ``make`` in src/) and give the binary with ``--booksim`` or the
 environment variable ``TOPOLAB_BOOKSIM``. Without one the script compares with the figures
-recorded in results.csv (BookSim2's latency, throughput and wall seconds, measured on an idle
-machine of the same class on another day; no CPU seconds) and says so: a ratio against those
-is only indicative.
+recorded in reference/booksim (BookSim2's latency and throughput in results.csv, its wall
+seconds in wall_times.csv, measured on an idle machine of the same class on another day; no CPU
+seconds) and says so: a ratio against those is only indicative.
 
 The wall ratio is the claim on a quiet machine; on a shared one the CPU seconds (the process's
 user + system time, BookSim2's from its child rusage) are the steadier figure. A full run
@@ -103,13 +103,13 @@ def run_booksim(binary: str, ref: pathlib.Path, config: str, load: float) -> Boo
     return BooksimRun(lat, acc, converged, cycles, wall, cpu)
 
 
-def recorded_booksim(row: dict) -> BooksimRun:
+def recorded_booksim(row: dict, wall_times: dict[tuple[str, str], float]) -> BooksimRun:
     return BooksimRun(
         float(row["avg_packet_latency"]),
         float(row["accepted_throughput"]),
         row["converged"] == "true",
         int(row["cycles"]),
-        float(row["wall_s"]),
+        wall_times[(row["config"], row["offered_load"])],
         None,
     )
 
@@ -127,15 +127,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print the rows as JSON")
     args = ap.parse_args(argv)
     ref = args.reference or reference.find_reference()
-    if ref is None:
-        print("shared/reference/booksim not found; give --reference", file=sys.stderr)
-        return 2
     binary = args.booksim or os.environ.get("TOPOLAB_BOOKSIM")
     if binary and shutil.which(binary) is None:
         print(f"--booksim / TOPOLAB_BOOKSIM: {binary!r} is not an executable file", file=sys.stderr)
         return 2
     all_rows = reference.read_rows(ref)
     saturation = reference.saturation_loads(all_rows)
+    wall_times = reference.read_wall_times(ref)
     rows = [r for r in all_rows if args.only in r["config"]]
     if args.loads:
         try:
@@ -152,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         f"BookSim2 {binary} run here, back to back with topolab"
         if binary
         else "no BookSim2 binary (--booksim / TOPOLAB_BOOKSIM): BookSim2's figures are those "
-        "recorded in results.csv (wall seconds of an idle machine of the same class, another "
+        "recorded in reference/booksim (wall seconds of an idle machine of the same class, another "
         "day; no CPU seconds), so the ratios are only indicative"
     )
     start_load = load_average()
@@ -169,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     failures = 0
     for r in rows:
         name, load = r["config"], float(r["offered_load"])
-        bs = run_booksim(binary, ref, name, load) if binary else recorded_booksim(r)
+        bs = run_booksim(binary, ref, name, load) if binary else recorded_booksim(r, wall_times)
         if name not in setups:
             setups[name] = reference.setup_for(ref, name)
         c, t = time.process_time(), time.perf_counter()

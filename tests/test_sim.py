@@ -16,13 +16,8 @@ FAST = {"sample_period": 300, "warmup_periods": 1, "max_samples": 3}
 
 
 @pytest.fixture
-def reference() -> pathlib.Path:
-    """shared/reference/booksim beside the repository, however deep the work tree is."""
-    for parent in pathlib.Path(__file__).resolve().parents:
-        path = parent / "shared" / "reference" / "booksim"
-        if (path / "results.csv").is_file():
-            return path
-    pytest.skip("shared/reference/booksim not found")
+def reference(booksim_reference) -> pathlib.Path:
+    return booksim_reference
 
 
 def test_simulate_returns_a_typed_result():

@@ -5,21 +5,15 @@ use std::path::PathBuf;
 use topolab_core::io::{anynet, LoadOptions};
 use topolab_core::{build_str, Network};
 
-/// `shared/` sits beside the repository (CARGO_MANIFEST_DIR/../../../shared); from a worktree
-/// nested one level deeper it is further up, so every ancestor is tried.
-fn reference_dir() -> Option<PathBuf> {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let found = manifest
-        .ancestors()
-        .map(|a| a.join("shared/reference/booksim"))
-        .find(|d| d.join("slimfly_q5_p4.anynet").is_file());
-    if found.is_none() {
-        println!(
-            "skipping: BookSim2 reference files (shared/reference/booksim) not found above {}",
-            manifest.display()
-        );
-    }
-    found
+/// BookSim2's own input files, kept in the repository (reference/booksim); missing is a failure.
+fn reference_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../reference/booksim");
+    assert!(
+        dir.join("slimfly_q5_p4.anynet").is_file(),
+        "BookSim2 reference files missing from {}",
+        dir.display()
+    );
+    dir
 }
 
 fn pairs(net: &Network) -> Vec<(u32, u32, u32)> {
@@ -30,7 +24,7 @@ fn pairs(net: &Network) -> Vec<(u32, u32, u32)> {
 }
 
 fn check(spec: &str, file: &str, routers: usize, endpoints: u64) {
-    let Some(dir) = reference_dir() else { return };
+    let dir = reference_dir();
     let reference = std::fs::read_to_string(dir.join(file)).unwrap();
     let net = build_str(spec).unwrap();
     assert_eq!(net.num_routers(), routers);

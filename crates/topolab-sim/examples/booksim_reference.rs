@@ -1,4 +1,4 @@
-//! Speed and agreement on BookSim2's reference configurations (../shared/reference/booksim).
+//! Speed and agreement on BookSim2's reference configurations (reference/booksim in the repository).
 //!
 //!     cargo run --release -p topolab-sim --example booksim_reference -- [FILTER] [load=X] [repeat=K] [PARAM=VALUE ...]
 //!
@@ -6,29 +6,19 @@
 //! same offered load (read by topolab's BookSim2 config reader) and prints, beside BookSim2's
 //! figures: average latency, accepted throughput, simulated cycles, wall and CPU seconds,
 //! simulated cycles/s, router-cycles/s, flit-hops (for instructions per flit-hop under
-//! callgrind), flit-hops/s and the ratio of BookSim2's wall_s to
-//! topolab's (the best of `repeat` runs; BookSim2 was measured on an idle machine of the same
-//! class, so run this on an idle machine too). CPU seconds are the whole process's (all threads).
+//! callgrind), flit-hops/s and the ratio of BookSim2's recorded wall time (wall_times.csv) to
+//! topolab's (the best of `repeat` runs). The recorded times were measured on another day: the
+//! ratio is indicative only; `make bench` with a BookSim2 binary measures both back to back. CPU seconds are the whole process's (all threads).
 //! PARAM=VALUE pairs override simulation parameters (threads=2, booksim_compat=0, ...);
 //! routing=NAME replaces the configuration's routing (e.g. routing=min to time the random
 //! minimal rule against the fixed table on the same network and load).
 
-use std::path::PathBuf;
 use topolab_core::progress::Silent;
 use topolab_sim::booksim::read_config;
 use topolab_sim::{run, Prepared};
 
 mod common;
-use common::cpu_seconds;
-
-fn reference_dir() -> PathBuf {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    manifest
-        .ancestors()
-        .map(|a| a.join("shared/reference/booksim"))
-        .find(|d| d.join("results.csv").is_file())
-        .expect("shared/reference/booksim not found above the crate")
-}
+use common::{cpu_seconds, reference_dir, wall_times};
 
 fn main() {
     let mut filter = String::new();
@@ -47,6 +37,7 @@ fn main() {
     }
     let dir = reference_dir();
     let csv = std::fs::read_to_string(dir.join("results.csv")).unwrap();
+    let recorded_wall = wall_times(&dir);
     println!(
         "{:<28} {:>6} {:>9} {:>9} {:>7} {:>7} {:>6} {:>6} {:>7} {:>7} {:>8} {:>10} {:>10} {:>11} {:>7} {:>9}",
         "config", "load", "lat", "bs_lat", "acc", "bs_acc", "cyc", "bs_cyc", "wall_s", "cpu_s",
@@ -91,13 +82,13 @@ fn main() {
             result = Some(r);
         }
         let r = result.unwrap();
-        let bs_wall: f64 = f[9].parse().unwrap();
+        let bs_wall = recorded_wall[&(f[0].to_string(), f[2].to_string())];
         let cycles = r.cycles as f64;
         println!(
             "{:<28} {:>6} {:>9.2} {:>9} {:>7.4} {:>7} {:>6} {:>6} {:>7.2} {:>7.2} {:>8.0} {:>10.0} {:>10} {:>11.0} {:>7} {:>8.1}x",
             f[0], load, r.avg_latency, f[3], r.accepted_throughput, f[6], r.cycles, f[8],
             best_wall, best_cpu, cycles / best_wall, r.router_cycles as f64 / best_wall,
-            r.flit_hops, r.flit_hops as f64 / best_wall, f[9], bs_wall / best_wall
+            r.flit_hops, r.flit_hops as f64 / best_wall, bs_wall, bs_wall / best_wall
         );
     }
 }

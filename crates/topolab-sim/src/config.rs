@@ -3,7 +3,7 @@
 //! BookSim users can carry their configurations over; `PARAMS` is the one table of names,
 //! defaults and meanings that `set`, the Python keywords, the command line and the docs read.
 //!
-//! Defaults are the BookSim2 reference setups of ../shared/reference/booksim (iq router, 4 VCs
+//! Defaults are the BookSim2 reference setups of reference/booksim (iq router, 4 VCs
 //! of 64 flits, credit delay 2, lookahead routing, 1-cycle allocators and crossbar, speedup 1,
 //! 3 warm-up periods of 1,000 cycles, at most 10 samples, latency threshold 500).
 

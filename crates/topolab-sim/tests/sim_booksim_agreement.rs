@@ -12,9 +12,7 @@ use topolab_sim::{run, Prepared};
 
 #[test]
 fn slimfly_q5_agrees_with_booksim2() {
-    let Some(dir) = common::reference_dir() else {
-        return;
-    };
+    let dir = common::reference_dir();
     let setup = read_config(&dir.join("sf_q5_p4_min.cfg")).unwrap();
     assert!(setup.config.booksim_compat);
     assert_eq!(setup.routing, "min_static");

@@ -36,3 +36,23 @@ pub fn peak_rss_mib() -> f64 {
         .map(|kib| kib / 1024.0)
         .unwrap_or(f64::NAN)
 }
+
+/// The BookSim2 reference data kept in the repository (reference/booksim).
+#[allow(dead_code)] // not every example reads it
+pub fn reference_dir() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../reference/booksim")
+}
+
+/// BookSim2's recorded wall seconds by (config column, offered load as written): machine- and
+/// day-dependent, so a ratio against them is indicative only.
+#[allow(dead_code)] // not every example reads it
+pub fn wall_times(dir: &std::path::Path) -> std::collections::HashMap<(String, String), f64> {
+    let text = std::fs::read_to_string(dir.join("wall_times.csv")).unwrap();
+    text.lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            ((f[0].to_string(), f[1].to_string()), f[2].parse().unwrap())
+        })
+        .collect()
+}

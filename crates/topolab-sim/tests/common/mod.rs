@@ -8,17 +8,17 @@ use topolab_core::routing::path::PathSet;
 use topolab_core::Network;
 use topolab_sim::SimConfig;
 
-/// shared/reference/booksim beside the repository (searched upwards from the crate).
-pub fn reference_dir() -> Option<PathBuf> {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let found = manifest
-        .ancestors()
-        .map(|a| a.join("shared/reference/booksim"))
-        .find(|d| d.join("results.csv").is_file());
-    if found.is_none() {
-        println!("skipping: shared/reference/booksim not found");
-    }
-    found
+/// The BookSim2 reference data kept in the repository (reference/booksim, its README says how it
+/// was measured). Missing data is a failure, not a reason to skip: the agreement with BookSim2 is
+/// what these tests exist to check.
+pub fn reference_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../reference/booksim");
+    assert!(
+        dir.join("results.csv").is_file(),
+        "BookSim2 reference data missing: {} has no results.csv",
+        dir.display()
+    );
+    dir
 }
 
 /// A configuration with short sample periods, for tests that do not compare with BookSim2.
