@@ -50,7 +50,7 @@ from topolab.physical import (
     load_floor,
     place,
 )
-from topolab.routing import RoutingInfo, routings
+from topolab.routing import DeadlockWarning, RoutingInfo, routings
 from topolab.sim import (
     BooksimSetup,
     ExchangeResult,
@@ -77,6 +77,7 @@ __all__ = [
     "FormatError",
     "LatencyReport",
     "MappedNetwork",
+    "DeadlockWarning",
     "Network",
     "NetworkError",
     "ParameterError",

@@ -5,6 +5,7 @@ and InfiniBand-style forwarding tables. Routings are named by spec, e.g. ``min:v
 from __future__ import annotations
 
 import json
+import warnings
 from dataclasses import asdict, dataclass
 from typing import Any, Optional, Sequence
 
@@ -42,6 +43,19 @@ class ChannelLoad(Summarized):
         return asdict(self)
 
 
+class DeadlockWarning(UserWarning):
+    """A routing that is not deadlock-free was chosen (kept on purpose, e.g. to agree with
+    BookSim2); the message names the deadlock-free alternative."""
+
+
+def warn_if_not_deadlock_free(routing: str, stacklevel: int = 3) -> None:
+    """Warns (``DeadlockWarning``) when ``routing`` is one of the catalog's routings known not to be
+    deadlock-free (``topolab routing check`` shows the cycle); silent otherwise."""
+    caution = _core.routing_deadlock_caution(routing) if isinstance(routing, str) else None
+    if caution:
+        warnings.warn(f"routing {routing!r}: {caution}", DeadlockWarning, stacklevel=stacklevel)
+
+
 def check(
     net: Network,
     routing: str,
@@ -53,6 +67,7 @@ def check(
     ``progress``: a bar on stderr (default: when stderr is a terminal); ``show_progress`` is its
     deprecated name."""
     progress = legacy_keyword(progress, show_progress, "routing.check")
+    warn_if_not_deadlock_free(routing)
     with Progress("routing check", unit="step", enabled=progress) as bar:
         d = json.loads(_core.routing_check(net._net, routing, bar.callback))
     return deadlock_report(d)

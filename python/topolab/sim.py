@@ -23,6 +23,7 @@ from topolab.defaults import DEFAULT_SEED
 from topolab.display import Summarized
 from topolab.network import Network, as_network
 from topolab.progress import Progress, legacy_keyword
+from topolab.routing import warn_if_not_deadlock_free
 
 # The simulator's stages that count cycles (measure.rs); the others set up the run.
 CYCLE_STAGES = ("simulating", "draining", "emptying")
@@ -164,6 +165,7 @@ def simulate(
         float_arg("simulate", "load", load, 0.0, 1.0),
     )
     seed = int_arg("simulate", "seed", seed)
+    warn_if_not_deadlock_free(routing)
     with Progress("simulate", unit="cycle", enabled=progress, unit_stages=CYCLE_STAGES) as bar:
         d = _core.simulate(*args, seed=seed, params=router_params, progress=bar.callback)
     return SimResult._from_core(d)
@@ -296,6 +298,7 @@ def sweep_load(
     checked_loads = None if loads is None else _loads(loads)
     tolerance = float_arg("sweep_load", "tolerance", tolerance, 0.0, 1.0)
     seed = int_arg("sweep_load", "seed", seed)
+    warn_if_not_deadlock_free(routing)
     with Progress("sweep", unit="cycle", enabled=progress, cumulative="load ", unit_stages=("load ",)) as bar:
         d = _core.sweep_load(
             *args,
@@ -342,6 +345,7 @@ def run_exchange(
     progress = legacy_keyword(progress, show_progress, "run_exchange")
     seed = int_arg("run_exchange", "seed", seed)
     messages = [[(int(dst), int(n)) for dst, n in msgs] for msgs in per_source]
+    warn_if_not_deadlock_free(routing)
     # the exchange reports the flits delivered of all it has to send
     with Progress("exchange", unit="flit", enabled=progress, unit_stages=("exchange",)) as bar:
         d = _core.run_exchange(

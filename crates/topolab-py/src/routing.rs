@@ -182,6 +182,13 @@ struct RoutingRow {
     alias_of: Option<String>,
 }
 
+/// Why `routing` is not deadlock-free, for the few catalog routings kept so on purpose; None
+/// otherwise.
+#[pyfunction]
+fn routing_deadlock_caution(routing: &str) -> Option<&'static str> {
+    topolab_core::routing::catalog::deadlock_caution(routing)
+}
+
 /// Every routing and alias: name, parameters, summary, paper section, and which readers take it.
 #[pyfunction]
 fn routing_catalog() -> PyResult<String> {
@@ -228,5 +235,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         (opensm::LFTS_FILE, opensm::SL2VL_FILE, opensm::PATH_SL_FILE),
     )?;
     m.add_function(wrap_pyfunction!(routing_catalog, m)?)?;
+    m.add_function(wrap_pyfunction!(routing_deadlock_caution, m)?)?;
     Ok(())
 }

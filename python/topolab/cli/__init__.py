@@ -7,7 +7,8 @@ import argparse
 import contextlib
 import os
 import sys
-from typing import Callable, Iterator, Sequence
+import warnings
+from typing import Callable, Iterator, Sequence, TextIO
 
 import topolab
 from topolab.cli import (
@@ -82,12 +83,25 @@ def _memory_limit(size: str | None) -> Iterator[None]:
             os.environ[MEMORY_LIMIT_ENV] = previous
 
 
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    """A warning as the command's own line on stderr, without Python's file and line."""
+    print(f"topolab: warning: {message}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = make_parser()
     args = parser.parse_args(snake_case_aliases(sys.argv[1:] if argv is None else list(argv), parser))
     handler: Callable[[argparse.Namespace], int] = args.func
     try:
-        with _memory_limit(args.memory_limit):
+        with _memory_limit(args.memory_limit), warnings.catch_warnings():
+            warnings.showwarning = _show_warning
             return handler(args)
     except topolab.TopolabError as err:
         print(f"topolab: error: {err}", file=sys.stderr)

@@ -314,7 +314,13 @@ pub const ALIASES: &[Alias] = &[
         name: "dragonfly_ugal",
         spec: "ugal_l:paths=dragonfly,n=1,c=2,hops=false,bias=30,ports=first,vc_split=one",
         booksim: "ugal_l:paths=dragonfly,n=1,c=2,hops=false,bias=30,ports=first,vc_split=one",
-        summary: "BookSim2 dragonflynew ugal: minimal unless q_min > 2 q_nonmin + 30 at the source; VC = phase 0/1/2",
+        summary: "BookSim2 dragonflynew ugal, kept to agree with BookSim2: minimal unless q_min > 2 q_nonmin + 30 at the source; VC = phase 0/1/2, NOT deadlock-free (a cycle on VC 0); the same with 4 ordered VCs: dragonfly_ugal_safe",
+    },
+    Alias {
+        name: "dragonfly_ugal_safe",
+        spec: "ugal_l:paths=dragonfly,n=1,c=2,hops=false,bias=30,vcs=group,ports=first,vc_split=one",
+        booksim: "ugal_l:paths=dragonfly,n=1,c=2,hops=false,bias=30,vcs=group,ports=first,vc_split=one",
+        summary: "BookSim2 dragonflynew's UGAL paths and decision with 4 VCs ordered along every path (VC 0 to the first global hop, 1 to the intermediate, 2 from it, 3 after the last global hop): deadlock-free",
     },
     Alias {
         name: "ugal_pf",
@@ -342,6 +348,23 @@ pub fn resolve_alias(spec: &str, booksim: bool) -> Result<String> {
         });
     }
     Ok(if booksim { alias.booksim } else { alias.spec }.to_string())
+}
+
+/// Why a routing spec that the catalog accepts is not deadlock-free, for the few kept on purpose
+/// (the CDG sweep of every catalog routing, tests/routing_cdg_catalog.rs, lists them); None for
+/// every other spec, including ones that do not parse (their error comes from building them).
+pub fn deadlock_caution(spec: &str) -> Option<&'static str> {
+    let spec = resolve_alias(spec, false).ok()?;
+    let sp = TopologySpec::parse(&spec).ok()?;
+    let text = |k: &str| sp.params.get(k).map(|v| v.to_string().to_ascii_lowercase());
+    let dragonfly_paths = text("paths").is_some_and(|p| p.trim() == "dragonfly");
+    let booksim_vcs = text("vcs").map_or(true, |v| v.trim() == "booksim");
+    (matches!(sp.family.as_str(), "ugal" | "ugal_l" | "ugal_g") && dragonfly_paths && booksim_vcs).then_some(
+        "BookSim2 dragonflynew's UGAL VC scheme (VC = phase) is not deadlock-free: its VC 0 carries \
+         local, global and local hops towards the intermediate, and the channel dependency graph \
+         has a cycle; it is kept to agree with BookSim2. For a deadlock-free Dragonfly UGAL use \
+         dragonfly_ugal_safe (the same paths with 4 ordered VCs) or ugal_l",
+    )
 }
 
 /// The catalog entry of a routing name (aliases are resolved first by `resolve_alias`).
@@ -441,19 +464,31 @@ pub fn ugal_from_params(
             Ok(UgalCandidates::Shortest(Ugal::new(table, val)?))
         }
         "dragonfly" => {
-            for key in ["vcs", "endpoints_only", "max_hops", "near_source"] {
+            for key in ["endpoints_only", "max_hops", "near_source"] {
                 if params.opt_text(key)?.is_some() {
                     return Err(TopolabError::invalid(
                         params.family(),
                         key,
                         params.opt_text(key)?.unwrap_or_default(),
-                        "not given with paths=dragonfly (its paths and VCs are BookSim2 dragonflynew's)",
+                        "not given with paths=dragonfly (its paths are BookSim2 dragonflynew's)",
                     ));
                 }
             }
-            Ok(UgalCandidates::Dragonfly(
-                super::dragonfly_ugal::DragonflyUgal::new(net)?,
-            ))
+            use super::dragonfly_ugal::{DragonflyUgal, DragonflyUgalVcs};
+            let vcs = match params.opt_text("vcs")?.map(|v| v.to_ascii_lowercase()) {
+                None => DragonflyUgalVcs::Booksim,
+                Some(v) if v == "booksim" => DragonflyUgalVcs::Booksim,
+                Some(v) if v == "group" => DragonflyUgalVcs::Group,
+                Some(v) => {
+                    return Err(TopolabError::invalid(
+                        params.family(),
+                        "vcs",
+                        v,
+                        "with paths=dragonfly: booksim (BookSim2 dragonflynew's VC = phase, 3 VCs, not deadlock-free) or group (VCs ordered along the path, 4 VCs, deadlock-free)",
+                    ))
+                }
+            };
+            Ok(UgalCandidates::Dragonfly(DragonflyUgal::new(net, vcs)?))
         }
         other => Err(TopolabError::invalid(
             params.family(),
@@ -713,7 +748,7 @@ pub const ROUTINGS: &[RoutingEntry] = &[
         name: "ugal_l",
         params: UGAL_PARAMS,
         readers: BOTH,
-        summary: "UGAL-L: minimal or one of n (default 4) Valiant paths by first-queue x hops (hops=false: queue only), Valiant cost x c + bias; threshold=T: minimal while its queue < T% of the buffer; paths=dragonfly: BookSim2 dragonflynew's; statically the candidate union",
+        summary: "UGAL-L: minimal or one of n (default 4) Valiant paths by first-queue x hops (hops=false: queue only), Valiant cost x c + bias; threshold=T: minimal while its queue < T% of the buffer; paths=dragonfly: BookSim2 dragonflynew's paths, vcs=booksim (its VC = phase, not deadlock-free) or group (4 VCs ordered along the path, deadlock-free); statically the candidate union",
         source: "Besta & Hoefler, SC14, §IV-C2, Kathareios et al., SC15, §3.3",
         definition: Definition::Ugal { global: false },
     },

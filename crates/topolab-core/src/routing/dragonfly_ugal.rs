@@ -9,10 +9,23 @@
 //! endpoints); the same path to it, then the same path to the destination. An intermediate in
 //! the source group, or a destination in it, gives the minimal path.
 //!
-//! State phase = VC class, BookSim2's numbering: 0 towards the intermediate (its global hop
-//! included), 1 minimal before the global hop (and from the intermediate on), 2 from the
-//! global hop on and for a destination in the source group. The phase turns 1 on arriving at
-//! the intermediate, so a packet ejected there is in phase 1 as in BookSim2.
+//! State phase, BookSim2's numbering: 0 towards the intermediate, 1 minimal before the global
+//! hop (and from the intermediate on), 2 from the global hop on and for a destination in the
+//! source group; a fourth phase marks a packet towards the intermediate that has taken its
+//! global hop. The phase turns 1 on arriving at the intermediate, so a packet ejected there is in
+//! phase 1 as in BookSim2.
+//!
+//! VCs (`vcs`): `booksim` (the default) is BookSim2 dragonflynew's VC = phase (the fourth phase
+//! on VC 0). It is not deadlock-free: VC 0 carries a local, a global and a local hop towards the
+//! intermediate, so one packet's last local hop can wait on another's first (a cycle of three
+//! packets in three groups; `topolab routing check` shows it), and it is kept only to agree with
+//! BookSim2. `group` orders the VCs along every path, local then global then local hops
+//! (Kim et al., ISCA 2008, §4.2: the VC changes at every global hop; here also at the
+//! intermediate router, where a packet takes a second local hop in the same group):
+//! VC 0 before the first global hop, 1 from it to the intermediate, 2 from the intermediate
+//! (and a minimal packet's source group), 3 from the last global hop on. Every hop's VC is at
+//! least its predecessor's and each VC's channels carry at most a local then a global hop, so
+//! the channel dependency graph is acyclic on a Dragonfly with fully connected groups.
 
 use super::dragonfly::DragonflyGsid;
 use super::rule::{Hop, HopRouting, RouteState};
@@ -24,9 +37,32 @@ use rand_chacha::ChaCha8Rng;
 const TO_INTERMEDIATE: u8 = 0;
 const BEFORE_GLOBAL: u8 = 1;
 const AFTER_GLOBAL: u8 = 2;
+const INTERMEDIATE_GROUP: u8 = 3;
+
+/// VC assignment of the Dragonfly UGAL paths (the module's doc says why there are two).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DragonflyUgalVcs {
+    /// BookSim2 dragonflynew: VC = phase; not deadlock-free.
+    Booksim,
+    /// VCs ordered along every path (4 VCs): deadlock-free.
+    Group,
+}
+
+impl DragonflyUgalVcs {
+    /// VC of each phase (indexed by TO_INTERMEDIATE, BEFORE_GLOBAL, AFTER_GLOBAL,
+    /// INTERMEDIATE_GROUP).
+    fn vc_of_phase(self) -> [u8; 4] {
+        match self {
+            DragonflyUgalVcs::Booksim => [0, 1, 2, 0],
+            DragonflyUgalVcs::Group => [0, 2, 3, 1],
+        }
+    }
+}
 
 pub struct DragonflyUgal {
     paths: DragonflyGsid,
+    vcs: DragonflyUgalVcs,
+    vc_of_phase: [u8; 4],
     group: Vec<u32>,
     /// Router of every endpoint (endpoints numbered router by router).
     endpoint_router: Vec<u32>,
@@ -37,7 +73,7 @@ pub struct DragonflyUgal {
 }
 
 impl DragonflyUgal {
-    pub fn new(net: &Network) -> Result<Self> {
+    pub fn new(net: &Network, vcs: DragonflyUgalVcs) -> Result<Self> {
         let paths = DragonflyGsid::booksim(net)?;
         let total = net.num_endpoints();
         if total == 0 || total > u32::MAX as u64 {
@@ -60,6 +96,8 @@ impl DragonflyUgal {
             .collect();
         Ok(DragonflyUgal {
             paths,
+            vcs,
+            vc_of_phase: vcs.vc_of_phase(),
             group: (0..net.num_routers())
                 .map(|r| net.label(r)[0] as u32)
                 .collect(),
@@ -83,7 +121,7 @@ impl DragonflyUgal {
     /// Whether `st` is a minimal path's state.
     #[inline]
     pub fn is_minimal(&self, st: RouteState) -> bool {
-        st.phase != TO_INTERMEDIATE
+        st.phase != TO_INTERMEDIATE && st.phase != INTERMEDIATE_GROUP
     }
 
     /// The non-minimal candidate: an intermediate endpoint drawn uniformly (one draw, none
@@ -128,18 +166,19 @@ impl DragonflyUgal {
     #[inline(always)]
     fn one_hop(&self, r: u32, t: u32, st: RouteState) -> Option<Hop> {
         let (phase, i) = (st.phase, st.aux);
-        let target = if phase == TO_INTERMEDIATE { i } else { t };
+        let towards_intermediate = phase == TO_INTERMEDIATE || phase == INTERMEDIATE_GROUP;
+        let target = if towards_intermediate { i } else { t };
         if r == target {
             return None;
         }
         let (nb, global) = self.paths.booksim_hop(r, target);
-        let phase = if phase == BEFORE_GLOBAL && global {
-            AFTER_GLOBAL
-        } else {
-            phase
+        let phase = match phase {
+            BEFORE_GLOBAL if global => AFTER_GLOBAL,
+            TO_INTERMEDIATE if global => INTERMEDIATE_GROUP,
+            _ => phase,
         };
         let next = self.neighbor(r, nb);
-        let after = if phase == TO_INTERMEDIATE && next == i {
+        let after = if towards_intermediate && next == i {
             BEFORE_GLOBAL
         } else {
             phase
@@ -147,7 +186,7 @@ impl DragonflyUgal {
         Some(Hop {
             detour: 0,
             nb,
-            vc: phase,
+            vc: self.vc_of_phase[phase as usize],
             state: RouteState::new(after, i),
         })
     }
@@ -155,10 +194,16 @@ impl DragonflyUgal {
 
 impl HopRouting for DragonflyUgal {
     fn name(&self) -> String {
-        "ugal:paths=dragonfly".into()
+        match self.vcs {
+            DragonflyUgalVcs::Booksim => "ugal:paths=dragonfly".into(),
+            DragonflyUgalVcs::Group => "ugal:paths=dragonfly,vcs=group".into(),
+        }
     }
     fn vc_classes(&self) -> u32 {
-        3
+        match self.vcs {
+            DragonflyUgalVcs::Booksim => 3,
+            DragonflyUgalVcs::Group => 4,
+        }
     }
     fn max_hops(&self) -> u32 {
         6
@@ -168,7 +213,7 @@ impl HopRouting for DragonflyUgal {
     }
     #[inline]
     fn state_vc(&self, st: RouteState) -> u8 {
-        st.phase
+        self.vc_of_phase[st.phase as usize]
     }
     /// Static analysis: the minimal path and the non-minimal one weighted 1/2 each (the
     /// candidates' union, as `ugal`), the intermediate weighted by its router's endpoints.
