@@ -10,7 +10,7 @@ random cable failures, computed by the Rust core (docs/analysis.md gives every d
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
 
 from topolab import _core
@@ -94,8 +94,11 @@ class Resilience(Summarized):
 
 @dataclass(frozen=True, repr=False)
 class Bisection(Summarized):
-    """Endpoint-balanced minimum bisection found by METIS, best of ``runs`` seeded runs
-    (000 §III-C; docs/bisection.md). ``side[r]`` is router r's side."""
+    """The endpoint-balanced bisection METIS finds, best of ``runs`` seeded runs (Besta &
+    Hoefler, SC14, §III-C; docs/bisection.md): ``links_cut`` is an upper bound on the minimum
+    bisection (minimum bisection is NP-hard). ``lower_bound``: the spectral lower bound on the
+    minimum where it holds (undirected, regular, the same endpoints on every router), else None;
+    the minimum lies between the two. ``side[r]`` is router r's side."""
 
     links_cut: int
     links_0_to_1: int
@@ -108,10 +111,12 @@ class Bisection(Summarized):
     runs: int
     seed: int
     best_run: int
+    lower_bound: int | None = None
 
     def flat(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "bisection_links": self.links_cut,
+            "bisection_links_lower_bound": self.lower_bound,
             "bisection_per_endpoint": self.per_endpoint,
         }
         if self.directed:
@@ -199,6 +204,8 @@ class Analysis(Summarized):
             if raw is not None:
                 build = getattr(section, "from_core", None)
                 sections[name] = build(raw) if build else section(**raw)
+        if "bisection" in sections:
+            sections["bisection"] = replace(sections["bisection"], lower_bound=d.get("bisection_lower_bound"))
         return cls(
             **{k: d[k] for k in ("family", "spec", "routers", "endpoints", "links")},
             **{k: d[k] for k in ("network_radix", "radix", "directed")},

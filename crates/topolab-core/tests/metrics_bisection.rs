@@ -409,3 +409,54 @@ fn interruption_stops_the_runs() {
         Err(TopolabError::Interrupted)
     );
 }
+
+/// The spectral lower bound (Donath & Hoffman; Fiedler) never exceeds the exact minimum, found by
+/// brute force, and is given exactly where it holds: undirected, regular, uniform endpoints.
+#[test]
+fn spectral_lower_bound_is_below_the_minimum_and_only_where_it_holds() {
+    use topolab_core::metrics::bisection::spectral_lower_bound;
+    use topolab_core::metrics::spectral::spectrum;
+    let mut given = 0;
+    for spec in [
+        "torus:dims=4x4",
+        "torus:dims=3x5",
+        "hypercube:n=3",
+        "hypercube:n=4",
+        "hyperx:dims=4x4",
+        "slimfly:q=3",
+        "jellyfish:routers=16,degree=3",
+        "mesh:dims=4x4",
+        "fattree:k=4,levels=2",
+    ] {
+        let net = build_str(spec).unwrap();
+        let s = spectrum(&net, &Silent).unwrap();
+        let exact = brute_force(&net);
+        let regular_uniform = s.regular_degree.is_some()
+            && net
+                .endpoints()
+                .iter()
+                .all(|&e| e == net.endpoints()[0] && e > 0);
+        match spectral_lower_bound(&net, &s) {
+            Some(bound) => {
+                assert!(regular_uniform, "{spec}: a bound where it does not hold");
+                assert!(
+                    bound <= exact,
+                    "{spec}: bound {bound} above the minimum {exact}"
+                );
+                given += 1;
+            }
+            None => assert!(!regular_uniform, "{spec}: no bound where it holds"),
+        }
+    }
+    assert!(given >= 6, "the bound was given on {given} networks only");
+    // On the hypercube the bound is tight: λ2(L) = 2 gives 2·(n/2)²/n = n/2 = 2^(d-1).
+    for d in [3u32, 4, 6] {
+        let net = build_str(&format!("hypercube:n={d}")).unwrap();
+        let s = spectrum(&net, &Silent).unwrap();
+        assert_eq!(
+            spectral_lower_bound(&net, &s),
+            Some(1 << (d - 1)),
+            "hypercube n={d}"
+        );
+    }
+}

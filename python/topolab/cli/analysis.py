@@ -23,7 +23,8 @@ UNITS = {
     "aspl": "hops",
     "endpoint_aspl": "hops",
     "endpoint_diameter": "hops",
-    "bisection_links": "cables",
+    "bisection_links": "cables (METIS's best cut: an upper bound on the minimum bisection)",
+    "bisection_links_lower_bound": "cables (spectral lower bound on the minimum bisection)",
     "bisection_per_endpoint": "cables/endpoint",
     "disconnect_fraction": "fraction of cables removed",
     "diameter_plus2_fraction": "fraction of cables removed",
@@ -76,6 +77,12 @@ def cmd_analyze(args: argparse.Namespace) -> int:
             rows[-1][1] += f"  (95% CI {_fmt(value[0])} to {_fmt(value[1])})"
             continue
         rows.append([key, _fmt(value)])
+    if result.bisection is not None:
+        bound = result.bisection.lower_bound
+        between = f"between {bound} and {result.bisection.links_cut}" if bound is not None else "at most that"
+        rows.append(
+            ["note", f"bisection_links is METIS's best cut, an upper bound: the minimum is {between}"]
+        )
     if not result.connected:
         what = "strongly connected" if result.directed else "connected"
         rows.append(["note", f"not {what}: distances are over reachable pairs only"])

@@ -52,6 +52,29 @@ pub struct Bisection {
     pub best_run: u32,
 }
 
+/// A lower bound on the links any endpoint-balanced bisection cuts, from the spectrum (Donath &
+/// Hoffman, IBM J. Res. Dev. 1973; Fiedler 1973): a router set S cuts at least
+/// λ2(L)·|S|·|V∖S|/n links, λ2(L) the Laplacian's second smallest eigenvalue, which for a
+/// d-regular network is d − λ2(A) (`Spectrum`). Given only where it holds for the bisection
+/// defined here: undirected, regular (degree counting width) and every router with the same
+/// endpoints (then balanced by endpoints means router counts differing by at most one). None
+/// otherwise. METIS's cut is an upper bound; the minimum lies between the two.
+pub fn spectral_lower_bound(net: &Network, spectrum: &super::spectral::Spectrum) -> Option<u64> {
+    let n = net.num_routers();
+    let d = spectrum.regular_degree? as f64;
+    let p = net.endpoints().first().copied()?;
+    if net.directed() || n < 2 || p == 0 || net.endpoints().iter().any(|&e| e != p) {
+        return None;
+    }
+    // The eigenvalue is exact within `error_bound`: take the bound's safe side.
+    let laplacian_gap = (d - spectrum.lambda2 - spectrum.error_bound).max(0.0);
+    let (small, large) = ((n / 2) as f64, (n - n / 2) as f64);
+    let bound = laplacian_gap * small * large / n as f64;
+    // Cuts are integers: the least integer not below the bound, after a relative margin for
+    // the rounding of the product.
+    Some((bound * (1.0 - 1e-9)).ceil() as u64)
+}
+
 /// METIS draws its random numbers from the C library's process-wide `rand()` state (GKlib
 /// without USE_GKRAND), so two partitions running at once would interleave their draws and
 /// lose determinism. One METIS call at a time.

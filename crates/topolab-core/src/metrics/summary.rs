@@ -2,7 +2,7 @@
 //! `Option` fields computed on request; a new metric is one more such field and one more
 //! request flag.
 
-use super::bisection::{bisection, Bisection};
+use super::bisection::{bisection, spectral_lower_bound, Bisection};
 use super::distance::{distances, Distances};
 use super::moore::{moore_fraction, MooreFraction};
 use super::paths::{path_diversity, PathDiversity};
@@ -56,6 +56,9 @@ pub struct Analysis {
     pub paths: Option<PathDiversity>,
     pub resilience: Option<Resilience>,
     pub bisection: Option<Bisection>,
+    /// With the bisection: the spectral lower bound on the minimum (`spectral_lower_bound`),
+    /// where it holds; METIS's cut is an upper bound.
+    pub bisection_lower_bound: Option<u64>,
     pub spectrum: Option<Spectrum>,
 }
 
@@ -92,6 +95,10 @@ pub fn analyze(net: &Network, options: &AnalyzeOptions, monitor: &dyn Monitor) -
         true => Some(spectrum(net, monitor)?),
         false => None,
     };
+    let bisection_lower_bound = match &bisection {
+        Some(_) => bisection_bound(net, spectrum.as_ref(), monitor)?,
+        None => None,
+    };
     Ok(Analysis {
         family: net.family().to_string(),
         spec: net.spec().to_string(),
@@ -106,6 +113,36 @@ pub fn analyze(net: &Network, options: &AnalyzeOptions, monitor: &dyn Monitor) -
         paths,
         resilience,
         bisection,
+        bisection_lower_bound,
         spectrum,
     })
+}
+
+/// Routers up to which the bisection's spectral lower bound is computed when the spectrum was
+/// not asked for: its Lanczos run then stays well below the METIS runs' time.
+const BOUND_SPECTRUM_MAX_ROUTERS: usize = 50_000;
+
+/// The spectral lower bound on the bisection, from the spectrum already computed or, when the
+/// bound can hold and the network is not too large, from one computed for it (a failure of
+/// that extra computation, e.g. its memory cap, leaves the bound out instead of failing).
+fn bisection_bound(
+    net: &Network,
+    computed: Option<&Spectrum>,
+    monitor: &dyn Monitor,
+) -> Result<Option<u64>> {
+    if let Some(s) = computed {
+        return Ok(spectral_lower_bound(net, s));
+    }
+    let uniform = net.endpoints().windows(2).all(|w| w[0] == w[1]);
+    if net.directed() || !uniform || !(2..=BOUND_SPECTRUM_MAX_ROUTERS).contains(&net.num_routers())
+    {
+        return Ok(None);
+    }
+    match spectrum(net, monitor) {
+        Ok(s) => Ok(spectral_lower_bound(net, &s)),
+        Err(crate::error::TopolabError::Interrupted) => {
+            Err(crate::error::TopolabError::Interrupted)
+        }
+        Err(_) => Ok(None),
+    }
 }
