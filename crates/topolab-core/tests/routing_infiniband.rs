@@ -165,3 +165,52 @@ fn malformed_files_name_the_line() {
     let e = read_tables(&net, &lfts, "", "").unwrap_err().to_string();
     assert!(e.contains("line 2") && e.contains("hexadecimal"), "{e}");
 }
+
+/// Every LFT entry is checked, switch LIDs included: each tampered or added entry fails the
+/// check, wherever it is, on networks with and without host-less switches.
+#[test]
+fn every_lft_entry_is_checked_switch_lids_included() {
+    for (spec, routing) in [
+        ("hyperx:dims=4x4,p=2", "hyperx_dor"),
+        ("fattree:k=4,levels=3", "updown"),
+    ] {
+        let net = build_str(spec).unwrap();
+        let r = rule(&net, routing);
+        let tb = round_trip(&net, &build_tables(&net, &*r, 8).unwrap());
+        check_tables(&net, &*r, &tb).unwrap();
+        let fab = Fabric::new(&net).unwrap();
+        let ports = |sw: u32| {
+            let degree = net.neighbors(sw as usize).len() as u8;
+            (0..=degree + net.endpoints()[sw as usize] as u8).collect::<Vec<u8>>()
+        };
+        // Each entry of the tables, changed to every other port of its switch, fails.
+        let mut tampered = 0;
+        for (&(sw, lid), &port) in tb.lft.iter().step_by(7) {
+            for other in ports(sw).into_iter().filter(|&p| p != port) {
+                let mut bad = tb.clone();
+                bad.lft.insert((sw, lid), other);
+                assert!(
+                    check_tables(&net, &*r, &bad).is_err(),
+                    "{spec}: switch {sw}, LID {lid}: port {port} -> {other} passes the check"
+                );
+                tampered += 1;
+            }
+        }
+        assert!(
+            tampered > 100,
+            "{spec}: only {tampered} tampered entries tried"
+        );
+        // A switch's own LID is checked at the switch itself and on the way to it.
+        let last = net.num_routers() as u32 - 1;
+        let own = fab.switch_lid(last);
+        let mut bad = tb.clone();
+        bad.lft.insert((last, own), 1);
+        let e = check_tables(&net, &*r, &bad).unwrap_err().to_string();
+        assert!(e.contains("own LID"), "{e}");
+        // An entry no route reads (a LID beyond the fabric's) is reported.
+        let mut bad = tb.clone();
+        bad.lft.insert((0, fab.max_lid() + 1), 1);
+        let e = check_tables(&net, &*r, &bad).unwrap_err().to_string();
+        assert!(e.contains("no route"), "{e}");
+    }
+}

@@ -33,7 +33,7 @@ use crate::error::{Result, TopolabError};
 use crate::network::Network;
 use crate::progress::Silent;
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// VL counts an InfiniBand port may support (003 §3: "1, 2, 4, 8, or 15 VLs per link").
 pub const VL_COUNTS: [u32; 5] = [1, 2, 4, 8, 15];
@@ -401,9 +401,107 @@ fn table_error(why: String) -> TopolabError {
     TopolabError::InvalidNetwork(format!("InfiniBand tables: {why}"))
 }
 
+/// The route from switch `s` to `lid` (host `d` of switch `t`, or `t`'s own LID when
+/// `switch_lid`) read through the tables, checked hop by hop against `rule`: the routers
+/// visited and the VL of each hop (no VLs for a switch LID, routed by LFT alone). Every LFT
+/// entry read is added to `read`.
+#[allow(clippy::too_many_arguments)]
+fn follow(
+    fab: &Fabric,
+    rule: &dyn HopRouting,
+    tb: &IbTables,
+    s: u32,
+    t: u32,
+    d: u32,
+    lid: u16,
+    switch_lid: bool,
+    read: &mut BTreeSet<(u32, u16)>,
+) -> Result<(Vec<u32>, Vec<u8>)> {
+    let net = fab.net;
+    let name = rule.name();
+    let sl = match switch_lid {
+        true => None,
+        false => Some(
+            *tb.path_sl
+                .get(&(s, lid))
+                .ok_or_else(|| table_error(format!("no path SL from switch {s} to LID {lid}")))?,
+        ),
+    };
+    let mut st = rule
+        .host_start(s, t, d)
+        .ok_or_else(|| table_error(format!("routing {name} has no per-host start")))?;
+    let (mut r, mut inp) = (s, fab.host_port(s, 0));
+    let (mut rs, mut vs) = (vec![s], Vec::new());
+    loop {
+        let out = *tb
+            .lft
+            .get(&(r, lid))
+            .ok_or_else(|| table_error(format!("switch {r} has no LFT entry for LID {lid}")))?;
+        read.insert((r, lid));
+        match (fab.target(r, out), switch_lid) {
+            (PortTarget::Host(h), false) if r == t && h == d => return Ok((rs, vs)),
+            (PortTarget::Management, true) if r == t => return Ok((rs, vs)),
+            (PortTarget::Switch(v), _) => {
+                let hop = (rs.len() - 1) as u32;
+                if hop >= rule.max_hops() {
+                    return Err(table_error(format!(
+                        "the route from switch {s} to LID {lid} loops"
+                    )));
+                }
+                let pos = net.neighbors(r as usize).binary_search(&v).unwrap() as u32;
+                let candidates = least_hops(rule, r, t, hop, st);
+                let taken = match sl {
+                    Some(sl) => {
+                        let vl = *tb.sl2vl.get(&(r, inp, out, sl)).ok_or_else(|| {
+                            table_error(format!(
+                                "switch {r} has no SL2VL entry for ports {inp} -> {out}, SL {sl}"
+                            ))
+                        })?;
+                        if vl == VL_DROP {
+                            return Err(table_error(format!(
+                                "switch {r} drops SL {sl} from port {inp} to {out} (VL 15)"
+                            )));
+                        }
+                        vs.push(vl);
+                        candidates.into_iter().find(|h| h.nb == pos && h.vc == vl)
+                    }
+                    None => candidates.into_iter().find(|h| h.nb == pos),
+                }
+                .ok_or_else(|| {
+                    let on = vs
+                        .last()
+                        .map(|vl| format!(" on VL {vl}"))
+                        .unwrap_or_default();
+                    table_error(format!(
+                        "the route from switch {s} to LID {lid} goes {r} -> {v}{on}, \
+                         which routing {name} does not take there"
+                    ))
+                })?;
+                st = taken.state;
+                inp = fab.neighbor_port(v, r);
+                rs.push(v);
+                r = v;
+            }
+            (other, _) => {
+                let towards = match switch_lid {
+                    true => format!("switch {t}'s management port"),
+                    false => format!("host {d} of switch {t}"),
+                };
+                return Err(table_error(format!(
+                    "switch {r} sends LID {lid} to port {out} ({other:?}), not towards {towards}"
+                )));
+            }
+        }
+    }
+}
+
 /// Follows the tables from every switch with hosts to every host of another switch: each
 /// route must arrive, be a path of `rule` (hop by hop, with its VLs), and the routes together
-/// must have an acyclic channel dependency graph over (link, VL).
+/// must have an acyclic channel dependency graph over (link, VL). Switch LIDs are followed too:
+/// each switch's own LID must go to its management port 0, and a switch with hosts must be
+/// reached from every other such switch along a path of `rule` (by LFT alone: management
+/// packets travel on VL 15). Every LFT entry must lie on a route so checked: an entry no route
+/// reads is reported, so that no entry of the tables escapes the check.
 pub fn check_tables(net: &Network, rule: &dyn HopRouting, tb: &IbTables) -> Result<IbCheck> {
     let fab = Fabric::new(net)?;
     let name = rule.name();
@@ -413,66 +511,37 @@ pub fn check_tables(net: &Network, rule: &dyn HopRouting, tb: &IbTables) -> Resu
         vls: tb.vls_used(),
         paths: BTreeMap::new(),
     };
+    let mut read: BTreeSet<(u32, u16)> = BTreeSet::new();
     let (mut pairs, mut max_hops) = (0u64, 0u32);
+    for r in 0..net.num_routers() as u32 {
+        let lid = fab.switch_lid(r);
+        read.insert((r, lid));
+        match tb.lft.get(&(r, lid)) {
+            Some(0) => {}
+            Some(&p) => {
+                return Err(table_error(format!(
+                    "switch {r} sends its own LID {lid} to port {p}, not to its management port 0"
+                )))
+            }
+            None => {
+                return Err(table_error(format!(
+                    "switch {r} has no LFT entry for its own LID {lid}"
+                )))
+            }
+        }
+    }
     for &t in &terms {
         let hosts = net.endpoints()[t as usize];
-        for d in 0..hosts {
-            let lid = fab.host_lid(t, d);
+        let destinations = (0..hosts)
+            .map(|d| (d, fab.host_lid(t, d), false))
+            .chain((hosts > 0).then(|| (0, fab.switch_lid(t), true)));
+        for (d, lid, switch_lid) in destinations {
             for &s in terms.iter().filter(|&&s| s != t) {
-                let sl = *tb.path_sl.get(&(s, lid)).ok_or_else(|| {
-                    table_error(format!("no path SL from switch {s} to LID {lid}"))
-                })?;
-                let mut st = rule
-                    .host_start(s, t, d)
-                    .ok_or_else(|| table_error(format!("routing {name} has no per-host start")))?;
-                let (mut r, mut inp) = (s, fab.host_port(s, 0));
-                let (mut rs, mut vs) = (vec![s], Vec::new());
-                loop {
-                    let out = *tb.lft.get(&(r, lid)).ok_or_else(|| {
-                        table_error(format!("switch {r} has no LFT entry for LID {lid}"))
-                    })?;
-                    match fab.target(r, out) {
-                        PortTarget::Host(h) if r == t && h == d => break,
-                        PortTarget::Switch(v) => {
-                            let vl = *tb.sl2vl.get(&(r, inp, out, sl)).ok_or_else(|| {
-                                table_error(format!(
-                                    "switch {r} has no SL2VL entry for ports {inp} -> {out}, SL {sl}"
-                                ))
-                            })?;
-                            if vl == VL_DROP {
-                                return Err(table_error(format!(
-                                    "switch {r} drops SL {sl} from port {inp} to {out} (VL 15)"
-                                )));
-                            }
-                            let hop = vs.len() as u32;
-                            if hop >= rule.max_hops() {
-                                return Err(table_error(format!(
-                                    "the route from switch {s} to LID {lid} loops"
-                                )));
-                            }
-                            let pos = net.neighbors(r as usize).binary_search(&v).unwrap() as u32;
-                            let taken = least_hops(rule, r, t, hop, st)
-                                .into_iter()
-                                .find(|h| h.nb == pos && h.vc == vl)
-                                .ok_or_else(|| {
-                                    table_error(format!(
-                                        "the route from switch {s} to LID {lid} goes {r} -> {v} on VL {vl}, \
-                                         which routing {name} does not take there"
-                                    ))
-                                })?;
-                            st = taken.state;
-                            inp = fab.neighbor_port(v, r);
-                            rs.push(v);
-                            vs.push(vl);
-                            r = v;
-                        }
-                        other => {
-                            return Err(table_error(format!(
-                                "switch {r} sends LID {lid} to port {out} ({other:?}), not towards host {d} of switch {t}"
-                            )))
-                        }
-                    }
+                let route = follow(&fab, rule, tb, s, t, d, lid, switch_lid, &mut read)?;
+                if switch_lid {
+                    continue;
                 }
+                let (rs, vs) = route;
                 pairs += 1;
                 max_hops = max_hops.max(vs.len() as u32);
                 let list = routes.paths.entry((s, t)).or_default();
@@ -482,6 +551,18 @@ pub fn check_tables(net: &Network, rule: &dyn HopRouting, tb: &IbTables) -> Resu
                 }
             }
         }
+        // A switch's entries for its own hosts are read by the routes that end there; one with
+        // hosts but no other switch to come from still delivers them.
+        for d in 0..hosts {
+            read.insert((t, fab.host_lid(t, d)));
+        }
+    }
+    if let Some((&(r, lid), &port)) = tb.lft.iter().find(|(k, _)| !read.contains(k)) {
+        return Err(table_error(format!(
+            "switch {r} has an LFT entry for LID {lid} (port {port}) that no route from a switch \
+             with hosts reads: not a LID of this fabric's hosts or switches, or a switch no route \
+             to it passes"
+        )));
     }
     let cdg = cdg::check(net, &routes, &Silent)?;
     Ok(IbCheck {
