@@ -108,3 +108,36 @@ def test_two_far_out_designs_with_their_costs_are_named_as_written():
     plots.png(fig)
     label = fig.axes[0].get_xlabel()
     assert "($19,092, 2.60)" in label and "($19,012, 2.67)" in label, label
+
+
+def _tick_texts(fig) -> list[str]:
+    """Every tick label of every axis as drawn (after layout)."""
+    plots.png(fig)
+    texts = []
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            ticks = axis.get_ticklabels(minor=False) + axis.get_ticklabels(minor=True)
+            texts += [t.get_text() for t in ticks if t.get_visible() and t.get_text()]
+    return texts
+
+
+def test_every_plot_of_the_report_labels_its_ticks_with_plain_numbers():
+    # Math text was turned off for the whole figure while the log axes kept matplotlib's math
+    # labels, which then printed as the literal text "$\\mathdefault{10^{5}}$".
+    from topolab.design.compare import CompareSettings, run_comparison
+    from topolab.report import cable_series
+
+    c = run_comparison(
+        CompareSettings(radix=12, endpoints=100, families=("slimfly", "hyperx", "torus"), per_family=3)
+    )
+    figures = {
+        "moore": plots.moore(c.frame),
+        "cable_lengths": plots.cable_lengths(cable_series(c), c.settings.floor),
+        "cost_bandwidth": plots.cost_bandwidth(c.frame),
+    }
+    for name, fig in figures.items():
+        texts = _tick_texts(fig)
+        assert texts, name
+        for text in texts:
+            assert "$" not in text and "mathdefault" not in text, (name, text)
+            float(text.replace(",", "").replace("\u2212", "-"))  # a number as a reader writes it

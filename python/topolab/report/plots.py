@@ -321,6 +321,7 @@ def moore(frame: pd.DataFrame) -> Figure:
             label="recommended",
         )
     ax.set_yscale("log")
+    _plain_log_labels(ax.yaxis, leading=(1, 2, 5))
     ax.set_xlim(1, top + 1)
     if len(data):
         ax.set_ylim(bottom=max(1.0, float(data["routers"].min()) / 4))
@@ -369,6 +370,7 @@ def cable_lengths(series: Sequence[tuple[str, np.ndarray, np.ndarray]], floor: s
                 label=f"{'recommended: ' if i == 0 else ''}{label} ({total_km:,.1f} km)",
             )
     ax.set_yscale("log")
+    _plain_log_labels(ax.yaxis, leading=(1, 2, 5))
     ax.set_xlabel(f"cable length (m), {floor} floor")
     ax.set_ylabel("router-to-router cables")
     ax.set_title(
