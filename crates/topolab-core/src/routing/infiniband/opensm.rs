@@ -158,14 +158,22 @@ fn switch_of_guid(fab: &Fabric, file: &str, line: usize, guid: u64) -> Result<u3
     Ok(lid as u32 - 1)
 }
 
-/// Reads the three files back into tables for `net` (the switches are found by GUID).
+/// Reads the three files back into tables for `net` (the switches are found by GUID). The LFTs
+/// may also be what `dump_fts`/`dump_lfts` print from a running fabric (the same entries, with
+/// column titles and `: (...)` after each port).
 pub fn read_tables(net: &Network, lfts: &str, sl2vl: &str, path_sl: &str) -> Result<IbTables> {
     let fab = Fabric::new(net)?;
     let mut tb = IbTables::default();
     let mut sw: Option<u32> = None;
     for (i, raw) in lfts.lines().enumerate() {
         let (line, no) = (raw.trim(), i + 1);
-        if line.is_empty() || line.starts_with('#') || line.ends_with("lids dumped") {
+        // `dump_fts` (infiniband-diags) prints the same entries under two column-title lines.
+        if line.is_empty()
+            || line.starts_with('#')
+            || line.ends_with("lids dumped")
+            || line.starts_with("Lid ")
+            || line.starts_with("Port ")
+        {
             continue;
         }
         if line.starts_with("Unicast lids") {
