@@ -91,7 +91,7 @@ class Fabric:
     """ibsim running ``topology`` (a file) until ``close()``; ``env()`` is the environment that
     makes a libibumad program (opensm, ibnetdiscover, dump_fts, saquery) talk to it."""
 
-    def __init__(self, topology: str, workdir: str) -> None:
+    def __init__(self, topology: str, workdir: str, net: Optional[Network] = None) -> None:
         global _RUN
         require_tools()
         _RUN += 1
@@ -99,9 +99,23 @@ class Fabric:
         self.sockname = f"topolab-{os.getpid()}-{_RUN}"
         env = dict(os.environ, IBSIM_SOCKNAME=self.sockname)
         self._log = open(os.path.join(workdir, "ibsim.log"), "w")
-        # -n: no console; -s: start the fabric at once.
+        # -n: no console; -s: start the fabric at once; -S/-N/-P: room for the fabric (ibsim's
+        # defaults are 256 switches, 2048 nodes, 13312 ports).
+        sizes: list[str] = []
+        if net is not None:
+            ports = (
+                sum(len(net.neighbors(r)) + e + 1 for r, e in enumerate(net.endpoints)) + net.num_endpoints
+            )
+            sizes = [
+                "-S",
+                str(max(256, net.num_routers + 1)),
+                "-N",
+                str(max(2048, net.num_routers + net.num_endpoints + 1)),
+                "-P",
+                str(max(13312, 2 * ports)),
+            ]
         self.proc = subprocess.Popen(
-            [_tool("ibsim"), "-s", "-n", topology],
+            [_tool("ibsim"), "-s", "-n", *sizes, topology],
             stdin=subprocess.DEVNULL,
             stdout=self._log,
             stderr=subprocess.STDOUT,
@@ -309,7 +323,7 @@ def run_engine(
             with open(roots, "w") as f:
                 f.write(f"0x{SWITCH_GUID_BASE + 1:016x}\n")
             argv += ["-a", roots]
-        with Fabric(topo, work) as fab:
+        with Fabric(topo, work, net) as fab:
             fab.run_opensm(argv, log, timeout)
         text = open(log).read() if os.path.exists(log) else ""
         shutil.copy(topo, os.path.join(directory, "fabric.ibnet"))
@@ -447,7 +461,7 @@ def iter_lft_entries(text: str) -> Iterator[tuple[int, int, int]]:
     guid = None
     for line in text.splitlines():
         line = line.strip()
-        m = re.match(r"Unicast lids \[.*\] of switch Lid \d+ guid 0x([0-9a-fA-F]+)", line)
+        m = re.match(r"Unicast lids \[.*\] of switch .*? guid 0x([0-9a-fA-F]+)", line)
         if m:
             guid = int(m.group(1), 16)
         elif guid is not None and line.startswith("0x"):
