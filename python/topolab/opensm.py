@@ -370,8 +370,9 @@ class EngineRow:
     mean_load_uniform: Optional[float] = None
     max_load_worst: Optional[float] = None
     mean_load_worst: Optional[float] = None
+    #: Accepted throughput at the saturation search's highest unsaturated load (one seed,
+    #: resolution ``SATURATION_TOLERANCE``), flits/endpoint/cycle.
     saturation_uniform: Optional[float] = None
-    saturation_interval: Optional[list[float]] = None
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
 
@@ -401,15 +402,19 @@ def _analyze(net: Network, row: EngineRow, spec: str, simulate: bool, seed: int)
     if simulate:
         from topolab.sim import sweep_load
 
+        # One VC per VL the tables use (at least the simulator's default 4, BookSim2's).
+        vcs = max(4, row.vls_used or 1)
         try:
-            df = sweep_load(net, spec, "uniform", seed=seed, tolerance=0.05, progress=False)
+            df = sweep_load(
+                net, spec, "uniform", seed=seed, tolerance=SATURATION_TOLERANCE, progress=False, num_vcs=vcs
+            )
             row.saturation_uniform = float(df.attrs["saturation_throughput"])
-            ci = df.attrs.get("saturation_interval") or df.attrs.get("saturation_bracket")
-            row.saturation_interval = list(ci) if ci is not None else None
         except TopolabError as e:
             row.notes.append(f"simulate: {e}")
 
 
+#: Resolution of ``compare``'s saturation search (flits/endpoint/cycle).
+SATURATION_TOLERANCE = 0.05
 #: The engines ``compare`` runs unless told (sssp is dfsssp without its layers).
 DEFAULT_ENGINES: tuple[str, ...] = tuple(e for e in ENGINES if e != "sssp")
 #: topolab's routings ``compare`` puts beside them.
