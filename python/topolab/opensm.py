@@ -240,15 +240,15 @@ def _path_sls(net: Network, engine: str, log: str) -> tuple[dict[tuple[int, int]
     sls: dict[tuple[int, int], int] = {}
     needed: Optional[int] = None
     if engine in ("dfsssp", "sssp"):
-        m = re.findall(r"Virtual Lanes needed: (\d+)", log)
-        needed = int(m[-1]) if m else None
-        for s, d, vl in re.findall(r"route from src_lid=(\d+) to dest_lid=(\d+) on vl=(\d+)", log):
-            sw = first_host.get(int(s))
+        counts = re.findall(r"Virtual Lanes needed: (\d+)", log)
+        needed = int(counts[-1]) if counts else None
+        for src, dst, lane in re.findall(r"route from src_lid=(\d+) to dest_lid=(\d+) on vl=(\d+)", log):
+            sw = first_host.get(int(src))
             if sw is not None:
-                sls[(sw, int(d))] = int(vl)
+                sls[(sw, int(dst))] = int(lane)
     elif engine == "nue":
-        vl = None
-        used = set()
+        vl: Optional[int] = None
+        used: set[int] = set()
         for line in log.splitlines():
             m = re.search(r"destination lids \(base lid\) for vl (\d+):", line)
             if m:
@@ -263,8 +263,8 @@ def _path_sls(net: Network, engine: str, log: str) -> tuple[dict[tuple[int, int]
                 vl = None
         needed = len(used) or None
     elif engine == "lash":
-        m = re.findall(r"Lanes needed: (\d+)", log)
-        needed = int(m[-1]) if m else None
+        counts = re.findall(r"Lanes needed: (\d+)", log)
+        needed = int(counts[-1]) if counts else None
     return sls, needed
 
 
