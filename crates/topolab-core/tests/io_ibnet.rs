@@ -2,8 +2,8 @@
 //! parallel cables become a link's width, malformed files are refused with the line named.
 //! tests/test_opensm.py runs the real ibsim, OpenSM and ibnetdiscover on these files.
 
-use topolab_core::io::{self, Format, LoadOptions};
 use topolab_core::build_str;
+use topolab_core::io::{self, Format, LoadOptions};
 
 fn links(net: &topolab_core::Network) -> Vec<(u32, u32, u32)> {
     let mut v: Vec<_> = net
@@ -18,7 +18,12 @@ fn links(net: &topolab_core::Network) -> Vec<(u32, u32, u32)> {
 
 #[test]
 fn written_networks_read_back_equal() {
-    for spec in ["dragonfly:a=4,h=2", "slimfly:q=5", "hyperx:dims=3x3,p=2", "fattree:k=4"] {
+    for spec in [
+        "dragonfly:a=4,h=2",
+        "slimfly:q=5",
+        "hyperx:dims=3x3,p=2",
+        "fattree:k=4",
+    ] {
         let net = build_str(spec).unwrap();
         let text = io::to_string(&net, Format::Ibnet).unwrap();
         let back = io::from_str(&text, Format::Ibnet, &LoadOptions::default()).unwrap();
@@ -45,9 +50,17 @@ fn parallel_cables_are_a_links_width_and_adapters_endpoints() {
 #[test]
 fn malformed_files_name_the_line() {
     let cases = [
-        ("Switch 4 \"A\"\n[1] \"B\"[1]\n", "line 2", "does not define"),
+        (
+            "Switch 4 \"A\"\n[1] \"B\"[1]\n",
+            "line 2",
+            "does not define",
+        ),
         ("Switch 4 \"A\"\n[x] \"A\"[1]\n", "line 2", "not a number"),
-        ("Switch 4 \"A\"\n\nSwitch 4 \"A\"\n", "line 3", "defined twice"),
+        (
+            "Switch 4 \"A\"\n\nSwitch 4 \"A\"\n",
+            "line 3",
+            "defined twice",
+        ),
         ("Rt 2 \"R\"\n", "line 1", "router"),
         ("Hca 1 \"H\"\n", "", "no Switch"),
     ];

@@ -29,7 +29,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
-use super::{check_endpoints_option, finish, Format, LoadOptions, LinkSet, DEFAULT_LINK_CLASS};
+use super::{check_endpoints_option, finish, Format, LinkSet, LoadOptions, DEFAULT_LINK_CLASS};
 use crate::error::{Result, TopolabError};
 use crate::network::{Network, NetworkBuilder};
 use crate::routing::infiniband::opensm::{host_node_guid, port_guid, GUID_BASE};
@@ -144,7 +144,9 @@ fn port_line(line: &str) -> std::result::Result<(u32, String, u32), String> {
         .parse::<u32>()
         .map_err(|_| format!("port '{}' is not a number", &line[1..close]))?;
     let rest = &line[close + 1..];
-    let quote = rest.find('"').ok_or("a port line names its remote node in quotes")?;
+    let quote = rest
+        .find('"')
+        .ok_or("a port line names its remote node in quotes")?;
     let (remote, after) = quoted(&rest[quote..]).ok_or("unterminated remote node name")?;
     let remote_port = match after.strip_prefix('[') {
         Some(a) => {
@@ -206,9 +208,16 @@ pub fn from_str(text: &str, options: &LoadOptions) -> Result<Network> {
             ));
         } else if line.starts_with('[') && in_record {
             let (p, remote, q) = port_line(line).map_err(|m| err(format!("line {no}"), m))?;
-            nodes.last_mut().expect("in a record").ports.push((p, remote, q, no));
+            nodes
+                .last_mut()
+                .expect("in a record")
+                .ports
+                .push((p, remote, q, no));
         } else if line.starts_with('[') {
-            return Err(err(format!("line {no}"), "a port line outside a node record"));
+            return Err(err(
+                format!("line {no}"),
+                "a port line outside a node record",
+            ));
         } else if line.is_empty() {
             in_record = false;
         } else if line.starts_with("include") || line.starts_with("do ") {
@@ -218,20 +227,36 @@ pub fn from_str(text: &str, options: &LoadOptions) -> Result<Network> {
             ));
         }
     }
-    let by_id: BTreeMap<&str, usize> = nodes.iter().enumerate().map(|(k, n)| (n.id.as_str(), k)).collect();
+    let by_id: BTreeMap<&str, usize> = nodes
+        .iter()
+        .enumerate()
+        .map(|(k, n)| (n.id.as_str(), k))
+        .collect();
     if by_id.len() != nodes.len() {
         let mut seen = BTreeSet::new();
-        let dup = nodes.iter().find(|n| !seen.insert(n.id.as_str())).expect("a duplicate");
-        return Err(err(format!("line {}", dup.line), format!("node \"{}\" is defined twice", dup.id)));
+        let dup = nodes
+            .iter()
+            .find(|n| !seen.insert(n.id.as_str()))
+            .expect("a duplicate");
+        return Err(err(
+            format!("line {}", dup.line),
+            format!("node \"{}\" is defined twice", dup.id),
+        ));
     }
-    let mut switches: Vec<usize> = (0..nodes.len()).filter(|&k| nodes[k].kind == Kind::Switch).collect();
+    let mut switches: Vec<usize> = (0..nodes.len())
+        .filter(|&k| nodes[k].kind == Kind::Switch)
+        .collect();
     if switches.is_empty() {
         return Err(err("", "no Switch record in the file"));
     }
     if switches.iter().all(|&k| guid_of(&nodes[k].id).is_some()) {
         switches.sort_by_key(|&k| guid_of(&nodes[k].id));
     }
-    let router: BTreeMap<usize, u32> = switches.iter().enumerate().map(|(r, &k)| (k, r as u32)).collect();
+    let router: BTreeMap<usize, u32> = switches
+        .iter()
+        .enumerate()
+        .map(|(r, &k)| (k, r as u32))
+        .collect();
     let mut endpoints = vec![0u32; switches.len()];
     let mut cables: BTreeSet<((u32, u32), (u32, u32))> = BTreeSet::new();
     for &k in &switches {
@@ -239,17 +264,26 @@ pub fn from_str(text: &str, options: &LoadOptions) -> Result<Network> {
         let mut used = BTreeSet::new();
         for (p, remote, q, no) in &nodes[k].ports {
             if !used.insert(*p) {
-                return Err(err(format!("line {no}"), format!("port {p} of \"{}\" is cabled twice", nodes[k].id)));
+                return Err(err(
+                    format!("line {no}"),
+                    format!("port {p} of \"{}\" is cabled twice", nodes[k].id),
+                ));
             }
             let &m = by_id.get(remote.as_str()).ok_or_else(|| {
-                err(format!("line {no}"), format!("port {p} leads to \"{remote}\", which the file does not define"))
+                err(
+                    format!("line {no}"),
+                    format!("port {p} leads to \"{remote}\", which the file does not define"),
+                )
             })?;
             match nodes[m].kind {
                 Kind::Adapter => endpoints[a as usize] += 1,
                 Kind::Switch => {
                     let b = router[&m];
                     if a == b {
-                        return Err(err(format!("line {no}"), format!("port {p} of \"{remote}\" is cabled to the same switch")));
+                        return Err(err(
+                            format!("line {no}"),
+                            format!("port {p} of \"{remote}\" is cabled to the same switch"),
+                        ));
                     }
                     let (x, y) = ((a, *p), (b, *q));
                     cables.insert(if x < y { (x, y) } else { (y, x) });

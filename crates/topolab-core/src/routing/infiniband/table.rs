@@ -210,6 +210,11 @@ pub fn from_params(net: &Network, params: &crate::spec::Params) -> Result<TableR
         let path = std::path::Path::new(&dir).join(file);
         std::fs::read_to_string(&path).map_err(|e| TopolabError::io(&path, e))
     };
-    let tb = read_tables(net, &read(LFTS_FILE)?, &read(SL2VL_FILE)?, &read(PATH_SL_FILE)?)?;
+    let tb = read_tables(
+        net,
+        &read(LFTS_FILE)?,
+        &read(SL2VL_FILE)?,
+        &read(PATH_SL_FILE)?,
+    )?;
     TableRouting::new(net, &tb, &format!("infiniband:dir={dir}"))
 }
