@@ -120,3 +120,39 @@ def test_an_engine_that_refuses_the_fabric_says_why(tmp_path) -> None:
 def test_unknown_engine_is_a_parameter_error(tmp_path) -> None:
     with pytest.raises(topolab.ParameterError, match="minhop"):
         opensm.run_engine(topolab.build("slimfly:q=5"), "fastest", tmp_path)
+
+
+def test_cli_compares_engines_on_a_fat_tree(tmp_path, capsys) -> None:
+    from topolab.cli import main
+
+    out = tmp_path / "osm"
+    argv = [
+        "routing",
+        "opensm",
+        "fattree:k=4",
+        "--engines",
+        "minhop,ftree",
+        "--routings",
+        "min",
+        "-o",
+        str(out),
+    ]
+    assert main([*argv, "--json"]) == 0
+    import json
+
+    rows = {r["routing"]: r for r in json.loads(capsys.readouterr().out)["results"]}
+    assert rows["ftree"]["routed"] and rows["ftree"]["deadlock_free"]
+    # ftree spreads the tree's traffic as evenly as topolab's minimal routing (0.875 on k=4,
+    # worst case 1: full bisection); minhop piles up on one up link (1.5).
+    assert rows["ftree"]["max_load_uniform"] == pytest.approx(rows["min"]["max_load_uniform"], rel=1e-9)
+    assert rows["ftree"]["max_load_worst"] == pytest.approx(1.0, rel=1e-9)
+    assert rows["minhop"]["max_load_uniform"] > 1.5 * rows["ftree"]["max_load_uniform"]
+    assert (out / "ftree" / opensm.LFTS_FILE).exists()
+
+
+def test_cli_says_how_to_install_missing_tools(monkeypatch, capsys) -> None:
+    from topolab.cli import main
+
+    monkeypatch.setattr(opensm, "TOOLS", (*opensm.TOOLS, "no-such-ib-tool"))
+    assert main(["routing", "opensm", "fattree:k=4", "-o", "unused"]) == 2
+    assert "apt-get install opensm ibsim-utils infiniband-diags" in capsys.readouterr().err
