@@ -112,7 +112,7 @@ class Network:
     # --- files and conversion -------------------------------------------------------------
     def save(self, path: str | os.PathLike[str], format: str | None = None) -> None:
         """Writes the network; the format follows the extension unless given
-        (json, edgelist, graphml, anynet)."""
+        (json, edgelist, graphml, anynet, ibnet: an ibsim topology)."""
         self._net.save(os.fspath(path), format)
 
     def dumps(self, format: str = "json") -> str:
@@ -182,7 +182,8 @@ def load(
     directed: bool | None = None,
     endpoints_per_router: int | None = None,
 ) -> Network:
-    """Reads a network file (JSON, edge list, GraphML or BookSim2 anynet; by extension unless
+    """Reads a network file (JSON, edge list, GraphML, BookSim2 anynet or an InfiniBand fabric as
+    ibnetdiscover prints it (.ibnet, .ibnd); by extension unless
     ``format`` is given). ``directed`` and ``endpoints_per_router`` apply to formats that do not
     carry them (plain edge lists, foreign GraphML)."""
     directed, endpoints_per_router = _load_options("load", directed, endpoints_per_router)

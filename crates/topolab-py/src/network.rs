@@ -93,7 +93,7 @@ impl PyNetwork {
         self.check_router(router)?;
         Ok(self.inner.neighbors(router).to_vec())
     }
-    /// The network in `format` ("json", "edgelist", "graphml", "anynet") as text.
+    /// The network in `format` ("json", "edgelist", "graphml", "anynet", "ibnet") as text.
     fn dumps(&self, format: &str) -> PyResult<String> {
         let format = Format::from_name(format).map_err(to_py_err)?;
         io::to_string(&self.inner, format).map_err(to_py_err)

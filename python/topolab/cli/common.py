@@ -12,7 +12,7 @@ import topolab
 from topolab.defaults import DEFAULT_FLOOR, DEFAULT_SEED
 from topolab.network import Network
 
-FILE_EXTENSIONS = (".json", ".edgelist", ".edges", ".txt", ".graphml", ".anynet")
+FILE_EXTENSIONS = (".json", ".edgelist", ".edges", ".txt", ".graphml", ".anynet", ".ibnet", ".ibnd")
 
 
 def network_from_argument(text: str, fmt: str | None = None) -> Network:

@@ -140,7 +140,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="build a topology and write it to a file",
         description="Builds a network from a spec (or reads a file) and writes it in the format "
         "the output's extension names: .json, .edgelist, .graphml (readable by networkx) or "
-        ".anynet (BookSim2). docs/file-formats.md describes each.",
+        ".anynet (BookSim2) or .ibnet (an ibsim fabric, ibnetdiscover's format). docs/file-formats.md "
+        "describes each.",
         examples=[
             "topolab build slimfly:q=19 -o sf19.json",
             "topolab build dragonfly:a=8,h=4 -o df.anynet",
@@ -152,7 +153,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "-o",
         "--output",
         required=True,
-        help="output file (.json, .edgelist, .graphml, .anynet; .simgrid.xml: a SimGrid platform)",
+        help="output file (.json, .edgelist, .graphml, .anynet, .ibnet; .simgrid.xml: a SimGrid platform)",
     )
     p.add_argument("--format", help="output format when the extension does not say it")
     apps.add_platform_options(p)

@@ -142,6 +142,69 @@ def cmd_tables(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_opensm(args: argparse.Namespace) -> int:
+    from topolab import opensm
+
+    gone = opensm.missing_tools()
+    if gone:
+        print(f"topolab routing opensm: {', '.join(gone)} not found; {opensm.INSTALL_HINT}", file=sys.stderr)
+        return 2
+    net = network_from_argument(args.network, args.format)
+    engines = args.engines.split(",") if args.engines else list(opensm.DEFAULT_ENGINES)
+    ours = args.routings.split(",") if args.routings else list(opensm.DEFAULT_ROUTINGS)
+    rows = opensm.compare(
+        net, args.output, engines=engines, routings=ours, simulate=args.simulate, seed=args.seed
+    )
+    if args.json:
+        inputs = {"network": args.network, "engines": engines, "routings": ours, "simulate": args.simulate}
+        units = {
+            "max_load_uniform": "endpoint injection bandwidths per link",
+            "saturation_uniform": "flits/endpoint/cycle",
+            "seconds": "s (wall clock, OpenSM run and analysis)",
+        }
+        print_json(json_document("routing opensm", inputs, units, [r.to_dict() for r in rows]))
+        return 0
+
+    def num(x: float | None) -> str:
+        return "-" if x is None else f"{x:.3g}"
+
+    table = []
+    for r in rows:
+        if not r.routed:
+            table.append([r.routing, r.source, "refused: " + r.reason[:60], "", "", "", "", "", ""])
+            continue
+        free = {True: "yes", False: "NO (cycle)", None: "-"}[r.deadlock_free]
+        table.append(
+            [
+                r.routing,
+                r.source,
+                free,
+                "-" if r.vls_used is None else str(r.vls_used),
+                "-" if r.vls_needed is None else str(r.vls_needed),
+                num(r.max_load_uniform),
+                num(r.max_load_worst),
+                num(r.saturation_uniform),
+                f"{r.seconds:.1f}",
+            ]
+        )
+    print_table(
+        table,
+        [
+            "routing",
+            "from",
+            "deadlock-free",
+            "VLs used",
+            "VLs needed",
+            "max load uniform",
+            "max load worst",
+            "saturation",
+            "s",
+        ],
+    )
+    print(f"tables and OpenSM logs in {args.output}/<engine>", file=sys.stderr)
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = add_command(
         sub,
@@ -240,6 +303,35 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("directory", help="directory written by 'topolab routing export'")
     add_json_flag(q)
     q.set_defaults(func=cmd_verify)
+
+    q = add_command(
+        rsub,
+        "opensm",
+        help="OpenSM's routing engines on the design (ibsim), beside topolab's routings",
+        description="Stands the design up as a simulated InfiniBand fabric (ibsim), runs each of "
+        "OpenSM's routing engines on it, reads back the tables it computed (LFTs, SL2VL, path SLs) and "
+        "reports per engine: VLs used, deadlock freedom (topolab's CDG check over (link, VL)), the "
+        "maximum channel load under uniform and worst-case traffic and, with --simulate, the "
+        "simulated saturation throughput; topolab's own routings on the same design below. Needs "
+        "Debian's opensm, ibsim-utils and infiniband-diags. docs/infiniband.md.",
+        examples=[
+            "topolab routing opensm slimfly:q=5,p=3 -o osm/",
+            "topolab routing opensm fattree:k=4 --engines minhop,ftree,updn -o osm/ --simulate",
+        ],
+    )
+    q.add_argument("network", help="topology spec or network file")
+    q.add_argument("--format", help="input file format when the extension does not say it")
+    q.add_argument("-o", "--output", required=True, help="directory for each engine's tables and log")
+    q.add_argument("--engines", help="comma-separated OpenSM engines (default: every one but sssp)")
+    q.add_argument(
+        "--routings", help="comma-separated topolab routings to compare (default min,updown,dfsssp)"
+    )
+    q.add_argument(
+        "--simulate", action="store_true", help="also simulate each routing's saturation throughput"
+    )
+    add_seed_flag(q, "the simulation (with --simulate)")
+    add_json_flag(q)
+    q.set_defaults(func=cmd_opensm)
 
     q = add_command(
         rsub,

@@ -1,4 +1,5 @@
-//! Reading and writing networks: topolab JSON, edge lists, GraphML, BookSim2 anynet.
+//! Reading and writing networks: topolab JSON, edge lists, GraphML, BookSim2 anynet, InfiniBand
+//! fabrics (ibnetdiscover / ibsim).
 //!
 //! Every reader builds its result through `NetworkBuilder`, so a loaded network is validated
 //! exactly like a generated one. The formats are described in docs/file-formats.md.
@@ -10,6 +11,7 @@
 pub mod anynet;
 pub mod edgelist;
 pub mod graphml;
+pub mod ibnet;
 pub mod json;
 
 use std::collections::BTreeMap;
@@ -31,23 +33,26 @@ pub enum Format {
     EdgeList,
     GraphMl,
     Anynet,
+    Ibnet,
 }
 
 impl Format {
-    pub const ALL: [Format; 4] = [
+    pub const ALL: [Format; 5] = [
         Format::Json,
         Format::EdgeList,
         Format::GraphMl,
         Format::Anynet,
+        Format::Ibnet,
     ];
 
-    /// Short name used on command lines: json, edgelist, graphml, anynet.
+    /// Short name used on command lines: json, edgelist, graphml, anynet, ibnet.
     pub fn name(self) -> &'static str {
         match self {
             Format::Json => "json",
             Format::EdgeList => "edgelist",
             Format::GraphMl => "graphml",
             Format::Anynet => "anynet",
+            Format::Ibnet => "ibnet",
         }
     }
 
@@ -58,6 +63,7 @@ impl Format {
             Format::EdgeList => "edge list",
             Format::GraphMl => "GraphML",
             Format::Anynet => "BookSim2 anynet",
+            Format::Ibnet => "ibnetdiscover/ibsim topology",
         }
     }
 
@@ -68,6 +74,7 @@ impl Format {
             Format::EdgeList => &["edgelist", "edges", "txt"],
             Format::GraphMl => &["graphml"],
             Format::Anynet => &["anynet"],
+            Format::Ibnet => &["ibnet", "ibnd"],
         }
     }
 
@@ -144,6 +151,7 @@ pub fn to_string(net: &Network, format: Format) -> Result<String> {
         Format::EdgeList => Ok(edgelist::to_string(net)),
         Format::GraphMl => graphml::to_string(net),
         Format::Anynet => anynet::to_string(net),
+        Format::Ibnet => ibnet::to_string(net),
     }
 }
 
@@ -154,6 +162,7 @@ pub fn from_str(text: &str, format: Format, options: &LoadOptions) -> Result<Net
         Format::EdgeList => edgelist::from_str(text, options),
         Format::GraphMl => graphml::from_str(text, options),
         Format::Anynet => anynet::from_str(text, options),
+        Format::Ibnet => ibnet::from_str(text, options),
     }
 }
 

@@ -134,6 +134,7 @@ rules! {
     Hypercube(super::hypercube::HypercubeTurn),
     HyperX(super::hyperx::FlatFlyDor),
     Imase(super::imase::ImaseRouting),
+    InfinibandTables(super::infiniband::table::TableRouting),
     Minimal(Minimal),
     SlimFlyMms(super::slimfly_algebraic::SlimFlyAlgebraic),
     Torus(super::torus::TorusDor),
@@ -685,6 +686,14 @@ pub const ROUTINGS: &[RoutingEntry] = &[
         summary: "Imase-Itoh shift-register routing for imase, kautz and debruijn digraphs (a, b, d from the network's spec); vcs=hop (default, ceil(log_d n) VCs) or single",
         source: "Koibuchi et al., 2018, §III-B1",
         definition: Definition::Rule(|net, p, m| Ok(super::imase::from_params(net, p, m)?.into())),
+    },
+    RoutingEntry {
+        name: "infiniband",
+        params: &["dir"],
+        readers: BOTH,
+        summary: "the tables a fabric runs: dir=DIRECTORY with opensm-lfts.dump (LFTs), opensm-sl2vl.dump (SL2VL) and path-sl.txt (path SLs), from `topolab routing export` or `topolab routing opensm`",
+        source: "Daryin & Korzh, JSFI 2014, §3; OpenSM's dump formats",
+        definition: Definition::Rule(|net, p, _| Ok(super::infiniband::table::from_params(net, p)?.into())),
     },
     RoutingEntry {
         name: "min",

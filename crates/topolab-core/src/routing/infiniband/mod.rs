@@ -25,6 +25,7 @@
 //!   A routing whose start is drawn per packet (Valiant) has no per-LID path and is refused.
 
 pub mod opensm;
+pub mod table;
 
 use super::cdg::{self, traffic_routers, CdgReport};
 use super::path::{PathSet, RouteDef};

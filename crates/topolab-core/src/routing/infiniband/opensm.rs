@@ -18,7 +18,9 @@
 //!   a path record query returns (OpenSM's routing-engine `path_sl` callback; no file format
 //!   exists for it).
 //!
-//! GUIDs are deterministic: node and port GUID = `GUID_BASE + LID`.
+//! GUIDs are deterministic: a switch's node and port GUID are `GUID_BASE + LID`; a host's node
+//! GUID is `HOST_GUID_BASE + 2·LID` and its port 1 GUID one more (ibsim numbers a channel
+//! adapter's ports from its node GUID up, so the two must differ and not meet another node's).
 
 use super::{Fabric, IbTables, VL_DROP};
 use crate::error::{Result, TopolabError};
@@ -27,6 +29,22 @@ use std::fmt::Write;
 
 /// Base of the GUIDs written ("tl" in the top bytes); a switch's GUID is base + its LID.
 pub const GUID_BASE: u64 = 0x0074_6c00_0000_0000;
+/// Base of the hosts' GUIDs (module documentation).
+pub const HOST_GUID_BASE: u64 = GUID_BASE + 0x1_0000_0000;
+
+/// The node GUID of the host with LID `lid`.
+pub fn host_node_guid(lid: u16) -> u64 {
+    HOST_GUID_BASE + 2 * lid as u64
+}
+
+/// The port GUID of LID `lid`: a switch's (its node GUID) or a host's port 1.
+pub fn port_guid(fab: &Fabric, lid: u16) -> u64 {
+    if (lid as usize) <= fab.num_switches() {
+        GUID_BASE + lid as u64
+    } else {
+        host_node_guid(lid) + 1
+    }
+}
 
 pub const LFTS_FILE: &str = "opensm-lfts.dump";
 pub const SL2VL_FILE: &str = "opensm-sl2vl.dump";
@@ -61,7 +79,7 @@ pub fn write_lfts(net: &Network, tb: &IbTables) -> Result<String> {
             let _ = writeln!(
                 s,
                 "0x{dlid:04x} {port:03} # {kind} portguid 0x{:016x}: '{desc}'",
-                GUID_BASE + dlid as u64
+                port_guid(&fab, dlid)
             );
         }
         let _ = writeln!(s, "{max} lids dumped");
@@ -140,14 +158,22 @@ fn switch_of_guid(fab: &Fabric, file: &str, line: usize, guid: u64) -> Result<u3
     Ok(lid as u32 - 1)
 }
 
-/// Reads the three files back into tables for `net` (the switches are found by GUID).
+/// Reads the three files back into tables for `net` (the switches are found by GUID). The LFTs
+/// may also be what `dump_fts`/`dump_lfts` print from a running fabric (the same entries, with
+/// column titles and `: (...)` after each port).
 pub fn read_tables(net: &Network, lfts: &str, sl2vl: &str, path_sl: &str) -> Result<IbTables> {
     let fab = Fabric::new(net)?;
     let mut tb = IbTables::default();
     let mut sw: Option<u32> = None;
     for (i, raw) in lfts.lines().enumerate() {
         let (line, no) = (raw.trim(), i + 1);
-        if line.is_empty() || line.starts_with('#') || line.ends_with("lids dumped") {
+        // `dump_fts` (infiniband-diags) prints the same entries under two column-title lines.
+        if line.is_empty()
+            || line.starts_with('#')
+            || line.ends_with("lids dumped")
+            || line.starts_with("Lid ")
+            || line.starts_with("Port ")
+        {
             continue;
         }
         if line.starts_with("Unicast lids") {
