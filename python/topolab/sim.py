@@ -81,13 +81,22 @@ class SimResult(Summarized):
     #: With ``early_verdict=True``: "saturated: ..." or "stable: ..." when the measurement
     #: ended after a period whose verdict was already clear, with the figures compared; "" else.
     early_verdict: str = ""
+    #: 95% confidence interval (low, high) of ``accepted_throughput`` by batch means over the
+    #: measured sample periods (docs/simulator.md, "Confidence intervals"); None with fewer than
+    #: two measured periods.
+    accepted_throughput_ci95: tuple[float, float] | None = None
+    #: 95% confidence interval (low, high) of ``avg_latency``, likewise.
+    avg_latency_ci95: tuple[float, float] | None = None
 
     @classmethod
     def _from_core(cls, d: dict[str, Any]) -> SimResult:
         values: dict[str, Any] = {}
         for f in fields(cls):
             v = d[f.name]
-            values[f.name] = _num(v) if f.type == "float" else v
+            if f.name.endswith("_ci95"):
+                values[f.name] = None if v is None else (_num(v[0]), _num(v[1]))
+            else:
+                values[f.name] = _num(v) if f.type == "float" else v
         return cls(**values)
 
     def to_dict(self) -> dict[str, Any]:

@@ -22,7 +22,7 @@ use crate::engine::{Engine, Prepared, WarmState, MAX_CYCLES};
 use crate::error::{Result, SimError};
 use crate::injection::Source;
 use crate::router::Phase;
-use crate::stats::{quantile, Totals};
+use crate::stats::{batch_means_interval, quantile, Batches, Totals};
 use crate::traffic::{Exchange, Traffic};
 use serde::Serialize;
 use std::sync::Arc;
@@ -42,8 +42,16 @@ pub struct RunResult {
     pub accepted_throughput: f64,
     /// Flits injected per active endpoint per cycle over the measurement window.
     pub injected_throughput: f64,
+    /// 95% confidence interval of `accepted_throughput` by batch means over the measurement's
+    /// sample periods (each period one batch; Student's t with batches - 1 degrees of freedom),
+    /// centred on the figure; None with fewer than 2 measured periods.
+    pub accepted_throughput_ci95: Option<[f64; 2]>,
     /// Packet latency, creation to tail ejection (cycles).
     pub avg_latency: f64,
+    /// 95% confidence interval of `avg_latency` by batch means: the spread of the periods'
+    /// average latencies (packets ejected in each), centred on the figure; None with fewer than
+    /// 2 measured periods that ejected packets.
+    pub avg_latency_ci95: Option<[f64; 2]>,
     pub p99_latency: f64,
     /// Network latency, head injection to tail ejection (cycles).
     pub avg_network_latency: f64,
@@ -246,6 +254,9 @@ pub fn run_from(
     let mut early = String::new();
     // Flits accepted since the statistics were last cleared, at the start of this period.
     let mut accepted_before = 0u64;
+    // (accepted flits, packets, latency sum) since the measurement started, at the end of each
+    // measured period: the batches of the confidence intervals.
+    let mut batch_marks: Vec<(u64, u64, u64)> = Vec::new();
     eng.clear_stats();
     while phases < max_samples && (eng.phase != Phase::Running || converged < 3) {
         if clear_last || (eng.phase == Phase::WarmingUp && phases.is_multiple_of(2)) {
@@ -291,6 +302,7 @@ pub fn run_from(
                 }
             }
             _ => {
+                batch_marks.push((t.accepted_flits, t.packets, t.plat_sum));
                 if settled(lat_change, cfg.stopping_thres)
                     && settled(acc_change, cfg.acc_stopping_thres)
                 {
@@ -474,13 +486,20 @@ pub fn run_from(
     }
     let saturated = !reason.is_empty();
     let cycles = eng.now as u64 - start;
+    let batches = Batches::new(&batch_marks);
+    let accepted_throughput_ci95 = batches
+        .accepted(period as f64 * nodes)
+        .and_then(|rates| batch_means_interval(accepted, &rates));
+    let avg_latency_ci95 = batch_means_interval(avg_latency, &batches.latencies());
     let result = RunResult {
         routing: prep.routing_name.clone(),
         traffic: traffic.trim().to_string(),
         offered_load: load,
         accepted_throughput: accepted,
+        accepted_throughput_ci95,
         injected_throughput: t.sent_flits as f64 / span / nodes,
         avg_latency,
+        avg_latency_ci95,
         p99_latency: quantile(&mut samples, 0.99),
         avg_network_latency: ratio(t.nlat_sum as f64, t.packets as f64),
         avg_hops: ratio(t.hops_sum as f64, t.packets as f64),

@@ -131,3 +131,77 @@ pub fn quantile(samples: &mut [u32], q: f64) -> f64 {
     let rank = ((q * samples.len() as f64).ceil() as usize).clamp(1, samples.len());
     samples[rank - 1] as f64
 }
+
+/// The measurement's periods as batches (batch means; Law & Kelton, *Simulation Modeling and
+/// Analysis*, §9.5.3): from cumulative (accepted flits, packets, latency sum) at the end of each
+/// measured period, each period's own figures.
+pub struct Batches {
+    deltas: Vec<(u64, u64, u64)>,
+}
+
+impl Batches {
+    pub fn new(marks: &[(u64, u64, u64)]) -> Batches {
+        let mut previous = (0, 0, 0);
+        let deltas = marks
+            .iter()
+            .map(|&m| {
+                let d = (m.0 - previous.0, m.1 - previous.1, m.2 - previous.2);
+                previous = m;
+                d
+            })
+            .collect();
+        Batches { deltas }
+    }
+
+    /// Each period's accepted throughput, its flits over `flits_offered_per_period` (period x
+    /// active endpoints); None without periods.
+    pub fn accepted(&self, flits_offered_per_period: f64) -> Option<Vec<f64>> {
+        (!self.deltas.is_empty()).then(|| {
+            self.deltas
+                .iter()
+                .map(|d| d.0 as f64 / flits_offered_per_period)
+                .collect()
+        })
+    }
+
+    /// Each period's average packet latency (periods that ejected no packet left out).
+    pub fn latencies(&self) -> Vec<f64> {
+        self.deltas
+            .iter()
+            .filter(|d| d.1 > 0)
+            .map(|d| d.2 as f64 / d.1 as f64)
+            .collect()
+    }
+}
+
+/// The 95% interval `centre` ± t(0.975, k-1) · s / sqrt(k) from k batch means with sample
+/// standard deviation s; None for fewer than 2 batches or a non-finite centre.
+pub fn batch_means_interval(centre: f64, batches: &[f64]) -> Option<[f64; 2]> {
+    let k = batches.len();
+    if k < 2 || !centre.is_finite() {
+        return None;
+    }
+    let mean = batches.iter().sum::<f64>() / k as f64;
+    let variance = batches.iter().map(|b| (b - mean).powi(2)).sum::<f64>() / (k - 1) as f64;
+    let half = student_t_975(k as u32 - 1) * (variance / k as f64).sqrt();
+    Some([centre - half, centre + half])
+}
+
+/// Student's t quantile at 0.975 for `dof` degrees of freedom: exact table to 30, then the
+/// Cornish-Fisher expansion around the normal quantile (error below 1e-3).
+pub fn student_t_975(dof: u32) -> f64 {
+    const TABLE: [f64; 30] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+        2.052, 2.048, 2.045, 2.042,
+    ];
+    match dof {
+        0 => f64::INFINITY,
+        1..=30 => TABLE[dof as usize - 1],
+        _ => {
+            let (z, v): (f64, f64) = (1.959_964, dof as f64);
+            z + (z.powi(3) + z) / (4.0 * v)
+                + (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / (96.0 * v * v)
+        }
+    }
+}

@@ -30,7 +30,9 @@ UNITS = {
     "injected_throughput": "flits/active endpoint/cycle",
     "saturation_load": "flits/active endpoint/cycle",
     "saturation_throughput": "flits/active endpoint/cycle",
+    "accepted_throughput_ci95": "flits/active endpoint/cycle (95% confidence interval, batch means)",
     "avg_latency": "cycles",
+    "avg_latency_ci95": "cycles (95% confidence interval, batch means)",
     "p99_latency": "cycles",
     "avg_network_latency": "cycles",
     "avg_hops": "routers traversed",
@@ -84,6 +86,15 @@ def _fmt(v: Any) -> str:
     if isinstance(v, float):
         return "nan" if math.isnan(v) else f"{v:.4g}"
     return str(v)
+
+
+def _with_interval(result: dict[str, Any], key: str) -> str:
+    """The figure, with its 95% confidence half-width where the run gives one."""
+    interval = result.get(f"{key}_ci95")
+    if interval is None or (isinstance(interval, float) and math.isnan(interval)):
+        return _fmt(result[key])
+    low, high = interval
+    return f"{_fmt(result[key])} ± {_fmt((high - low) / 2)}"
 
 
 def _params(args: argparse.Namespace) -> dict[str, Any]:
@@ -177,7 +188,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
             }
             print_json(json_document("sim --sweep", inputs, UNITS, out))
             return 0
-        rows = [[_fmt(r[k]) for k in RESULT_KEYS] for r in df.to_dict(orient="records")]
+        rows = [[_with_interval(r, k) for k in RESULT_KEYS] for r in df.to_dict(orient="records")]
         print_table(rows, RESULT_KEYS)
         print(
             f"saturation: load {_fmt(df.attrs['saturation_load'])}, "
@@ -191,7 +202,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
         inputs = _inputs(args, net, routing, traffic, load, seed, params)
         print_json(json_document("sim", inputs, UNITS, r.to_dict()))
         return 0
-    print_table([[k, _fmt(v)] for k, v in r.to_dict().items()], ["result", "value"])
+    d = r.to_dict()
+    rows = [[k, _with_interval(d, k)] for k in d if not k.endswith("_ci95")]
+    print_table(rows, ["result", "value"])
     return 0
 
 
