@@ -23,6 +23,11 @@ impl PyNetwork {
     fn spec(&self) -> &str {
         self.inner.spec()
     }
+    /// The failure spec this network survived, None when intact.
+    #[getter]
+    fn failures(&self) -> Option<&str> {
+        self.inner.failures()
+    }
     #[getter]
     fn directed(&self) -> bool {
         self.inner.directed()

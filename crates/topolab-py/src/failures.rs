@@ -1,0 +1,56 @@
+//! Failure sets: apply_failures (the surviving network and the JSON of what was lost) and the
+//! table of failure kinds (failure_kinds).
+
+use crate::errors::ParameterError;
+use crate::network::PyNetwork;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use topolab_core::failures::{apply, FAILURE_KINDS};
+
+/// The network that survives `failures` on `net` and the JSON of `failures::Degraded`.
+#[pyfunction]
+fn apply_failures(py: Python<'_>, net: &PyNetwork, failures: &str) -> PyResult<(PyNetwork, String)> {
+    let inner = &net.inner;
+    let degraded = crate::monitor::run(py, None, |_| apply(inner, failures))?;
+    let report = serde_json::to_string(&degraded)
+        .map_err(|e| ParameterError::new_err(format!("cannot convert result: {e}")))?;
+    Ok((
+        PyNetwork {
+            inner: degraded.network,
+        },
+        report,
+    ))
+}
+
+/// Every kind of failure set with its declared parameters.
+#[pyfunction]
+fn failure_kinds(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    FAILURE_KINDS
+        .iter()
+        .map(|k| {
+            let d = PyDict::new(py);
+            d.set_item("name", k.name)?;
+            d.set_item("summary", k.summary)?;
+            let params = k
+                .params
+                .iter()
+                .map(|p| {
+                    let pd = PyDict::new(py);
+                    pd.set_item("name", p.name)?;
+                    pd.set_item("kind", p.kind.name())?;
+                    pd.set_item("default", p.default)?;
+                    pd.set_item("help", p.help)?;
+                    Ok(pd)
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            d.set_item("params", params)?;
+            Ok(d)
+        })
+        .collect()
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(apply_failures, m)?)?;
+    m.add_function(wrap_pyfunction!(failure_kinds, m)?)?;
+    Ok(())
+}
