@@ -219,3 +219,49 @@ def test_no_flit_is_lost_or_duplicated_on_a_degraded_network(spec, kind, fractio
     assert result.packets == sum(p for m in messages for _, p in m)
     assert result.delivered_packets == result.packets
     assert result.delivered_flits == result.sent_flits == result.flits
+
+
+def test_compare_with_failures_adds_a_column_and_an_objective():
+    from topolab.design import simulate as S
+    from topolab.design.compare import CompareSettings, objectives_for, run_comparison
+    from topolab.design.measurements import MEASUREMENTS
+
+    with pytest.raises(topolab.ParameterError, match="failures"):
+        CompareSettings(radix=8, endpoints=20, failures=0.05)
+    with pytest.raises(topolab.ParameterError, match="failures"):
+        CompareSettings(radix=8, endpoints=20, simulate=True, failures=1.5)
+    settings = CompareSettings(
+        radix=8, endpoints=20, families=("mlfm",), simulate=True, per_family=1, sim_per_family=1, failures=0.1
+    )
+    sim = [m for m in MEASUREMENTS if m.name in ("graph", "cost", "latency", "simulation")]
+    result = run_comparison(settings, measurements=sim, progress=False, workers=1)
+    assert "saturation_failed" in objectives_for(settings) and "saturation_failed" in result.objectives
+    row = result.frame.iloc[0]
+    routing = S.degraded_routing(S.SIM_CHOICES["mlfm"].uniform_routing)
+    assert row["sim_failed"] == f"{routing} / uniform / links:fraction=0.1,seed={settings.seed}"
+    assert 0 < row["saturation_failed"] <= 1
+    # The same search by hand: the saturation point on the degraded network.
+    from topolab.design.saturation import saturation_point
+
+    direct = saturation_point(
+        {
+            "network": row["sim_network"],
+            "routing": routing,
+            "traffic": "uniform",
+            "seed": settings.seed,
+            "tolerance": 0.01,
+            "failures": f"links:fraction=0.1,seed={settings.seed}",
+            **S.SIM_PARAMS,
+        }
+    )
+    assert direct["saturation_load"] == row["saturation_failed"]
+
+
+def test_structured_family_routings_fall_back_to_min_when_cables_fail():
+    from topolab.design.simulate import degraded_routing
+
+    assert degraded_routing("ugal_l:paths=dragonfly,n=1") == "min"
+    assert degraded_routing("dragonfly_ugal") == "min"
+    assert degraded_routing("fattree_anca") == "min"
+    assert degraded_routing("ugal_l:n=4") == "ugal_l:n=4"
+    assert degraded_routing("updown") == "updown"

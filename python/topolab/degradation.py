@@ -25,6 +25,7 @@ RUN_COLUMNS = (
     "failed_routers",
     "surviving_endpoints",
     "excluded_pair_fraction",
+    "num_vcs",
     "static_bound",
     "saturation_load",
     "latency_at_saturation",
@@ -57,10 +58,11 @@ def degradation(
     Returns a DataFrame with one row per search (``RUN_COLUMNS``): the static channel-load bound
     of the degraded graph under ``routing`` and ``traffic`` (flits per surviving endpoint per
     cycle), the simulated saturation load (highest offered load carried, to ``tolerance``), the
-    average latency of that run, the endpoints still connected. ``df.attrs["summary"]`` has one
-    row per fraction: mean, lowest and highest over the seeds. Loads are per surviving endpoint:
-    the traffic of cut-off endpoints is excluded (``excluded_pair_fraction``), not counted as
-    delivered."""
+    average latency of that run, the endpoints still connected, the VCs simulated (hop-indexed
+    routings get one per hop of the degraded graph unless ``num_vcs`` is given).
+    ``df.attrs["summary"]`` has one row per fraction: mean, lowest and highest over the seeds.
+    Loads are per surviving endpoint: the traffic of cut-off endpoints is excluded
+    (``excluded_pair_fraction``), not counted as delivered."""
     import pandas as pd
 
     from topolab.experiment import run_experiment
@@ -135,7 +137,13 @@ def summarize(df: Any) -> Any:
     out = []
     for fraction, group in df[df["status"] == "ok"].groupby("failed_fraction", sort=True):
         row: dict[str, Any] = {"failed_fraction": fraction, "seeds": len(group)}
-        for key in ("static_bound", "saturation_load", "latency_at_saturation", "surviving_endpoints"):
+        for key in (
+            "static_bound",
+            "saturation_load",
+            "latency_at_saturation",
+            "surviving_endpoints",
+            "num_vcs",
+        ):
             values = pd.to_numeric(group[key], errors="coerce").dropna()
             row[f"{key}_mean"] = float(values.mean()) if len(values) else None
             row[f"{key}_min"] = float(values.min()) if len(values) else None

@@ -49,8 +49,15 @@ fn failure_kinds(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
         .collect()
 }
 
+/// The routings computed from the surviving graph alone, which run on a degraded network.
+#[pyfunction]
+fn degraded_routings() -> Vec<&'static str> {
+    topolab_core::routing::degraded::ON_ANY_GRAPH.to_vec()
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(apply_failures, m)?)?;
+    m.add_function(wrap_pyfunction!(degraded_routings, m)?)?;
     m.add_function(wrap_pyfunction!(failure_kinds, m)?)?;
     Ok(())
 }

@@ -94,6 +94,7 @@ DEGRADATION_UNITS = {
     "saturation_load": "flits per surviving endpoint per cycle (highest offered load carried)",
     "latency_at_saturation": "cycles (average packet latency of that run)",
     "surviving_endpoints": "endpoints still connected",
+    "num_vcs": "VCs the routing needs on the degraded graph (hop-indexed: one per hop)",
 }
 
 
@@ -157,13 +158,14 @@ def _degradation(args: argparse.Namespace) -> int:
             span(row, "static_bound", 3),
             span(row, "saturation_load", 3),
             span(row, "latency_at_saturation", 1),
+            "-" if row["num_vcs_max"] is None else str(int(row["num_vcs_max"])),
         ]
         for row in summary.to_dict("records")
     ]
     print(
         f"{args.network}, {args.routing} routing, {args.traffic} traffic, random {args.failure_kind} failed"
     )
-    print_table(rows, ["failed", "seeds", "endpoints", "static bound", "saturation", "latency"])
+    print_table(rows, ["failed", "seeds", "endpoints", "static bound", "saturation", "latency", "VCs"])
     print("mean over the failure seeds (lowest-highest); loads in flits per surviving endpoint per cycle")
     failed = df[df["status"] != "ok"]
     for row in failed.to_dict("records"):

@@ -230,6 +230,11 @@ def saturation_point(params: dict[str, Any]) -> dict[str, Any]:
 
         lost = apply_failures(net, text_arg("saturation", "failures", params["failures"]))
         net = lost.network
+    if lost is not None and "num_vcs" not in params:
+        from topolab.design.simulate import _vcs_needed
+
+        # failures lengthen paths: hop-indexed VCs need one class per hop of the degraded graph
+        params = {**params, "num_vcs": _vcs_needed(net, str(params.get("routing", "min")))}
     routing = str(params.get("routing", "min"))
     traffic = str(params.get("traffic", "uniform"))
     seed = int(params.get("seed", DEFAULT_SEED))
@@ -255,6 +260,7 @@ def saturation_point(params: dict[str, Any]) -> dict[str, Any]:
             "surviving_endpoints": lost.surviving_endpoints,
             "endpoints_before": lost.endpoints_before,
             "excluded_pair_fraction": lost.excluded_pair_fraction,
+            "num_vcs": sim_params["num_vcs"] if "num_vcs" in sim_params else None,
         }
     )
     return {
