@@ -9,7 +9,11 @@ use topolab_core::failures::{apply, FAILURE_KINDS};
 
 /// The network that survives `failures` on `net` and the JSON of `failures::Degraded`.
 #[pyfunction]
-fn apply_failures(py: Python<'_>, net: &PyNetwork, failures: &str) -> PyResult<(PyNetwork, String)> {
+fn apply_failures(
+    py: Python<'_>,
+    net: &PyNetwork,
+    failures: &str,
+) -> PyResult<(PyNetwork, String)> {
     let inner = &net.inner;
     let degraded = crate::monitor::run(py, None, |_| apply(inner, failures))?;
     let report = serde_json::to_string(&degraded)
