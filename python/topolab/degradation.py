@@ -53,7 +53,10 @@ def degradation(
 ) -> Any:
     """Saturation throughput and latency of ``network`` (a spec) with ``fractions`` of its cables
     (``kind="links"``) or routers (``kind="routers"``) failed, each fraction drawn with failure
-    seeds 1..``seeds`` (``links:fraction=f,seed=s``); the simulations use ``seed``.
+    seeds 1..``seeds`` (``links:fraction=f,seed=s``); the simulations use ``seed`` and the router
+    of ``compare --simulate`` (``topolab.design.simulate.SIM_PARAMS``: internal speedup 2, so
+    that the router's head-of-line blocking does not cap what the network carries), overridden
+    by ``sim_params``.
 
     Returns a DataFrame with one row per search (``RUN_COLUMNS``): the static channel-load bound
     of the degraded graph under ``routing`` and ``traffic`` (flits per surviving endpoint per
@@ -65,6 +68,7 @@ def degradation(
     (``excluded_pair_fraction``), not counted as delivered."""
     import pandas as pd
 
+    from topolab.design.simulate import SIM_PARAMS
     from topolab.experiment import run_experiment
 
     network = text_arg("degradation", "network", network)
@@ -84,6 +88,7 @@ def degradation(
             "seed": seed,
             "tolerance": tolerance,
             "failures": f"{kind}:fraction={f},seed={s}",
+            **SIM_PARAMS,
             **sim_params,
         }
         for f in checked
