@@ -279,7 +279,7 @@ def simulate_designs(
         row["_notes"] = notes
         diameter = (diameters or {}).get(spec) if full else None
         expected_cost[spec] = endpoints * (diameter or 1)
-        searches = [
+        searches: list[tuple[str, str, str, str | None]] = [
             ("uniform", choice.uniform_routing, "uniform", None),
             ("worst", choice.worst_routing, choice.worst_traffic, None),
         ]
