@@ -271,3 +271,33 @@ def test_structured_family_routings_fall_back_to_min_when_cables_fail():
     assert degraded_routing("fattree_anca") == "min"
     assert degraded_routing("ugal_l:n=4") == "ugal_l:n=4"
     assert degraded_routing("updown") == "updown"
+
+
+def test_failures_is_a_key_of_experiment_points():
+    from topolab.experiment import run_experiment
+
+    frame = run_experiment(
+        {
+            "name": "failures",
+            "kind": "simulate",
+            "fixed": {"network": "slimfly:q=5,p=2", "load": 0.1, "routing": "updown"},
+            "axes": {"failures": ["router:id=0", "links:fraction=0.2,seed=1"]},
+        },
+        workers=1,
+        progress=False,
+    )
+    assert list(frame["status"]) == ["ok", "ok"]
+    by_failures = dict(zip(frame["failures"], frame["endpoints"]))
+    assert by_failures["router:id=0"] == 98
+    expected = topolab.apply_failures("slimfly:q=5,p=2", "links:fraction=0.2,seed=1").surviving_endpoints
+    assert by_failures["links:fraction=0.2,seed=1"] == expected
+    bad = run_experiment(
+        {
+            "name": "bad",
+            "kind": "simulate",
+            "cases": [{"network": "slimfly:q=5,p=2", "load": 0.1, "failures": "links:fraction=3"}],
+        },
+        workers=1,
+        progress=False,
+    )
+    assert bad["status"][0] == "failed" and "fraction" in bad["error"][0]
