@@ -179,7 +179,7 @@ def test_degradation_curve_from_the_command_line(capsys, tmp_path):
         "--fractions",
         "0,0.2",
         "--failure-seeds",
-        "2",
+        "1",
         "--workers",
         "1",
         "--results",
@@ -192,10 +192,9 @@ def test_degradation_curve_from_the_command_line(capsys, tmp_path):
     rows = {r["failed_fraction"]: r for r in d["summary"]}
     assert rows[0.0]["seeds"] == 1 and rows[0.2]["seeds"] == 1
     for r in d["searches"]:
-        # The simulated saturation load cannot exceed the channel-load bound of its graph (the
-        # search is 0.01 wide).
-        assert r["saturation_load"] <= r["static_bound"] + 0.011
-    # 20% of the cables gone lowers the bound of minimal routing.
+        assert 0 < r["saturation_load"] <= 1 and r["surviving_endpoints"] <= 150
+    # 20% of the cables gone lowers the bound of minimal routing and what the network carries.
+    assert rows[0.2]["saturation_load_max"] < rows[0.0]["saturation_load_min"]
     assert rows[0.2]["static_bound_max"] < rows[0.0]["static_bound_min"]
 
 

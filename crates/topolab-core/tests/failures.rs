@@ -307,3 +307,52 @@ fn the_deadlock_check_reverifies_the_degraded_routing() {
         assert_eq!(report.vcs_used, report.max_hops);
     }
 }
+
+#[test]
+fn every_catalog_routing_either_runs_on_the_survivors_or_is_refused() {
+    use topolab_core::routing::catalog::ROUTINGS;
+    use topolab_core::routing::degraded::ON_ANY_GRAPH;
+    // A Slim Fly has no structure for most routings: build on a Dragonfly, a torus and a fat
+    // tree too, so that each structured routing meets a network it accepts when intact.
+    let intact = [
+        build_str("slimfly:q=5,p=3").unwrap(),
+        build_str("dragonfly:a=4,h=2").unwrap(),
+        build_str("torus:dims=4x4").unwrap(),
+        build_str("fattree:k=4").unwrap(),
+    ];
+    let degraded: Vec<Network> = intact
+        .iter()
+        .map(|n| apply(n, "links:fraction=0.05,seed=2").unwrap().network)
+        .collect();
+    for entry in ROUTINGS.iter().filter(|r| r.readers.static_analysis) {
+        let general = ON_ANY_GRAPH.contains(&entry.name);
+        for (net, broken) in intact.iter().zip(&degraded) {
+            if build_static(net, entry.name, &Silent).is_err() {
+                continue; // not a routing for this family
+            }
+            match build_static(broken, entry.name, &Silent) {
+                Ok(r) => {
+                    assert!(
+                        general,
+                        "{} accepted a degraded {}",
+                        entry.name,
+                        net.family()
+                    );
+                    if net.num_routers() <= 50 {
+                        let report = check(broken, &*r, &Silent).unwrap();
+                        assert!(report.num_paths > 0, "{}", entry.name);
+                    }
+                }
+                Err(e) => {
+                    assert!(
+                        !general,
+                        "{} refused a degraded {}: {e}",
+                        entry.name,
+                        net.family()
+                    );
+                    assert!(e.to_string().contains("updown"), "{}: {e}", entry.name);
+                }
+            }
+        }
+    }
+}
