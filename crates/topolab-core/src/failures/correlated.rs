@@ -162,7 +162,7 @@ pub fn bundle(
     for (l, link) in net.links().iter().enumerate() {
         let (gs, gd) = (group(link.src), group(link.dst));
         let joins = (gs == a && gd == b) || (gs == b && gd == a);
-        if joins && class_index.map_or(true, |c| c == link.class) {
+        if joins && class_index.is_none_or(|c| c == link.class) {
             failed.link(net, l);
             found += 1;
         }

@@ -52,7 +52,7 @@ pub fn links(net: &Network, fraction: f64, seed: u64, failed: &mut Failed) {
         .links()
         .iter()
         .enumerate()
-        .flat_map(|(l, link)| std::iter::repeat(l).take(link.width as usize))
+        .flat_map(|(l, link)| std::iter::repeat_n(l, link.width as usize))
         .collect();
     for c in choose(owner.len(), fraction, seed, 0) {
         let l = owner[c];

@@ -66,11 +66,11 @@ pub fn survive(net: &Network, failed: &Failed, failures: &str) -> Result<Degrade
     // The kept component: most endpoints, then lowest first router; failed routers are in
     // no component.
     let mut weight: Vec<(u64, usize)> = Vec::new();
-    for r in 0..n {
+    for (r, &c) in component.iter().enumerate() {
         if failed.routers[r] {
             continue;
         }
-        let c = component[r] as usize;
+        let c = c as usize;
         if weight.len() <= c {
             weight.resize(c + 1, (0, usize::MAX));
         }
