@@ -36,10 +36,14 @@ def failure_summary(lost: Any) -> str:
     """One line: what a failure set (topolab.Failures) cost."""
     cut = lost.cut_off_endpoints
     shown = ", ".join(map(str, cut[:10])) + (", ..." if len(cut) > 10 else "")
-    return (
+    head = (
         f"failures {lost.failures}: {lost.failed_cables} of {lost.cables_before} cables and "
-        f"{len(lost.failed_routers)} routers failed; {len(cut)} of {lost.endpoints_before} endpoints "
-        f"cut off{f' ({shown})' if cut else ''}, their traffic excluded "
+        f"{len(lost.failed_routers)} routers failed; "
+    )
+    if not cut:
+        return head + f"all {lost.endpoints_before} endpoints still connected"
+    return head + (
+        f"{len(cut)} of {lost.endpoints_before} endpoints cut off ({shown}), their traffic excluded "
         f"({lost.excluded_pair_fraction:.2%} of endpoint pairs)"
     )
 
