@@ -356,3 +356,21 @@ fn every_catalog_routing_either_runs_on_the_survivors_or_is_refused() {
         }
     }
 }
+
+#[test]
+fn a_degraded_network_saved_as_json_stays_degraded() {
+    use topolab_core::io::{self, Format, LoadOptions};
+    let net = build_str("dragonfly:a=4,h=2").unwrap();
+    let d = apply(&net, "bundle:a=0,b=1").unwrap();
+    let text = io::to_string(&d.network, Format::Json).unwrap();
+    let back = io::from_str(&text, Format::Json, &LoadOptions::default()).unwrap();
+    assert_eq!(back, d.network);
+    assert_eq!(back.failures(), Some("bundle:a=0,b=1"));
+    let err = build_static(&back, "dragonfly_static", &Silent)
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("updown"), "{err}");
+    // An intact network's file has no such field.
+    let text = io::to_string(&net, Format::Json).unwrap();
+    assert!(!text.contains("failures"));
+}
