@@ -35,19 +35,7 @@ fn failure_kinds(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
             let d = PyDict::new(py);
             d.set_item("name", k.name)?;
             d.set_item("summary", k.summary)?;
-            let params = k
-                .params
-                .iter()
-                .map(|p| {
-                    let pd = PyDict::new(py);
-                    pd.set_item("name", p.name)?;
-                    pd.set_item("kind", p.kind.name())?;
-                    pd.set_item("default", p.default)?;
-                    pd.set_item("help", p.help)?;
-                    Ok(pd)
-                })
-                .collect::<PyResult<Vec<_>>>()?;
-            d.set_item("params", params)?;
+            d.set_item("params", crate::network::param_dicts(py, k.params)?)?;
             Ok(d)
         })
         .collect()
