@@ -32,6 +32,7 @@ from topolab.analysis import (
 )
 from topolab.comparison import Comparison
 from topolab.experiment import run_experiment
+from topolab.failures import Failures, apply_failures, failure_kinds
 from topolab.families import families
 from topolab.mapping import MappedNetwork, map_network
 from topolab.network import Network, build, from_networkx, load, loads
@@ -72,6 +73,7 @@ __all__ = [
     "CostReport",
     "DeadlockError",
     "ExchangeResult",
+    "Failures",
     "FileError",
     "Floor",
     "FormatError",
@@ -91,11 +93,13 @@ __all__ = [
     "TopolabError",
     "__version__",
     "analyze",
+    "apply_failures",
     "build",
     "cable_lengths",
     "catalogs",
     "compare",
     "cost",
+    "failure_kinds",
     "families",
     "floors",
     "from_booksim",

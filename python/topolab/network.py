@@ -31,6 +31,12 @@ class Network:
         return self._net.family
 
     @property
+    def failures(self) -> str | None:
+        """The failure spec this network survived (``topolab.apply_failures``); None when intact.
+        Routings built from the family's structure refuse a degraded network."""
+        return self._net.failures
+
+    @property
     def spec(self) -> str:
         """The spec string the network was built from ('' for imported networks)."""
         return self._net.spec
@@ -107,6 +113,7 @@ class Network:
             "directed": self.directed,
             "label_fields": self.label_fields,
             "link_classes": dict(zip(self.link_classes, self._net.link_class_cables)),
+            **({"failures": self.failures} if self.failures is not None else {}),
         }
 
     # --- files and conversion -------------------------------------------------------------
@@ -153,26 +160,35 @@ class Network:
         )
 
 
-def build(spec: str, **params: Any) -> Network:
+def build(spec: str, *, failures: str | None = None, **params: Any) -> Network:
     """Builds a topology from a family name or spec string plus keyword parameters.
 
     ``build("slimfly", q=19)`` and ``build("slimfly:q=19,p=15")`` are the same kind of call;
     ``topolab.families()`` lists every family with its parameters. Raises
     ``topolab.ParameterError`` naming the parameter, the value and what is allowed.
+    ``failures`` (e.g. ``"links:fraction=0.05,seed=1"``, ``topolab.failure_kinds()``): the
+    network that survives them (``topolab.apply_failures`` also reports what was lost).
     """
-    return Network(_core.build(spec, params))
+    net = Network(_core.build(spec, params))
+    return net if failures is None else _degrade(net, failures)
 
 
-def as_network(net: Network | str) -> Network:
+def as_network(net: Network | str, failures: str | None = None) -> Network:
     """``net`` itself, or the network a spec string builds: the one coercion every API that
-    accepts "a Network or a spec" uses."""
+    accepts "a Network or a spec" uses; with ``failures``, what survives them."""
     if isinstance(net, Network):
-        return net
+        return net if failures is None else _degrade(net, failures)
     if isinstance(net, str):
-        return build(net)
+        return build(net, failures=failures)
     raise _core.ParameterError(
         f"parameter 'net' = {net!r} is not allowed: a topolab.Network or a spec string"
     )
+
+
+def _degrade(net: Network, failures: str) -> Network:
+    from topolab.failures import apply_failures
+
+    return apply_failures(net, failures).network
 
 
 def load(

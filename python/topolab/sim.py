@@ -112,6 +112,11 @@ class ExchangeResult(Summarized):
     completion_cycles: int
     packets: int
     flits: int
+    #: Packets and flits received at the endpoints (equal to ``packets`` and ``flits`` unless
+    #: one was lost or duplicated) and flits the endpoints generated.
+    delivered_packets: int
+    delivered_flits: int
+    sent_flits: int
     effective_throughput: float
     avg_latency: float
     p99_latency: float
@@ -155,6 +160,7 @@ def simulate(
     load: float = 0.5,
     seed: int = DEFAULT_SEED,
     *,
+    failures: str | None = None,
     progress: bool | None = None,
     show_progress: bool | None = None,
     **router_params: Any,
@@ -164,11 +170,13 @@ def simulate(
     ``routing``: min, min_static, valiant, ugal_l, ugal_g, dor, ... (``topolab.routings()``;
     topolab's ``min`` picks among all minimal next hops adaptively, BookSim2's ``min`` is
     topolab's ``min_static``); ``router_params``: BookSim2-named parameters (``sim_params()``).
+    ``failures``: simulate the network that survives this failure spec
+    (``topolab.apply_failures``; traffic runs between the surviving endpoints only).
     ``show_progress`` is the deprecated name of ``progress``."""
     progress = legacy_keyword(progress, show_progress, "simulate")
     # Arguments are checked before the bar starts: a bad one is an error, not a failed run.
     args = (
-        as_network(net)._net,
+        as_network(net, failures)._net,
         text_arg("simulate", "routing", routing),
         text_arg("simulate", "traffic", traffic),
         float_arg("simulate", "load", load, 0.0, 1.0),
@@ -180,12 +188,21 @@ def simulate(
     return SimResult._from_core(d)
 
 
-SIMULATE_POINT_KEYS = ("network", "routing", "traffic", "load", "seed")
+SIMULATE_POINT_KEYS = ("network", "routing", "traffic", "load", "seed", "failures")
+
+
+def _failures_of(params: dict[str, Any]) -> str | None:
+    """A point's ``failures`` (a failure spec, docs/resilience.md), None when absent."""
+    failures = params.get("failures")
+    if failures is None:
+        return None
+    return text_arg("experiment point", "failures", failures)
 
 
 def run_point(params: dict[str, Any]) -> dict[str, Any]:
     """One experiment point of kind "simulate" (topolab run): ``network``, ``routing``,
-    ``traffic``, ``load``, ``seed``; every other key is a router parameter (``sim_params()``)."""
+    ``traffic``, ``load``, ``seed``, ``failures`` (optional failure spec); every other key is
+    a router parameter (``sim_params()``)."""
     router_params = {k: v for k, v in params.items() if k not in SIMULATE_POINT_KEYS}
     result = simulate(
         str(params["network"]),
@@ -193,6 +210,7 @@ def run_point(params: dict[str, Any]) -> dict[str, Any]:
         traffic=str(params.get("traffic", "uniform")),
         load=float(params["load"]),
         seed=int(params.get("seed", DEFAULT_SEED)),
+        failures=_failures_of(params),
         progress=False,
         **router_params,
     )
@@ -200,7 +218,7 @@ def run_point(params: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in result.to_dict().items() if k not in SIMULATE_POINT_KEYS}
 
 
-SWEEP_POINT_KEYS = ("network", "routing", "traffic", "loads", "tolerance", "every_load", "seed")
+SWEEP_POINT_KEYS = ("network", "routing", "traffic", "loads", "tolerance", "every_load", "seed", "failures")
 # The columns of a sweep's runs kept as lists in a "sweep" point's results.
 SWEEP_CURVE_COLUMNS = (
     "offered_load",
@@ -230,6 +248,7 @@ def sweep_point(params: dict[str, Any]) -> dict[str, Any]:
         seed=int(params.get("seed", DEFAULT_SEED)),
         tolerance=float(params.get("tolerance", 0.01)),
         **({"every_load": bool(params["every_load"])} if "every_load" in params else {}),
+        failures=_failures_of(params),
         **router_params,
     )
     out: dict[str, Any] = {
@@ -284,6 +303,7 @@ def sweep_load(
     *,
     tolerance: float = 0.01,
     every_load: bool = False,
+    failures: str | None = None,
     progress: bool | None = None,
     show_progress: bool | None = None,
     **router_params: Any,
@@ -294,13 +314,13 @@ def sweep_load(
     (``every_load``: all of them, for a curve that shows its saturated points), then bisects
     between the highest load that did not saturate and the lowest that did until they are
     ``tolerance`` apart (0 disables). ``df.attrs`` holds ``saturation_load`` (highest load not saturated) and
-    ``saturation_throughput`` (highest accepted throughput)."""
+    ``saturation_throughput`` (highest accepted throughput). ``failures`` as in ``simulate``."""
     import pandas as pd
 
     progress = legacy_keyword(progress, show_progress, "sweep_load")
     # The core names each run of a sweep "load X" (crates/topolab-sim/src/sweep.rs).
     args = (
-        as_network(net)._net,
+        as_network(net, failures)._net,
         text_arg("sweep_load", "routing", routing),
         text_arg("sweep_load", "traffic", traffic),
     )

@@ -41,6 +41,7 @@ def compare(
     simulate_scaled: bool = False,
     sim_per_family: int = DEFAULT_SIM_PER_FAMILY,
     sim_endpoints: int = DEFAULT_SIM_ENDPOINTS,
+    failures: float | None = None,
     output: str | None = None,
     progress: bool | None = None,
     workers: int | None = None,
@@ -60,9 +61,11 @@ def compare(
     family's best ``sim_per_family`` designs at their size (``simulate_scaled``: on members of
     at most ``sim_endpoints`` endpoints) and ranks by it instead of the bisection; the searches
     run on ``workers`` processes or the Dask ``scheduler`` and resume from ``sim_results``
-    (default: ``output``/simulations). With ``output`` a directory, writes the HTML report,
-    the plots and the data there (``topolab.report.write_report``). Same arguments, same
-    result (except ``measure_s``, the time each design took).
+    (default: ``output``/simulations). ``failures`` (with ``simulate``): also the saturation load
+    under uniform traffic with that fraction of the cables failed, a column and an objective.
+    With ``output`` a directory, writes the HTML report, the plots and the data there
+    (``topolab.report.write_report``). Same arguments, same result (except ``measure_s``, the
+    time each design took).
     """
     settings = CompareSettings(
         radix=radix,
@@ -78,6 +81,7 @@ def compare(
         simulate=simulate or simulate_scaled,
         simulate_scaled=simulate_scaled,
         sim_per_family=sim_per_family,
+        failures=failures,
         sim_endpoints=sim_endpoints,
     )
     if sim_results is None and output is not None and settings.simulate:

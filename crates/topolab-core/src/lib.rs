@@ -1,6 +1,7 @@
 //! topolab-core: the network model and everything computed from it. Pure Rust, no Python.
 
 pub mod error;
+pub mod failures;
 pub mod field;
 pub mod io;
 pub mod metrics;

@@ -90,6 +90,8 @@ pub struct Network {
     offsets: Vec<u32>,
     targets: Vec<u32>,
     target_links: Vec<u32>,
+    // The failure spec this network survived (`failures::apply`); None for an intact network.
+    failures: Option<String>,
 }
 
 impl Network {
@@ -227,6 +229,21 @@ impl Network {
             }
         }
         None
+    }
+
+    /// The failure spec whose survivors this network is (`failures::apply`), None when intact.
+    /// Routings built from a family's structure refuse a degraded network
+    /// (`routing::degraded::check`): their rules assume links that may be gone.
+    pub fn failures(&self) -> Option<&str> {
+        self.failures.as_deref()
+    }
+
+    /// A copy marked as the survivors of `failures`; the spec string is cleared because
+    /// building it again would give the intact network.
+    pub fn with_failures(mut self, failures: &str) -> Self {
+        self.spec.clear();
+        self.failures = Some(failures.to_string());
+        self
     }
 
     /// A copy with the spec string replaced (set by the registry after building).
@@ -395,6 +412,7 @@ impl NetworkBuilder {
             offsets,
             targets,
             target_links,
+            failures: None,
         })
     }
 }

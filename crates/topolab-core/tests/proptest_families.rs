@@ -34,6 +34,9 @@ fn value_of(kind: ParamKind) -> BoxedStrategy<ParamValue> {
         ParamKind::Dims => prop::collection::vec(int_value(), 0..5)
             .prop_map(ParamValue::List)
             .boxed(),
+        ParamKind::Text => prop::sample::select(vec!["", "x", "global", "/no/such/file"])
+            .prop_map(|s| ParamValue::Text(s.to_string()))
+            .boxed(),
         ParamKind::Spec => prop::sample::select(vec![
             "torus:dims=3",
             "slimfly:q=3",

@@ -5,6 +5,7 @@
 mod analysis;
 mod design;
 mod errors;
+mod failures;
 mod monitor;
 mod network;
 mod physical;
@@ -17,6 +18,7 @@ use pyo3::prelude::*;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     network::register(m)?;
+    failures::register(m)?;
     analysis::register(m)?;
     physical::register(m)?;
     sim::register(m)?;

@@ -23,6 +23,11 @@ impl PyNetwork {
     fn spec(&self) -> &str {
         self.inner.spec()
     }
+    /// The failure spec this network survived, None when intact.
+    #[getter]
+    fn failures(&self) -> Option<&str> {
+        self.inner.failures()
+    }
     #[getter]
     fn directed(&self) -> bool {
         self.inner.directed()
@@ -324,19 +329,7 @@ fn families(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
             d.set_item("source", f.source)?;
             d.set_item("directed", f.directed)?;
             d.set_item("example", f.example)?;
-            let params = f
-                .params
-                .iter()
-                .map(|p| {
-                    let pd = PyDict::new(py);
-                    pd.set_item("name", p.name)?;
-                    pd.set_item("kind", p.kind.name())?;
-                    pd.set_item("default", p.default)?;
-                    pd.set_item("help", p.help)?;
-                    Ok(pd)
-                })
-                .collect::<PyResult<Vec<_>>>()?;
-            d.set_item("params", params)?;
+            d.set_item("params", param_dicts(py, f.params)?)?;
             d.set_item("display_name", f.display_name)?;
             d.set_item("routings", f.routing.specific.to_vec())?;
             let simulation = match f.routing.simulation {
@@ -362,6 +355,24 @@ fn families(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
             };
             d.set_item("design", design)?;
             Ok(d)
+        })
+        .collect()
+}
+
+/// Declared parameters as dicts (name, kind, default, help): a family's, a failure kind's.
+pub fn param_dicts<'py>(
+    py: Python<'py>,
+    params: &[topolab_core::ParamDef],
+) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    params
+        .iter()
+        .map(|p| {
+            let pd = PyDict::new(py);
+            pd.set_item("name", p.name)?;
+            pd.set_item("kind", p.kind.name())?;
+            pd.set_item("default", p.default)?;
+            pd.set_item("help", p.help)?;
+            Ok(pd)
         })
         .collect()
 }

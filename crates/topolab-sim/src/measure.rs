@@ -739,6 +739,12 @@ pub struct ExchangeResult {
     pub completion_cycles: u64,
     pub packets: u64,
     pub flits: u64,
+    /// Packets and flits the endpoints received, counted at ejection; at completion no flit is
+    /// in flight, so they equal `packets` and `flits` unless one was lost or duplicated.
+    pub delivered_packets: u64,
+    pub delivered_flits: u64,
+    /// Flits the endpoints generated.
+    pub sent_flits: u64,
     /// Flits delivered per endpoint per cycle until completion.
     pub effective_throughput: f64,
     pub avg_latency: f64,
@@ -804,6 +810,9 @@ pub fn run_exchange(
         completion_cycles: if packets == 0 { 0 } else { completion },
         packets,
         flits,
+        delivered_packets: t.packets,
+        delivered_flits: t.accepted_flits,
+        sent_flits: t.sent_flits,
         effective_throughput: if packets == 0 {
             0.0
         } else {

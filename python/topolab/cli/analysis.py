@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 import topolab
 from topolab.cli.common import (
     add_command,
+    add_failures_flag,
     add_json_flag,
     add_progress_flag,
+    add_runner_flags,
     json_document,
     network_from_argument,
     print_json,
@@ -43,7 +46,9 @@ def _fmt(value: Any) -> str:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    net = network_from_argument(args.network, args.format)
+    if args.simulate:
+        return _degradation(args)
+    net = network_from_argument(args.network, args.format, args.failures)
     result = topolab.analyze(
         net,
         paths=args.paths,
@@ -90,6 +95,91 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     return 0
 
 
+DEGRADATION_UNITS = {
+    "failed_fraction": "fraction of the cables (or routers) failed",
+    "static_bound": "flits per surviving endpoint per cycle (channel load bound)",
+    "saturation_load": "flits per surviving endpoint per cycle (highest offered load carried)",
+    "latency_at_saturation": "cycles (average packet latency of that run)",
+    "surviving_endpoints": "endpoints still connected",
+    "num_vcs": "VCs the routing needs on the degraded graph (hop-indexed: one per hop)",
+}
+
+
+def _degradation(args: argparse.Namespace) -> int:
+    """``analyze --resilience --simulate``: the degradation curve (topolab.degradation)."""
+    from topolab.degradation import degradation
+
+    if not args.resilience:
+        raise topolab.ParameterError(
+            "analyze: --simulate measures the degradation curve; give it with --resilience"
+        )
+    if args.failures:
+        raise topolab.ParameterError(
+            "analyze: --failures names one failure set; --resilience --simulate draws its own "
+            "(--fractions, --failure-seeds, --failure-kind)"
+        )
+    fractions = [float(x) for x in args.fractions.split(",") if x.strip()]
+    df = degradation(
+        args.network,
+        fractions,
+        args.failure_seeds,
+        kind=args.failure_kind,
+        routing=args.routing,
+        traffic=args.traffic,
+        seed=args.seed,
+        results=args.results,
+        workers=args.workers,
+        scheduler=args.scheduler,
+        progress=args.progress,
+    )
+    summary = df.attrs["summary"]
+    if args.json:
+        inputs = {
+            "network": args.network,
+            "fractions": fractions,
+            "failure_seeds": args.failure_seeds,
+            "failure_kind": args.failure_kind,
+            "routing": args.routing,
+            "traffic": args.traffic,
+            "seed": args.seed,
+        }
+        results = {"summary": summary.to_dict("records"), "searches": df.to_dict("records")}
+        print_json(json_document("analyze --resilience --simulate", inputs, DEGRADATION_UNITS, results))
+        return 0
+
+    def span(row: Any, key: str, digits: int) -> str:
+        mean, lo, hi = row[f"{key}_mean"], row[f"{key}_min"], row[f"{key}_max"]
+        if mean is None or mean != mean:
+            return "-"
+        if lo == hi:
+            return f"{mean:.{digits}f}"
+        return f"{mean:.{digits}f} ({lo:.{digits}f}-{hi:.{digits}f})"
+
+    rows = [
+        [
+            f"{row['failed_fraction']:.0%}"
+            if row["failed_fraction"] >= 0.01
+            else f"{row['failed_fraction']:.1%}",
+            str(int(row["seeds"])),
+            span(row, "surviving_endpoints", 0),
+            span(row, "static_bound", 3),
+            span(row, "saturation_load", 3),
+            span(row, "latency_at_saturation", 1),
+            "-" if row["num_vcs_max"] is None else str(int(row["num_vcs_max"])),
+        ]
+        for row in summary.to_dict("records")
+    ]
+    print(
+        f"{args.network}, {args.routing} routing, {args.traffic} traffic, random {args.failure_kind} failed"
+    )
+    print_table(rows, ["failed", "seeds", "endpoints", "static bound", "saturation", "latency", "VCs"])
+    print("mean over the failure seeds (lowest-highest); loads in flits per surviving endpoint per cycle")
+    failed = df[df["status"] != "ok"]
+    for row in failed.to_dict("records"):
+        print(f"{row['failures']}: {row['error']}", file=sys.stderr)
+    return 1 if len(failed) else 0
+
+
 def cmd_moore(args: argparse.Namespace) -> int:
     bound = topolab.moore_bound(args.degree, args.diameter, args.directed)
     if args.json:
@@ -132,6 +222,8 @@ def register(sub: argparse._SubParsersAction) -> None:
             "topolab analyze slimfly:q=19",
             "topolab analyze dragonfly:a=8,h=4 --bisection --paths --json",
             "topolab analyze my_network.graphml --resilience --seed 3",
+            "topolab analyze slimfly:q=5,p=3 --failures links:fraction=0.1,seed=1",
+            "topolab analyze slimfly:q=5,p=3 --resilience --simulate --fractions 0,0.05,0.1",
         ],
     )
     p.add_argument("network", help="topology spec or network file")
@@ -164,6 +256,40 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f"seed of failure samples and METIS runs (default {DEFAULT_SEED}, the same for every command)",
     )
     p.add_argument("--format", help="input file format when the extension does not say it")
+    add_failures_flag(p)
+    p.add_argument(
+        "--simulate",
+        action="store_true",
+        help="with --resilience: the degradation curve, saturation throughput and latency "
+        "simulated with random failures beside each degraded graph's static bound (docs/resilience.md)",
+    )
+    p.add_argument(
+        "--fractions",
+        default="0,0.01,0.05,0.1,0.2",
+        metavar="F,F,...",
+        help="with --simulate: failed fractions (default 0,0.01,0.05,0.1,0.2)",
+    )
+    p.add_argument(
+        "--failure-seeds",
+        type=_positive,
+        default=3,
+        metavar="N",
+        help="with --simulate: failure sets drawn per fraction (seeds 1..N, default 3)",
+    )
+    p.add_argument(
+        "--failure-kind",
+        choices=("links", "routers"),
+        default="links",
+        help="with --simulate: what fails at random (default links: cables)",
+    )
+    p.add_argument("--routing", default="min", help="with --simulate: routing (default min)")
+    p.add_argument("--traffic", default="uniform", help="with --simulate: traffic (default uniform)")
+    p.add_argument(
+        "--results",
+        metavar="DIR",
+        help="with --simulate: keep the searches in DIR; a second run resumes from it",
+    )
+    add_runner_flags(p, "the saturation searches")
     add_progress_flag(p)
     p.set_defaults(func=cmd_analyze)
 

@@ -6,6 +6,7 @@ import argparse
 import json
 import math
 import os
+import sys
 from typing import Any, Sequence
 
 import topolab
@@ -15,13 +16,47 @@ from topolab.network import Network
 FILE_EXTENSIONS = (".json", ".edgelist", ".edges", ".txt", ".graphml", ".anynet", ".ibnet", ".ibnd")
 
 
-def network_from_argument(text: str, fmt: str | None = None) -> Network:
-    """A network from a file path or, when no such file exists, a spec string."""
+def network_from_argument(text: str, fmt: str | None = None, failures: str | None = None) -> Network:
+    """A network from a file path or, when no such file exists, a spec string; with
+    ``failures`` (``--failures``) the network that survives them, what was lost said on stderr."""
     if os.path.isfile(text):
-        return topolab.load(text, fmt)
-    if text.lower().endswith(FILE_EXTENSIONS) and ":" not in text:
+        net = topolab.load(text, fmt)
+    elif text.lower().endswith(FILE_EXTENSIONS) and ":" not in text:
         raise topolab.FileError(f"{text}: no such file (and not a topology spec)")
-    return topolab.build(text)
+    else:
+        net = topolab.build(text)
+    if failures is None:
+        return net
+    lost = topolab.apply_failures(net, failures)
+    print(failure_summary(lost), file=sys.stderr)
+    return lost.network
+
+
+def failure_summary(lost: Any) -> str:
+    """One line: what a failure set (topolab.Failures) cost."""
+    cut = lost.cut_off_endpoints
+    shown = ", ".join(map(str, cut[:10])) + (", ..." if len(cut) > 10 else "")
+    head = (
+        f"failures {lost.failures}: {lost.failed_cables} of {lost.cables_before} cables and "
+        f"{len(lost.failed_routers)} routers failed; "
+    )
+    if not cut:
+        return head + f"all {lost.endpoints_before} endpoints still connected"
+    return head + (
+        f"{len(cut)} of {lost.endpoints_before} endpoints cut off ({shown}), their traffic excluded "
+        f"({lost.excluded_pair_fraction:.2%} of endpoint pairs)"
+    )
+
+
+def add_failures_flag(p: argparse.ArgumentParser) -> None:
+    """``--failures SPEC``: work on the network that survives a failure set."""
+    p.add_argument(
+        "--failures",
+        metavar="SPEC",
+        help="work on the network that survives these failures, e.g. links:fraction=0.05,seed=1, "
+        "router:id=3, bundle:a=0,b=1,class=global, cabinet:id=2, file:path=dead.txt; sets joined "
+        "with + fail together (docs/resilience.md)",
+    )
 
 
 def print_table(rows: list[list[str]], header: list[str]) -> None:

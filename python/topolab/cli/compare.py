@@ -55,6 +55,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         simulate_scaled=args.simulate_scaled,
         sim_endpoints=args.sim_endpoints,
         sim_per_family=args.sim_per_family,
+        failures=args.failures,
         per_family=None if args.all else args.per_family,
         seed=args.seed,
     )
@@ -189,6 +190,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=DEFAULT_SIM_ENDPOINTS,
         metavar="N",
         help=f"with --simulate-scaled: the stand-ins' most endpoints (default {DEFAULT_SIM_ENDPOINTS})",
+    )
+    p.add_argument(
+        "--failures",
+        type=float,
+        metavar="F",
+        help="with --simulate: also the saturation load under uniform traffic with this fraction "
+        "of the cables failed (e.g. 0.05), a column and an objective (docs/resilience.md)",
     )
     add_runner_flags(p, "the simulations")
     p.add_argument(

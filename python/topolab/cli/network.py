@@ -11,6 +11,7 @@ from topolab._files import write_text
 from topolab.cli import apps
 from topolab.cli.common import (
     add_command,
+    add_failures_flag,
     add_json_flag,
     fmt_value,
     json_document,
@@ -103,7 +104,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_info(args: argparse.Namespace) -> int:
-    net = network_from_argument(args.network, args.format)
+    net = network_from_argument(args.network, args.format, args.failures)
     info = net.info()
     if args.json:
         units = {"links": "cables (parallel cables counted)", "radix": "ports", "network_radix": "ports"}
@@ -170,4 +171,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("network", help="topology spec or network file")
     add_json_flag(p)
     p.add_argument("--format", help="input file format when the extension does not say it")
+    add_failures_flag(p)
     p.set_defaults(func=cmd_info)

@@ -11,6 +11,7 @@ from topolab import infiniband, routing
 from topolab._files import write_text
 from topolab.cli.common import (
     add_command,
+    add_failures_flag,
     add_json_flag,
     add_progress_flag,
     add_seed_flag,
@@ -22,7 +23,7 @@ from topolab.cli.common import (
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    net = network_from_argument(args.network, args.format)
+    net = network_from_argument(args.network, args.format, args.failures)
     rep = routing.check(net, args.routing, progress=args.progress)
     if args.json:
         inputs = {"network": args.network, "routing": args.routing}
@@ -44,7 +45,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_load(args: argparse.Namespace) -> int:
-    net = network_from_argument(args.network, args.format)
+    net = network_from_argument(args.network, args.format, args.failures)
     res, static_error = None, None
     try:
         res = routing.channel_load(net, args.routing, progress=args.progress, traffic=args.traffic)
@@ -121,19 +122,19 @@ def print_infiniband(res: infiniband.InfinibandCheck, args: argparse.Namespace) 
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    net = network_from_argument(args.network, args.format)
+    net = network_from_argument(args.network, args.format, args.failures)
     res = infiniband.export(net, args.routing, args.output, args.vl_budget)
     print(f"wrote {', '.join(infiniband.FILES)} to {args.output}", file=sys.stderr)
     return print_infiniband(res, args)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    net = network_from_argument(args.network, args.format)
+    net = network_from_argument(args.network, args.format, args.failures)
     return print_infiniband(infiniband.check(net, args.routing, args.directory), args)
 
 
 def cmd_tables(args: argparse.Namespace) -> int:
-    net = network_from_argument(args.network, args.format)
+    net = network_from_argument(args.network, args.format, args.failures)
     text = routing.forwarding_tables(net, args.routing, args.vl_budget)
     if args.output:
         write_text(args.output, text)
@@ -229,6 +230,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             "--routing", required=True, help="routing spec, e.g. min:vcs=hop, valiant, updown, dfsssp"
         )
         q.add_argument("--format", help="input file format when the extension does not say it")
+        add_failures_flag(q)
 
     q = add_command(
         rsub,

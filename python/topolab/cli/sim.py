@@ -12,6 +12,7 @@ from topolab._args import bad
 from topolab._files import save_figure
 from topolab.cli.common import (
     add_command,
+    add_failures_flag,
     add_json_flag,
     add_progress_flag,
     add_seed_flag,
@@ -153,7 +154,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     else:
         if not args.network:
             raise topolab.ParameterError("sim: give a network (spec or file) or --booksim CONFIG")
-        net = network_from_argument(args.network, args.format)
+        net = network_from_argument(args.network, args.format, args.failures)
         routing = args.routing or "min"
         traffic = args.traffic or "uniform"
         load = args.load if args.load is not None else 0.5
@@ -271,6 +272,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("network", nargs="?", help="topology spec or network file (not needed with --booksim)")
     p.add_argument("--format", help="input file format when the extension does not say it")
+    add_failures_flag(p)
     p.add_argument("--routing", help="routing (default min; list below)")
     p.add_argument("--traffic", help="traffic pattern (default uniform; list below)")
     p.add_argument(

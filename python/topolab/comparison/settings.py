@@ -49,7 +49,9 @@ def family_names(families: str | Iterable[str] | None) -> tuple[str, ...] | None
 class CompareSettings(Summarized):
     """What ``topolab compare`` is asked. ``per_family=None`` measures every design found.
     ``simulate``: each family's best ``sim_per_family`` designs simulated at their size, or with
-    ``simulate_scaled`` as members of at most ``sim_endpoints`` endpoints (docs/compare.md §5).
+    ``simulate_scaled`` as members of at most ``sim_endpoints`` endpoints (docs/compare.md §5);
+    ``failures``: also their saturation load under uniform traffic with this fraction of the
+    cables failed (``links:fraction=F,seed=seed``, docs/resilience.md).
 
     One machine room for cost and latency: routers are placed on ``floor`` by their family's
     rule (docs/physical.md), cables priced with ``catalog``; latency is Fastest Routing with
@@ -73,6 +75,7 @@ class CompareSettings(Summarized):
     simulate_scaled: bool = False
     sim_endpoints: int = DEFAULT_SIM_ENDPOINTS
     sim_per_family: int = DEFAULT_SIM_PER_FAMILY
+    failures: float | None = None
 
     def __post_init__(self) -> None:
         _integer("radix", self.radix, 3, "an integer >= 3 (router ports)")
@@ -99,6 +102,17 @@ class CompareSettings(Summarized):
         for name in ("floor", "catalog"):
             if not isinstance(getattr(self, name), str) or not getattr(self, name):
                 raise _bad(name, getattr(self, name), "a built-in name or the path of a TOML file")
+        if self.failures is not None:
+            if _not_real(self.failures) or not 0 < self.failures <= 1:
+                raise _bad(
+                    "failures", self.failures, "None or a fraction of the cables above 0 and at most 1"
+                )
+            if not self.simulate:
+                raise _bad(
+                    "failures",
+                    self.failures,
+                    "None without simulate (the saturation load with failed cables is simulated)",
+                )
         object.__setattr__(self, "families", family_names(self.families))
 
     @property

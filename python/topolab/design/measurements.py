@@ -143,13 +143,15 @@ MEASUREMENTS: list[Measurement] = [
 def objectives_for(settings: CompareSettings) -> dict[str, str]:
     """The Pareto objectives: cost per endpoint, bandwidth, average latency. Bandwidth is the
     METIS bisection per endpoint, or with ``simulate`` the simulated saturation load
-    under uniform and under worst-case traffic (what the routing actually delivers)."""
+    under uniform and under worst-case traffic (what the routing actually delivers), and with
+    ``failures`` under uniform traffic with that fraction of the cables failed."""
     if not settings.simulate:
         return dict(DEFAULT_OBJECTIVES)
     return {
         "cost_per_endpoint": "min",
         "saturation_uniform": "max",
         "saturation_worst": "max",
+        **({"saturation_failed": "max"} if settings.failures is not None else {}),
         "avg_latency_ns": "min",
     }
 

@@ -52,6 +52,7 @@ METRICS: dict[str, tuple[str, str, Callable[[float], str]]] = {
     "electric_cables": ("electric cables", "min", _number),
     "saturation_uniform": ("saturation load (uniform)", "max", _percent),
     "saturation_worst": ("saturation load (worst case)", "max", _percent),
+    "saturation_failed": ("saturation load (cables failed)", "max", _percent),
     "resilience": ("links removable before disconnection", "max", _percent),
 }
 # Described for the recommended configuration when measured, besides the objectives.

@@ -79,7 +79,7 @@ TOLERANCE = 0.01
 # larger bound of these two, the routes UGAL chooses between.
 ADAPTIVE_BOUNDS = ("min", "valiant")
 # A point's parameters other than these are simulator parameters (docs/simulator.md).
-SEARCH_KEYS = ("network", "routing", "traffic", "seed", "tolerance", "warm_start")
+SEARCH_KEYS = ("network", "routing", "traffic", "seed", "tolerance", "warm_start", "failures")
 # The static bound lists the paths of every router pair with traffic (uniform traffic: every
 # pair; a permutation: one per endpoint), Valiant's over every intermediate. Past these limits
 # it would cost more than the run it may save (an overloaded run of 800 cycles at 10,000
@@ -210,16 +210,31 @@ def search(
 
 def saturation_point(params: dict[str, Any]) -> dict[str, Any]:
     """One experiment point of kind "saturation": the search above on ``network`` (a spec) with
-    ``routing``, ``traffic``, ``seed``, ``tolerance`` and ``warm_start`` (default false: every
-    run from an empty network; true: step 4); every other key is a simulator parameter
+    ``routing``, ``traffic``, ``seed``, ``tolerance``, ``warm_start`` (default false: every
+    run from an empty network; true: step 4) and ``failures`` (a failure spec: the search runs on
+    the network that survives it, docs/resilience.md); every other key is a simulator parameter
     (``early_verdict`` is always on). Results: ``saturation_load``, ``saturated_load``,
     ``static_bound``, ``runs``, ``sim_cycles``, ``sim_seconds`` and per run by increasing load
-    ``offered_load``, ``run_cycles``, ``accepted_throughput``, ``avg_latency``, ``early_verdict``."""
+    ``offered_load``, ``run_cycles``, ``accepted_throughput``, ``avg_latency``, ``early_verdict``;
+    with ``failures`` also ``failed_cables``, ``failed_routers``, ``surviving_endpoints``,
+    ``endpoints_before``, ``excluded_pair_fraction``."""
     from topolab._args import bool_arg
     from topolab.network import build
     from topolab.sim import SimResult
 
     net = build(str(params["network"]))
+    lost = None
+    if params.get("failures") is not None:
+        from topolab._args import text_arg
+        from topolab.failures import apply_failures
+
+        lost = apply_failures(net, text_arg("saturation", "failures", params["failures"]))
+        net = lost.network
+    if lost is not None and "num_vcs" not in params:
+        from topolab.design.simulate import _vcs_needed
+
+        # failures lengthen paths: hop-indexed VCs need one class per hop of the degraded graph
+        params = {**params, "num_vcs": _vcs_needed(net, str(params.get("routing", "min")))}
     routing = str(params.get("routing", "min"))
     traffic = str(params.get("traffic", "uniform"))
     seed = int(params.get("seed", DEFAULT_SEED))
@@ -236,7 +251,20 @@ def saturation_point(params: dict[str, Any]) -> dict[str, Any]:
 
     found = search(run, bound, float(params.get("tolerance", TOLERANCE)), shortfall)
     results = [r for _, r in found["runs"]]
+    lost_columns = (
+        {}
+        if lost is None
+        else {
+            "failed_cables": lost.failed_cables,
+            "failed_routers": len(lost.failed_routers),
+            "surviving_endpoints": lost.surviving_endpoints,
+            "endpoints_before": lost.endpoints_before,
+            "excluded_pair_fraction": lost.excluded_pair_fraction,
+            "num_vcs": sim_params["num_vcs"] if "num_vcs" in sim_params else None,
+        }
+    )
     return {
+        **lost_columns,
         "saturation_load": found["saturation_load"],
         "saturated_load": found["saturated_load"],
         "static_bound": bound,

@@ -77,6 +77,7 @@ def router_summary() -> str:
 COLUMNS = (
     "saturation_uniform",
     "saturation_worst",
+    "saturation_failed",
     "sim_network",
     "sim_endpoints",
     "sim_full_size",
@@ -86,10 +87,22 @@ COLUMNS = (
     "sim_load",
     "sim_uniform",
     "sim_worst",
+    "sim_failed",
     "sim_note",
     "sim_curve_uniform",
     "sim_curve_worst",
+    "sim_curve_failed",
 )
+
+
+def degraded_routing(routing: str) -> str:
+    """The routing a design is simulated with when cables have failed: the family's own when
+    it is computed from the surviving graph (``_core.degraded_routings()``), else ``min``; the
+    structured ones refuse a degraded network (docs/resilience.md)."""
+    name = routing.split(":", 1)[0]
+    if name in _core.degraded_routings() and "paths=dragonfly" not in routing:
+        return routing
+    return "min"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -230,7 +243,10 @@ def simulate_designs(
     from topolab.network import build
 
     rows: list[dict[str, Any]] = []
-    cases: dict[tuple[str, str, str], dict[str, Any]] = {}
+    cases: dict[tuple[str, str, str, str | None], dict[str, Any]] = {}
+    failures = (
+        None if settings.failures is None else f"links:fraction={settings.failures},seed={settings.seed}"
+    )
     vcs: dict[tuple[str, str], int] = {}
     # flits in flight per cycle grow with endpoints x hops: the searches' expected cost
     expected_cost: dict[str, int] = {}
@@ -263,18 +279,36 @@ def simulate_designs(
         row["_notes"] = notes
         diameter = (diameters or {}).get(spec) if full else None
         expected_cost[spec] = endpoints * (diameter or 1)
-        for key, routing, traffic in (
-            ("uniform", choice.uniform_routing, "uniform"),
-            ("worst", choice.worst_routing, choice.worst_traffic),
-        ):
-            row[f"sim_{key}"] = f"{routing} / {traffic}"
+        searches: list[tuple[str, str, str, str | None]] = [
+            ("uniform", choice.uniform_routing, "uniform", None),
+            ("worst", choice.worst_routing, choice.worst_traffic, None),
+        ]
+        if failures is not None:
+            searches.append(("failed", degraded_routing(choice.uniform_routing), "uniform", failures))
+        row["_cases"] = {}
+        for key, routing, traffic, failed in searches:
+            row[f"sim_{key}"] = f"{routing} / {traffic}" + (f" / {failed}" if failed else "")
+            if failed:
+                # the VCs follow the degraded graph's diameter (saturation_point)
+                row["_cases"][key] = (spec, routing, traffic, failed)
+                cases[spec, routing, traffic, failed] = {
+                    "network": spec,
+                    "routing": routing,
+                    "traffic": traffic,
+                    "seed": settings.seed,
+                    "tolerance": TOLERANCE,
+                    "failures": failed,
+                    **SIM_PARAMS,
+                }
+                continue
             if (spec, routing) not in vcs:
                 try:
                     vcs[spec, routing] = _vcs_needed(build(spec), routing, diameter)
                 except _core.TopolabError as err:
                     notes.append(f"{key}: {err}")
                     continue
-            cases[spec, routing, traffic] = {
+            row["_cases"][key] = (spec, routing, traffic, None)
+            cases[spec, routing, traffic, None] = {
                 "network": spec,
                 "routing": routing,
                 "traffic": traffic,
@@ -285,7 +319,7 @@ def simulate_designs(
             }
         rows.append(row)
 
-    found: dict[tuple[str, str, str], dict[str, Any]] = {}
+    found: dict[tuple[str, str, str, str | None], dict[str, Any]] = {}
     if cases:
         frame = run_experiment(
             {
@@ -300,15 +334,17 @@ def simulate_designs(
             progress=progress,
         )
         for record in frame.to_dict("records"):
-            found[record["network"], record["routing"], record["traffic"]] = record
+            failed = record.get("failures")
+            failed = failed if isinstance(failed, str) else None
+            found[record["network"], record["routing"], record["traffic"], failed] = record
 
     for row in rows:
         notes = row.pop("_notes", None)
+        searched = row.pop("_cases", {})
         if notes is None:
             continue
-        for key in ("uniform", "worst"):
-            routing, traffic = row[f"sim_{key}"].split(" / ")
-            record = found.get((row["sim_network"], routing, traffic))
+        for key, case in searched.items():
+            record = found.get(case)
             if record is None:
                 continue
             if record["status"] != "ok":

@@ -93,6 +93,12 @@ COLUMNS = {
         ),
         Column("saturation_uniform", "sat. unif.", _percent, "saturation load, uniform traffic"),
         Column("saturation_worst", "sat. worst", _percent, "saturation load, worst-case traffic"),
+        Column(
+            "saturation_failed",
+            "sat. failed",
+            _percent,
+            "saturation load, uniform traffic, the fraction of cables given to --failures failed",
+        ),
         Column("sim_endpoints", "sim. endpoints", _int, "endpoints of the simulated network"),
         Column(
             "sim_network",
@@ -134,6 +140,7 @@ TERMINAL = (
     "resilience",
     "saturation_uniform",
     "saturation_worst",
+    "saturation_failed",
 )
 FRONT = (
     "rank",
@@ -155,6 +162,7 @@ FRONT = (
     "resilience",
     "saturation_uniform",
     "saturation_worst",
+    "saturation_failed",
 )
 # "All measured designs" in the HTML report, narrow enough for a 1024-pixel window: the spec is
 # shown under the design's name, the load and recommendability are in "balance"; the CSV has
@@ -180,6 +188,7 @@ HTML = (
     "resilience",
     "saturation_uniform",
     "saturation_worst",
+    "saturation_failed",
     "tags",
 )
 

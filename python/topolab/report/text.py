@@ -19,6 +19,7 @@ OBJECTIVE_WORDS = {
     "avg_latency_ns": "average latency (lower)",
     "saturation_uniform": "simulated saturation load, uniform traffic (higher)",
     "saturation_worst": "simulated saturation load, worst-case traffic (higher)",
+    "saturation_failed": "simulated saturation load, uniform traffic, cables failed (higher)",
 }
 FRONT_ROWS = 10  # front members listed on the terminal; the report lists them all
 

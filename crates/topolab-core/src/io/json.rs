@@ -18,11 +18,14 @@ use crate::network::{Network, NetworkBuilder};
 pub const FORMAT_NAME: &str = "topolab-network";
 pub const VERSION: u64 = 1;
 
-const FIELDS: [&str; 10] = [
+/// The fields of a file; all but `failures` (present when the network is the survivors of a
+/// failure set, `failures::apply`) are required.
+const FIELDS: [&str; 11] = [
     "format",
     "version",
     "family",
     "spec",
+    "failures",
     "directed",
     "endpoints",
     "label_fields",
@@ -51,6 +54,9 @@ pub fn to_string(net: &Network) -> String {
     out.push_str(&format!("  \"version\": {VERSION},\n"));
     out.push_str(&format!("  \"family\": {},\n", quote(net.family())));
     out.push_str(&format!("  \"spec\": {},\n", quote(net.spec())));
+    if let Some(failures) = net.failures() {
+        out.push_str(&format!("  \"failures\": {},\n", quote(failures)));
+    }
     out.push_str(&format!("  \"directed\": {},\n", net.directed()));
     out.push_str(&format!("  \"endpoints\": [{}],\n", join(net.endpoints())));
     out.push_str(&format!(
@@ -194,6 +200,10 @@ pub fn from_str(text: &str, options: &LoadOptions) -> Result<Network> {
     }
     let family = as_str(get(obj, "family")?, "family")?;
     let spec = as_str(get(obj, "spec")?, "spec")?;
+    let failures = match obj.get("failures") {
+        None => None,
+        Some(v) => Some(as_str(v, "failures")?),
+    };
     let directed_v = get(obj, "directed")?;
     let directed = directed_v.as_bool().ok_or_else(|| {
         err(
@@ -326,5 +336,9 @@ pub fn from_str(text: &str, options: &LoadOptions) -> Result<Network> {
         }
         b.add_link(ends[0], ends[1], width, class);
     }
-    finish(b, Format::Json, family, spec)
+    let net = finish(b, Format::Json, family, spec)?;
+    Ok(match failures {
+        Some(f) => net.with_failures(f),
+        None => net,
+    })
 }

@@ -395,6 +395,7 @@ pub fn build_static<'a>(
     let spec = resolve_alias(spec, false)?;
     let sp = TopologySpec::parse(&spec)?;
     let entry = find(&sp.family)?;
+    super::degraded::check(net, &sp)?;
     if !entry.readers.static_analysis {
         return Err(TopolabError::invalid(
             "routing",
@@ -813,6 +814,7 @@ pub fn build_rule(net: &Network, spec: &str, monitor: &dyn Monitor) -> Result<Op
     let spec = resolve_alias(spec, false)?;
     let sp = TopologySpec::parse(&spec)?;
     let entry = find(&sp.family)?;
+    super::degraded::check(net, &sp)?;
     let build = match entry.definition {
         Definition::Rule(build) => build,
         Definition::Ugal { .. } => ugal_rule as BuildRule,

@@ -5,6 +5,7 @@
 pub mod catalog;
 pub mod cdg;
 pub mod coords;
+pub mod degraded;
 pub mod dfsssp;
 pub mod distance_based;
 pub mod dragonfly;
