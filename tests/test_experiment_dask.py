@@ -97,7 +97,7 @@ def test_a_scheduler_that_is_not_there_is_named(monkeypatch):
 
     with pytest.raises(topolab.ParameterError, match="workers = 2 cannot be combined"):
         run_experiment(INFO, scheduler="tcp://127.0.0.1:9", workers=2, progress=False)
-    monkeypatch.setattr(execute, "CONNECT_TIMEOUT", "0.5s")
+    monkeypatch.setattr(execute, "CONNECT_TIMEOUT_S", 0.5)
     with pytest.raises(
         topolab.ParameterError, match="'tcp://127.0.0.1:9': cannot connect to a Dask scheduler"
     ):

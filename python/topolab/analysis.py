@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from topolab import _core
-from topolab._args import U32_MAX, bool_arg, int_arg
+from topolab._args import U32_MAX, bad, bool_arg, int_arg
 from topolab.defaults import DEFAULT_SEED
 from topolab.display import Summarized
 from topolab.network import Network
@@ -240,7 +240,7 @@ def analyze(
     Runs in the Rust core with the GIL released; Ctrl-C raises KeyboardInterrupt. ``progress``
     prints progress on stderr (default: when stderr is a terminal)."""
     if not isinstance(net, Network):
-        raise TypeError(f"analyze expects a topolab.Network, got {type(net).__name__}")
+        raise bad("analyze", "net", net, "a topolab.Network")
     seed = int_arg("analyze", "seed", seed)
     bisection_runs = int_arg("analyze", "bisection_runs", bisection_runs, 1, U32_MAX)
     paths, resilience, bisection, spectrum = (

@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
+from topolab._args import opt_int_arg
+from topolab._files import check_output_dir
 from topolab.comparison.settings import family_names
 from topolab.defaults import DEFAULT_CATALOG, DEFAULT_FLOOR, DEFAULT_SEED
 from topolab.design.compare import (
@@ -19,6 +21,7 @@ from topolab.design.compare import (
     CompareSettings,
     run_comparison,
 )
+from topolab.experiment.run import MAX_WORKERS
 from topolab.report import write_report
 
 if TYPE_CHECKING:
@@ -64,6 +67,11 @@ def compare(
     the plots and the data there (``topolab.report.write_report``). Same arguments, same
     result (except ``measure_s``, the time each design took).
     """
+    if output is not None:
+        output = check_output_dir("compare", "output", output)
+    if sim_results is not None:
+        sim_results = check_output_dir("compare", "sim_results", sim_results)
+    opt_int_arg("compare", "workers", workers, 1, MAX_WORKERS)
     settings = CompareSettings(
         radix=radix,
         endpoints=endpoints,

@@ -7,9 +7,10 @@ import argparse
 import contextlib
 import os
 import sys
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator, NoReturn, Sequence
 
 import topolab
+from topolab._args import QUOTE_MAX_CHARS, printable, quote
 from topolab.cli import (
     analysis,
     apps,
@@ -42,8 +43,18 @@ COMMAND_MODULES = [
 ]
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse quotes what it did not understand whole ("unrecognized arguments: ..."): a
+    131,000-digit argument would fill the terminal. Long words are cut as quote() cuts values,
+    control characters escaped. Subcommand parsers are of the same class."""
+
+    def error(self, message: str) -> NoReturn:
+        words = [w if len(w) <= QUOTE_MAX_CHARS else quote(w) for w in message.split(" ")]
+        super().error(printable(" ".join(words)))
+
+
 def make_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="topolab",
         description="Design, analyze, cost and simulate interconnection networks. "
         "Wherever a network is asked for, give a spec (slimfly:q=19,p=15) or a file. "
@@ -90,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with _memory_limit(args.memory_limit):
             return handler(args)
     except topolab.TopolabError as err:
-        print(f"topolab: error: {err}", file=sys.stderr)
+        print(f"topolab: error: {printable(str(err))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("topolab: interrupted", file=sys.stderr)
@@ -100,6 +111,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # nothing so that the interpreter's final flush does not complain again.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as err:
+        # A full disk, a file size limit, a directory made read-only meanwhile: the system's
+        # words, not a traceback.
+        print(f"topolab: error: {printable(str(err))}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

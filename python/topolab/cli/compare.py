@@ -6,6 +6,8 @@ import argparse
 import os
 import shutil
 
+from topolab._args import U32_MAX, cli_float, cli_int
+from topolab._files import check_output_dir
 from topolab.cli.common import (
     add_command,
     add_floor_flag,
@@ -16,6 +18,7 @@ from topolab.cli.common import (
     json_document,
     print_json,
 )
+from topolab.comparison.settings import MAX_RADIX
 from topolab.defaults import DEFAULT_CATALOG
 from topolab.design.compare import (
     DEFAULT_ALLOWED_OVERSUBSCRIPTION,
@@ -58,7 +61,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
         per_family=None if args.all else args.per_family,
         seed=args.seed,
     )
+    if not args.no_report:
+        args.output = check_output_dir("compare", "--output", args.output)
     sim_results = args.sim_results
+    if sim_results is not None:
+        sim_results = check_output_dir("compare", "--sim-results", sim_results)
     if sim_results is None and settings.simulate and not args.no_report:
         sim_results = os.path.join(args.output, "simulations")
     result = run_comparison(
@@ -118,7 +125,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--radix",
         "-k",
-        type=int,
+        type=cli_int(3, MAX_RADIX),
         default=DEFAULT_RADIX,
         metavar="K",
         help=f"router ports (default {DEFAULT_RADIX})",
@@ -126,14 +133,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--endpoints",
         "-n",
-        type=int,
+        type=cli_int(1, U32_MAX),
         default=DEFAULT_ENDPOINTS,
         metavar="N",
         help=f"endpoints wanted (default {DEFAULT_ENDPOINTS:,})",
     )
     p.add_argument(
         "--tolerance",
-        type=float,
+        type=cli_float(0.0, 0.999),
         default=0.15,
         metavar="T",
         help="endpoint counts within T x N of N are admitted (default 0.15)",
@@ -146,7 +153,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--oversubscription",
-        type=float,
+        type=cli_float(0.0, 1e6),
         default=DEFAULT_ALLOWED_OVERSUBSCRIPTION,
         metavar="X",
         help="recommend designs whose endpoints inject up to (1 + X) times what the network "
@@ -178,14 +185,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--sim-per-family",
-        type=int,
+        type=cli_int(1, U32_MAX),
         default=DEFAULT_SIM_PER_FAMILY,
         metavar="M",
         help=f"simulate the best M designs of each family (default {DEFAULT_SIM_PER_FAMILY})",
     )
     p.add_argument(
         "--sim-endpoints",
-        type=int,
+        type=cli_int(2, U32_MAX),
         default=DEFAULT_SIM_ENDPOINTS,
         metavar="N",
         help=f"with --simulate-scaled: the stand-ins' most endpoints (default {DEFAULT_SIM_ENDPOINTS})",
@@ -199,7 +206,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--per-family",
-        type=int,
+        type=cli_int(1, U32_MAX),
         default=DEFAULT_PER_FAMILY,
         metavar="M",
         help=f"measure at most M designs per family (default {DEFAULT_PER_FAMILY})",
