@@ -277,4 +277,4 @@ def moore_bound(degree: int, diameter: int, directed: bool = False) -> int:
                 f"moore_bound: parameter '{name}' = {value!r} is not allowed: "
                 f"an integer 0 <= {name} < {limit}"
             )
-    return _core.moore_bound(degree, diameter, directed)
+    return _core.moore_bound(degree, diameter, bool_arg("moore_bound", "directed", directed))

@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass, field
 
 from topolab import _core
+from topolab._args import text_arg
 from topolab.network import Network, as_network
 
 
@@ -36,6 +37,7 @@ def map_network(net: Network | str, family: str, max_missing: int = 0) -> Mapped
         raise _core.ParameterError(
             f"map_network: parameter 'max_missing' = {max_missing!r} is not allowed: an integer >= 0"
         )
+    family = text_arg("map_network", "family", family, "a family name: hyperx or dragonfly")
     core_net, report = _core.map_network(as_network(net)._net, family, max_missing)
     r = json.loads(report)
     return MappedNetwork(

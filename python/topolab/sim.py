@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any, Sequence
 
 from topolab import _core
-from topolab._args import U32_MAX, bad, float_arg, int_arg, text_arg
+from topolab._args import U32_MAX, bad, float_arg, int_arg, path_arg, text_arg
 from topolab.defaults import DEFAULT_SEED
 from topolab.display import Summarized
 from topolab.network import Network, as_network
@@ -427,7 +427,9 @@ def traffic_patterns() -> list[TrafficPattern]:
 def from_booksim(path: str | os.PathLike[str]) -> BooksimSetup:
     """Reads a BookSim2 configuration file (the keys topolab supports; others are rejected by
     name). The parameters include ``booksim_compat=True``, so runs reproduce BookSim2's router."""
-    net, routing, traffic, load, config, spec = _core.read_booksim_config(os.fspath(path))
+    net, routing, traffic, load, config, spec = _core.read_booksim_config(
+        path_arg("from_booksim", "path", path)
+    )
     defaults = {p.name: p.default for p in sim_params()}
     params: dict[str, Any] = {}
     for key, value in config.items():

@@ -22,6 +22,7 @@ from topolab.design.compare import (
     run_comparison,
 )
 from topolab.experiment.run import MAX_WORKERS
+from topolab.progress import legacy_keyword
 from topolab.report import write_report
 
 if TYPE_CHECKING:
@@ -72,6 +73,7 @@ def compare(
     if sim_results is not None:
         sim_results = check_output_dir("compare", "sim_results", sim_results)
     opt_int_arg("compare", "workers", workers, 1, MAX_WORKERS)
+    progress = legacy_keyword(progress, None, "compare")
     settings = CompareSettings(
         radix=radix,
         endpoints=endpoints,

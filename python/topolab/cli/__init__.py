@@ -49,7 +49,9 @@ class _Parser(argparse.ArgumentParser):
     control characters escaped. Subcommand parsers are of the same class."""
 
     def error(self, message: str) -> NoReturn:
-        words = [w if len(w) <= QUOTE_MAX_CHARS else quote(w) for w in message.split(" ")]
+        # A value quote() already cut is at most QUOTE_MAX_CHARS plus its "... (N characters in
+        # all)" and quotes; only longer words are argparse's own, uncut.
+        words = [w if len(w) <= 2 * QUOTE_MAX_CHARS else quote(w) for w in message.split(" ")]
         super().error(printable(" ".join(words)))
 
 
