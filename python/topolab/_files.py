@@ -96,20 +96,25 @@ def check_output_file(context: str, name: str, path: Any, extensions: Optional[I
     ``extensions`` (lower case, with the dot) when given. Raises ParameterError otherwise."""
     text = path_arg(context, name, path)
     target = pathlib.Path(text)
+    mode = _mode(context, name, text, target)
+    if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+        raise bad(context, name, text, _KIND_ALLOWED + f" ({_kind(mode)} found)")
     if extensions is not None:
         allowed_ext = sorted(extensions)
         if target.suffix.lower() not in allowed_ext:
             raise bad(context, name, text, "a file name ending in " + ", ".join(allowed_ext))
-    try:
-        mode: Optional[int] = target.lstat().st_mode
-    except FileNotFoundError:
-        mode = None
-    except OSError as err:
-        raise bad(context, name, text, f"a path that can be written ({err.strerror})") from None
-    if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
-        raise bad(context, name, text, _KIND_ALLOWED + f" ({_kind(mode)} found)")
     _check_writable_dir(context, name, text, target.parent)
     return text
+
+
+def _mode(context: str, name: str, text: str, target: pathlib.Path) -> Optional[int]:
+    """The file mode at ``target`` (not following a link), None when nothing is there."""
+    try:
+        return target.lstat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as err:  # a name too long, a loop of links, no permission to look
+        raise bad(context, name, text, f"a path that can be written ({err.strerror})") from None
 
 
 def check_output_dir(context: str, name: str, path: Any) -> str:
@@ -117,13 +122,13 @@ def check_output_dir(context: str, name: str, path: Any) -> str:
     written, or a new name whose nearest existing ancestor is one."""
     text = path_arg(context, name, path)
     target = pathlib.Path(text)
-    if target.exists() or target.is_symlink():
+    if _mode(context, name, text, target) is not None:
         if not target.is_dir():
             raise bad(context, name, text, "a directory or a new name (a file of that name exists)")
         _check_writable_dir(context, name, text, target)
         return text
     ancestor = target.parent
-    while not ancestor.exists() and ancestor != ancestor.parent:
+    while _mode(context, name, text, ancestor) is None and ancestor != ancestor.parent:
         ancestor = ancestor.parent
     _check_writable_dir(context, name, text, ancestor)
     return text

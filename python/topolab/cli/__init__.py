@@ -116,7 +116,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as err:
         # A full disk, a file size limit, a directory made read-only meanwhile: the system's
         # words, not a traceback.
-        print(f"topolab: error: {printable(str(err))}", file=sys.stderr)
+        where = f": {quote(err.filename)}" if err.filename is not None else ""
+        print(f"topolab: error: {printable(err.strerror or str(err))}{printable(where)}", file=sys.stderr)
         return 2
 
 

@@ -6,7 +6,9 @@ import argparse
 import os
 import shutil
 
-from topolab._args import U32_MAX, cli_float, cli_int
+# The numbers' types are checked here, their ranges by CompareSettings (one place for both the
+# API and the command line, its messages naming the parameter).
+from topolab._args import U64_MAX, cli_float, cli_int
 from topolab._files import check_output_dir
 from topolab.cli.common import (
     add_command,
@@ -18,7 +20,6 @@ from topolab.cli.common import (
     json_document,
     print_json,
 )
-from topolab.comparison.settings import MAX_RADIX
 from topolab.defaults import DEFAULT_CATALOG
 from topolab.design.compare import (
     DEFAULT_ALLOWED_OVERSUBSCRIPTION,
@@ -125,7 +126,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--radix",
         "-k",
-        type=cli_int(3, MAX_RADIX),
+        type=cli_int(0, U64_MAX),
         default=DEFAULT_RADIX,
         metavar="K",
         help=f"router ports (default {DEFAULT_RADIX})",
@@ -133,14 +134,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--endpoints",
         "-n",
-        type=cli_int(1, U32_MAX),
+        type=cli_int(0, U64_MAX),
         default=DEFAULT_ENDPOINTS,
         metavar="N",
         help=f"endpoints wanted (default {DEFAULT_ENDPOINTS:,})",
     )
     p.add_argument(
         "--tolerance",
-        type=cli_float(0.0, 0.999),
+        type=cli_float(),
         default=0.15,
         metavar="T",
         help="endpoint counts within T x N of N are admitted (default 0.15)",
@@ -153,7 +154,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--oversubscription",
-        type=cli_float(0.0, 1e6),
+        type=cli_float(),
         default=DEFAULT_ALLOWED_OVERSUBSCRIPTION,
         metavar="X",
         help="recommend designs whose endpoints inject up to (1 + X) times what the network "
@@ -185,14 +186,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--sim-per-family",
-        type=cli_int(1, U32_MAX),
+        type=cli_int(0, U64_MAX),
         default=DEFAULT_SIM_PER_FAMILY,
         metavar="M",
         help=f"simulate the best M designs of each family (default {DEFAULT_SIM_PER_FAMILY})",
     )
     p.add_argument(
         "--sim-endpoints",
-        type=cli_int(2, U32_MAX),
+        type=cli_int(0, U64_MAX),
         default=DEFAULT_SIM_ENDPOINTS,
         metavar="N",
         help=f"with --simulate-scaled: the stand-ins' most endpoints (default {DEFAULT_SIM_ENDPOINTS})",
@@ -206,7 +207,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--per-family",
-        type=cli_int(1, U32_MAX),
+        type=cli_int(0, U64_MAX),
         default=DEFAULT_PER_FAMILY,
         metavar="M",
         help=f"measure at most M designs per family (default {DEFAULT_PER_FAMILY})",
