@@ -159,6 +159,18 @@ def save_figure(fig: Any, path: PathLike, **kwargs: Any) -> None:
         fig.savefig(f, format=fmt, **kwargs)
 
 
+def keep_elsewhere(text: str, stem: str, suffix: str = ".json") -> str:
+    """Writes ``text`` to a new file in the system's temporary directory and returns its path:
+    where results go when the output they were meant for could not be written, so that an
+    error after the work never discards the work."""
+    import tempfile
+
+    fd, path = tempfile.mkstemp(prefix=f"{stem}-", suffix=suffix)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    return path
+
+
 # matplotlib's built-in backends (matplotlib.rcsetup); "module://..." names a third-party one.
 MATPLOTLIB_BACKENDS = (
     "gtk3agg gtk3cairo gtk4agg gtk4cairo macosx nbagg notebook qtagg qtcairo qt5agg qt5cairo "

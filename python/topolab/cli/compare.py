@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 
+import topolab
+
 # The numbers' types are checked here, their ranges by CompareSettings (one place for both the
 # API and the command line, its messages naming the parameter).
-from topolab._args import U64_MAX, cli_float, cli_int
-from topolab._files import check_output_dir
+from topolab._args import U64_MAX, cli_float, cli_int, printable, quote
+from topolab._files import check_output_dir, keep_elsewhere
 from topolab.cli.common import (
     add_command,
     add_floor_flag,
@@ -80,7 +83,14 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if not args.no_report:
         from topolab.report import write_report
 
-        files = write_report(result, args.output)
+        try:
+            files = write_report(result, args.output)
+        except OSError as err:
+            kept = keep_elsewhere(json.dumps(result.to_dict(), default=str), "topolab-compare")
+            raise topolab.FileError(
+                f"{printable(quote(args.output))}: the report could not be written "
+                f"({err.strerror or err}); the comparison's results are kept in {kept}"
+            ) from None
     if args.json:
         data = result.to_dict()
         if files:
