@@ -374,6 +374,34 @@ def test_an_experiment_results_path_that_cannot_be_a_directory_is_refused(tmp_pa
         topolab.run_experiment(INFO, results=file_there / "sub", progress=False)
 
 
+def test_a_report_that_cannot_be_written_keeps_the_results(tmp_path, monkeypatch, capsys):
+    # A full disk after the comparison lost its work; now the results go to a file the error names.
+    import topolab.report
+    import topolab.workflows
+
+    def full_disk(result, directory):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(topolab.workflows, "write_report", full_disk)
+    monkeypatch.setattr(topolab.report, "write_report", full_disk)
+    quick = {"radix": 6, "endpoints": 8, "families": "torus", "per_family": 1, "progress": False}
+    with pytest.raises(topolab.FileError, match="results are kept in (\\S+)") as err:
+        topolab.compare(**quick, output=str(tmp_path / "report"))
+    kept = pathlib.Path(str(err.value).rsplit(" ", 1)[1])
+    try:
+        assert json.loads(kept.read_text())["settings"]["radix"] == 6
+    finally:
+        kept.unlink()
+    argv = ["compare", "--radix", "6", "--endpoints", "8", "--families", "torus", "--per-family", "1"]
+    assert main([*argv, "--no-progress", "-o", str(tmp_path / "r2")]) == 2
+    message = capsys.readouterr().err
+    kept = pathlib.Path(message.strip().rsplit(" ", 1)[1])
+    try:
+        assert "No space left" in message and json.loads(kept.read_text())["settings"]["endpoints"] == 8
+    finally:
+        kept.unlink()
+
+
 # --- experiments: --dry-run checks every point as the run would -------------------------------
 
 
@@ -584,31 +612,3 @@ def test_a_flag_repeated_in_both_spellings_records_the_last_value():
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert json.loads(result.stdout)["inputs"]["router"]["num_vcs"] == 4
-
-
-def test_a_report_that_cannot_be_written_keeps_the_results(tmp_path, monkeypatch, capsys):
-    # A full disk after the comparison lost its work; now the results go to a file the error names.
-    import topolab.report
-    import topolab.workflows
-
-    def full_disk(result, directory):
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(topolab.workflows, "write_report", full_disk)
-    monkeypatch.setattr(topolab.report, "write_report", full_disk)
-    quick = {"radix": 6, "endpoints": 8, "families": "torus", "per_family": 1, "progress": False}
-    with pytest.raises(topolab.FileError, match="results are kept in (\\S+)") as err:
-        topolab.compare(**quick, output=str(tmp_path / "report"))
-    kept = pathlib.Path(str(err.value).rsplit(" ", 1)[1])
-    try:
-        assert json.loads(kept.read_text())["settings"]["radix"] == 6
-    finally:
-        kept.unlink()
-    argv = ["compare", "--radix", "6", "--endpoints", "8", "--families", "torus", "--per-family", "1"]
-    assert main([*argv, "--no-progress", "-o", str(tmp_path / "r2")]) == 2
-    message = capsys.readouterr().err
-    kept = pathlib.Path(message.strip().rsplit(" ", 1)[1])
-    try:
-        assert "No space left" in message and json.loads(kept.read_text())["settings"]["endpoints"] == 8
-    finally:
-        kept.unlink()
