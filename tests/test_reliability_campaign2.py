@@ -22,6 +22,7 @@ import networkx as nx
 import pytest
 
 import topolab
+import topolab.experiment
 from topolab._args import QUOTE_MAX_CHARS
 from topolab._files import atomic_write, check_output_dir, check_output_file
 from topolab.cli import main
@@ -400,6 +401,29 @@ def test_a_report_that_cannot_be_written_keeps_the_results(tmp_path, monkeypatch
         assert "No space left" in message and json.loads(kept.read_text())["settings"]["endpoints"] == 8
     finally:
         kept.unlink()
+
+
+def test_two_drivers_on_one_store_run_each_point_once(tmp_path):
+    # Two drivers on one results store each ran all the points (72 records for 36).
+    log = tmp_path / "ran.log"
+    driver = (
+        "import sys; sys.path.insert(0, {tests!r})\n"
+        "from topolab.experiment import register_kind, run_experiment\n"
+        "register_kind('probe', 'experiment_kinds:probe')\n"
+        "exp = {{'kind': 'probe', 'axes': {{'x': list(range(12))}}, 'fixed': {{'sleep': 0.1}}}}\n"
+        "frame = run_experiment(exp, results={store!r}, workers=1, progress=False)\n"
+        "assert (frame['status'] == 'ok').all() and len(frame) == 12\n"
+    ).format(tests=str(pathlib.Path(__file__).parent), store=str(tmp_path / "store"))
+    env = {**os.environ, "TOPOLAB_TEST_LOG": str(log)}
+    drivers = [
+        subprocess.Popen([sys.executable, "-c", driver], env=env, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    errors = [d.communicate(timeout=300)[1] for d in drivers]
+    assert [d.returncode for d in drivers] == [0, 0], errors
+    assert sorted(int(x) for x in log.read_text().split()) == list(range(12))  # each point once
+    stored = topolab.experiment.load_results(tmp_path / "store")
+    assert len(stored) == 12 and stored["point_id"].is_unique
 
 
 # --- experiments: --dry-run checks every point as the run would -------------------------------
