@@ -31,8 +31,8 @@ from topolab.experiment.store import META_COLUMNS
 ALLOWED_CRASHES = 3
 CONNECT_TIMEOUT_S = 20.0  # to reach a Dask scheduler and hear its greeting
 SCHEDULER_ALLOWED = (
-    "'local', an address 'tcp://HOST:PORT', 'tls://HOST:PORT' or 'HOST:PORT', "
-    "a distributed.Client or a cluster"
+    "'local', an address 'tcp://HOST:PORT', 'tls://HOST:PORT' or 'HOST:PORT' (or an in-process "
+    "cluster's inproc:// address), a distributed.Client or a cluster"
 )
 # A Dask scheduler's greeting (its handshake: a few hundred bytes) is preceded by its length as
 # 8 bytes; an HTTP or other server answers with text whose first 8 bytes read as exabytes.
@@ -266,6 +266,8 @@ def probe_scheduler(address: str, timeout: float | None = None) -> str:
     import struct
 
     timeout = CONNECT_TIMEOUT_S if timeout is None else timeout
+    if address.startswith("inproc://"):
+        return address  # a cluster in this process (LocalCluster(processes=False)): Dask's to check
     match = re.fullmatch(r"(?:(tcp|tls)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})", address)
     if match is None or not 0 < int(match.group(3)) < 65536:
         raise bad("experiment", "scheduler", address, SCHEDULER_ALLOWED)
@@ -342,7 +344,7 @@ def run_dask(
             raise bad("experiment", "scheduler", scheduler, SCHEDULER_ALLOWED)
         try:
             client = Client(target, timeout=f"{CONNECT_TIMEOUT_S}s")
-        except (OSError, TimeoutError) as err:
+        except (OSError, TimeoutError, ValueError) as err:  # ValueError: a malformed inproc address
             for thing in owned:
                 thing.close()
             raise ParameterError(
