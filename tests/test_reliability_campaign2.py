@@ -512,6 +512,10 @@ def test_long_values_are_cut_to_200_characters_everywhere():
         ["sim", TORUS, "--degree", long],
         ["info", f"torus:dims={long}"],
         ["build", TORUS, "-o", "/" + long],
+        ["info", f"torus:{'k' * 5000}=1"],  # a spec key
+        ["info", "k" * 5000],  # a family name
+        ["sim", TORUS, "--traffic", f"uniform:{'k' * 5000}=1"],
+        ["info", "/tmp/" + "d" * 5000 + ".json"],  # a path
     ):
         result = run_cli(*argv)
         message = result.stderr.strip().splitlines()[-1]  # after argparse's usage lines, if any

@@ -9,7 +9,7 @@ import os
 from typing import Any, Sequence
 
 import topolab
-from topolab._args import U64_MAX, cli_int, printable
+from topolab._args import U64_MAX, cli_int, printable, quote
 from topolab.defaults import DEFAULT_FLOOR, DEFAULT_SEED
 from topolab.network import Network
 
@@ -21,7 +21,7 @@ def network_from_argument(text: str, fmt: str | None = None) -> Network:
     if os.path.isfile(text):
         return topolab.load(text, fmt)
     if text.lower().endswith(FILE_EXTENSIONS) and ":" not in text:
-        raise topolab.FileError(f"{text}: no such file (and not a topology spec)")
+        raise topolab.FileError(f"{quote(text)}: no such file (and not a topology spec)")
     return topolab.build(text)
 
 

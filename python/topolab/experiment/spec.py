@@ -101,7 +101,7 @@ def load_experiment(source: PathLike | Mapping[str, Any] | Experiment) -> Experi
         else _not_an_experiment(source)
     )
     if not path.is_file():
-        raise FileError(f"{path}: no such experiment file")
+        raise FileError(f"{quote(str(path))}: no such experiment file")
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as err:
