@@ -158,7 +158,7 @@ def resolve(target: Callable | str, what: str) -> Callable:
 
 BUILTIN_KINDS = ("info", "simulate", "sweep", "saturation", "exchange", "analyze", "cost", "latency")
 # Parameters of the built-in kinds whose values are names or specs (a string each).
-TEXT_PARAMS = ("routing", "traffic", "exchange", "floor", "catalog", "placement")
+TEXT_PARAMS = ("routing", "traffic", "exchange", "floor", "catalog")
 
 
 def check_values(kind: str, params: Mapping[str, Any]) -> None:
