@@ -217,6 +217,19 @@ def test_a_silent_scheduler_is_a_clear_error_within_the_timeout(tmp_path, monkey
             conn.close()
 
 
+def test_a_real_scheduler_passes_the_probe(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None, protocol="tcp://"
+    )
+    with cluster:
+        assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
+        frame = topolab.run_experiment(
+            INFO, results=tmp_path / "r", scheduler=cluster.scheduler_address, progress=False
+        )
+    assert list(frame["status"]) == ["ok"] and list(frame["routers"]) == [9]
+
+
 def test_an_http_server_is_not_taken_for_a_scheduler(tmp_path):
     # Dask read "HTTP/1.1" as a frame length and numpy tried to allocate 3 EiB.
     pytest.importorskip("distributed")
