@@ -464,3 +464,26 @@ fn build_csr(n: usize, links: &[Link], directed: bool) -> (Vec<u32>, Vec<u32>, V
     let (targets, target_links) = pairs.into_iter().unzip();
     (offsets, targets, target_links)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ports_that_wrap_u32_are_refused() {
+        let two = |endpoints: [u32; 2]| {
+            let mut b = NetworkBuilder::new("imported", 2, false);
+            b.set_endpoints(0, endpoints[0]);
+            b.set_endpoints(1, endpoints[1]);
+            let class = b.link_class("link");
+            b.add_link(0, 1, 1, class);
+            b.build()
+        };
+        let err = two([u32::MAX, 0]).unwrap_err().to_string();
+        assert!(err.contains("router 0 has 4294967296 ports"), "{err}");
+        let err = two([u32::MAX, u32::MAX]).unwrap_err().to_string();
+        assert!(err.contains("8589934590 endpoints in all"), "{err}");
+        let net = two([u32::MAX - 1, 0]).unwrap();
+        assert_eq!(net.radix(), u32::MAX);
+    }
+}

@@ -392,3 +392,28 @@ pub fn from_str(text: &str, options: &LoadOptions) -> Result<Network> {
     }
     finish(b, Format::Json, family, spec)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_repeated_key_is_refused_at_any_depth() {
+        let net = crate::build_str("torus:dims=3").unwrap();
+        let text = to_string(&net);
+        assert!(from_str(&text, &LoadOptions::default()).is_ok());
+        let top = text.replacen(
+            "\"endpoints\":",
+            "\"endpoints\": [0, 0, 0], \"endpoints\":",
+            1,
+        );
+        let err = from_str(&top, &LoadOptions::default()).unwrap_err();
+        assert!(
+            err.to_string().contains("\"endpoints\" appears twice"),
+            "{err}"
+        );
+        let nested = r#"{"format": "topolab-network", "x": {"a": 1, "a": 2}}"#;
+        let err = from_str(nested, &LoadOptions::default()).unwrap_err();
+        assert!(err.to_string().contains("appears twice"), "{err}");
+    }
+}
