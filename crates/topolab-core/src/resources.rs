@@ -154,28 +154,6 @@ fn address_space_limit() -> Option<u64> {
         .ok()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sizes_read_with_binary_suffixes() {
-        assert_eq!(parse_size("4G"), Some(4 << 30));
-        assert_eq!(parse_size("512m"), Some(512 << 20));
-        assert_eq!(parse_size("1.5K"), Some(1536));
-        assert_eq!(parse_size("1048576"), Some(1 << 20));
-        for bad in ["", "G", "-1G", "4X", "nan", "1e400"] {
-            assert_eq!(parse_size(bad), None, "{bad}");
-        }
-    }
-
-    #[test]
-    fn human_sizes() {
-        assert_eq!(human(512), "512 B");
-        assert_eq!(human(3 << 30), "3.0 GiB");
-    }
-}
-
 /// The most threads the global pool is started with. `RAYON_NUM_THREADS=100000` would make
 /// rayon try to start them all, fail, and panic in whichever call first needs the pool.
 pub const MAX_THREADS: usize = 256;
@@ -205,5 +183,27 @@ pub fn start_thread_pool() -> Option<String> {
                  {fallback} used"
             ))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_read_with_binary_suffixes() {
+        assert_eq!(parse_size("4G"), Some(4 << 30));
+        assert_eq!(parse_size("512m"), Some(512 << 20));
+        assert_eq!(parse_size("1.5K"), Some(1536));
+        assert_eq!(parse_size("1048576"), Some(1 << 20));
+        for bad in ["", "G", "-1G", "4X", "nan", "1e400"] {
+            assert_eq!(parse_size(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn human_sizes() {
+        assert_eq!(human(512), "512 B");
+        assert_eq!(human(3 << 30), "3.0 GiB");
     }
 }
