@@ -9,7 +9,8 @@ attached to the wrong point is caught, and misbehaves on request:
 - ``sleep``: seconds to wait first;
 - $TOPOLAB_TEST_STOP = "N:interrupt" or "N:exit": once N points have run (counted in the log),
   the next one raises KeyboardInterrupt or ends the process with os._exit.
-Each run of a point appends "x" to $TOPOLAB_TEST_LOG, so tests see what ran and how often.
+Each run of a point appends "x" to $TOPOLAB_TEST_LOG, so tests see what ran and how often, and
+its process id to $TOPOLAB_TEST_PIDS (when set), so a test can kill a worker from outside.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import time
 LOG = "TOPOLAB_TEST_LOG"
 STOP = "TOPOLAB_TEST_STOP"
 MARKERS = "TOPOLAB_TEST_MARKERS"
+PIDS = "TOPOLAB_TEST_PIDS"  # a file each run appends the id of the process running it to
 
 
 def expected(x: int, seed: int = 0) -> dict:
@@ -32,6 +34,7 @@ def probe(params: dict) -> dict:
     x = params["x"]
     _maybe_stop()
     _append(os.environ.get(LOG), f"{x}\n")
+    _append(os.environ.get(PIDS), f"{os.getpid()}\n")
     if params.get("crash_at") == x:
         markers = pathlib.Path(os.environ[MARKERS])
         done = len(list(markers.glob(f"crash-{x}-*")))

@@ -196,5 +196,5 @@ def test_bad_arguments():
     net = topolab.build("slimfly:q=5")
     with pytest.raises(topolab.ParameterError, match="'seed' = -1"):
         topolab.analyze(net, seed=-1)
-    with pytest.raises(TypeError, match="topolab.Network"):
+    with pytest.raises(topolab.ParameterError, match="a topolab.Network"):
         topolab.analyze(nx.path_graph(3))

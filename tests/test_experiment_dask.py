@@ -97,8 +97,47 @@ def test_a_scheduler_that_is_not_there_is_named(monkeypatch):
 
     with pytest.raises(topolab.ParameterError, match="workers = 2 cannot be combined"):
         run_experiment(INFO, scheduler="tcp://127.0.0.1:9", workers=2, progress=False)
-    monkeypatch.setattr(execute, "CONNECT_TIMEOUT", "0.5s")
+    monkeypatch.setattr(execute, "CONNECT_TIMEOUT_S", 0.5)
     with pytest.raises(
         topolab.ParameterError, match="'tcp://127.0.0.1:9': cannot connect to a Dask scheduler"
     ):
         run_experiment(INFO, scheduler="tcp://127.0.0.1:9", progress=False)
+
+
+def test_a_worker_killed_from_outside_mid_run_loses_and_repeats_nothing(tmp_path, log, monkeypatch):
+    # The campaign killed one of two local Dask workers (kill -9) 30 s into a 36-point run; the
+    # run had to finish on the worker left and its restarted twin, each point stored once.
+    import os
+    import signal
+    import threading
+    import time
+
+    from experiment_kinds import PIDS
+
+    pids = tmp_path / "pids.log"
+    monkeypatch.setenv(PIDS, str(pids))
+    exp = {"kind": "probe", "axes": {"x": list(range(36))}, "fixed": {"seed": 3, "sleep": 0.2}}
+    killed: list[int] = []
+
+    def kill_one_worker():
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if len(ran(log)) >= 6 and pids.exists():
+                worker = int(pids.read_text().split()[-1])
+                if worker != os.getpid():
+                    os.kill(worker, signal.SIGKILL)
+                    killed.append(worker)
+                    return
+            time.sleep(0.05)
+
+    killer = threading.Thread(target=kill_one_worker, daemon=True)
+    killer.start()
+    frame = run_experiment(exp, results=tmp_path / "store", scheduler="local", workers=2, progress=False)
+    killer.join(timeout=5)
+    assert killed, "no worker was killed: the run ended before 6 points"
+    assert (frame["status"] == "ok").all(), frame["error"].tolist()
+    assert sorted(frame["x"]) == list(range(36))
+    stored = load_results(tmp_path / "store")
+    assert len(stored) == 36 and stored["point_id"].is_unique
+    runs = ran(log)
+    assert set(runs) == set(range(36)) and len(runs) <= 36 + 2  # at most the killed point(s) again

@@ -333,8 +333,10 @@ def test_cli_dry_run_lists_points_then_run_fills_them(tmp_path, capsys, monkeypa
 def test_cli_reports_failed_points_and_bad_files(tmp_path, capsys):
     path = tmp_path / "bad.toml"
     path.write_text('kind = "info"\n[axes]\nnetwork = ["slimfly:q=5", "slimfly:q=6"]\n')
+    # A network that cannot be built is refused before any point runs (--dry-run says so too).
     code, out, err = run_cli(capsys, "run", path, "--workers", "1", "--results", tmp_path / "r")
-    assert code == 1 and "1 failed" in err and "point 1" in err and "prime power" in err
+    assert code == 2 and "point 1" in err and "prime power" in err
+    assert not (tmp_path / "r").exists() or not list((tmp_path / "r").glob("*.parquet"))
     path.write_text('kind = "info"\n[axes]\nnetwork = "slimfly:q=5"\n')
     code, out, err = run_cli(capsys, "run", path)
     assert code == 2 and out == "" and err.startswith("topolab: error:") and "axes.network" in err

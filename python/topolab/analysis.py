@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
 
 from topolab import _core
-from topolab._args import U32_MAX, bool_arg, int_arg
+from topolab._args import U32_MAX, bad, bool_arg, int_arg
 from topolab.defaults import DEFAULT_SEED
 from topolab.display import Summarized
 from topolab.network import Network
@@ -247,7 +247,7 @@ def analyze(
     Runs in the Rust core with the GIL released; Ctrl-C raises KeyboardInterrupt. ``progress``
     prints progress on stderr (default: when stderr is a terminal)."""
     if not isinstance(net, Network):
-        raise TypeError(f"analyze expects a topolab.Network, got {type(net).__name__}")
+        raise bad("analyze", "net", net, "a topolab.Network")
     seed = int_arg("analyze", "seed", seed)
     bisection_runs = int_arg("analyze", "bisection_runs", bisection_runs, 1, U32_MAX)
     paths, resilience, bisection, spectrum = (
@@ -284,4 +284,4 @@ def moore_bound(degree: int, diameter: int, directed: bool = False) -> int:
                 f"moore_bound: parameter '{name}' = {value!r} is not allowed: "
                 f"an integer 0 <= {name} < {limit}"
             )
-    return _core.moore_bound(degree, diameter, directed)
+    return _core.moore_bound(degree, diameter, bool_arg("moore_bound", "directed", directed))

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from topolab import _core
+from topolab._args import quote
 from topolab._files import write_text
 from topolab.network import Network, as_network
 from topolab.routing import DeadlockReport, deadlock_report
@@ -61,6 +62,6 @@ def check(net: Network | str, routing: str, directory: str | os.PathLike[str]) -
             with open(path) as f:
                 texts.append(f.read())
         except OSError as e:
-            raise _core.FileError(f"{path}: {e.strerror}") from None
+            raise _core.FileError(f"{quote(str(path))}: {e.strerror}") from None
     d = json.loads(_core.infiniband_check(net._net, routing, *texts))
     return InfinibandCheck(cdg=deadlock_report(d.pop("cdg")), **d)

@@ -7,7 +7,17 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from topolab import _core
-from topolab._args import opt_bool_arg, opt_int_arg
+from topolab._args import (
+    U32_MAX,
+    bad,
+    int_arg,
+    opt_bool_arg,
+    opt_int_arg,
+    opt_text_arg,
+    path_arg,
+    spec_arg,
+    text_arg,
+)
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -120,10 +130,24 @@ class Network:
     def save(self, path: str | os.PathLike[str], format: str | None = None) -> None:
         """Writes the network; the format follows the extension unless given
         (json, edgelist, graphml, anynet, ibnet: an ibsim topology)."""
-        self._net.save(os.fspath(path), format)
+        from topolab._files import check_output_file
+
+        path = check_output_file("save", "path", path)
+        self._net.save(path, opt_text_arg("save", "format", format, FORMAT_ALLOWED))
 
     def dumps(self, format: str = "json") -> str:
-        return self._net.dumps(format)
+        return self._net.dumps(text_arg("dumps", "format", format, FORMAT_ALLOWED))
+
+    # A Network is immutable: pickling (Dask, multiprocessing) and deep copies go through its
+    # JSON form, which keeps family, spec, labels, link classes and widths.
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (_from_json, (self._net.dumps("json"),))
+
+    def __copy__(self) -> Network:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Network:
+        return _from_json(self._net.dumps("json"))
 
     def to_networkx(self) -> nx.Graph | nx.DiGraph:
         """A networkx Graph (DiGraph when directed) with router attributes ``endpoints`` and
@@ -160,6 +184,13 @@ class Network:
         )
 
 
+FORMAT_ALLOWED = "a format name: json, edgelist, graphml, anynet or ibnet"
+
+
+def _from_json(text: str) -> Network:
+    return Network(_core.loads(text, "json", None, None))
+
+
 def build(spec: str, *, failures: str | None = None, **params: Any) -> Network:
     """Builds a topology from a family name or spec string plus keyword parameters.
 
@@ -169,7 +200,7 @@ def build(spec: str, *, failures: str | None = None, **params: Any) -> Network:
     ``failures`` (e.g. ``"links:fraction=0.05,seed=1"``, ``topolab.failure_kinds()``): the
     network that survives them (``topolab.apply_failures`` also reports what was lost).
     """
-    net = Network(_core.build(spec, params))
+    net = Network(_core.build(spec_arg("build", "spec", spec), params))
     return net if failures is None else _degrade(net, failures)
 
 
@@ -180,9 +211,7 @@ def as_network(net: Network | str, failures: str | None = None) -> Network:
         return net if failures is None else _degrade(net, failures)
     if isinstance(net, str):
         return build(net, failures=failures)
-    raise _core.ParameterError(
-        f"parameter 'net' = {net!r} is not allowed: a topolab.Network or a spec string"
-    )
+    raise bad("network", "net", net, "a topolab.Network or a spec string")
 
 
 def _degrade(net: Network, failures: str) -> Network:
@@ -203,7 +232,9 @@ def load(
     ``format`` is given). ``directed`` and ``endpoints_per_router`` apply to formats that do not
     carry them (plain edge lists, foreign GraphML)."""
     directed, endpoints_per_router = _load_options("load", directed, endpoints_per_router)
-    return Network(_core.load(os.fspath(path), format, directed, endpoints_per_router))
+    path = path_arg("load", "path", path)
+    format = opt_text_arg("load", "format", format, FORMAT_ALLOWED)
+    return Network(_core.load(path, format, directed, endpoints_per_router))
 
 
 def _load_options(context: str, directed: Any, endpoints_per_router: Any) -> tuple[bool | None, int | None]:
@@ -222,6 +253,8 @@ def loads(
 ) -> Network:
     """Reads a network from text in ``format``."""
     directed, endpoints_per_router = _load_options("loads", directed, endpoints_per_router)
+    text = text_arg("loads", "text", text, "the text of a network file (a str)")
+    format = text_arg("loads", "format", format, FORMAT_ALLOWED)
     return Network(_core.loads(text, format, directed, endpoints_per_router))
 
 
@@ -238,23 +271,24 @@ def from_networkx(
     Edge attribute ``width`` (default 1) gives parallel links; ``link_class`` (default "link")
     the class. Multigraph parallel edges add up to the width.
     """
-    from topolab import _core as core
+    import networkx as nx
 
+    if not isinstance(graph, nx.Graph):
+        raise bad("from_networkx", "graph", graph, "a networkx Graph, DiGraph, MultiGraph or MultiDiGraph")
+    family = text_arg("from_networkx", "family", family)
     nodes = list(graph.nodes)
     index = {n: i for i, n in enumerate(nodes)}
     if isinstance(endpoints, bool) or not isinstance(endpoints, (int, str, dict)):
-        raise core.ParameterError(
-            f"from_networkx: parameter 'endpoints' = {endpoints!r} is not allowed: "
-            "an int, a node attribute name or a dict node -> int"
+        raise bad(
+            "from_networkx", "endpoints", endpoints, "an int, a node attribute name or a dict node -> int"
         )
     if isinstance(endpoints, int):
-        counts = [endpoints] * len(nodes)
+        given = [endpoints] * len(nodes)
     elif isinstance(endpoints, str):
-        counts = [int(graph.nodes[n].get(endpoints, 0)) for n in nodes]
+        given = [graph.nodes[n].get(endpoints, 0) for n in nodes]
     else:
-        counts = [int(endpoints.get(n, 0)) for n in nodes]
-    if any(c < 0 for c in counts):
-        raise core.ParameterError("from_networkx: endpoint counts must be >= 0")
+        given = [endpoints.get(n, 0) for n in nodes]
+    counts = [int_arg("from_networkx", "endpoints", _whole(c), 0, U32_MAX) for c in given]
 
     classes: list[str] = []
     widths: dict[tuple[int, int, int], int] = {}
@@ -266,6 +300,17 @@ def from_networkx(
         if name not in classes:
             classes.append(name)
         key = (a, b, classes.index(name))
-        widths[key] = widths.get(key, 0) + int(data.get("width", 1))
+        width = int_arg("from_networkx", "width", _whole(data.get("width", 1)), 1, U32_MAX)
+        widths[key] = widths.get(key, 0) + width
+        if widths[key] > U32_MAX:
+            raise bad("from_networkx", "width", widths[key], f"parallel links of at most {U32_MAX} cables")
     links = [(a, b, w, c) for (a, b, c), w in widths.items()]
-    return Network(core.from_parts(len(nodes), links, graph.is_directed(), counts, [], [], classes, family))
+    return Network(_core.from_parts(len(nodes), links, graph.is_directed(), counts, [], [], classes, family))
+
+
+def _whole(value: Any) -> Any:
+    """A float holding a whole number (2.0, as GraphML readers give) as that int; anything else
+    unchanged, for int_arg to accept or refuse (2.5 is not rounded)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value

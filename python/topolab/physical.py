@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, Optional, Union
 
 from topolab import _core
-from topolab._args import U32_MAX, bad, float_arg, int_arg, opt_float_arg, opt_int_arg, text_arg
+from topolab._args import U32_MAX, bad, float_arg, int_arg, opt_float_arg, opt_int_arg, path_arg, text_arg
 from topolab.defaults import DEFAULT_CATALOG, DEFAULT_FLOOR
 from topolab.display import Summarized
 from topolab.network import Network, as_network
@@ -232,12 +232,12 @@ def catalogs() -> list[Catalog]:
 
 def load_floor(name: PathLike) -> Floor:
     """A floor by built-in name, TOML file path, or ``file.toml#name``."""
-    return Floor._of(_core.floor(os.fspath(name)))
+    return Floor._of(_core.floor(_path("load_floor", "name", name)))
 
 
 def load_catalog(name: PathLike) -> Catalog:
     """A catalog by built-in name, TOML file path, or ``file.toml#name``."""
-    return Catalog._of(_core.catalog(os.fspath(name)))
+    return Catalog._of(_core.catalog(_path("load_catalog", "name", name)))
 
 
 def _placement_args(placement: PlacementLike, routers: int) -> tuple[Optional[str], Optional[list[int]]]:
@@ -247,7 +247,7 @@ def _placement_args(placement: PlacementLike, routers: int) -> tuple[Optional[st
     if isinstance(placement, Placement):
         return None, list(placement.cabinet_of)
     if isinstance(placement, (str, os.PathLike)):
-        return os.fspath(placement), None
+        return path_arg("placement", "placement", placement), None
     if isinstance(placement, Mapping):
         missing = [r for r in range(routers) if r not in placement]
         if missing:
@@ -268,7 +268,7 @@ def _path(context: str, name: str, value: Any) -> str:
     """A built-in name or a file path."""
     if not isinstance(value, (str, os.PathLike)):
         raise bad(context, name, value, "a built-in name or the path of a TOML file")
-    return os.fspath(value)
+    return path_arg(context, name, value)
 
 
 def _cabinet(router: int, cabinet: Any) -> int:

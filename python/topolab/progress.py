@@ -35,7 +35,13 @@ def wanted(progress: Optional[bool], stream: Optional[TextIO] = None) -> bool:
     """Whether to show progress: ``progress`` itself, or when None, whether ``stream`` (stderr
     by default) is a terminal."""
     if progress is not None:
-        return bool(progress)
+        if not isinstance(progress, bool):
+            from topolab._args import bad
+
+            raise bad(
+                "progress", "progress", progress, "True, False or None (None: when stderr is a terminal)"
+            )
+        return progress
     stream = sys.stderr if stream is None else stream
     isatty = getattr(stream, "isatty", None)
     return bool(isatty and isatty())

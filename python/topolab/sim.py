@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any, Sequence
 
 from topolab import _core
-from topolab._args import bad, float_arg, int_arg, text_arg
+from topolab._args import U32_MAX, bad, float_arg, int_arg, path_arg, text_arg
 from topolab.defaults import DEFAULT_SEED
 from topolab.display import Summarized
 from topolab.network import Network, as_network
@@ -276,9 +276,17 @@ def check_point(params: dict[str, Any]) -> None:
         if key in params and not isinstance(params[key], str):
             raise bad("simulate", key, params[key], "a name, e.g. 'min' or 'uniform'")
     _core.check_sim_params({k: v for k, v in params.items() if k not in SIMULATE_POINT_KEYS})
-    error = _network_error(str(params["network"]))
+    check_network("simulate", params["network"])
+
+
+def check_network(context: str, network: Any) -> None:
+    """An experiment's ``network``: a spec or the path of a network file, that builds or loads."""
+    text = text_arg(context, "network", network, "a spec or the path of a network file (a string)")
+    if not text.isprintable():
+        raise bad(context, "network", text, "a spec or a path without control characters")
+    error = _network_error(text)
     if error is not None:
-        raise _core.ParameterError(f"simulate: parameter 'network': {error}")
+        raise _core.ParameterError(f"{context}: parameter 'network': {error}")
 
 
 @functools.lru_cache(maxsize=256)
@@ -369,11 +377,13 @@ def run_exchange(
     ``per_source`` may instead be an exchange spec (``"alltoall"``, ``"nn3d:packets=64"``:
     docs/traffic.md "Exchanges"); ``name`` is then the spec with every parameter resolved."""
     net = as_network(net)
+    routing = text_arg("run_exchange", "routing", routing)
+    name = text_arg("run_exchange", "name", name)
     if isinstance(per_source, str):
         name, per_source = _core.exchange_messages(net._net, per_source)
     progress = legacy_keyword(progress, show_progress, "run_exchange")
     seed = int_arg("run_exchange", "seed", seed)
-    messages = [[(int(dst), int(n)) for dst, n in msgs] for msgs in per_source]
+    messages = _exchange_messages(per_source, net.num_endpoints)
     warn_if_not_deadlock_free(routing)
     # the exchange reports the flits delivered of all it has to send
     with Progress("exchange", unit="flit", enabled=progress, unit_stages=("exchange",)) as bar:
@@ -382,6 +392,50 @@ def run_exchange(
         )
     values: dict[str, Any] = {k: (_num(v) if isinstance(v, float) or v is None else v) for k, v in d.items()}
     return ExchangeResult(**values)
+
+
+EXCHANGE_ALLOWED = "a list per source endpoint of (destination endpoint, packets) pairs, or an exchange spec"
+# Packets of one exchange in all: at the simulator's tens of thousands of flits a second per
+# core an hour's work, and a bound on what a typo (10**9 for 10**3) can ask.
+MAX_EXCHANGE_PACKETS = 100_000_000
+
+
+def _exchange_messages(per_source: Any, endpoints: int) -> list[list[tuple[int, int]]]:
+    """``per_source`` checked: at most one list per endpoint, destinations below ``endpoints``,
+    packet counts that fit a u32 and MAX_EXCHANGE_PACKETS in all."""
+    if isinstance(per_source, (str, bytes)) or not isinstance(per_source, Sequence):
+        raise bad("run_exchange", "per_source", per_source, EXCHANGE_ALLOWED)
+    if len(per_source) > endpoints:
+        raise bad(
+            "run_exchange",
+            "per_source",
+            f"{len(per_source)} sources",
+            f"at most one list per endpoint ({endpoints})",
+        )
+    messages: list[list[tuple[int, int]]] = []
+    total = 0
+    for msgs in per_source:
+        if isinstance(msgs, (str, bytes)) or not isinstance(msgs, Sequence):
+            raise bad("run_exchange", "per_source", msgs, EXCHANGE_ALLOWED)
+        row = []
+        for message in msgs:
+            if isinstance(message, (str, bytes)) or not isinstance(message, Sequence) or len(message) != 2:
+                raise bad("run_exchange", "per_source", message, "a (destination endpoint, packets) pair")
+            dst = int_arg("run_exchange", "destination", message[0], 0, max(endpoints - 1, 0))
+            if endpoints == 0:
+                raise bad("run_exchange", "destination", dst, "an endpoint of the network (it has none)")
+            count = int_arg("run_exchange", "packets", message[1], 0, U32_MAX)
+            total += count
+            if total > MAX_EXCHANGE_PACKETS:
+                raise bad(
+                    "run_exchange",
+                    "packets",
+                    f"{total} in all",
+                    f"at most {MAX_EXCHANGE_PACKETS} packets in all",
+                )
+            row.append((dst, count))
+        messages.append(row)
+    return messages
 
 
 def sim_params() -> list[SimParam]:
@@ -406,7 +460,9 @@ def traffic_patterns() -> list[TrafficPattern]:
 def from_booksim(path: str | os.PathLike[str]) -> BooksimSetup:
     """Reads a BookSim2 configuration file (the keys topolab supports; others are rejected by
     name). The parameters include ``booksim_compat=True``, so runs reproduce BookSim2's router."""
-    net, routing, traffic, load, config, spec = _core.read_booksim_config(os.fspath(path))
+    net, routing, traffic, load, config, spec = _core.read_booksim_config(
+        path_arg("from_booksim", "path", path)
+    )
     defaults = {p.name: p.default for p in sim_params()}
     params: dict[str, Any] = {}
     for key, value in config.items():

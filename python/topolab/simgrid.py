@@ -25,11 +25,14 @@ from importlib import resources
 from typing import Any, Optional
 
 from topolab import _core
+from topolab._args import float_arg
 from topolab.defaults import DEFAULT_FLOOR
 from topolab.network import Network, as_network
 from topolab.physical import PlacementLike, cable_lengths
 
 #: MPI kernels shipped as sources (python/topolab/apps/<name>.c).
+# A cable of a petabit per second: beyond any link built, and far from the doubles' end.
+MAX_BANDWIDTH_GBPS = 1e6
 APPS = ("alltoall", "allreduce", "stencil3d", "matmul")
 
 
@@ -51,17 +54,18 @@ def platform(
 ) -> str:
     """The SimGrid platform XML of ``net`` (module documentation)."""
     net = as_network(net)
-    for name, value in [
-        ("link_bandwidth_gbps", link_bandwidth_gbps),
-        ("switch_delay_ns", switch_delay_ns),
-        ("cable_ns_per_m", cable_ns_per_m),
-        ("injection_ns", injection_ns),
-    ]:
-        if not isinstance(value, (int, float)) or value < 0 or (name == "link_bandwidth_gbps" and value == 0):
-            raise _core.ParameterError(
-                f"simgrid platform: parameter '{name}' = {value!r} is not allowed: a number "
-                + ("> 0" if name == "link_bandwidth_gbps" else ">= 0")
-            )
+    # Finite numbers only: a NaN or infinite bandwidth would be written as "nanbps" / "infbps".
+    link_bandwidth_gbps = float_arg(
+        "simgrid platform", "link_bandwidth_gbps", link_bandwidth_gbps, 0.0, MAX_BANDWIDTH_GBPS, above=True
+    )
+    switch_delay_ns, cable_ns_per_m, injection_ns = (
+        float_arg("simgrid platform", name, value, 0.0)
+        for name, value in [
+            ("switch_delay_ns", switch_delay_ns),
+            ("cable_ns_per_m", cable_ns_per_m),
+            ("injection_ns", injection_ns),
+        ]
+    )
     lengths = cable_lengths(net, floor, placement=placement)
     routes = _core.routing_routes(net._net, routing)
     bw = link_bandwidth_gbps * 1e9

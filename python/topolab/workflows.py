@@ -4,9 +4,13 @@ above both, so neither imports the other."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
+from topolab._args import opt_int_arg, quote
+from topolab._core import FileError
+from topolab._files import check_output_dir, keep_elsewhere
 from topolab.comparison.settings import family_names
 from topolab.defaults import DEFAULT_CATALOG, DEFAULT_FLOOR, DEFAULT_SEED
 from topolab.design.compare import (
@@ -19,6 +23,8 @@ from topolab.design.compare import (
     CompareSettings,
     run_comparison,
 )
+from topolab.experiment.run import MAX_WORKERS
+from topolab.progress import legacy_keyword
 from topolab.report import write_report
 
 if TYPE_CHECKING:
@@ -67,6 +73,12 @@ def compare(
     (``topolab.report.write_report``). Same arguments, same result (except ``measure_s``, the
     time each design took).
     """
+    if output is not None:
+        output = check_output_dir("compare", "output", output)
+    if sim_results is not None:
+        sim_results = check_output_dir("compare", "sim_results", sim_results)
+    opt_int_arg("compare", "workers", workers, 1, MAX_WORKERS)
+    progress = legacy_keyword(progress, None, "compare")
     settings = CompareSettings(
         radix=radix,
         endpoints=endpoints,
@@ -90,7 +102,14 @@ def compare(
         settings, progress=progress, workers=workers, scheduler=scheduler, sim_results=sim_results
     )
     if output is not None:
-        write_report(result, output)
+        try:
+            write_report(result, output)
+        except OSError as err:
+            kept = keep_elsewhere(json.dumps(result.to_dict(), default=str), "topolab-compare")
+            raise FileError(
+                f"{quote(output)}: the report could not be written ({err.strerror or err}); "
+                f"the comparison's results are kept in {kept}"
+            ) from None
     frame = result.frame.copy()
     frame.attrs["recommendation"] = list(result.recommendation)
     frame.attrs["settings"] = settings.to_dict()

@@ -15,7 +15,7 @@ pub enum TopolabError {
     },
 
     /// A parameter the family does not have.
-    #[error("{context}: unknown parameter '{param}'; valid parameters: {valid}")]
+    #[error("{context}: unknown parameter '{}'; valid parameters: {valid}", quote(.param))]
     UnknownParameter {
         context: String,
         param: String,
@@ -31,7 +31,7 @@ pub enum TopolabError {
     },
 
     /// A topology family name that is not registered.
-    #[error("unknown topology family '{name}'; valid families: {valid}")]
+    #[error("unknown topology family '{}'; valid families: {valid}", quote(.name))]
     UnknownFamily { name: String, valid: String },
 
     /// A spec string that cannot be parsed.
@@ -47,7 +47,7 @@ pub enum TopolabError {
     },
 
     /// An operating-system level failure reading or writing a file.
-    #[error("{path}: {reason}")]
+    #[error("{}: {reason}", quote(.path))]
     Io { path: String, reason: String },
 
     /// The computation was asked to stop (Ctrl-C, a cancelled job).

@@ -262,6 +262,7 @@ impl Network {
                 self.num_routers()
             )));
         }
+        check_ports(&self.links, &endpoints, self.directed)?;
         self.endpoints = endpoints;
         Ok(self)
     }
@@ -399,6 +400,7 @@ impl NetworkBuilder {
                 w[0].src, w[0].dst
             )));
         }
+        check_ports(&self.links, &self.endpoints, self.directed)?;
         let (offsets, targets, target_links) = build_csr(n, &self.links, self.directed);
         Ok(Network {
             family: self.family,
@@ -415,6 +417,38 @@ impl NetworkBuilder {
             failures: None,
         })
     }
+}
+
+/// Refuses a router whose ports (link widths, in and out, plus endpoints) do not fit the u32
+/// that `degree`, `radix` and the simulator count them in: summed in u32 they would wrap, and a
+/// router with 2 x 4,294,967,295 endpoints would report a radix of 0.
+fn check_ports(links: &[Link], endpoints: &[u32], directed: bool) -> Result<()> {
+    let mut ports: Vec<u64> = endpoints.iter().map(|&e| e as u64).collect();
+    let mut incoming = vec![0u64; endpoints.len()];
+    for l in links {
+        ports[l.src as usize] += l.width as u64;
+        if directed {
+            incoming[l.dst as usize] += l.width as u64;
+        } else {
+            ports[l.dst as usize] += l.width as u64;
+        }
+    }
+    let limit = u32::MAX as u64;
+    let total: u64 = endpoints.iter().map(|&e| e as u64).sum();
+    if total > limit {
+        return Err(TopolabError::InvalidNetwork(format!(
+            "{total} endpoints in all exceed the u32 endpoint id range (at most {limit})"
+        )));
+    }
+    for (r, (&p, &i)) in ports.iter().zip(&incoming).enumerate() {
+        if p > limit || i + endpoints[r] as u64 > limit {
+            return Err(TopolabError::InvalidNetwork(format!(
+                "router {r} has {} ports (links and endpoints), more than {limit}",
+                p.max(i + endpoints[r] as u64)
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn build_csr(n: usize, links: &[Link], directed: bool) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
@@ -447,4 +481,27 @@ fn build_csr(n: usize, links: &[Link], directed: bool) -> (Vec<u32>, Vec<u32>, V
     }
     let (targets, target_links) = pairs.into_iter().unzip();
     (offsets, targets, target_links)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ports_that_wrap_u32_are_refused() {
+        let two = |endpoints: [u32; 2]| {
+            let mut b = NetworkBuilder::new("imported", 2, false);
+            b.set_endpoints(0, endpoints[0]);
+            b.set_endpoints(1, endpoints[1]);
+            let class = b.link_class("link");
+            b.add_link(0, 1, 1, class);
+            b.build()
+        };
+        let err = two([u32::MAX, 0]).unwrap_err().to_string();
+        assert!(err.contains("router 0 has 4294967296 ports"), "{err}");
+        let err = two([u32::MAX, u32::MAX]).unwrap_err().to_string();
+        assert!(err.contains("8589934590 endpoints in all"), "{err}");
+        let net = two([u32::MAX - 1, 0]).unwrap();
+        assert_eq!(net.radix(), u32::MAX);
+    }
 }

@@ -40,27 +40,40 @@ pub fn parse_size(text: &str) -> Option<u64> {
 
 /// The limit in bytes and where it comes from; `None` when nothing bounds it.
 pub fn memory_limit() -> Result<Option<(u64, String)>> {
+    let address = "the room left under the address-space limit (ulimit -v)";
+    let address_room = || {
+        address_space_limit().map(|limit| {
+            let used = proc_value("/proc/self/status", "VmSize:").unwrap_or(0) * 1024;
+            limit.saturating_sub(used)
+        })
+    };
     if let Ok(text) = std::env::var(LIMIT_ENV) {
         return match parse_size(&text) {
-            Some(bytes) => Ok(Some((
-                bytes,
-                format!("the limit {LIMIT_ENV} = {} (--memory-limit)", text.trim()),
-            ))),
+            // An explicit limit may exceed the available memory (swap, overcommit) but not
+            // the address-space limit: past it an allocation fails, and Rust aborts.
+            Some(bytes) => Ok(Some(match address_room() {
+                Some(room) if room < bytes => (
+                    room,
+                    format!(
+                        "{address}, below the limit {LIMIT_ENV} = {} (--memory-limit)",
+                        text.trim()
+                    ),
+                ),
+                _ => (
+                    bytes,
+                    format!("the limit {LIMIT_ENV} = {} (--memory-limit)", text.trim()),
+                ),
+            })),
             None => Err(TopolabError::invalid(
                 "memory limit (--memory-limit)",
                 LIMIT_ENV,
-                format!("'{text}'"),
+                format!("'{}'", crate::error::quote(&text)),
                 "a size in bytes, or a number with K, M, G or T (powers of 1024), e.g. 4G",
             )),
         };
     }
     let available = proc_value("/proc/meminfo", "MemAvailable:").map(|kib| kib * 1024);
-    let address_room = address_space_limit().map(|limit| {
-        let used = proc_value("/proc/self/status", "VmSize:").unwrap_or(0) * 1024;
-        limit.saturating_sub(used)
-    });
-    let address = "the room left under the address-space limit (ulimit -v)";
-    Ok(match (available, address_room) {
+    Ok(match (available, address_room()) {
         (Some(a), Some(r)) if r < a => Some((r, address.into())),
         (Some(a), _) => Some((a, "the machine's available memory (MemAvailable)".into())),
         (None, Some(r)) => Some((r, address.into())),
@@ -139,6 +152,38 @@ fn address_space_limit() -> Option<u64> {
         .next()?
         .parse()
         .ok()
+}
+
+/// The most threads the global pool is started with. `RAYON_NUM_THREADS=100000` would make
+/// rayon try to start them all, fail, and panic in whichever call first needs the pool.
+pub const MAX_THREADS: usize = 256;
+
+/// Starts rayon's global pool with `RAYON_NUM_THREADS` threads, at most MAX_THREADS, or with
+/// rayon's default when the system cannot start that many. Returns what was changed, for a
+/// warning, or None. Call once, before any parallel work.
+pub fn start_thread_pool() -> Option<String> {
+    let text = std::env::var("RAYON_NUM_THREADS").ok()?;
+    let wanted: usize = text.trim().parse().ok().filter(|&n| n > 0)?;
+    let threads = wanted.min(MAX_THREADS);
+    let started = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global();
+    match started {
+        Ok(()) if threads == wanted => None,
+        Ok(()) => Some(format!(
+            "RAYON_NUM_THREADS = {wanted} is more than {MAX_THREADS}; {threads} threads used"
+        )),
+        Err(e) => {
+            let fallback = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let _ = rayon::ThreadPoolBuilder::new()
+                .num_threads(fallback)
+                .build_global();
+            Some(format!(
+                "RAYON_NUM_THREADS = {wanted}: the system cannot start {threads} threads ({e}); \
+                 {fallback} used"
+            ))
+        }
+    }
 }
 
 #[cfg(test)]

@@ -97,7 +97,8 @@ impl TopologySpec {
                 .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
         {
             return Err(err(format!(
-                "'{}' is not a family name (letters, digits, '_' and '-')",
+                // The same syntax names families, routings and traffic patterns.
+                "'{}' is not a name (a spec begins with letters, digits, '_' and '-')",
                 quote(family)
             )));
         }

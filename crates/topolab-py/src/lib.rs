@@ -16,6 +16,9 @@ use pyo3::prelude::*;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    if let Some(note) = topolab_core::resources::start_thread_pool() {
+        eprintln!("topolab: warning: {note}");
+    }
     errors::register(m)?;
     network::register(m)?;
     failures::register(m)?;

@@ -164,8 +164,7 @@ fn statements(text: &str, path: &str) -> Result<Vec<(String, String)>> {
 /// Reads a BookSim2 configuration file; `network_file` is looked up relative to the current
 /// directory, then to the configuration's directory.
 pub fn read_config(path: &Path) -> Result<BooksimSetup> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| SimError::Core(TopolabError::io(path, e)))?;
+    let text = io::read_input(path).map_err(SimError::Core)?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     parse_config(&text, &dir, &path.display().to_string())
 }

@@ -39,6 +39,13 @@ impl Monitor for Nested<'_> {
 
 pub const DEFAULT_LOADS: [f64; 10] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
 
+/// The finest bisection resolution: 20 halvings of [0, 1]. Below it the runs' noise decides
+/// the result, and below the spacing of adjacent doubles `hi - lo > tolerance` never ends.
+pub const MIN_TOLERANCE: f64 = 1e-6;
+/// Halvings of [lo, hi] at MIN_TOLERANCE, rounded up: a bound the loop keeps even if `lo` and
+/// `hi` stop moving.
+pub const MAX_BISECTION_RUNS: u32 = 21;
+
 pub fn sweep(
     prep: &Prepared,
     traffic: &str,
@@ -47,11 +54,14 @@ pub fn sweep(
     every_load: bool,
     monitor: &dyn Monitor,
 ) -> Result<SweepResult> {
-    if !(0.0..1.0).contains(&tolerance) {
+    if !(tolerance == 0.0 || (MIN_TOLERANCE..1.0).contains(&tolerance)) {
         return Err(SimError::param(
             "tolerance",
             tolerance,
-            "a load difference from 0 (no bisection) to 1",
+            format!(
+                "0 (no bisection) or a load difference from {MIN_TOLERANCE:e} to 1 \
+                 (at most {MAX_BISECTION_RUNS} bisection runs)"
+            ),
         ));
     }
     let mut grid: Vec<f64> = loads.map(|l| l.to_vec()).unwrap_or(DEFAULT_LOADS.to_vec());
@@ -89,7 +99,9 @@ pub fn sweep(
                 .fold(f64::INFINITY, f64::min)
         };
         let mut hi = hi_of(&points, lo);
-        while hi.is_finite() && hi - lo > tolerance {
+        let mut runs = 0;
+        while hi.is_finite() && hi - lo > tolerance && runs < MAX_BISECTION_RUNS {
+            runs += 1;
             let mid = (lo + hi) / 2.0;
             if one(mid, &mut points)? {
                 hi = mid;

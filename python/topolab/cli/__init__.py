@@ -8,9 +8,10 @@ import contextlib
 import os
 import sys
 import warnings
-from typing import Callable, Iterator, Sequence, TextIO
+from typing import Callable, Iterator, NoReturn, Sequence, TextIO
 
 import topolab
+from topolab._args import QUOTE_MAX_CHARS, printable, quote
 from topolab.cli import (
     analysis,
     apps,
@@ -43,8 +44,20 @@ COMMAND_MODULES = [
 ]
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse quotes what it did not understand whole ("unrecognized arguments: ..."): a
+    131,000-digit argument would fill the terminal. Long words are cut as quote() cuts values,
+    control characters escaped. Subcommand parsers are of the same class."""
+
+    def error(self, message: str) -> NoReturn:
+        # A value quote() already cut is at most QUOTE_MAX_CHARS plus its "... (N characters in
+        # all)" and quotes; only longer words are argparse's own, uncut.
+        words = [w if len(w) <= 2 * QUOTE_MAX_CHARS else quote(w) for w in message.split(" ")]
+        super().error(printable(" ".join(words)))
+
+
 def make_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="topolab",
         description="Design, analyze, cost and simulate interconnection networks. "
         "Wherever a network is asked for, give a spec (slimfly:q=19,p=15) or a file. "
@@ -104,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             warnings.showwarning = _show_warning
             return handler(args)
     except topolab.TopolabError as err:
-        print(f"topolab: error: {err}", file=sys.stderr)
+        print(f"topolab: error: {printable(str(err))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("topolab: interrupted", file=sys.stderr)
@@ -114,6 +127,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         # nothing so that the interpreter's final flush does not complain again.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as err:
+        # A full disk, a file size limit, a directory made read-only meanwhile: the system's
+        # words, not a traceback.
+        where = f": {quote(err.filename)}" if err.filename is not None else ""
+        print(f"topolab: error: {printable(err.strerror or str(err))}{printable(where)}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

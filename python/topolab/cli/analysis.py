@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 import topolab
+from topolab._args import U32_MAX, U64_MAX, cli_int
 from topolab.cli.common import (
     add_command,
     add_failures_flag,
@@ -191,21 +192,8 @@ def cmd_moore(args: argparse.Namespace) -> int:
     return 0
 
 
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is negative; allowed: an integer >= 0")
-    return value
-
-
-def _positive(text: str) -> int:
-    value = _non_negative(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError("0 is not allowed: an integer >= 1")
-    return value
+_non_negative = cli_int(0, U32_MAX)
+_positive = cli_int(1, U32_MAX)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -251,7 +239,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--spectral", dest="spectrum", action="store_true", help=argparse.SUPPRESS)
     p.add_argument(
         "--seed",
-        type=_non_negative,
+        type=cli_int(0, U64_MAX),
         default=DEFAULT_SEED,
         help=f"seed of failure samples and METIS runs (default {DEFAULT_SEED}, the same for every command)",
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from topolab import simgrid
+from topolab._args import U32_MAX, cli_float, cli_int
 from topolab.cli.common import (
     add_command,
     add_floor_flag,
@@ -58,7 +59,7 @@ def add_platform_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--link-bandwidth-gbps",
-        type=float,
+        type=cli_float(0.0, 1e6, above=True),
         default=100.0,
         help="bandwidth of one cable, Gb/s (default 100)",
     )
@@ -87,8 +88,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         choices=simgrid.APPS,
         help="kernel to run (repeat for several)",
     )
-    p.add_argument("--size", type=int, default=65536, help="message size in bytes (default 65536)")
-    p.add_argument("--ranks", type=int, help="MPI ranks (default: one per endpoint)")
+    p.add_argument(
+        "--size", type=cli_int(1, U32_MAX), default=65536, help="message size in bytes (default 65536)"
+    )
+    p.add_argument("--ranks", type=cli_int(1, U32_MAX), help="MPI ranks (default: one per endpoint)")
     add_platform_options(p)
     p.add_argument("--format", help="input file format when the extension does not say it")
     add_json_flag(p)

@@ -10,6 +10,7 @@ import sys
 from typing import Any, Sequence
 
 import topolab
+from topolab._args import U64_MAX, cli_int, printable, quote
 from topolab.defaults import DEFAULT_FLOOR, DEFAULT_SEED
 from topolab.network import Network
 
@@ -22,7 +23,7 @@ def network_from_argument(text: str, fmt: str | None = None, failures: str | Non
     if os.path.isfile(text):
         net = topolab.load(text, fmt)
     elif text.lower().endswith(FILE_EXTENSIONS) and ":" not in text:
-        raise topolab.FileError(f"{text}: no such file (and not a topology spec)")
+        raise topolab.FileError(f"{quote(text)}: no such file (and not a topology spec)")
     else:
         net = topolab.build(text)
     if failures is None:
@@ -62,7 +63,7 @@ def add_failures_flag(p: argparse.ArgumentParser) -> None:
 def print_table(rows: list[list[str]], header: list[str]) -> None:
     """Aligned columns; a row shorter than the others is padded, so no column is dropped."""
     columns = max([len(header), *(len(row) for row in rows)])
-    padded = [[*row, *[""] * (columns - len(row))] for row in [header, *rows]]
+    padded = [[printable(str(x)) for x in [*row, *[""] * (columns - len(row))]] for row in [header, *rows]]
     widths = [max(len(str(x)) for x in col) for col in zip(*padded)]
     for row in padded:
         print("  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip())
@@ -160,7 +161,7 @@ def positive_workers(text: str) -> int:
 def add_seed_flag(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument(
         "--seed",
-        type=int,
+        type=cli_int(0, U64_MAX),
         default=DEFAULT_SEED,
         help=f"seed of {what} (default {DEFAULT_SEED}, the same for every command)",
     )

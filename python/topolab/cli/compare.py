@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 
+import topolab
+
+# The numbers' types are checked here, their ranges by CompareSettings (one place for both the
+# API and the command line, its messages naming the parameter).
+from topolab._args import U64_MAX, cli_float, cli_int, printable, quote
+from topolab._files import check_output_dir, keep_elsewhere
 from topolab.cli.common import (
     add_command,
     add_floor_flag,
@@ -59,7 +66,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
         per_family=None if args.all else args.per_family,
         seed=args.seed,
     )
+    if not args.no_report:
+        args.output = check_output_dir("compare", "--output", args.output)
     sim_results = args.sim_results
+    if sim_results is not None:
+        sim_results = check_output_dir("compare", "--sim-results", sim_results)
     if sim_results is None and settings.simulate and not args.no_report:
         sim_results = os.path.join(args.output, "simulations")
     result = run_comparison(
@@ -73,7 +84,14 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if not args.no_report:
         from topolab.report import write_report
 
-        files = write_report(result, args.output)
+        try:
+            files = write_report(result, args.output)
+        except OSError as err:
+            kept = keep_elsewhere(json.dumps(result.to_dict(), default=str), "topolab-compare")
+            raise topolab.FileError(
+                f"{printable(quote(args.output))}: the report could not be written "
+                f"({err.strerror or err}); the comparison's results are kept in {kept}"
+            ) from None
     if args.json:
         data = result.to_dict()
         if files:
@@ -119,7 +137,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--radix",
         "-k",
-        type=int,
+        type=cli_int(0, U64_MAX),
         default=DEFAULT_RADIX,
         metavar="K",
         help=f"router ports (default {DEFAULT_RADIX})",
@@ -127,14 +145,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--endpoints",
         "-n",
-        type=int,
+        type=cli_int(0, U64_MAX),
         default=DEFAULT_ENDPOINTS,
         metavar="N",
         help=f"endpoints wanted (default {DEFAULT_ENDPOINTS:,})",
     )
     p.add_argument(
         "--tolerance",
-        type=float,
+        type=cli_float(),
         default=0.15,
         metavar="T",
         help="endpoint counts within T x N of N are admitted (default 0.15)",
@@ -147,7 +165,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--oversubscription",
-        type=float,
+        type=cli_float(),
         default=DEFAULT_ALLOWED_OVERSUBSCRIPTION,
         metavar="X",
         help="recommend designs whose endpoints inject up to (1 + X) times what the network "
@@ -179,14 +197,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--sim-per-family",
-        type=int,
+        type=cli_int(0, U64_MAX),
         default=DEFAULT_SIM_PER_FAMILY,
         metavar="M",
         help=f"simulate the best M designs of each family (default {DEFAULT_SIM_PER_FAMILY})",
     )
     p.add_argument(
         "--sim-endpoints",
-        type=int,
+        type=cli_int(0, U64_MAX),
         default=DEFAULT_SIM_ENDPOINTS,
         metavar="N",
         help=f"with --simulate-scaled: the stand-ins' most endpoints (default {DEFAULT_SIM_ENDPOINTS})",
@@ -207,7 +225,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--per-family",
-        type=int,
+        type=cli_int(0, U64_MAX),
         default=DEFAULT_PER_FAMILY,
         metavar="M",
         help=f"measure at most M designs per family (default {DEFAULT_PER_FAMILY})",

@@ -6,11 +6,15 @@ from __future__ import annotations
 import argparse
 import sys
 
+from topolab._args import U32_MAX, cli_int
+from topolab._files import check_output_file
 from topolab.cli.common import add_command, add_json_flag, json_document, network_from_argument, print_json
 from topolab.mapping import map_network
 
 
 def cmd_map(args: argparse.Namespace) -> int:
+    if args.output:
+        args.output = check_output_file("map", "--output", args.output)
     net = network_from_argument(args.network, args.format)
     m = map_network(net, args.family, args.max_missing)
     summary = {
@@ -61,7 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--output-format", help="output format when the extension does not say it")
     p.add_argument(
         "--max-missing",
-        type=int,
+        type=cli_int(0, U32_MAX),
         default=0,
         help="missing links/cables accepted as a cabling fault (default 0)",
     )

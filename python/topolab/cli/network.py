@@ -7,7 +7,7 @@ import json
 import sys
 
 import topolab
-from topolab._files import write_text
+from topolab._files import check_output_file, write_text
 from topolab.cli import apps
 from topolab.cli.common import (
     add_command,
@@ -85,6 +85,7 @@ def cmd_list_routings(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    args.output = check_output_file("build", "--output", args.output)
     net = network_from_argument(args.spec)
     if args.output.endswith(".simgrid.xml"):
         from topolab import simgrid

@@ -6,7 +6,8 @@ import argparse
 from typing import Any
 
 import topolab
-from topolab._files import atomic_write
+from topolab._args import U32_MAX, cli_int
+from topolab._files import atomic_write, check_output_file
 from topolab.cli.common import (
     add_command,
     add_floor_flag,
@@ -56,7 +57,7 @@ def _add_placement_args(p: argparse.ArgumentParser) -> None:
     add_floor_flag(p)
     p.add_argument(
         "--per-cabinet",
-        type=int,
+        type=cli_int(1, U32_MAX),
         metavar="Z",
         help="routers per cabinet for networks placed sequentially or arbitrarily",
     )
@@ -89,6 +90,8 @@ def _fmt(x: Any, digits: int = 2) -> str:
 
 
 def cmd_place(args: argparse.Namespace) -> int:
+    if args.output:
+        args.output = check_output_file("place", "--output", args.output)
     net = network_from_argument(args.network, args.format)
     pl = topolab.place(net, args.floor, placement=args.placement, per_cabinet=args.per_cabinet)
     if args.output:
@@ -253,7 +256,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="M",
         help="longest electric cable in m (default: the floor's; inf: all electric)",
     )
-    p.add_argument("--router-radix", type=int, metavar="K", help="radix of the routers bought")
+    p.add_argument(
+        "--router-radix", type=cli_int(1, U32_MAX), metavar="K", help="radix of the routers bought"
+    )
     p.set_defaults(func=cmd_cost)
 
     p = add_command(

@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from topolab import reproduce
+from topolab._files import check_output_dir
 from topolab.cli.common import (
     add_command,
     add_json_flag,
@@ -88,6 +89,8 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         for rid in reproduce.available():
             print(f"{rid:<15} {reproduce.title(rid)}")
         return 0
+    if args.output:
+        args.output = check_output_dir("reproduce", "--output", args.output)
     execution = None
     if args.workers is not None or args.scheduler is not None or args.results is not None:
         from topolab.reproduce.cases import Execution

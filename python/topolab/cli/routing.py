@@ -8,7 +8,8 @@ import sys
 
 import topolab
 from topolab import infiniband, routing
-from topolab._files import write_text
+from topolab._args import cli_float, cli_int
+from topolab._files import check_output_dir, check_output_file, write_text
 from topolab.cli.common import (
     add_command,
     add_failures_flag,
@@ -122,6 +123,7 @@ def print_infiniband(res: infiniband.InfinibandCheck, args: argparse.Namespace) 
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    args.output = check_output_dir("routing export", "--output", args.output)
     net = network_from_argument(args.network, args.format, args.failures)
     res = infiniband.export(net, args.routing, args.output, args.vl_budget)
     print(f"wrote {', '.join(infiniband.FILES)} to {args.output}", file=sys.stderr)
@@ -134,6 +136,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_tables(args: argparse.Namespace) -> int:
+    if args.output:
+        args.output = check_output_file("routing tables", "--output", args.output)
     net = network_from_argument(args.network, args.format, args.failures)
     text = routing.forwarding_tables(net, args.routing, args.vl_budget)
     if args.output:
@@ -266,7 +270,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_seed_flag(q, "the simulation (with --simulate)")
     q.add_argument(
-        "--tolerance", type=float, default=0.02, help="saturation search resolution (with --simulate)"
+        "--tolerance",
+        type=cli_float(0.0, 1.0),
+        default=0.02,
+        help="saturation search resolution (with --simulate)",
     )
     add_json_flag(q)
     add_progress_flag(q)
@@ -288,7 +295,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     common(q)
     q.add_argument("-o", "--output", required=True, help="directory for the three files")
-    q.add_argument("--vl-budget", type=int, default=8, help="data VLs per port: 1, 2, 4, 8 or 15 (default 8)")
+    q.add_argument(
+        "--vl-budget", type=cli_int(1, 15), default=8, help="data VLs per port: 1, 2, 4, 8 or 15 (default 8)"
+    )
     add_json_flag(q)
     q.set_defaults(func=cmd_export)
 
@@ -345,7 +354,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     common(q)
     q.add_argument(
-        "--vl-budget", type=int, default=8, help="VLs available (default 8, Daryin & Korzh, JSFI 2014, §3)"
+        "--vl-budget",
+        type=cli_int(1, 15),
+        default=8,
+        help="VLs available (default 8, Daryin & Korzh, JSFI 2014, §3)",
     )
     q.add_argument("-o", "--output", help="write to this file instead of stdout")
     q.set_defaults(func=cmd_tables)

@@ -8,8 +8,8 @@ import sys
 from typing import Any
 
 import topolab
-from topolab._args import bad
-from topolab._files import save_figure
+from topolab._args import U64_MAX, bad, cli_float, cli_int, printable
+from topolab._files import check_output_file, figure_extensions, import_matplotlib, save_figure
 from topolab.cli.common import (
     add_command,
     add_failures_flag,
@@ -107,8 +107,7 @@ def _params(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _plot(df: Any, path: str, title: str) -> None:
-    import matplotlib
-
+    matplotlib = import_matplotlib()
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -142,6 +141,13 @@ def _load_list(text: str) -> list[float]:
 
 def cmd_sim(args: argparse.Namespace) -> int:
     params = _params(args)
+    if args.plot is not None:
+        # Checked before the runs: a sweep's work must not end in a path it cannot write.
+        if not args.sweep:
+            raise bad(
+                "sim", "--plot", args.plot, "a file together with --sweep (a single run draws no curve)"
+            )
+        args.plot = check_output_file("sim", "--plot", args.plot, figure_extensions())
     if args.booksim:
         setup = from_booksim(args.booksim)
         net = setup.network
@@ -177,8 +183,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
             progress=args.progress,
             **params,
         )
-        if args.plot:
-            _plot(df, args.plot, f"{title} {routing} {traffic}")
+        # The results are printed first: a plot that cannot be written then loses nothing.
         if args.json:
             inputs = _inputs(args, net, routing, traffic, None, seed, params)
             inputs.update(loads=loads, tolerance=args.tolerance)
@@ -188,15 +193,23 @@ def cmd_sim(args: argparse.Namespace) -> int:
                 "points": df.to_dict(orient="records"),
             }
             print_json(json_document("sim --sweep", inputs, UNITS, out))
-            return 0
-        rows = [[_with_interval(r, k) for k in RESULT_KEYS] for r in df.to_dict(orient="records")]
-        print_table(rows, RESULT_KEYS)
-        print(
-            f"saturation: load {_fmt(df.attrs['saturation_load'])}, "
-            f"throughput {_fmt(df.attrs['saturation_throughput'])} flits/endpoint/cycle"
-        )
+        else:
+            rows = [[_with_interval(r, k) for k in RESULT_KEYS] for r in df.to_dict(orient="records")]
+            print_table(rows, RESULT_KEYS)
+            print(
+                f"saturation: load {_fmt(df.attrs['saturation_load'])}, "
+                f"throughput {_fmt(df.attrs['saturation_throughput'])} flits/endpoint/cycle"
+            )
         if args.plot:
-            print(f"wrote {args.plot}", file=sys.stderr)
+            sys.stdout.flush()
+            try:
+                _plot(df, args.plot, f"{title} {routing} {traffic}")
+            except OSError as err:
+                raise topolab.FileError(
+                    f"{printable(args.plot)}: the plot could not be written ({err.strerror or err}); "
+                    "the sweep's results are on standard output above"
+                ) from None
+            print(f"wrote {printable(args.plot)}", file=sys.stderr)
         return 0
     r: SimResult = simulate(net, routing, traffic, load, seed, progress=args.progress, **params)
     if args.json:
@@ -212,9 +225,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
 def _parse_value(kind: str):
     def parse(text: str) -> Any:
         if kind == "int":
-            return int(text)
+            return cli_int(0, U64_MAX)(text)
         if kind == "float":
-            return float(text)
+            return cli_float(allow_inf=True)(text)
         if kind == "bool":
             if text.lower() in ("1", "true", "yes", "on"):
                 return True
@@ -277,7 +290,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--traffic", help="traffic pattern (default uniform; list below)")
     p.add_argument(
         "--load",
-        type=float,
+        type=cli_float(0.0),
         help="offered load, flits per active endpoint per cycle (default 0.5)",
     )
     add_seed_flag(p, "every random stream of the run")
@@ -289,7 +302,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="comma-separated loads for --sweep, every one run (default 0.1, 0.2, ... up to the first "
         "saturated one)",
     )
-    p.add_argument("--tolerance", type=float, default=0.01, help="bisection tolerance of --sweep")
+    p.add_argument(
+        "--tolerance", type=cli_float(0.0, 1.0), default=0.01, help="bisection tolerance of --sweep"
+    )
     p.add_argument("--plot", help="write the --sweep curve to this image file (png, pdf, svg)")
     p.add_argument(
         "--booksim", metavar="CONFIG", help="read network, routing, traffic and router from a BookSim2 config"

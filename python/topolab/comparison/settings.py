@@ -4,14 +4,15 @@
 from __future__ import annotations
 
 import math
-import numbers
 from dataclasses import asdict, dataclass
 from typing import Any, Iterable
 
-from topolab import _core
+from topolab._args import U32_MAX, U64_MAX, bad, bool_arg, float_arg, int_arg, opt_int_arg, text_arg
 from topolab.defaults import DEFAULT_CATALOG, DEFAULT_FLOOR, DEFAULT_SEED
 from topolab.display import Summarized
 
+# Routers of more ports than this are not built; it bounds the enumeration of designs.
+MAX_RADIX = 65_536
 # The demonstration that ``topolab compare`` runs without arguments: 000 Table IV's question,
 # radix-48 routers (Table IV's networks need 27 to 47 ports) for about 10,000 endpoints.
 DEFAULT_RADIX = 48
@@ -38,11 +39,18 @@ SHOWN_OVERSUBSCRIPTION = 0.4
 def family_names(families: str | Iterable[str] | None) -> tuple[str, ...] | None:
     """``CompareSettings.families`` from what a caller gives: None (every family), a list or
     tuple of names, or one string "slimfly,dragonfly" as the command line takes it."""
+    allowed = "None (every family), family names or one string 'slimfly,dragonfly'"
     if families is None:
         return None
     if isinstance(families, str):
-        return tuple(f for f in families.split(",") if f.strip())
-    return tuple(families)
+        names = tuple(f for f in families.split(",") if f.strip())
+    elif isinstance(families, (list, tuple, set, frozenset)):
+        names = tuple(families)
+    else:
+        raise bad("compare", "families", families, allowed)
+    for name in names:
+        text_arg("compare", "families", name, allowed)
+    return names
 
 
 @dataclass(frozen=True, repr=False)
@@ -78,37 +86,28 @@ class CompareSettings(Summarized):
     failures: float | None = None
 
     def __post_init__(self) -> None:
-        _integer("radix", self.radix, 3, "an integer >= 3 (router ports)")
-        _integer("endpoints", self.endpoints, 1, "an integer >= 1")
-        if _not_real(self.tolerance) or not 0 <= self.tolerance < 1:
-            raise _bad("tolerance", self.tolerance, "a number from 0 to below 1 (0.15: ±15%)")
-        if _not_real(self.oversubscription) or self.oversubscription < 0:
-            raise _bad("oversubscription", self.oversubscription, "a number >= 0 (0: balanced designs only)")
-        if self.per_family is not None:
-            _integer("per_family", self.per_family, 1, "an integer >= 1, or None to measure all")
-        _integer("seed", self.seed, 0, "an integer 0 <= seed < 2**64")
-        if self.seed >= 2**64:
-            raise _bad("seed", self.seed, "an integer 0 <= seed < 2**64")
-        _integer("bisection_runs", self.bisection_runs, 1, "an integer >= 1")
-        _integer("sim_endpoints", self.sim_endpoints, 2, "an integer >= 2 (simulated network's endpoints)")
-        _integer("sim_per_family", self.sim_per_family, 1, "an integer >= 1 (designs simulated per family)")
+        int_arg("compare", "radix", self.radix, 3, MAX_RADIX)
+        int_arg("compare", "endpoints", self.endpoints, 1, U32_MAX)
+        float_arg("compare", "tolerance", self.tolerance, 0.0, 0.999)
+        float_arg("compare", "oversubscription", self.oversubscription, 0.0, 1e6)
+        opt_int_arg("compare", "per_family", self.per_family, 1, U32_MAX)
+        int_arg("compare", "seed", self.seed, 0, U64_MAX)
+        int_arg("compare", "bisection_runs", self.bisection_runs, 1, U32_MAX)
+        int_arg("compare", "sim_endpoints", self.sim_endpoints, 2, U32_MAX)
+        int_arg("compare", "sim_per_family", self.sim_per_family, 1, U32_MAX)
         for name in ("switch_delay_ns", "cable_ns_per_m", "injection_ns"):
-            value = getattr(self, name)
-            if _not_real(value) or value < 0 or math.isinf(value):
-                raise _bad(name, value, "a finite number >= 0")
+            float_arg("compare", name, getattr(self, name), 0.0)
         for name in ("resilience", "simulate", "simulate_scaled"):
-            if not isinstance(getattr(self, name), bool):
-                raise _bad(name, getattr(self, name), "True or False")
+            bool_arg("compare", name, getattr(self, name))
         for name in ("floor", "catalog"):
-            if not isinstance(getattr(self, name), str) or not getattr(self, name):
-                raise _bad(name, getattr(self, name), "a built-in name or the path of a TOML file")
+            text_arg("compare", name, getattr(self, name), "a built-in name or the path of a TOML file")
+            if not getattr(self, name):
+                raise bad("compare", name, getattr(self, name), "a built-in name or the path of a TOML file")
         if self.failures is not None:
-            if _not_real(self.failures) or not 0 < self.failures <= 1:
-                raise _bad(
-                    "failures", self.failures, "None or a fraction of the cables above 0 and at most 1"
-                )
+            float_arg("compare", "failures", self.failures, 0.0, 1.0, above=True)
             if not self.simulate:
-                raise _bad(
+                raise bad(
+                    "compare",
                     "failures",
                     self.failures,
                     "None without simulate (the saturation load with failed cables is simulated)",
@@ -131,16 +130,3 @@ class CompareSettings(Summarized):
         d = asdict(self)
         d["families"] = None if self.families is None else list(self.families)
         return d
-
-
-def _not_real(value: Any) -> bool:
-    return isinstance(value, bool) or not isinstance(value, numbers.Real) or math.isnan(value)
-
-
-def _bad(name: str, value: Any, allowed: str) -> _core.ParameterError:
-    return _core.ParameterError(f"compare: parameter '{name}' = {value!r} is not allowed: {allowed}")
-
-
-def _integer(name: str, value: Any, least: int, allowed: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < least:
-        raise _bad(name, value, allowed)

@@ -23,12 +23,20 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterable
 
+from topolab._args import bad, quote
 from topolab._core import ParameterError
 from topolab.experiment.grid import Point
 from topolab.experiment.store import META_COLUMNS
 
 ALLOWED_CRASHES = 3
-CONNECT_TIMEOUT = "20s"  # to reach a Dask scheduler
+CONNECT_TIMEOUT_S = 20.0  # to reach a Dask scheduler and hear its greeting
+SCHEDULER_ALLOWED = (
+    "'local', an address 'tcp://HOST:PORT', 'tls://HOST:PORT' or 'HOST:PORT' (or an in-process "
+    "cluster's inproc:// address), a distributed.Client or a cluster"
+)
+# A Dask scheduler's greeting (its handshake: a few hundred bytes) is preceded by its length as
+# 8 bytes; an HTTP or other server answers with text whose first 8 bytes read as exabytes.
+MAX_GREETING_BYTES = 1 << 20
 RESERVED = (*META_COLUMNS, "cpu_s", "point", "params")
 SCALARS = (bool, int, float, str, type(None))
 
@@ -247,6 +255,54 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
 # --- Dask execution -----------------------------------------------------------------------------
 
 
+def probe_scheduler(address: str, timeout: float | None = None) -> str:
+    """``address`` once a Dask scheduler is heard there. Dask's client waits without a time
+    limit for a scheduler's greeting and trusts its length field, so a server that accepts
+    and never answers hangs it and one that answers HTTP makes it allocate exabytes: the
+    greeting (which a scheduler sends first, unasked) is read here with a timeout and its
+    length checked. TLS addresses are left to Dask."""
+    import re
+    import socket
+    import struct
+
+    timeout = CONNECT_TIMEOUT_S if timeout is None else timeout
+    if address.startswith("inproc://"):
+        return address  # a cluster in this process (LocalCluster(processes=False)): Dask's to check
+    match = re.fullmatch(r"(?:(tcp|tls)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})", address)
+    if match is None or not 0 < int(match.group(3)) < 65536:
+        raise bad("experiment", "scheduler", address, SCHEDULER_ALLOWED)
+    scheme, host, port = match.group(1) or "tcp", match.group(2).strip("[]"), int(match.group(3))
+    if scheme == "tls":
+        return address
+    where = f"scheduler = {quote(address)}"
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as sock:
+            sock.settimeout(timeout)
+            head = b""
+            while len(head) < 8:
+                chunk = sock.recv(8 - len(head))
+                if not chunk:
+                    raise ParameterError(
+                        f"{where}: the server there closed the connection; not a Dask scheduler"
+                    )
+                head += chunk
+    except socket.timeout:
+        raise ParameterError(
+            f"{where}: no Dask scheduler answered within {timeout:g} s (a server accepted the "
+            "connection but sent no greeting)"
+        ) from None
+    except OSError as err:
+        raise ParameterError(
+            f"{where}: cannot connect to a Dask scheduler there ({err.strerror or err})"
+        ) from None
+    (length,) = struct.unpack("<Q", head)
+    if length > MAX_GREETING_BYTES:
+        raise ParameterError(
+            f"{where}: the server there is not a Dask scheduler (it began its answer with {quote(head)})"
+        )
+    return address
+
+
 def run_dask(
     points: Iterable[Point], fn: Callable, scheduler: Any, workers: int | None, on_records: OnRecords
 ) -> None:
@@ -278,24 +334,21 @@ def run_dask(
         elif isinstance(scheduler, str):
             if workers is not None:
                 raise ParameterError(
-                    f"workers = {workers} cannot be combined with scheduler = {scheduler!r}: "
+                    f"workers = {workers} cannot be combined with scheduler = {quote(scheduler)}: "
                     "a cluster has its own workers (workers applies to local runs and scheduler 'local')"
                 )
-            target = scheduler
+            target = probe_scheduler(scheduler)
         elif hasattr(scheduler, "scheduler_address"):
             target = scheduler
         else:
-            raise ParameterError(
-                f"scheduler = {scheduler!r} is not allowed: an address such as 'tcp://host:8786', "
-                "'local', a distributed.Client or a cluster"
-            )
+            raise bad("experiment", "scheduler", scheduler, SCHEDULER_ALLOWED)
         try:
-            client = Client(target, timeout=CONNECT_TIMEOUT)
-        except (OSError, TimeoutError) as err:
+            client = Client(target, timeout=f"{CONNECT_TIMEOUT_S}s")
+        except (OSError, TimeoutError, ValueError) as err:  # ValueError: a malformed inproc address
             for thing in owned:
                 thing.close()
             raise ParameterError(
-                f"scheduler = {scheduler!r}: cannot connect to a Dask scheduler there ({err})"
+                f"scheduler = {quote(scheduler)}: cannot connect to a Dask scheduler there ({err})"
             ) from err
         owned.insert(0, client)
 

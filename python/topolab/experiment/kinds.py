@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Union
 
@@ -49,7 +50,10 @@ class Kind:
         return self._resolved["run_point"]
 
     def check(self, params: Mapping[str, Any]) -> None:
-        """Raises ParameterError for a parameter the kind does not take or a missing one."""
+        """Raises ParameterError for a parameter the kind does not take or a missing one; for
+        the kinds topolab ships, also for a value of the wrong type or range (check_values)."""
+        if self.name in BUILTIN_KINDS and KINDS.get(self.name) is self:
+            check_values(self.name, params)
         if self.params is not None:
             for key in params:
                 if key not in self.params:
@@ -151,6 +155,59 @@ def resolve(target: Callable | str, what: str) -> Callable:
 
 
 # --- the kinds topolab ships --------------------------------------------------------------------
+
+BUILTIN_KINDS = ("info", "simulate", "sweep", "saturation", "exchange", "analyze", "cost", "latency")
+# Parameters of the built-in kinds whose values are names or specs (a string each).
+TEXT_PARAMS = ("routing", "traffic", "exchange", "floor", "catalog")
+
+
+def check_values(kind: str, params: Mapping[str, Any]) -> None:
+    """The checks a run would make, made before any point runs (and by a dry run): types and
+    ranges of the built-in kinds' parameters, through the same helpers as the Python API, and
+    a network that builds or loads (each distinct one once per process)."""
+    from topolab import _args
+    from topolab.sim import check_network, sim_params
+
+    context = f"kind '{kind}'"
+    numbers: dict[str, tuple[float, float, bool]] = {
+        "load": (0.0, 1.0, False),
+        "tolerance": (0.0, 1.0, False),
+        "switch_delay_ns": (0.0, math.inf, False),
+        "cable_ns_per_m": (0.0, math.inf, False),
+        "injection_ns": (0.0, math.inf, False),
+        "max_electric_m": (0.0, math.inf, True),
+    }
+    integers = {
+        "seed": (0, _args.U64_MAX),
+        "bisection_runs": (1, _args.U32_MAX),
+        "per_cabinet": (1, _args.U32_MAX),
+        "router_radix": (1, _args.U32_MAX),
+    }
+    router = {p.name: p.kind for p in sim_params()}
+    for name, value in params.items():
+        if name in numbers:
+            lo, hi, allow_inf = numbers[name]
+            _args.float_arg(context, name, value, lo, hi, allow_inf=allow_inf)
+        elif name in integers:
+            _args.int_arg(context, name, value, *integers[name])
+        elif name in TEXT_PARAMS:
+            _args.text_arg(context, name, value, "a name or spec (a string)")
+            if not value.isprintable():
+                raise _args.bad(context, name, value, "a name or spec without control characters")
+        elif name == "loads":
+            if not isinstance(value, list):
+                raise _args.bad(context, name, value, "a list of loads from 0 to 1")
+            for load in value:
+                _args.float_arg(context, name, load, 0.0, 1.0)
+        elif name in router and name != "seed":
+            if router[name] == "int":
+                _args.int_arg(context, name, value, 0, _args.U64_MAX)
+            elif router[name] == "float":
+                _args.float_arg(context, name, value, allow_inf=True)
+            elif router[name] == "bool":
+                _args.bool_arg(context, name, value)
+    if "network" in params:
+        check_network(context, params["network"])
 
 
 def info_point(params: dict) -> dict:

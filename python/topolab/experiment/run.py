@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import math
+import sys
 import tempfile
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
+from topolab._args import bool_arg, opt_int_arg, path_arg
 from topolab._core import ParameterError
+from topolab._files import check_output_dir
 from topolab.experiment.execute import default_workers, ensure_picklable, run_dask, run_local
 from topolab.experiment.grid import Point, expand
 from topolab.experiment.kinds import get_kind
@@ -21,6 +24,8 @@ if TYPE_CHECKING:
 # Columns that differ between two runs of the same points (drop them to compare results).
 TIMING_COLUMNS = ("elapsed_s", "cpu_s", "finished_at")
 COMPACT_EVERY = 500  # store files written
+# More local processes than this are a typing mistake, not a machine.
+MAX_WORKERS = 4096
 
 
 def run_experiment(
@@ -51,11 +56,12 @@ def run_experiment(
     """
     exp = load_experiment(experiment)
     points = expand(exp)
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise ParameterError(
-            f"run_experiment: parameter 'workers' = {workers!r} is not allowed: an integer >= 1"
-        )
+    opt_int_arg("run_experiment", "workers", workers, 1, MAX_WORKERS)
+    bool_arg("run_experiment", "dry_run", dry_run)
+    bool_arg("run_experiment", "retry_failed", retry_failed)
     path = results if results is not None else exp.results
+    if path is not None:
+        path = (path_arg if dry_run else check_output_dir)("run_experiment", "results", path)
 
     if dry_run:
         stored = ResultStore(path, create=False).records() if path is not None else {}
@@ -63,44 +69,58 @@ def run_experiment(
 
     with tempfile.TemporaryDirectory(prefix="topolab-results-") if path is None else nullcontext() as tmp:
         store = ResultStore(path if path is not None else str(tmp))
-        store.compact()  # what a killed run left as many small files
-        stored = store.records()
-        todo = [p for p in points if _needs_run(stored.get(p.id), retry_failed)]
-        kind = get_kind(exp.kind)
-        fn = kind.function()
-        earlier = len(points) - len(todo)
-        meter = Progress(
-            exp.name, len(points), unit="point", initial=earlier, enabled=wanted(progress) and bool(todo)
-        )
-        if earlier:
-            meter.note(f"{earlier} from earlier runs")
-        failed = 0
-
-        def finished(records: list[dict[str, Any]]) -> None:
-            nonlocal failed
-            store.add(records)
-            failed += sum(record["status"] != "ok" for record in records)
-            if failed:
-                meter.note(f"{failed} failed" + (f", {earlier} from earlier runs" if earlier else ""))
-            meter.update(len(records))
-            if store.written % COMPACT_EVERY == 0:
-                store.compact()  # keeps a long run that gets killed quick to resume
-
-        try:
-            if todo and scheduler is not None:
-                # No pickle check: Dask sends functions with cloudpickle, which takes closures.
-                run_dask(todo, fn, scheduler, workers, finished)
-            elif todo:
-                count = min(workers or default_workers(), len(todo))
-                if count > 1:
-                    ensure_picklable(fn, kind.name)
-                run_local(todo, fn, count, finished)
-        finally:
-            meter.close(finished=False)
-            store.compact()
-        frame = results_frame(points, store.records())
+        with store.exclusive(lambda text: print(f"topolab: {text}", file=sys.stderr)):
+            frame = _run_into(exp, points, store, workers, scheduler, retry_failed, progress)
     frame.attrs.update(experiment=exp.name, results=None if path is None else str(path))
     return frame
+
+
+def _run_into(
+    exp: Experiment,
+    points: list[Point],
+    store: ResultStore,
+    workers: int | None,
+    scheduler: Any,
+    retry_failed: bool,
+    progress: bool | None,
+) -> pd.DataFrame:
+    """The points of ``exp`` not yet in ``store`` run and stored; every point's row."""
+    store.compact()  # what a killed run left as many small files
+    stored = store.records()
+    todo = [p for p in points if _needs_run(stored.get(p.id), retry_failed)]
+    kind = get_kind(exp.kind)
+    fn = kind.function()
+    earlier = len(points) - len(todo)
+    meter = Progress(
+        exp.name, len(points), unit="point", initial=earlier, enabled=wanted(progress) and bool(todo)
+    )
+    if earlier:
+        meter.note(f"{earlier} from earlier runs")
+    failed = 0
+
+    def finished(records: list[dict[str, Any]]) -> None:
+        nonlocal failed
+        store.add(records)
+        failed += sum(record["status"] != "ok" for record in records)
+        if failed:
+            meter.note(f"{failed} failed" + (f", {earlier} from earlier runs" if earlier else ""))
+        meter.update(len(records))
+        if store.written % COMPACT_EVERY == 0:
+            store.compact()  # keeps a long run that gets killed quick to resume
+
+    try:
+        if todo and scheduler is not None:
+            # No pickle check: Dask sends functions with cloudpickle, which takes closures.
+            run_dask(todo, fn, scheduler, workers, finished)
+        elif todo:
+            count = min(workers or default_workers(), len(todo))
+            if count > 1:
+                ensure_picklable(fn, kind.name)
+            run_local(todo, fn, count, finished)
+    finally:
+        meter.close(finished=False)
+        store.compact()
+    return results_frame(points, store.records())
 
 
 def load_results(path: PathLike) -> pd.DataFrame:

@@ -34,7 +34,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Union
 
-from topolab._args import quote
+from topolab._args import bad, path_arg, quote
 from topolab._core import FileError, FormatError, ParameterError
 
 if sys.version_info >= (3, 11):
@@ -83,6 +83,10 @@ class Experiment:
         return out
 
 
+def _not_an_experiment(source: Any) -> str:
+    raise bad("experiment", "experiment", source, "an experiment file path, a dict or an Experiment")
+
+
 def load_experiment(source: PathLike | Mapping[str, Any] | Experiment) -> Experiment:
     """An Experiment from a file path (.toml, .yaml/.yml), a dict of the same shape, or an
     Experiment (returned as is). Raises FileError, FormatError or ParameterError naming the
@@ -91,9 +95,13 @@ def load_experiment(source: PathLike | Mapping[str, Any] | Experiment) -> Experi
         return source
     if isinstance(source, Mapping):
         return parse_experiment(source, name="experiment", source="<dict>", base_dir=None)
-    path = pathlib.Path(os.fspath(source))
+    path = pathlib.Path(
+        path_arg("experiment", "experiment", source)
+        if isinstance(source, (str, os.PathLike))
+        else _not_an_experiment(source)
+    )
     if not path.is_file():
-        raise FileError(f"{path}: no such experiment file")
+        raise FileError(f"{quote(str(path))}: no such experiment file")
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as err:

@@ -17,19 +17,21 @@ finished_at (UTC, ISO 8601), then the kind's results, one column each.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pathlib
 import sys
 import time
 import uuid
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from topolab._core import FileError
 from topolab._files import TMP_SUFFIX, atomic_write
 
 META_COLUMNS = ("point_id", "kind", "params_json", "status", "error", "elapsed_s", "finished_at")
 STATUSES = ("ok", "failed")
+LOCK_NAME = ".lock"  # held by the driver writing the store (ResultStore.exclusive)
 DAMAGED_SUFFIX = "damaged"  # an unreadable file moved aside: <name>.parquet.damaged
 # A temporary file this old belongs to no running writer: its writer was killed.
 STALE_TMP_SECONDS = 3600.0
@@ -48,6 +50,30 @@ class ResultStore:
         # Only a store opened to write repairs itself (a dry run or a reader changes nothing).
         self.writable = create
         self.written = 0  # files added since this object was made
+
+    # --- one driver at a time -----------------------------------------------------------------
+    @contextlib.contextmanager
+    def exclusive(self, wait_note: Callable[[str], None] | None = None) -> Iterator[None]:
+        """Held by the driver that runs points into this store, from reading what is stored to
+        storing the last record: a second driver on the same store waits for the first, then
+        finds its points stored and runs only the rest, so no point runs twice. The lock is the
+        kernel's (flock on ``.lock``): a driver killed with -9 releases it at once."""
+        try:
+            import fcntl
+        except ImportError:  # Windows: one driver per store is the user's to ensure
+            yield
+            return
+        fd = os.open(self.path / LOCK_NAME, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if wait_note is not None:
+                    wait_note(f"waiting for another run using the results store {self.path}")
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # releases the lock
 
     # --- writing ------------------------------------------------------------------------------
     def add(self, records: list[dict[str, Any]]) -> None:

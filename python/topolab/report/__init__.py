@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Union
 
 import numpy as np
 
-from topolab._files import atomic_write, write_bytes, write_text
+from topolab._files import atomic_write, import_matplotlib, write_bytes, write_text
 from topolab.report.text import summary
 
 if TYPE_CHECKING:
@@ -69,6 +69,7 @@ def cable_series(
 def write_report(c: Comparison, directory: Union[str, os.PathLike]) -> dict[str, str]:
     """Writes the report files into ``directory`` (created if needed) and returns their paths
     by kind (the keys of ``FILES``). Existing files of those names are replaced."""
+    import_matplotlib()  # before plots imports it: an unknown MPLBACKEND is dropped
     from topolab.report import html, plots
     from topolab.report.styles import family_styles
 

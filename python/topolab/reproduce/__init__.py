@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from topolab._files import atomic_write, write_text
+from topolab._files import atomic_write, import_matplotlib, write_text
 from topolab.display import Summarized
 
 # id -> module path; keep in the order ``topolab reproduce --list`` shows them.
@@ -237,7 +237,7 @@ def write(rep: Reproduction, out_dir: str | os.PathLike[str]) -> tuple[list[Path
     if plot is None:
         return written, None
     try:
-        import matplotlib
+        matplotlib = import_matplotlib()
     except ImportError:
         return written, "no plot: matplotlib is not installed (pip install 'topolab[plot]')"
     matplotlib.use("Agg")

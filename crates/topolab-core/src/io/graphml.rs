@@ -237,6 +237,14 @@ fn parse_tree(text: &str) -> Result<Element> {
                     top.text.push_str(&String::from_utf8_lossy(&c));
                 }
             }
+            Event::DocType(_) => {
+                // Entities are never expanded, but a DTD (internal or external) is refused
+                // outright, as docs/reliability.md says: GraphML needs none.
+                return Err(err(
+                    format!("line {line}"),
+                    "a DTD (<!DOCTYPE ...>) is not allowed in GraphML input",
+                ));
+            }
             Event::Eof => break,
             _ => {}
         }

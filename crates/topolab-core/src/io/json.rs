@@ -8,8 +8,10 @@
 //! The reader checks every field and names the offending one (`links[3][2]`) in its errors.
 
 use std::collections::BTreeMap;
+use std::fmt;
 
-use serde_json::{Map, Value};
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Number, Value};
 
 use super::{check_endpoints_option, finish, resolve_directed, Format, LoadOptions};
 use crate::error::{Result, TopolabError};
@@ -160,8 +162,70 @@ fn syntax_error(e: serde_json::Error) -> TopolabError {
     err(format!("line {}, column {}", e.line(), e.column()), reason)
 }
 
+/// A JSON value read with every object's keys distinct: serde_json's `Value` keeps the last of
+/// a repeated key, so `{"endpoints": [1], "endpoints": [9]}` would load silently as 9.
+struct Unique(Value);
+
+impl<'de> Deserialize<'de> for Unique {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        d.deserialize_any(UniqueVisitor).map(Unique)
+    }
+}
+
+struct UniqueVisitor;
+
+impl<'de> Visitor<'de> for UniqueVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> std::result::Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> std::result::Result<Value, E> {
+        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> std::result::Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E: de::Error>(self) -> std::result::Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(Unique(item)) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Value, A::Error> {
+        let mut obj = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if obj.contains_key(&key) {
+                return Err(de::Error::custom(format!(
+                    "the key {} appears twice in one object",
+                    crate::error::quote(&quote(&key))
+                )));
+            }
+            let Unique(value) = map.next_value()?;
+            obj.insert(key, value);
+        }
+        Ok(Value::Object(obj))
+    }
+}
+
 pub fn from_str(text: &str, options: &LoadOptions) -> Result<Network> {
-    let root: Value = serde_json::from_str(text).map_err(syntax_error)?;
+    let Unique(root) = serde_json::from_str(text).map_err(syntax_error)?;
     let obj = root.as_object().ok_or_else(|| {
         err(
             "",
@@ -341,4 +405,29 @@ pub fn from_str(text: &str, options: &LoadOptions) -> Result<Network> {
         Some(f) => net.with_failures(f),
         None => net,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_repeated_key_is_refused_at_any_depth() {
+        let net = crate::build_str("torus:dims=3").unwrap();
+        let text = to_string(&net);
+        assert!(from_str(&text, &LoadOptions::default()).is_ok());
+        let top = text.replacen(
+            "\"endpoints\":",
+            "\"endpoints\": [0, 0, 0], \"endpoints\":",
+            1,
+        );
+        let err = from_str(&top, &LoadOptions::default()).unwrap_err();
+        assert!(
+            err.to_string().contains("\"endpoints\" appears twice"),
+            "{err}"
+        );
+        let nested = r#"{"format": "topolab-network", "x": {"a": 1, "a": 2}}"#;
+        let err = from_str(nested, &LoadOptions::default()).unwrap_err();
+        assert!(err.to_string().contains("appears twice"), "{err}");
+    }
 }

@@ -206,9 +206,26 @@ pub fn write_atomically(path: &Path, data: &[u8]) -> Result<()> {
 
 /// Reads a network from `path` in `format`.
 pub fn load(path: impl AsRef<Path>, format: Format, options: &LoadOptions) -> Result<Network> {
-    let path = path.as_ref();
-    let text = std::fs::read_to_string(path).map_err(|e| TopolabError::io(path, e))?;
+    let text = read_input(path.as_ref())?;
     from_str(&text, format, options)
+}
+
+/// The text of an input file (network, configuration, catalog, floor, placement). Only a
+/// regular file is opened: opening a FIFO waits for a writer forever and a device never ends.
+pub fn read_input(path: &Path) -> Result<String> {
+    let meta = std::fs::metadata(path).map_err(|e| TopolabError::io(path, e))?;
+    if !meta.is_file() {
+        let kind = if meta.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file (a device, FIFO or socket)"
+        };
+        return Err(TopolabError::Io {
+            path: path.display().to_string(),
+            reason: format!("{kind}; an input must be a regular file"),
+        });
+    }
+    std::fs::read_to_string(path).map_err(|e| TopolabError::io(path, e))
 }
 
 /// Direction from the file (`stated`) or else from the options, default undirected.

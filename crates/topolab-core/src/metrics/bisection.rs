@@ -82,18 +82,28 @@ static METIS_LOCK: Mutex<()> = Mutex::new(());
 
 const CONTEXT: &str = "bisection";
 
+/// The most METIS runs one bisection makes: each is a full partitioning, and past a few dozen
+/// the best cut stops improving (the default is 5).
+pub const MAX_RUNS: u32 = 1000;
+
+/// Refuses a run count outside 1..=MAX_RUNS.
+pub fn check_runs(runs: u32) -> Result<()> {
+    if !(1..=MAX_RUNS).contains(&runs) {
+        return Err(TopolabError::invalid(
+            CONTEXT,
+            "bisection_runs",
+            runs,
+            format!("from 1 to {MAX_RUNS} METIS runs"),
+        ));
+    }
+    Ok(())
+}
+
 /// The minimum balanced bisection METIS finds in `runs` runs seeded from `seed`
 /// (`Stream::Partition`, one stream per run). Deterministic for a given input on a given C
 /// library.
 pub fn bisection(net: &Network, runs: u32, seed: u64, monitor: &dyn Monitor) -> Result<Bisection> {
-    if runs == 0 {
-        return Err(TopolabError::invalid(
-            CONTEXT,
-            "runs",
-            runs,
-            "at least 1 METIS run",
-        ));
-    }
+    check_runs(runs)?;
     let graph = MetisGraph::new(net)?;
     let mut best: Option<(u64, u64, u32, Vec<u8>)> = None;
     for run in 0..runs {

@@ -2,7 +2,7 @@
 //! `Option` fields computed on request; a new metric is one more such field and one more
 //! request flag.
 
-use super::bisection::{bisection, spectral_lower_bound, Bisection};
+use super::bisection::{bisection, check_runs, spectral_lower_bound, Bisection};
 use super::distance::{distances, Distances};
 use super::moore::{moore_fraction, MooreFraction};
 use super::paths::{path_diversity, PathDiversity};
@@ -70,6 +70,10 @@ impl Analysis {
 }
 
 pub fn analyze(net: &Network, options: &AnalyzeOptions, monitor: &dyn Monitor) -> Result<Analysis> {
+    if let Some(o) = &options.bisection {
+        // Before the distances: a bad run count costs nothing.
+        check_runs(o.runs)?;
+    }
     let distances = distances(net, monitor)?;
     let moore = distances.diameter.map(|diameter| {
         moore_fraction(

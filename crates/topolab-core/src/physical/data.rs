@@ -21,9 +21,29 @@ pub trait Named: DeserializeOwned {
 }
 
 /// Every entry of a TOML text, in the file's name order (BTreeMap: sorted, deterministic).
+/// Where a TOML syntax error is, as "origin, line L, column C". toml's own message also
+/// quotes the line, which for a file that is not TOML (`floor = "/etc/passwd"`) would print
+/// and store that file's content.
+fn toml_location(text: &str, origin: &str, e: &toml::de::Error) -> String {
+    match e.span() {
+        Some(span) => {
+            let before = text.get(..span.start).unwrap_or(text);
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            format!("{origin}, line {line}, column {column}")
+        }
+        None => origin.to_string(),
+    }
+}
+
 pub fn parse_all<T: Named>(text: &str, origin: &str) -> Result<Vec<T>> {
-    let table: BTreeMap<String, toml::Value> = toml::from_str(text)
-        .map_err(|e| TopolabError::format(&format!("{} TOML", T::KIND), origin, e.to_string()))?;
+    let table: BTreeMap<String, toml::Value> = toml::from_str(text).map_err(|e| {
+        TopolabError::format(
+            &format!("{} TOML", T::KIND),
+            toml_location(text, origin, &e),
+            e.message().to_string(),
+        )
+    })?;
     let mut out = Vec::with_capacity(table.len());
     for (name, value) in table {
         let mut entry: T = value.try_into().map_err(|e: toml::de::Error| {
@@ -101,7 +121,7 @@ pub fn resolve<T: Named>(spec: &str) -> Result<T> {
             reason: format!("no such {} file", T::KIND),
         });
     }
-    let text = std::fs::read_to_string(path).map_err(|e| TopolabError::io(path, e))?;
+    let text = crate::io::read_input(path)?;
     let mut all: Vec<T> = parse_all(&text, path_text)?;
     let names = || {
         all.iter()

@@ -397,6 +397,6 @@ pub fn read_placement(text: &str, routers: usize, origin: &str) -> Result<Vec<u3
 
 /// `read_placement` of a file.
 pub fn load_placement(path: &std::path::Path, routers: usize) -> Result<Vec<u32>> {
-    let text = std::fs::read_to_string(path).map_err(|e| TopolabError::io(path, e))?;
+    let text = crate::io::read_input(path)?;
     read_placement(&text, routers, &path.display().to_string())
 }

@@ -1,0 +1,168 @@
+"""Hypothesis over every public function of ``topolab`` (``topolab.__all__``) and every one of
+its parameters (docs/reliability.md): starting from a quick call that works, one argument is
+replaced by any value of any type; the call answers or raises a topolab error with a short
+message, never a TypeError, ValueError, OverflowError, AttributeError or UnicodeError.
+A function added to ``__all__`` without a quick call here fails
+``test_every_public_function_is_covered``. CI runs the "ci" profile (conftest.py)."""
+
+from __future__ import annotations
+
+import inspect
+import os
+import pathlib
+import tempfile
+
+import pytest
+
+hypothesis = pytest.importorskip("hypothesis")
+import networkx as nx  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import topolab  # noqa: E402
+
+MESSAGE_LIMIT = 2000
+NET = topolab.build("torus:dims=2x3")
+
+ANY = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.sampled_from([0, 1, -1, 2**32, 2**64, 10**9]),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=20),
+    st.sampled_from(["", "\ud800", "a\x00b", "\x1b[31m", "nan", "1e400", "torus:dims=2x2"]),
+    st.binary(max_size=8),
+    st.lists(st.integers(min_value=-3, max_value=2**40), max_size=3),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+    st.just(object()),
+    st.just(NET),
+)
+
+
+# Input files of the quick calls, written once per test session.
+DATA = pathlib.Path(tempfile.mkdtemp(prefix="topolab-api-properties-"))
+(DATA / "ring.edgelist").write_text("0 1\n1 2\n2 0\n")
+(DATA / "torus.cfg").write_text("topology = torus;\nk = 4;\nn = 2;\nrouting_function = dim_order;\n")
+
+
+# A quick call of each public function that answers (arguments by name). Keep them cheap: each
+# runs once per example. Functions whose parameters are all listed run with one replaced.
+QUICK = {
+    "analyze": {"net": NET, "bisection": False, "bisection_runs": 2, "seed": 1, "progress": False},
+    "build": {"spec": "torus:dims=2x3"},
+    "cable_lengths": {"net": NET, "floor": "slimfly", "placement": None, "per_cabinet": None},
+    "catalogs": {},
+    "compare": {
+        "radix": 6,
+        "endpoints": 8,
+        "families": "torus",
+        "per_family": 1,
+        "tolerance": 0.5,
+        "progress": False,
+        "seed": 0,
+        "workers": None,
+        "scheduler": None,
+        "output": None,
+        "sim_results": None,
+    },
+    "cost": {"net": NET, "catalog": "fdr10", "floor": "slimfly", "router_radix": 8, "per_cabinet": None},
+    "families": {},
+    "floors": {},
+    "from_booksim": {"path": str(DATA / "torus.cfg")},
+    "from_networkx": {"graph": nx.path_graph(3), "endpoints": 1, "family": "path"},
+    "latency": {
+        "net": NET,
+        "switch_delay_ns": 60.0,
+        "routing": "fastest",
+        "floor": "slimfly",
+        "progress": False,
+    },
+    "load": {"path": str(DATA / "ring.edgelist"), "format": None, "directed": None},
+    "load_catalog": {"name": "fdr10"},
+    "load_floor": {"name": "slimfly"},
+    "loads": {"text": NET.dumps(), "format": "json", "directed": None, "endpoints_per_router": None},
+    "map_network": {"net": "hyperx:dims=2x3", "family": "hyperx", "max_missing": 0},
+    "moore_bound": {"degree": 3, "diameter": 2, "directed": False},
+    "place": {"net": NET, "floor": "slimfly", "placement": None, "per_cabinet": None},
+    "routings": {},
+    "run_exchange": {
+        "net": NET,
+        "per_source": [[(1, 2)]],
+        "routing": "min",
+        "seed": 0,
+        "name": "x",
+        "progress": False,
+    },
+    "run_experiment": {
+        "experiment": {"kind": "info", "axes": {"network": ["torus:dims=2x2"]}},
+        "results": None,
+        "workers": 1,
+        "dry_run": False,
+        "retry_failed": False,
+        "progress": False,
+    },
+    "sim_params": {},
+    "simulate": {
+        "net": NET,
+        "routing": "min",
+        "traffic": "uniform",
+        "load": 0.2,
+        "seed": 0,
+        "progress": False,
+        "sample_period": 50,
+        "max_samples": 4,
+        "num_vcs": 2,
+    },
+    "sweep_load": {
+        "net": NET,
+        "routing": "min",
+        "traffic": "uniform",
+        "loads": [0.1],
+        "seed": 0,
+        "tolerance": 0.0,
+        "every_load": True,
+        "progress": False,
+        "sample_period": 50,
+        "max_samples": 4,
+    },
+}
+# Arguments that must keep their quick value: a scheduler address would reach for a network.
+FIXED = {("compare", "scheduler"), ("run_experiment", "scheduler")}
+
+PUBLIC = sorted(
+    name
+    for name in topolab.__all__
+    if inspect.isfunction(getattr(topolab, name)) or inspect.isbuiltin(getattr(topolab, name))
+)
+CASES = [(name, param) for name in PUBLIC for param in (QUICK.get(name) or {}) if (name, param) not in FIXED]
+
+
+def test_every_public_function_is_covered():
+    assert sorted(QUICK) == PUBLIC
+
+
+def test_the_quick_calls_answer(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for name in PUBLIC:
+        getattr(topolab, name)(**QUICK[name])
+
+
+def answers_or_refuses(call, **kwargs):
+    try:
+        return call(**kwargs)
+    except topolab.TopolabError as err:
+        assert len(str(err)) < MESSAGE_LIMIT, f"{len(str(err))} characters"
+        return None
+
+
+@pytest.mark.parametrize("function, parameter", CASES, ids=[f"{f}.{p}" for f, p in CASES])
+@settings(max_examples=int(os.environ.get("TOPOLAB_API_EXAMPLES", "12")))
+@given(value=ANY)
+def test_any_value_for_any_parameter(function, parameter, value, tmp_path_factory):
+    cwd = os.getcwd()
+    os.chdir(tmp_path_factory.mktemp("call"))  # anything written lands here
+    try:
+        answers_or_refuses(getattr(topolab, function), **{**QUICK[function], parameter: value})
+    finally:
+        os.chdir(cwd)
