@@ -49,6 +49,7 @@ DATA = pathlib.Path(tempfile.mkdtemp(prefix="topolab-api-properties-"))
 # A quick call of each public function that answers (arguments by name). Keep them cheap: each
 # runs once per example. Functions whose parameters are all listed run with one replaced.
 QUICK = {
+    "apply_failures": {"net": NET, "failures": "links:fraction=0.2,seed=1"},
     "analyze": {"net": NET, "bisection": False, "bisection_runs": 2, "seed": 1, "progress": False},
     "build": {"spec": "torus:dims=2x3"},
     "cable_lengths": {"net": NET, "floor": "slimfly", "placement": None, "per_cabinet": None},
@@ -67,6 +68,7 @@ QUICK = {
         "sim_results": None,
     },
     "cost": {"net": NET, "catalog": "fdr10", "floor": "slimfly", "router_radix": 8, "per_cabinet": None},
+    "failure_kinds": {},
     "families": {},
     "floors": {},
     "from_booksim": {"path": str(DATA / "torus.cfg")},

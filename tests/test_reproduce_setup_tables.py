@@ -108,6 +108,8 @@ def test_the_setup_run_is_the_table_printed(rid, scale, monkeypatch, capsys):
             elif row.sim_param:
                 # The value the simulator received, as printed.
                 assert printed[row.parameter] == str(params.pop(row.sim_param)), row.parameter
+        # The papers' networks are intact: no failure set reached the simulator.
+        assert params.pop("failures", None) is None
         # Nothing reached the simulator that the table does not show.
         assert set(params) == {"tolerance"}
         if params["tolerance"] is not None:

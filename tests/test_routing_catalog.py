@@ -17,6 +17,7 @@ NETWORK_FOR = {
     "dim_order": "torus:dims=4x4",
     "dragonfly_min": "dragonfly:a=4,h=2,p=2",
     "dragonfly_ugal": "dragonfly:a=4,h=2,p=2",
+    "dragonfly_ugal_safe": "dragonfly:a=4,h=2,p=2",
     "dragonfly_static": "dragonfly:a=4,h=2,p=2",
     "dragonfly_adaptive": "dragonfly:a=4,h=2,p=2",
     "fattree_nca": "fattree:k=6",
