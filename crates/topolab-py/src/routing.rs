@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 use topolab_core::routing::catalog::{build_rule, build_static, Definition, ALIASES, ROUTINGS};
 use topolab_core::routing::infiniband::{self, opensm};
 use topolab_core::routing::{cdg, export, load, HopRouting};
+use topolab_core::traffic::traffic_demands;
 
 fn json<T: serde::Serialize>(v: &T) -> PyResult<String> {
     serde_json::to_string(v).map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))
@@ -52,14 +53,11 @@ fn routing_load(
             "give a permutation or a traffic spec, not both",
         ));
     }
-    let dem = match &traffic {
-        Some(t) => Some(
-            topolab_sim::routing::traffic_demands(&net.inner, t, routing, max_pairs)
-                .map_err(crate::sim::sim_err_to_py)?,
-        ),
-        None => None,
-    };
     let res = crate::monitor::run(py, progress, |m| {
+        let dem = match &traffic {
+            Some(t) => Some(traffic_demands(&net.inner, t, routing, max_pairs)?),
+            None => None,
+        };
         let r = build_static(&net.inner, routing, m)?;
         let dem = match (&permutation, dem) {
             (_, Some(d)) => d,

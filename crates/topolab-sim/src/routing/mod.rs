@@ -123,33 +123,6 @@ pub enum Routing {
     Rule(rule::RuleRouting),
 }
 
-/// The router-level traffic matrix of a simulator traffic spec (`uniform`, `shift:k=3`,
-/// `worst`, ...) for static channel loads of `routing` (a catalog spec): the expected rates of
-/// `Traffic::destination`, by destination endpoint too where the routing takes a bundle's port
-/// by it. With `max_pairs`, a pattern of more router pairs is an error
-/// (`Demands::from_endpoint_rates`).
-pub fn traffic_demands(
-    net: &Network,
-    traffic: &str,
-    routing: &str,
-    max_pairs: Option<usize>,
-) -> Result<topolab_core::routing::load::Demands> {
-    use topolab_core::routing::load::{needs_destinations, Demands};
-    let t = crate::traffic::Traffic::parse(traffic, net)?;
-    let by_destination = needs_destinations(net, catalog::reading_ports(routing)?);
-    let mut tmp = Vec::new();
-    Ok(Demands::from_endpoint_rates(
-        net,
-        max_pairs,
-        by_destination,
-        |i, out| {
-            tmp.clear();
-            t.rates(i as u32, &mut tmp);
-            out.extend(tmp.iter().map(|&(d, w)| (d as u64, w)));
-        },
-    )?)
-}
-
 fn vc_policy(
     spec: &TopologySpec,
     default_hop: bool,

@@ -1,14 +1,16 @@
-//! Traffic: who sends to whom. The engine asks a `Traffic` for the destination of each new packet
-//! and runs an `Exchange` (fixed message lists) to completion; everything else about traffic —
-//! the patterns of the papers, their parameters and their validation — lives in this module, one
-//! file per pattern family:
+//! Traffic: who sends to whom. The simulator's engine asks a `Traffic` for the destination of
+//! each new packet and runs an `Exchange` (fixed message lists) to completion; static analysis
+//! reads the same patterns' rates (`traffic_demands`). One file per pattern:
 //!
-//! - `permutations.rs`: bit permutations (bit complement, bit reverse, shuffle, rotation,
-//!   transpose) on the largest power-of-two subset of endpoints (000 §V-B), digit permutations
-//!   (tornado, neighbor), random permutation and the shift patterns (000 §V-B, 001 §4.2);
+//! - `bits.rs`: bit permutations (bit complement, bit reverse, shuffle, rotation, transpose) on
+//!   the largest power-of-two subset of endpoints (000 §V-B);
+//! - `digits.rs`: digit permutations (tornado, neighbor);
+//! - `randperm.rs`: a random permutation; `shift.rs`: the shift patterns (000 §V-B, 001 §4.2);
 //! - `hotspot.rs`: uniform traffic with a fraction sent to a few hot endpoints;
-//! - `adversarial.rs`: the worst cases of Slim Fly (000 §V-C, 001 §4.2), PolarFly (every
-//!   router to a neighbour, Lakhotia et al., SC22), Dragonfly (group i to group i+1), fat tree (through the core), MLFM and OFT (shift patterns of 001 §4.2);
+//! - `worst.rs`: `worst` and the `<family>-worst` patterns, whose constructions are in their
+//!   families' files (`topology::<family>::worst_traffic`): Slim Fly (000 §V-C, 001 §4.2),
+//!   PolarFly (every router to a neighbour, Lakhotia et al., SC22), Dragonfly (group i to group
+//!   i+1), fat tree (through the core), MLFM and OFT (shift patterns of 001 §4.2);
 //! - `exchange.rs`: the all-to-all and 3D nearest-neighbour exchanges of 001 §4.4.
 //!
 //! Specs are written like topology specs, `name:key=value,...` (`shift:k=3`,
@@ -17,23 +19,28 @@
 //! and allocation-free. Endpoint ids are the network's: contiguous router by router
 //! (`Network::endpoint_router`). docs/traffic.md describes every pattern.
 
-mod adversarial;
+mod bits;
+mod digits;
 mod exchange;
 mod hotspot;
-mod permutations;
+mod randperm;
+mod shift;
+pub(crate) mod worst;
 
 use std::fmt;
 use std::sync::Arc;
 
+use crate::rng::{stream, Stream};
+use crate::routing::catalog;
+use crate::routing::load::{needs_destinations, Demands};
+use crate::{Network, Params, Result, TopolabError, TopologySpec};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use topolab_core::rng::{stream, Stream};
-use topolab_core::{Network, Params, Result, TopolabError, TopologySpec};
 
 pub use exchange::Exchange;
 
 /// Marks a source that sends nothing in a destination table.
-const IDLE: u32 = u32::MAX;
+pub(crate) const IDLE: u32 = u32::MAX;
 
 /// A fixed destination per source endpoint (`IDLE` for sources that send nothing), shared
 /// cheaply between clones. Debug prints a summary instead of every entry.
@@ -41,7 +48,7 @@ const IDLE: u32 = u32::MAX;
 pub struct DestTable(Arc<[u32]>);
 
 impl DestTable {
-    fn new(dest: Vec<u32>) -> Self {
+    pub(crate) fn new(dest: Vec<u32>) -> Self {
         DestTable(dest.into())
     }
 
@@ -343,6 +350,27 @@ pub fn catalog() -> Vec<(
         .collect()
 }
 
+/// The router-level traffic matrix of a traffic spec (`uniform`, `shift:k=3`,
+/// `worst`, ...) for static channel loads of `routing` (a catalog spec): the expected rates of
+/// `Traffic::destination`, by destination endpoint too where the routing takes a bundle's port
+/// by it. With `max_pairs`, a pattern of more router pairs is an error
+/// (`Demands::from_endpoint_rates`).
+pub fn traffic_demands(
+    net: &Network,
+    traffic: &str,
+    routing: &str,
+    max_pairs: Option<usize>,
+) -> Result<Demands> {
+    let t = Traffic::parse(traffic, net)?;
+    let by_destination = needs_destinations(net, catalog::reading_ports(routing)?);
+    let mut tmp = Vec::new();
+    Demands::from_endpoint_rates(net, max_pairs, by_destination, |i, out| {
+        tmp.clear();
+        t.rates(i as u32, &mut tmp);
+        out.extend(tmp.iter().map(|&(d, w)| (d as u64, w)));
+    })
+}
+
 impl Traffic {
     /// The pattern named by `spec` (e.g. "uniform", "shift:k=3", "hotspot:fraction=0.1") for
     /// `net`. All randomness of the pattern itself (random permutation) comes from the spec's
@@ -358,16 +386,16 @@ impl Traffic {
         let s = &spec;
         match spec.name {
             "uniform" => Ok(Traffic::Uniform { endpoints }),
-            "bitcomp" => Ok(permutations::bits(BitPattern::Complement, endpoints)),
-            "bitrev" => Ok(permutations::bits(BitPattern::Reverse, endpoints)),
-            "shuffle" => Ok(permutations::bits(BitPattern::Shuffle, endpoints)),
-            "transpose" => Ok(permutations::bits(BitPattern::Transpose, endpoints)),
-            "rotation" => permutations::rotation(s, endpoints),
-            "tornado" | "neighbor" => permutations::digits(s, net, endpoints),
-            "randperm" => permutations::randperm(s, endpoints),
-            "shift" => permutations::shift(s, endpoints),
+            "bitcomp" => Ok(bits::bits(BitPattern::Complement, endpoints)),
+            "bitrev" => Ok(bits::bits(BitPattern::Reverse, endpoints)),
+            "shuffle" => Ok(bits::bits(BitPattern::Shuffle, endpoints)),
+            "transpose" => Ok(bits::bits(BitPattern::Transpose, endpoints)),
+            "rotation" => bits::rotation(s, endpoints),
+            "tornado" | "neighbor" => digits::digits(s, net, endpoints),
+            "randperm" => randperm::randperm(s, endpoints),
+            "shift" => shift::shift(s, endpoints),
             "hotspot" => hotspot::parse(s, endpoints),
-            _ => adversarial::parse(s, net),
+            _ => worst::parse(s, net),
         }
     }
 
@@ -402,7 +430,7 @@ impl Traffic {
             Traffic::Uniform { endpoints } => {
                 (src < *endpoints).then(|| rng.random_range(0..*endpoints))
             }
-            Traffic::Bits { pattern, bits } => permutations::bit_destination(*pattern, *bits, src),
+            Traffic::Bits { pattern, bits } => bits::bit_destination(*pattern, *bits, src),
             Traffic::Table { dest, .. } => dest.get(src),
             Traffic::HalfShift { half } => {
                 if src >= 2 * half {
@@ -448,7 +476,7 @@ impl Traffic {
             }
             Traffic::Uniform { .. } => {}
             Traffic::Bits { pattern, bits } => {
-                out.extend(permutations::bit_destination(*pattern, *bits, src).map(|d| (d, 1.0)))
+                out.extend(bits::bit_destination(*pattern, *bits, src).map(|d| (d, 1.0)))
             }
             Traffic::Table { dest, .. } => out.extend(dest.get(src).map(|d| (d, 1.0))),
             Traffic::HalfShift { half } if src < 2 * half => {
@@ -505,7 +533,7 @@ impl Traffic {
         match self {
             Traffic::Uniform { endpoints } | Traffic::Hotspot { endpoints, .. } => src < *endpoints,
             Traffic::Bits { pattern, bits } => {
-                permutations::bit_destination(*pattern, *bits, src).is_some()
+                bits::bit_destination(*pattern, *bits, src).is_some()
             }
             Traffic::Table { dest, .. } => dest.get(src).is_some(),
             Traffic::HalfShift { half } => src < 2 * half,

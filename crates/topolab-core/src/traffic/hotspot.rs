@@ -3,8 +3,8 @@
 //! `fraction=1` this is BookSim2's `hotspot` with equal rates.
 
 use super::{Spec, Traffic};
+use crate::Result;
 use std::sync::Arc;
-use topolab_core::Result;
 
 /// Fraction of packets sent to the hot spots when the spec does not say.
 pub const DEFAULT_FRACTION: f64 = 0.1;

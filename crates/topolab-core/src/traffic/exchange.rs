@@ -8,8 +8,8 @@
 //! and 512 KB per nearest-neighbour message (KB = 1024 bytes: 30 × 256 = 7,680 = 7.5 KB).
 
 use super::{endpoint_count, parse_spec, pattern_rng, Spec};
+use crate::{Network, Result};
 use rand::seq::SliceRandom;
-use topolab_core::{Network, Result};
 
 /// Packet size of 001 §4.1.
 pub const DEFAULT_PACKET_BYTES: u64 = 256;

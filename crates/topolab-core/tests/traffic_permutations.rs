@@ -4,8 +4,8 @@
 
 use rand_chacha::ChaCha8Rng;
 use topolab_core::rng::{stream, Stream};
+use topolab_core::traffic::Traffic;
 use topolab_core::{build_str, Network};
-use topolab_sim::traffic::Traffic;
 
 fn rng() -> ChaCha8Rng {
     stream(7, Stream::Traffic, 0)

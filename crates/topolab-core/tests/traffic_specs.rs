@@ -1,8 +1,8 @@
 //! Pattern specs: every listed name parses, aliases and case work, the same spec gives the same
 //! pattern, and bad specs fail with an error naming the parameter, the value and what is allowed.
 
+use topolab_core::traffic::Traffic;
 use topolab_core::{build_str, Network, NetworkBuilder};
-use topolab_sim::traffic::Traffic;
 
 /// A network of the family each adversarial pattern needs; slimfly:q=5 for the others.
 fn network_for(name: &str) -> Network {
