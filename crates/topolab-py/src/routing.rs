@@ -173,11 +173,34 @@ fn infiniband_check(
 struct RoutingRow {
     name: String,
     params: Vec<String>,
+    /// The routing's own declared parameters (name, kind, default, meaning); `params` also
+    /// names the reader keys it takes.
+    param_defs: Vec<ParamRow>,
     summary: String,
     source: String,
     simulator: bool,
     r#static: bool,
     alias_of: Option<String>,
+}
+
+/// One declared parameter (`topolab_core::ParamDef`).
+#[derive(serde::Serialize)]
+pub(crate) struct ParamRow {
+    name: &'static str,
+    kind: &'static str,
+    default: Option<&'static str>,
+    help: &'static str,
+}
+
+impl From<&topolab_core::ParamDef> for ParamRow {
+    fn from(p: &topolab_core::ParamDef) -> ParamRow {
+        ParamRow {
+            name: p.name,
+            kind: p.kind.name(),
+            default: p.default,
+            help: p.help,
+        }
+    }
 }
 
 /// Every routing and alias: name, parameters, summary, paper section, and which readers take it.
@@ -188,6 +211,7 @@ fn routing_catalog() -> PyResult<String> {
         .map(|r| RoutingRow {
             name: r.name.into(),
             params: r.keys().iter().map(|k| k.to_string()).collect(),
+            param_defs: r.params.iter().map(ParamRow::from).collect(),
             summary: r.summary.into(),
             source: r.source.into(),
             simulator: r.readers.simulator,
@@ -203,6 +227,7 @@ fn routing_catalog() -> PyResult<String> {
         rows.push(RoutingRow {
             name: a.name.into(),
             params: Vec::new(),
+            param_defs: Vec::new(),
             summary: format!("{} (alias of {})", a.summary, a.spec),
             source: entry.source.into(),
             simulator: entry.readers.simulator,

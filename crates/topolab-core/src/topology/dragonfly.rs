@@ -39,7 +39,9 @@ use super::{
 use crate::error::Result;
 use crate::network::{Network, NetworkBuilder, ROUTER_GROUPS};
 use crate::spec::Params;
+use crate::traffic::worst::offset;
 use crate::traffic::worst::{field, read_offset, require};
+use crate::traffic::PatternDef;
 use crate::traffic::{endpoint_offsets, DestTable, Spec as TrafficSpec, Traffic, IDLE};
 use std::collections::BTreeMap;
 
@@ -498,3 +500,16 @@ pub(crate) fn worst_traffic(
         members: members.into(),
     })
 }
+
+/// `dragonfly-worst`: group i to group i + offset.
+pub const WORST_TRAFFIC: PatternDef = PatternDef {
+    name: "dragonfly-worst",
+    aliases: &["df-worst", "bad-dragon"],
+    params: &[ParamDef {
+        name: "offset",
+        kind: ParamKind::Int,
+        default: Some("1"),
+        help: "how far the pattern shifts (groups, pods, leaves or routers), 1 to their count - 1",
+    }],
+    build: |s, net, _| worst_traffic(s, net, offset(s)?),
+};

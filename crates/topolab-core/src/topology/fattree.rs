@@ -32,7 +32,9 @@ use super::{
 use crate::error::Result;
 use crate::network::{Network, NetworkBuilder, TREE_LEVELS};
 use crate::spec::Params;
+use crate::traffic::worst::offset;
 use crate::traffic::worst::{field, read_offset, require, router_map};
+use crate::traffic::PatternDef;
 use crate::traffic::{Spec as TrafficSpec, Traffic, IDLE};
 use std::collections::BTreeMap;
 
@@ -368,3 +370,16 @@ pub(crate) fn worst_traffic(
         dest: router_map(net, &partner),
     })
 }
+
+/// `fattree-worst`: through the highest level.
+pub const WORST_TRAFFIC: PatternDef = PatternDef {
+    name: "fattree-worst",
+    aliases: &["ft-worst"],
+    params: &[ParamDef {
+        name: "offset",
+        kind: ParamKind::Int,
+        default: Some("1"),
+        help: "how far the pattern shifts (groups, pods, leaves or routers), 1 to their count - 1",
+    }],
+    build: |s, net, _| worst_traffic(s, net, offset(s)?),
+};

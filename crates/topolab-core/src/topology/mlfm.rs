@@ -21,7 +21,9 @@ use crate::error::Result;
 use crate::network::Capability;
 use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
+use crate::traffic::worst::offset;
 use crate::traffic::worst::{field, read_offset, require, ring_shift, router_map};
+use crate::traffic::PatternDef;
 use crate::traffic::{Spec as TrafficSpec, Traffic};
 
 /// MLFM router kinds, layers and columns (Kathareios et al., SC15, §2.2.2).
@@ -248,3 +250,16 @@ pub(crate) fn worst_traffic(
         dest: router_map(net, &partner),
     })
 }
+
+/// `mlfm-worst`: shift by local routers.
+pub const WORST_TRAFFIC: PatternDef = PatternDef {
+    name: "mlfm-worst",
+    aliases: &[],
+    params: &[ParamDef {
+        name: "offset",
+        kind: ParamKind::Int,
+        default: Some("1"),
+        help: "how far the pattern shifts (groups, pods, leaves or routers), 1 to their count - 1",
+    }],
+    build: |s, net, _| worst_traffic(s, net, offset(s)?),
+};

@@ -51,6 +51,8 @@ pub enum ParamKind {
     Dims,
     /// A nested topology spec.
     Spec,
+    /// A word from a set the parameter's help lists (`vcs=hop`), or a path.
+    Text,
 }
 
 impl ParamKind {
@@ -61,6 +63,7 @@ impl ParamKind {
             ParamKind::Bool => "bool",
             ParamKind::Dims => "dims",
             ParamKind::Spec => "spec",
+            ParamKind::Text => "text",
         }
     }
 }

@@ -18,7 +18,9 @@ use crate::field::{check_order, Field, MAX_FIELD_ORDER};
 use crate::network::Capability;
 use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
+use crate::traffic::worst::offset;
 use crate::traffic::worst::{field, read_offset, require, ring_shift, router_map};
+use crate::traffic::PatternDef;
 use crate::traffic::{Spec as TrafficSpec, Traffic};
 
 /// Two-level OFT levels (level, index) (Kathareios et al., SC15, §2.2.3).
@@ -230,3 +232,16 @@ pub(crate) fn worst_traffic(
         dest: router_map(net, &partner),
     })
 }
+
+/// `oft-worst`: shift by endpoint routers.
+pub const WORST_TRAFFIC: PatternDef = PatternDef {
+    name: "oft-worst",
+    aliases: &[],
+    params: &[ParamDef {
+        name: "offset",
+        kind: ParamKind::Int,
+        default: Some("1"),
+        help: "how far the pattern shifts (groups, pods, leaves or routers), 1 to their count - 1",
+    }],
+    build: |s, net, _| worst_traffic(s, net, offset(s)?),
+};

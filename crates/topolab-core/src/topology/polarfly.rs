@@ -32,7 +32,9 @@ use crate::field::{check_order, Field};
 use crate::network::Capability;
 use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
+use crate::traffic::worst::offset;
 use crate::traffic::worst::{field, require, router_destinations};
+use crate::traffic::PatternDef;
 use crate::traffic::{endpoint_offsets, DestTable, Spec as TrafficSpec, Traffic, IDLE};
 
 /// PolarFly's rack clusters and projective points (cluster, x0, x1, x2): cluster 0 holds the
@@ -401,3 +403,11 @@ pub(crate) fn worst_traffic(
         dest: DestTable::new(dest),
     })
 }
+
+/// `polarfly-worst`: the PolarFly worst case for minimal routing.
+pub const WORST_TRAFFIC: PatternDef = PatternDef {
+    name: "polarfly-worst",
+    aliases: &["pf-worst", "badpf", "perm1hop"],
+    params: &[],
+    build: |s, net, _| worst_traffic(s, net, offset(s)?),
+};

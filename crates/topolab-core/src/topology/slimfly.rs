@@ -18,7 +18,9 @@ use crate::network::Capability;
 use crate::network::POLARFLY_CLUSTERS;
 use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
+use crate::traffic::worst::offset;
 use crate::traffic::worst::router_map;
+use crate::traffic::PatternDef;
 use crate::traffic::{Spec as TrafficSpec, Traffic, IDLE};
 
 /// Slim Fly's MMS coordinates (t, x, y) (Besta & Hoefler, SC14, §II-B).
@@ -373,6 +375,14 @@ fn slimfly_partners(net: &Network) -> Vec<u32> {
     }
     partner
 }
+
+/// `slimfly-worst`: the Slim Fly worst case for minimal routing.
+pub const WORST_TRAFFIC: PatternDef = PatternDef {
+    name: "slimfly-worst",
+    aliases: &["sf-worst"],
+    params: &[],
+    build: |s, net, _| worst_traffic(s, net, offset(s)?),
+};
 
 #[cfg(test)]
 mod tests {

@@ -7,7 +7,9 @@
 //! routers from router 0 upwards. Transpose swaps the two halves of the address and needs an
 //! even b: it uses the largest power of four <= N.
 
+use super::PatternDef;
 use super::{BitPattern, Spec, Traffic};
+use crate::topology::{ParamDef, ParamKind};
 use crate::Result;
 /// log2 of the largest power of two <= n (n >= 1).
 pub(crate) fn floor_log2(n: u32) -> u32 {
@@ -89,3 +91,48 @@ pub(super) fn bit_destination(pattern: BitPattern, bits: u32, src: u32) -> Optio
     };
     Some(d as u32)
 }
+
+/// Bit complement.
+pub const BITCOMP: PatternDef = PatternDef {
+    name: "bitcomp",
+    aliases: &["bit-complement", "bitcomplement", "complement"],
+    params: &[],
+    build: |_, _, endpoints| Ok(bits(BitPattern::Complement, endpoints)),
+};
+
+/// Bit reverse.
+pub const BITREV: PatternDef = PatternDef {
+    name: "bitrev",
+    aliases: &["bit-reverse", "bitreverse", "bit-reversal", "reverse"],
+    params: &[],
+    build: |_, _, endpoints| Ok(bits(BitPattern::Reverse, endpoints)),
+};
+
+/// Perfect shuffle.
+pub const SHUFFLE: PatternDef = PatternDef {
+    name: "shuffle",
+    aliases: &["perfect-shuffle"],
+    params: &[],
+    build: |_, _, endpoints| Ok(bits(BitPattern::Shuffle, endpoints)),
+};
+
+/// Bit rotation.
+pub const ROTATION: PatternDef = PatternDef {
+    name: "rotation",
+    aliases: &["bit-rotation", "bitrotation", "bitrot", "rotate"],
+    params: &[ParamDef {
+        name: "k",
+        kind: ParamKind::Int,
+        default: Some("1"),
+        help: "bits to rotate the address right by, 1 to b - 1",
+    }],
+    build: |s, _, endpoints| rotation(s, endpoints),
+};
+
+/// Transpose (swap the address halves).
+pub const TRANSPOSE: PatternDef = PatternDef {
+    name: "transpose",
+    aliases: &[],
+    params: &[],
+    build: |_, _, endpoints| Ok(bits(BitPattern::Transpose, endpoints)),
+};

@@ -2,7 +2,9 @@
 //! BookSim2's k-ary n-cube patterns do: tornado adds ceil(k/2) - 1 to a digit of radix k,
 //! neighbor adds 1 (Dally & Towles, Table 9.1).
 
+use super::PatternDef;
 use super::{endpoint_offsets, DestTable, Spec, Traffic, IDLE};
+use crate::topology::{ParamDef, ParamKind};
 use crate::{Network, Result, TopolabError};
 
 /// `tornado` / `neighbor`: digit permutations. Without `dims`, tori, meshes, HyperX and
@@ -141,3 +143,29 @@ impl RouterGrid {
         Ok(dest)
     }
 }
+
+/// Tornado: ceil(k/2) - 1 along every digit of radix k.
+pub const TORNADO: PatternDef = PatternDef {
+    name: "tornado",
+    aliases: &[],
+    params: &[ParamDef {
+        name: "dims",
+        kind: ParamKind::Dims,
+        default: Some("the network's grid, else one ring"),
+        help: "read endpoint ids as mixed-radix digits AxBxC (A fastest)",
+    }],
+    build: digits,
+};
+
+/// Neighbor: +1 along every digit.
+pub const NEIGHBOR: PatternDef = PatternDef {
+    name: "neighbor",
+    aliases: &["neighbour"],
+    params: &[ParamDef {
+        name: "dims",
+        kind: ParamKind::Dims,
+        default: Some("the network's grid, else one ring"),
+        help: "read endpoint ids as mixed-radix digits AxBxC (A fastest)",
+    }],
+    build: digits,
+};

@@ -33,11 +33,12 @@ use std::sync::Arc;
 use crate::rng::{stream, Stream};
 use crate::routing::catalog;
 use crate::routing::load::{needs_destinations, Demands};
+use crate::topology::ParamDef;
 use crate::{Network, Params, Result, TopolabError, TopologySpec};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-pub use exchange::Exchange;
+pub use exchange::{Exchange, EXCHANGES};
 
 /// Marks a source that sends nothing in a destination table.
 pub(crate) const IDLE: u32 = u32::MAX;
@@ -123,104 +124,45 @@ pub enum Traffic {
     },
 }
 
-/// One accepted pattern name: canonical name, aliases, parameters.
-struct PatternDef {
-    name: &'static str,
-    aliases: &'static [&'static str],
-    params: &'static [&'static str],
+/// One traffic pattern: canonical name, aliases, declared parameters and how it is built for a
+/// network (from the parsed spec, the network and its endpoint count). Each pattern's file
+/// declares its own; `PATTERNS` lists them.
+#[derive(Clone, Copy)]
+pub struct PatternDef {
+    pub name: &'static str,
+    pub aliases: &'static [&'static str],
+    pub params: &'static [ParamDef],
+    pub(crate) build: fn(&Spec, &Network, u32) -> Result<Traffic>,
 }
 
-const PATTERNS: &[PatternDef] = &[
-    PatternDef {
-        name: "uniform",
-        aliases: &["random", "uniform-random"],
-        params: &[],
-    },
-    PatternDef {
-        name: "bitcomp",
-        aliases: &["bit-complement", "bitcomplement", "complement"],
-        params: &[],
-    },
-    PatternDef {
-        name: "bitrev",
-        aliases: &["bit-reverse", "bitreverse", "bit-reversal", "reverse"],
-        params: &[],
-    },
-    PatternDef {
-        name: "shuffle",
-        aliases: &["perfect-shuffle"],
-        params: &[],
-    },
-    PatternDef {
-        name: "rotation",
-        aliases: &["bit-rotation", "bitrotation", "bitrot", "rotate"],
-        params: &["k"],
-    },
-    PatternDef {
-        name: "transpose",
-        aliases: &[],
-        params: &[],
-    },
-    PatternDef {
-        name: "tornado",
-        aliases: &[],
-        params: &["dims"],
-    },
-    PatternDef {
-        name: "neighbor",
-        aliases: &["neighbour"],
-        params: &["dims"],
-    },
-    PatternDef {
-        name: "randperm",
-        aliases: &["random-permutation", "perm"],
-        params: &["seed"],
-    },
-    PatternDef {
-        name: "shift",
-        aliases: &[],
-        params: &["k", "active"],
-    },
-    PatternDef {
-        name: "hotspot",
-        aliases: &["hot-spot"],
-        params: &["fraction", "spots", "at"],
-    },
-    PatternDef {
-        name: "worst",
-        aliases: &["adversarial", "wc", "worst-case"],
-        params: &["offset"],
-    },
-    PatternDef {
-        name: "slimfly-worst",
-        aliases: &["sf-worst"],
-        params: &[],
-    },
-    PatternDef {
-        name: "polarfly-worst",
-        aliases: &["pf-worst", "badpf", "perm1hop"],
-        params: &[],
-    },
-    PatternDef {
-        name: "dragonfly-worst",
-        aliases: &["df-worst", "bad-dragon"],
-        params: &["offset"],
-    },
-    PatternDef {
-        name: "fattree-worst",
-        aliases: &["ft-worst"],
-        params: &["offset"],
-    },
-    PatternDef {
-        name: "mlfm-worst",
-        aliases: &[],
-        params: &["offset"],
-    },
-    PatternDef {
-        name: "oft-worst",
-        aliases: &[],
-        params: &["offset"],
-    },
+/// Uniform random traffic (BookSim2 `uniform`).
+pub const UNIFORM: PatternDef = PatternDef {
+    name: "uniform",
+    aliases: &["random", "uniform-random"],
+    params: &[],
+    build: |_, _, endpoints| Ok(Traffic::Uniform { endpoints }),
+};
+
+/// Every traffic pattern `Traffic::parse` accepts.
+pub const PATTERNS: &[PatternDef] = &[
+    UNIFORM,
+    bits::BITCOMP,
+    bits::BITREV,
+    bits::SHUFFLE,
+    bits::ROTATION,
+    bits::TRANSPOSE,
+    digits::TORNADO,
+    digits::NEIGHBOR,
+    randperm::RANDPERM,
+    shift::SHIFT,
+    hotspot::HOTSPOT,
+    worst::WORST,
+    crate::topology::slimfly::WORST_TRAFFIC,
+    crate::topology::polarfly::WORST_TRAFFIC,
+    crate::topology::dragonfly::WORST_TRAFFIC,
+    crate::topology::fattree::WORST_TRAFFIC,
+    crate::topology::mlfm::WORST_TRAFFIC,
+    crate::topology::oft::WORST_TRAFFIC,
 ];
 
 /// A parsed pattern or exchange spec: its canonical name and typed access to its parameters.
@@ -260,15 +202,11 @@ fn parse_spec(
     text: &str,
     kind: &str,
     name_param: &str,
-    defs: &[(
-        &'static str,
-        &'static [&'static str],
-        &'static [&'static str],
-    )],
+    defs: &[(&'static str, &'static [&'static str], &'static [ParamDef])],
 ) -> Result<Spec> {
     let mut spec = TopologySpec::parse(text)?;
     spec.family = spec.family.replace('_', "-");
-    let Some(&(name, _, allowed)) = defs
+    let Some(&(name, _, params)) = defs
         .iter()
         .find(|(n, aliases, _)| *n == spec.family || aliases.contains(&spec.family.as_str()))
     else {
@@ -281,6 +219,7 @@ fn parse_spec(
         ));
     };
     let context = format!("{kind} {name}");
+    let allowed: Vec<&str> = params.iter().map(|p| p.name).collect();
     for key in spec.params.keys() {
         if !allowed.contains(&key.as_str()) {
             return Err(TopolabError::UnknownParameter {
@@ -337,17 +276,10 @@ pub(crate) fn pattern_rng(seed: u64, salt: u64) -> ChaCha8Rng {
     stream(seed, Stream::Traffic, (1 << 47) | salt)
 }
 
-/// Every traffic pattern `Traffic::parse` accepts: (canonical name, aliases, parameters), for
-/// help texts and completion.
-pub fn catalog() -> Vec<(
-    &'static str,
-    &'static [&'static str],
-    &'static [&'static str],
-)> {
+/// Every traffic pattern `Traffic::parse` accepts, with its declared parameters, for help texts,
+/// documentation and completion.
+pub fn catalog() -> &'static [PatternDef] {
     PATTERNS
-        .iter()
-        .map(|d| (d.name, d.aliases, d.params))
-        .collect()
 }
 
 /// The router-level traffic matrix of a traffic spec (`uniform`, `shift:k=3`,
@@ -383,43 +315,12 @@ impl Traffic {
             .collect();
         let spec = parse_spec(spec, "traffic", "pattern", &defs)?;
         let endpoints = endpoint_count(net)?;
-        let s = &spec;
-        match spec.name {
-            "uniform" => Ok(Traffic::Uniform { endpoints }),
-            "bitcomp" => Ok(bits::bits(BitPattern::Complement, endpoints)),
-            "bitrev" => Ok(bits::bits(BitPattern::Reverse, endpoints)),
-            "shuffle" => Ok(bits::bits(BitPattern::Shuffle, endpoints)),
-            "transpose" => Ok(bits::bits(BitPattern::Transpose, endpoints)),
-            "rotation" => bits::rotation(s, endpoints),
-            "tornado" | "neighbor" => digits::digits(s, net, endpoints),
-            "randperm" => randperm::randperm(s, endpoints),
-            "shift" => shift::shift(s, endpoints),
-            "hotspot" => hotspot::parse(s, endpoints),
-            _ => worst::parse(s, net),
-        }
+        let def = PATTERNS
+            .iter()
+            .find(|d| d.name == spec.name)
+            .expect("parse_spec returns a catalog name");
+        (def.build)(&spec, net, endpoints)
     }
-
-    /// Every pattern name `parse` accepts (canonical names; docs/traffic.md lists aliases).
-    pub const NAMES: &'static [&'static str] = &[
-        "uniform",
-        "bitcomp",
-        "bitrev",
-        "shuffle",
-        "rotation",
-        "transpose",
-        "tornado",
-        "neighbor",
-        "randperm",
-        "shift",
-        "hotspot",
-        "worst",
-        "slimfly-worst",
-        "polarfly-worst",
-        "dragonfly-worst",
-        "fattree-worst",
-        "mlfm-worst",
-        "oft-worst",
-    ];
 
     /// Destination endpoint of a new packet from `src`, or None when `src` sends nothing under
     /// this pattern (e.g. outside the power-of-two subset of a bit permutation, or `src` out of

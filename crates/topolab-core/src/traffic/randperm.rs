@@ -1,7 +1,9 @@
 //! The random permutation: every endpoint sends to one other, drawn once from the pattern's
 //! own seed.
 
+use super::PatternDef;
 use super::{pattern_rng, DestTable, Spec, Traffic};
+use crate::topology::{ParamDef, ParamKind};
 use crate::Result;
 use rand::seq::SliceRandom;
 
@@ -16,3 +18,16 @@ pub(super) fn randperm(s: &Spec, endpoints: u32) -> Result<Traffic> {
         dest: DestTable::new(dest),
     })
 }
+
+/// A random permutation of the endpoints.
+pub const RANDPERM: PatternDef = PatternDef {
+    name: "randperm",
+    aliases: &["random-permutation", "perm"],
+    params: &[ParamDef {
+        name: "seed",
+        kind: ParamKind::Int,
+        default: Some("0"),
+        help: "the permutation's own seed",
+    }],
+    build: |s, _, endpoints| randperm(s, endpoints),
+};

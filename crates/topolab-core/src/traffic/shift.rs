@@ -2,7 +2,9 @@
 //! by k.
 
 use super::bits::floor_log2;
+use super::PatternDef;
 use super::{DestTable, Spec, Traffic, IDLE};
+use crate::topology::{ParamDef, ParamKind};
 use crate::Result;
 
 /// `shift`: without k, 000 §V-B's pattern: s sends to `s mod n/2` or `s mod n/2 + n/2`, each
@@ -48,3 +50,24 @@ pub(super) fn shift(s: &Spec, endpoints: u32) -> Result<Traffic> {
         )),
     }
 }
+
+/// The shift patterns.
+pub const SHIFT: PatternDef = PatternDef {
+    name: "shift",
+    aliases: &[],
+    params: &[
+        ParamDef {
+            name: "k",
+            kind: ParamKind::Int,
+            default: Some("none (the random half shift)"),
+            help: "send to (s + k) mod n",
+        },
+        ParamDef {
+            name: "active",
+            kind: ParamKind::Text,
+            default: Some("all"),
+            help: "all or pow2: the endpoints taking part",
+        },
+    ],
+    build: |s, _, endpoints| shift(s, endpoints),
+};

@@ -4,50 +4,34 @@
 //! the network's family declares) and holds what the constructions share: the capability check
 //! and the router-to-router maps.
 
-use super::{endpoint_offsets, DestTable, Spec, Traffic, IDLE};
+use super::{endpoint_offsets, DestTable, PatternDef, Spec, Traffic, IDLE, PATTERNS};
 use crate::network::Capability;
-use crate::topology::{dragonfly, fattree, mlfm, oft, polarfly, slimfly};
-use crate::{families, find_family, Network, Result, TopolabError};
+use crate::topology::{ParamDef, ParamKind};
+use crate::{families, find_family, Network, Result};
 
-pub(super) fn parse(s: &Spec, net: &Network) -> Result<Traffic> {
-    let name = if s.name == "worst" {
-        match declared_worst(net.family()) {
-            Some(name) => name,
-            None => {
-                let with: Vec<&str> = families()
-                    .iter()
-                    .filter(|f| declared_worst(f.name).is_some())
-                    .map(|f| f.name)
-                    .collect();
-                return Err(s.invalid(
-                    "network",
-                    format!("family '{}'", net.family()),
-                    &format!(
-                        "a {} network (the families with a defined worst case); use \
+/// `worst`: the pattern the network's family declares as its worst case.
+pub(super) fn parse(s: &Spec, net: &Network, endpoints: u32) -> Result<Traffic> {
+    let Some(name) = declared_worst(net.family()) else {
+        let with: Vec<&str> = families()
+            .iter()
+            .filter(|f| declared_worst(f.name).is_some())
+            .map(|f| f.name)
+            .collect();
+        return Err(s.invalid(
+            "network",
+            format!("family '{}'", net.family()),
+            &format!(
+                "a {} network (the families with a defined worst case); use \
                          slimfly-worst for an imported Slim Fly",
-                        with.join(", ")
-                    ),
-                ));
-            }
-        }
-    } else {
-        s.name
+                with.join(", ")
+            ),
+        ));
     };
-    let offset = s.params().opt_int("offset", i64::MIN, i64::MAX)?;
-    match name {
-        "slimfly-worst" => slimfly::worst_traffic(s, net, offset),
-        "polarfly-worst" => polarfly::worst_traffic(s, net, offset),
-        "dragonfly-worst" => dragonfly::worst_traffic(s, net, offset),
-        "fattree-worst" => fattree::worst_traffic(s, net, offset),
-        "mlfm-worst" => mlfm::worst_traffic(s, net, offset),
-        "oft-worst" => oft::worst_traffic(s, net, offset),
-        other => Err(TopolabError::invalid(
-            "traffic",
-            "pattern",
-            format!("'{other}'"),
-            format!("one of: {}", super::Traffic::NAMES.join(", ")),
-        )),
-    }
+    let def = PATTERNS
+        .iter()
+        .find(|d| d.name == name)
+        .expect("a family declares a catalog pattern as its worst case");
+    (def.build)(s, net, endpoints)
 }
 
 /// The adversarial pattern (`<family>-worst`) that `family` declares as its worst case in
@@ -55,6 +39,11 @@ pub(super) fn parse(s: &Spec, net: &Network) -> Result<Traffic> {
 fn declared_worst(family: &str) -> Option<&'static str> {
     let declared = find_family(family).ok()?.routing.simulation?.worst_traffic;
     declared.ends_with("-worst").then_some(declared)
+}
+
+/// The `offset` a `<family>-worst` pattern was given, if any.
+pub(crate) fn offset(s: &Spec) -> Result<Option<i64>> {
+    s.params().opt_int("offset", i64::MIN, i64::MAX)
 }
 
 /// Checks that the network has the capability (labelled structure) a pattern reads; the
@@ -141,3 +130,16 @@ pub(crate) fn ring_shift(net: &Network, routers: &[usize], offset: usize) -> Vec
     }
     partner
 }
+
+/// The worst case the network's family declares.
+pub const WORST: PatternDef = PatternDef {
+    name: "worst",
+    aliases: &["adversarial", "wc", "worst-case"],
+    params: &[ParamDef {
+        name: "offset",
+        kind: ParamKind::Int,
+        default: Some("1"),
+        help: "how far the pattern shifts (groups, pods, leaves or routers), 1 to their count - 1",
+    }],
+    build: |s, net, endpoints| parse(s, net, endpoints),
+};
