@@ -153,6 +153,19 @@ class Network:
         )
 
 
+#: File name endings ``network_from_argument`` takes for a network file.
+FILE_EXTENSIONS = (".json", ".edgelist", ".edges", ".txt", ".graphml", ".anynet")
+
+
+def network_from_argument(text: str, fmt: str | None = None) -> Network:
+    """A network from a file path or, when no such file exists, a spec string."""
+    if os.path.isfile(text):
+        return load(text, fmt)
+    if text.lower().endswith(FILE_EXTENSIONS) and ":" not in text:
+        raise _core.FileError(f"{text}: no such file (and not a topology spec)")
+    return build(text)
+
+
 def build(spec: str, **params: Any) -> Network:
     """Builds a topology from a family name or spec string plus keyword parameters.
 

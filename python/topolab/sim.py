@@ -256,7 +256,7 @@ def check_point(params: dict[str, Any]) -> None:
 def _network_error(text: str) -> str | None:
     """The message of building ``text`` (a spec or a file), None when it builds; the network
     itself is not kept."""
-    from topolab.cli.common import network_from_argument
+    from topolab.network import network_from_argument
 
     try:
         network_from_argument(text)

@@ -5,23 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 from typing import Any, Sequence
 
-import topolab
 from topolab.defaults import DEFAULT_FLOOR, DEFAULT_SEED
-from topolab.network import Network
-
-FILE_EXTENSIONS = (".json", ".edgelist", ".edges", ".txt", ".graphml", ".anynet")
-
-
-def network_from_argument(text: str, fmt: str | None = None) -> Network:
-    """A network from a file path or, when no such file exists, a spec string."""
-    if os.path.isfile(text):
-        return topolab.load(text, fmt)
-    if text.lower().endswith(FILE_EXTENSIONS) and ":" not in text:
-        raise topolab.FileError(f"{text}: no such file (and not a topology spec)")
-    return topolab.build(text)
+from topolab.network import network_from_argument as network_from_argument  # the commands read it from here
 
 
 def print_table(rows: list[list[str]], header: list[str]) -> None:

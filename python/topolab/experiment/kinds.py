@@ -155,7 +155,7 @@ def resolve(target: Callable | str, what: str) -> Callable:
 
 def info_point(params: dict) -> dict:
     """Sizes of one network: ``network`` is a spec string or a network file."""
-    from topolab.cli.common import network_from_argument
+    from topolab.network import network_from_argument
 
     info = network_from_argument(str(params["network"])).info()
     return {
@@ -253,7 +253,7 @@ register_kind(
 
 
 def _network(params: dict):
-    from topolab.cli.common import network_from_argument
+    from topolab.network import network_from_argument
 
     return network_from_argument(str(params["network"]))
 
