@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable, Sequence
 
 from topolab import _core
 
@@ -17,6 +18,24 @@ class Param:
     @property
     def required(self) -> bool:
         return self.default is None
+
+
+def params_markdown(entries: Iterable[tuple[str, Sequence[Param]]]) -> str:
+    """A Markdown list of every entry's declared parameters (name, kind, default, meaning), as
+    docs/routing.md and docs/traffic.md show them (scripts/param_docs.py writes them there)."""
+    lines = []
+    for name, params in entries:
+        if not params:
+            lines.append(f"- `{name}`: no parameters")
+            continue
+        described = "; ".join(
+            f"`{p.name}` ({p.kind}, "
+            + ("required" if p.default is None else f"default {p.default}")
+            + f"): {p.help}"
+            for p in params
+        )
+        lines.append(f"- `{name}`: {described}")
+    return "\n".join(lines) + "\n"
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from topolab._args import (
     opt_int_arg,
     opt_text_arg,
     path_arg,
+    quote,
     spec_arg,
     text_arg,
 )
@@ -186,9 +187,21 @@ class Network:
 
 FORMAT_ALLOWED = "a format name: json, edgelist, graphml, anynet or ibnet"
 
+#: File name endings ``network_from_argument`` takes for a network file.
+FILE_EXTENSIONS = (".json", ".edgelist", ".edges", ".txt", ".graphml", ".anynet", ".ibnet", ".ibnd")
+
 
 def _from_json(text: str) -> Network:
     return Network(_core.loads(text, "json", None, None))
+
+
+def network_from_argument(text: str, fmt: str | None = None) -> Network:
+    """A network from a file path or, when no such file exists, a spec string."""
+    if os.path.isfile(text):
+        return load(text, fmt)
+    if text.lower().endswith(FILE_EXTENSIONS) and ":" not in text:
+        raise _core.FileError(f"{quote(text)}: no such file (and not a topology spec)")
+    return build(text)
 
 
 def build(spec: str, *, failures: str | None = None, **params: Any) -> Network:

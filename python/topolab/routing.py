@@ -11,6 +11,7 @@ from typing import Any, Optional, Sequence
 
 from topolab import _core
 from topolab.display import Summarized
+from topolab.families import Param
 from topolab.network import Network
 from topolab.progress import Progress, legacy_keyword
 
@@ -131,6 +132,8 @@ class RoutingInfo:
     simulator: bool
     static: bool
     alias_of: str | None = None
+    #: The routing's own declared parameters (``params`` also names the reader keys it takes).
+    param_defs: tuple[Param, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -138,4 +141,5 @@ class RoutingInfo:
 
 def routings() -> list[RoutingInfo]:
     """Every routing and alias by name, from the core's one routing catalog."""
-    return [RoutingInfo(**r) for r in json.loads(_core.routing_catalog())]
+    rows = json.loads(_core.routing_catalog())
+    return [RoutingInfo(**{**r, "param_defs": tuple(Param(**p) for p in r["param_defs"])}) for r in rows]

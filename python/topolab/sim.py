@@ -21,6 +21,7 @@ from topolab import _core
 from topolab._args import U32_MAX, bad, float_arg, int_arg, path_arg, text_arg
 from topolab.defaults import DEFAULT_SEED
 from topolab.display import Summarized
+from topolab.families import Param
 from topolab.network import Network, as_network
 from topolab.progress import Progress, legacy_keyword
 from topolab.routing import warn_if_not_deadlock_free
@@ -293,7 +294,7 @@ def check_network(context: str, network: Any) -> None:
 def _network_error(text: str) -> str | None:
     """The message of building ``text`` (a spec or a file), None when it builds; the network
     itself is not kept."""
-    from topolab.cli.common import network_from_argument
+    from topolab.network import network_from_argument
 
     try:
         network_from_argument(text)
@@ -445,16 +446,32 @@ def sim_params() -> list[SimParam]:
 
 @dataclass(frozen=True)
 class TrafficPattern:
-    """A traffic pattern the simulator takes (``traffic="name:param=value"``, docs/traffic.md)."""
+    """A traffic pattern the simulator takes (``traffic="name:param=value"``, docs/traffic.md), or
+    an exchange (``exchange_patterns``), with its declared parameters."""
 
     name: str
     aliases: tuple[str, ...]
     params: tuple[str, ...]
+    param_defs: tuple[Param, ...] = ()
+
+
+def _patterns(
+    rows: list[tuple[str, list[str], list[tuple[str, str, str | None, str]]]],
+) -> list[TrafficPattern]:
+    return [
+        TrafficPattern(n, tuple(a), tuple(p[0] for p in ps), tuple(Param(*p) for p in ps))
+        for n, a, ps in rows
+    ]
 
 
 def traffic_patterns() -> list[TrafficPattern]:
-    """Every traffic pattern with its aliases and parameters, from the simulator's catalog."""
-    return [TrafficPattern(n, tuple(a), tuple(p)) for n, a, p in _core.traffic_patterns()]
+    """Every traffic pattern with its aliases and declared parameters, from the core's catalog."""
+    return _patterns(_core.traffic_patterns())
+
+
+def exchange_patterns() -> list[TrafficPattern]:
+    """Every exchange (``run_exchange``) with its aliases and declared parameters."""
+    return _patterns(_core.exchange_patterns())
 
 
 def from_booksim(path: str | os.PathLike[str]) -> BooksimSetup:

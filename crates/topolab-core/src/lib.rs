@@ -13,6 +13,7 @@ pub mod rng;
 pub mod routing;
 pub mod spec;
 pub mod topology;
+pub mod traffic;
 pub mod union_find;
 
 pub use error::{Result, TopolabError};

@@ -42,39 +42,12 @@ pub const TREE_LEVELS: Capability = Capability {
     fields: &["level", "pod", "index"],
 };
 
-/// Slim Fly's MMS coordinates (t, x, y) (Besta & Hoefler, SC14, §II-B).
-pub const MMS_COORDINATES: Capability = Capability {
-    what: "Slim Fly MMS coordinates",
-    fields: &["t", "x", "y"],
-};
-
-/// PolarFly's rack clusters and projective points (cluster, x0, x1, x2): cluster 0 holds the
-/// quadrics, cluster c >= 1 the c-th neighbour of the starter (lowest-numbered) quadric and its
-/// non-quadric neighbours (Lakhotia et al., SC22, modular layout; `topology::polarfly`).
-pub const POLARFLY_CLUSTERS: Capability = Capability {
-    what: "PolarFly rack clusters",
-    fields: &["cluster", "x0", "x1", "x2"],
-};
-
-/// MLFM router kinds, layers and columns (Kathareios et al., SC15, §2.2.2).
-pub const MLFM_LAYOUT: Capability = Capability {
-    what: "MLFM router kinds and columns",
-    fields: &["kind", "layer", "col", "col2"],
-};
-
-/// HammingMesh accelerators and dimension-tree switches (kind, col, row, level, index):
-/// accelerators (0, col, row, -1, -1), row-tree switches (1, -1, row, level, index),
-/// column-tree switches (2, col, -1, level, index) (Hoefler et al., SC 2022).
-pub const HAMMINGMESH_LAYOUT: Capability = Capability {
-    what: "HammingMesh accelerator coordinates and dimension trees",
-    fields: &["kind", "col", "row", "level", "index"],
-};
-
-/// Two-level OFT levels (level, index) (Kathareios et al., SC15, §2.2.3).
-pub const OFT_LEVELS: Capability = Capability {
-    what: "OFT levels",
-    fields: &["level", "index"],
-};
+// The capabilities of a single family are declared in that family's file.
+pub use crate::topology::hammingmesh::HAMMINGMESH_LAYOUT;
+pub use crate::topology::mlfm::MLFM_LAYOUT;
+pub use crate::topology::oft::OFT_LEVELS;
+pub use crate::topology::polarfly::POLARFLY_CLUSTERS;
+pub use crate::topology::slimfly::MMS_COORDINATES;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Network {

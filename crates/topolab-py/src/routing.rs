@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 use topolab_core::routing::catalog::{build_rule, build_static, Definition, ALIASES, ROUTINGS};
 use topolab_core::routing::infiniband::{self, opensm};
 use topolab_core::routing::{cdg, export, load, HopRouting};
+use topolab_core::traffic::traffic_demands;
 
 fn json<T: serde::Serialize>(v: &T) -> PyResult<String> {
     serde_json::to_string(v).map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))
@@ -52,14 +53,11 @@ fn routing_load(
             "give a permutation or a traffic spec, not both",
         ));
     }
-    let dem = match &traffic {
-        Some(t) => Some(
-            topolab_sim::routing::traffic_demands(&net.inner, t, routing, max_pairs)
-                .map_err(crate::sim::sim_err_to_py)?,
-        ),
-        None => None,
-    };
     let res = crate::monitor::run(py, progress, |m| {
+        let dem = match &traffic {
+            Some(t) => Some(traffic_demands(&net.inner, t, routing, max_pairs)?),
+            None => None,
+        };
         let r = build_static(&net.inner, routing, m)?;
         let dem = match (&permutation, dem) {
             (_, Some(d)) => d,
@@ -175,6 +173,9 @@ fn infiniband_check(
 struct RoutingRow {
     name: String,
     params: Vec<String>,
+    /// The routing's own declared parameters (name, kind, default, meaning); `params` also
+    /// names the reader keys it takes.
+    param_defs: Vec<ParamRow>,
     summary: String,
     source: String,
     simulator: bool,
@@ -189,6 +190,26 @@ fn routing_deadlock_caution(routing: &str) -> Option<&'static str> {
     topolab_core::routing::catalog::deadlock_caution(routing)
 }
 
+/// One declared parameter (`topolab_core::ParamDef`).
+#[derive(serde::Serialize)]
+pub(crate) struct ParamRow {
+    name: &'static str,
+    kind: &'static str,
+    default: Option<&'static str>,
+    help: &'static str,
+}
+
+impl From<&topolab_core::ParamDef> for ParamRow {
+    fn from(p: &topolab_core::ParamDef) -> ParamRow {
+        ParamRow {
+            name: p.name,
+            kind: p.kind.name(),
+            default: p.default,
+            help: p.help,
+        }
+    }
+}
+
 /// Every routing and alias: name, parameters, summary, paper section, and which readers take it.
 #[pyfunction]
 fn routing_catalog() -> PyResult<String> {
@@ -197,6 +218,7 @@ fn routing_catalog() -> PyResult<String> {
         .map(|r| RoutingRow {
             name: r.name.into(),
             params: r.keys().iter().map(|k| k.to_string()).collect(),
+            param_defs: r.params.iter().map(ParamRow::from).collect(),
             summary: r.summary.into(),
             source: r.source.into(),
             simulator: r.readers.simulator,
@@ -212,6 +234,7 @@ fn routing_catalog() -> PyResult<String> {
         rows.push(RoutingRow {
             name: a.name.into(),
             params: Vec::new(),
+            param_defs: Vec::new(),
             summary: format!("{} (alias of {})", a.summary, a.spec),
             source: entry.source.into(),
             simulator: entry.readers.simulator,

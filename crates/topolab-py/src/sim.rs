@@ -279,12 +279,36 @@ fn read_booksim_config<'py>(
     ))
 }
 
-/// Every traffic pattern the simulator takes: (name, aliases, parameters).
+/// A declared parameter as (name, kind, default, meaning).
+type ParamTuple = (
+    &'static str,
+    &'static str,
+    Option<&'static str>,
+    &'static str,
+);
+
+fn param_tuples(params: &[topolab_core::ParamDef]) -> Vec<ParamTuple> {
+    params
+        .iter()
+        .map(|p| (p.name, p.kind.name(), p.default, p.help))
+        .collect()
+}
+
+/// Every traffic pattern the simulator takes: (name, aliases, declared parameters).
 #[pyfunction]
-fn traffic_patterns() -> Vec<(&'static str, Vec<&'static str>, Vec<&'static str>)> {
-    topolab_sim::traffic::catalog()
-        .into_iter()
-        .map(|(name, aliases, params)| (name, aliases.to_vec(), params.to_vec()))
+fn traffic_patterns() -> Vec<(&'static str, Vec<&'static str>, Vec<ParamTuple>)> {
+    topolab_core::traffic::catalog()
+        .iter()
+        .map(|d| (d.name, d.aliases.to_vec(), param_tuples(d.params)))
+        .collect()
+}
+
+/// Every exchange: (name, aliases, declared parameters).
+#[pyfunction]
+fn exchange_patterns() -> Vec<(&'static str, Vec<&'static str>, Vec<ParamTuple>)> {
+    topolab_core::traffic::EXCHANGES
+        .iter()
+        .map(|&(name, aliases, params)| (name, aliases.to_vec(), param_tuples(params)))
         .collect()
 }
 
@@ -295,6 +319,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(exchange_messages, m)?)?;
     m.add_function(wrap_pyfunction!(sim_params, m)?)?;
     m.add_function(wrap_pyfunction!(traffic_patterns, m)?)?;
+    m.add_function(wrap_pyfunction!(exchange_patterns, m)?)?;
     m.add_function(wrap_pyfunction!(check_sim_params, m)?)?;
     m.add_function(wrap_pyfunction!(read_booksim_config, m)?)?;
     m.add_class::<PySearchSession>()?;

@@ -130,45 +130,60 @@ pub struct SimConfig {
 }
 
 impl Default for SimConfig {
+    /// Every parameter at its default in `PARAMS`, the one table of defaults (Python reads
+    /// the same table through `sim_params`).
     fn default() -> Self {
+        let mut cfg = SimConfig::unset();
+        for p in PARAMS {
+            cfg.set(p.name, p.default)
+                .expect("every default in PARAMS is a value its parameter accepts");
+        }
+        cfg
+    }
+}
+
+impl SimConfig {
+    /// A configuration before `PARAMS` sets its defaults: each field at a placeholder that
+    /// `set` overwrites (`Default` sets every one).
+    fn unset() -> SimConfig {
         SimConfig {
             router: RouterModel::Iq,
-            num_vcs: 4,
-            vc_buf_size: 64,
+            num_vcs: 0,
+            vc_buf_size: 0,
             routing_delay: 0,
-            vc_alloc_delay: 1,
-            sw_alloc_delay: 1,
-            st_final_delay: 1,
-            credit_delay: 2,
-            internal_speedup: 1.0,
+            vc_alloc_delay: 0,
+            sw_alloc_delay: 0,
+            st_final_delay: 0,
+            credit_delay: 0,
+            internal_speedup: 0.0,
             wait_for_tail_credit: false,
             flow_control: FlowControl::Wormhole,
             booksim_compat: false,
-            packet_size: 1,
-            channel_latency: 1,
+            packet_size: 0,
+            channel_latency: 0,
             latency_from_floor: false,
-            floor: "slimfly".to_string(),
-            cycle_time_ns: 1.0,
+            floor: String::new(),
+            cycle_time_ns: 0.0,
             link_latency: BTreeMap::new(),
-            endpoint_latency: 1,
-            warmup_periods: 3,
-            sample_period: 1000,
-            max_samples: 10,
-            latency_thres: 500.0,
-            warmup_thres: 0.05,
-            stopping_thres: 0.05,
-            acc_warmup_thres: 0.05,
-            acc_stopping_thres: 0.05,
-            saturation_tolerance: 0.03,
+            endpoint_latency: 0,
+            warmup_periods: 0,
+            sample_period: 0,
+            max_samples: 0,
+            latency_thres: 0.0,
+            warmup_thres: 0.0,
+            stopping_thres: 0.0,
+            acc_warmup_thres: 0.0,
+            acc_stopping_thres: 0.0,
+            saturation_tolerance: 0.0,
             early_verdict: false,
-            warm_start_periods: 1,
-            seed: 1,
-            threads: 1,
-            deadlock_timeout: 10_000,
+            warm_start_periods: 0,
+            seed: 0,
+            threads: 0,
+            deadlock_timeout: 0,
             debug_checks: false,
-            hotpotato_delay: 1,
-            hotpotato_max_hops: 10_000,
-            hotpotato_inject_preferred: true,
+            hotpotato_delay: 0,
+            hotpotato_max_hops: 0,
+            hotpotato_inject_preferred: false,
             hotpotato_switching_packet: false,
             hotpotato_priority: HotPotatoPriority::Hops,
             hotpotato_deflect: HotPotatoDeflect::Random,
@@ -233,7 +248,7 @@ pub const PARAMS: &[ParamDoc] = &[
     doc("saturation_tolerance", "float", "0.03", "a run is saturated when accepted < (1 - this) x offered"),
     doc("early_verdict", "bool", "false", "end the measurement after a measured period whose verdict is already clear: saturated when accepted < (1 - 2 x saturation_tolerance) x offered beyond the Bernoulli noise, or after 3 measured periods < (1 - 1.2 x saturation_tolerance) x offered with the last period no better, stable when accepted is within saturation_tolerance / 2 (or the noise) of offered and the latency changed by at most stopping_thres and stays below latency_thres / 2; and, when the measurement ends by BookSim2's rule with accepted short of offered by more than saturation_tolerance, skip the drain (the verdict is saturated already); and end without emptying the network after the drain (no measured figure changes, only cycles and the activity counts); the result's early_verdict says which and why (for saturation searches)"),
     doc("warm_start_periods", "int", "1", "sample periods of warm-up of a saturation search's run that starts from the network a carried run at a lower load left instead of an empty one (a saturation point's warm_start = true); its measurement may last as many periods as a cold run's, max_samples - warmup_periods"),
-    doc("seed", "int", "1", "seed of every random stream"),
+    doc("seed", "int", "0", "seed of every random stream (BookSim2's default)"),
     doc("threads", "int", "1", "worker threads within a cycle (0 = all cores); results do not depend on it"),
     doc("deadlock_timeout", "int", "10000", "cycles without any flit moving before the run stops with a deadlock error"),
     doc("debug_checks", "bool", "false", "check flit and credit conservation every cycle (slow)"),

@@ -13,8 +13,8 @@
 //! allocator/ (separable round-robin allocation), injection (sources), engine (cycle loop),
 //! measure (BookSim2's measurement method), sweep (latency-load curve, saturation), session
 //! (a saturation search's runs, warm-started), watchdog
-//! (deadlock diagnosis, conservation checks), booksim (BookSim2 configuration files), traffic/
-//! (patterns and exchanges).
+//! (deadlock diagnosis, conservation checks), booksim (BookSim2 configuration files). The traffic
+//! patterns and exchanges are the core's (`topolab_core::traffic`, re-exported as `traffic`).
 
 // A router's state is a few dozen small vectors. mimalloc keeps allocations of one size class
 // together on their own pages where glibc's malloc interleaves them with everything else, so
@@ -46,7 +46,8 @@ pub mod session;
 pub mod stats;
 pub mod sweep;
 pub mod topo;
-pub mod traffic;
+/// The traffic patterns and exchanges live in the core (static analysis reads them too).
+pub use topolab_core::traffic;
 pub mod watchdog;
 
 pub use config::{FlowControl, ParamDoc, RouterModel, SimConfig, PARAMS};

@@ -6,9 +6,11 @@ use topolab_core::build_str;
 use topolab_core::progress::Silent;
 use topolab_sim::{simulate, RunResult, SimConfig};
 
-/// A run of 500-cycle periods with or without the early verdict, and `overrides`.
+/// A run of 500-cycle periods with or without the early verdict, and `overrides`, on seed 1 (the
+/// seed whose runs these cases were chosen on: another seed changes the periods they judge).
 fn config(early: bool, overrides: &[(&str, &str)]) -> SimConfig {
     let mut c = SimConfig::default();
+    c.set("seed", "1").unwrap();
     c.set("sample_period", "500").unwrap();
     c.set("early_verdict", if early { "true" } else { "false" })
         .unwrap();

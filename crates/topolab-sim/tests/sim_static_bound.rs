@@ -9,8 +9,8 @@ use common::short;
 use topolab_core::progress::Silent;
 use topolab_core::routing::catalog::build_static;
 use topolab_core::routing::load::channel_load;
+use topolab_core::traffic::traffic_demands;
 use topolab_core::{build_str, Network};
-use topolab_sim::routing::traffic_demands;
 use topolab_sim::{sweep, Prepared};
 
 fn bound(net: &Network, routing: &str, traffic: &str) -> f64 {

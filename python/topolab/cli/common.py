@@ -5,27 +5,21 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import sys
 from typing import Any, Sequence
 
 import topolab
-from topolab._args import U64_MAX, cli_int, printable, quote
+from topolab._args import U64_MAX, cli_int, printable
 from topolab.defaults import DEFAULT_FLOOR, DEFAULT_SEED
 from topolab.network import Network
-
-FILE_EXTENSIONS = (".json", ".edgelist", ".edges", ".txt", ".graphml", ".anynet", ".ibnet", ".ibnd")
+from topolab.network import network_from_argument as network_at
 
 
 def network_from_argument(text: str, fmt: str | None = None, failures: str | None = None) -> Network:
-    """A network from a file path or, when no such file exists, a spec string; with
-    ``failures`` (``--failures``) the network that survives them, what was lost said on stderr."""
-    if os.path.isfile(text):
-        net = topolab.load(text, fmt)
-    elif text.lower().endswith(FILE_EXTENSIONS) and ":" not in text:
-        raise topolab.FileError(f"{quote(text)}: no such file (and not a topology spec)")
-    else:
-        net = topolab.build(text)
+    """The network a command names (``topolab.network.network_from_argument``: a file path or a
+    spec string); with ``failures`` (``--failures``) the network that survives them, what was
+    lost said on stderr."""
+    net = network_at(text, fmt)
     if failures is None:
         return net
     lost = topolab.apply_failures(net, failures)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from typing import Any
+from typing import Any, Sequence
 
 import topolab
 from topolab._args import U64_MAX, bad, cli_float, cli_int, printable
@@ -22,6 +22,7 @@ from topolab.cli.common import (
     print_table,
 )
 from topolab.defaults import DEFAULT_SEED
+from topolab.families import Param
 from topolab.sim import SimResult, from_booksim, sim_params, simulate, sweep_load, traffic_patterns
 
 # Units of the numbers of a run (SimResult), for --json.
@@ -250,18 +251,24 @@ def _catalog_notes() -> str:
     """The routings and traffic patterns the simulator takes, from the catalogs."""
     import textwrap
 
-    routings = [r.name for r in topolab.routings() if r.simulator]
-    patterns = [t.name + (f"({','.join(t.params)})" if t.params else "") for t in traffic_patterns()]
+    def with_params(name: str, params: Sequence[Param]) -> str:
+        # name(param=default, ...) from the declarations; a default that is a phrase is left out.
+        shown = [p.name if p.default is None or " " in p.default else f"{p.name}={p.default}" for p in params]
+        return name + (f"({', '.join(shown)})" if shown else "")
+
+    routings = [with_params(r.name, r.param_defs) for r in topolab.routings() if r.simulator]
+    patterns = [with_params(t.name, t.param_defs) for t in traffic_patterns()]
     # Names are never split (at their hyphens: "oft-worst"), so the list can be searched.
     wrap = lambda text: textwrap.fill(  # noqa: E731
         text, 100, initial_indent="  ", subsequent_indent="  ", break_on_hyphens=False
     )
     return (
-        "routings (--routing; 'topolab list routings' describes each):\n"
+        "routings (--routing NAME or NAME:param=value, defaults shown; rules also take select, ports "
+        "and vc_split; 'topolab list routings' describes each):\n"
         + wrap(", ".join(routings))
         + "\n"
         + wrap(ROUTING_NAMES_NOTE)
-        + "\n\ntraffic patterns (--traffic NAME or NAME:param=value; docs/traffic.md):\n"
+        + "\n\ntraffic patterns (--traffic NAME or NAME:param=value, defaults shown; docs/traffic.md):\n"
         + wrap(", ".join(patterns))
     )
 

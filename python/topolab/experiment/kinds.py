@@ -212,7 +212,7 @@ def check_values(kind: str, params: Mapping[str, Any]) -> None:
 
 def info_point(params: dict) -> dict:
     """Sizes of one network: ``network`` is a spec string or a network file."""
-    from topolab.cli.common import network_from_argument
+    from topolab.network import network_from_argument
 
     info = network_from_argument(str(params["network"])).info()
     return {
@@ -310,7 +310,7 @@ register_kind(
 
 
 def _network(params: dict):
-    from topolab.cli.common import network_from_argument
+    from topolab.network import network_from_argument
 
     return network_from_argument(str(params["network"]))
 

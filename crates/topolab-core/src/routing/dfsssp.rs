@@ -8,12 +8,14 @@
 //! (`NextHopTable`: lowest-id predecessor), not OFED's link-weight balanced SSSP; the layering is
 //! OFED's "move the paths of the weakest edge of a found cycle".
 
+use super::catalog::{Definition, RoutingEntry, STATIC};
 use super::cdg::traffic_routers;
 use super::path::{arc, PathSet, RouteDef};
 use super::shortest::{HopMatrix, NextHopTable, NO_HOP};
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
 use crate::progress::Monitor;
+use crate::topology::{ParamDef, ParamKind};
 
 pub struct Dfsssp<'a> {
     net: &'a Network,
@@ -245,3 +247,22 @@ impl RouteDef for Dfsssp<'_> {
         Ok(())
     }
 }
+
+/// The catalog entry of `dfsssp` (`catalog::ROUTINGS`).
+pub const DFSSSP: RoutingEntry = RoutingEntry {
+    name: "dfsssp",
+    params: &[ParamDef {
+        name: "max_vls",
+        kind: ParamKind::Int,
+        default: Some("16"),
+        help: "most virtual layers DFSSSP may use",
+    }],
+    readers: STATIC,
+    summary: "shortest paths with DFSSSP virtual layers",
+    source: "Besta & Hoefler, SC14, §IV-D",
+    definition: Definition::Paths(|net, params, monitor| {
+        let max = params.opt_u32("max_vls", 1, 255)?.unwrap_or(16);
+        let hops = HopMatrix::build(net, monitor)?;
+        Ok(Box::new(Dfsssp::new(net, &hops, max, monitor)?))
+    }),
+};

@@ -27,12 +27,14 @@
 //! charging one VC buffer per level, so at low load the minimal hops are taken. Queue selection
 //! does not herd here (docs/routing.md, "Queue selection and herding").
 
+use super::catalog::{Definition, RoutingEntry, BOTH};
 use super::rule::{Hop, HopRouting, RouteState, Select};
 use super::shortest::HopMatrix;
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
 use crate::progress::Monitor;
 use crate::spec::Params;
+use crate::topology::{ParamDef, ParamKind};
 use std::sync::Arc;
 
 /// `distance_based:e=E,vls=V` (catalog entry): E default 0, V default 8.
@@ -176,3 +178,49 @@ impl HopRouting for DistanceBased {
         }
     }
 }
+
+/// The catalog entry of `deflection` (`catalog::ROUTINGS`).
+pub const DEFLECTION: RoutingEntry = RoutingEntry {
+    name: "deflection",
+    params: &[
+        ParamDef {
+            name: "e",
+            kind: ParamKind::Int,
+            default: Some("2"),
+            help: "extra hops allowed beyond the distance (at least 2)",
+        },
+        ParamDef {
+            name: "vls",
+            kind: ParamKind::Int,
+            default: Some("8"),
+            help: "virtual lanes, hopped modulo this count",
+        },
+    ],
+    readers: BOTH,
+    summary: "Deflection + E: Distance Based + E that may also step away from the destination; e >= 2 (default 2), VL hopping mod vls (default 8)",
+    source: "Daryin & Korzh, JSFI 2014, §3.7",
+    definition: Definition::Rule(|net, p, m| Ok(super::distance_based::deflection_from_params(net, p, m)?.into())),
+};
+
+/// The catalog entry of `distance_based` (`catalog::ROUTINGS`).
+pub const DISTANCE_BASED: RoutingEntry = RoutingEntry {
+    name: "distance_based",
+    params: &[
+        ParamDef {
+            name: "e",
+            kind: ParamKind::Int,
+            default: Some("0"),
+            help: "extra hops allowed beyond the distance",
+        },
+        ParamDef {
+            name: "vls",
+            kind: ParamKind::Int,
+            default: Some("8"),
+            help: "virtual lanes, hopped modulo this count",
+        },
+    ],
+    readers: BOTH,
+    summary: "Distance Based + E: adaptive, minimal or sideways hops within a budget of D + E hops (e default 0), VL hopping mod vls (default 8)",
+    source: "Daryin & Korzh, JSFI 2014, §3.7",
+    definition: Definition::Rule(|net, p, m| Ok(super::distance_based::from_params(net, p, m)?.into())),
+};

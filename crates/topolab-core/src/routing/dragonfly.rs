@@ -35,9 +35,11 @@
 //! first global link to T, and the VC class is 0 until the global hop and 1 from it on, so a
 //! packet within one group stays in class 0 (the paper's numbering puts it in VL 4).
 
+use super::catalog::{Definition, RoutingEntry, Rule, BOTH};
 use super::rule::{Hop, HopRouting, RouteState, Select};
 use crate::error::{Result, TopolabError};
 use crate::network::{Network, ROUTER_GROUPS};
+use crate::topology::{ParamDef, ParamKind};
 use rand_chacha::ChaCha8Rng;
 
 /// The letters of a variant.
@@ -426,3 +428,47 @@ pub(crate) fn gateway_table(
     }
     Ok((gw_off, pairs.iter().map(|p| p.2).collect()))
 }
+
+/// The catalog entry of `dragonfly_adaptive` (`catalog::ROUTINGS`).
+pub const DRAGONFLY_ADAPTIVE: RoutingEntry = RoutingEntry {
+    name: "dragonfly_adaptive",
+    params: &[
+        ParamDef {
+            name: "extra",
+            kind: ParamKind::Text,
+            default: Some("none"),
+            help: "letters among G (extra global hop), S, I, D (extra local hop in the source, intermediate, destination group)",
+        },
+    ],
+    readers: BOTH,
+    summary: "Dragonfly adaptive family: extra=letters among G (extra global hop), S, I, D (extra local hop in source, intermediate, destination group); VLs 0-1 / 2-3 / 4-5 by group; select=queue",
+    source: "Daryin & Korzh, JSFI 2014, §3.5",
+    definition: Definition::Rule(|net, params, _| {
+            let extra = super::dragonfly::Extra::parse(&params.opt_text("extra")?.unwrap_or_default())?;
+            Ok(Rule::from(super::dragonfly::DragonflyGsid::new(net, Some(extra))?))
+    }),
+};
+
+/// The catalog entry of `dragonfly_static` (`catalog::ROUTINGS`).
+pub const DRAGONFLY_STATIC: RoutingEntry = RoutingEntry {
+    name: "dragonfly_static",
+    params: &[
+        ParamDef {
+            name: "vcs",
+            kind: ParamKind::Text,
+            default: Some("paper"),
+            help: "paper (Daryin & Korzh's VLs 0 and 4) or booksim (BookSim2 dragonflynew: VC 0 before the global hop, 1 from it on)",
+        },
+    ],
+    readers: BOTH,
+    summary: "Dragonfly Static: local hop to the router linked to the destination group, global hop, local hop; vcs=paper (VLs 0 and 4, default) or booksim (BookSim2 dragonflynew: first gateway in link order, VC 1 from the global hop on)",
+    source: "Daryin & Korzh, JSFI 2014, §3.5",
+    definition: Definition::Rule(|net, params, _| {
+            let text = params.opt_text("vcs")?.unwrap_or_else(|| "paper".into());
+            match text.trim().to_ascii_lowercase().as_str() {
+                "paper" => Ok(super::dragonfly::DragonflyGsid::new(net, None)?.into()),
+                "booksim" => Ok(super::dragonfly::DragonflyGsid::booksim(net)?.into()),
+                other => Err(TopolabError::invalid("dragonfly_static", "vcs", other, "paper (Daryin & Korzh's VLs 0 and 4) or booksim (BookSim2 dragonflynew: VC 0 before the global hop, 1 from it on)")),
+            }
+    }),
+};

@@ -33,6 +33,7 @@
 //! from a spine (which traffic never makes) takes one extra down-up turn on the same VL and is
 //! outside the deadlock argument.
 
+use super::catalog::{Definition, RoutingEntry, BOTH};
 use super::rule::{Hop, HopRouting, RouteState, Select};
 use crate::error::{Result, TopolabError};
 use crate::network::{Network, ROUTER_GROUPS};
@@ -386,3 +387,42 @@ impl DragonflyPlus {
         }
     }
 }
+
+/// The catalog entry of `dragonflyplus_adaptive` (`catalog::ROUTINGS`).
+pub const DRAGONFLYPLUS_ADAPTIVE: RoutingEntry = RoutingEntry {
+    name: "dragonflyplus_adaptive",
+    params: &[],
+    readers: BOTH,
+    summary: "Dragonfly+ progressive adaptive: at the source leaf any spine, at a source spine the global link to the destination group or to an intermediate group, the less occupied of a random minimal and a random other candidate (select=two_choices); up*/down* in groups; 2 VLs",
+    source: "Shpiner et al., HiPINEB 2017 (FPAR, deadlock avoidance); Flajslik, Borch & Parker, ISC 2018",
+    definition: Definition::Rule(|net, _, _| {
+        use super::dragonflyplus::{DragonflyPlus, Mode};
+        Ok(DragonflyPlus::new(net, Mode::Adaptive)?.into())
+    }),
+};
+
+/// The catalog entry of `dragonflyplus_min` (`catalog::ROUTINGS`).
+pub const DRAGONFLYPLUS_MIN: RoutingEntry = RoutingEntry {
+    name: "dragonflyplus_min",
+    params: &[],
+    readers: BOTH,
+    summary: "Dragonfly+ minimal: leaf, spine with a link to the destination group, global, spine, leaf; up*/down* in groups; 1 VL",
+    source: "Shpiner et al., HiPINEB 2017 (routing, deadlock avoidance)",
+    definition: Definition::Rule(|net, _, _| {
+        use super::dragonflyplus::{DragonflyPlus, Mode};
+        Ok(DragonflyPlus::new(net, Mode::Minimal)?.into())
+    }),
+};
+
+/// The catalog entry of `dragonflyplus_valiant` (`catalog::ROUTINGS`).
+pub const DRAGONFLYPLUS_VALIANT: RoutingEntry = RoutingEntry {
+    name: "dragonflyplus_valiant",
+    params: &[],
+    readers: BOTH,
+    summary: "Dragonfly+ non-minimal: minimal to a random intermediate group, then to the destination (intermediate spine or leaf route); VL 1 from the intermediate router on; 2 VLs",
+    source: "Shpiner et al., HiPINEB 2017 (routing, deadlock avoidance); Flajslik, Borch & Parker, ISC 2018",
+    definition: Definition::Rule(|net, _, _| {
+        use super::dragonflyplus::{DragonflyPlus, Mode};
+        Ok(DragonflyPlus::new(net, Mode::Valiant)?.into())
+    }),
+};

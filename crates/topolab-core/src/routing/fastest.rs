@@ -12,6 +12,7 @@
 //! VCs: hop-indexed, VC k on hop k, as many as the longest fastest path has hops (a path's VC
 //! strictly increases, so the channel dependency graph is acyclic).
 
+use super::catalog::{Definition, RoutingEntry, BOTH};
 use super::rule::{Hop, HopRouting, RouteState};
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
@@ -19,6 +20,7 @@ use crate::physical::latency::{LatencyGraph, Routing, Scratch, UNREACHED};
 use crate::physical::{link_lengths, Floor, LatencyModel, Placement};
 use crate::progress::{Counter, Monitor};
 use crate::spec::Params;
+use crate::topology::{ParamDef, ParamKind};
 use rayon::prelude::*;
 
 /// Fastest Routing on the floor and placement the physical models use (004 §II-E):
@@ -215,3 +217,44 @@ impl HopRouting for Fastest {
         }
     }
 }
+
+/// The catalog entry of `fastest` (`catalog::ROUTINGS`).
+pub const FASTEST: RoutingEntry = RoutingEntry {
+    name: "fastest",
+    params: &[
+        ParamDef {
+            name: "floor",
+            kind: ParamKind::Text,
+            default: Some("skywalk"),
+            help: "the machine-room floor the routers are placed on",
+        },
+        ParamDef {
+            name: "placement",
+            kind: ParamKind::Text,
+            default: Some("family"),
+            help: "family, sequential or the path of a placement file (router cabinet per line)",
+        },
+        ParamDef {
+            name: "per_cabinet",
+            kind: ParamKind::Int,
+            default: Some("the placement's"),
+            help: "routers per cabinet",
+        },
+        ParamDef {
+            name: "switch_delay_ns",
+            kind: ParamKind::Float,
+            default: Some("60"),
+            help: "switch delay (ns)",
+        },
+        ParamDef {
+            name: "cable_ns_per_m",
+            kind: ParamKind::Float,
+            default: Some("5"),
+            help: "cable delay (ns per metre)",
+        },
+    ],
+    readers: BOTH,
+    summary: "Fastest Routing: lowest-latency paths (switch + cable delay on the placed floor, default skywalk), all equal next hops; hop VCs",
+    source: "Fujiwara et al., IPDPS 2014, §II-E",
+    definition: Definition::Rule(|net, p, m| Ok(super::fastest::from_params(net, p, m)?.into())),
+};

@@ -22,6 +22,7 @@
 //! of pod P covers the leaves of pod P (pod -1: a two-level spine, all leaves), level 2 (core)
 //! covers every leaf.
 
+use super::catalog::{Definition, RoutingEntry, Rule, BOTH};
 use super::rule::{Hop, HopRouting, RouteState, Select};
 use crate::error::Result;
 use crate::network::{Network, TREE_LEVELS};
@@ -198,3 +199,23 @@ impl HopRouting for FatTreeNca {
         }
     }
 }
+
+/// The catalog entry of `fattree_anca` (`catalog::ROUTINGS`).
+pub const FATTREE_ANCA: RoutingEntry = RoutingEntry {
+    name: "fattree_anca",
+    params: &[],
+    readers: BOTH,
+    summary: "fat tree adaptive nearest common ancestor: the less occupied of two random up ports (select=two_choices, BookSim2 anca_fattree), then the unique way down; one VL",
+    source: "Besta & Hoefler, SC14, §V (ANCA, Gómez et al. [33]); Kathareios et al., SC15, §2.2.1",
+    definition: Definition::Rule(|net, _, _| Ok(Rule::from(super::fattree::FatTreeNca::new(net, true)?))),
+};
+
+/// The catalog entry of `fattree_nca` (`catalog::ROUTINGS`).
+pub const FATTREE_NCA: RoutingEntry = RoutingEntry {
+    name: "fattree_nca",
+    params: &[],
+    readers: BOTH,
+    summary: "fat tree nearest common ancestor, up port by destination (d-mod-k), then the unique way down; one VL",
+    source: "Besta & Hoefler, SC14, §V (ANCA, Gómez et al. [33]); Kathareios et al., SC15, §2.2.1",
+    definition: Definition::Rule(|net, _, _| Ok(Rule::from(super::fattree::FatTreeNca::new(net, false)?))),
+};

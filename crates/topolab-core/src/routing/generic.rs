@@ -6,12 +6,15 @@
 //! for Valiant on diameter-2 networks); per phase (VC 0 towards the Valiant intermediate, VC 1
 //! away from it: 001 §3.4's 2-VC scheme for MLFM and OFT).
 
+use super::catalog::{Definition, RoutingEntry, Rule, BOTH};
 pub use super::minimal::Minimal;
 use super::minimal::MinimalTable;
 use super::rule::{Hop, HopRouting, RouteState};
 use super::shortest::{HopMatrix, NO_PATH};
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
+use crate::spec::Params;
+use crate::topology::{ParamDef, ParamKind};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
@@ -608,3 +611,88 @@ impl HopRouting for UgalCandidates {
         }
     }
 }
+
+/// Parameters of `valiant` (and the Valiant part of the UGAL variants).
+pub const VALIANT_PARAMS: &[ParamDef] = &[
+    ParamDef {
+        name: "vcs",
+        kind: ParamKind::Text,
+        default: Some("hop"),
+        help: "hop (VC class = hop), phase (class = Valiant phase) or single",
+    },
+    ParamDef {
+        name: "endpoints_only",
+        kind: ParamKind::Bool,
+        default: Some("false"),
+        help: "intermediate routers only among those with endpoints",
+    },
+    ParamDef {
+        name: "max_hops",
+        kind: ParamKind::Int,
+        default: Some("none"),
+        help: "longest Valiant path taken (hops)",
+    },
+    ParamDef {
+        name: "near_source",
+        kind: ParamKind::Bool,
+        default: Some("false"),
+        help: "intermediates among the source's neighbours unless the destination is one",
+    },
+];
+
+pub(crate) fn vc_rule(params: &Params, allowed: &[VcRule]) -> Result<VcRule> {
+    match params.opt_text("vcs")? {
+        Some(v) => VcRule::parse(&v.to_ascii_lowercase(), allowed, params.family()),
+        None => Ok(VcRule::Hop),
+    }
+}
+
+/// `valiant` from its parameters (vcs, endpoints_only, max_hops, near_source).
+pub fn valiant_from_params(
+    net: &Network,
+    table: Arc<MinimalTable>,
+    params: &Params,
+) -> Result<Valiant> {
+    let endpoints_only = params.opt_bool("endpoints_only")?.unwrap_or(false);
+    let max_hops = params.opt_u32("max_hops", 1, 1000)?;
+    let near_source = params.opt_bool("near_source")?.unwrap_or(false);
+    let vcs = vc_rule(params, &[VcRule::Hop, VcRule::Phase, VcRule::Single])?;
+    let valiant = Valiant::new(net, table, vcs, endpoints_only, max_hops)?;
+    Ok(if near_source {
+        valiant.near_source(net)
+    } else {
+        valiant
+    })
+}
+
+/// The catalog entry of `updown` (`catalog::ROUTINGS`).
+pub const UPDOWN: RoutingEntry = RoutingEntry {
+    name: "updown",
+    params: &[ParamDef {
+        name: "root",
+        kind: ParamKind::Int,
+        default: Some("0"),
+        help: "the root router of the BFS tree",
+    }],
+    readers: BOTH,
+    summary: "up*/down* shortest legal paths from a BFS root; one VC",
+    source: "Autonet (Schroeder et al. 1991); topology-agnostic",
+    definition: Definition::Rule(|net, params, _| {
+        let n = net.num_routers() as u32;
+        let root = params.opt_u32("root", 0, n.saturating_sub(1))?.unwrap_or(0);
+        Ok(Rule::from(UpDown::new(net, root as usize)?))
+    }),
+};
+
+/// The catalog entry of `valiant` (`catalog::ROUTINGS`).
+pub const VALIANT: RoutingEntry = RoutingEntry {
+    name: "valiant",
+    params: VALIANT_PARAMS,
+    readers: BOTH,
+    summary: "Valiant: minimal to a random intermediate router, then to the destination; endpoints_only (intermediates with endpoints), max_hops, near_source (the source's neighbours unless the destination is one); vcs=hop (default), phase or single",
+    source: "Besta & Hoefler, SC14, §IV-B, Kathareios et al., SC15, §3.2, §3.4",
+    definition: Definition::Rule(|net, params, monitor| {
+            let table = Arc::new(MinimalTable::build(net, monitor)?);
+            Ok(Rule::from(valiant_from_params(net, table, params)?))
+    }),
+};

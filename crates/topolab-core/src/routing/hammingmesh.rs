@@ -27,6 +27,7 @@
 //! its column to the destination's row, a switch destination is reached from the first
 //! accelerator below it.
 
+use super::catalog::{Definition, RoutingEntry, BOTH};
 use super::rule::{Hop, HopRouting, RouteState};
 use crate::error::{Result, TopolabError};
 use crate::network::{Network, HAMMINGMESH_LAYOUT};
@@ -326,3 +327,13 @@ impl HopRouting for HammingMeshMin {
         self.closer(&self.cols, r, self.row[goal], phase, out)
     }
 }
+
+/// The catalog entry of `hammingmesh_min` (`catalog::ROUTINGS`).
+pub const HAMMINGMESH_MIN: RoutingEntry = RoutingEntry {
+    name: "hammingmesh_min",
+    params: &[],
+    readers: BOTH,
+    summary: "HammingMesh minimal: the source row (board mesh and row fat tree, up then down), then the destination column; every shortest next hop; VC 1 after leaving a tree in each dimension; 2 VCs",
+    source: "Hoefler et al., SC 2022 (HammingMesh routing)",
+    definition: Definition::Rule(|net, _, _| Ok(super::hammingmesh::HammingMeshMin::new(net)?.into())),
+};

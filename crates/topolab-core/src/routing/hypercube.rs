@@ -14,6 +14,7 @@
 //! no state. Candidates are offered together; the simulator picks by output queue
 //! (select=queue, "route adaptively").
 
+use super::catalog::{Definition, RoutingEntry, Rule, BOTH};
 use super::coords::GridCoords;
 use super::rule::{Hop, HopRouting, RouteState, Select};
 use crate::error::Result;
@@ -102,3 +103,39 @@ impl HopRouting for HypercubeTurn {
         }
     }
 }
+
+/// The catalog entry of `hypercube_abo_nf` (`catalog::ROUTINGS`).
+pub const HYPERCUBE_ABO_NF: RoutingEntry = RoutingEntry {
+    name: "hypercube_abo_nf",
+    params: &[],
+    readers: BOTH,
+    summary: "hypercube All-But-One Negative First: negative dimensions except dimension 1 first, then the rest, adaptively; one VL",
+    source: "Daryin & Korzh, JSFI 2014, §3.4 (Glass & Ni turn model)",
+    definition: Definition::Rule(|net, _, _| {
+            Ok(Rule::from(super::hypercube::HypercubeTurn::new(net, super::hypercube::TurnModel::AboNegativeFirst)?))
+    }),
+};
+
+/// The catalog entry of `hypercube_abo_pl` (`catalog::ROUTINGS`).
+pub const HYPERCUBE_ABO_PL: RoutingEntry = RoutingEntry {
+    name: "hypercube_abo_pl",
+    params: &[],
+    readers: BOTH,
+    summary: "hypercube All-But-One Positive Last: negative dimensions and dimension 1 first, then the positive ones, adaptively; one VL",
+    source: "Daryin & Korzh, JSFI 2014, §3.4 (Glass & Ni turn model)",
+    definition: Definition::Rule(|net, _, _| {
+            Ok(Rule::from(super::hypercube::HypercubeTurn::new(net, super::hypercube::TurnModel::AboPositiveLast)?))
+    }),
+};
+
+/// The catalog entry of `hypercube_nf` (`catalog::ROUTINGS`).
+pub const HYPERCUBE_NF: RoutingEntry = RoutingEntry {
+    name: "hypercube_nf",
+    params: &[],
+    readers: BOTH,
+    summary: "hypercube Negative First: negative (1 -> 0) dimensions first, then positive ones, adaptively; one VL",
+    source: "Daryin & Korzh, JSFI 2014, §3.4 (Glass & Ni turn model)",
+    definition: Definition::Rule(|net, _, _| {
+            Ok(Rule::from(super::hypercube::HypercubeTurn::new(net, super::hypercube::TurnModel::NegativeFirst)?))
+    }),
+};

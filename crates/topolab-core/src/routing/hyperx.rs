@@ -27,10 +27,12 @@
 //!   dimension -> VL 1" of ADOR would, lets twist and correction hops of one dimension form a
 //!   cycle on VL 1 (the tests show it with the CDG checker).
 
+use super::catalog::{Definition, RoutingEntry, Rule, BOTH};
 use super::coords::{GridCoords, NONE};
 use super::rule::{Hop, HopRouting, RouteState, Select};
 use crate::error::Result;
 use crate::network::Network;
+use crate::topology::{ParamDef, ParamKind};
 
 /// 003 §3.3 Mixed DOR orders (0-based): (1,2,3,4), (2,4,1,3), (3,1,4,2), (4,3,2,1).
 const MIXED_ORDERS: [[usize; 4]; 4] = [[0, 1, 2, 3], [1, 3, 0, 2], [2, 0, 3, 1], [3, 2, 1, 0]];
@@ -252,3 +254,57 @@ impl HopRouting for FlatFlyDor {
         }
     }
 }
+
+/// The catalog entry of `hyperx_ador` (`catalog::ROUTINGS`).
+pub const HYPERX_ADOR: RoutingEntry = RoutingEntry {
+    name: "hyperx_ador",
+    params: &[
+        ParamDef {
+            name: "mixed",
+            kind: ParamKind::Bool,
+            default: Some("false"),
+            help: "four dimension orders, chosen by SL = d mod 4",
+        },
+        ParamDef {
+            name: "twisted",
+            kind: ParamKind::Bool,
+            default: Some("false"),
+            help: "first hop to d mod K_last",
+        },
+    ],
+    readers: BOTH,
+    summary: "HyperX/FlatFly adaptive DOR: any switch of the current dimension, then the direct hop; VLs 0/1 (x4 SLs when mixed); select=queue",
+    source: "Daryin & Korzh, JSFI 2014, §3.3",
+    definition: Definition::Rule(|net, params, _| {
+            let mixed = params.opt_bool("mixed")?.unwrap_or(false);
+            let twisted = params.opt_bool("twisted")?.unwrap_or(false);
+            Ok(Rule::from(super::hyperx::FlatFlyDor::new(net, true, mixed, twisted)?))
+    }),
+};
+
+/// The catalog entry of `hyperx_dor` (`catalog::ROUTINGS`).
+pub const HYPERX_DOR: RoutingEntry = RoutingEntry {
+    name: "hyperx_dor",
+    params: &[
+        ParamDef {
+            name: "mixed",
+            kind: ParamKind::Bool,
+            default: Some("false"),
+            help: "four dimension orders, chosen by SL = d mod 4",
+        },
+        ParamDef {
+            name: "twisted",
+            kind: ParamKind::Bool,
+            default: Some("false"),
+            help: "first hop to d mod K_last",
+        },
+    ],
+    readers: BOTH,
+    summary: "HyperX/FlatFly (and hypercube) dimension-order routing; mixed=true: 4 orders by SL = d mod 4; twisted=true: first hop to d mod K_last",
+    source: "Daryin & Korzh, JSFI 2014, §3.3, §3.4",
+    definition: Definition::Rule(|net, params, _| {
+            let mixed = params.opt_bool("mixed")?.unwrap_or(false);
+            let twisted = params.opt_bool("twisted")?.unwrap_or(false);
+            Ok(Rule::from(super::hyperx::FlatFlyDor::new(net, false, mixed, twisted)?))
+    }),
+};

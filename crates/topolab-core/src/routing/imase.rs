@@ -26,12 +26,14 @@
 //! (cyclic: minimal routing on a digraph with cycles; the bufferless hot-potato router needs
 //! no VCs and reads the candidates only, `minimal_next`).
 
+use super::catalog::{Definition, RoutingEntry, BOTH};
 use super::generic::VcRule;
 use super::rule::{Hop, HopRouting, RouteState};
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
 use crate::progress::Monitor;
 use crate::spec::{Params, TopologySpec};
+use crate::topology::{ParamDef, ParamKind};
 
 /// `imase:a=A,b=B,d=D,vcs=hop|single` (catalog entry).
 pub fn from_params(net: &Network, params: &Params, _monitor: &dyn Monitor) -> Result<ImaseRouting> {
@@ -377,3 +379,38 @@ impl HopRouting for ImaseRouting {
         });
     }
 }
+
+/// The catalog entry of `imase` (`catalog::ROUTINGS`).
+pub const IMASE: RoutingEntry = RoutingEntry {
+    name: "imase",
+    params: &[
+        ParamDef {
+            name: "a",
+            kind: ParamKind::Int,
+            default: Some("the network's (1)"),
+            help: "the Imase-Itoh multiplier",
+        },
+        ParamDef {
+            name: "b",
+            kind: ParamKind::Int,
+            default: Some("the network's (1)"),
+            help: "the Imase-Itoh offset",
+        },
+        ParamDef {
+            name: "d",
+            kind: ParamKind::Int,
+            default: Some("the network's degree"),
+            help: "the out-degree",
+        },
+        ParamDef {
+            name: "vcs",
+            kind: ParamKind::Text,
+            default: Some("hop"),
+            help: "hop (ceil(log_d n) VCs) or single",
+        },
+    ],
+    readers: BOTH,
+    summary: "Imase-Itoh shift-register routing for imase, kautz and debruijn digraphs (a, b, d from the network's spec); vcs=hop (default, ceil(log_d n) VCs) or single",
+    source: "Koibuchi et al., 2018, §III-B1",
+    definition: Definition::Rule(|net, p, m| Ok(super::imase::from_params(net, p, m)?.into())),
+};

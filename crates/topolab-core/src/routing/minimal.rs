@@ -12,12 +12,14 @@
 //! intersection of the two routers' neighbours. Otherwise the answer is computed from the hop
 //! matrix, reading each neighbour's distance in the destination's row.
 
-use super::generic::VcRule;
+use super::catalog::{Definition, RoutingEntry, Rule, BOTH, SIMULATOR};
+use super::generic::{vc_rule, VcRule};
 use super::rule::{Hop, HopRouting, RouteState};
 use super::shortest::{HopMatrix, NO_PATH};
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
 use crate::progress::Monitor;
+use crate::topology::{ParamDef, ParamKind};
 use rayon::prelude::*;
 use std::sync::Arc;
 
@@ -457,6 +459,44 @@ impl HopRouting for Minimal {
         });
     }
 }
+
+/// The catalog entry of `min` (`catalog::ROUTINGS`).
+pub const MIN: RoutingEntry = RoutingEntry {
+    name: "min",
+    params: &[
+        ParamDef {
+            name: "vcs",
+            kind: ParamKind::Text,
+            default: Some("hop"),
+            help: "hop (VC class = hop), single or any (one class)",
+        },
+    ],
+    readers: BOTH,
+    summary: "minimal: a random (select=queue: least occupied) neighbour one hop closer; vcs=hop (default, VC class = hop), single or any (one class)",
+    source: "Besta & Hoefler, SC14, §IV-A, §IV-D",
+    definition: Definition::Rule(|net, params, monitor| {
+            let table = Arc::new(MinimalTable::build(net, monitor)?);
+            let vcs = vc_rule(params, &[VcRule::Hop, VcRule::Single])?;
+            Ok(Rule::from(Minimal::new(table, vcs)?))
+    }),
+};
+
+/// The catalog entry of `min_static` (`catalog::ROUTINGS`).
+pub const MIN_STATIC: RoutingEntry = RoutingEntry {
+    name: "min_static",
+    params: &[
+        ParamDef {
+            name: "vcs",
+            kind: ParamKind::Text,
+            default: Some("any"),
+            help: "any (every VC on every hop) or hop (VC class = hop)",
+        },
+    ],
+    readers: SIMULATOR,
+    summary: "minimal, one fixed shortest path per router and destination (BookSim2 anynet: Dijkstra, lowest id first); vcs=any (default) or vcs=hop",
+    source: "Besta & Hoefler, SC14, §IV-A; BookSim2 anynet",
+    definition: Definition::Simulator,
+};
 
 #[cfg(test)]
 mod tests {

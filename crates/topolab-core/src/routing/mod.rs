@@ -7,6 +7,7 @@ pub mod cdg;
 pub mod coords;
 pub mod degraded;
 pub mod dfsssp;
+pub mod dispatch;
 pub mod distance_based;
 pub mod dragonfly;
 pub mod dragonfly_ugal;
@@ -27,6 +28,7 @@ pub mod rule;
 pub mod shortest;
 pub mod slimfly_algebraic;
 pub mod torus;
+pub mod ugal;
 
 pub use catalog::Rule;
 pub use rule::{Hop, HopRouting, Ports, Reading, RouteState, RuleRoute, Select, VcSplit};

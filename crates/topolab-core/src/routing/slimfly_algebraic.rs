@@ -25,6 +25,7 @@
 //! VCs: hop-indexed, VC 0 on the first hop and VC 1 on the second (003 §3.6 "VL 0 on the first
 //! hop, VL 1 on the second"); `vcs=single` puts every hop on VC 0 (for showing the cycle).
 
+use super::catalog::{Definition, RoutingEntry, BOTH};
 use super::generic::VcRule;
 use super::rule::{Hop, HopRouting, RouteState};
 use crate::error::{Result, TopolabError};
@@ -33,6 +34,7 @@ use crate::network::Network;
 use crate::progress::Monitor;
 use crate::spec::Params;
 use crate::topology::slimfly::{delta, generator_sets};
+use crate::topology::{ParamDef, ParamKind};
 
 /// `slimfly_mms:vcs=hop|single` (catalog entry).
 pub fn from_params(
@@ -272,3 +274,20 @@ impl HopRouting for SlimFlyAlgebraic {
         });
     }
 }
+
+/// The catalog entry of `slimfly_mms` (`catalog::ROUTINGS`).
+pub const SLIMFLY_MMS: RoutingEntry = RoutingEntry {
+    name: "slimfly_mms",
+    params: &[
+        ParamDef {
+            name: "vcs",
+            kind: ParamKind::Text,
+            default: Some("hop"),
+            help: "hop (2 VCs) or single",
+        },
+    ],
+    readers: BOTH,
+    summary: "Slim Fly minimal next hops solved in GF(q) from (t,x,y), no tables; vcs=hop (2 VCs, default) or single",
+    source: "Daryin & Korzh, JSFI 2014, §3.6",
+    definition: Definition::Rule(|net, p, m| Ok(super::slimfly_algebraic::from_params(net, p, m)?.into())),
+};

@@ -17,10 +17,12 @@
 //! ring entry), the `dateline` rule switches on the wrap link instead. Meshes have no wrap
 //! link and need one class.
 
+use super::catalog::{Definition, RoutingEntry, Rule, BOTH};
 use super::coords::{GridCoords, NONE};
 use super::rule::{Hop, HopRouting, RouteState};
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
+use crate::topology::{ParamDef, ParamKind};
 use rand_chacha::ChaCha8Rng;
 
 // RouteState::phase bits: 0 = VL class, 1 = direction (1 = down), 2.. = dimension + 1.
@@ -188,3 +190,26 @@ impl HopRouting for TorusDor {
         }
     }
 }
+
+/// The catalog entry of `torus_dor` (`catalog::ROUTINGS`).
+pub const TORUS_DOR: RoutingEntry = RoutingEntry {
+    name: "torus_dor",
+    params: &[
+        ParamDef {
+            name: "vcs",
+            kind: ParamKind::Text,
+            default: Some("dateline"),
+            help: "dateline (class 1 from the wrap link on) or booksim (class fixed at ring entry)",
+        },
+    ],
+    readers: BOTH,
+    summary: "torus/mesh dimension-order routing, shorter way round (ties: either); vcs=dateline (class 1 from the wrap link on, default) or booksim (class fixed at ring entry)",
+    source: "Daryin & Korzh, JSFI 2014, §3.2; BookSim2 dim_order_torus",
+    definition: Definition::Rule(|net, params, _| {
+            let rule = match params.opt_text("vcs")? {
+                Some(v) => super::torus::Dateline::parse(&v)?,
+                None => super::torus::Dateline::Dateline,
+            };
+            Ok(Rule::from(super::torus::TorusDor::new(net, rule)?))
+    }),
+};

@@ -39,6 +39,10 @@ use super::{
 use crate::error::Result;
 use crate::network::{Network, NetworkBuilder, ROUTER_GROUPS};
 use crate::spec::Params;
+use crate::traffic::worst::offset;
+use crate::traffic::worst::{field, read_offset, require};
+use crate::traffic::PatternDef;
+use crate::traffic::{endpoint_offsets, DestTable, Spec as TrafficSpec, Traffic, IDLE};
 use std::collections::BTreeMap;
 
 pub const FAMILY: Family = Family {
@@ -443,3 +447,69 @@ fn smaller_members(m: &Member) -> Result<Vec<String>> {
     }
     Ok(out)
 }
+
+/// Dragonfly (Kim et al. ISCA'08 §4.2, used by 000 §V-C): every endpoint of group i sends to
+/// an endpoint drawn uniformly from group i + 1 (mod g), as BookSim2's `bad_dragon`.
+pub(crate) fn worst_traffic(
+    s: &TrafficSpec,
+    net: &Network,
+    offset: Option<i64>,
+) -> Result<Traffic> {
+    require(s, net, ROUTER_GROUPS)?;
+    let gf = field(net, "group");
+    let group_of = |r: usize| net.label(r)[gf];
+    let groups = (0..net.num_routers())
+        .map(|r| group_of(r) + 1)
+        .max()
+        .unwrap_or(0)
+        .max(0) as usize;
+    let offset = read_offset(s, offset, groups, "groups")?;
+    // Members of each group, ascending endpoint ids.
+    let eoff = endpoint_offsets(net);
+    let mut members_of: Vec<Vec<u32>> = vec![Vec::new(); groups];
+    for r in 0..net.num_routers() {
+        let g = group_of(r);
+        if g < 0 {
+            return Err(s.invalid("network", format!("router {r} in group {g}"), "groups >= 0"));
+        }
+        members_of[g as usize].extend(eoff[r]..eoff[r + 1]);
+    }
+    if let Some(g) = members_of.iter().position(Vec::is_empty) {
+        return Err(s.invalid(
+            "network",
+            format!("group {g} without endpoints"),
+            "endpoints in every group",
+        ));
+    }
+    let mut offsets = vec![0u32];
+    let mut members = Vec::new();
+    for m in &members_of {
+        members.extend_from_slice(m);
+        offsets.push(members.len() as u32);
+    }
+    let mut set_of_source = vec![IDLE; members.len()];
+    for (g, m) in members_of.iter().enumerate() {
+        for &e in m {
+            set_of_source[e as usize] = ((g + offset) % groups) as u32;
+        }
+    }
+    Ok(Traffic::RandomInSet {
+        name: "dragonfly-worst",
+        set_of_source: DestTable::new(set_of_source),
+        offsets: offsets.into(),
+        members: members.into(),
+    })
+}
+
+/// `dragonfly-worst`: group i to group i + offset.
+pub const WORST_TRAFFIC: PatternDef = PatternDef {
+    name: "dragonfly-worst",
+    aliases: &["df-worst", "bad-dragon"],
+    params: &[ParamDef {
+        name: "offset",
+        kind: ParamKind::Int,
+        default: Some("1"),
+        help: "how far the pattern shifts (groups, pods, leaves or routers), 1 to their count - 1",
+    }],
+    build: |s, net, _| worst_traffic(s, net, offset(s)?),
+};

@@ -32,6 +32,11 @@ use super::{
 use crate::error::Result;
 use crate::network::{Network, NetworkBuilder, TREE_LEVELS};
 use crate::spec::Params;
+use crate::traffic::worst::offset;
+use crate::traffic::worst::{field, read_offset, require, router_map};
+use crate::traffic::PatternDef;
+use crate::traffic::{Spec as TrafficSpec, Traffic, IDLE};
+use std::collections::BTreeMap;
 
 pub const FAMILY: Family = Family {
     name: "fattree",
@@ -322,3 +327,59 @@ fn smaller_members(m: &Member) -> Result<Vec<String>> {
         })
         .collect())
 }
+
+/// Fat tree (000 §V-C, "every packet traverses core (highest-level) switches"): leaf l of
+/// pod P sends to leaf l of pod P + 1, endpoint j to endpoint j; in a two-level tree leaf i
+/// sends to leaf i + 1 (the spines are the highest level).
+pub(crate) fn worst_traffic(
+    s: &TrafficSpec,
+    net: &Network,
+    offset: Option<i64>,
+) -> Result<Traffic> {
+    require(s, net, TREE_LEVELS)?;
+    let (lf, pf, xf) = (field(net, "level"), field(net, "pod"), field(net, "index"));
+    let top = (0..net.num_routers())
+        .map(|r| net.label(r)[lf])
+        .max()
+        .unwrap_or(0);
+    // The subtrees below the highest level: pods under the core (3 levels), single leaves
+    // under the spines (2 levels). (unit, position in unit) -> leaf router.
+    let mut leaves: BTreeMap<(i64, i64), usize> = BTreeMap::new();
+    for r in (0..net.num_routers()).filter(|&r| net.label(r)[lf] == 0) {
+        let l = net.label(r);
+        let key = if top >= 2 { (l[pf], l[xf]) } else { (l[xf], 0) };
+        leaves.insert(key, r);
+    }
+    let units: Vec<i64> = {
+        let mut u: Vec<i64> = leaves.keys().map(|k| k.0).collect();
+        u.dedup();
+        u
+    };
+    let what = if top >= 2 { "pods" } else { "leaves" };
+    let offset = read_offset(s, offset, units.len(), what)?;
+    let mut partner = vec![IDLE; net.num_routers()];
+    for (&(unit, pos), &r) in &leaves {
+        let i = units.binary_search(&unit).expect("unit of a leaf");
+        let target_unit = units[(i + offset) % units.len()];
+        if let Some(&t) = leaves.get(&(target_unit, pos)) {
+            partner[r] = t as u32;
+        }
+    }
+    Ok(Traffic::Table {
+        name: "fattree-worst",
+        dest: router_map(net, &partner),
+    })
+}
+
+/// `fattree-worst`: through the highest level.
+pub const WORST_TRAFFIC: PatternDef = PatternDef {
+    name: "fattree-worst",
+    aliases: &["ft-worst"],
+    params: &[ParamDef {
+        name: "offset",
+        kind: ParamKind::Int,
+        default: Some("1"),
+        help: "how far the pattern shifts (groups, pods, leaves or routers), 1 to their count - 1",
+    }],
+    build: |s, net, _| worst_traffic(s, net, offset(s)?),
+};

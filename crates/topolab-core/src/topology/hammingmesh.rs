@@ -35,8 +35,16 @@ use super::{
     SimulationChoice, Sizes, P_PARAM_MAX,
 };
 use crate::error::Result;
-use crate::network::{Network, NetworkBuilder, HAMMINGMESH_LAYOUT};
+use crate::network::{Capability, Network, NetworkBuilder};
 use crate::spec::Params;
+
+/// HammingMesh accelerators and dimension-tree switches (kind, col, row, level, index):
+/// accelerators (0, col, row, -1, -1), row-tree switches (1, -1, row, level, index),
+/// column-tree switches (2, col, -1, level, index) (Hoefler et al., SC 2022).
+pub const HAMMINGMESH_LAYOUT: Capability = Capability {
+    what: "HammingMesh accelerator coordinates and dimension trees",
+    fields: &["kind", "col", "row", "level", "index"],
+};
 
 pub const FAMILY: Family = Family {
     name: "hammingmesh",

@@ -18,8 +18,19 @@ use super::{
     Sizes, ARBITRARY_PLACEMENT,
 };
 use crate::error::Result;
+use crate::network::Capability;
 use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
+use crate::traffic::worst::offset;
+use crate::traffic::worst::{field, read_offset, require, ring_shift, router_map};
+use crate::traffic::PatternDef;
+use crate::traffic::{Spec as TrafficSpec, Traffic};
+
+/// MLFM router kinds, layers and columns (Kathareios et al., SC15, §2.2.2).
+pub const MLFM_LAYOUT: Capability = Capability {
+    what: "MLFM router kinds and columns",
+    fields: &["kind", "layer", "col", "col2"],
+};
 
 pub const FAMILY: Family = Family {
     name: "mlfm",
@@ -114,7 +125,7 @@ fn build(p: &Params) -> Result<Network> {
     };
     let mut b = NetworkBuilder::new("mlfm", n_local + cols * h / 2, false);
     // `col2` is the second column of a GR's pair; layer and col2 are -1 where they do not apply.
-    b.label_fields(crate::network::MLFM_LAYOUT.fields);
+    b.label_fields(MLFM_LAYOUT.fields);
     let class = b.link_class("local-global");
     for layer in 0..l {
         for col in 0..cols {
@@ -200,3 +211,55 @@ fn smaller_members(m: &Member) -> Result<Vec<String>> {
         })
         .collect())
 }
+
+/// MLFM (001 §4.2): "the shift traffic pattern with a shift value of h": with p = h endpoints
+/// per local router, shifting endpoint ids by h sends all endpoints of local router r to local
+/// router r + 1, which is in another column, so all of r's traffic crosses the one global
+/// router of that column pair. topolab shifts by whole routers (`offset`, default 1), which
+/// is the paper's shift by h when p = h and keeps the property for any p.
+pub(crate) fn worst_traffic(
+    s: &TrafficSpec,
+    net: &Network,
+    offset: Option<i64>,
+) -> Result<Traffic> {
+    require(s, net, MLFM_LAYOUT)?;
+    let (kf, cf) = (field(net, "kind"), field(net, "col"));
+    let locals: Vec<usize> = (0..net.num_routers())
+        .filter(|&r| net.label(r)[kf] == 0 && net.endpoints()[r] > 0)
+        .collect();
+    let offset = read_offset(s, offset, locals.len(), "local routers")?;
+    let partner = ring_shift(net, &locals, offset);
+    if let Some(&r) = locals
+        .iter()
+        .find(|&&r| net.label(r)[cf] == net.label(partner[r] as usize)[cf])
+    {
+        return Err(s.invalid(
+            "offset",
+            offset,
+            &format!(
+                "an offset that never pairs two local routers of the same column (routers {r} \
+                 and {} share column {}; same-column routers have h minimal paths, so the \
+                 pattern is no longer a worst case)",
+                partner[r],
+                net.label(r)[cf]
+            ),
+        ));
+    }
+    Ok(Traffic::Table {
+        name: "mlfm-worst",
+        dest: router_map(net, &partner),
+    })
+}
+
+/// `mlfm-worst`: shift by local routers.
+pub const WORST_TRAFFIC: PatternDef = PatternDef {
+    name: "mlfm-worst",
+    aliases: &[],
+    params: &[ParamDef {
+        name: "offset",
+        kind: ParamKind::Int,
+        default: Some("1"),
+        help: "how far the pattern shifts (groups, pods, leaves or routers), 1 to their count - 1",
+    }],
+    build: |s, net, _| worst_traffic(s, net, offset(s)?),
+};

@@ -51,7 +51,7 @@ pub enum ParamKind {
     Dims,
     /// A nested topology spec.
     Spec,
-    /// A name or a path.
+    /// A word from a set the parameter's help lists (`vcs=hop`), or a path.
     Text,
 }
 

@@ -15,8 +15,19 @@ use super::{
 };
 use crate::error::Result;
 use crate::field::{check_order, Field, MAX_FIELD_ORDER};
+use crate::network::Capability;
 use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
+use crate::traffic::worst::offset;
+use crate::traffic::worst::{field, read_offset, require, ring_shift, router_map};
+use crate::traffic::PatternDef;
+use crate::traffic::{Spec as TrafficSpec, Traffic};
+
+/// Two-level OFT levels (level, index) (Kathareios et al., SC15, §2.2.3).
+pub const OFT_LEVELS: Capability = Capability {
+    what: "OFT levels",
+    fields: &["level", "index"],
+};
 
 pub const FAMILY: Family = Family {
     name: "oft",
@@ -129,7 +140,7 @@ fn build(p: &Params) -> Result<Network> {
 
     let rl = rl as usize;
     let mut b = NetworkBuilder::new("oft", 3 * rl, false);
-    b.label_fields(crate::network::OFT_LEVELS.fields);
+    b.label_fields(OFT_LEVELS.fields);
     let lower = b.link_class("l0-l1");
     let upper = b.link_class("l1-l2");
     for level in 0..3 {
@@ -186,3 +197,51 @@ fn design_space(w: &Window) -> Vec<Candidate> {
 fn smaller_members(m: &Member) -> Result<Vec<String>> {
     smaller_by_one(m, "oft", "k", 3, 1)
 }
+
+/// OFT (001 §4.2): "the shift traffic pattern with an offset of k": endpoint routers (L0 then
+/// L2, in index order) send to the next one; no router pairs with its counterpart, so each
+/// pair has one minimal path and each of its links carries p = k flows.
+pub(crate) fn worst_traffic(
+    s: &TrafficSpec,
+    net: &Network,
+    offset: Option<i64>,
+) -> Result<Traffic> {
+    require(s, net, OFT_LEVELS)?;
+    let (lf, xf) = (field(net, "level"), field(net, "index"));
+    let ends: Vec<usize> = (0..net.num_routers())
+        .filter(|&r| net.label(r)[lf] != 1 && net.endpoints()[r] > 0)
+        .collect();
+    let offset = read_offset(s, offset, ends.len(), "endpoint routers")?;
+    let partner = ring_shift(net, &ends, offset);
+    if let Some(&r) = ends
+        .iter()
+        .find(|&&r| net.label(r)[xf] == net.label(partner[r] as usize)[xf])
+    {
+        return Err(s.invalid(
+            "offset",
+            offset,
+            &format!(
+                "an offset that never pairs a router with its counterpart (routers {r} and {} \
+                 are (0, i) and (2, i), which share all k L1 routers)",
+                partner[r]
+            ),
+        ));
+    }
+    Ok(Traffic::Table {
+        name: "oft-worst",
+        dest: router_map(net, &partner),
+    })
+}
+
+/// `oft-worst`: shift by endpoint routers.
+pub const WORST_TRAFFIC: PatternDef = PatternDef {
+    name: "oft-worst",
+    aliases: &[],
+    params: &[ParamDef {
+        name: "offset",
+        kind: ParamKind::Int,
+        default: Some("1"),
+        help: "how far the pattern shifts (groups, pods, leaves or routers), 1 to their count - 1",
+    }],
+    build: |s, net, _| worst_traffic(s, net, offset(s)?),
+};

@@ -29,8 +29,21 @@ use super::{
 };
 use crate::error::Result;
 use crate::field::{check_order, Field};
+use crate::network::Capability;
 use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
+use crate::traffic::worst::offset;
+use crate::traffic::worst::{field, require, router_destinations};
+use crate::traffic::PatternDef;
+use crate::traffic::{endpoint_offsets, DestTable, Spec as TrafficSpec, Traffic, IDLE};
+
+/// PolarFly's rack clusters and projective points (cluster, x0, x1, x2): cluster 0 holds the
+/// quadrics, cluster c >= 1 the c-th neighbour of the starter (lowest-numbered) quadric and its
+/// non-quadric neighbours (Lakhotia et al., SC22, modular layout; `topology::polarfly`).
+pub const POLARFLY_CLUSTERS: Capability = Capability {
+    what: "PolarFly rack clusters",
+    fields: &["cluster", "x0", "x1", "x2"],
+};
 
 pub const FAMILY: Family = Family {
     name: "polarfly",
@@ -234,7 +247,7 @@ fn build(p: &Params) -> Result<Network> {
     let graph = polarity_graph(&field);
     let cluster = clusters(&graph);
     let mut b = NetworkBuilder::new("polarfly", graph.num_points(), false);
-    b.label_fields(crate::network::POLARFLY_CLUSTERS.fields);
+    b.label_fields(POLARFLY_CLUSTERS.fields);
     for (i, v) in graph.points.iter().enumerate() {
         b.set_label(
             i,
@@ -294,3 +307,107 @@ fn design_space(w: &Window) -> Vec<Candidate> {
 fn smaller_members(m: &Member) -> Result<Vec<String>> {
     smaller_by_one(m, "polarfly", "q", 2, 1)
 }
+
+/// PolarFly (Lakhotia et al., SC22; the authors' BookSim2 fork `badpf`, "perm1hop"): every
+/// router exchanges with a neighbour, endpoint j with endpoint j, so under minimal routing
+/// all p flows of a router share its one direct link (1/p of the injection bandwidth) while
+/// every other link of the router idles. The pairing follows the rack clusters: with
+/// starter quadric w (cluster labels, `topology::polarfly`), each neighbour v of w pairs with
+/// the other quadric on v's polar line, and each remaining router with its triangle partner,
+/// the one non-centre neighbour in its cluster. w alone has no partner; its endpoints send
+/// to each other (j to j + 1 mod p), as in the fork. Odd q only: for even q a neighbour of w
+/// sees no second quadric (every line but one meets the quadrics once).
+pub(crate) fn worst_traffic(
+    s: &TrafficSpec,
+    net: &Network,
+    offset: Option<i64>,
+) -> Result<Traffic> {
+    if offset.is_some() {
+        return Err(s.invalid(
+            "offset",
+            s.text("offset").unwrap_or_default(),
+            "no offset for the PolarFly worst case (its pairs come from the rack clusters)",
+        ));
+    }
+    require(s, net, POLARFLY_CLUSTERS)?;
+    let cf = field(net, "cluster");
+    let n = net.num_routers();
+    let cluster = |r: usize| net.label(r)[cf];
+    let quadrics: Vec<usize> = (0..n).filter(|&r| cluster(r) == 0).collect();
+    let q = quadrics.len().saturating_sub(1);
+    if q.is_multiple_of(2) {
+        return Err(s.invalid(
+            "network",
+            format!("{} (q = {q})", net.spec()),
+            "a PolarFly of odd q (for even q a neighbour of the starter quadric is adjacent to \
+             no other quadric, so the SC22 pairing does not exist)",
+        ));
+    }
+    let starter = quadrics[0];
+    let broken = |router: usize, found: usize, what: &str| {
+        s.invalid(
+            "network",
+            format!("router {router} with {found} {what}"),
+            "ER_q's rack clusters (each neighbour of the starter quadric next to one more \
+             quadric, each other router next to one more non-centre router of its cluster)",
+        )
+    };
+    let mut is_centre = vec![false; n];
+    for &v in net.neighbors(starter) {
+        is_centre[v as usize] = true;
+    }
+    let mut partner = vec![IDLE; n];
+    for &v in net.neighbors(starter) {
+        let others: Vec<u32> = net
+            .neighbors(v as usize)
+            .iter()
+            .copied()
+            .filter(|&w| w as usize != starter && cluster(w as usize) == 0)
+            .collect();
+        let [w] = others[..] else {
+            return Err(broken(
+                v as usize,
+                others.len(),
+                "quadric neighbours besides the starter",
+            ));
+        };
+        partner[v as usize] = w;
+        partner[w as usize] = v;
+    }
+    for x in (0..n).filter(|&x| cluster(x) != 0 && !is_centre[x]) {
+        let mates: Vec<u32> = net
+            .neighbors(x)
+            .iter()
+            .copied()
+            .filter(|&y| cluster(y as usize) == cluster(x) && !is_centre[y as usize])
+            .collect();
+        let [y] = mates[..] else {
+            return Err(broken(
+                x,
+                mates.len(),
+                "non-centre neighbours in its cluster",
+            ));
+        };
+        partner[x] = y;
+    }
+    let mut dest = router_destinations(net, &partner);
+    let offsets = endpoint_offsets(net);
+    let (lo, hi) = (offsets[starter], offsets[starter + 1]);
+    if hi - lo >= 2 {
+        for e in lo..hi {
+            dest[e as usize] = lo + (e - lo + 1) % (hi - lo);
+        }
+    }
+    Ok(Traffic::Table {
+        name: "polarfly-worst",
+        dest: DestTable::new(dest),
+    })
+}
+
+/// `polarfly-worst`: the PolarFly worst case for minimal routing.
+pub const WORST_TRAFFIC: PatternDef = PatternDef {
+    name: "polarfly-worst",
+    aliases: &["pf-worst", "badpf", "perm1hop"],
+    params: &[],
+    build: |s, net, _| worst_traffic(s, net, offset(s)?),
+};

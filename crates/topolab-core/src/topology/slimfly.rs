@@ -14,8 +14,20 @@ use super::{
 };
 use crate::error::Result;
 use crate::field::{check_order, Field};
+use crate::network::Capability;
+use crate::network::POLARFLY_CLUSTERS;
 use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
+use crate::traffic::worst::offset;
+use crate::traffic::worst::router_map;
+use crate::traffic::PatternDef;
+use crate::traffic::{Spec as TrafficSpec, Traffic, IDLE};
+
+/// Slim Fly's MMS coordinates (t, x, y) (Besta & Hoefler, SC14, §II-B).
+pub const MMS_COORDINATES: Capability = Capability {
+    what: "Slim Fly MMS coordinates",
+    fields: &["t", "x", "y"],
+};
 
 pub const FAMILY: Family = Family {
     name: "slimfly",
@@ -137,7 +149,7 @@ fn build(p: &Params) -> Result<Network> {
     let field = Field::new(q, "slimfly", "q")?;
     let qs = q as usize;
     let mut b = NetworkBuilder::new("slimfly", 2 * qs * qs, false);
-    b.label_fields(crate::network::MMS_COORDINATES.fields);
+    b.label_fields(MMS_COORDINATES.fields);
     let local = b.link_class("local");
     let global = b.link_class("global");
     for t in 0..2 {
@@ -241,6 +253,136 @@ fn design_space(w: &Window) -> Vec<Candidate> {
 fn smaller_members(m: &Member) -> Result<Vec<String>> {
     smaller_by_one(m, "slimfly", "q", 3, 1)
 }
+
+/// Slim Fly (000 §V-C, 001 §4.2, Fig. 5): routers communicate in pairs at distance 2 whose
+/// routes overlap on one link. A "pair of overlapping routes" is four routers A - Y - X - B
+/// on a path: all endpoints of A exchange with those of X (route A-Y-X) and all endpoints of
+/// B with those of Y (route B-X-Y), so link X-Y carries 2p flows in each direction (001 §4.2:
+/// "2p flows passing per direction, resulting to 1/(2p) of the maximum throughput"). 000 §V-C
+/// describes the same construction (R_1..R_a with R_x via R_y, R_1..R_b with R_y via R_x,
+/// "send and receive") but states MIN is limited to 1/(p+1); its own construction gives 2p
+/// flows per direction, so topolab follows 001 and the tests pin 2p. topolab chooses A only
+/// where Y is the ONLY common neighbour of A and X (likewise X for B and Y), so every minimal
+/// path, not just the one a deterministic router picks, crosses X-Y. The greedy assignment
+/// (001: "easily achieved with a greedy assignment"; 000: "until all possibilities are
+/// exhausted") walks the links in ascending (src, dst) order and takes the lowest-numbered
+/// free A and B; routers left without a structure stay idle.
+/// The construction needs only that two routers at distance 2 have one common neighbour,
+/// which holds for every non-adjacent pair of PolarFly's ER_q (Lakhotia et al., SC22, §III),
+/// so `slimfly-worst` also takes PolarFly networks, with the same 2p flows per direction.
+pub(crate) fn worst_traffic(
+    s: &TrafficSpec,
+    net: &Network,
+    offset: Option<i64>,
+) -> Result<Traffic> {
+    if offset.is_some() {
+        return Err(s.invalid(
+            "offset",
+            s.text("offset").unwrap_or_default(),
+            "no offset for the Slim Fly worst case (its pairs come from the greedy \
+                 assignment)",
+        ));
+    }
+    // The construction reads only the graph: a network labelled with MMS coordinates, or
+    // one whose labels carry no structure (an imported BookSim2 anynet Slim Fly: `index`).
+    let unstructured = net.label_fields().iter().all(|f| f == "index");
+    if !unstructured && !net.has(MMS_COORDINATES) && !net.has(POLARFLY_CLUSTERS) {
+        return Err(s.invalid(
+            "network",
+            format!(
+                "family '{}' with router labels ({})",
+                net.family(),
+                net.label_fields().join(", ")
+            ),
+            &format!(
+                "a network with {} (router labels {}), a PolarFly or a graph without \
+                 structural labels (an imported one, e.g. a BookSim2 anynet Slim Fly: the \
+                 construction reads only the graph)",
+                MMS_COORDINATES.what,
+                MMS_COORDINATES.fields.join(", ")
+            ),
+        ));
+    }
+    if net.directed() {
+        return Err(s.invalid("network", "a directed network", "an undirected network"));
+    }
+    let partner = slimfly_partners(net);
+    if partner.iter().all(|&p| p == IDLE) {
+        return Err(s.invalid(
+            "network",
+            net.spec(),
+            "a network with two routers at distance 2 whose only common neighbour is \
+             adjacent to a router at distance 2 from it (any Slim Fly)",
+        ));
+    }
+    Ok(Traffic::Table {
+        name: "slimfly-worst",
+        dest: router_map(net, &partner),
+    })
+}
+
+/// The greedy pairing of 000 §V-C / 001 §4.2 (see `worst_traffic`): partner[r] is the
+/// router r exchanges with, IDLE when r found no structure.
+fn slimfly_partners(net: &Network) -> Vec<u32> {
+    let n = net.num_routers();
+    let adjacent = |u: usize, v: u32| net.neighbors(u).binary_search(&v).is_ok();
+    // The common neighbour of u and v when they are at distance 2 and it is the only one.
+    let only_middle = |u: usize, v: usize| -> Option<u32> {
+        if u == v || adjacent(u, v as u32) {
+            return None;
+        }
+        let (a, b) = (net.neighbors(u), net.neighbors(v));
+        let (mut i, mut j, mut found) = (0, 0, None);
+        while i < a.len() && j < b.len() {
+            match a[i].cmp(&b[j]) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => {
+                    if found.is_some() {
+                        return None;
+                    }
+                    found = Some(a[i]);
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        found
+    };
+    let mut partner = vec![IDLE; n];
+    let has_endpoints = |r: usize| net.endpoints()[r] > 0;
+    let free = |partner: &[u32], r: usize| partner[r] == IDLE && has_endpoints(r);
+    for link in net.links() {
+        let (x, y) = (link.src as usize, link.dst as usize);
+        if !free(&partner, x) || !free(&partner, y) {
+            continue;
+        }
+        // A next to Y, routed to X only through Y; B next to X, routed to Y only through X.
+        let a = net
+            .neighbors(y)
+            .iter()
+            .map(|&a| a as usize)
+            .find(|&a| a != x && free(&partner, a) && only_middle(a, x) == Some(y as u32));
+        let Some(a) = a else { continue };
+        let b = net.neighbors(x).iter().map(|&b| b as usize).find(|&b| {
+            b != y && b != a && free(&partner, b) && only_middle(b, y) == Some(x as u32)
+        });
+        let Some(b) = b else { continue };
+        for (u, v) in [(a, x), (b, y)] {
+            partner[u] = v as u32;
+            partner[v] = u as u32;
+        }
+    }
+    partner
+}
+
+/// `slimfly-worst`: the Slim Fly worst case for minimal routing.
+pub const WORST_TRAFFIC: PatternDef = PatternDef {
+    name: "slimfly-worst",
+    aliases: &["sf-worst"],
+    params: &[],
+    build: |s, net, _| worst_traffic(s, net, offset(s)?),
+};
 
 #[cfg(test)]
 mod tests {

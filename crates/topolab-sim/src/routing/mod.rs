@@ -27,12 +27,12 @@ use crate::topo::SimTopology;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 use topolab_core::progress::Monitor;
-use topolab_core::routing::catalog::{self, Definition, UgalChoice};
+use topolab_core::routing::catalog::{self, Definition};
 use topolab_core::routing::minimal::endpoint_diameter;
 use topolab_core::routing::rule::{HopRouting, RouteState};
 use topolab_core::routing::HopMatrix;
 use topolab_core::routing::{Ports, VcSplit};
-use topolab_core::{Network, Params, TopologySpec};
+use topolab_core::Network;
 
 /// An output port and the VCs the head flit may be allocated there (inclusive range).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -123,40 +123,13 @@ pub enum Routing {
     Rule(rule::RuleRouting),
 }
 
-/// The router-level traffic matrix of a simulator traffic spec (`uniform`, `shift:k=3`,
-/// `worst`, ...) for static channel loads of `routing` (a catalog spec): the expected rates of
-/// `Traffic::destination`, by destination endpoint too where the routing takes a bundle's port
-/// by it. With `max_pairs`, a pattern of more router pairs is an error
-/// (`Demands::from_endpoint_rates`).
-pub fn traffic_demands(
-    net: &Network,
-    traffic: &str,
-    routing: &str,
-    max_pairs: Option<usize>,
-) -> Result<topolab_core::routing::load::Demands> {
-    use topolab_core::routing::load::{needs_destinations, Demands};
-    let t = crate::traffic::Traffic::parse(traffic, net)?;
-    let by_destination = needs_destinations(net, catalog::reading_ports(routing)?);
-    let mut tmp = Vec::new();
-    Ok(Demands::from_endpoint_rates(
-        net,
-        max_pairs,
-        by_destination,
-        |i, out| {
-            tmp.clear();
-            t.rates(i as u32, &mut tmp);
-            out.extend(tmp.iter().map(|&(d, w)| (d as u64, w)));
-        },
-    )?)
-}
-
 fn vc_policy(
-    spec: &TopologySpec,
+    spec: &catalog::RoutingSpec,
     default_hop: bool,
     classes: u32,
     num_vcs: u32,
 ) -> Result<VcPolicy> {
-    let p = Params::new(&spec.family, &spec.params);
+    let p = spec.params();
     let choice = match spec.params.get("vcs").map(|v| v.to_string()) {
         None => {
             if default_hop {
@@ -200,11 +173,17 @@ impl Routing {
         cfg: &SimConfig,
         monitor: &dyn Monitor,
     ) -> Result<Routing> {
-        let asked = TopologySpec::parse(spec)?.family;
-        let spec = catalog::resolve_alias(spec, cfg.booksim_compat)?;
-        let parsed = TopologySpec::parse(&spec)?;
-        let name = parsed.family.as_str();
-        let entry = catalog::find(name).map_err(|_| unknown_routing(name))?;
+        let spec = match catalog::RoutingSpec::parse(spec, cfg.booksim_compat) {
+            Ok(spec) => spec,
+            Err(topolab_core::TopolabError::InvalidParameter { param, value, .. })
+                if param == "routing" =>
+            {
+                return Err(unknown_routing(&value))
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let (asked, entry) = (spec.asked.as_str(), spec.entry);
+        let name = entry.name;
         if !entry.readers.simulator {
             return Err(SimError::param(
                 "routing",
@@ -219,10 +198,9 @@ impl Routing {
         match entry.definition {
             Definition::Simulator => {
                 // min_static, the one table routing the simulator defines itself.
-                catalog::check_keys(&parsed, entry.params)?;
                 let hops = HopMatrix::build(net, monitor)?;
                 let diameter = endpoint_diameter(net, &hops)?;
-                let policy = vc_policy(&parsed, false, diameter, v)?;
+                let policy = vc_policy(&spec, false, diameter, v)?;
                 let table = topolab_core::routing::NextHopTable::build(net, &hops, monitor)?;
                 Ok(Routing::MinStatic(minimal::MinStatic::new(
                     minimal::port_table(topo, &table)?,
@@ -230,14 +208,14 @@ impl Routing {
                 )))
             }
             Definition::Ugal { global } => {
-                let built = match catalog::build_rule(net, &spec, monitor) {
+                let built = match catalog::build_rule_spec(net, &spec, monitor) {
                     Ok(built) => built.expect("UGAL is a rule"),
                     Err(topolab_core::TopolabError::InvalidNetwork(why)) if asked != name => {
                         return Err(SimError::param("routing", format!("'{asked}'"), why))
                     }
                     Err(e) => return Err(e.into()),
                 };
-                let choice = UgalChoice::from_params(&Params::new(name, &parsed.params))?;
+                let choice = spec.ugal.expect("a UGAL spec carries its decision");
                 let Ok(topolab_core::routing::Rule::Ugal(candidates)) = Arc::try_unwrap(built.rule)
                 else {
                     unreachable!("a UGAL entry builds UGAL candidates, with one owner")
@@ -257,7 +235,7 @@ impl Routing {
                 )?))
             }
             Definition::Rule(_) => {
-                let built = match catalog::build_rule(net, &spec, monitor) {
+                let built = match catalog::build_rule_spec(net, &spec, monitor) {
                     Ok(built) => built.expect("a rule"),
                     // The simulator's former routings (now aliases) refused an unsuitable
                     // network as a bad `routing` parameter; they still do.
@@ -277,7 +255,7 @@ impl Routing {
                          fixes both; give its rule, e.g. torus_dor for dor)",
                     ));
                 }
-                let takes_vcs = entry.params.contains(&"vcs");
+                let takes_vcs = entry.params.iter().any(|p| p.name == "vcs");
                 Ok(Routing::Rule(
                     rule::RuleRouting::new(
                         built.rule,

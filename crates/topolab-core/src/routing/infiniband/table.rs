@@ -218,3 +218,18 @@ pub fn from_params(net: &Network, params: &crate::spec::Params) -> Result<TableR
     )?;
     TableRouting::new(net, &tb, &format!("infiniband:dir={dir}"))
 }
+
+/// The catalog entry: the tables a fabric runs, read from OpenSM's dumps.
+pub const INFINIBAND: crate::routing::catalog::RoutingEntry = crate::routing::catalog::RoutingEntry {
+    name: "infiniband",
+    params: &[crate::topology::ParamDef {
+        name: "dir",
+        kind: crate::topology::ParamKind::Text,
+        default: None,
+        help: "the directory holding opensm-lfts.dump (LFTs), opensm-sl2vl.dump (SL2VL) and path-sl.txt (path SLs)",
+    }],
+    readers: crate::routing::catalog::BOTH,
+    summary: "the tables a fabric runs: dir=DIRECTORY with opensm-lfts.dump (LFTs), opensm-sl2vl.dump (SL2VL) and path-sl.txt (path SLs), from `topolab routing export` or `topolab routing opensm`",
+    source: "Daryin & Korzh, JSFI 2014, §3; OpenSM's dump formats",
+    definition: crate::routing::catalog::Definition::Rule(|net, p, _| Ok(from_params(net, p)?.into())),
+};

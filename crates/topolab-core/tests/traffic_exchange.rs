@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use topolab_core::build_str;
-use topolab_sim::traffic::Exchange;
+use topolab_core::traffic::Exchange;
 
 fn exchange(spec: &str, net_spec: &str) -> Exchange {
     let net = build_str(net_spec).unwrap();

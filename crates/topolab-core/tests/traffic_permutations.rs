@@ -4,8 +4,8 @@
 
 use rand_chacha::ChaCha8Rng;
 use topolab_core::rng::{stream, Stream};
+use topolab_core::traffic::{Traffic, PATTERNS};
 use topolab_core::{build_str, Network};
-use topolab_sim::traffic::Traffic;
 
 fn rng() -> ChaCha8Rng {
     stream(7, Stream::Traffic, 0)
@@ -297,11 +297,15 @@ fn sources_out_of_range_send_nothing() {
     let net = build_str("slimfly:q=3").unwrap();
     let n = net.num_endpoints() as u32;
     let mut r = rng();
-    for name in Traffic::NAMES.iter().filter(|n| !n.contains("worst")) {
+    for name in PATTERNS
+        .iter()
+        .map(|d| d.name)
+        .filter(|n| !n.contains("worst"))
+    {
         let t = pattern(name, &net);
         assert_eq!(t.destination(n, &mut r), None, "{name}");
         assert_eq!(t.destination(u32::MAX, &mut r), None, "{name}");
         assert!(!t.is_source(n), "{name}");
-        assert_eq!(t.name(), *name);
+        assert_eq!(t.name(), name);
     }
 }

@@ -1,8 +1,8 @@
 //! Pattern specs: every listed name parses, aliases and case work, the same spec gives the same
 //! pattern, and bad specs fail with an error naming the parameter, the value and what is allowed.
 
+use topolab_core::traffic::{Traffic, PATTERNS};
 use topolab_core::{build_str, Network, NetworkBuilder};
-use topolab_sim::traffic::Traffic;
 
 /// A network of the family each adversarial pattern needs; slimfly:q=5 for the others.
 fn network_for(name: &str) -> Network {
@@ -19,7 +19,7 @@ fn network_for(name: &str) -> Network {
 
 #[test]
 fn every_listed_name_parses_and_reports_itself() {
-    for &name in Traffic::NAMES {
+    for name in PATTERNS.iter().map(|d| d.name) {
         let net = network_for(name);
         let t = Traffic::parse(name, &net).unwrap_or_else(|e| panic!("{name}: {e}"));
         let expected = if name == "worst" {
@@ -81,7 +81,7 @@ fn assert_error(spec: &str, net: &Network, needles: &[&str]) {
 fn bad_specs_name_parameter_value_and_what_is_allowed() {
     let net = build_str("slimfly:q=5").unwrap(); // 200 endpoints, 7 address bits
     let mut names = vec!["'pattern'", "'bogus'"];
-    names.extend(Traffic::NAMES);
+    names.extend(PATTERNS.iter().map(|d| d.name));
     assert_error("bogus", &net, &names);
     assert_error("shift:q=3", &net, &["unknown parameter 'q'", "k, active"]);
     assert_error("uniform:x=1", &net, &["unknown parameter 'x'", "(none)"]);

@@ -15,9 +15,9 @@ use topolab_core::progress::Silent;
 use topolab_core::rng::{stream, Stream};
 use topolab_core::routing::catalog::build_static;
 use topolab_core::routing::load::channel_load;
+use topolab_core::traffic::traffic_demands;
+use topolab_core::traffic::Traffic;
 use topolab_core::{build_str, Network};
-use topolab_sim::routing::traffic_demands;
-use topolab_sim::traffic::Traffic;
 
 fn rng() -> ChaCha8Rng {
     stream(11, Stream::Traffic, 0)

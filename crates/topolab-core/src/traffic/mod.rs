@@ -1,14 +1,16 @@
-//! Traffic: who sends to whom. The engine asks a `Traffic` for the destination of each new packet
-//! and runs an `Exchange` (fixed message lists) to completion; everything else about traffic —
-//! the patterns of the papers, their parameters and their validation — lives in this module, one
-//! file per pattern family:
+//! Traffic: who sends to whom. The simulator's engine asks a `Traffic` for the destination of
+//! each new packet and runs an `Exchange` (fixed message lists) to completion; static analysis
+//! reads the same patterns' rates (`traffic_demands`). One file per pattern:
 //!
-//! - `permutations.rs`: bit permutations (bit complement, bit reverse, shuffle, rotation,
-//!   transpose) on the largest power-of-two subset of endpoints (000 §V-B), digit permutations
-//!   (tornado, neighbor), random permutation and the shift patterns (000 §V-B, 001 §4.2);
+//! - `bits.rs`: bit permutations (bit complement, bit reverse, shuffle, rotation, transpose) on
+//!   the largest power-of-two subset of endpoints (000 §V-B);
+//! - `digits.rs`: digit permutations (tornado, neighbor);
+//! - `randperm.rs`: a random permutation; `shift.rs`: the shift patterns (000 §V-B, 001 §4.2);
 //! - `hotspot.rs`: uniform traffic with a fraction sent to a few hot endpoints;
-//! - `adversarial.rs`: the worst cases of Slim Fly (000 §V-C, 001 §4.2), PolarFly (every
-//!   router to a neighbour, Lakhotia et al., SC22), Dragonfly (group i to group i+1), fat tree (through the core), MLFM and OFT (shift patterns of 001 §4.2);
+//! - `worst.rs`: `worst` and the `<family>-worst` patterns, whose constructions are in their
+//!   families' files (`topology::<family>::worst_traffic`): Slim Fly (000 §V-C, 001 §4.2),
+//!   PolarFly (every router to a neighbour, Lakhotia et al., SC22), Dragonfly (group i to group
+//!   i+1), fat tree (through the core), MLFM and OFT (shift patterns of 001 §4.2);
 //! - `exchange.rs`: the all-to-all and 3D nearest-neighbour exchanges of 001 §4.4.
 //!
 //! Specs are written like topology specs, `name:key=value,...` (`shift:k=3`,
@@ -17,23 +19,29 @@
 //! and allocation-free. Endpoint ids are the network's: contiguous router by router
 //! (`Network::endpoint_router`). docs/traffic.md describes every pattern.
 
-mod adversarial;
+mod bits;
+mod digits;
 mod exchange;
 mod hotspot;
-mod permutations;
+mod randperm;
+mod shift;
+pub(crate) mod worst;
 
 use std::fmt;
 use std::sync::Arc;
 
+use crate::rng::{stream, Stream};
+use crate::routing::catalog;
+use crate::routing::load::{needs_destinations, Demands};
+use crate::topology::ParamDef;
+use crate::{Network, Params, Result, TopolabError, TopologySpec};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use topolab_core::rng::{stream, Stream};
-use topolab_core::{Network, Params, Result, TopolabError, TopologySpec};
 
-pub use exchange::Exchange;
+pub use exchange::{Exchange, EXCHANGES};
 
 /// Marks a source that sends nothing in a destination table.
-const IDLE: u32 = u32::MAX;
+pub(crate) const IDLE: u32 = u32::MAX;
 
 /// A fixed destination per source endpoint (`IDLE` for sources that send nothing), shared
 /// cheaply between clones. Debug prints a summary instead of every entry.
@@ -41,7 +49,7 @@ const IDLE: u32 = u32::MAX;
 pub struct DestTable(Arc<[u32]>);
 
 impl DestTable {
-    fn new(dest: Vec<u32>) -> Self {
+    pub(crate) fn new(dest: Vec<u32>) -> Self {
         DestTable(dest.into())
     }
 
@@ -116,104 +124,45 @@ pub enum Traffic {
     },
 }
 
-/// One accepted pattern name: canonical name, aliases, parameters.
-struct PatternDef {
-    name: &'static str,
-    aliases: &'static [&'static str],
-    params: &'static [&'static str],
+/// One traffic pattern: canonical name, aliases, declared parameters and how it is built for a
+/// network (from the parsed spec, the network and its endpoint count). Each pattern's file
+/// declares its own; `PATTERNS` lists them.
+#[derive(Clone, Copy)]
+pub struct PatternDef {
+    pub name: &'static str,
+    pub aliases: &'static [&'static str],
+    pub params: &'static [ParamDef],
+    pub(crate) build: fn(&Spec, &Network, u32) -> Result<Traffic>,
 }
 
-const PATTERNS: &[PatternDef] = &[
-    PatternDef {
-        name: "uniform",
-        aliases: &["random", "uniform-random"],
-        params: &[],
-    },
-    PatternDef {
-        name: "bitcomp",
-        aliases: &["bit-complement", "bitcomplement", "complement"],
-        params: &[],
-    },
-    PatternDef {
-        name: "bitrev",
-        aliases: &["bit-reverse", "bitreverse", "bit-reversal", "reverse"],
-        params: &[],
-    },
-    PatternDef {
-        name: "shuffle",
-        aliases: &["perfect-shuffle"],
-        params: &[],
-    },
-    PatternDef {
-        name: "rotation",
-        aliases: &["bit-rotation", "bitrotation", "bitrot", "rotate"],
-        params: &["k"],
-    },
-    PatternDef {
-        name: "transpose",
-        aliases: &[],
-        params: &[],
-    },
-    PatternDef {
-        name: "tornado",
-        aliases: &[],
-        params: &["dims"],
-    },
-    PatternDef {
-        name: "neighbor",
-        aliases: &["neighbour"],
-        params: &["dims"],
-    },
-    PatternDef {
-        name: "randperm",
-        aliases: &["random-permutation", "perm"],
-        params: &["seed"],
-    },
-    PatternDef {
-        name: "shift",
-        aliases: &[],
-        params: &["k", "active"],
-    },
-    PatternDef {
-        name: "hotspot",
-        aliases: &["hot-spot"],
-        params: &["fraction", "spots", "at"],
-    },
-    PatternDef {
-        name: "worst",
-        aliases: &["adversarial", "wc", "worst-case"],
-        params: &["offset"],
-    },
-    PatternDef {
-        name: "slimfly-worst",
-        aliases: &["sf-worst"],
-        params: &[],
-    },
-    PatternDef {
-        name: "polarfly-worst",
-        aliases: &["pf-worst", "badpf", "perm1hop"],
-        params: &[],
-    },
-    PatternDef {
-        name: "dragonfly-worst",
-        aliases: &["df-worst", "bad-dragon"],
-        params: &["offset"],
-    },
-    PatternDef {
-        name: "fattree-worst",
-        aliases: &["ft-worst"],
-        params: &["offset"],
-    },
-    PatternDef {
-        name: "mlfm-worst",
-        aliases: &[],
-        params: &["offset"],
-    },
-    PatternDef {
-        name: "oft-worst",
-        aliases: &[],
-        params: &["offset"],
-    },
+/// Uniform random traffic (BookSim2 `uniform`).
+pub const UNIFORM: PatternDef = PatternDef {
+    name: "uniform",
+    aliases: &["random", "uniform-random"],
+    params: &[],
+    build: |_, _, endpoints| Ok(Traffic::Uniform { endpoints }),
+};
+
+/// Every traffic pattern `Traffic::parse` accepts.
+pub const PATTERNS: &[PatternDef] = &[
+    UNIFORM,
+    bits::BITCOMP,
+    bits::BITREV,
+    bits::SHUFFLE,
+    bits::ROTATION,
+    bits::TRANSPOSE,
+    digits::TORNADO,
+    digits::NEIGHBOR,
+    randperm::RANDPERM,
+    shift::SHIFT,
+    hotspot::HOTSPOT,
+    worst::WORST,
+    crate::topology::slimfly::WORST_TRAFFIC,
+    crate::topology::polarfly::WORST_TRAFFIC,
+    crate::topology::dragonfly::WORST_TRAFFIC,
+    crate::topology::fattree::WORST_TRAFFIC,
+    crate::topology::mlfm::WORST_TRAFFIC,
+    crate::topology::oft::WORST_TRAFFIC,
 ];
 
 /// A parsed pattern or exchange spec: its canonical name and typed access to its parameters.
@@ -253,15 +202,11 @@ fn parse_spec(
     text: &str,
     kind: &str,
     name_param: &str,
-    defs: &[(
-        &'static str,
-        &'static [&'static str],
-        &'static [&'static str],
-    )],
+    defs: &[(&'static str, &'static [&'static str], &'static [ParamDef])],
 ) -> Result<Spec> {
     let mut spec = TopologySpec::parse(text)?;
     spec.family = spec.family.replace('_', "-");
-    let Some(&(name, _, allowed)) = defs
+    let Some(&(name, _, params)) = defs
         .iter()
         .find(|(n, aliases, _)| *n == spec.family || aliases.contains(&spec.family.as_str()))
     else {
@@ -274,6 +219,7 @@ fn parse_spec(
         ));
     };
     let context = format!("{kind} {name}");
+    let allowed: Vec<&str> = params.iter().map(|p| p.name).collect();
     for key in spec.params.keys() {
         if !allowed.contains(&key.as_str()) {
             return Err(TopolabError::UnknownParameter {
@@ -330,17 +276,31 @@ pub(crate) fn pattern_rng(seed: u64, salt: u64) -> ChaCha8Rng {
     stream(seed, Stream::Traffic, (1 << 47) | salt)
 }
 
-/// Every traffic pattern `Traffic::parse` accepts: (canonical name, aliases, parameters), for
-/// help texts and completion.
-pub fn catalog() -> Vec<(
-    &'static str,
-    &'static [&'static str],
-    &'static [&'static str],
-)> {
+/// Every traffic pattern `Traffic::parse` accepts, with its declared parameters, for help texts,
+/// documentation and completion.
+pub fn catalog() -> &'static [PatternDef] {
     PATTERNS
-        .iter()
-        .map(|d| (d.name, d.aliases, d.params))
-        .collect()
+}
+
+/// The router-level traffic matrix of a traffic spec (`uniform`, `shift:k=3`,
+/// `worst`, ...) for static channel loads of `routing` (a catalog spec): the expected rates of
+/// `Traffic::destination`, by destination endpoint too where the routing takes a bundle's port
+/// by it. With `max_pairs`, a pattern of more router pairs is an error
+/// (`Demands::from_endpoint_rates`).
+pub fn traffic_demands(
+    net: &Network,
+    traffic: &str,
+    routing: &str,
+    max_pairs: Option<usize>,
+) -> Result<Demands> {
+    let t = Traffic::parse(traffic, net)?;
+    let by_destination = needs_destinations(net, catalog::reading_ports(routing)?);
+    let mut tmp = Vec::new();
+    Demands::from_endpoint_rates(net, max_pairs, by_destination, |i, out| {
+        tmp.clear();
+        t.rates(i as u32, &mut tmp);
+        out.extend(tmp.iter().map(|&(d, w)| (d as u64, w)));
+    })
 }
 
 impl Traffic {
@@ -355,43 +315,12 @@ impl Traffic {
             .collect();
         let spec = parse_spec(spec, "traffic", "pattern", &defs)?;
         let endpoints = endpoint_count(net)?;
-        let s = &spec;
-        match spec.name {
-            "uniform" => Ok(Traffic::Uniform { endpoints }),
-            "bitcomp" => Ok(permutations::bits(BitPattern::Complement, endpoints)),
-            "bitrev" => Ok(permutations::bits(BitPattern::Reverse, endpoints)),
-            "shuffle" => Ok(permutations::bits(BitPattern::Shuffle, endpoints)),
-            "transpose" => Ok(permutations::bits(BitPattern::Transpose, endpoints)),
-            "rotation" => permutations::rotation(s, endpoints),
-            "tornado" | "neighbor" => permutations::digits(s, net, endpoints),
-            "randperm" => permutations::randperm(s, endpoints),
-            "shift" => permutations::shift(s, endpoints),
-            "hotspot" => hotspot::parse(s, endpoints),
-            _ => adversarial::parse(s, net),
-        }
+        let def = PATTERNS
+            .iter()
+            .find(|d| d.name == spec.name)
+            .expect("parse_spec returns a catalog name");
+        (def.build)(&spec, net, endpoints)
     }
-
-    /// Every pattern name `parse` accepts (canonical names; docs/traffic.md lists aliases).
-    pub const NAMES: &'static [&'static str] = &[
-        "uniform",
-        "bitcomp",
-        "bitrev",
-        "shuffle",
-        "rotation",
-        "transpose",
-        "tornado",
-        "neighbor",
-        "randperm",
-        "shift",
-        "hotspot",
-        "worst",
-        "slimfly-worst",
-        "polarfly-worst",
-        "dragonfly-worst",
-        "fattree-worst",
-        "mlfm-worst",
-        "oft-worst",
-    ];
 
     /// Destination endpoint of a new packet from `src`, or None when `src` sends nothing under
     /// this pattern (e.g. outside the power-of-two subset of a bit permutation, or `src` out of
@@ -402,7 +331,7 @@ impl Traffic {
             Traffic::Uniform { endpoints } => {
                 (src < *endpoints).then(|| rng.random_range(0..*endpoints))
             }
-            Traffic::Bits { pattern, bits } => permutations::bit_destination(*pattern, *bits, src),
+            Traffic::Bits { pattern, bits } => bits::bit_destination(*pattern, *bits, src),
             Traffic::Table { dest, .. } => dest.get(src),
             Traffic::HalfShift { half } => {
                 if src >= 2 * half {
@@ -448,7 +377,7 @@ impl Traffic {
             }
             Traffic::Uniform { .. } => {}
             Traffic::Bits { pattern, bits } => {
-                out.extend(permutations::bit_destination(*pattern, *bits, src).map(|d| (d, 1.0)))
+                out.extend(bits::bit_destination(*pattern, *bits, src).map(|d| (d, 1.0)))
             }
             Traffic::Table { dest, .. } => out.extend(dest.get(src).map(|d| (d, 1.0))),
             Traffic::HalfShift { half } if src < 2 * half => {
@@ -505,7 +434,7 @@ impl Traffic {
         match self {
             Traffic::Uniform { endpoints } | Traffic::Hotspot { endpoints, .. } => src < *endpoints,
             Traffic::Bits { pattern, bits } => {
-                permutations::bit_destination(*pattern, *bits, src).is_some()
+                bits::bit_destination(*pattern, *bits, src).is_some()
             }
             Traffic::Table { dest, .. } => dest.get(src).is_some(),
             Traffic::HalfShift { half } => src < 2 * half,

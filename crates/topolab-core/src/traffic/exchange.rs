@@ -8,8 +8,9 @@
 //! and 512 KB per nearest-neighbour message (KB = 1024 bytes: 30 × 256 = 7,680 = 7.5 KB).
 
 use super::{endpoint_count, parse_spec, pattern_rng, Spec};
+use crate::topology::{ParamDef, ParamKind};
+use crate::{Network, Result};
 use rand::seq::SliceRandom;
-use topolab_core::{Network, Result};
 
 /// Packet size of 001 §4.1.
 pub const DEFAULT_PACKET_BYTES: u64 = 256;
@@ -30,21 +31,73 @@ pub struct Exchange {
     pub per_source: Vec<Vec<(u32, u32)>>,
 }
 
-type Def = (
-    &'static str,
-    &'static [&'static str],
-    &'static [&'static str],
-);
-const EXCHANGES: &[Def] = &[
+/// The exchanges: name, aliases, declared parameters.
+pub const EXCHANGES: &[(&str, &[&str], &[ParamDef])] = &[
     (
         "alltoall",
         &["a2a", "all-to-all"],
-        &["packets", "bytes", "packet_bytes", "order", "seed"],
+        &[
+            ParamDef {
+                name: "packets",
+                kind: ParamKind::Int,
+                default: Some("30"),
+                help: "packets per message (7.5 KB of 256-byte packets)",
+            },
+            ParamDef {
+                name: "bytes",
+                kind: ParamKind::Int,
+                default: Some("7680"),
+                help: "message size in bytes (instead of packets)",
+            },
+            ParamDef {
+                name: "packet_bytes",
+                kind: ParamKind::Int,
+                default: Some("256"),
+                help: "bytes per packet, with bytes",
+            },
+            ParamDef {
+                name: "order",
+                kind: ParamKind::Text,
+                default: Some("random"),
+                help: "random or shift: the order of each source's messages",
+            },
+            ParamDef {
+                name: "seed",
+                kind: ParamKind::Int,
+                default: Some("0"),
+                help: "seed of the random order",
+            },
+        ],
     ),
     (
         "nn3d",
         &["nn", "nearest-neighbor", "nearest-neighbour"],
-        &["dims", "packets", "bytes", "packet_bytes"],
+        &[
+            ParamDef {
+                name: "dims",
+                kind: ParamKind::Dims,
+                default: Some("a balanced 3D grid of the endpoints"),
+                help: "process grid AxBxC",
+            },
+            ParamDef {
+                name: "packets",
+                kind: ParamKind::Int,
+                default: Some("2048"),
+                help: "packets per message (512 KB of 256-byte packets)",
+            },
+            ParamDef {
+                name: "bytes",
+                kind: ParamKind::Int,
+                default: Some("524288"),
+                help: "message size in bytes (instead of packets)",
+            },
+            ParamDef {
+                name: "packet_bytes",
+                kind: ParamKind::Int,
+                default: Some("256"),
+                help: "bytes per packet, with bytes",
+            },
+        ],
     ),
 ];
 

@@ -2,9 +2,11 @@
 //! (uniformly among them), otherwise to an endpoint drawn uniformly from all of them. With
 //! `fraction=1` this is BookSim2's `hotspot` with equal rates.
 
+use super::PatternDef;
 use super::{Spec, Traffic};
+use crate::topology::{ParamDef, ParamKind};
+use crate::Result;
 use std::sync::Arc;
-use topolab_core::Result;
 
 /// Fraction of packets sent to the hot spots when the spec does not say.
 pub const DEFAULT_FRACTION: f64 = 0.1;
@@ -51,3 +53,30 @@ pub(super) fn parse(s: &Spec, endpoints: u32) -> Result<Traffic> {
         spots: Arc::from(spots),
     })
 }
+
+/// Hot-spot traffic.
+pub const HOTSPOT: PatternDef = PatternDef {
+    name: "hotspot",
+    aliases: &["hot-spot"],
+    params: &[
+        ParamDef {
+            name: "fraction",
+            kind: ParamKind::Float,
+            default: Some("0.1"),
+            help: "fraction of packets sent to the hot spots",
+        },
+        ParamDef {
+            name: "spots",
+            kind: ParamKind::Int,
+            default: Some("1"),
+            help: "hot spots, spread evenly over the endpoint ids",
+        },
+        ParamDef {
+            name: "at",
+            kind: ParamKind::Dims,
+            default: Some("none"),
+            help: "the hot endpoints, ids written AxBxC (instead of spots)",
+        },
+    ],
+    build: |s, _, endpoints| parse(s, endpoints),
+};

@@ -1,0 +1,127 @@
+//! `Rule`: the enum over every hop-by-hop rule type, dispatched by `match` so that the
+//! simulator's cycle loop calls no trait object. A new rule type adds one line to `rules!`.
+
+use super::rule::{Hop, HopRouting, RouteState, Select};
+use rand_chacha::ChaCha8Rng;
+
+/// The enum over every hop-by-hop rule type (`Rule`), dispatched by `match` (no trait
+/// object on the simulator's hot path), with `From` for each type.
+macro_rules! rules {
+    ($($variant:ident($ty:ty),)*) => {
+        /// Every hop-by-hop routing rule, one variant per type.
+        pub enum Rule {
+            $($variant($ty),)*
+        }
+        $(impl From<$ty> for Rule {
+            fn from(r: $ty) -> Rule {
+                Rule::$variant(r)
+            }
+        })*
+        // The trait's methods also as inherent ones, so that a `Rule` reads like the trait
+        // object it replaces (callers need not import `HopRouting`).
+        impl Rule {
+            pub fn name(&self) -> String {
+                HopRouting::name(self)
+            }
+            pub fn vc_classes(&self) -> u32 {
+                HopRouting::vc_classes(self)
+            }
+            pub fn max_hops(&self) -> u32 {
+                HopRouting::max_hops(self)
+            }
+            pub fn oblivious(&self) -> bool {
+                HopRouting::oblivious(self)
+            }
+            pub fn default_select(&self) -> Select {
+                HopRouting::default_select(self)
+            }
+            pub fn start(&self, s: u32, t: u32, out: &mut Vec<(RouteState, f64)>) {
+                HopRouting::start(self, s, t, out)
+            }
+            pub fn host_start(&self, s: u32, t: u32, d: u32) -> Option<RouteState> {
+                HopRouting::host_start(self, s, t, d)
+            }
+            #[inline]
+            pub fn sample_start(&self, s: u32, t: u32, rng: &mut ChaCha8Rng) -> RouteState {
+                HopRouting::sample_start(self, s, t, rng)
+            }
+            #[inline]
+            pub fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
+                HopRouting::next(self, r, t, hop, st, out)
+            }
+        }
+        impl HopRouting for Rule {
+            fn name(&self) -> String {
+                match self { $(Rule::$variant(r) => r.name(),)* }
+            }
+            fn vc_classes(&self) -> u32 {
+                match self { $(Rule::$variant(r) => r.vc_classes(),)* }
+            }
+            fn max_hops(&self) -> u32 {
+                match self { $(Rule::$variant(r) => r.max_hops(),)* }
+            }
+            fn default_select(&self) -> Select {
+                match self { $(Rule::$variant(r) => r.default_select(),)* }
+            }
+            fn oblivious(&self) -> bool {
+                match self { $(Rule::$variant(r) => r.oblivious(),)* }
+            }
+            fn start(&self, s: u32, t: u32, out: &mut Vec<(RouteState, f64)>) {
+                match self { $(Rule::$variant(r) => r.start(s, t, out),)* }
+            }
+            fn host_start(&self, s: u32, t: u32, d: u32) -> Option<RouteState> {
+                match self { $(Rule::$variant(r) => r.host_start(s, t, d),)* }
+            }
+            #[inline]
+            fn sample_start(&self, s: u32, t: u32, rng: &mut ChaCha8Rng) -> RouteState {
+                match self { $(Rule::$variant(r) => r.sample_start(s, t, rng),)* }
+            }
+            #[inline]
+            fn state_vc(&self, st: RouteState) -> u8 {
+                match self { $(Rule::$variant(r) => r.state_vc(st),)* }
+            }
+            #[inline]
+            fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
+                match self { $(Rule::$variant(x) => x.next(r, t, hop, st, out),)* }
+            }
+            #[inline]
+            fn next_each<F: FnMut(Hop)>(&self, r: u32, t: u32, hop: u32, st: RouteState, out: F) {
+                match self { $(Rule::$variant(x) => x.next_each(r, t, hop, st, out),)* }
+            }
+            #[inline]
+            fn table_entry(&self, r: u32, t: u32, st: RouteState) -> Option<&u8> {
+                match self { $(Rule::$variant(x) => x.table_entry(r, t, st),)* }
+            }
+            #[inline]
+            fn draw_next(
+                &self,
+                r: u32,
+                t: u32,
+                hop: u32,
+                st: RouteState,
+                rng: &mut ChaCha8Rng,
+            ) -> Option<Hop> {
+                match self { $(Rule::$variant(x) => x.draw_next(r, t, hop, st, rng),)* }
+            }
+        }
+    };
+}
+
+rules! {
+    DistanceBased(super::distance_based::DistanceBased),
+    Dragonfly(super::dragonfly::DragonflyGsid),
+    DragonflyPlus(super::dragonflyplus::DragonflyPlus),
+    Fastest(super::fastest::Fastest),
+    FatTree(super::fattree::FatTreeNca),
+    HammingMesh(super::hammingmesh::HammingMeshMin),
+    Hypercube(super::hypercube::HypercubeTurn),
+    HyperX(super::hyperx::FlatFlyDor),
+    Imase(super::imase::ImaseRouting),
+    InfinibandTables(super::infiniband::table::TableRouting),
+    Minimal(super::minimal::Minimal),
+    SlimFlyMms(super::slimfly_algebraic::SlimFlyAlgebraic),
+    Torus(super::torus::TorusDor),
+    Ugal(super::generic::UgalCandidates),
+    UpDown(super::generic::UpDown),
+    Valiant(super::generic::Valiant),
+}
