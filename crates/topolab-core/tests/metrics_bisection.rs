@@ -368,7 +368,10 @@ fn message(err: TopolabError) -> String {
 fn bad_input_is_rejected_by_name() {
     let net = build_str("hypercube:n=3").unwrap();
     let err = message(bisection(&net, 0, 1, &Silent).unwrap_err());
-    assert!(err.contains("'runs'") && err.contains("= 0"), "{err}");
+    assert!(
+        err.contains("'bisection_runs'") && err.contains("= 0") && err.contains("1 to 1000"),
+        "{err}"
+    );
 
     let one = NetworkBuilder::new("one", 1, false).build().unwrap();
     let err = message(bisection(&one, 1, 1, &Silent).unwrap_err());
