@@ -153,7 +153,7 @@ def main() -> None:
         ("ASPL <= ASPL+1", r.aspl_plus1),
     ]:
         print(f"  {name:<16} {t.mean:6.1%}  (95% CI {t.ci_low:.1%} to {t.ci_high:.1%})")
-    print("  000 §III-D (N ~ 8,192): disconnect 75% (Table III), diameter 40%, ASPL 55%")
+    print("  Besta & Hoefler, SC14, §III-D (N ~ 8,192): disconnect 75% (Table III), diameter 40%, ASPL 55%")
 
 
 if __name__ == "__main__":

@@ -92,7 +92,7 @@ def test_moore_command(capsys):
     assert doc["inputs"] == {"degree": 8, "diameter": 4, "directed": True}
     assert doc["moore_bound"] == 4681 and doc["units"]["moore_bound"] == "routers"
     code, out, _ = run(capsys, "moore", "--degree", "96", "--diameter", "2")
-    assert out.strip() == "9217"  # 000 §II-B3
+    assert out.strip() == "9217"  # Besta & Hoefler, SC14, §II-B3
     code, _, err = run(capsys, "moore", "--degree", "1000", "--diameter", "100")
     assert code == 2 and "'diameter' = 100" in err
 

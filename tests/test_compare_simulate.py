@@ -1,6 +1,6 @@
 """topolab compare --simulate: the stand-ins (--simulate-scaled) keep family and load (checked
-against the enumeration's own rules), the saturation search against closed forms (001 §4.2: MLFM
-and OFT worst cases load every link of a path with p flows), determinism and the frame/report
+against the enumeration's own rules), the saturation search against closed forms (Kathareios et al., SC15,
+§4.2: MLFM and OFT worst cases load every link of a path with p flows), determinism and the frame/report
 plumbing.
 Small networks only: every simulation here takes under a second."""
 
@@ -46,7 +46,7 @@ def _load_of(spec: str, family: str) -> float:
     "radix,endpoints,family,params",
     [
         (48, 10_000, "slimfly", {"q": 17, "p": 18}),  # 38% oversubscribed
-        (48, 10_000, "slimfly", {"q": 19, "p": 15}),  # 000's balanced Slim Fly
+        (48, 10_000, "slimfly", {"q": 19, "p": 15}),  # Besta & Hoefler's (SC14) balanced Slim Fly
         (48, 10_000, "fattree", {"k": 32, "levels": 3, "p": 17, "pods": 32}),
         (48, 10_000, "oft", {"k": 17, "p": 16}),
         # the same global links per pair of groups, not only the same share of groups
@@ -85,8 +85,8 @@ def _search(spec: str, traffic: str, seed: int = 0) -> dict:
     "spec,traffic,p", [("mlfm:h=2,l=2,p=3", "mlfm-worst", 3), ("oft:k=3,p=3", "oft-worst", 3)]
 )
 def test_worst_case_saturation_matches_one_over_p(spec, traffic, p):
-    # 001 §4.2 / docs/traffic.md: every link of a flow's single minimal path carries p flows,
-    # so minimal routing delivers 1/p of the injection bandwidth
+    # Kathareios et al., SC15, §4.2 / docs/traffic.md: every link of a flow's single minimal path carries p
+    # flows, so minimal routing delivers 1/p of the injection bandwidth
     r = _search(spec, traffic)
     delivered = max(a for a in r["accepted_throughput"] if a is not None)
     assert delivered == pytest.approx(1 / p, abs=0.02)

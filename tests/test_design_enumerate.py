@@ -22,18 +22,19 @@ def by_spec(designs):
     return {d.spec: d for d in designs}
 
 
-# --- the configurations 000 §VI-B4 / Table IV names -------------------------------------------
+# --- the configurations Besta & Hoefler, SC14, §VI-B4 / Table IV names
+# -------------------------------------------
 
 
 def test_finds_the_dragonfly_of_radix_43_with_990_routers():
-    # 000 Table IV: DF with k = 43 and N = 10,890 on 990 routers, "N closest to the analyzed SF"
-    # (N = 10,830, router radix 44 with p = 15).
+    # Besta & Hoefler, SC14, Table IV: DF with k = 43 and N = 10,890 on 990 routers, "N closest to the
+    # analyzed SF" (N = 10,830, router radix 44 with p = 15).
     designs = enumerate_designs(44, 10830)
     df = by_spec(designs)["dragonfly:a=22,h=11,p=11,g=45"]
     assert (df.routers, df.endpoints, df.radix) == (990, 10890, 43)
     assert "a=2h=2p (Besta & Hoefler, SC14, §VI-B3e)" in df.tags and "fewer groups" in df.tags
     assert check_design(df) == []
-    # How 000 picked it: among balanced Dragonflies a = 2p = 2h (000 §VI-B3e) of radix 43 the
+    # How Besta & Hoefler (SC14) picked it: among balanced Dragonflies a = 2p = 2h (§VI-B3e) of radix 43 the
     # one with N closest to the Slim Fly's. Brute force over (a, h, p, g) independently:
     best = min(
         (
@@ -50,9 +51,9 @@ def test_finds_the_dragonfly_of_radix_43_with_990_routers():
 
 
 def test_literal_000_search_includes_the_exact_size_but_oversubscribed_dragonfly():
-    # The search as 000 words it (a >= 2h, p >= h, k = 43, N closest) would have found an exact
-    # N = 10,830 (a = 19, h = 6, p = 19, g = 30); it is heavily oversubscribed (p = 19 endpoints
-    # per router, 87/19 global links per router), so 000's pick must have had a = 2p = 2h.
+    # The search as Besta & Hoefler (SC14) word it (a >= 2h, p >= h, k = 43, N closest) would have found an
+    # exact N = 10,830 (a = 19, h = 6, p = 19, g = 30); it is heavily oversubscribed (p = 19 endpoints
+    # per router, 87/19 global links per router), so Besta & Hoefler's (SC14) pick must have had a = 2p = 2h.
     unlimited = by_spec(enumerate_designs(43, 10830, oversubscription=math.inf))
     exact = unlimited["dragonfly:a=19,h=6,p=19,g=30"]
     assert exact.endpoints == 10830 and exact.radix == 43
@@ -68,7 +69,7 @@ def test_finds_slim_fly_q19_for_radix_44_and_its_floor_variant_for_43():
     assert sf.balanced and "ceil p (Besta & Hoefler, SC14, §II-B2)" in sf.tags
     floor = found["slimfly:q=19,p=14"]
     assert floor.balanced and "floor p (Kathareios et al., SC15, §2.1.2)" in floor.tags
-    # 000 prints k = 43 for this Slim Fly; with radix 43 only the floor concentration fits.
+    # Besta & Hoefler (SC14) print k = 43 for this Slim Fly; with radix 43 only the floor concentration fits.
     at_43 = by_spec(enumerate_designs(43, 10830, families=["slimfly"]))
     assert "slimfly:q=19,p=14" in at_43 and "slimfly:q=19,p=15" not in at_43
     for d in (sf, floor):
@@ -76,7 +77,8 @@ def test_finds_slim_fly_q19_for_radix_44_and_its_floor_variant_for_43():
 
 
 def test_slim_fly_oversubscription_of_000_section_v_e():
-    # 000 §V-E: q = 19 with p = 16..21 (up to 15,162 endpoints) are oversubscribed variants.
+    # Besta & Hoefler, SC14, §V-E: q = 19 with p = 16..21 (up to 15,162 endpoints) are oversubscribed
+    # variants.
     found = by_spec(enumerate_designs(50, 13000, tolerance=0.2, families=["sf"], oversubscription=0.4))
     for p in range(16, 22):
         d = found[f"slimfly:q=19,p={p}"]
@@ -94,15 +96,15 @@ def test_finds_the_balanced_dragonfly_of_radix_27():
 
 def test_finds_other_paper_configurations():
     found = by_spec(enumerate_designs(44, 10830))
-    # 000 §V: the simulated FT-3 (k = 44, 22 pods); 000 Table IV: T3D 22x22x22 with p = 1.
+    # Besta & Hoefler, SC14, §V: the simulated FT-3 (k = 44, 22 pods); Table IV: T3D 22x22x22 with p = 1.
     for spec, sizes in [
         ("fattree:k=44,levels=3,p=22,pods=22", (1452, 10648, 44)),
         ("torus:dims=22x22x22,p=1", (10648, 10648, 7)),
     ]:
         d = found[spec]
         assert (d.routers, d.endpoints, d.radix) == sizes
-    # 003 §1.2: the optimal FlatFly for 2,048 radix-36 switches with C = 8 is 4x8x8x8 with link
-    # widths 2,1,1,1 (bisection 50%: balanced).
+    # Daryin & Korzh, JSFI 2014, §1.2: the optimal FlatFly for 2,048 radix-36 switches with C = 8 is 4x8x8x8
+    # with link widths 2,1,1,1 (bisection 50%: balanced).
     flatfly = by_spec(enumerate_designs(36, 16384, families=["hyperx"]))[
         "hyperx:dims=4x8x8x8,widths=2x1x1x1,p=8"
     ]
@@ -151,11 +153,11 @@ def test_no_design_outside_the_constraints(radix, endpoints, tolerance, over, un
         assert d.balanced == (d.load <= 1 + 1e-9)
         assert d.oversubscription == pytest.approx(max(0.0, d.load - 1))
         low_radix_p1 = d.family in ("torus", "mesh", "hypercube", "longhop") and d.concentration == 1
-        if not low_radix_p1:  # 000 §III's p = 1 tori, meshes and hypercubes are exempt
+        if not low_radix_p1:  # Besta & Hoefler, SC14, §III's p = 1 tori, meshes and hypercubes are exempt
             assert 1 - under - 1e-9 <= d.load <= 1 + over + 1e-9, d.spec
         if d.family == "dragonfly":
             a, h, p = (d.params[k] for k in "ahp")
-            assert a >= 2 * h and p >= h  # 000 §VI-B4
+            assert a >= 2 * h and p >= h  # Besta & Hoefler, SC14, §VI-B4
 
 
 def test_order_is_deterministic_and_grouped_by_family():

@@ -62,8 +62,8 @@ def results_only(frame):
 
 
 def test_info_kind_gives_the_papers_sizes(tmp_path):
-    # Closed forms: Slim Fly MMS has 2q^2 routers (000 §II-B); a balanced Dragonfly a(ah+1) routers
-    # with p = h endpoints each (Kim et al. 2008, as in 000 §VI-B4).
+    # Closed forms: Slim Fly MMS has 2q^2 routers (Besta & Hoefler, SC14, §II-B); a balanced Dragonfly a(ah+1)
+    # routers with p = h endpoints each (Kim et al. 2008, as in Besta & Hoefler, SC14, §VI-B4).
     nets = ["slimfly:q=5", "slimfly:q=7", "dragonfly:a=4,h=2,p=2", "dragonfly:a=6,h=3,p=3"]
     frame = run_experiment({"kind": "info", "axes": {"network": nets}}, workers=1, progress=False)
     assert list(frame["routers"]) == [2 * 5**2, 2 * 7**2, 4 * (4 * 2 + 1), 6 * (6 * 3 + 1)]

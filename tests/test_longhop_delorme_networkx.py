@@ -32,7 +32,8 @@ def test_sc14_table_ii_diameters_of_lh_hc():
 def test_balanced_concentration_from_networkx_distances(spec):
     g = topolab.build(spec).to_networkx()
     r = g.number_of_nodes()
-    # 000 §II-B2: link ends x N_r / sum of distances over ordered pairs (self pairs count 0)
+    # Besta & Hoefler, SC14, §II-B2: link ends x N_r / sum of distances over ordered pairs (self pairs count
+    # 0)
     total = nx.average_shortest_path_length(g) * r * (r - 1)
     expected = 2 * g.number_of_edges() * r / total
     assert _core.family_sizes(spec)["balanced_concentration"] == pytest.approx(expected)

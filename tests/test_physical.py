@@ -1,6 +1,6 @@
 """topolab.place / cost / latency against values computed here independently: cable lengths
-from the floor geometry of 000 §VI-B and 004 §III-A, prices from 000's regressions, latencies
-from networkx's Dijkstra."""
+from the floor geometry of Besta & Hoefler, SC14, §VI-B and Fujiwara et al., IPDPS 2014, §III-A, prices from
+Besta & Hoefler's regressions, latencies from networkx's Dijkstra."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 import topolab
 
-FDR10_ELECTRIC = (0.4079, 0.5771)  # 000 §VI-B1, $/Gb/s = a·x + b at 40 Gb/s
+FDR10_ELECTRIC = (0.4079, 0.5771)  # Besta & Hoefler, SC14, §VI-B1, $/Gb/s = a·x + b at 40 Gb/s
 FDR10_OPTICAL = (0.0919, 2.7452)
 
 
@@ -21,7 +21,8 @@ def cable_price(length: float, electric: bool) -> float:
 
 
 def cabinet_length(pl: topolab.Placement, a: int, b: int, f: topolab.Floor) -> float:
-    """Cable length between the cabinets of routers a and b, by the rule of 004 §III-A."""
+    """Cable length between the cabinets of routers a and b, by the rule of Fujiwara et al., IPDPS 2014,
+    §III-A."""
     ca, cb = pl.cabinet_of[a], pl.cabinet_of[b]
     if ca == cb:
         return f.intra_cabinet_cable_m
@@ -66,7 +67,7 @@ def test_hypercube_cost_and_power_by_hand():
     assert rep.cable_cost == pytest.approx(cables)
     assert rep.router_cost == pytest.approx(routers)
     assert rep.cost_per_endpoint == pytest.approx((cables + routers) / 8)
-    assert rep.power_w == pytest.approx(8 * 4 * 4 * 0.7)  # 000 §VI-C
+    assert rep.power_w == pytest.approx(8 * 4 * 4 * 0.7)  # Besta & Hoefler, SC14, §VI-C
     assert rep.power_per_endpoint_w == pytest.approx(11.2)
     by = {c.link_class: c for c in rep.by_class}
     assert set(by) == {"dim0", "dim1", "dim2", "endpoint"}
@@ -90,7 +91,7 @@ def test_cable_lengths_match_the_floor_rule(spec, floor):
 
 
 def test_dragonfly_and_hyperx_from_cabinet_parameters_on_the_004_floor():
-    # 004 §III-B: Dragonfly(8, 256, 39) 615 km, HyperX(8, 256, 37) 372 km.
+    # Fujiwara et al., IPDPS 2014, §III-B: Dragonfly(8, 256, 39) 615 km, HyperX(8, 256, 37) 372 km.
     df = topolab.cost("dragonfly:z=8,c=256,d=39", floor="skywalk")
     hx = topolab.cost("hyperx:z=8,c=256,d=37", floor="skywalk")
     assert df.cabinets == hx.cabinets == 256

@@ -53,7 +53,7 @@ def test_latency_json_has_the_required_keys(capsys):
     # The progress display's one final line (stderr is not a terminal here): routers done.
     assert code == 0 and len(err.splitlines()) == 1 and "3/3" in err
     rep = json.loads(out)
-    # 004 §III-A by hand: 300 + 3 x 60 + 5 x (4.6 + 6.7) = 536.5 ns end to end.
+    # Fujiwara et al., IPDPS 2014, §III-A by hand: 300 + 3 x 60 + 5 x (4.6 + 6.7) = 536.5 ns end to end.
     assert rep["max_latency_ns"] == pytest.approx(536.5)
     assert rep["avg_latency_ns"] == pytest.approx((443 + 453.5 + 536.5) / 3)
     assert rep["avg_hops"] == pytest.approx(4 / 3)
@@ -103,7 +103,7 @@ def test_reproduce_lists_and_runs_table4(capsys):
     rows = {(r["column"], r["quantity"]): r for r in res["rows"]}
     columns = {s["column"] for s in res["setups"]}
     assert {"T3D", "T5D", "HC", "SF", "DF (k=43)", "FBF-3 (k=43)", "FT-3 (k=43)", "DLN (k=43)"} <= columns
-    # Power per node within a few percent (000 §VI-C), exact where the paper is consistent.
+    # Power per node within a few percent (Besta & Hoefler, SC14, §VI-C), exact where the paper is consistent.
     for col in ("T3D", "T5D", "HC", "LH-HC", "DF (k=43)", "DF (N~10K)", "DLN (k=43)", "DLN (N~10K)"):
         assert abs(rows[(col, "power_per_node")]["rel_diff"]) < 0.006, col
     for col in ("SF", "FBF-3 (k=43)", "FBF-3 (N~10K)", "FT-3 (k=43)", "FT-3 (N~10K)"):

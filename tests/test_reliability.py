@@ -94,7 +94,7 @@ def test_deeply_nested_graphml_is_refused(tmp_path):
 
 @pytest.mark.parametrize("spec", ["torus:dims=1", "fattree:k=2", "mlfm:h=1", "dragonfly:a=1,h=1"])
 def test_router_price_below_the_regressions_range_is_refused(spec):
-    # 000 §VI-B2: f(k) = 350.4k - 892.3 is negative for k <= 2 (torus:dims=1 cost -$542).
+    # Besta & Hoefler, SC14, §VI-B2: f(k) = 350.4k - 892.3 is negative for k <= 2 (torus:dims=1 cost -$542).
     net = topolab.build(spec)
     assert 350.4 * net.radix - 892.3 <= 0
     with pytest.raises(topolab.ParameterError, match="router_radix.*at least 3"):

@@ -1,6 +1,6 @@
-"""topolab reproduce diameter-two (001 §4.3.1 Fig. 6, §4.4 Figs. 13/14), quick mode: MIN
-saturates at 001 §4.2's closed forms 1/h and 1/k on the scaled MLFM and OFT worst cases (and
-1/(2p) on the Slim Fly), INR near half of the injection rate, MIN's all-to-all faster than
+"""topolab reproduce diameter-two (Kathareios et al., SC15, §4.3.1 Fig. 6, §4.4 Figs. 13/14), quick mode: MIN
+saturates at Kathareios et al., SC15, §4.2's closed forms 1/h and 1/k on the scaled MLFM and OFT worst cases
+(and 1/(2p) on the Slim Fly), INR near half of the injection rate, MIN's all-to-all faster than
 INR's; the exchange spec is expanded as docs/traffic.md says; the files are written."""
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ def _value(rep, column, quantity):
 
 
 def test_min_worst_case_at_closed_forms(rep):
-    # 001 §4.2: h flows share one LR-GR link (MLFM), k flows one L0-L1 link (OFT), 2p on SF.
+    # Kathareios et al., SC15, §4.2: h flows share one LR-GR link (MLFM), k flows one L0-L1 link (OFT), 2p on
+    # SF.
     for column, closed_form in (("MLFM h=4", 1 / 4), ("OFT k=4", 1 / 4), ("SF p=3", 1 / 6)):
         sat = _value(rep, column, "Fig. 6 MIN worst case saturation")
         assert abs(sat - closed_form) <= 0.05, (column, sat)
@@ -37,7 +38,8 @@ def test_inr_near_half_and_better_than_min_on_worst_case(rep):
         for kind in ("uniform", "worst case"):
             sat = _value(rep, column, f"Fig. 6 INR {kind} saturation")
             assert abs(sat - 0.5) <= 0.1 + 1e-9, (column, kind, sat)
-        # 001 §4.3.1: MIN carries 96-98% of uniform traffic (input-output-buffered switches).
+        # Kathareios et al., SC15, §4.3.1: MIN carries 96-98% of uniform traffic (input-output-buffered
+        # switches).
         assert _value(rep, column, "Fig. 6 MIN uniform saturation") >= 0.9
         assert _value(rep, column, "Fig. 6 INR worst case saturation") > _value(
             rep, column, "Fig. 6 MIN worst case saturation"
@@ -89,5 +91,5 @@ def test_full_declares_the_papers_networks():
     exchanges = diameter_two.exchanges(full=True)
     assert {c.network for c, _ in curves} == {x.network for x, _, _ in exchanges} == set(endpoints)
     assert len(curves) == 4 * 2 * 2 and len(exchanges) == 4 * 2 * 3
-    # The full exchanges have 001 §4.1's message sizes, the defaults of the specs.
+    # The full exchanges have Kathareios et al., SC15, §4.1's message sizes, the defaults of the specs.
     assert {x.exchange for x, _, _ in exchanges} == {"alltoall", "nn3d"}

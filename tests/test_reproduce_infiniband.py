@@ -1,5 +1,5 @@
-"""topolab reproduce infiniband (003 §4, scaled down), quick mode: the paper's values are carried
-through, and the simulated saturation respects bounds derived independently of the simulator:
+"""topolab reproduce infiniband (Daryin & Korzh, JSFI 2014, §4, scaled down), quick mode: the paper's values
+are carried through, and the simulated saturation respects bounds derived independently of the simulator:
 the complement permutation's closed-form link load for DOR on a hypercube-shaped FlatFly, and
 the static channel-load bound of the same rule under uniform traffic."""
 

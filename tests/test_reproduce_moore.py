@@ -1,4 +1,4 @@
-"""topolab reproduce moore (000 Fig. 5a/5b): Moore bounds from the closed form, the built
+"""topolab reproduce moore (Besta & Hoefler, SC14, Fig. 5a/5b): Moore bounds from the closed form, the built
 networks' sizes from their constructions, the paper's quoted numbers."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ def rows_of(rep):
 
 
 def moore_closed_form(k: int, d: int) -> int:
-    # 000 §II-A: 1 + k' * sum_{i < D} (k' - 1)^i, written out for D = 2 and 3
+    # Besta & Hoefler, SC14, §II-A: 1 + k' * sum_{i < D} (k' - 1)^i, written out for D = 2 and 3
     return {2: 1 + k * k, 3: 1 + k + k * (k - 1) + k * (k - 1) ** 2}[d]
 
 
@@ -88,7 +88,7 @@ def test_quoted_numbers(rep):
         50,
     ]
     assert rows[(hs, "Moore fraction")].topolab == pytest.approx(100.0)
-    # 002 §II-A's list of Slim Fly sizes, every one exact
+    # Koibuchi et al., 2018, §II-A's list of Slim Fly sizes, every one exact
     for r in rep.rows:
         if r.column == "Koibuchi et al., 2018, §II-A Slim Fly sizes":
             assert r.topolab == r.paper, r

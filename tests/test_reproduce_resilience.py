@@ -1,6 +1,6 @@
-"""topolab reproduce resilience (000 Table III, §III-D), quick mode: sizes from the constructions,
-the summaries from the survival curves, and 000's values within the tolerances of
-docs/reproduce.md."""
+"""topolab reproduce resilience (Besta & Hoefler, SC14, Table III, §III-D), quick mode: sizes from the
+constructions, the summaries from the survival curves, and Besta & Hoefler's (SC14) values within the
+tolerances of docs/reproduce.md."""
 
 from __future__ import annotations
 
@@ -86,8 +86,9 @@ def test_intervals(recs):
 
 def test_against_table_iii(rep, recs):
     # docs/reproduce.md: every cell but the tori has the 75%-survival step within two steps (10
-    # points) of 000 and at least 80% of them within one step; the mean lies 5 below to 10 above,
-    # but for FT-3 at N ~ 2048, where 000's FT-3 row stays at 40% from N ~ 1024 and then jumps to 55%.
+    # points) of Besta & Hoefler (SC14) and at least 80% of them within one step; the mean lies 5 below to 10
+    # above, but for FT-3 at N ~ 2048, where Besta & Hoefler's (SC14) FT-3 row stays at 40% from N ~ 1024 and
+    # then jumps to 55%.
     cells = [
         r for r in recs.values() if r["paper_disconnect"] is not None and r["topology"] not in ("T3D", "T5D")
     ]
@@ -101,9 +102,9 @@ def test_against_table_iii(rep, recs):
     assert abs(sf["disconnect_mean"] - 75) <= 3.0
     assert abs(sf["aspl_plus1_mean"] - 55) <= 2.5 and abs(df["aspl_plus1_mean"] - 45) <= 2.5
     assert abs(dln["aspl_plus1_mean"] - 60) <= 5.0
-    # diameter + 2: topolab is one to three steps above 000 for SF and DF (documented)
+    # diameter + 2: topolab is one to three steps above Besta & Hoefler (SC14) for SF and DF (documented)
     assert 0 < sf["diameter_plus2_mean"] - 40 <= 15 and 0 < df["diameter_plus2_mean"] - 25 <= 15
-    # tori: above 000 and falling with N, as 000 says
+    # tori: above Besta & Hoefler (SC14) and falling with N, as they say
     t3d = sorted((r["size"], r["disconnect_mean"]) for r in recs.values() if r["topology"] == "T3D")
     assert len(t3d) >= 2 and all(a[1] > b[1] for a, b in zip(t3d, t3d[1:]))
     assert all(r["disconnect_mean"] > r["paper_disconnect"] for r in recs.values() if r["topology"] == "T3D")

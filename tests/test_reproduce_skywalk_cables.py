@@ -1,5 +1,5 @@
-"""topolab reproduce skywalk-cables (004 §III-B–E), quick mode: totals and ratios within the
-tolerances of docs/reproduce.md, the degrees exact, 004's orderings."""
+"""topolab reproduce skywalk-cables (Fujiwara et al., IPDPS 2014, §III-B–E), quick mode: totals and ratios
+within the tolerances of docs/reproduce.md, the degrees exact, Fujiwara et al.'s (IPDPS 2014) orderings."""
 
 from __future__ import annotations
 
@@ -70,10 +70,12 @@ def test_ratios_quoted_by_004(rows):
         "Random cable / Skywalk's (§III-B: more than 3x)",
     ):
         assert rows[(sky4, q)].topolab > rows[(sky4, q)].paper, q
-    # the maximum latency of this random instance is further from 004 (docs/reproduce.md): bounded
+    # the maximum latency of this random instance is further from the figures of Fujiwara et al., IPDPS 2014
+    # (docs/reproduce.md): bounded
     assert 0 < rows[(sky4, "max latency vs Dragonfly (§III-B, §III-E) [%]")].abs_diff <= 10
     assert abs(rows[(sky4, "max latency vs Hypercube (§III-C) [%]")].abs_diff) <= 5
-    # 004 §III-B: Skywalk below Torus, Hypercube and Random at 60 ns, maximum and average
+    # Fujiwara et al., IPDPS 2014, §III-B: Skywalk below Torus, Hypercube and Random at 60 ns, maximum and
+    # average
     for other in ("Torus(8,256,6)", "Hypercube(2048,11)", "Random(2048,11)"):
         for label in ("max", "avg"):
             assert rows[(sky4, f"{label} latency vs {other} [%]")].topolab < 0

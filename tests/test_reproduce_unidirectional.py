@@ -1,5 +1,5 @@
-"""topolab reproduce unidirectional (002 Table 1, §I, §III-A, §IV-A, §IV-C): Table 1 within the
-tolerances of docs/reproduce.md, the Moore ASPL bound against brute force, Kautz sizes and
+"""topolab reproduce unidirectional (Koibuchi et al., 2018, Table 1, §I, §III-A, §IV-A, §IV-C): Table 1 within
+the tolerances of docs/reproduce.md, the Moore ASPL bound against brute force, Kautz sizes and
 Moore fractions from their closed forms."""
 
 from __future__ import annotations
@@ -103,7 +103,8 @@ def test_kautz_against_closed_forms(rows):
 def test_cables_cost_power(rep, rows):
     for d, n in ((8, 1190), (29, 722)):
         col = f"cables, cost, power, d = {d}, n = {n} (§IV-C)"
-        # 002: uni- and bi-directional random topologies have similar cable length, cost, power
+        # Koibuchi et al. (2018): uni- and bi-directional random topologies have similar cable length, cost,
+        # power
         assert (
             abs(
                 rows[(col, "uni Random vs bi Random avg cable [%] (Koibuchi et al. (2018): similar)")].topolab

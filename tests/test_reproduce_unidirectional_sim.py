@@ -1,5 +1,5 @@
-"""topolab reproduce unidirectional-sim (002 Figs. 5-8), quick mode only, and the hot-potato
-router from Python and the command line."""
+"""topolab reproduce unidirectional-sim (Koibuchi et al., 2018, Figs. 5-8), quick mode only, and the
+hot-potato router from Python and the command line."""
 
 from __future__ import annotations
 

@@ -40,7 +40,7 @@ def test_tables_text():
 
 
 def test_cli_load_traffic_and_simulate(capsys):
-    # 001 §4.2: minimal routing on the h-MLFM under shift by h carries h flows on a link.
+    # Kathareios et al., SC15, §4.2: minimal routing on the h-MLFM under shift by h carries h flows on a link.
     rc = main(["routing", "load", "mlfm:h=3", "--routing", "min", "--traffic", "shift:k=3", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert rc == 0 and abs(out["throughput_bound"] - 1 / 3) < 1e-9 and out["traffic"] == "shift:k=3"

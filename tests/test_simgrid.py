@@ -45,10 +45,11 @@ def test_platform_loads_with_minimal_routes_and_004_latencies(tmp_path) -> None:
             if router[a] == router[b]:
                 continue
             links, latency = sg.Host.by_name(f"h{a}").route_to(sg.Host.by_name(f"h{b}"))
-            assert len(links) - 2 == dist[router[a]][router[b]]  # minimal, as in 002
+            assert len(links) - 2 == dist[router[a]][router[b]]  # minimal, as in Koibuchi et al. (2018)
             hops.append(len(links) - 2)
             lat.append(latency * 1e9)
-    # topolab.latency computes 004's model on its own (Nearest: fewest hops, then lowest latency).
+    # topolab.latency computes Fujiwara et al.'s (IPDPS 2014) model on its own (Nearest: fewest hops, then
+    # lowest latency).
     ref = topolab.latency(net, routing="nearest", floor="skywalk")
     assert sum(hops) / len(hops) == pytest.approx(ref.avg_hops)
     assert min(lat) >= ref.min_latency_ns - 1e-6

@@ -23,7 +23,8 @@ from topolab.progress import Progress, legacy_keyword
 
 @dataclass(frozen=True, repr=False)
 class PathDiversity(Summarized):
-    """Shortest-path counts over ordered pairs of distinct routers at distance >= 2 (001 §2.3.3)."""
+    """Shortest-path counts over ordered pairs of distinct routers at distance >= 2 (Kathareios et al., SC15,
+    §2.3.3)."""
 
     pairs: int
     mean: float | None
@@ -59,7 +60,7 @@ class Threshold(Summarized):
 
 @dataclass(frozen=True, repr=False)
 class Resilience(Summarized):
-    """Resilience to random cable failures (000 §III-D)."""
+    """Resilience to random cable failures (Besta & Hoefler, SC14, §III-D)."""
 
     seed: int
     cables: int
@@ -275,8 +276,8 @@ def analyze(
 
 
 def moore_bound(degree: int, diameter: int, directed: bool = False) -> int:
-    """The Moore bound: undirected 1 + d·Σ_{i<D}(d−1)^i (000 §II-A), directed Σ_{i≤D} d^i
-    (002 §I); exact. Raises ParameterError when it exceeds 2**128."""
+    """The Moore bound: undirected 1 + d·Σ_{i<D}(d−1)^i (Besta & Hoefler, SC14, §II-A), directed Σ_{i≤D} d^i
+    (Koibuchi et al., 2018, §I); exact. Raises ParameterError when it exceeds 2**128."""
     for name, value in (("degree", degree), ("diameter", diameter)):
         limit = 2**64 if name == "degree" else 2**32
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < limit:

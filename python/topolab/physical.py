@@ -1,8 +1,8 @@
 """The machine room: floors, placement of routers into cabinets, cables, cost, power and latency.
 
-The models (000 §VI, 004 §II-E and §III-A) live in the Rust core; this module converts arguments
-and wraps the results in dataclasses. Floors and catalogs are TOML data: a built-in name
-(``topolab.floors()``, ``topolab.catalogs()``) or the path of a file of the same layout
+The models (Besta & Hoefler, SC14, §VI, Fujiwara et al., IPDPS 2014, §II-E and §III-A) live in the Rust core;
+this module converts arguments and wraps the results in dataclasses. Floors and catalogs are TOML data: a
+built-in name (``topolab.floors()``, ``topolab.catalogs()``) or the path of a file of the same layout
 (``file.toml#name`` picks one entry). See docs/physical.md.
 
     import topolab
@@ -148,7 +148,7 @@ class ClassCables(Summarized):
 
 @dataclass(frozen=True, repr=False)
 class CostReport(Summarized):
-    """Cables, cost and power of a placed network (000 §VI-B, §VI-C).
+    """Cables, cost and power of a placed network (Besta & Hoefler, SC14, §VI-B, §VI-C).
 
     ``electric_cables``, ``optical_cables``, ``total_cable_m`` count router-to-router cables;
     endpoint cables are in ``endpoint_cables`` and in ``by_class`` (class ``endpoint``), and
@@ -199,7 +199,7 @@ class CostReport(Summarized):
 
 @dataclass(frozen=True, repr=False)
 class LatencyReport(Summarized):
-    """All-pairs latency under Nearest or Fastest Routing (004 §II-E, §III-A)."""
+    """All-pairs latency under Nearest or Fastest Routing (Fujiwara et al., IPDPS 2014, §II-E, §III-A)."""
 
     routing: str
     switch_delay_ns: float
@@ -221,12 +221,13 @@ class LatencyReport(Summarized):
 
 
 def floors() -> list[Floor]:
-    """The built-in floor models (``slimfly``: 000 §VI-A/B; ``skywalk``: 004 §III-A)."""
+    """The built-in floor models (``slimfly``: Besta & Hoefler, SC14, §VI-A/B; ``skywalk``: Fujiwara et al.,
+    IPDPS 2014, §III-A)."""
     return [Floor._of(d) for d in _core.floors()]
 
 
 def catalogs() -> list[Catalog]:
-    """The built-in cost catalogs (``fdr10``: 000 §VI-B/C)."""
+    """The built-in cost catalogs (``fdr10``: Besta & Hoefler, SC14, §VI-B/C)."""
     return [Catalog._of(d) for d in _core.catalogs()]
 
 
@@ -364,8 +365,8 @@ def latency(
     """Maximum and average latency and hop counts over all pairs of endpoint routers.
 
     ``routing``: ``"fastest"`` (lowest latency, Dijkstra) or ``"nearest"`` (fewest hops, ties by
-    latency). Latency = injection + (hops + 1) × switch delay + cable delay × length (004 §III-A).
-    Runs in parallel with the GIL released; Ctrl-C interrupts it. ``progress``: a bar on
+    latency). Latency = injection + (hops + 1) × switch delay + cable delay × length (Fujiwara et al., IPDPS
+    2014, §III-A). Runs in parallel with the GIL released; Ctrl-C interrupts it. ``progress``: a bar on
     stderr (default: when stderr is a terminal); ``show_progress`` is its deprecated name.
     """
     progress = legacy_keyword(progress, show_progress, "latency")

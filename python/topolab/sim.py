@@ -44,8 +44,8 @@ class SimResult(Summarized):
     threshold). Latencies in cycles; ``offered_load``, ``accepted_throughput`` and
     ``injected_throughput`` in flits per *active* endpoint per cycle (``active_endpoints``: the
     endpoints that send under the pattern; bit patterns idle those outside the largest
-    power-of-two subset, 000 §V-B); ``avg_hops`` counts routers traversed (BookSim2's count:
-    router-to-router hops + 1). A latency (and ``avg_hops``) is NaN when no packet was
+    power-of-two subset, Besta & Hoefler, SC14, §V-B); ``avg_hops`` counts routers traversed (BookSim2's
+    count: router-to-router hops + 1). A latency (and ``avg_hops``) is NaN when no packet was
     measured; ``saturated`` comes with ``saturation_reason`` saying why (the figures compared);
     ``cycles`` never exceeds ``cycle_budget``, which follows from the measurement parameters
     (docs/simulator.md, "Measurement")."""
@@ -106,7 +106,7 @@ class SimResult(Summarized):
 
 @dataclass(frozen=True, repr=False)
 class ExchangeResult(Summarized):
-    """A fixed exchange run to completion (001 §4.4)."""
+    """A fixed exchange run to completion (Kathareios et al., SC15, §4.4)."""
 
     name: str
     routing: str

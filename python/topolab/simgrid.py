@@ -7,7 +7,7 @@ Platform (SimGrid XML v4.1, one ``Full`` zone): a host ``h<e>`` per endpoint; a 
 link per endpoint to its router and per router-to-router link (bandwidth × width); one route
 per ordered host pair along the chosen static routing's path (``min`` by default). A directed
 network's links are one-way SimGrid links. Latencies
-follow 004's model (Fujiwara et al., IPDPS 2014, §II-E), the one ``topolab.latency`` uses: each
+follow the model of Fujiwara et al. (IPDPS 2014, §II-E), the one ``topolab.latency`` uses: each
 router adds ``switch_delay_ns``, each cable ``cable_ns_per_m`` × its length on ``floor``, each
 message ``injection_ns``; the injection and the first router's delay are split over the two
 host links, the next router's delay is on each router-to-router link."""
@@ -94,7 +94,7 @@ def platform(
         name = f"r{a}-r{b}"
         link_of[(a, b)] = name
         lat = switch_delay_ns + cable_ns_per_m * length
-        # A directed (uni-directional, 002) link carries one direction: a plain shared link.
+        # A directed (uni-directional, Koibuchi et al., 2018) link carries one direction: a plain shared link.
         policy = "" if net.directed else ' sharing_policy="SPLITDUPLEX"'
         lines.append(f'    <link id="{name}" bandwidth="{bw * width:.6g}bps" latency="{lat:.6g}ns"{policy}/>')
 

@@ -1,9 +1,9 @@
 //! Times of the bisection (METIS, best of 5 runs) of Slim Fly q = 19 and q = 29 and of the
 //! adjacency spectrum of a 20,000-router degree-24 random regular network, and bisections next
-//! to the figures the papers give: 001 §2.3.2 / Fig. 4 (Slim Fly ≈ 0.71 link per endpoint with
-//! p = floor(k'/2), ≈ 0.67 with p = ceil(k'/2); OFT ≈ 0.81-0.89; MLFM ≈ 0.5), 000 §III-C
-//! (fat tree N/2 links, tori 2N/k, Dragonfly floor((N + 2p² - 1)/4)), 002 §I (random
-//! 1024-router degree-8 graph: 1016 links).
+//! to the figures the papers give: Kathareios et al., SC15, §2.3.2 / Fig. 4 (Slim Fly ≈ 0.71 link
+//! per endpoint with p = floor(k'/2), ≈ 0.67 with p = ceil(k'/2); OFT ≈ 0.81-0.89; MLFM ≈ 0.5),
+//! Besta & Hoefler, SC14, §III-C (fat tree N/2 links, tori 2N/k, Dragonfly floor((N + 2p² - 1)/4)),
+//! Koibuchi et al., 2018, §I (random 1024-router degree-8 graph: 1016 links).
 //!
 //!     cargo run --release -p topolab-core --example bisection_spectrum
 

@@ -1,5 +1,6 @@
 //! Finite fields GF(p^m) for the algebraic constructions (Slim Fly MMS graphs over every prime
-//! power q, 000 §II-B and 003 §1.5; Latin squares for OFT).
+//! power q, Besta & Hoefler, SC14, §II-B and Daryin & Korzh, JSFI 2014, §1.5; Latin squares for
+//! OFT).
 //!
 //! Elements are integers 0..q encoding polynomials over GF(p) in base p (coefficient of x^i is
 //! digit i). Full addition and multiplication tables are precomputed: q stays below a few

@@ -140,8 +140,8 @@ impl TopologySpec {
     }
 }
 
-/// Deepest nesting a spec may have: a product of products is 2 levels, and 003's deepest
-/// construction (SF x FF-2) needs 2; each level is a recursive parse and build.
+/// Deepest nesting a spec may have: a product of products is 2 levels, and Daryin & Korzh's (JSFI
+/// 2014) deepest construction (SF x FF-2) needs 2; each level is a recursive parse and build.
 pub const MAX_SPEC_DEPTH: usize = 16;
 /// Most nested specs in one spec: a product of this many factors is far beyond any design,
 /// and each is built (a tree of 2^16 one-router factors would take minutes).

@@ -1,6 +1,7 @@
 //! METIS bisection against brute force over every balanced partition of small networks, against
-//! the closed forms of 000 §III-C (hypercube N/2, tori 2N/k, complete graphs n²/4, rings 2),
-//! with directed networks counted in both directions (002 §I), and its errors.
+//! the closed forms of Besta & Hoefler, SC14, §III-C (hypercube N/2, tori 2N/k, complete graphs
+//! n²/4, rings 2), with directed networks counted in both directions (Koibuchi et al., 2018, §I),
+//! and its errors.
 //!
 //! "Balanced" is the definition of docs/bisection.md: the endpoint totals of the two sides
 //! differ by at most the largest endpoint count of one router.
@@ -206,8 +207,8 @@ fn small_random_networks_with_uneven_endpoints_are_near_brute_force() {
     assert!(exact_hits * 10 >= cases * 9, "{exact_hits} of {cases}");
 }
 
-/// 000 §III-C: hypercube N/2, 2-D torus 2N/k (= 2k for k x k); a ring always cuts 2 links;
-/// complete graphs floor(n/2)·ceil(n/2).
+/// Besta & Hoefler, SC14, §III-C: hypercube N/2, 2-D torus 2N/k (= 2k for k x k); a ring always
+/// cuts 2 links; complete graphs floor(n/2)·ceil(n/2).
 #[test]
 fn closed_forms() {
     for n in 2..=8u32 {
@@ -263,9 +264,9 @@ fn widths_are_edge_weights() {
     assert!((9..12).chain(0..=2).all(|r| result.side[r] != s3));
 }
 
-/// 002 §I: a directed network counts its directions separately. A directed ring crosses the
-/// bisection once each way; a network with both directions of every link of an undirected one
-/// cuts twice the undirected bisection, the same number each way.
+/// Koibuchi et al., 2018, §I: a directed network counts its directions separately. A directed ring
+/// crosses the bisection once each way; a network with both directions of every link of an
+/// undirected one cuts twice the undirected bisection, the same number each way.
 #[test]
 fn directed_networks_count_both_directions() {
     for n in [6usize, 11, 16] {

@@ -1,4 +1,5 @@
-//! Moore bounds against closed forms, Moore graphs and the figures quoted in 000 and 002.
+//! Moore bounds against closed forms, Moore graphs and the figures quoted in Besta & Hoefler (SC14)
+//! and Koibuchi et al. (2018).
 
 mod metrics_support;
 
@@ -47,7 +48,7 @@ fn geometric_closed_forms() {
     assert_eq!(moore_bound(1, 5, false), Some(2));
     assert_eq!(moore_bound(1, 5, true), Some(6));
     assert_eq!(moore_bound(0, 5, true), Some(1));
-    // 000 §II-B3: for k' = 96 and D = 2 the upper bound is 9,217.
+    // Besta & Hoefler, SC14, §II-B3: for k' = 96 and D = 2 the upper bound is 9,217.
     assert_eq!(moore_bound(96, 2, false), Some(9217));
 }
 
@@ -74,7 +75,8 @@ fn overflow_is_reported_not_wrapped() {
 
 #[test]
 fn moore_graphs_reach_the_bound() {
-    // Hoffman–Singleton = MMS graph for q = 5 (000 §II-B): 50 routers, degree 7, diameter 2.
+    // Hoffman–Singleton = MMS graph for q = 5 (Besta & Hoefler, SC14, §II-B): 50 routers, degree 7,
+    // diameter 2.
     let sf5 = build_str("slimfly:q=5").unwrap();
     assert_eq!(fraction(&sf5), (Some(50), 1.0));
     // Petersen graph (degree 3, diameter 2): outer 5-cycle, inner pentagram, spokes.
@@ -122,8 +124,9 @@ fn kautz_graphs_as_in_002() {
             assert_eq!(m.fraction, 1.0);
         }
     }
-    // 002 §IV-A: Kautz graphs reach "98% for d = 8 and k = 4 with 4,608 vertices, 99% for
-    // d = 12 and k = 4 with 22,464 vertices" (sizes d^k + d^(k-1); checked without building).
+    // Koibuchi et al., 2018, §IV-A: Kautz graphs reach "98% for d = 8 and k = 4 with 4,608
+    // vertices, 99% for d = 12 and k = 4 with 22,464 vertices" (sizes d^k + d^(k-1); checked
+    // without building).
     for (d, k, n, pct) in [(8u64, 4u32, 4608usize, 98i64), (12, 4, 22464, 99)] {
         assert_eq!(n as u64, d.pow(k) + d.pow(k - 1));
         let m = moore_fraction(n, d as u32, k, true);

@@ -1,4 +1,4 @@
-//! Shortest-path diversity against walk counting, closed forms and 001 §2.3.3.
+//! Shortest-path diversity against walk counting, closed forms and Kathareios et al., SC15, §2.3.3.
 
 mod metrics_support;
 
@@ -131,8 +131,9 @@ fn closed_forms() {
 
 #[test]
 fn slim_fly_q23_as_in_001() {
-    // 001 §2.3.3: "for q = 23, the average number of minimal paths between pairs of non-directly
-    // connected routers is approximately 1.1, with the maximum path diversity being 8".
+    // Kathareios et al., SC15, §2.3.3: "for q = 23, the average number of minimal paths between
+    // pairs of non-directly connected routers is approximately 1.1, with the maximum path diversity
+    // being 8".
     let got = path_diversity(&build_str("slimfly:q=23").unwrap(), &Silent).unwrap();
     let mean = got.mean.unwrap();
     println!("Slim Fly q=23: mean {mean}, max {:?}", got.max);

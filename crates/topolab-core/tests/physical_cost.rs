@@ -1,6 +1,7 @@
-//! Cable totals of 004 §III-B, cost and power from 000 §VI-B/C's formulas on tiny networks, and
-//! 000 Table IV's power per node. Expected values are worked out here from the papers'
-//! numbers and the floor geometry, not read back from the library.
+//! Cable totals of Fujiwara et al., IPDPS 2014, §III-B, cost and power from Besta & Hoefler, SC14,
+//! §VI-B/C's formulas on tiny networks, and Besta & Hoefler, SC14, Table IV's power per node.
+//! Expected values are worked out here from the papers' numbers and the floor geometry, not read
+//! back from the library.
 
 use topolab_core::build_str;
 use topolab_core::physical::{
@@ -23,7 +24,8 @@ fn report(spec: &str, floor: &str, per_cabinet: Option<u32>) -> CostReport {
     cost(&net, &p, &f, &cat, &CostOptions::default()).unwrap()
 }
 
-/// Cabinet i of a 16 x 16 grid at (i / 16, i % 16); distance on the 004 floor.
+/// Cabinet i of a 16 x 16 grid at (i / 16, i % 16); distance on the floor of Fujiwara et al. (IPDPS
+/// 2014).
 fn dist256(a: usize, b: usize) -> f64 {
     (a / 16).abs_diff(b / 16) as f64 * 2.1 + (a % 16).abs_diff(b % 16) as f64 * 0.6
 }
@@ -74,8 +76,8 @@ fn total_cable_lengths_of_004_section_3b() {
         ("dragonfly:z=8,c=256,d=39", Some(dragonfly), 615.0, 0.01),
         ("hyperx:z=8,c=256,d=37", Some(hyperx), 372.0, 0.01),
         ("jellyfish:routers=2048,degree=11,p=8", None, 207.0, 0.02),
-        // 004 says 59 km; the §II-C algorithm leaves ~8% of the K8 links out at di = z - 1
-        // (docs/families/skywalk.md), 57.5-57.7 km.
+        // Fujiwara et al. (IPDPS 2014) say 59 km; the §II-C algorithm leaves ~8% of the K8 links
+        // out at di = z - 1 (docs/families/skywalk.md), 57.5-57.7 km.
         ("skywalk:z=8,c=256,di=7,do=4", None, 59.0, 0.03),
     ];
     for (spec, exact, paper_km, tol) in cases {
@@ -98,7 +100,7 @@ fn total_cable_lengths_of_004_section_3b() {
 
 #[test]
 fn cost_and_power_from_the_formulas_on_a_tiny_dragonfly() {
-    // dragonfly:a=2,h=1 (p = 1): 6 routers of radix 1 + 1 + 1 = 3, on the 004 floor: three
+    // dragonfly:a=2,h=1 (p = 1): 6 routers of radix 1 + 1 + 1 = 3, on the Skywalk floor: three
     // local cables of 2 m (electric, <= 2 m), global cables of 4.6, 6.1 and 6.7 m (optical),
     // 6 endpoint cables of 2 m (electric).
     let r = report("dragonfly:a=2,h=1", "skywalk", None);
@@ -121,7 +123,7 @@ fn cost_and_power_from_the_formulas_on_a_tiny_dragonfly() {
         (cables + routers) / 6.0,
         1e-12
     ));
-    // 000 §VI-C: 4 lanes x 0.7 W on each of the 3 ports of the 6 routers.
+    // Besta & Hoefler, SC14, §VI-C: 4 lanes x 0.7 W on each of the 3 ports of the 6 routers.
     assert!(close(r.power_w, 6.0 * 3.0 * 4.0 * 0.7, 1e-12));
     assert!(close(r.power_per_endpoint_w.unwrap(), 3.0 * 2.8, 1e-12));
     // Per class: local, global, endpoint.
@@ -200,7 +202,7 @@ fn table4_power_per_node_within_a_few_percent() {
 #[test]
 fn slimfly_cables_split_by_rack() {
     // q = 19: 19 racks; intra-rack 19·(38·10/2 + 19) = 3,971 electric, 2q = 38 optical cables
-    // between each of the 171 rack pairs = 6,498 (000 §VI-A); total 722·29/2.
+    // between each of the 171 rack pairs = 6,498 (Besta & Hoefler, SC14, §VI-A); total 722·29/2.
     let r = report("slimfly:q=19", "slimfly", None);
     assert_eq!((r.electric_cables, r.optical_cables), (3971, 6498));
     assert_eq!(r.cabinets, 19);

@@ -1,5 +1,5 @@
-//! Latency under Nearest and Fastest Routing (004 §II-E, §III-A) against hand-worked paths and
-//! a brute-force Dijkstra written here in floating point.
+//! Latency under Nearest and Fastest Routing (Fujiwara et al., IPDPS 2014, §II-E, §III-A) against
+//! hand-worked paths and a brute-force Dijkstra written here in floating point.
 
 use topolab_core::metrics::distance::distances_from;
 use topolab_core::physical::latency::Scratch;
@@ -294,10 +294,10 @@ fn bad_models_and_disconnected_networks_are_errors() {
 
 #[test]
 fn latency_ratios_quoted_in_004_section_3() {
-    // Fastest Routing at 60 ns on 2,048 switches in 256 cabinets. 004 quotes ratios between
-    // topologies (its figures carry the absolute values): Skywalk(8,256,7,12) has average
-    // latency 5.98% above Dragonfly(8,256,39) and 4.27% above HyperX(8,256,37) (§III-C) and
-    // maximum latency 10% above Dragonfly (§III-E); Skywalk(8,256,7,4) has average latency 17%
+    // Fastest Routing at 60 ns on 2,048 switches in 256 cabinets. Fujiwara et al. (IPDPS 2014)
+    // quote ratios between topologies (its figures carry the absolute values): Skywalk(8,256,7,12)
+    // has average latency 5.98% above Dragonfly(8,256,39) and 4.27% above HyperX(8,256,37) (§III-C)
+    // and maximum latency 10% above Dragonfly (§III-E); Skywalk(8,256,7,4) has average latency 17%
     // above Dragonfly/HyperX (§III-B) and maximum latency 34% below Hypercube(2048,11) (§III-C).
     // Skywalk is random (and this construction leaves ~8% of its K8 links out at di = 7, see
     // docs/families/skywalk.md), so the checks allow a few points either way.

@@ -1,5 +1,5 @@
 //! Placement and cable lengths on small layouts worked out by hand, and the cabinet
-//! parameterisations Dragonfly(z, c, d) and HyperX(z, c, d) of 004 §III-A.
+//! parameterisations Dragonfly(z, c, d) and HyperX(z, c, d) of Fujiwara et al., IPDPS 2014, §III-A.
 
 use topolab_core::physical::{
     link_lengths, place, read_placement, Floor, PlaceOptions, Placement, PlacementRule,
@@ -24,7 +24,8 @@ fn total_m(net: &Network, p: &Placement, f: &Floor) -> f64 {
 
 #[test]
 fn slimfly_q5_racks_by_hand() {
-    // 000 §VI-A: rack x = subgroups (0, x, *) and (1, x, *); q = 5 racks of 2q = 10 routers.
+    // Besta & Hoefler, SC14, §VI-A: rack x = subgroups (0, x, *) and (1, x, *); q = 5 racks of 2q =
+    // 10 routers.
     let net = build_str("slimfly:q=5").unwrap();
     let f = floor("slimfly");
     let p = family_place(&net, &f);
@@ -34,7 +35,7 @@ fn slimfly_q5_racks_by_hand() {
     }
     // Per rack, by hand: each subgroup is a q-cycle-like Cayley graph with |X| = (q - δ)/2 = 2,
     // so 5 links each, plus q = 5 links between the two subgroups: 15 intra-rack links;
-    // 2q = 10 links join every pair of racks (000 §VI-A).
+    // 2q = 10 links join every pair of racks (Besta & Hoefler, SC14, §VI-A).
     let lengths = link_lengths(&net, &p, &f);
     let intra = lengths.iter().filter(|&&l| l == 1.0).count();
     assert_eq!((intra, lengths.len() - intra), (75, 100));
@@ -113,7 +114,8 @@ fn sequential_tori_and_hypercubes() {
     )
     .unwrap();
     assert_eq!((one.cabinets, one.rows, one.cols), (16, 4, 4));
-    // Hypercube: floor default of 8 per cabinet (004 §III-A), 2 cabinets for n = 4.
+    // Hypercube: floor default of 8 per cabinet (Fujiwara et al., IPDPS 2014, §III-A), 2 cabinets
+    // for n = 4.
     let hc = build_str("hypercube:n=4").unwrap();
     let p = family_place(&hc, &f);
     assert_eq!((p.cabinets, p.per_cabinet), (2, Some(8)));
@@ -188,7 +190,8 @@ fn imported_networks_are_placed_arbitrarily() {
 
 #[test]
 fn dragonfly_from_cabinet_parameters() {
-    // Dragonfly(8, 256, 39) of 004 §III-A is a = 8, g = 256, h = ceil(255/8) = 32.
+    // Dragonfly(8, 256, 39) of Fujiwara et al., IPDPS 2014, §III-A is a = 8, g = 256, h =
+    // ceil(255/8) = 32.
     let cab = build_str("dragonfly:z=8,c=256").unwrap();
     let classic = build_str("dragonfly:a=8,h=32,g=256,p=8").unwrap();
     assert_eq!(cab.links(), classic.links());

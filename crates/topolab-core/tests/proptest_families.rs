@@ -47,9 +47,6 @@ fn value_of(kind: ParamKind) -> BoxedStrategy<ParamValue> {
         ])
         .prop_map(|s| ParamValue::Spec(Box::new(TopologySpec::parse(s).unwrap())))
         .boxed(),
-        ParamKind::Text => prop::sample::select(vec!["", "hop", "nosuchword"])
-            .prop_map(|s| ParamValue::Text(s.to_string()))
-            .boxed(),
     }
 }
 

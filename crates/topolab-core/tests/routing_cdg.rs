@@ -138,7 +138,7 @@ fn minimal_lengths_equal_bfs_distance() {
 
 #[test]
 fn slimfly_hop_indexed_vcs_are_deadlock_free() {
-    // 000 §IV-D: 2 VCs for minimal, 4 for Valiant (diameter 2).
+    // Besta & Hoefler, SC14, §IV-D: 2 VCs for minimal, 4 for Valiant (diameter 2).
     for q in [4, 5] {
         let net = build_str(&format!("slimfly:q={q}")).unwrap();
         let h = hops(&net);
@@ -163,7 +163,8 @@ fn slimfly_hop_indexed_vcs_are_deadlock_free() {
 
 #[test]
 fn mlfm_and_oft_two_vc_scheme() {
-    // 001 §3.4: minimal is deadlock-free with one VC; indirect random needs one VC per phase.
+    // Kathareios et al., SC15, §3.4: minimal is deadlock-free with one VC; indirect random needs
+    // one VC per phase.
     for spec in ["mlfm:h=3", "oft:k=3"] {
         let net = build_str(spec).unwrap();
         let h = hops(&net);

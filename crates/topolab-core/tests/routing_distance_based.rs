@@ -1,8 +1,9 @@
-//! Distance Based + E and Deflection + E (003 §3.7) on a torus, a HyperX, a Slim Fly and a
-//! random graph: every packet arrives, every path has between D and D + E hops (D from an
-//! independent BFS), the extra hops are the kinds 003 allows (sideways only without deflection,
-//! which a bipartite torus never offers), and the CDG with 003's 8 VLs is acyclic whenever
-//! diameter + E <= 8; when the VLs wrap the checker finds a real cycle.
+//! Distance Based + E and Deflection + E (Daryin & Korzh, JSFI 2014, §3.7) on a torus, a HyperX, a
+//! Slim Fly and a random graph: every packet arrives, every path has between D and D + E hops (D
+//! from an independent BFS), the extra hops are the kinds Daryin & Korzh (JSFI 2014) allow
+//! (sideways only without deflection, which a bipartite torus never offers), and the CDG with
+//! Daryin & Korzh's (JSFI 2014) 8 VLs is acyclic whenever diameter + E <= 8; when the VLs wrap the
+//! checker finds a real cycle.
 
 use std::collections::VecDeque;
 use std::sync::Arc;

@@ -1,6 +1,7 @@
-//! Dragonfly Static and G/S/I/D routings (003 §3.5): delivery, the hop structure each letter
-//! allows (counted from the group labels), at most 8 hops, the paper's VL budget (up to 6,
-//! never decreasing along a path), acyclic CDGs, and a cycle when Static runs on one VL.
+//! Dragonfly Static and G/S/I/D routings (Daryin & Korzh, JSFI 2014, §3.5): delivery, the hop
+//! structure each letter allows (counted from the group labels), at most 8 hops, the paper's VL
+//! budget (up to 6, never decreasing along a path), acyclic CDGs, and a cycle when Static runs on
+//! one VL.
 
 #![allow(clippy::needless_range_loop)] // router pairs index distance rows
 
@@ -69,7 +70,8 @@ fn static_is_local_global_local_and_not_always_minimal() {
             }
         }
     }
-    // 003 §3.5 footnote 9: some shortest paths take two global hops, which Static does not.
+    // Daryin & Korzh, JSFI 2014, §3.5 footnote 9: some shortest paths take two global hops, which
+    // Static does not.
     assert!(longer > 0);
 }
 

@@ -1,7 +1,8 @@
-//! Fastest Routing as a hop rule (004 §II-E): every path the rule offers has exactly the lowest
-//! latency, checked against latency.rs's Fastest Routing (per pair and in the report's max and
-//! average) and against an independent Floyd–Warshall over switch + cable delays; the paths take
-//! more hops than minimal where a longer route is faster; hop VCs are deadlock-free.
+//! Fastest Routing as a hop rule (Fujiwara et al., IPDPS 2014, §II-E): every path the rule offers
+//! has exactly the lowest latency, checked against latency.rs's Fastest Routing (per pair and in
+//! the report's max and average) and against an independent Floyd–Warshall over switch + cable
+//! delays; the paths take more hops than minimal where a longer route is faster; hop VCs are
+//! deadlock-free.
 #![allow(clippy::needless_range_loop)]
 
 use std::sync::Arc;

@@ -1,6 +1,6 @@
-//! Fat-tree nearest-common-ancestor routing (000 §V, 001 §2.2.1): one minimal up-then-down
-//! path of 2·(NCA level) hops (NCA), every up choice (ANCA), d-mod-k spreading destinations
-//! evenly over the core, and an acyclic CDG on one VL.
+//! Fat-tree nearest-common-ancestor routing (Besta & Hoefler, SC14, §V, Kathareios et al., SC15,
+//! §2.2.1): one minimal up-then-down path of 2·(NCA level) hops (NCA), every up choice (ANCA),
+//! d-mod-k spreading destinations evenly over the core, and an acyclic CDG on one VL.
 
 mod routing_support;
 

@@ -1,6 +1,6 @@
-//! Hypercube turn-model routings (003 §3.4): minimal paths whose hop order obeys each model's
-//! phases (checked on the labels), the number of paths each model allows, and acyclic CDGs on
-//! one VL, where fully adaptive minimal routing on one VL is cyclic.
+//! Hypercube turn-model routings (Daryin & Korzh, JSFI 2014, §3.4): minimal paths whose hop order
+//! obeys each model's phases (checked on the labels), the number of paths each model allows, and
+//! acyclic CDGs on one VL, where fully adaptive minimal routing on one VL is cyclic.
 
 #![allow(clippy::needless_range_loop)] // router pairs index distance rows
 

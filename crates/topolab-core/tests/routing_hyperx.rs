@@ -1,6 +1,6 @@
-//! HyperX / FlatFly dimension-order routings (003 §3.3): every pair delivered, paths with the
-//! structure the paper states (checked on the routers' labels and against a plain BFS), the VL
-//! counts of the paper, acyclic CDGs, and cycles when the VLs are taken away.
+//! HyperX / FlatFly dimension-order routings (Daryin & Korzh, JSFI 2014, §3.3): every pair
+//! delivered, paths with the structure the paper states (checked on the routers' labels and against
+//! a plain BFS), the VL counts of the paper, acyclic CDGs, and cycles when the VLs are taken away.
 
 #![allow(clippy::needless_range_loop)] // router pairs index distance rows
 
@@ -88,7 +88,8 @@ fn ador_takes_at_most_one_extra_hop_per_dimension() {
 
 #[test]
 fn mixed_dor_follows_the_papers_four_orders_one_per_sl() {
-    // 003 §3.3: SL = d mod 4 picks (1,2,3,4), (2,4,1,3), (3,1,4,2), (4,3,2,1).
+    // Daryin & Korzh, JSFI 2014, §3.3: SL = d mod 4 picks (1,2,3,4), (2,4,1,3), (3,1,4,2),
+    // (4,3,2,1).
     let orders = [[0, 1, 2, 3], [1, 3, 0, 2], [2, 0, 3, 1], [3, 2, 1, 0]];
     let net = build_str("hyperx:dims=2x3x2x3,p=4").unwrap();
     let r = rule(&net, "hyperx_dor:mixed=true");

@@ -1,5 +1,5 @@
-//! Imase–Itoh shift-register routing (002 §III-B1) on Imase–Itoh, Kautz and de Bruijn
-//! digraphs: at every router the next hops computed from the addresses are exactly the
+//! Imase–Itoh shift-register routing (Koibuchi et al., 2018, §III-B1) on Imase–Itoh, Kautz and de
+//! Bruijn digraphs: at every router the next hops computed from the addresses are exactly the
 //! minimal next hops of the BFS distance table (so routes are shortest: difference 0), routes
 //! stay within ceil(log_d n) (k for Kautz / de Bruijn), every packet arrives, hop VCs are
 //! deadlock-free and a single VC is not.
@@ -12,7 +12,8 @@ use topolab_core::routing::rule::check_rule_paths;
 use topolab_core::routing::{HopMatrix, HopRouting, RouteState};
 use topolab_core::{build_str, Network};
 
-/// ceil(log_d n) by integer powers (002 §III-A's diameter bound for Imase–Itoh digraphs).
+/// ceil(log_d n) by integer powers (Koibuchi et al., 2018, §III-A's diameter bound for Imase–Itoh
+/// digraphs).
 fn ceil_log(d: u64, n: u64) -> u32 {
     let (mut l, mut p) = (0, 1u64);
     while p < n {
@@ -77,7 +78,8 @@ fn imase_itoh_routes_are_the_shortest_and_within_ceil_log_d_n() {
         println!(
             "{spec}: ceil(log_d n) = {bound}, longest route {longest}, mean {mean:.3} (= minimal)"
         );
-        // Several shortest routes exist somewhere when d does not divide n (002 §III-B1).
+        // Several shortest routes exist somewhere when d does not divide n (Koibuchi et al., 2018,
+        // §III-B1).
         let def = build_static(&net, "imase", &Silent).unwrap();
         let mut ps = topolab_core::routing::path::PathSet::default();
         for s in 0..net.num_routers() {

@@ -58,8 +58,8 @@ fn mixed_dor_uses_the_papers_sl_and_dimension_orders() {
     assert!(check.cdg.acyclic);
     assert_eq!((check.vls_used, check.sls_used), (4, 4));
     assert_eq!(check.pairs, 27 * 26 * 4);
-    // 003 §3.3: SL = d mod 4; orders (1,2,3,4), (2,4,1,3), (3,1,4,2), (4,3,2,1) restricted
-    // to the three dimensions that exist.
+    // Daryin & Korzh, JSFI 2014, §3.3: SL = d mod 4; orders (1,2,3,4), (2,4,1,3), (3,1,4,2),
+    // (4,3,2,1) restricted to the three dimensions that exist.
     let orders = [[0, 1, 2], [1, 0, 2], [2, 0, 1], [2, 1, 0]];
     let fab = Fabric::new(&net).unwrap();
     for s in 0..27u32 {
@@ -102,7 +102,8 @@ fn dragonfly_static_needs_the_sl_dimension() {
     assert!(check.cdg.acyclic);
     assert_eq!(check.vls_used, 2);
     assert!(check.max_hops <= 3);
-    // At most one global link per route (003 §3.5 Static: local, global, local).
+    // At most one global link per route (Daryin & Korzh, JSFI 2014, §3.5 Static: local, global,
+    // local).
     let fab = Fabric::new(&net).unwrap();
     let group = |r: u32| net.label(r as usize)[0];
     for s in 0..net.num_routers() as u32 {

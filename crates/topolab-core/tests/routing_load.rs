@@ -1,5 +1,6 @@
 //! Static channel load against a per-destination flow propagation (a different algorithm for
-//! the same routing model), the ring closed form and the Slim Fly worst case of 001 §4.2.
+//! the same routing model), the ring closed form and the Slim Fly worst case of Kathareios et al.,
+//! SC15, §4.2.
 
 use std::sync::Arc;
 use topolab_core::progress::Silent;
@@ -146,9 +147,9 @@ fn ring_closed_form() {
 
 #[test]
 fn slimfly_worst_case_is_two_p() {
-    // 001 §4.2: routers A, X with unique common neighbour Y, and B, Y with unique common
-    // neighbour X; endpoints of A and X exchange (both directions), likewise B and Y. Link
-    // Y -> X carries A -> X and Y -> B: 2p flows, so minimal routing accepts at most 1/(2p).
+    // Kathareios et al., SC15, §4.2: routers A, X with unique common neighbour Y, and B, Y with
+    // unique common neighbour X; endpoints of A and X exchange (both directions), likewise B and Y.
+    // Link Y -> X carries A -> X and Y -> B: 2p flows, so minimal routing accepts at most 1/(2p).
     for q in [5u32, 7] {
         let net = build_str(&format!("slimfly:q={q}")).unwrap();
         let p = net.endpoints()[0] as usize;

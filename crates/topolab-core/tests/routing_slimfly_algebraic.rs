@@ -1,7 +1,7 @@
-//! Slim Fly minimal routing by the MMS algebra (003 §3.6) against the hop-distance table:
-//! at every router and for every destination, the algebraic next hops are exactly the
-//! neighbours one hop closer by BFS ("both must agree", issue 6), for q of every residue
-//! class mod 4 and for prime and non-prime fields; 2 hop-indexed VCs are deadlock-free and
+//! Slim Fly minimal routing by the MMS algebra (Daryin & Korzh, JSFI 2014, §3.6) against the
+//! hop-distance table: at every router and for every destination, the algebraic next hops are
+//! exactly the neighbours one hop closer by BFS ("both must agree", issue 6), for q of every
+//! residue class mod 4 and for prime and non-prime fields; 2 hop-indexed VCs are deadlock-free and
 //! one VC is not.
 
 use std::sync::Arc;
@@ -35,7 +35,8 @@ fn algebraic_next_hops_equal_minimal_next_hops_from_the_distance_table() {
             }
         }
     }
-    // Pairs with several minimal paths exist (003 §3.6), so the comparison covers sets.
+    // Pairs with several minimal paths exist (Daryin & Korzh, JSFI 2014, §3.6), so the comparison
+    // covers sets.
     assert!(multi > 0);
 }
 

@@ -1,7 +1,7 @@
-//! Torus dimension-order routing with datelines (003 §3.2): minimal paths (ring distances,
-//! checked against a BFS), one direction per ring, both directions at distance K/2, acyclic
-//! CDGs with the two dateline classes (both the textbook and the BookSim2 rule), and a cycle
-//! on one VL.
+//! Torus dimension-order routing with datelines (Daryin & Korzh, JSFI 2014, §3.2): minimal paths
+//! (ring distances, checked against a BFS), one direction per ring, both directions at distance
+//! K/2, acyclic CDGs with the two dateline classes (both the textbook and the BookSim2 rule), and a
+//! cycle on one VL.
 
 #![allow(clippy::needless_range_loop)] // router pairs index distance rows
 

@@ -1,5 +1,6 @@
-//! DLN-2-γ (ring plus γ random shortcuts per router, 000 §III): counts, the ring, exact degrees,
-//! simplicity, determinism and the DLN sizes of 000 Table IV.
+//! DLN-2-γ (ring plus γ random shortcuts per router, Besta & Hoefler, SC14, §III): counts, the
+//! ring, exact degrees, simplicity, determinism and the DLN sizes of Besta & Hoefler, SC14, Table
+//! IV.
 
 use topolab_core::metrics::distance::{diameter, distances_from, UNREACHABLE};
 use topolab_core::{build_str, Network, TopolabError};
@@ -72,8 +73,9 @@ fn gamma_zero_is_the_ring_and_gamma_n_minus_3_the_complete_graph() {
 
 #[test]
 fn the_dlns_of_table_iv() {
-    // 000 Table IV: DLN with N = 9,702, N_r = 1,386, k = 28 and 6,837 + 7,716 cables, and DLN
-    // with N = 40,200, N_r = 4,020, k = 43 and 32,488 + 33,842 cables. k - p = 2 + gamma.
+    // Besta & Hoefler, SC14, Table IV: DLN with N = 9,702, N_r = 1,386, k = 28 and 6,837 + 7,716
+    // cables, and DLN with N = 40,200, N_r = 4,020, k = 43 and 32,488 + 33,842 cables. k - p = 2 +
+    // gamma.
     for (n, gamma, p, endpoints, radix, cables) in [
         (1386usize, 19u32, 7u32, 9702u64, 28u32, 6837u64 + 7716),
         (4020, 31, 10, 40200, 43, 32488 + 33842),
@@ -88,8 +90,8 @@ fn the_dlns_of_table_iv() {
 
 #[test]
 fn the_smaller_table_iv_dln_has_a_diameter_in_the_range_of_table_ii() {
-    // 000 Table II quotes diameters 3-10 for DLN. Three is also the least possible here:
-    // 1 + 21 + 21*20 = 442 < 1,386 routers lie within two hops of any router.
+    // Besta & Hoefler, SC14, Table II quotes diameters 3-10 for DLN. Three is also the least
+    // possible here: 1 + 21 + 21*20 = 442 < 1,386 routers lie within two hops of any router.
     for seed in 0..2 {
         let net = build_str(&format!("dln:routers=1386,shortcuts=19,seed={seed}")).unwrap();
         let d = diameter(&net).unwrap();
@@ -99,7 +101,7 @@ fn the_smaller_table_iv_dln_has_a_diameter_in_the_range_of_table_ii() {
 
 #[test]
 fn default_p_is_floor_sqrt_of_the_router_radix() {
-    // 000 §III: p = floor(sqrt(k)) for DLN, k = 2 + gamma + p.
+    // Besta & Hoefler, SC14, §III: p = floor(sqrt(k)) for DLN, k = 2 + gamma + p.
     for (gamma, p) in [(0u32, 2u32), (2, 2), (4, 3), (19, 5), (31, 6)] {
         let net = build_str(&format!("dln:routers=100,shortcuts={gamma}")).unwrap();
         let k = net.radix();

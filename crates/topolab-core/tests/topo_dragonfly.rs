@@ -1,5 +1,6 @@
-//! Dragonfly against the closed forms of 000 §VI-B3e and 003 §1.4, BookSim2's `dragonflynew`
-//! port numbering, and the configurations of 000 Table IV, 003 §1.4 and 004 §III-A.
+//! Dragonfly against the closed forms of Besta & Hoefler, SC14, §VI-B3e and Daryin & Korzh, JSFI
+//! 2014, §1.4, BookSim2's `dragonflynew` port numbering, and the configurations of Besta & Hoefler,
+//! SC14, Table IV, Daryin & Korzh, JSFI 2014, §1.4 and Fujiwara et al., IPDPS 2014, §III-A.
 
 use std::collections::BTreeMap;
 use topolab_core::metrics::distance::diameter;
@@ -159,8 +160,8 @@ fn fewer_groups_spread_the_global_ports_evenly() {
 
 #[test]
 fn configurations_of_000() {
-    // 000 Table IV (columns DF) and §V: balanced a = 2p = 2h, g = a h + 1 by default.
-    // N, N_r, k and the electric (local) cables a(a-1)/2 per group are checked. Table IV's
+    // Besta & Hoefler, SC14, Table IV (columns DF) and §V: balanced a = 2p = 2h, g = a h + 1 by
+    // default. N, N_r, k and the electric (local) cables a(a-1)/2 per group are checked. Table IV's
     // fiber counts (29,524; 4,900; 1,012) are g^2/2 rather than the g(g-1)/2 group pairs of
     // §VI-B3e, so they are not.
     for (spec, n, nr, k, electric) in [
@@ -184,17 +185,17 @@ fn configurations_of_000() {
 
 #[test]
 fn configurations_of_003_and_004() {
-    // 003 §1.4: K = 16, G = 8, C = 8; K G = 128 groups of 16, 2,048 switches, one global link
-    // per group omitted. The degree C + G + K - 1 = 31 (the text's "radix is 30" contradicts
-    // its own formula), one router per group has one global port unused.
+    // Daryin & Korzh, JSFI 2014, §1.4: K = 16, G = 8, C = 8; K G = 128 groups of 16, 2,048
+    // switches, one global link per group omitted. The degree C + G + K - 1 = 31 (the text's "radix
+    // is 30" contradicts its own formula), one router per group has one global port unused.
     let net = build_str("dragonfly:a=16,h=8,g=128,p=8").unwrap();
     assert_eq!((net.num_routers(), net.num_endpoints()), (2048, 16384));
     assert_eq!(net.radix(), 31);
     assert_eq!(cables(&net, "global"), 128 * 127 / 2);
     let short = (0..2048).filter(|&r| net.degree(r) == 22).count();
     assert_eq!(short, 128);
-    // 004 §III-A: Dragonfly(8, 256, 39): groups of z = 8 in c = 256 cabinets, degree
-    // z - 1 + ceil((c - 1)/z) = 39, all groups fully connected.
+    // Fujiwara et al., IPDPS 2014, §III-A: Dragonfly(8, 256, 39): groups of z = 8 in c = 256
+    // cabinets, degree z - 1 + ceil((c - 1)/z) = 39, all groups fully connected.
     let net = build_str("dragonfly:a=8,h=32,g=256").unwrap();
     assert_eq!((net.num_routers(), net.network_radix()), (2048, 39));
     assert_eq!(group_pairs(&net, 8).len(), 256 * 255 / 2);

@@ -1,5 +1,6 @@
-//! Fat trees against the closed forms of 000 §VI-B3c (FT-3) and 001 §2.2.1 / Fig. 3 (two
-//! levels), and the FT-3 configurations of 000 §V and Table IV.
+//! Fat trees against the closed forms of Besta & Hoefler, SC14, §VI-B3c (FT-3) and Kathareios et
+//! al., SC15, §2.2.1 / Fig. 3 (two levels), and the FT-3 configurations of Besta & Hoefler, SC14,
+//! §V and Table IV.
 
 use topolab_core::metrics::distance::{diameter_among, endpoint_routers};
 use topolab_core::{build_str, Network};
@@ -23,8 +24,8 @@ fn total_ports(net: &Network) -> u64 {
 fn three_level_closed_forms() {
     for k in (2u64..=16).step_by(2) {
         let net = build_str(&format!("fattree:k={k}")).unwrap();
-        // 000 §VI-B3c with p = k/2: 5p^2 routers, 2p^3 endpoints, 2p^3 agg-core and 2p^3
-        // leaf-agg cables, p^2 endpoints per pod.
+        // Besta & Hoefler, SC14, §VI-B3c with p = k/2: 5p^2 routers, 2p^3 endpoints, 2p^3 agg-core
+        // and 2p^3 leaf-agg cables, p^2 endpoints per pod.
         let p = k / 2;
         assert_eq!(net.num_routers() as u64, 5 * p * p, "k={k}");
         assert_eq!(net.num_endpoints(), 2 * p * p * p, "k={k}");
@@ -39,7 +40,8 @@ fn three_level_closed_forms() {
                 "k={k} router {r}"
             );
         }
-        // 001 Fig. 3: 3-level fat tree has diameter 4, 3 links and 5 ports per endpoint.
+        // Kathareios et al., SC15, Fig. 3: 3-level fat tree has diameter 4, 3 links and 5 ports per
+        // endpoint.
         let n = net.num_endpoints();
         assert_eq!(net.num_links() + n, 3 * n, "k={k}");
         assert_eq!(total_ports(&net), 5 * n, "k={k}");
@@ -92,8 +94,8 @@ fn links_respect_the_levels_and_pods() {
 
 #[test]
 fn two_level_closed_forms_of_001() {
-    // 001 §2.2.1: p = r/2, 3r/2 routers, r^2/2 endpoints; Fig. 3: diameter 2, 2 links and
-    // 3 ports per endpoint.
+    // Kathareios et al., SC15, §2.2.1: p = r/2, 3r/2 routers, r^2/2 endpoints; Fig. 3: diameter 2,
+    // 2 links and 3 ports per endpoint.
     for k in (2u64..=24).step_by(2) {
         let net = build_str(&format!("fattree:k={k},levels=2")).unwrap();
         assert_eq!(net.num_routers() as u64, 3 * k / 2, "k={k}");
@@ -113,16 +115,17 @@ fn two_level_closed_forms_of_001() {
 
 #[test]
 fn configurations_of_000() {
-    // 000 §V: FT-3 with k = 44, p = 22, N_r = 1,452, N = 10,648: 22 of the 44 possible pods.
+    // Besta & Hoefler, SC14, §V: FT-3 with k = 44, p = 22, N_r = 1,452, N = 10,648: 22 of the 44
+    // possible pods.
     let net = build_str("fattree:k=44,pods=22").unwrap();
     assert_eq!((net.num_routers(), net.num_endpoints()), (1452, 10648));
     // The full k = 44 tree: 5p^2 = 2,420 routers, 2p^3 = 21,296 endpoints.
     let net = build_str("fattree:k=44").unwrap();
     assert_eq!((net.num_routers(), net.num_endpoints()), (2420, 21296));
     assert_eq!(net.network_radix(), 44);
-    // 000 Table IV's FT-3 columns (N = 19,876, N_r = 2,311, k = 43 and N = 10,718,
-    // N_r = 1,531, k = 35) are floor(k^3/4) and floor(5k^2/4) at odd k: no k-ary fat tree has
-    // them, and odd k is rejected rather than rounded.
+    // Besta & Hoefler, SC14, Table IV's FT-3 columns (N = 19,876, N_r = 2,311, k = 43 and N =
+    // 10,718, N_r = 1,531, k = 35) are floor(k^3/4) and floor(5k^2/4) at odd k: no k-ary fat tree
+    // has them, and odd k is rejected rather than rounded.
     for k in [43, 35] {
         let msg = build_str(&format!("fattree:k={k}"))
             .unwrap_err()

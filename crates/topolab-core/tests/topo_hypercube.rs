@@ -1,5 +1,6 @@
 //! Hypercube against its closed forms (2^n routers, degree n, n 2^(n-1) links, diameter n) and
-//! the configurations of 003 §1.3, 000 Table IV and 004 §III-A.
+//! the configurations of Daryin & Korzh, JSFI 2014, §1.3, Besta & Hoefler, SC14, Table IV and
+//! Fujiwara et al., IPDPS 2014, §III-A.
 
 use topolab_core::build_str;
 use topolab_core::metrics::distance::diameter;
@@ -45,15 +46,16 @@ fn labels_are_bits_and_links_flip_one_bit() {
 
 #[test]
 fn configurations_of_the_papers() {
-    // 003 §1.3: 11D hypercube with double links, C = 8: diameter 11, radix 30.
+    // Daryin & Korzh, JSFI 2014, §1.3: 11D hypercube with double links, C = 8: diameter 11, radix
+    // 30.
     let net = build_str("hypercube:n=11,width=2,p=8").unwrap();
     assert_eq!((net.num_routers(), net.num_endpoints()), (2048, 16384));
     assert_eq!(net.radix(), 30);
     assert_eq!(diameter(&net), Some(11));
-    // 000 Table IV HC: N = N_r = 8,192, k = 14 (p = 1).
+    // Besta & Hoefler, SC14, Table IV HC: N = N_r = 8,192, k = 14 (p = 1).
     let net = build_str("hypercube:n=13").unwrap();
     assert_eq!((net.num_endpoints(), net.radix()), (8192, 14));
-    // 004 §III-A: Hypercube(2048, 11) has degree 11.
+    // Fujiwara et al., IPDPS 2014, §III-A: Hypercube(2048, 11) has degree 11.
     let net = build_str("hypercube:n=11").unwrap();
     assert_eq!(net.network_radix(), 11);
 }

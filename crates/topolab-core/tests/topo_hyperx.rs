@@ -1,5 +1,7 @@
-//! HyperX / FlatFly against 003 §1.2 (degree C + sum L_n (K_n - 1), diameter N), 001 §2.1.1 and
-//! Fig. 3 (balanced 2D HyperX) and the configurations of 003 §1.2, 004 §III-A and 000 Table IV.
+//! HyperX / FlatFly against Daryin & Korzh, JSFI 2014, §1.2 (degree C + sum L_n (K_n - 1), diameter
+//! N), Kathareios et al., SC15, §2.1.1 and Fig. 3 (balanced 2D HyperX) and the configurations of
+//! Daryin & Korzh, JSFI 2014, §1.2, Fujiwara et al., IPDPS 2014, §III-A and Besta & Hoefler, SC14,
+//! Table IV.
 
 use topolab_core::metrics::distance::diameter;
 use topolab_core::{build_str, Network};
@@ -74,7 +76,8 @@ fn every_dimension_is_a_complete_graph() {
 
 #[test]
 fn flatfly_of_003() {
-    // 003 §1.2: 4x8x8x8 with widths 2,1,1,1 and C = 8: diameter 4, radix 35, 2,048 switches.
+    // Daryin & Korzh, JSFI 2014, §1.2: 4x8x8x8 with widths 2,1,1,1 and C = 8: diameter 4, radix 35,
+    // 2,048 switches.
     let net = build_str("flatfly:dims=4x8x8x8,widths=2x1x1x1,p=8").unwrap();
     assert_eq!(net.num_routers(), 2048);
     assert_eq!(net.num_endpoints(), 16384);
@@ -84,9 +87,9 @@ fn flatfly_of_003() {
 
 #[test]
 fn balanced_2d_hyperx_of_001() {
-    // 001 §2.1.1: radix r splits into r/3 ports per dimension and r/3 endpoints, so the
-    // complete graphs have r/3 + 1 routers, R = (r/3 + 1)^2, N = r/3 (r/3 + 1)^2; Fig. 3:
-    // diameter 2, 2 links and 3 router ports per endpoint. p defaults to that balance.
+    // Kathareios et al., SC15, §2.1.1: radix r splits into r/3 ports per dimension and r/3
+    // endpoints, so the complete graphs have r/3 + 1 routers, R = (r/3 + 1)^2, N = r/3 (r/3 + 1)^2;
+    // Fig. 3: diameter 2, 2 links and 3 router ports per endpoint. p defaults to that balance.
     for r in [6u32, 12, 30, 48] {
         let k = r / 3 + 1;
         let net = build_str(&format!("hyperx:dims={k}x{k}")).unwrap();
@@ -103,7 +106,8 @@ fn balanced_2d_hyperx_of_001() {
 
 #[test]
 fn default_p() {
-    // Equal port counts per dimension follow 001's balance; otherwise no paper gives a rule.
+    // Equal port counts per dimension follow Kathareios et al.'s (SC15) balance; otherwise no paper
+    // gives a rule.
     let p_of = |spec: &str| build_str(spec).unwrap().endpoints()[0];
     assert_eq!(p_of("hyperx:dims=8x8"), 7);
     assert_eq!(p_of("hyperx:dims=5x5x5"), 4);
@@ -116,12 +120,12 @@ fn default_p() {
 
 #[test]
 fn configurations_of_004_and_000() {
-    // 004 §III-A: HyperX(8, 256, 37) on a 16x16 cabinet grid with 8 switches per cabinet has
-    // degree x + y + z - 3 = 37: dims 8x16x16.
+    // Fujiwara et al., IPDPS 2014, §III-A: HyperX(8, 256, 37) on a 16x16 cabinet grid with 8
+    // switches per cabinet has degree x + y + z - 3 = 37: dims 8x16x16.
     let net = build_str("hyperx:dims=8x16x16").unwrap();
     assert_eq!((net.num_routers(), net.network_radix()), (2048, 37));
-    // 000 §VI-B3d / Table IV FBF-3: p routers per group, p^2 groups (p x p x p): N_r = 1,000,
-    // N = 10,000 and N_r = 1,728, N = 20,736. (Table IV's radix 33 and 43 do not match
+    // Besta & Hoefler, SC14, §VI-B3d / Table IV FBF-3: p routers per group, p^2 groups (p x p x p):
+    // N_r = 1,000, N = 10,000 and N_r = 1,728, N = 20,736. (Table IV's radix 33 and 43 do not match
     // p + 3(p - 1) = 37 and 45 and are not checked.)
     for (p, nr, n) in [(10u32, 1000usize, 10000u64), (12, 1728, 20736)] {
         let net = build_str(&format!("flattened_butterfly:dims={p}x{p}x{p},p={p}")).unwrap();

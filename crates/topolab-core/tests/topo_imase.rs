@@ -1,4 +1,4 @@
-//! Imase–Itoh digraphs against 002 §III-A/§III-B1 and Table 1.
+//! Imase–Itoh digraphs against Koibuchi et al., 2018, §III-A/§III-B1 and Table 1.
 
 use topolab_core::metrics::distance::{diameter, distances_from};
 use topolab_core::{build_str, find_family, Network};
@@ -69,7 +69,8 @@ fn self_loops_are_omitted_and_counted_by_closed_form() {
 
 #[test]
 fn figure_2_example_n8_d3_a1_b1() {
-    // 002 Fig. 2: i -> 3(i + 1) + alpha (mod 8), loops omitted (at 2: 1,2,3 and 6: 5,6,7).
+    // Koibuchi et al., 2018, Fig. 2: i -> 3(i + 1) + alpha (mod 8), loops omitted (at 2: 1,2,3 and
+    // 6: 5,6,7).
     let net = build_str("imase:n=8,d=3,a=1,b=1").unwrap();
     assert_eq!(net.neighbors(0), &[3, 4, 5]);
     assert_eq!(net.neighbors(2), &[1, 3]);
@@ -101,7 +102,8 @@ fn distances_follow_the_custom_routing_of_section_iii_b1() {
 
 #[test]
 fn diameter_is_at_most_ceil_log_d_n() {
-    // 002 §III-A: at most one hop above the Moore bound; the Imase–Itoh bound is ceil(log_d n).
+    // Koibuchi et al., 2018, §III-A: at most one hop above the Moore bound; the Imase–Itoh bound is
+    // ceil(log_d n).
     for (n, d) in [
         (8u64, 3u64),
         (30, 2),
@@ -129,8 +131,8 @@ fn diameter_is_at_most_ceil_log_d_n() {
 
 #[test]
 fn aspl_matches_table_1() {
-    // 002 Table 1, Imase row (a = b = 1): ASPL 2.30, 2.95, 2.69. The exact values are
-    // 2.3021, 2.9467 and 2.6952, so the table mixes rounding and truncation: allow 0.01.
+    // Koibuchi et al., 2018, Table 1, Imase row (a = b = 1): ASPL 2.30, 2.95, 2.69. The exact
+    // values are 2.3021, 2.9467 and 2.6952, so the table mixes rounding and truncation: allow 0.01.
     for (n, d, expected) in [(64, 6, 2.30), (256, 6, 2.95), (256, 8, 2.69)] {
         let net = build_str(&format!("imase:n={n},d={d}")).unwrap();
         let got = aspl(&net);

@@ -1,5 +1,5 @@
 //! Jellyfish (random regular graph): counts, exact degrees, simplicity, connectivity,
-//! determinism and the balanced concentration of 000 §III.
+//! determinism and the balanced concentration of Besta & Hoefler, SC14, §III.
 
 use std::collections::BTreeMap;
 use topolab_core::metrics::distance::{diameter, distances_from, UNREACHABLE};
@@ -141,7 +141,8 @@ fn is_bipartite(links: &[(u32, u32)]) -> bool {
 
 #[test]
 fn default_p_is_floor_sqrt_of_the_router_radix() {
-    // 000 §III: p = floor(sqrt(k)) with k the router radix (network ports plus p).
+    // Besta & Hoefler, SC14, §III: p = floor(sqrt(k)) with k the router radix (network ports plus
+    // p).
     for (d, p) in [(3u32, 2u32), (16, 4), (24, 5), (30, 6), (33, 6), (42, 7)] {
         let net = build_str(&format!("jellyfish:routers=64,degree={d}")).unwrap();
         let k = net.radix();

@@ -1,4 +1,5 @@
-//! Kautz and de Bruijn digraphs against their string definitions and the numbers of 002 §IV-A.
+//! Kautz and de Bruijn digraphs against their string definitions and the numbers of Koibuchi et
+//! al., 2018, §IV-A.
 
 use topolab_core::metrics::distance::{diameter, distances_from};
 use topolab_core::{build_str, find_family, Network};
@@ -17,7 +18,7 @@ fn overlap(u: &[i64], v: &[i64]) -> usize {
         .unwrap_or(0)
 }
 
-/// Directed Moore bound Σ_{i=0}^{k} d^i (002 §I).
+/// Directed Moore bound Σ_{i=0}^{k} d^i (Koibuchi et al., 2018, §I).
 fn moore(d: u64, k: u32) -> u64 {
     (0..=k).map(|i| d.pow(i)).sum()
 }
@@ -84,15 +85,16 @@ fn kautz_counts_degrees_labels_and_distances() {
 
 #[test]
 fn kautz_sizes_and_moore_fractions_quoted_in_002() {
-    // 002 §IV-A: 98% for d = 8, k = 4 with 4,608 vertices; 99% for d = 12, k = 4 with 22,464.
+    // Koibuchi et al., 2018, §IV-A: 98% for d = 8, k = 4 with 4,608 vertices; 99% for d = 12, k = 4
+    // with 22,464.
     for (d, k, n, percent) in [(8u64, 4u32, 4608usize, 98u64), (12, 4, 22464, 99)] {
         let net = build_str(&format!("kautz:d={d},k={k},p=1")).unwrap();
         assert_eq!(net.num_routers(), n);
         assert_eq!(net.num_links(), n as u64 * d);
         assert_eq!(100 * n as u64 / moore(d, k), percent, "d={d} k={k}");
     }
-    // 002 quotes "97% for d = 6 and k = 5 for 3,750 vertices", which mixes two graphs:
-    // K(6,5) has 9,072 vertices and is 97% of M(6,5) = 9,331; 3,750 vertices is K(5,5),
+    // Koibuchi et al. (2018) quote "97% for d = 6 and k = 5 for 3,750 vertices", which mixes two
+    // graphs: K(6,5) has 9,072 vertices and is 97% of M(6,5) = 9,331; 3,750 vertices is K(5,5),
     // 96% of M(5,5) = 3,906.
     let k65 = build_str("kautz:d=6,k=5,p=1").unwrap();
     assert_eq!(k65.num_routers(), 9072);

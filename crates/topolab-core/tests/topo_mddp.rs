@@ -1,4 +1,5 @@
-//! MDDP digraphs: exact degrees, the Kautz starting point, determinism and 002 Table 1.
+//! MDDP digraphs: exact degrees, the Kautz starting point, determinism and Koibuchi et al., 2018,
+//! Table 1.
 
 use topolab_core::metrics::distance::{diameter, distances_from};
 use topolab_core::{build_str, find_family, Network};
@@ -113,11 +114,12 @@ fn same_seed_same_network_different_seed_different_network() {
 
 #[test]
 fn aspl_and_ordering_match_table_1() {
-    // 002 Table 1 (ASPL): case    Rand  MDDP  Imase
+    // Koibuchi et al., 2018, Table 1 (ASPL): case    Rand  MDDP  Imase
     //                     64, 6   2.39  2.37  2.30
     //                    256, 6   3.18  2.85  2.95
     //                    256, 8   2.80  2.80  2.69
-    // 002 reports no MDDP diameters; ours stay within one hop of the Imase–Itoh bound.
+    // Koibuchi et al. (2018) report no MDDP diameters; ours stay within one hop of the Imase–Itoh
+    // bound.
     for (n, d, expected) in [(64u64, 6u64, 2.37), (256, 6, 2.85), (256, 8, 2.80)] {
         let imase = aspl(&build_str(&format!("imase:n={n},d={d}")).unwrap());
         for seed in 0..3 {

@@ -1,5 +1,6 @@
-//! Multi-Layer Full-Mesh against the closed forms of 001 §2.2.3, the path diversity of 001
-//! §2.3.3 and the configuration simulated in 001 §4.1.
+//! Multi-Layer Full-Mesh against the closed forms of Kathareios et al., SC15, §2.2.3, the path
+//! diversity of Kathareios et al., SC15, §2.3.3 and the configuration simulated in Kathareios et
+//! al., SC15, §4.1.
 
 use topolab_core::metrics::distance::{diameter_among, endpoint_routers};
 use topolab_core::{build_str, Network, TopolabError};
@@ -22,7 +23,7 @@ fn common_neighbours(net: &Network, a: usize, b: usize) -> usize {
 
 #[test]
 fn h_mlfm_counts_match_the_closed_forms() {
-    // 001 §2.2.3: R = 3/2 h(h+1), N = h^3 + h^2, every router of radix 2h;
+    // Kathareios et al., SC15, §2.2.3: R = 3/2 h(h+1), N = h^3 + h^2, every router of radix 2h;
     // Fig. 3: 2 links and 3 router ports per end-node (endpoint links included).
     for h in 1u64..=8 {
         let net = build_str(&format!("mlfm:h={h}")).unwrap();
@@ -46,8 +47,8 @@ fn h_mlfm_counts_match_the_closed_forms() {
 
 #[test]
 fn hlp_mlfm_counts_and_radices() {
-    // 001 §2.2.3: l layers of h+1 LRs with p endpoints each, Rg = h(h+1)/2 GRs of radix 2l,
-    // LRs of radix h + p.
+    // Kathareios et al., SC15, §2.2.3: l layers of h+1 LRs with p endpoints each, Rg = h(h+1)/2 GRs
+    // of radix 2l, LRs of radix h + p.
     for (h, l, p) in [
         (1u64, 1u64, 1u64),
         (2, 5, 1),
@@ -100,7 +101,8 @@ fn endpoint_routers_are_two_hops_apart() {
 
 #[test]
 fn minimal_path_diversity_of_section_2_3_3() {
-    // 001 §2.3.3: two LRs of the same column have h minimal routes, any other pair exactly one.
+    // Kathareios et al., SC15, §2.3.3: two LRs of the same column have h minimal routes, any other
+    // pair exactly one.
     for (h, l) in [(2usize, 2usize), (3, 3), (4, 2), (5, 5), (3, 1)] {
         let net = build_str(&format!("mlfm:h={h},l={l}")).unwrap();
         let ends = endpoint_routers(&net);
@@ -163,7 +165,7 @@ fn labels_describe_layers_columns_and_column_pairs() {
 
 #[test]
 fn configuration_of_section_4_1() {
-    // 001 §4.1: MLFM with h = 15, N = 3600, R = 360, r = 30.
+    // Kathareios et al., SC15, §4.1: MLFM with h = 15, N = 3600, R = 360, r = 30.
     let net = build_str("mlfm:h=15").unwrap();
     assert_eq!(
         (net.num_endpoints(), net.num_routers(), router_radix(&net)),

@@ -1,5 +1,6 @@
-//! Two-level Orthogonal Fat-Tree against 001 §2.2.4 (Table 2, closed forms), the single-path
-//! property of 001 §2.2.2/§2.3.3 and the sizes quoted in 001 §2.3.1 and §4.1.
+//! Two-level Orthogonal Fat-Tree against Kathareios et al., SC15, §2.2.4 (Table 2, closed forms),
+//! the single-path property of Kathareios et al., SC15, §2.2.2/§2.3.3 and the sizes quoted in its
+//! §2.3.1 and §4.1.
 
 use topolab_core::field::Field;
 use topolab_core::metrics::distance::{diameter_among, endpoint_routers};
@@ -27,7 +28,8 @@ fn common_neighbours(net: &Network, a: usize, b: usize) -> usize {
 
 #[test]
 fn the_4_ml3b_is_table_2() {
-    // 001 Table 2: row i lists the j such that (0, i) and (1, j) are connected.
+    // Kathareios et al., SC15, Table 2: row i lists the j such that (0, i) and (1, j) are
+    // connected.
     let table2: [[u32; 4]; 13] = [
         [9, 10, 11, 12],
         [9, 0, 1, 2],
@@ -57,8 +59,8 @@ fn the_4_ml3b_is_table_2() {
 
 #[test]
 fn counts_match_the_closed_forms() {
-    // 001 §2.2.4: R_L = 1 + k(k-1), R = 3k^2 - 3k + 3, N = 2k^3 - 2k^2 + 2k with p = k,
-    // routers of radix 2k; Fig. 3: 2 links and 3 ports per end-node.
+    // Kathareios et al., SC15, §2.2.4: R_L = 1 + k(k-1), R = 3k^2 - 3k + 3, N = 2k^3 - 2k^2 + 2k
+    // with p = k, routers of radix 2k; Fig. 3: 2 links and 3 ports per end-node.
     for k in KS {
         let net = build_str(&format!("oft:k={k}")).unwrap();
         let n = 2 * k * k * k - 2 * k * k + 2 * k;
@@ -80,7 +82,8 @@ fn counts_match_the_closed_forms() {
 
 #[test]
 fn smaller_p_leaves_ports_free() {
-    // p is the end-nodes per L0/L2 router (001 Table 1); p <= k stays within radix 2k.
+    // p is the end-nodes per L0/L2 router (Kathareios et al., SC15, Table 1); p <= k stays within
+    // radix 2k.
     for (k, p) in [(4u64, 1u64), (6, 3), (8, 0)] {
         let net = build_str(&format!("oft:k={k},p={p}")).unwrap();
         let rl = 1 + k * (k - 1);
@@ -104,8 +107,8 @@ fn endpoint_routers_are_two_hops_apart() {
 
 #[test]
 fn single_minimal_path_except_counterparts() {
-    // 001 §2.2.2 (SPT: exactly one minimal path between level-one routers) and §2.3.3: only the
-    // counterparts (0, i), (2, i) share more, namely all k L1 routers.
+    // Kathareios et al., SC15, §2.2.2 (SPT: exactly one minimal path between level-one routers) and
+    // §2.3.3: only the counterparts (0, i), (2, i) share more, namely all k L1 routers.
     for k in KS {
         let net = build_str(&format!("oft:k={k}")).unwrap();
         let rl = (1 + k * (k - 1)) as usize;
@@ -144,13 +147,14 @@ fn labels_and_link_classes() {
 
 #[test]
 fn sizes_quoted_in_the_paper() {
-    // 001 §4.1: OFT with k = 12, N = 3192, R = 399, r = 24.
+    // Kathareios et al., SC15, §4.1: OFT with k = 12, N = 3192, R = 399, r = 24.
     let net = build_str("oft:k=12").unwrap();
     assert_eq!(
         (net.num_endpoints(), net.num_routers(), router_radix(&net)),
         (3192, 399, 24)
     );
-    // 001 §2.3.1: with radix-64 routers the OFT supports approximately 63.5K nodes.
+    // Kathareios et al., SC15, §2.3.1: with radix-64 routers the OFT supports approximately 63.5K
+    // nodes.
     let net = build_str("oft:k=32").unwrap();
     assert_eq!(router_radix(&net), 64);
     assert_eq!(net.num_endpoints(), 63_552);

@@ -1,5 +1,5 @@
 //! Cartesian products: the definition checked by brute force, diameters adding up, the
-//! SF x FF networks of 003 §1.5 and errors naming the nested parameter.
+//! SF x FF networks of Daryin & Korzh, JSFI 2014, §1.5 and errors naming the nested parameter.
 
 use std::collections::BTreeMap;
 use topolab_core::metrics::distance::diameter;
@@ -78,8 +78,8 @@ fn diameter_is_the_sum_of_the_factor_diameters() {
     }
 }
 
-/// The FlatFly K_n1 x K_n2 x ... of 003 §1.2 as a product of complete graphs (Jellyfish of
-/// degree n - 1 is K_n), nested to the right.
+/// The FlatFly K_n1 x K_n2 x ... of Daryin & Korzh, JSFI 2014, §1.2 as a product of complete graphs
+/// (Jellyfish of degree n - 1 is K_n), nested to the right.
 fn flatfly(dims: &[u32]) -> String {
     let k = |n: u32| format!("jellyfish:routers={n},degree={}", n - 1);
     match dims {
@@ -91,8 +91,8 @@ fn flatfly(dims: &[u32]) -> String {
 
 #[test]
 fn sf_x_ff_1_of_003() {
-    // 003 §1.5: Slim Fly q = 4 with link width L = 2 times FlatFly 8x8, C = 8: 2,048 switches,
-    // 16,384 nodes, degree 34, diameter 4.
+    // Daryin & Korzh, JSFI 2014, §1.5: Slim Fly q = 4 with link width L = 2 times FlatFly 8x8, C =
+    // 8: 2,048 switches, 16,384 nodes, degree 34, diameter 4.
     let net = build_str(&format!(
         "product:a=(slimfly:q=4),b=({}),wa=2,p=8",
         flatfly(&[8, 8])
@@ -103,7 +103,8 @@ fn sf_x_ff_1_of_003() {
     assert!((0..2048).all(|r| net.degree(r) + net.endpoints()[r] == 34));
     assert_eq!(diameter(&net), Some(4));
     // "Saves 1,024 optical cables" against the 4D FlatFly 4x8x8x8 with widths 2,1,1,1, whose
-    // degree C + sum L_n (K_n - 1) = 35 gives 2048 * (35 - 8) / 2 cables (003 §1.2).
+    // degree C + sum L_n (K_n - 1) = 35 gives 2048 * (35 - 8) / 2 cables (Daryin & Korzh, JSFI
+    // 2014, §1.2).
     assert_eq!(net.num_links(), 2048 * (35 - 8) / 2 - 1024);
     // "Each twin rack is connected to 6 other racks using bundles of 128 cables": a twin rack
     // is one 8x8 FlatFly (64 switches sharing the Slim Fly coordinate).
@@ -126,7 +127,8 @@ fn sf_x_ff_1_of_003() {
 
 #[test]
 fn sf_x_ff_2_of_003() {
-    // 003 §1.5: Slim Fly q = 8 (L = 1) times FlatFly K16, C = 8: degree 35, diameter 3.
+    // Daryin & Korzh, JSFI 2014, §1.5: Slim Fly q = 8 (L = 1) times FlatFly K16, C = 8: degree 35,
+    // diameter 3.
     let net = build_str(&format!(
         "cartesian:a=(slimfly:q=8),b=({}),p=8",
         flatfly(&[16])

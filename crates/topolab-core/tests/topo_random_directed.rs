@@ -1,5 +1,5 @@
 //! Random regular digraphs: degrees, simplicity, strong connectivity, determinism and the
-//! Random row of 002 Table 1.
+//! Random row of Koibuchi et al., 2018, Table 1.
 
 use topolab_core::metrics::distance::{diameter, distances_from};
 use topolab_core::{build_str, find_family, Network};
@@ -79,7 +79,8 @@ fn same_seed_same_network_different_seed_different_network() {
 
 #[test]
 fn aspl_matches_table_1() {
-    // 002 Table 1, Rand row: ASPL 2.39, 3.18, 2.80 (one instance each; ours over three seeds).
+    // Koibuchi et al., 2018, Table 1, Rand row: ASPL 2.39, 3.18, 2.80 (one instance each; ours over
+    // three seeds).
     for (n, d, expected) in [(64, 6, 2.39), (256, 6, 3.18), (256, 8, 2.80)] {
         for seed in 0..3 {
             let net = build_str(&format!("random_directed:n={n},d={d},seed={seed},p=1")).unwrap();

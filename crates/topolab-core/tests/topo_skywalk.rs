@@ -1,11 +1,12 @@
-//! Skywalk against the rules of 004 §II-B–D, §III-A and §III-G and the sizes and cable lengths
-//! the paper quotes. Geometry and cable lengths are recomputed here from the paper's numbers
-//! (0.6 m × 2.1 m cabinets, 2 m intra-cabinet cables, Manhattan distance + 4 m between cabinets).
+//! Skywalk against the rules of Fujiwara et al., IPDPS 2014, §II-B–D, §III-A and §III-G and the
+//! sizes and cable lengths the paper quotes. Geometry and cable lengths are recomputed here from
+//! the paper's numbers (0.6 m × 2.1 m cabinets, 2 m intra-cabinet cables, Manhattan distance + 4 m
+//! between cabinets).
 
 use topolab_core::metrics::distance::diameter;
 use topolab_core::{build_str, Network, TopolabError};
 
-/// (x, y): x = ⌈√c⌉ cabinet rows, y = ⌈c/x⌉ columns (004 §III-A).
+/// (x, y): x = ⌈√c⌉ cabinet rows, y = ⌈c/x⌉ columns (Fujiwara et al., IPDPS 2014, §III-A).
 fn grid(c: i64) -> (i64, i64) {
     let mut x = 1;
     while x * x < c {
@@ -24,7 +25,7 @@ fn floor_distance(net: &Network, a: usize, b: usize) -> f64 {
     (la[2] - lb[2]).abs() as f64 * 2.1 + (la[3] - lb[3]).abs() as f64 * 0.6
 }
 
-/// Total cable length in metres under the rule of 004 §III-A.
+/// Total cable length in metres under the rule of Fujiwara et al., IPDPS 2014, §III-A.
 fn total_cable(net: &Network) -> f64 {
     net.links()
         .iter()
@@ -55,7 +56,8 @@ fn class_degrees(net: &Network) -> Vec<[u32; 3]> {
     deg
 }
 
-/// Checks every structural rule of 004 §II for Skywalk(z, c, di, do) with bound r.
+/// Checks every structural rule of Fujiwara et al., IPDPS 2014, §II for Skywalk(z, c, di, do) with
+/// bound r.
 fn check_rules(net: &Network, z: i64, c: i64, di: u32, do_: u32, r: f64) {
     let (x, y) = grid(c);
     let ds = do_.min(((x + y - 2) as u32).div_ceil(z as u32));
@@ -117,8 +119,8 @@ fn check_rules(net: &Network, z: i64, c: i64, di: u32, do_: u32, r: f64) {
 
 #[test]
 fn skywalk_8_256_7_4_of_section_iii() {
-    // 004 §III-B: 2,048 switches in 256 cabinets, degree 11, total cable 59 km. With
-    // d_smax = ⌈30/8⌉ = 4 all inter-cabinet links are straight.
+    // Fujiwara et al., IPDPS 2014, §III-B: 2,048 switches in 256 cabinets, degree 11, total cable
+    // 59 km. With d_smax = ⌈30/8⌉ = 4 all inter-cabinet links are straight.
     let net = build_str("skywalk:z=8,c=256,di=7,do=4").unwrap();
     check_rules(&net, 8, 256, 7, 4, 1.0);
     assert_eq!(
@@ -134,15 +136,16 @@ fn skywalk_8_256_7_4_of_section_iii() {
 
 #[test]
 fn skywalk_8_256_7_12_and_the_dragonfly_limit() {
-    // 004 §III-C: Skywalk(8, 256, 7, 12) has degree 19; §III-E: it needs 65% less cable than
-    // Dragonfly(8, 256, 39) (615 km) and 42% less than HyperX(8, 256, 37) (372 km), i.e. 215 km.
+    // Fujiwara et al., IPDPS 2014, §III-C: Skywalk(8, 256, 7, 12) has degree 19; §III-E: it needs
+    // 65% less cable than Dragonfly(8, 256, 39) (615 km) and 42% less than HyperX(8, 256, 37) (372
+    // km), i.e. 215 km.
     let net = build_str("skywalk:z=8,c=256,di=7,do=12").unwrap();
     check_rules(&net, 8, 256, 7, 12, 1.0);
     assert_eq!(net.network_radix(), 19);
     let km = total_cable(&net) / 1000.0;
     assert!((km - 215.0).abs() <= 0.03 * 215.0, "total cable {km} km");
-    // 004 §II-B: di = d_imax = 7 and do = d_smax + d_dmax = 4 + 29 is the fully connected
-    // Dragonfly(8, 256, 39) of §III-B (degree 7 + ⌈255/8⌉ = 39, 615 km of cable).
+    // Fujiwara et al., IPDPS 2014, §II-B: di = d_imax = 7 and do = d_smax + d_dmax = 4 + 29 is the
+    // fully connected Dragonfly(8, 256, 39) of §III-B (degree 7 + ⌈255/8⌉ = 39, 615 km of cable).
     let net = build_str("skywalk:z=8,c=256,di=7,do=33").unwrap();
     check_rules(&net, 8, 256, 7, 33, 1.0);
     assert_eq!(net.network_radix(), 39);
@@ -166,8 +169,9 @@ fn small_maximal_skywalk_is_the_complete_dragonfly() {
 
 #[test]
 fn section_iv_networks_of_256_switches_in_64_cabinets() {
-    // 004 §IV-B: degrees 7, 9 and 11 with z = 4, c = 64; "at degree 7 ... Skywalk comprises only
-    // straight inter-cabinet links" (d_smax = ⌈14/4⌉ = 4). Fig. 2: di = 3, ds = 3, dd = 0.
+    // Fujiwara et al., IPDPS 2014, §IV-B: degrees 7, 9 and 11 with z = 4, c = 64; "at degree 7 ...
+    // Skywalk comprises only straight inter-cabinet links" (d_smax = ⌈14/4⌉ = 4). Fig. 2: di = 3,
+    // ds = 3, dd = 0.
     for (do_, diagonal) in [(3u32, false), (4, false), (6, true), (8, true)] {
         let net = build_str(&format!("skywalk:z=4,c=64,di=3,do={do_}")).unwrap();
         check_rules(&net, 4, 64, 3, do_, 1.0);
@@ -210,8 +214,8 @@ fn uneven_grids_and_odd_cabinets() {
 
 #[test]
 fn cable_length_bound_r() {
-    // 004 §III-G: r in {0.4, ..., 1.0} always builds Skywalk(8, 256, 7, do), every inter-cabinet
-    // cable spans at most r·l_max, and total cable length grows with r.
+    // Fujiwara et al., IPDPS 2014, §III-G: r in {0.4, ..., 1.0} always builds Skywalk(8, 256, 7,
+    // do), every inter-cabinet cable spans at most r·l_max, and total cable length grows with r.
     for do_ in [4u32, 12] {
         let mut previous = 0.0;
         for r in [0.4, 0.5, 0.7, 1.0] {

@@ -1,4 +1,5 @@
-//! Slim Fly against the closed forms of 000 §II-B and the sizes quoted in the papers.
+//! Slim Fly against the closed forms of Besta & Hoefler, SC14, §II-B and the sizes quoted in the
+//! papers.
 
 use topolab_core::metrics::distance::diameter;
 use topolab_core::{build_str, TopolabError};
@@ -54,13 +55,14 @@ fn q5_is_the_hoffman_singleton_graph() {
 
 #[test]
 fn sizes_quoted_in_the_papers() {
-    // 000 Table IV: SF with N = 10,830, N_r = 722, k = 44 (q = 19, p = 15).
+    // Besta & Hoefler, SC14, Table IV: SF with N = 10,830, N_r = 722, k = 44 (q = 19, p = 15).
     let net = build_str("slimfly:q=19").unwrap();
     assert_eq!(
         (net.num_routers(), net.num_endpoints(), net.radix()),
         (722, 10830, 44)
     );
-    // 001 §2.1.2: q = 13 with p = 10 and p = 9 (2.9/3.11 ports and 1.95/2.05 links per endpoint).
+    // Kathareios et al., SC15, §2.1.2: q = 13 with p = 10 and p = 9 (2.9/3.11 ports and 1.95/2.05
+    // links per endpoint).
     for (p, ports, links) in [(10u64, 2.9, 1.95), (9, 3.11, 2.05)] {
         let net = build_str(&format!("slimfly:q=13,p={p}")).unwrap();
         let n = net.num_endpoints() as f64;

@@ -1,5 +1,6 @@
-//! Tori and meshes against 003 §1.1 (degree C + 2 sum L_n, diameter sum floor(K_n/2)) and the
-//! configurations quoted in 000 Table IV, 003 §1.1 and 004 §III-A.
+//! Tori and meshes against Daryin & Korzh, JSFI 2014, §1.1 (degree C + 2 sum L_n, diameter sum
+//! floor(K_n/2)) and the configurations quoted in Besta & Hoefler, SC14, Table IV, Daryin & Korzh,
+//! JSFI 2014, §1.1 and Fujiwara et al., IPDPS 2014, §III-A.
 
 use topolab_core::metrics::distance::diameter;
 use topolab_core::{build_str, Network};
@@ -49,7 +50,7 @@ fn torus_diameter_degree_and_link_counts() {
         let expected_diameter: u32 = dims.iter().map(|k| k / 2).sum();
         assert_eq!(diameter(&net), Some(expected_diameter), "{spec}");
         // A ring of K >= 3 gives each router two links of width L, a dimension of size 2 one
-        // link (003's rings degenerate to a single pair), size 1 none.
+        // link (Daryin & Korzh's (JSFI 2014) rings degenerate to a single pair), size 1 none.
         let degree: u32 = dims
             .iter()
             .zip(&widths)
@@ -130,8 +131,8 @@ fn neighbours_differ_by_one_step_in_one_coordinate() {
 
 #[test]
 fn configurations_of_003() {
-    // 003 §1.1 table, C = 8: 8x16x16 widths 3,5,5 (degree 34, diameter 20) and 4x8x8x8 widths
-    // 2,4,4,4 (degree 36, diameter 14); 2,048 switches, 16,384 nodes each.
+    // Daryin & Korzh, JSFI 2014, §1.1 table, C = 8: 8x16x16 widths 3,5,5 (degree 34, diameter 20)
+    // and 4x8x8x8 widths 2,4,4,4 (degree 36, diameter 14); 2,048 switches, 16,384 nodes each.
     for (spec, radix, diam) in [
         ("torus:dims=8x16x16,widths=3x5x5,p=8", 34, 20),
         ("torus:dims=4x8x8x8,widths=2x4x4x4,p=8", 36, 14),
@@ -146,14 +147,14 @@ fn configurations_of_003() {
 
 #[test]
 fn configurations_of_000_and_004() {
-    // 000 Table IV, p = 1: T3D with N = 10,648, k = 7; T5D with N = 10,368, k = 11 (the paper
-    // gives no factorisation; 6x6x6x6x8 is one).
+    // Besta & Hoefler, SC14, Table IV, p = 1: T3D with N = 10,648, k = 7; T5D with N = 10,368, k =
+    // 11 (the paper gives no factorisation; 6x6x6x6x8 is one).
     let t3d = build_str("torus:dims=22x22x22").unwrap();
     assert_eq!((t3d.num_endpoints(), t3d.radix()), (10648, 7));
     let t5d = build_str("torus:dims=6x6x6x6x8").unwrap();
     assert_eq!((t5d.num_endpoints(), t5d.radix()), (10368, 11));
-    // 004 §III-A: Torus(8, 256, 6) is an 8x16x16 torus of degree 6 whose canonical numbering puts
-    // one first-dimension ring in each cabinet of 8 consecutive switches.
+    // Fujiwara et al., IPDPS 2014, §III-A: Torus(8, 256, 6) is an 8x16x16 torus of degree 6 whose
+    // canonical numbering puts one first-dimension ring in each cabinet of 8 consecutive switches.
     let net = build_str("torus:dims=8x16x16").unwrap();
     assert_eq!((net.num_routers(), net.network_radix()), (2048, 6));
     for r in 0..net.num_routers() {

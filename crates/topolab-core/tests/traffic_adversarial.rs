@@ -1,10 +1,10 @@
 //! Adversarial patterns against the properties the papers build them for, checked by brute force
-//! over all shortest paths: Slim Fly (000 §V-C, 001 §4.2: pairs at distance 2 whose routes
-//! overlap, 2p flows on the shared link), PolarFly (Lakhotia et al., SC22: every router to a
-//! neighbour), Dragonfly (group i to group i+1; on Dragonfly+ too), fat tree (through the
-//! core), MLFM and OFT (001 §4.2: all of a router's traffic on one minimal path). The new
-//! families' patterns are also measured with the static channel load of minimal routing against
-//! uniform traffic and random permutations.
+//! over all shortest paths: Slim Fly (Besta & Hoefler, SC14, §V-C, Kathareios et al., SC15, §4.2:
+//! pairs at distance 2 whose routes overlap, 2p flows on the shared link), PolarFly (Lakhotia et
+//! al., SC22: every router to a neighbour), Dragonfly (group i to group i+1; on Dragonfly+ too),
+//! fat tree (through the core), MLFM and OFT (Kathareios et al., SC15, §4.2: all of a router's
+//! traffic on one minimal path). The new families' patterns are also measured with the static
+//! channel load of minimal routing against uniform traffic and random permutations.
 
 use std::collections::BTreeMap;
 
@@ -134,7 +134,8 @@ fn slimfly_worst_case_loads_one_link_with_2p_flows_per_pair_of_routes() {
         let coverage = active as f64 / dest.len() as f64;
         println!("slimfly q={q}: {active}/{} endpoints active", dest.len());
         assert!(coverage >= min_coverage, "q={q}: coverage {coverage}");
-        // Routers pair up and exchange ("send and receive", 000 §V-C), endpoint j with j.
+        // Routers pair up and exchange ("send and receive", Besta & Hoefler, SC14, §V-C), endpoint
+        // j with j.
         for (s, d) in dest.iter().enumerate() {
             let Some(d) = *d else { continue };
             assert_eq!(dest[d as usize], Some(s as u32));
@@ -280,8 +281,8 @@ fn fattree_worst_case_crosses_the_top_level() {
     }
 }
 
-/// 001 §4.2: every flow has a single intermediate router of the wanted kind and each link of
-/// its path carries exactly the p flows of the source router.
+/// Kathareios et al., SC15, §4.2: every flow has a single intermediate router of the wanted kind
+/// and each link of its path carries exactly the p flows of the source router.
 fn assert_single_path_shift(
     net: &Network,
     dest: &[Option<u32>],
@@ -302,7 +303,8 @@ fn assert_single_path_shift(
 
 #[test]
 fn mlfm_worst_case_is_the_shift_by_h_through_one_global_router() {
-    // h = p = 4: 001's "shift traffic pattern with a shift value of h" on endpoint ids.
+    // h = p = 4: Kathareios et al.'s (SC15) "shift traffic pattern with a shift value of h" on
+    // endpoint ids.
     let net = build_str("mlfm:h=4").unwrap();
     let n = net.num_endpoints() as u32;
     let dest = table(&pattern("mlfm-worst", &net), &net);

@@ -1,5 +1,5 @@
-//! The exchanges of 001 §4.4: message counts, volumes (001 §4.1 sizes), the torus shapes the
-//! paper lists, and nearest neighbours checked coordinate by coordinate.
+//! The exchanges of Kathareios et al., SC15, §4.4: message counts, volumes (§4.1 sizes), the torus
+//! shapes the paper lists, and nearest neighbours checked coordinate by coordinate.
 
 use std::collections::BTreeMap;
 
@@ -17,7 +17,7 @@ fn all_to_all_sends_one_message_to_every_other_endpoint() {
     let n = 54u32;
     assert_eq!(ex.per_source.len(), n as usize);
     assert_eq!(ex.num_messages(), (n * (n - 1)) as u64);
-    // 001 §4.1: 7.5 KB messages in 256-byte packets = 30 packets.
+    // Kathareios et al., SC15, §4.1: 7.5 KB messages in 256-byte packets = 30 packets.
     assert_eq!(ex.total_packets(), (n * (n - 1) * 30) as u64);
     for (s, msgs) in ex.per_source.iter().enumerate() {
         let mut dests: Vec<u32> = msgs.iter().map(|m| m.0).collect();
@@ -55,8 +55,9 @@ fn message_sizes_in_bytes_become_packets() {
 
 #[test]
 fn default_tori_are_the_ones_001_lists() {
-    // 001 §4.4: 12x14x19 (OFT, N = 3192), 13x13x18 (SF p = 9, N = 3042), 13x13x20 (SF p = 10,
-    // N = 3380), 15x16x15 (MLFM, N = 3600; topolab orders sizes ascending: 15x15x16).
+    // Kathareios et al., SC15, §4.4: 12x14x19 (OFT, N = 3192), 13x13x18 (SF p = 9, N = 3042),
+    // 13x13x20 (SF p = 10, N = 3380), 15x16x15 (MLFM, N = 3600; topolab orders sizes ascending:
+    // 15x15x16).
     for (net, dims) in [
         ("oft:k=12", "12x14x19"),
         ("slimfly:q=13,p=9", "13x13x18"),

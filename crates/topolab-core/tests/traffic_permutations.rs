@@ -1,6 +1,6 @@
-//! Permutation, shift, hot-spot and uniform patterns against their definitions (000 §V-B; Dally
-//! & Towles Table 9.1), checked bit by bit or coordinate by coordinate and by brute force over
-//! every source.
+//! Permutation, shift, hot-spot and uniform patterns against their definitions (Besta & Hoefler,
+//! SC14, §V-B; Dally & Towles Table 9.1), checked bit by bit or coordinate by coordinate and by
+//! brute force over every source.
 
 use rand_chacha::ChaCha8Rng;
 use topolab_core::rng::{stream, Stream};

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 pub enum RouterModel {
     /// Input-queued virtual-channel router (BookSim2 `iq`).
     Iq,
-    /// Bufferless hot-potato (deflection) router, no flow control (002 §III-B2).
+    /// Bufferless hot-potato (deflection) router, no flow control (Koibuchi et al., 2018, §III-B2).
     #[serde(rename = "hotpotato")]
     HotPotato,
 }
@@ -36,12 +36,12 @@ pub enum FlowControl {
     Vct,
 }
 
-/// Which arriving flits a hot-potato router serves first (002 §III-B2 gives a hop counter
-/// priority; the others are the readings its text leaves open).
+/// Which arriving flits a hot-potato router serves first (Koibuchi et al., 2018, §III-B2 gives a
+/// hop counter priority; the others are the readings its text leaves open).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum HotPotatoPriority {
-    /// Most routers traversed first, then oldest (002's hop counter).
+    /// Most routers traversed first, then oldest (Koibuchi et al.'s (2018) hop counter).
     Hops,
     /// Oldest (creation cycle) first, then most routers traversed.
     Oldest,
@@ -55,8 +55,8 @@ pub enum HotPotatoPriority {
 pub enum HotPotatoDeflect {
     /// Uniformly among the free router outputs.
     Random,
-    /// To a free router output whose next router is nearest the destination (002 §III-B2's
-    /// "alternate paths" read as the next-best ones), uniformly among the nearest.
+    /// To a free router output whose next router is nearest the destination (Koibuchi et al., 2018,
+    /// §III-B2's "alternate paths" read as the next-best ones), uniformly among the nearest.
     Closest,
 }
 

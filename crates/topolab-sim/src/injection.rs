@@ -1,5 +1,5 @@
 //! Where packets come from: a Bernoulli process per endpoint with a traffic pattern, or a fixed
-//! exchange (001 §4.4) sent back to back.
+//! exchange (Kathareios et al., SC15, §4.4) sent back to back.
 //!
 //! Bernoulli injection at rate p packets per endpoint per cycle: every cycle a packet is created
 //! with probability p. The source queue is unbounded; as in BookSim2 it is kept lazily: an

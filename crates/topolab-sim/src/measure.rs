@@ -35,7 +35,7 @@ pub struct RunResult {
     pub traffic: String,
     /// Offered load, flits per active endpoint per cycle: every endpoint that sends under the
     /// traffic pattern (`active_endpoints`) offers this much; idle ones (outside the
-    /// power-of-two subset of a bit pattern, 000 §V-B) offer nothing.
+    /// power-of-two subset of a bit pattern, Besta & Hoefler, SC14, §V-B) offer nothing.
     pub offered_load: f64,
     /// Flits ejected per active endpoint per cycle over the measurement window (the same unit
     /// as `offered_load`, so that accepted = offered below saturation for every pattern).
@@ -730,7 +730,7 @@ fn clear_verdict(cfg: &SimConfig, w: &Window, periods: u32) -> Option<Verdict> {
     None
 }
 
-/// The outcome of a fixed exchange (001 §4.4).
+/// The outcome of a fixed exchange (Kathareios et al., SC15, §4.4).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ExchangeResult {
     pub name: String,

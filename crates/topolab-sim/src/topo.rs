@@ -75,7 +75,7 @@ pub struct SimTopology {
 /// (`channel_latency`, `link_latency`), or with `channel_latency = floor` from the cable length
 /// the physical model gives the link on `cfg.floor` (routers placed by their family's rule,
 /// crates/topolab-core/src/physical): ceil(length x 5 ns/m / cycle_time_ns) cycles, at least 1
-/// (004 §II-E's 5 ns/m, `LatencyModel::default().cable_ns_per_m`).
+/// (Fujiwara et al., IPDPS 2014, §II-E's 5 ns/m, `LatencyModel::default().cable_ns_per_m`).
 pub fn link_latencies(net: &Network, cfg: &SimConfig) -> Result<Vec<u32>> {
     if !cfg.latency_from_floor {
         let class_latency: Vec<u32> = net

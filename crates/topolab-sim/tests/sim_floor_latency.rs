@@ -1,6 +1,6 @@
 //! Channel latencies from the floor plan (`channel_latency = floor`): per link,
-//! ceil(cable length x 5 ns/m / cycle_time_ns) cycles (004 §II-E), cable lengths from the
-//! physical model's placement and cable rule.
+//! ceil(cable length x 5 ns/m / cycle_time_ns) cycles (Fujiwara et al., IPDPS 2014, §II-E), cable
+//! lengths from the physical model's placement and cable rule.
 
 mod common;
 

@@ -1,7 +1,8 @@
 //! The generic routings (min, valiant: core `HopRouting` rules; ugal_l / ugal_g: their source
 //! decision in the simulator) against independent references: simulated hop counts against the
 //! static path enumeration and BFS, Slim Fly worst-case throughput against the 1/(2p) bound of
-//! minimal routing (001 §4.2), deadlock freedom of the VC schemes by the CDG checker.
+//! minimal routing (Kathareios et al., SC15, §4.2), deadlock freedom of the VC schemes by the CDG
+//! checker.
 
 mod common;
 
@@ -78,7 +79,8 @@ fn min_and_valiant_follow_their_static_paths() {
             );
         }
     }
-    // 000 §IV-B: Valiant paths are longer than minimal ones; at most 3 hops when asked.
+    // Besta & Hoefler, SC14, §IV-B: Valiant paths are longer than minimal ones; at most 3 hops when
+    // asked.
     assert!(static_mean_routers(&sf, "valiant") > bfs_mean_routers(&sf) + 1.0);
     let three = static_mean_routers(&sf, "valiant:max_hops=3");
     assert!(three < static_mean_routers(&sf, "valiant") && three <= 4.0);
@@ -109,9 +111,9 @@ fn lowest_queue_minimal_delivers_past_saturation_without_deadlock() {
 
 #[test]
 fn ugal_beats_minimal_under_slimfly_worst_case() {
-    // 001 §4.2: minimal routing on the Slim Fly worst case carries 2p flows on a link, so it
-    // accepts at most 1/(2p) (the static bound, checked in routing_load); UGAL spreads the
-    // overlapping pairs over Valiant paths.
+    // Kathareios et al., SC15, §4.2: minimal routing on the Slim Fly worst case carries 2p flows on
+    // a link, so it accepts at most 1/(2p) (the static bound, checked in routing_load); UGAL
+    // spreads the overlapping pairs over Valiant paths.
     let net = build_str("slimfly:q=5,p=3").unwrap();
     let p = 3.0;
     let pairs = [("num_vcs", "4")];
@@ -137,8 +139,9 @@ fn ugal_beats_minimal_under_slimfly_worst_case() {
         );
     }
     // Uniform traffic: UGAL delivers what minimal delivers. Plain UGAL-L takes detours when
-    // a Valiant first queue is momentarily emptier (000 §V-A, 001 §4.3.2); with a threshold
-    // (001 §3.3) it routes minimally while the minimal queue is short.
+    // a Valiant first queue is momentarily emptier (Besta & Hoefler, SC14, §V-A, Kathareios et al.,
+    // SC15, §4.3.2); with a threshold (Kathareios et al., SC15, §3.3) it routes minimally while the
+    // minimal queue is short.
     let load = 0.6;
     let min_u = sim(&net, "min", "uniform", load, &pairs);
     assert!(!min_u.saturated);
@@ -166,8 +169,9 @@ fn ugal_beats_minimal_under_slimfly_worst_case() {
 
 #[test]
 fn ugal_vc_schemes_are_deadlock_free() {
-    // 000 §IV-D: hop-indexed VCs, 2·D classes for the candidate union; 001 §3.4: per phase on
-    // MLFM/OFT with intermediates among endpoint routers.
+    // Besta & Hoefler, SC14, §IV-D: hop-indexed VCs, 2·D classes for the candidate union;
+    // Kathareios et al., SC15, §3.4: per phase on MLFM/OFT with intermediates among endpoint
+    // routers.
     for (spec, routing, vcs) in [
         ("slimfly:q=5", "ugal_l", 4),
         ("mlfm:h=3", "ugal_l:vcs=phase,endpoints_only=true", 2),
@@ -188,7 +192,7 @@ fn ugal_vc_schemes_are_deadlock_free() {
         );
         assert!(!r.saturated, "{spec} {routing}");
     }
-    // One VC class for the union is cyclic on MLFM (001 §3.4).
+    // One VC class for the union is cyclic on MLFM (Kathareios et al., SC15, §3.4).
     let net = build_str("mlfm:h=3").unwrap();
     let def = build_static(&net, "ugal_l:vcs=single,endpoints_only=true", &Silent).unwrap();
     assert!(!check(&net, &*def, &Silent).unwrap().acyclic);

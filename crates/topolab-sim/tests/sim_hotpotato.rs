@@ -1,8 +1,8 @@
-//! The bufferless hot-potato router (router=hotpotato, 002 §III-B2): delivery and conservation
-//! on a directed Kautz graph and an undirected torus, minimal hops and no deflection at low
-//! load (against plain BFS distances), deflections and accepted <= offered at high load, the
-//! per-hop delay against the closed form, the livelock bound, determinism over seeds and
-//! threads, and the errors for networks and routings a bufferless router cannot serve.
+//! The bufferless hot-potato router (router=hotpotato, Koibuchi et al., 2018, §III-B2): delivery
+//! and conservation on a directed Kautz graph and an undirected torus, minimal hops and no
+//! deflection at low load (against plain BFS distances), deflections and accepted <= offered at
+//! high load, the per-hop delay against the closed form, the livelock bound, determinism over seeds
+//! and threads, and the errors for networks and routings a bufferless router cannot serve.
 
 mod common;
 

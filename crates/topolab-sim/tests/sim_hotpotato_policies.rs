@@ -1,5 +1,5 @@
-//! The hot-potato router's policy options (002 §III-B2 readings): `hotpotato_priority`
-//! (hops / oldest / random), `hotpotato_deflect` (random / closest) and
+//! The hot-potato router's policy options (Koibuchi et al., 2018, §III-B2 readings):
+//! `hotpotato_priority` (hops / oldest / random), `hotpotato_deflect` (random / closest) and
 //! `hotpotato_packet_hops` (last / mean): every combination delivers and conserves flits, the
 //! defaults are the router's previous behaviour, each option changes the result where it should
 //! and not where it cannot (closest = random deflection on a torus, mean = last with

@@ -130,15 +130,16 @@ fn an_overloaded_run_is_saturated_with_its_reason_and_ends_within_budget() {
             r.cycles,
             r.cycle_budget
         );
-        // VAL's two minimal segments halve what a Slim Fly accepts (000 §V-A: below 50%).
+        // VAL's two minimal segments halve what a Slim Fly accepts (Besta & Hoefler, SC14, §V-A:
+        // below 50%).
         assert!(r.accepted_throughput < 0.6, "{r:?}");
     }
 }
 
 #[test]
 fn iq_results_report_the_longest_path_in_routers() {
-    // Slim Fly has diameter 2 (000 §II): minimal paths traverse at most 3 routers, and under
-    // uniform traffic among 150 endpoints some packets take the 2-hop paths.
+    // Slim Fly has diameter 2 (Besta & Hoefler, SC14, §II): minimal paths traverse at most 3
+    // routers, and under uniform traffic among 150 endpoints some packets take the 2-hop paths.
     let net = slimfly();
     let r = simulate(&net, "min", "uniform", 0.3, &short(&[]), &Silent).unwrap();
     assert_eq!(r.max_hops, 3);

@@ -52,9 +52,10 @@ fn rule_routing_errors_name_the_parameter() {
 
 #[test]
 fn detours_are_taken_only_when_preferred_outputs_are_busy() {
-    // 003 §3.7: Distance Based + E prefers minimal hops, then sideways ones, then deflection.
-    // At low load the preferred outputs are free, so packets travel minimally under either
-    // selection; the detours exist (static candidate union is longer) but are not taken.
+    // Daryin & Korzh, JSFI 2014, §3.7: Distance Based + E prefers minimal hops, then sideways ones,
+    // then deflection. At low load the preferred outputs are free, so packets travel minimally
+    // under either selection; the detours exist (static candidate union is longer) but are not
+    // taken.
     let net = build_str("hyperx:dims=4x4").unwrap();
     let cfg = short(&[("num_vcs", "8")]);
     let minimal = simulate(&net, "min:vcs=any", "uniform", 0.05, &cfg, &Silent).unwrap();

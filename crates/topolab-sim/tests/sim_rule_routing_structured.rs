@@ -1,6 +1,7 @@
 //! The structured routings of topolab-core (HyperX, torus, hypercube, fat tree, Dragonfly;
-//! 003 §3, 000 §V) in the simulator: packets are delivered at low load and the simulated
-//! routers per packet equal the mean of the static path enumeration of the same rule.
+//! Daryin & Korzh, JSFI 2014, §3, Besta & Hoefler, SC14, §V) in the simulator: packets are
+//! delivered at low load and the simulated routers per packet equal the mean of the static path
+//! enumeration of the same rule.
 
 mod common;
 

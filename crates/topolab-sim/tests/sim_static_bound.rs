@@ -1,7 +1,7 @@
 //! Static throughput bounds of simulator traffic patterns (`routing::traffic_demands`) against
-//! the closed forms of 001 §4.2 / §4.3.1 (minimal routing under each topology's worst case:
-//! 1/(2p) on Slim Fly, 1/h on the h-MLFM under shift by h, 1/k on the k-OFT under shift by k),
-//! and the simulated saturation load against the bound.
+//! the closed forms of Kathareios et al., SC15, §4.2 / §4.3.1 (minimal routing under each
+//! topology's worst case: 1/(2p) on Slim Fly, 1/h on the h-MLFM under shift by h, 1/k on the k-OFT
+//! under shift by k), and the simulated saturation load against the bound.
 
 mod common;
 

@@ -1,7 +1,7 @@
 //! Offered and accepted load in the same unit for patterns with idle endpoints: bit patterns
-//! run on the largest power-of-two subset of endpoints (000 §V-B), so on a network whose
-//! endpoint count is not a power of two some endpoints neither send nor receive. Throughputs are
-//! per active (sending) endpoint, like the offered load.
+//! run on the largest power-of-two subset of endpoints (Besta & Hoefler, SC14, §V-B), so on a
+//! network whose endpoint count is not a power of two some endpoints neither send nor receive.
+//! Throughputs are per active (sending) endpoint, like the offered load.
 
 mod common;
 

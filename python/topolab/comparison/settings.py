@@ -13,8 +13,8 @@ from topolab.display import Summarized
 
 # Routers of more ports than this are not built; it bounds the enumeration of designs.
 MAX_RADIX = 65_536
-# The demonstration that ``topolab compare`` runs without arguments: 000 Table IV's question,
-# radix-48 routers (Table IV's networks need 27 to 47 ports) for about 10,000 endpoints.
+# The demonstration that ``topolab compare`` runs without arguments: Besta & Hoefler, SC14, Table IV's
+# question, radix-48 routers (Table IV's networks need 27 to 47 ports) for about 10,000 endpoints.
 DEFAULT_RADIX = 48
 DEFAULT_ENDPOINTS = 10_000
 # Designs measured per family unless every design is asked for. At the defaults the enumeration
@@ -63,7 +63,8 @@ class CompareSettings(Summarized):
 
     One machine room for cost and latency: routers are placed on ``floor`` by their family's
     rule (docs/physical.md), cables priced with ``catalog``; latency is Fastest Routing with
-    ``switch_delay_ns`` per switch, ``cable_ns_per_m`` and ``injection_ns`` (004 §III-A)."""
+    ``switch_delay_ns`` per switch, ``cable_ns_per_m`` and ``injection_ns`` (Fujiwara et al., IPDPS 2014,
+    §III-A)."""
 
     radix: int = DEFAULT_RADIX
     endpoints: int = DEFAULT_ENDPOINTS

@@ -84,10 +84,10 @@ def enumerate_designs(
     ``|endpoints' - endpoints| <= tolerance * endpoints``.
 
     ``oversubscription`` bounds how far the concentration may exceed the family's balanced one
-    (0.4: p up to 1.4x, as 000 §V-E; 0 keeps only balanced designs; ``math.inf`` no limit);
+    (0.4: p up to 1.4x, as Besta & Hoefler, SC14, §V-E; 0 keeps only balanced designs; ``math.inf`` no limit);
     ``undersubscription`` how far below it (0.25: p >= 0.75x). The p = 1 tori, meshes and
-    hypercubes of 000 §III are kept whatever their balance. Deterministic order: families in
-    ``FAMILY_ORDER``, then the order of each family's parameter loops.
+    hypercubes of Besta & Hoefler, SC14, §III are kept whatever their balance. Deterministic order: families
+    in ``FAMILY_ORDER``, then the order of each family's parameter loops.
     """
     radix = _int_param("radix", radix, 3, "an integer >= 3 (router ports)")
     endpoints = _int_param("endpoints", endpoints, 1, "an integer >= 1")

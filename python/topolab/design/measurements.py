@@ -58,7 +58,7 @@ def measure_cost(design: Design, net: Network, settings: CompareSettings) -> dic
 
 
 def measure_latency(design: Design, net: Network, settings: CompareSettings) -> dict[str, Any]:
-    """All-pairs latency under Fastest Routing (``topolab.latency``, 004 §II-E)."""
+    """All-pairs latency under Fastest Routing (``topolab.latency``, Fujiwara et al., IPDPS 2014, §II-E)."""
     from topolab.physical import latency
 
     lat = latency(
@@ -73,7 +73,7 @@ def measure_latency(design: Design, net: Network, settings: CompareSettings) -> 
 
 
 def measure_resilience(design: Design, net: Network, settings: CompareSettings) -> dict[str, Any]:
-    """Random cable failures (``topolab.analyze(resilience=True)``, 000 §III-D)."""
+    """Random cable failures (``topolab.analyze(resilience=True)``, Besta & Hoefler, SC14, §III-D)."""
     from topolab.analysis import analyze
 
     r = analyze(net, resilience=True, seed=settings.seed, progress=False).resilience

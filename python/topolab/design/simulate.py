@@ -185,7 +185,8 @@ def _endpoints_of(spec: str) -> int | None:
 
 
 def _vcs_needed(net: Network, routing: str, diameter: int | None = None) -> int:
-    """Hop-indexed VCs need one class per hop (000 §IV-D): D for min, 2D for Valiant and UGAL."""
+    """Hop-indexed VCs need one class per hop (Besta & Hoefler, SC14, §IV-D): D for min, 2D for Valiant and
+    UGAL."""
     if routing not in ("min", "valiant", "ugal_l", "ugal_g"):
         return 4
     if diameter is None:

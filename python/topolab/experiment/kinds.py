@@ -442,8 +442,8 @@ LATENCY_PARAMS = ("network", "routing", "floor", "switch_delay_ns", "cable_ns_pe
 
 
 def latency_point(params: dict) -> dict:
-    """``topolab.latency`` of one network (004 §II-E, §III-A): all pairs of endpoint routers
-    under ``routing`` = fastest (default) or nearest, on ``floor`` (skywalk), with
+    """``topolab.latency`` of one network (Fujiwara et al., IPDPS 2014, §II-E, §III-A): all pairs of endpoint
+    routers under ``routing`` = fastest (default) or nearest, on ``floor`` (skywalk), with
     ``switch_delay_ns`` (60), ``cable_ns_per_m`` (5) and ``injection_ns`` (300)."""
     from topolab.physical import latency
 

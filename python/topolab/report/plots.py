@@ -5,7 +5,7 @@ backend switch, no display needed) and returned as PNG bytes.
   throughput when there is one), every measured design,
   the Pareto front (over cost, bandwidth and latency) ringed, the recommendation starred;
 - ``moore``: routers against network radix with the Moore bounds for diameter 2 and 3
-  (000 §II-A, Fig. 5a), designs coloured by router diameter;
+  (Besta & Hoefler, SC14, §II-A, Fig. 5a), designs coloured by router diameter;
 - ``cable_lengths``: histogram of the router-to-router cable lengths of the recommended design
   and the next members of the front.
 """
@@ -269,9 +269,9 @@ def cost_bandwidth(
 
 @_plain_text
 def moore(frame: pd.DataFrame) -> Figure:
-    """Routers against network radix, the Moore bounds M(d, 2) and M(d, 3) (000 §II-A) drawn
-    from ``topolab.moore_bound``; designs coloured by router diameter, directed ones as
-    triangles (their own, directed bound is lower: 002 §I)."""
+    """Routers against network radix, the Moore bounds M(d, 2) and M(d, 3) (Besta & Hoefler, SC14, §II-A)
+    drawn from ``topolab.moore_bound``; designs coloured by router diameter, directed ones as
+    triangles (their own, directed bound is lower: Koibuchi et al., 2018, §I)."""
     from topolab.analysis import moore_bound
 
     fig = _figure(10.0, 5.6)

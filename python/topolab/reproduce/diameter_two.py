@@ -1,25 +1,25 @@
-"""001 §4.3.1 (Fig. 6) and §4.4 (Figs. 13, 14): Slim Fly, MLFM and OFT under oblivious routing
-and under two fixed exchanges.
+"""Kathareios et al., SC15, §4.3.1 (Fig. 6) and §4.4 (Figs. 13, 14): Slim Fly, MLFM and OFT under oblivious
+routing and under two fixed exchanges.
 
-Fig. 6: saturation throughput of MIN (``min``) and indirect random routing (INR, 001 §3.2 with
-the two-VC scheme of §3.4: ``valiant:endpoints_only=true,vcs=phase``) under uniform random
-traffic and each family's worst case (001 §4.2: ``slimfly-worst``, ``mlfm-worst``,
+Fig. 6: saturation throughput of MIN (``min``) and indirect random routing (INR, Kathareios et al., SC15, §3.2
+with the two-VC scheme of §3.4: ``valiant:endpoints_only=true,vcs=phase``) under uniform random
+traffic and each family's worst case (Kathareios et al., SC15, §4.2: ``slimfly-worst``, ``mlfm-worst``,
 ``oft-worst``), from the simulator's saturation search (``sweep_load``), beside the static
 throughput bound of the same routing on the same traffic (``routing.channel_load``) and the
-numbers 001 §4.3.1 gives: MIN ~96-98% uniform (SF with the higher p ~87%), MIN worst case
+numbers Kathareios et al., SC15, §4.3.1 gives: MIN ~96-98% uniform (SF with the higher p ~87%), MIN worst case
 1/(2p), 1/h, 1/k; INR half of MIN's uniform saturation on both patterns.
 
 Figs. 13/14: effective throughput (data / completion time, per endpoint, as a fraction of the
-injection bandwidth, 001 §4.4) of one all-to-all exchange and one 3D nearest-neighbour exchange
-with the contiguous mapping (``run_exchange`` with ``alltoall`` / ``nn3d``), for MIN, INR and
-UGAL-L (001 §3.3: the Slim Fly cost (L_I/L_M)·c·q_I, topolab's default ``ugal_l``; MLFM-A and
-OFT-A the constant-c cost, ``ugal_l:hops=false,c=2`` with the two-VC scheme).
+injection bandwidth, Kathareios et al., SC15, §4.4) of one all-to-all exchange and one 3D nearest-neighbour
+exchange with the contiguous mapping (``run_exchange`` with ``alltoall`` / ``nn3d``), for MIN, INR and
+UGAL-L (Kathareios et al., SC15, §3.3: the Slim Fly cost (L_I/L_M)·c·q_I, topolab's default ``ugal_l``; MLFM-A
+and OFT-A the constant-c cost, ``ugal_l:hops=false,c=2`` with the two-VC scheme).
 
-Scaled down: 001 §4.1 simulates SF q = 13 (p = 9, 10), MLFM h = 15 and OFT k = 12 (about 3,000
-to 3,600 endpoints each); this machine runs SF q = 5 (p = 3 = ⌊k'/2⌋ and p = 4 = ⌈k'/2⌉),
-MLFM h = 4 and OFT k = 4 (80 to 200 endpoints). 001's 100 KB buffers per port and 200 µs runs
-become 4 VCs of 64 flits (quick: 16) and BookSim2-style sample periods; packets are one flit.
-Full mode runs 001's message sizes (30 packets per all-to-all message, 2,048 per
+Scaled down: Kathareios et al., SC15, §4.1 simulates SF q = 13 (p = 9, 10), MLFM h = 15 and OFT k = 12 (about
+3,000 to 3,600 endpoints each); this machine runs SF q = 5 (p = 3 = ⌊k'/2⌋ and p = 4 = ⌈k'/2⌉),
+MLFM h = 4 and OFT k = 4 (80 to 200 endpoints). Kathareios et al.'s (SC15) 100 KB buffers per port and 200 µs
+runs become 4 VCs of 64 flits (quick: 16) and BookSim2-style sample periods; packets are one flit.
+Full mode runs Kathareios et al.'s (SC15) message sizes (30 packets per all-to-all message, 2,048 per
 nearest-neighbour message); quick mode SF p = 3, MLFM, OFT with 4 and 64 packets and short
 samples.
 """
@@ -50,13 +50,14 @@ RUNS_CASES = True
 TITLE = "Kathareios et al., SC15, §4.3.1 / Fig. 6, §4.4 / Figs. 13-14: SF, MLFM, OFT with MIN, INR, UGAL-L"
 SOURCE = "Kathareios et al., SC15, §3.2-3.4, §4.1-4.4, Figs. 6, 13, 14"
 
-# INR (001 §3.2): intermediates among routers with endpoints. MLFM and OFT take 001 §3.4's two VCs
-# (VC 0 to the intermediate, VC 1 after); on the Slim Fly (a direct network) that scheme deadlocks
+# INR (Kathareios et al., SC15, §3.2): intermediates among routers with endpoints. MLFM and OFT take §3.4's
+# two VCs (VC 0 to the intermediate, VC 1 after); on the Slim Fly (a direct network) that scheme deadlocks
 # (minimal SF routing within one VC has cyclic channel dependencies), so SF uses hop-indexed VCs.
 INR_SF = "valiant:endpoints_only=true"
 INR_SPSP = "valiant:endpoints_only=true,vcs=phase"
-# (label, spec, worst-case traffic, worst-case MIN bound of 001 §4.2 as a function of the net,
-#  its formula, adaptive routing of 001 §3.3)
+# (label, spec, worst-case traffic, worst-case MIN bound of Kathareios et al., SC15, §4.2 as a function of the
+# net,
+#  its formula, adaptive routing of Kathareios et al., SC15, §3.3)
 UGAL_MLFM = "ugal_l:vcs=phase,endpoints_only=true,hops=false,c=2,n=5"
 UGAL_OFT = "ugal_l:vcs=phase,endpoints_only=true,hops=false,c=2,n=1"
 CONFIGS: dict[str, tuple[tuple[str, str, str, str, str], ...]] = {
@@ -66,7 +67,8 @@ CONFIGS: dict[str, tuple[tuple[str, str, str, str, str], ...]] = {
         ("MLFM h=4", "mlfm:h=4", "mlfm-worst", "1/h", UGAL_MLFM),
         ("OFT k=4", "oft:k=4", "oft-worst", "1/k", UGAL_OFT),
     ),
-    # 001 §4.1's own networks: SF q = 13 with p = 9 = ⌊k'/2⌋ and 10 = ⌈k'/2⌉, MLFM h = 15, OFT k = 12.
+    # Kathareios et al., SC15, §4.1's own networks: SF q = 13 with p = 9 = ⌊k'/2⌋ and 10 = ⌈k'/2⌉, MLFM h =
+    # 15, OFT k = 12.
     "full": (
         ("SF p=9", "slimfly:q=13,p=9", "slimfly-worst", "1/(2p)", "ugal_l"),
         ("SF p=10", "slimfly:q=13,p=10", "slimfly-worst", "1/(2p)", "ugal_l"),
@@ -75,7 +77,8 @@ CONFIGS: dict[str, tuple[tuple[str, str, str, str, str], ...]] = {
     ),
 }
 QUICK_CONFIGS = ("SF p=3", "MLFM h=4", "OFT k=4")
-# The part each configuration plays in 001's text (its numbers are per part, at every scale).
+# The part each configuration plays in Kathareios et al.'s (SC15) text (its numbers are per part, at every
+# scale).
 ROLE = {
     "SF p=3": "SF lower p",
     "SF p=9": "SF lower p",
@@ -86,20 +89,21 @@ ROLE = {
     "OFT k=4": "OFT",
     "OFT k=12": "OFT",
 }
-# Figs. 13/14's exchanges per scale; the default ones have 001 §4.1's sizes, 30 and 2,048 packets.
+# Figs. 13/14's exchanges per scale; the default ones have Kathareios et al., SC15, §4.1's sizes, 30 and 2,048
+# packets.
 EXCHANGES = {
     "quick": {"A2A": "alltoall:packets=4", "NN": "nn3d:packets=64"},
     "default": {"A2A": "alltoall", "NN": "nn3d"},
     "full": {"A2A": "alltoall", "NN": "nn3d"},
 }
-# One cycle carries one single-flit packet over a link: 001 §4.1's 256-byte packets at 100 Gb/s,
-# 20.48 ns.
+# One cycle carries one single-flit packet over a link: Kathareios et al., SC15, §4.1's 256-byte packets at
+# 100 Gb/s, 20.48 ns.
 CYCLE_NS = 256 * 8 / 100.0
 
 
 def setup_table(quick: bool = False) -> tuple[SetupRow, ...]:
-    """001 §4.1's setup beside the one run, in cycles of one packet time (``CYCLE_NS``); rows
-    with ``sim_param`` are passed to the simulator and to the exchanges as they are."""
+    """Kathareios et al., SC15, §4.1's setup beside the one run, in cycles of one packet time (``CYCLE_NS``);
+    rows with ``sim_param`` are passed to the simulator and to the exchanges as they are."""
     q = "quick: what the tests run" if quick else ""
     return (
         SetupRow(
@@ -175,12 +179,12 @@ def setup_table(quick: bool = False) -> tuple[SetupRow, ...]:
     )
 
 
-# 001 §4.3.1 (Fig. 6 text): MIN uniform "approximately 96 to 98%", SF with the higher p "87%";
-# INR "half the saturation point in uniform traffic" (read as 0.5 of MIN's ~0.97 -> 0.49).
+# Kathareios et al., SC15, §4.3.1 (Fig. 6 text): MIN uniform "approximately 96 to 98%", SF with the higher p
+# "87%"; INR "half the saturation point in uniform traffic" (read as 0.5 of MIN's ~0.97 -> 0.49).
 PAPER_MIN_UNIFORM = {"SF lower p": 0.97, "SF higher p": 0.87, "MLFM": 0.97, "OFT": 0.97}
 PAPER_INR = 0.5
-# 001 §4.4 text: A2A "close to 100%" for MIN and adaptive, "half of that" for INR; NN: INR
-# "close to 70%", adaptive "close to 100%" on the MLFM; MIN "very low" (no number).
+# Kathareios et al., SC15, §4.4 text: A2A "close to 100%" for MIN and adaptive, "half of that" for INR; NN:
+# INR "close to 70%", adaptive "close to 100%" on the MLFM; MIN "very low" (no number).
 PAPER_EXCHANGE: dict[tuple[str, str, str], float] = {
     ("A2A", "MIN", "SF lower p"): 1.0,
     ("A2A", "MIN", "MLFM"): 1.0,
@@ -200,15 +204,16 @@ PAPER_EXCHANGE: dict[tuple[str, str, str], float] = {
 
 
 def configs(quick: bool = False, full: bool = False) -> tuple[tuple[str, str, str, str, str], ...]:
-    """The networks run, (label, spec, worst-case traffic, 001 §4.2's worst-case MIN bound,
-    UGAL-L spec): ``full`` 001 §4.1's, otherwise scaled down (``quick``: without SF p = 4)."""
+    """The networks run, (label, spec, worst-case traffic, Kathareios et al., SC15, §4.2's worst-case MIN
+    bound, UGAL-L spec): ``full`` Kathareios et al., SC15, §4.1's, otherwise scaled down (``quick``: without
+    SF p = 4)."""
     if full:
         return CONFIGS["full"]
     return tuple(c for c in CONFIGS["default"] if not quick or c[0] in QUICK_CONFIGS)
 
 
 def _worst_bound(net: topolab.Network, formula: str) -> float:
-    """001 §4.2's closed form for the family's worst case under MIN."""
+    """Kathareios et al., SC15, §4.2's closed form for the family's worst case under MIN."""
     p = max(net.endpoints)
     return 1.0 / (2 * p) if formula == "1/(2p)" else 1.0 / p  # MLFM p = h, OFT p = k
 

@@ -1,18 +1,18 @@
-"""003 §4: relative saturation bandwidth of direct topologies under the routings of 003 §3
+"""Daryin & Korzh, JSFI 2014, §4: relative saturation bandwidth of direct topologies under the routings of §3
 (torus DOR, FlatFly DOR/ADOR/Mixed/Twisted, hypercube DOR and turn models, Dragonfly Static
 and G/S/I/D), for uniform traffic and the bit permutations complement, reverse, rotation,
 shuffle and transpose.
 
-SCALED DOWN. 003 simulates 2,048 switches with 8 hosts each (16,384 nodes) on a parallel
+SCALED DOWN. Daryin & Korzh (JSFI 2014) simulate 2,048 switches with 8 hosts each (16,384 nodes) on a parallel
 simulator; this machine simulates networks of 32 to 64 switches in the time a reproduction may
 take. The networks keep each family's shape (FlatFly 4D with a doubled first dimension,
-hypercube with double links, Dragonfly with K·G groups, 003 §1) but not its size, concentration
-or bisection, so the numbers are not expected to match the paper's: what can be compared is the
+hypercube with double links, Dragonfly with K·G groups, Daryin & Korzh, JSFI 2014, §1) but not its size,
+concentration or bisection, so the numbers are not expected to match the paper's: what can be compared is the
 ranking of the routings within a topology and pattern. Saturation bandwidth here = the saturation
 load of a load sweep (the highest offered load the network carries unsaturated, in % of the
-injection bandwidth: the saturation throughput of Dally & Towles, whom 003 §4 cites for it), with
-8 VCs (003's 8 VLs) and short sample periods. The highest accepted throughput of any run (what
-an overloaded network still delivers, which under a permutation keeps growing with the offer
+injection bandwidth: the saturation throughput of Dally & Towles, whom Daryin & Korzh, JSFI 2014, §4 cites for
+it), with 8 VCs (Daryin & Korzh's (JSFI 2014) 8 VLs) and short sample periods. The highest accepted throughput
+of any run (what an overloaded network still delivers, which under a permutation keeps growing with the offer
 on the flows that miss the hot links) is kept in the data. The paper's adaptive routings
 prefer minimal hops (two priorities); topolab's rules choose by output queue among all
 candidates (docs/routing.md). Distance Based / Deflection rows are left out (other rules).
@@ -60,9 +60,9 @@ TOPOLOGIES: dict[str, tuple[dict[str, str], str]] = {
         {"default": "torus:dims=4x4x2x2,p=2", "full": "torus:dims=4x8x8x8,widths=2x4x4x4,p=8"},
         "4x8x8x8 torus, widths 2,4,4,4, C = 8",
     ),
-    # 003's 4x8x8x8 with widths 2,1,1,1 and C = 8 has size x width = C in every dimension (uniform
-    # DOR bound 1); scaled to 2x4x4x2 with p = 4 the last dimension needs width 2 to keep it
-    # (widths 2,1,1,1 would cap uniform DOR at 0.5: the scaled network, not the routing). The
+    # Daryin & Korzh's (JSFI 2014) 4x8x8x8 with widths 2,1,1,1 and C = 8 has size x width = C in every
+    # dimension (uniform DOR bound 1); scaled to 2x4x4x2 with p = 4 the last dimension needs width 2 to keep
+    # it (widths 2,1,1,1 would cap uniform DOR at 0.5: the scaled network, not the routing). The
     # quick subset keeps single links on a 4-cube (the tests check its complement load in closed
     # form); its uniform DOR bound, 0.5, is shown beside the figure.
     "FlatFly": (
@@ -83,7 +83,7 @@ TOPOLOGIES: dict[str, tuple[dict[str, str], str]] = {
     ),
 }
 
-# (topology, routing row of 003, topolab routing, 003's % for the six patterns)
+# (topology, routing row of Daryin & Korzh (JSFI 2014), topolab routing, their % for the six patterns)
 TABLE: tuple[tuple[str, str, str, tuple[float, ...]], ...] = (
     ("Torus 3D", "DOR 3D", "torus_dor", (26.5, 15.6, 7.6, 7.0, 7.6, 7.1)),
     ("Torus 4D", "DOR 4D", "torus_dor", (48.2, 25.0, 2.9, 17.0, 12.2, 2.9)),
@@ -176,8 +176,8 @@ def static_bound(spec: str, routing_name: str, traffic: str) -> Optional[float]:
 
 
 def curves(scale: str = "default") -> list[tuple[Curve, str, str, float]]:
-    """(curve, topology, 003's row, 003's %) for every row and pattern of the table at ``scale``
-    (quick: FlatFly DOR and ADOR, uniform and complement)."""
+    """(curve, topology, Daryin & Korzh's (JSFI 2014) row, their %) for every row and pattern of the table at
+    ``scale`` (quick: FlatFly DOR and ADOR, uniform and complement)."""
     quick = check_scale(scale) == "quick"
     out = []
     for topo, row, rname, paper in TABLE:

@@ -1,13 +1,14 @@
-"""000 Fig. 5a (and 5b): how many routers diameter-2 (and diameter-3) networks reach against the
-Moore bound, as a function of the network radix k' (router-to-router ports per router).
+"""Besta & Hoefler, SC14, Fig. 5a (and 5b): how many routers diameter-2 (and diameter-3) networks reach
+against the Moore bound, as a function of the network radix k' (router-to-router ports per router).
 
-Diameter 2 (000 §II-A, §II-B, §II-B3; 001 §2.1.2): every Slim Fly MMS graph for the prime powers
-3 <= q <= 64 (k' = (3q - delta)/2 <= 96, N_r = 2q^2), the two-level Flattened Butterfly (HyperX
-s x s: k' = 2(s - 1), N_r = s^2) and the two-level fat tree (k leaves and k/2 spines of radix k:
-k' = k, N_r = 3k/2) are built and analysed: routers, network radix and diameter are measured, not
-taken from formulas. 002 §II-A's list of Slim Fly sizes is checked against the built graphs.
+Diameter 2 (Besta & Hoefler, SC14, §II-A, §II-B, §II-B3; Kathareios et al., SC15, §2.1.2): every Slim Fly MMS
+graph for the prime powers 3 <= q <= 64 (k' = (3q - delta)/2 <= 96, N_r = 2q^2), the two-level Flattened
+Butterfly (HyperX s x s: k' = 2(s - 1), N_r = s^2) and the two-level fat tree (k leaves and k/2 spines of
+radix k: k' = k, N_r = 3k/2) are built and analysed: routers, network radix and diameter are measured, not
+taken from formulas. Koibuchi et al., 2018, §II-A's list of Slim Fly sizes is checked against the built
+graphs.
 
-Diameter 3 (000 §II-C, Fig. 5b): balanced Dragonflies (a = 2h, g = ah + 1: k' = 3h - 1),
+Diameter 3 (Besta & Hoefler, SC14, §II-C, Fig. 5b): balanced Dragonflies (a = 2h, g = ah + 1: k' = 3h - 1),
 three-level Flattened Butterflies (s^3) and Delorme graphs (family ``delorme``) are built up to
 a size whose diameter is cheap to verify, and beyond that only counted; the Delorme graphs of
 v = 8, 9 (13.9M and 33.6M links) are sized by the family's own rule without building (the same
@@ -36,16 +37,19 @@ SOURCE = (
 )
 
 RUNS_CASES = True
-MAX_Q = 64  # k' = 96 at q = 64, the example of 000 §II-B3
+MAX_Q = 64  # k' = 96 at q = 64, the example of Besta & Hoefler, SC14, §II-B3
 MAX_FBF2_S = 49  # k' = 2(s - 1) = 96
 MAX_FT2_K = 96
 DF_ANALYSED_H = 8  # balanced Dragonflies analysed up to h = 8 (2,064 routers); larger ones counted
-DF_COUNTED_H = (*range(1, 17), 32)  # k' = 3h - 1; h = 32 (k' = 95) is 000's k' ~ 96 example
+DF_COUNTED_H = (
+    *range(1, 17),
+    32,
+)  # k' = 3h - 1; h = 32 (k' = 95) is Besta & Hoefler's (SC14) k' ~ 96 example
 FBF3_ANALYSED_S = 12  # 1,728 routers
 FBF3_MAX_S = 33  # k' = 96
 
-# 002 §II-A: "a SlimFly topology can only be constructed for particular numbers of switches,
-# e.g., n = 98, ..., 5618, for particular degrees d = 11, ..., 79" (pairs in order).
+# Koibuchi et al., 2018, §II-A: "a SlimFly topology can only be constructed for particular numbers of
+# switches, e.g., n = 98, ..., 5618, for particular degrees d = 11, ..., 79" (pairs in order).
 SF_SIZES_002 = (
     (11, 98),
     (17, 242),
@@ -74,7 +78,7 @@ def prime_powers(lo: int, hi: int) -> list[int]:
 
 
 def slimfly_delta(q: int) -> Optional[int]:
-    """delta in {-1, 0, 1} with q = 4w + delta (000 §II-B1), None for q = 2 mod 4."""
+    """delta in {-1, 0, 1} with q = 4w + delta (Besta & Hoefler, SC14, §II-B1), None for q = 2 mod 4."""
     return {0: 0, 1: 1, 3: -1}.get(q % 4)
 
 
@@ -85,19 +89,19 @@ BDF_BUILT_U = 27
 
 
 def delorme(v: int) -> tuple[int, int]:
-    """(k', N_r) of the Delorme graph for prime power v (000 §II-C)."""
+    """(k', N_r) of the Delorme graph for prime power v (Besta & Hoefler, SC14, §II-C)."""
     return (v + 1) ** 2, (v + 1) ** 2 * (v * v + 1) ** 2
 
 
 def bdf(u: int) -> tuple[int, int]:
-    """(k', N_r) of the BDF graph for odd prime power u (000 §II-C):
+    """(k', N_r) of the BDF graph for odd prime power u (Besta & Hoefler, SC14, §II-C):
     k' = 3(u + 1)/2, N_r = 8/27 k'^3 - 4/9 k'^2 + 2/3 k' (an integer: k' is a multiple of 3)."""
     k = 3 * (u + 1) // 2
     return k, (8 * k**3 - 12 * k**2 + 18 * k) // 27
 
 
 def closed_form_points(family: str) -> list[tuple[int, int]]:
-    """(k', N_r) of 000 §II-C's closed forms over the parameters this reproduction uses."""
+    """(k', N_r) of Besta & Hoefler, SC14, §II-C's closed forms over the parameters this reproduction uses."""
     if family == "DEL":
         return [delorme(v) for v in prime_powers(2, 9)]
     return [bdf(u) for u in prime_powers(3, 63) if u % 2]
@@ -147,7 +151,8 @@ def has_family(name: str) -> bool:
 
 
 def bdf_spec(u: int) -> str:
-    """The ``bdf`` family's spec for the odd prime power u of 000 §II-C (its first parameter)."""
+    """The ``bdf`` family's spec for the odd prime power u of Besta & Hoefler, SC14, §II-C (its first
+    parameter)."""
     family = next(f for f in topolab.families() if f.name == "bdf")
     return f"bdf:{family.params[0].name}={u}"
 
@@ -218,7 +223,7 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
     def pct(x: float) -> float:
         return 100.0 * x
 
-    # --- Slim Fly MMS, diameter 2 (000 §II-B3) ---
+    # --- Slim Fly MMS, diameter 2 (Besta & Hoefler, SC14, §II-B3) ---
     sf96 = _at(pts, "SF MMS", 96)
     col = "SF MMS, D = 2"
     rows += [
@@ -337,7 +342,7 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
     )
     rows.append(Comparison("Long Hop, D = 2", "router radix for 50,000 endpoints", 340, None))
 
-    # --- diameter 3 (000 §II-C, Fig. 5b) ---
+    # --- diameter 3 (Besta & Hoefler, SC14, §II-C, Fig. 5b) ---
     df = _at(pts, "DF", 96)
     fbf3 = _at(pts, "FBF-3", 96)
     col = "DF, D = 3"

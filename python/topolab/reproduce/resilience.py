@@ -1,13 +1,13 @@
-"""000 Table III and §III-D: resilience to random cable failures.
+"""Besta & Hoefler, SC14, Table III and §III-D: resilience to random cable failures.
 
 Every network of Table III that topolab builds, at the size of each "≈ N" row, analysed with
 ``topolab.analyze(resilience=True, seed=0)`` (docs/analysis.md): cables fail in a uniformly random
-order, in 5 % steps, until the three criteria of 000 §III-D fail (disconnection, diameter + 2,
-average path length + 1), with samples drawn until every 95 % confidence interval is at most
-2 points wide, as 000 asks.
+order, in 5 % steps, until the three criteria of Besta & Hoefler, SC14, §III-D fail (disconnection, diameter +
+2, average path length + 1), with samples drawn until every 95 % confidence interval is at most
+2 points wide, as Besta & Hoefler (SC14) ask.
 
-000 gives no exact sizes, only "≈ N" and the balanced concentrations of §III; the sizes below
-follow those rules (the setups say which). ``quick`` leaves out the networks of more than
+Besta & Hoefler (SC14) give no exact sizes, only "≈ N" and the balanced concentrations of §III; the sizes
+below follow those rules (the setups say which). ``quick`` leaves out the networks of more than
 1,400 routers (the large tori and hypercubes, about two CPU-minutes together) and keeps
 every other row.
 """
@@ -36,7 +36,7 @@ RUNS_CASES = True
 SEED = 0
 QUICK_MAX_ROUTERS = 1400
 SIZES = (256, 512, 1024, 2048, 4096, 8192)
-# 000 Table III, disconnection in %, one entry per row of SIZES (None: "-").
+# Besta & Hoefler, SC14, Table III, disconnection in %, one entry per row of SIZES (None: "-").
 PAPER_DISCONNECT: dict[str, tuple[Optional[int], ...]] = {
     "T3D": (25, None, 15, 10, 5, 5),
     "T5D": (50, None, 40, None, 40, 35),
@@ -48,8 +48,8 @@ PAPER_DISCONNECT: dict[str, tuple[Optional[int], ...]] = {
     "DLN": (None, 60, None, 65, 70, 75),
     "SF": (45, 60, None, 65, 70, 75),
 }
-# 000 §III-D2/3 for N = 2^13: diameter + 2 and ASPL + 1 in %. "Tori survive up to 55%" of the
-# ASPL criterion; for the diameter SF is only "comparable to tori".
+# Besta & Hoefler, SC14, §III-D2/3 for N = 2^13: diameter + 2 and ASPL + 1 in %. "Tori survive up to 55%" of
+# the ASPL criterion; for the diameter SF is only "comparable to tori".
 PAPER_8192 = {
     "SF": {"diameter_plus2": 40, "aspl_plus1": 55},
     "DLN": {"diameter_plus2": 60, "aspl_plus1": 60},
@@ -328,7 +328,7 @@ SUMMARIES = (
 
 
 def summary_fit(records: list[dict[str, Any]]) -> dict[str, tuple[float, int, int]]:
-    """For each summary: (mean of topolab - 000, cells equal to 000, cells) over the
+    """For each summary: (mean of topolab - Besta & Hoefler (SC14), cells equal to theirs, cells) over the
     disconnection cells of every measured network but the tori."""
     cells = [r for r in records if r["paper_disconnect"] is not None and r["topology"] not in ("T3D", "T5D")]
     out = {}

@@ -1,12 +1,12 @@
-"""004 §III-B to §III-E: total cable length and latency of Skywalk and the networks it is compared
-with, 2,048 switches in 256 cabinets (and 8,192 in 1,024 for §III-D).
+"""Fujiwara et al., IPDPS 2014, §III-B to §III-E: total cable length and latency of Skywalk and the networks
+it is compared with, 2,048 switches in 256 cabinets (and 8,192 in 1,024 for §III-D).
 
 Every network is built, placed on the ``skywalk`` floor (0.6 m x 2.1 m cabinets, 2 m inside a
-cabinet, Manhattan distance + 4 m between cabinets, 004 §III-A) with its family's placement,
-its cables summed with ``topolab.cost(..., floor="skywalk")`` and its all-pairs latency computed
+cabinet, Manhattan distance + 4 m between cabinets, Fujiwara et al., IPDPS 2014, §III-A) with its family's
+placement, its cables summed with ``topolab.cost(..., floor="skywalk")`` and its all-pairs latency computed
 with ``topolab.latency`` under Fastest Routing with 60 ns switches (5 ns/m, 300 ns injection),
-the setting of all of 004 §III after §III-B. 004 gives most latencies only in figures; the
-rows compare the totals and the ratios its text quotes.
+the setting of all of Fujiwara et al., IPDPS 2014, §III after §III-B. They give most latencies only in
+figures; the rows compare the totals and the ratios its text quotes.
 
 ``quick`` leaves out the 8,192-switch networks of §III-D (about a minute of Fastest Routing
 together) and the switch-delay sweep of Fig. 5.
@@ -38,7 +38,7 @@ DELAY_SWEEP_NS = (0.0, 20.0, 60.0, 100.0, 200.0, 500.0)
 class Net:
     name: str
     spec: str
-    degree: int  # 004's degree
+    degree: int  # Fujiwara et al.'s (IPDPS 2014) degree
     paper_km: Optional[float] = None
     large: bool = False  # 8,192 switches: left out in quick mode
 

@@ -1,4 +1,4 @@
-"""000 Table IV: cost and power per node of a Slim Fly (N = 10,830) and the networks it is
+"""Besta & Hoefler, SC14, Table IV: cost and power per node of a Slim Fly (N = 10,830) and the networks it is
 compared with, under the FDR10 cost model (§VI-B) and the SerDes power model (§VI-C).
 
 Every column topolab can build is built, placed on the ``slimfly`` floor (1 m racks, 1 m

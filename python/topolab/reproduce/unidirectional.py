@@ -1,4 +1,4 @@
-"""002 (uni-directional topologies): the static parts, built and measured by topolab.
+"""Koibuchi et al., 2018 (uni-directional topologies): the static parts, built and measured by topolab.
 
 - Table 1 (§III-A, §III-C): ASPL and METIS bisection of Random, MDDP and Imase digraphs at
   n = 64, d = 6 / n = 256, d = 6 / n = 256, d = 8, with the bi-directional random graph of the
@@ -8,9 +8,9 @@
   graphs of the same size and degree.
 - §IV-C: average cable length, cost and power of uni- and bi-directional topologies of degree
   8 and 29 on the 0.6 m x 2.1 m cabinet floor.
-- Figs. 3/4 (data and plot only, 002 prints no numbers): ASPL against size for degree 8.
+- Figs. 3/4 (data and plot only, Koibuchi et al. (2018) print no numbers): ASPL against size for degree 8.
 
-Random graphs are averaged over seeds 0, 1, 2 (002 shows one instance). Application
+Random graphs are averaged over seeds 0, 1, 2 (Koibuchi et al. (2018) show one instance). Application
 performance (Figs. 9-13, SimGrid benchmarks) is not reproduced; Figs. 5-8 (hot-potato
 routing, cycle-accurate) are the simulated part, ``topolab reproduce unidirectional-sim``.
 ``quick`` leaves out the 22,464-router Kautz comparison and the larger sizes of the ASPL sweep.
@@ -38,11 +38,11 @@ SOURCE = "Koibuchi et al., 2018, §I, §III-A, Table 1, §IV-A, §IV-C"
 RUNS_CASES = True
 SEEDS = (0, 1, 2)
 BISECTION_RUNS = 5
-P = 4  # endpoints per switch (002 §III-B3), for the cost and power per endpoint
+P = 4  # endpoints per switch (Koibuchi et al., 2018, §III-B3), for the cost and power per endpoint
 PER_CABINET = 8
-FLOOR = "skywalk"  # 002 §IV-C2: 0.6 m wide, 2.1 m deep cabinets on a near-square grid
+FLOOR = "skywalk"  # Koibuchi et al., 2018, §IV-C2: 0.6 m wide, 2.1 m deep cabinets on a near-square grid
 
-TABLE1 = (  # (case, n, d, {family: (ASPL, bisection)}) from 002 Table 1
+TABLE1 = (  # (case, n, d, {family: (ASPL, bisection)}) from Koibuchi et al., 2018, Table 1
     ("Case 1", 64, 6, {"Rand": (2.39, 112), "MDDP": (2.37, 120), "Imase": (2.30, 109)}),
     ("Case 2", 256, 6, {"Rand": (3.18, 467), "MDDP": (2.85, 368), "Imase": (2.95, 349)}),
     ("Case 3", 256, 8, {"Rand": (2.80, 657), "MDDP": (2.80, 678), "Imase": (2.69, 472)}),
@@ -54,8 +54,8 @@ SPEC = {
     "bi Random": "jellyfish:routers={n},degree={d},seed={seed},p=4",  # p as the directed families
 }
 RANDOM_FAMILIES = ("Rand", "MDDP", "bi Random")
-# (d, k, routers 002 quotes, % of the Moore bound 002 quotes): 002 §IV-A's "97% for d = 6 and
-# k = 5 for 3,750 vertices" mixes two graphs, K(6,5) (9,072 vertices, 97%) and K(5,5) (3,750, 96%).
+# (d, k, routers Koibuchi et al. (2018) quote, % of the Moore bound they quote): their §IV-A's "97% for d = 6
+# and k = 5 for 3,750 vertices" mixes two graphs, K(6,5) (9,072 vertices, 97%) and K(5,5) (3,750, 96%).
 KAUTZ: tuple[tuple[int, int, Optional[int], Optional[int]], ...] = (
     (8, 4, 4608, 98),
     (12, 4, 22464, 99),
@@ -85,7 +85,7 @@ CABLE_CASES: tuple[tuple[int, int, tuple[str, ...], tuple[tuple[str, str], ...]]
 def moore_aspl(n: int, d: int, directed: bool) -> float:
     """The smallest possible ASPL of a graph with n vertices and (out-)degree d: every vertex
     has d^i (directed) or d(d - 1)^(i - 1) (undirected) vertices at distance i until all n - 1
-    others are placed (the 'Ideal' curve of 002 Figs. 3/4)."""
+    others are placed (the 'Ideal' curve of Koibuchi et al., 2018, Figs. 3/4)."""
     remaining, total, i = n - 1, 0, 0
     while remaining > 0:
         i += 1

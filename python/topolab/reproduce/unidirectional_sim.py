@@ -1,7 +1,7 @@
-"""002 (uni-directional topologies), the simulated part: Figs. 5-8 of §III-B3.
+"""Koibuchi et al., 2018 (uni-directional topologies), the simulated part: Figs. 5-8 of §III-B3.
 
-002 simulates 256-switch uni-directional MDDP networks of degree 6 and 8 (1,024 hosts, four per
-switch, 33-flit packets, virtual cut-through, four VCs) under uniform, matrix transpose and bit
+Koibuchi et al. (2018) simulate 256-switch uni-directional MDDP networks of degree 6 and 8 (1,024 hosts, four
+per switch, 33-flit packets, virtual cut-through, four VCs) under uniform, matrix transpose and bit
 reversal traffic, with minimal routing and with hot-potato routing (§III-B2), and plots latency
 against accepted traffic (Figs. 5-7) and, for hot-potato, the average path length against
 accepted traffic (Fig. 8). Its claims: hot-potato reaches throughput comparable to, often better
@@ -10,8 +10,8 @@ less than 1.65x (d = 6) and 1.25x (d = 8).
 
 topolab runs the same comparison scaled to this machine (the notes say what was scaled): MDDP
 of ``ROUTERS`` switches instead of 256, and beside each uni-directional MDDP the bi-directional
-random regular graph with the same switch ports (002's Figs. 5-8 have no bi-directional curve;
-Figs. 12/13 compare uni- and bi-directional networks with SimGrid, which topolab does not model).
+random regular graph with the same switch ports (Koibuchi et al.'s (2018) Figs. 5-8 have no bi-directional
+curve; Figs. 12/13 compare uni- and bi-directional networks with SimGrid, which topolab does not model).
 
 - minimal: the ``iq`` router, ``min`` routing with hop-indexed VCs (4 VCs cover the diameter, so
   it is deadlock-free), virtual cut-through, 33-flit packets;
@@ -77,7 +77,7 @@ MEASUREMENT = {
 HOP_GROWTH_PAPER = {6: 1.65, 8: 1.25}  # Koibuchi et al., 2018, §III-B3: growth over 10x accepted traffic
 # Fig. 8's average path length at offered load 0.1, read off the plot (256 switches).
 PATH_AT_0_1_PAPER = 3.3
-# The hot-potato policies 002 §III-B2 leaves open: priority, deflection target and, for
+# The hot-potato policies Koibuchi et al., 2018, §III-B2 leaves open: priority, deflection target and, for
 # flit switching, which flits' paths a packet's path length counts (None: not applicable).
 PRIORITIES = ("hops", "oldest", "random")
 DEFLECTIONS = ("random", "closest")

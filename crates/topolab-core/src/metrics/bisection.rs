@@ -1,7 +1,7 @@
 //! Bisection: a two-way partition of the routers, balanced by endpoints, that cuts as few links
-//! as possible, computed with METIS as in the papers (000 §III-C, 001 §2.3.2 and Fig. 4,
-//! 002 §I and §III-A). Minimum bisection is NP-hard, so METIS gives an upper bound; the best of
-//! several seeded runs is kept.
+//! as possible, computed with METIS as in the papers (Besta & Hoefler, SC14, §III-C, Kathareios et
+//! al., SC15, §2.3.2 and Fig. 4, Koibuchi et al., 2018, §I and §III-A). Minimum bisection is
+//! NP-hard, so METIS gives an upper bound; the best of several seeded runs is kept.
 //!
 //! Definitions (docs/bisection.md has the full discussion):
 //! - balanced: the endpoint totals of the two sides differ by at most the largest endpoint
@@ -10,13 +10,13 @@
 //!   of indirect networks) weigh 0 and go wherever they cut least, because the bisection of a
 //!   network is the cut separating its endpoints into halves.
 //! - links cut: links with ends on different sides, counting width. For a directed network
-//!   both directions are counted separately and added (002 §I: "in- and out-degrees are counted
-//!   separately"); `links_0_to_1` and `links_1_to_0` give each direction.
-//! - bandwidth per endpoint (001 Fig. 4, in link units b): the capacity from one side to the
-//!   other divided by the endpoints of one half, `min(links_0_to_1, links_1_to_0) / (N / 2)`.
-//!   An undirected link carries b each way, so for undirected networks this is
+//!   both directions are counted separately and added (Koibuchi et al., 2018, §I: "in- and
+//!   out-degrees are counted separately"); `links_0_to_1` and `links_1_to_0` give each direction.
+//! - bandwidth per endpoint (Kathareios et al., SC15, Fig. 4, in link units b): the capacity from
+//!   one side to the other divided by the endpoints of one half, `min(links_0_to_1, links_1_to_0) /
+//!   (N / 2)`. An undirected link carries b each way, so for undirected networks this is
 //!   `links_cut / (N / 2)`: 1.0 for a full-bisection fat tree, ~0.71 for Slim Fly with
-//!   p = floor(k'/2) (001 §2.3.2).
+//!   p = floor(k'/2) (Kathareios et al., SC15, §2.3.2).
 
 use crate::error::{Result, TopolabError};
 use crate::network::Network;

@@ -31,8 +31,8 @@ pub struct Distances {
     /// with fewer than 2 routers.
     pub aspl: Option<f64>,
     /// Mean router-to-router hops over the ordered pairs of distinct endpoints, a pair on one
-    /// router counting 0 (000 Fig. 1); None when some endpoint cannot reach another or the
-    /// network has fewer than 2 endpoints.
+    /// router counting 0 (Besta & Hoefler, SC14, Fig. 1); None when some endpoint cannot reach
+    /// another or the network has fewer than 2 endpoints.
     pub endpoint_aspl: Option<f64>,
     /// Largest distance between two routers that carry endpoints (the diameter of indirect
     /// networks); None when some endpoint cannot reach another or there are no endpoints.

@@ -1,17 +1,18 @@
 //! The Moore bound: the most routers a network of a given degree and diameter can have.
 //!
-//! Undirected (000 §II-A, 002 §I): a router has at most d neighbours, each of which has at most
-//! d − 1 further ones, so
+//! Undirected (Besta & Hoefler, SC14, §II-A, Koibuchi et al., 2018, §I): a router has at most d
+//! neighbours, each of which has at most d − 1 further ones, so
 //!
 //! ```text
 //! M(d, D) = 1 + d · Σ_{i=0}^{D-1} (d − 1)^i
 //! ```
 //!
 //! Directed: a router reaches at most d^i routers at distance i, so M(d, D) = Σ_{i=0}^{D} d^i
-//! = 1 + d + … + d^D. 002 §I prints "1 + Σ_{i=0}^{k} d^i", which counts the router itself
-//! twice: the complete digraph on d + 1 routers (Kautz K(d, 1)) has diameter 1 and is optimal,
-//! and only Σ_{i=0}^{D} d^i gives it 100 %; 002's own figures (Kautz d = 8, k = 4: 4,608
-//! routers, 98 %) agree with either. Exact integers; None when the bound exceeds 2^128.
+//! = 1 + d + … + d^D. Koibuchi et al., 2018, §I prints "1 + Σ_{i=0}^{k} d^i", which counts the
+//! router itself twice: the complete digraph on d + 1 routers (Kautz K(d, 1)) has diameter 1 and is
+//! optimal, and only Σ_{i=0}^{D} d^i gives it 100 %; Koibuchi et al.'s (2018) own figures
+//! (Kautz d = 8, k = 4: 4,608 routers, 98 %) agree with either. Exact integers; None when the
+//! bound exceeds 2^128.
 
 use crate::error::{Result, TopolabError};
 use serde::Serialize;

@@ -1,4 +1,5 @@
-//! Shortest-path diversity (001 §2.3.3): how many minimal router paths join two routers.
+//! Shortest-path diversity (Kathareios et al., SC15, §2.3.3): how many minimal router paths join
+//! two routers.
 //!
 //! σ(s, t), the number of shortest paths from s to t, follows the search levels from s:
 //! σ(s, s) = 1 and σ(s, v) = Σ σ(s, u) over the in-neighbours u of v one level closer to s.
@@ -6,9 +7,9 @@
 //! them. Counts saturate at u64::MAX (reported in `saturated`).
 //!
 //! Statistics are over the ordered pairs (s, t) of distinct routers with t reachable from s and
-//! not adjacent (no link s → t), i.e. at distance ≥ 2, as in 001 §2.3.3 ("pairs of non-directly
-//! connected routers"). For an undirected network each unordered pair is counted twice with
-//! the same σ, which leaves the mean and maximum unchanged.
+//! not adjacent (no link s → t), i.e. at distance ≥ 2, as in Kathareios et al., SC15, §2.3.3
+//! ("pairs of non-directly connected routers"). For an undirected network each unordered pair is
+//! counted twice with the same σ, which leaves the mean and maximum unchanged.
 
 use crate::error::Result;
 use crate::network::Network;

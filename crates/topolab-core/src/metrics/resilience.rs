@@ -1,4 +1,4 @@
-//! Resilience to random cable failures (000 §III-D, Table III).
+//! Resilience to random cable failures (Besta & Hoefler, SC14, §III-D, Table III).
 //!
 //! A sample draws a uniformly random order of the cables (a link of width w is w cables; a link
 //! disappears when its last cable is removed; both directions of an undirected link are one
@@ -8,18 +8,19 @@
 //! three criteria holds up to some step and fails after it:
 //!
 //! - connected (strongly connected when directed): "disconnect";
-//! - diameter ≤ D₀ + 2 (and connected): "diameter_plus2" (000 §III-D2);
+//! - diameter ≤ D₀ + 2 (and connected): "diameter_plus2" (Besta & Hoefler, SC14, §III-D2);
 //! - router-level ASPL ≤ ASPL₀ + 1 (and connected), tested exactly as Σd ≤ Σd₀ + R(R−1):
-//!   "aspl_plus1" (000 §III-D3).
+//!   "aspl_plus1" (Besta & Hoefler, SC14, §III-D3).
 //!
 //! The sample's threshold for a criterion is the largest fraction k/steps at which it holds,
 //! found by binary search over k (an evaluation is one search or one all-pairs run on the
 //! failure-masked rows, never a rebuilt network). The reported value is the mean threshold over
 //! the samples with a 95 % confidence interval mean ± 1.96·s/√n (normal approximation; n ≥ 64
 //! where Student's t differs by < 2 %). Samples are drawn in rounds of 64 until every interval is
-//! at most `ci_width` wide (000: "a 95% confidence interval of width 2" percentage points) or
-//! `max_samples` is reached (`converged` says which). Each sample depends only on (seed, index)
-//! and the stopping rule only on completed rounds, so the result does not depend on threads.
+//! at most `ci_width` wide (Besta & Hoefler, SC14: "a 95% confidence interval of width 2"
+//! percentage points) or `max_samples` is reached (`converged` says which). Each sample depends
+//! only on (seed, index) and the stopping rule only on completed rounds, so the result does not
+//! depend on threads.
 
 use super::adjacency::{strongly_connected, Adjacency};
 use super::apsp::{all_pairs_sequential, PairOptions, Scratch as ApspScratch};
@@ -39,7 +40,8 @@ const Z95: f64 = 1.959_963_984_540_054;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ResilienceOptions {
     pub seed: u64,
-    /// Steps from 0 to 100 % of the cables removed (20: 5 % steps, as in 000 §III-D).
+    /// Steps from 0 to 100 % of the cables removed (20: 5 % steps, as in Besta & Hoefler, SC14,
+    /// §III-D).
     pub steps: u32,
     /// Largest accepted width of each 95 % interval, as a fraction (0.02 = 2 points).
     pub ci_width: f64,

@@ -26,7 +26,7 @@ pub struct AnalyzeOptions {
     pub spectrum: bool,
 }
 
-/// Best of `runs` METIS runs seeded from `seed` (000 §III-C).
+/// Best of `runs` METIS runs seeded from `seed` (Besta & Hoefler, SC14, §III-C).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BisectionOptions {
     pub runs: u32,

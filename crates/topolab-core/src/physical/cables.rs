@@ -2,10 +2,11 @@
 //!
 //! A link between routers in cabinets a and b is one cable per unit of width, of length
 //! `floor.cable_rule().length(grid, a, b)`: the intra-cabinet length when a = b, else the
-//! Manhattan floor distance plus the overhead (000 §VI-B, 004 §III-A). Each router also has one
-//! cable per endpoint, of the floor's endpoint-cable length. Cables up to the floor's
-//! `max_electric_m` are electric, longer ones optical (000 §VI-B: intra-rack electric,
-//! inter-rack optical; §VI-B3c: shorter than 20 m electric).
+//! Manhattan floor distance plus the overhead (Besta & Hoefler, SC14, §VI-B, Fujiwara et al., IPDPS
+//! 2014, §III-A). Each router also has one cable per endpoint, of the floor's endpoint-cable
+//! length. Cables up to the floor's `max_electric_m` are electric, longer ones optical (Besta &
+//! Hoefler, SC14, §VI-B: intra-rack electric, inter-rack optical; §VI-B3c: shorter than 20 m
+//! electric).
 
 use super::floor::Floor;
 use super::placement::Placement;

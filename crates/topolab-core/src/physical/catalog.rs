@@ -2,11 +2,11 @@
 //! linear function of radix, and SerDes power per port, as editable data
 //! (crates/topolab-core/data/catalogs.toml).
 //!
-//! `fdr10` is 000's model: Mellanox InfiniBand FDR10 40 Gb/s QSFP cables, electric
-//! f(x) = 0.4079x + 0.5771 and optical f(x) = 0.0919x + 2.7452 [$/Gb/s] for a cable of x metres
-//! (§VI-B1); routers f(k) = 350.4k − 892.3 [$] (§VI-B2); 4 lanes per port, one SerDes of
-//! ≈ 0.7 W per lane (§VI-C). 000 names other cables (QDR 56 Gb/s, Ethernet 10/40 Gb/s) whose
-//! regressions are only in its figures, so they are not built in.
+//! `fdr10` is Besta & Hoefler's (SC14) model: Mellanox InfiniBand FDR10 40 Gb/s QSFP cables,
+//! electric f(x) = 0.4079x + 0.5771 and optical f(x) = 0.0919x + 2.7452 [$/Gb/s] for a cable of x
+//! metres (§VI-B1); routers f(k) = 350.4k − 892.3 [$] (§VI-B2); 4 lanes per port, one SerDes of
+//! ≈ 0.7 W per lane (§VI-C). Besta & Hoefler (SC14) name other cables (QDR 56 Gb/s, Ethernet 10/40
+//! Gb/s) whose regressions are only in its figures, so they are not built in.
 
 use super::data::{self, check_number, Named};
 use super::power::PowerModel;
@@ -138,10 +138,10 @@ mod tests {
     #[test]
     fn fdr10_is_000s_regression() {
         let c = Catalog::builtin("fdr10").unwrap();
-        // 000 §VI-B1: 0.4079x + 0.5771 and 0.0919x + 2.7452 $/Gb/s at 40 Gb/s.
+        // Besta & Hoefler, SC14, §VI-B1: 0.4079x + 0.5771 and 0.0919x + 2.7452 $/Gb/s at 40 Gb/s.
         assert!((c.cable_price(true, 1.0) - 40.0 * (0.4079 + 0.5771)).abs() < 1e-9);
         assert!((c.cable_price(false, 10.0) - 40.0 * (0.919 + 2.7452)).abs() < 1e-9);
-        // 000 §VI-B2: 350.4k - 892.3.
+        // Besta & Hoefler, SC14, §VI-B2: 350.4k - 892.3.
         assert!((c.router_price(43) - (350.4 * 43.0 - 892.3)).abs() < 1e-9);
         assert!((c.power().port_w() - 2.8).abs() < 1e-12);
     }

@@ -1,16 +1,17 @@
-//! The cost and power of a placed network (000 §VI-B, §VI-C):
+//! The cost and power of a placed network (Besta & Hoefler, SC14, §VI-B, §VI-C):
 //!
 //! - cables: one per unit of link width plus one per endpoint, each priced by the catalog as
 //!   `bandwidth × (a·length + b)` with (a, b) of its medium (electric up to the floor's
 //!   threshold, optical beyond);
-//! - routers: every router is a radix-k router priced `per_port·k + fixed` (000: 350.4k − 892.3),
-//!   k the network's radix (the busiest router's ports, links and endpoints) unless a larger
-//!   router is asked for;
-//! - power: all k ports of every router, `lanes_per_port × watts_per_lane` each (000: 4 × 0.7 W).
+//! - routers: every router is a radix-k router priced `per_port·k + fixed` (Besta & Hoefler, SC14:
+//!   350.4k − 892.3), k the network's radix (the busiest router's ports, links and endpoints)
+//!   unless a larger router is asked for;
+//! - power: all k ports of every router, `lanes_per_port × watts_per_lane` each (Besta & Hoefler,
+//!   SC14: 4 × 0.7 W).
 //!
-//! Cable counts and lengths in the report are router-to-router cables (what 004 §III-B's totals
-//! and most of 000 Table IV count); endpoint cables are reported beside them and are included
-//! in the cost.
+//! Cable counts and lengths in the report are router-to-router cables (what Fujiwara et al., IPDPS
+//! 2014, §III-B's totals and most of Besta & Hoefler, SC14, Table IV count); endpoint cables are
+//! reported beside them and are included in the cost.
 
 use super::cables::{link_lengths, tally, total, ClassCables};
 use super::catalog::Catalog;
@@ -60,8 +61,8 @@ pub struct CostReport {
 }
 
 /// Rejects a radix below the range of the catalog's router price regression: a line fitted to
-/// real routers (000 §VI-B2: 350.4k − 892.3) is negative for radices no router has, and a
-/// negative price would silently lower the total.
+/// real routers (Besta & Hoefler, SC14, §VI-B2: 350.4k − 892.3) is negative for radices no router
+/// has, and a negative price would silently lower the total.
 fn check_router_price(catalog: &Catalog, k: u32, given: bool) -> Result<()> {
     let price = catalog.router_price(k);
     if price > 0.0 {

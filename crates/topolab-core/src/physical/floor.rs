@@ -2,15 +2,15 @@
 //! and the electric/optical threshold, as editable data (crates/topolab-core/data/floors.toml).
 //!
 //! Two floors come from the papers:
-//! - `slimfly` (000 §VI-A, §VI-B): 1 × 1 × 2 m racks close to a square, routers on top,
-//!   intra-rack cables 1 m on average, Manhattan distance + 2 m for a global cable, intra-rack
-//!   links electric and inter-rack links optical;
-//! - `skywalk` (004 §III-A): cabinets 0.6 m wide and 2.1 m deep including the aisle,
-//!   intra-cabinet cables 2 m, inter-cabinet cables Manhattan distance + 4 m.
+//! - `slimfly` (Besta & Hoefler, SC14, §VI-A, §VI-B): 1 × 1 × 2 m racks close to a square, routers
+//!   on top, intra-rack cables 1 m on average, Manhattan distance + 2 m for a global cable,
+//!   intra-rack links electric and inter-rack links optical;
+//! - `skywalk` (Fujiwara et al., IPDPS 2014, §III-A): cabinets 0.6 m wide and 2.1 m deep including
+//!   the aisle, intra-cabinet cables 2 m, inter-cabinet cables Manhattan distance + 4 m.
 //!
 //! Both stand their cabinets on the near-square grid of `CabinetGrid` (x = ⌈√c⌉ rows,
-//! y = ⌈c/x⌉ columns); 000 §VI-A's "remaining z racks at an arbitrary side" is the partly
-//! filled last row.
+//! y = ⌈c/x⌉ columns); Besta & Hoefler, SC14, §VI-A's "remaining z racks at an arbitrary side" is
+//! the partly filled last row.
 
 use super::data::{self, check_number, Named};
 use super::grid::{CabinetGrid, CableRule};

@@ -1,24 +1,28 @@
-//! Cabinets on a machine-room floor grid and the cable-length rule of 004 §III-A.
+//! Cabinets on a machine-room floor grid and the cable-length rule of Fujiwara et al., IPDPS 2014,
+//! §III-A.
 //!
-//! Layout (004 §III-A): `c` cabinets stand in an `x × y` grid with `x = ⌈√c⌉` cabinet rows and
-//! `y = ⌈c/x⌉` cabinet columns. Cabinets of one row stand side by side, so neighbouring columns
-//! are one cabinet *width* (0.6 m) apart; neighbouring rows are one cabinet *depth including the
-//! aisle* (2.1 m) apart. Cabinet `i` sits at row `i / y`, column `i % y` (row-major), so only the
-//! last row can be partly empty. Cables run rectilinearly ("Manhattan" cabling, 004 §II-D), so
-//! the floor distance between two cabinets is `|Δrow|·depth + |Δcol|·width`.
+//! Layout (Fujiwara et al., IPDPS 2014, §III-A): `c` cabinets stand in an `x × y` grid with `x =
+//! ⌈√c⌉` cabinet rows and `y = ⌈c/x⌉` cabinet columns. Cabinets of one row stand side by side, so
+//! neighbouring columns are one cabinet *width* (0.6 m) apart; neighbouring rows are one cabinet
+//! *depth including the aisle* (2.1 m) apart. Cabinet `i` sits at row `i / y`, column `i % y`
+//! (row-major), so only the last row can be partly empty. Cables run rectilinearly ("Manhattan"
+//! cabling, Fujiwara et al., IPDPS 2014, §II-D), so the floor distance between two cabinets is
+//! `|Δrow|·depth + |Δcol|·width`.
 //!
-//! Cable length (004 §III-A): a cable inside one cabinet is 2 m; a cable between cabinets is the
-//! floor distance plus 4 m of overhead (2 m at each end). `CableRule` holds those two numbers so
-//! that a cost model can use other values for the same layout.
+//! Cable length (Fujiwara et al., IPDPS 2014, §III-A): a cable inside one cabinet is 2 m; a cable
+//! between cabinets is the floor distance plus 4 m of overhead (2 m at each end). `CableRule` holds
+//! those two numbers so that a cost model can use other values for the same layout.
 
 use crate::error::{Result, TopolabError};
 
-/// Cabinet width in metres: the pitch between neighbouring columns (004 §III-A).
+/// Cabinet width in metres: the pitch between neighbouring columns (Fujiwara et al., IPDPS 2014,
+/// §III-A).
 pub const DEFAULT_CABINET_WIDTH: f64 = 0.6;
-/// Cabinet depth including the aisle in metres: the pitch between neighbouring rows (004 §III-A).
+/// Cabinet depth including the aisle in metres: the pitch between neighbouring rows (Fujiwara et
+/// al., IPDPS 2014, §III-A).
 pub const DEFAULT_CABINET_DEPTH: f64 = 2.1;
 
-/// `c` cabinets on the near-square floor grid of 004 §III-A.
+/// `c` cabinets on the near-square floor grid of Fujiwara et al., IPDPS 2014, §III-A.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CabinetGrid {
     cabinets: usize,
@@ -29,7 +33,8 @@ pub struct CabinetGrid {
 }
 
 impl CabinetGrid {
-    /// The grid for `cabinets` cabinets with the 004 cabinet size (0.6 m × 2.1 m).
+    /// The grid for `cabinets` cabinets with the cabinet size of Fujiwara et al., IPDPS 2014 (0.6 m
+    /// × 2.1 m).
     pub fn new(cabinets: usize) -> Result<Self> {
         Self::with_cabinet_size(cabinets, DEFAULT_CABINET_WIDTH, DEFAULT_CABINET_DEPTH)
     }
@@ -102,7 +107,8 @@ impl CabinetGrid {
         (row < self.rows && col < self.cols && i < self.cabinets).then_some(i)
     }
 
-    /// Two distinct cabinets in the same row or the same column (a "straight" pair, 004 §II-B).
+    /// Two distinct cabinets in the same row or the same column (a "straight" pair, Fujiwara et
+    /// al., IPDPS 2014, §II-B).
     pub fn aligned(&self, a: usize, b: usize) -> bool {
         let (ra, ca) = self.position(a);
         let (rb, cb) = self.position(b);
@@ -117,7 +123,8 @@ impl CabinetGrid {
     }
 
     /// The Manhattan diagonal of the floor, `(x−1)·depth + (y−1)·width`: the distance between
-    /// opposite corner positions, which no cabinet pair exceeds (004 §III-G calls it `l_max`).
+    /// opposite corner positions, which no cabinet pair exceeds (Fujiwara et al., IPDPS 2014,
+    /// §III-G calls it `l_max`).
     pub fn diagonal(&self) -> f64 {
         (self.rows - 1) as f64 * self.depth + (self.cols - 1) as f64 * self.width
     }
@@ -135,12 +142,13 @@ fn ceil_sqrt(n: usize) -> usize {
     x
 }
 
-/// How long a cable is, given where its ends stand (004 §III-A).
+/// How long a cable is, given where its ends stand (Fujiwara et al., IPDPS 2014, §III-A).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CableRule {
-    /// Length of any cable whose ends are in the same cabinet (004: 2 m).
+    /// Length of any cable whose ends are in the same cabinet (Fujiwara et al., IPDPS 2014: 2 m).
     pub intra_cabinet: f64,
-    /// Added to the floor distance for a cable between cabinets (004: 4 m, 2 m at each end).
+    /// Added to the floor distance for a cable between cabinets (Fujiwara et al., IPDPS 2014: 4 m,
+    /// 2 m at each end).
     pub inter_cabinet_overhead: f64,
 }
 

@@ -1,12 +1,13 @@
-//! End-to-end latency of a placed network under Nearest and Fastest Routing (004 §II-E, §III-A).
+//! End-to-end latency of a placed network under Nearest and Fastest Routing (Fujiwara et al., IPDPS
+//! 2014, §II-E, §III-A).
 //!
 //! A path of h router-to-router hops crosses h + 1 switches and h cables, so its latency is
 //!
 //!   injection/ejection + (h + 1)·switch_delay + cable_delay·(total cable length)
 //!
-//! with 004's values 300 ns (150 ns at each end), 60 ns and 5 ns/m as defaults. Links between
-//! switches and compute nodes are not counted (004 Fig. 1), the injection/ejection term covers
-//! them.
+//! with Fujiwara et al.'s (IPDPS 2014) values 300 ns (150 ns at each end), 60 ns and 5 ns/m as
+//! defaults. Links between switches and compute nodes are not counted (Fujiwara et al., IPDPS 2014,
+//! Fig. 1), the injection/ejection term covers them.
 //!
 //! - Nearest Routing (NR): fewest hops; among those, lowest latency (a BFS whose layers carry
 //!   the best latency so far).
@@ -17,9 +18,9 @@
 //! (switch delay + shortest cable), no router can improve another of its own bucket, so every
 //! router of the current bucket is final (Dial's algorithm with width w_min; the same argument
 //! makes Δ-stepping exact for Δ <= w_min). Arc weights span a small range (70 to ~700 ns on
-//! 004's floors), so a few dozen circular buckets replace the heap's log factor. Zero-weight
-//! arcs or a very wide weight range fall back to a binary heap; both give the exact
-//! lexicographic minimum (latency, hops), so the results are identical.
+//! Fujiwara et al.'s (IPDPS 2014) floors), so a few dozen circular buckets replace the heap's log
+//! factor. Zero-weight arcs or a very wide weight range fall back to a binary heap; both give the
+//! exact lexicographic minimum (latency, hops), so the results are identical.
 //!
 //! Both are run from every source router to every other router; the report gives the maximum
 //! and average latency and the hop counts of the chosen paths. Sources and destinations are
@@ -49,7 +50,8 @@ pub struct LatencyModel {
 }
 
 impl Default for LatencyModel {
-    /// 004 §III-A/B: 60 ns switches, 5 ns/m cables, 300 ns injection and ejection.
+    /// Fujiwara et al., IPDPS 2014, §III-A/B: 60 ns switches, 5 ns/m cables, 300 ns injection and
+    /// ejection.
     fn default() -> Self {
         LatencyModel {
             switch_delay_ns: 60.0,

@@ -2,19 +2,26 @@
 //!
 //! | family | cabinets | source |
 //! |---|---|---|
-//! | slimfly | rack x holds subgroups (0, x, ·) and (1, x, ·): q racks of 2q routers | 000 §VI-A |
-//! | dragonfly | one group per cabinet (also Dragonfly(z, c, d)) | 000 §VI-B3e, 004 §III-A |
-//! | skywalk | the cabinet the construction put the switch in | 004 §II |
-//! | fattree | a pod (leaves + aggregation routers) per cabinet, the core in the central row | 000 §VI-B3c |
-//! | hyperx | sequential, one d0 clique per cabinet: FBF-3 groups, HyperX(z, c, d) | 000 §VI-B3d, 004 §III-A |
-//! | torus, mesh | sequential, one d0 ring per cabinet unless `per_cabinet` | 004 §III-A |
-//! | hypercube | sequential, `per_cabinet` (floor default) per cabinet | 004 §III-A |
-//! | anything else | arbitrary: index order, `per_cabinet` per cabinet | 004 §III-A (Random) |
+//! | slimfly | rack x holds subgroups (0, x, ·) and (1, x, ·): q racks of 2q routers | Besta &
+//! Hoefler, SC14, §VI-A |
+//! | dragonfly | one group per cabinet (also Dragonfly(z, c, d)) | Besta & Hoefler, SC14, §VI-B3e,
+//! Fujiwara et al., IPDPS 2014, §III-A |
+//! | skywalk | the cabinet the construction put the switch in | Fujiwara et al., IPDPS 2014, §II |
+//! | fattree | a pod (leaves + aggregation routers) per cabinet, the core in the central row |
+//! Besta & Hoefler, SC14, §VI-B3c |
+//! | hyperx | sequential, one d0 clique per cabinet: FBF-3 groups, HyperX(z, c, d) | Besta &
+//! Hoefler, SC14, §VI-B3d, Fujiwara et al., IPDPS 2014, §III-A |
+//! | torus, mesh | sequential, one d0 ring per cabinet unless `per_cabinet` | Fujiwara et al.,
+//! IPDPS 2014, §III-A |
+//! | hypercube | sequential, `per_cabinet` (floor default) per cabinet | Fujiwara et al., IPDPS
+//! 2014, §III-A |
+//! | anything else | arbitrary: index order, `per_cabinet` per cabinet | Fujiwara et al., IPDPS
+//! 2014, §III-A (Random) |
 //!
-//! "Sequential" is 004's "assign switches to cabinets sequentially considering switches in the
-//! topological order": router r goes to cabinet ⌊r / Z⌋. For random networks any assignment is
-//! as arbitrary as another, so index order is used too (deterministic, and for a random graph
-//! equal in distribution to a random assignment).
+//! "Sequential" is Fujiwara et al.'s (IPDPS 2014) "assign switches to cabinets sequentially
+//! considering switches in the topological order": router r goes to cabinet ⌊r / Z⌋. For random
+//! networks any assignment is as arbitrary as another, so index order is used too (deterministic,
+//! and for a random graph equal in distribution to a random assignment).
 //!
 //! Cabinet i stands at grid cell i (row-major) of the floor's near-square grid. The fat tree
 //! rule is the one that chooses cells: its core cabinets take the cells of the central row,
@@ -255,8 +262,8 @@ fn given(net: &Network, floor: &Floor, cabinet_of: Vec<u32>) -> Result<Placement
     )
 }
 
-/// 000 §VI-B3c: a pod's leaves and aggregation routers share a cabinet with the pod's
-/// endpoints; the routers above the pods (core, or the spines of a two-level tree) stand in
+/// Besta & Hoefler, SC14, §VI-B3c: a pod's leaves and aggregation routers share a cabinet with the
+/// pod's endpoints; the routers above the pods (core, or the spines of a two-level tree) stand in
 /// cabinets of the same size in the central row. A two-level tree has a single pod, so its
 /// leaves go Z to a cabinet.
 fn fat_tree(net: &Network, floor: &Floor, per_cabinet: Option<u32>) -> Result<Placement> {

@@ -1,8 +1,8 @@
-//! Power model of 000 §VI-C (after [2]): every router port has `lanes_per_port` lanes with one
-//! SerDes each, consuming `watts_per_lane` (4 lanes × ≈ 0.7 W). Power is counted over all
-//! ports of every router, used or not: a radix-k router draws k ports' worth whatever its
-//! neighbours, which is how 000's Table IV figures come out (e.g. T3D: 7 ports × 2.8 W = 19.6 W
-//! per node).
+//! Power model of Besta & Hoefler, SC14, §VI-C (after [2]): every router port has `lanes_per_port`
+//! lanes with one SerDes each, consuming `watts_per_lane` (4 lanes × ≈ 0.7 W). Power is counted
+//! over all ports of every router, used or not: a radix-k router draws k ports' worth whatever its
+//! neighbours, which is how Besta & Hoefler's (SC14) Table IV figures come out (e.g. T3D: 7 ports ×
+//! 2.8 W = 19.6 W per node).
 
 use serde::{Deserialize, Serialize};
 

@@ -219,7 +219,7 @@ pub fn deadlock_caution(spec: &str) -> Option<&'static str> {
     let sp = TopologySpec::parse(&spec).ok()?;
     let text = |k: &str| sp.params.get(k).map(|v| v.to_string().to_ascii_lowercase());
     let dragonfly_paths = text("paths").is_some_and(|p| p.trim() == "dragonfly");
-    let booksim_vcs = text("vcs").map_or(true, |v| v.trim() == "booksim");
+    let booksim_vcs = text("vcs").is_none_or(|v| v.trim() == "booksim");
     (matches!(sp.family.as_str(), "ugal" | "ugal_l" | "ugal_g") && dragonfly_paths && booksim_vcs).then_some(
         "BookSim2 dragonflynew's UGAL VC scheme (VC = phase) is not deadlock-free: its VC 0 carries \
          local, global and local hops towards the intermediate, and the channel dependency graph \

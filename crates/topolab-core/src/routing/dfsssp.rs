@@ -1,8 +1,9 @@
-//! DFSSSP-style deadlock-free shortest paths (Domke, Hoefler & Nagel, IPDPS 2011; 000 §IV-D):
-//! one shortest path per router pair, then virtual layers: all paths start in layer 0; while the
-//! layer's channel dependency graph has a cycle, the paths through the cycle's weakest
+//! DFSSSP-style deadlock-free shortest paths (Domke, Hoefler & Nagel, IPDPS 2011; Besta & Hoefler,
+//! SC14, §IV-D): one shortest path per router pair, then virtual layers: all paths start in layer
+//! 0; while the layer's channel dependency graph has a cycle, the paths through the cycle's weakest
 //! dependency (fewest paths) move to the next layer. The number of layers is the number of VLs
-//! the routing needs (000 §IV-D: OFED's DFSSSP needed 3 on every Slim Fly, 8-15 on random DLN).
+//! the routing needs (Besta & Hoefler, SC14, §IV-D: OFED's DFSSSP needed 3 on every Slim Fly, 8-15
+//! on random DLN).
 //!
 //! Simplification (say so when comparing): the paths are BookSim2/anynet's table paths
 //! (`NextHopTable`: lowest-id predecessor), not OFED's link-weight balanced SSSP; the layering is

@@ -1,9 +1,9 @@
-//! Distance Based routing with E extra hops, with or without deflection (003 §3.7): a
-//! topology-agnostic adaptive routing whose only per-packet state is the virtual lane, used as
-//! a hop budget ("VL hopping").
+//! Distance Based routing with E extra hops, with or without deflection (Daryin & Korzh, JSFI 2014,
+//! §3.7): a topology-agnostic adaptive routing whose only per-packet state is the virtual lane,
+//! used as a hop budget ("VL hopping").
 //!
 //! With D the distance from the source to the destination router and d > 0 the distance left
-//! at the current router (003 §3.7):
+//! at the current router (Daryin & Korzh, JSFI 2014, §3.7):
 //! 1. the source assigns VL = D + E (mod 8);
 //! 2. every hop decrements the VL (mod 8);
 //! 3. towards each neighbour p at distance d_p from the destination:
@@ -14,18 +14,19 @@
 //! VL_out is the VL after the decrement, i.e. the hops left after this one, so (b) and (c) keep
 //! the invariant d <= VL: the packet can always still arrive, paths have at most D + E hops,
 //! and the link VLs D + E - 1, D + E - 2, ... strictly decrease along a path. When
-//! diameter + E <= 8 no VL wraps and the channel dependency graph is acyclic (003 §3.7: "no
-//! credit loops are possible if VLs are used in strictly increasing order"; here decreasing,
-//! the same argument).
+//! diameter + E <= 8 no VL wraps and the channel dependency graph is acyclic (Daryin & Korzh, JSFI
+//! 2014, §3.7: "no credit loops are possible if VLs are used in strictly increasing order"; here
+//! decreasing, the same argument).
 //!
-//! Choices where 003 is silent (docs/routing.md): the budget compared in (b)/(c) is the true
-//! D + E - hops, not its residue mod 8 (the two differ only when D + E > 8, where 003 does not
-//! use the scheme; with the residue, a wrapped VL would re-grant extra hops and paths would not
-//! be bounded); the VL count `vls` defaults to 8 and the check reports a cycle when the VLs
-//! wrap. The three priorities of 003's selection function are the hops' detour levels 0, 1, 2;
-//! the simulator selects the least occupied candidate output by default (`select=queue`),
-//! charging one VC buffer per level, so at low load the minimal hops are taken. Queue selection
-//! does not herd here (docs/routing.md, "Queue selection and herding").
+//! Choices where Daryin & Korzh (JSFI 2014) are silent (docs/routing.md): the budget compared in
+//! (b)/(c) is the true D + E - hops, not its residue mod 8 (the two differ only when D + E > 8,
+//! where Daryin & Korzh (JSFI 2014) do not use the scheme; with the residue, a wrapped VL would
+//! re-grant extra hops and paths would not be bounded); the VL count `vls` defaults to 8 and the
+//! check reports a cycle when the VLs wrap. The three priorities of Daryin & Korzh's (JSFI 2014)
+//! selection function are the hops' detour levels 0, 1, 2; the simulator selects the least occupied
+//! candidate output by default (`select=queue`), charging one VC buffer per level, so at low load
+//! the minimal hops are taken. Queue selection does not herd here (docs/routing.md, "Queue
+//! selection and herding").
 
 use super::catalog::{Definition, RoutingEntry, BOTH};
 use super::rule::{Hop, HopRouting, RouteState, Select};
@@ -64,7 +65,7 @@ fn build(
     DistanceBased::new(net, hops, e, deflection, vls)
 }
 
-/// Distance Based + E (deflection off) or Deflection + E (on), 003 §3.7.
+/// Distance Based + E (deflection off) or Deflection + E (on), Daryin & Korzh, JSFI 2014, §3.7.
 pub struct DistanceBased {
     hops: Arc<HopMatrix>,
     offsets: Vec<u32>,
@@ -75,7 +76,8 @@ pub struct DistanceBased {
     diameter: u32,
 }
 
-/// 003 §3: "a common value for modern hardware is 8 VLs"; the VL arithmetic is mod 8.
+/// Daryin & Korzh, JSFI 2014, §3: "a common value for modern hardware is 8 VLs"; the VL arithmetic
+/// is mod 8.
 pub const DEFAULT_VLS: u32 = 8;
 
 impl DistanceBased {
@@ -164,7 +166,8 @@ impl HopRouting for DistanceBased {
             let allowed = dp < d || (dp == d && dp <= left) || (self.deflection && dp <= left);
             if allowed {
                 out(Hop {
-                    // 003 §3.7: minimal (high priority), sideways (medium), deflection (low).
+                    // Daryin & Korzh, JSFI 2014, §3.7: minimal (high priority), sideways (medium),
+                    // deflection (low).
                     detour: match dp.cmp(&d) {
                         std::cmp::Ordering::Less => 0,
                         std::cmp::Ordering::Equal => 1,

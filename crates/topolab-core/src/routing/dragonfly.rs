@@ -1,7 +1,7 @@
-//! Dragonfly routings of 003 §3.5: the Static routing and the adaptive family coded by the
-//! letters G, S, I, D (each allowing one kind of extra, non-minimal hop), with the paper's VL
-//! allocation: VLs 0 and 1 in the source group, 2 and 3 in the intermediate group, 4 and 5 in
-//! the destination group; at most 8 hops.
+//! Dragonfly routings of Daryin & Korzh, JSFI 2014, §3.5: the Static routing and the adaptive
+//! family coded by the letters G, S, I, D (each allowing one kind of extra, non-minimal hop), with
+//! the paper's VL allocation: VLs 0 and 1 in the source group, 2 and 3 in the intermediate group, 4
+//! and 5 in the destination group; at most 8 hops.
 //!
 //! Static: in the source group a local hop to the router with a link to the destination group
 //! (the "gateway"), the global hop, a local hop to the destination. With several gateways
@@ -16,17 +16,17 @@
 //! it starts again with k = 0). In the destination group: the local hop to the destination, or
 //! with D first one to any other router. The simulator picks by output queue (select=queue).
 //!
-//! VLs (003 §3.5): the k-th local hop of a group uses VL 2·stage + k (stage 0 = source,
-//! 1 = intermediate, 2 = destination), a global hop the VL of the group it enters (2 or 4).
-//! Along a path the VL never decreases and repeats only from a global hop to the first local
+//! VLs (Daryin & Korzh, JSFI 2014, §3.5): the k-th local hop of a group uses VL 2·stage + k (stage
+//! 0 = source, 1 = intermediate, 2 = destination), a global hop the VL of the group it enters (2 or
+//! 4). Along a path the VL never decreases and repeats only from a global hop to the first local
 //! hop after it, so the CDG is acyclic. A variant uses only some of the six VLs (Static: 0 and
 //! 4); its VC classes are the used VLs in order, so Static needs 2 VCs, GSID 6.
 //!
-//! Left open by 003 and chosen here: whether the extra hop may precede a gateway's own global
-//! link (yes: at k = 0 a gateway may make its extra local hop with S/I); that G's global hop
-//! may be taken after S's extra hop (yes, "at most 8 hops" counts both); packets within one
-//! group are in their destination group from the start (VLs 4/5). The paper's priority of
-//! minimal over non-minimal hops is not expressible in a rule: select=queue weighs all
+//! Left open by Daryin & Korzh (JSFI 2014) and chosen here: whether the extra hop may precede a
+//! gateway's own global link (yes: at k = 0 a gateway may make its extra local hop with S/I); that
+//! G's global hop may be taken after S's extra hop (yes, "at most 8 hops" counts both); packets
+//! within one group are in their destination group from the start (VLs 4/5). The paper's priority
+//! of minimal over non-minimal hops is not expressible in a rule: select=queue weighs all
 //! candidates alike (see docs/routing.md).
 //!
 //! `dragonfly_static:vcs=booksim` is BookSim2's dragonflynew `min` (the simulator's
@@ -251,8 +251,8 @@ impl DragonflyGsid {
         (self.local[ru * self.a + j as usize], false)
     }
 
-    /// A hop on paper VL `vl`; `detour` 1 for the extra hops of the G/S/I/D letters (003 §3.5
-    /// takes them only when the minimal route is congested).
+    /// A hop on paper VL `vl`; `detour` 1 for the extra hops of the G/S/I/D letters (Daryin &
+    /// Korzh, JSFI 2014, §3.5 takes them only when the minimal route is congested).
     #[inline]
     fn hop(&self, nb: u32, vl: usize, st: RouteState, detour: u8) -> Hop {
         debug_assert!(self.class[vl] != u8::MAX, "VL {vl} not allocated");

@@ -1,6 +1,7 @@
 //! Forwarding tables from a static routing, in the shape of InfiniBand's routing function
-//! (003 §3): per switch a linear forwarding table (destination -> output port(s)) and a VL table
-//! (switch, in port, out port) -> VL, with the VL count checked against a budget (8 VLs, 003 §3).
+//! (Daryin & Korzh, JSFI 2014, §3): per switch a linear forwarding table (destination -> output
+//! port(s)) and a VL table (switch, in port, out port) -> VL, with the VL count checked against a
+//! budget (8 VLs, Daryin & Korzh, JSFI 2014, §3).
 //!
 //! Ports: port 0 is the switch management port in InfiniBand; router ports are numbered
 //! 1..=degree in ascending neighbour order, then the endpoint (host) ports. Text format

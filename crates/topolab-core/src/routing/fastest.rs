@@ -1,8 +1,8 @@
-//! Fastest Routing as a table routing (004 §II-E): packets follow lowest-latency paths, where a
-//! hop costs the switch delay plus the cable delay of the placed link (physical/latency.rs's
-//! model: 60 ns per switch and 5 ns/m by default, on the floor and placement the physical
-//! models use). Among paths of equal latency the fewest hops win, as in latency.rs's Fastest
-//! Routing; all next hops that keep both minimal are offered (ties spread traffic).
+//! Fastest Routing as a table routing (Fujiwara et al., IPDPS 2014, §II-E): packets follow
+//! lowest-latency paths, where a hop costs the switch delay plus the cable delay of the placed link
+//! (physical/latency.rs's model: 60 ns per switch and 5 ns/m by default, on the floor and placement
+//! the physical models use). Among paths of equal latency the fewest hops win, as in latency.rs's
+//! Fastest Routing; all next hops that keep both minimal are offered (ties spread traffic).
 //!
 //! The latencies are latency.rs's: one `LatencyGraph::search(t, Fastest)` per destination t
 //! (the arc delays are symmetric on an undirected network, so the latency from t to r is the
@@ -23,9 +23,10 @@ use crate::spec::Params;
 use crate::topology::{ParamDef, ParamKind};
 use rayon::prelude::*;
 
-/// Fastest Routing on the floor and placement the physical models use (004 §II-E):
-/// floor (default skywalk, 004's), placement family|sequential|FILE, per_cabinet, and the
-/// latency model's switch and cable delays (004's 60 ns and 5 ns/m by default).
+/// Fastest Routing on the floor and placement the physical models use (Fujiwara et al., IPDPS 2014,
+/// §II-E): floor (default skywalk, the floor of Fujiwara et al., IPDPS 2014), placement
+/// family|sequential|FILE, per_cabinet, and the latency model's switch and cable delays (Fujiwara
+/// et al.'s (IPDPS 2014) 60 ns and 5 ns/m by default).
 pub fn from_params(net: &Network, params: &Params, monitor: &dyn Monitor) -> Result<Fastest> {
     use crate::physical::{
         load_placement, place, Floor, LatencyModel, PlaceOptions, PlacementRule,

@@ -1,7 +1,8 @@
-//! Nearest-common-ancestor routing of fat trees (000 §V uses the adaptive ANCA of Gómez et al.
-//! [33] for FT-3; 001 §2.2.1 two-level trees): up until a router above the destination leaf,
-//! then the unique way down. Minimal: 2·(level of the nearest common ancestor) hops; one VL
-//! (an up*/down* path never turns down-then-up, so the CDG is acyclic).
+//! Nearest-common-ancestor routing of fat trees (Besta & Hoefler, SC14, §V uses the adaptive ANCA
+//! of Gómez et al. [33] for FT-3; Kathareios et al., SC15, §2.2.1 two-level trees): up until a
+//! router above the destination leaf, then the unique way down. Minimal: 2·(level of the nearest
+//! common ancestor) hops; one VL (an up*/down* path never turns down-then-up, so the CDG is
+//! acyclic).
 //!
 //! - NCA (deterministic): the up port at level l is (e / u_0 / ... / u_{l-1}) mod u_l, e the
 //!   destination endpoint's id and u_l the up ports per router of level l ("d-mod-k", per

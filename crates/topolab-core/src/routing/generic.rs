@@ -1,10 +1,11 @@
 //! Topology-agnostic routings as `HopRouting` rules (simulator and static analysis): Valiant
-//! (000 §IV-B, with the restrictions of 000 §IV-B and 001 §3.2), UGAL's candidates (000 §IV-C),
-//! up*/down*; minimal routing is in `minimal.rs`.
+//! (Besta & Hoefler, SC14, §IV-B, with the restrictions of the same section and Kathareios et al.,
+//! SC15, §3.2), UGAL's candidates (Besta & Hoefler, SC14, §IV-C), up*/down*; minimal routing is in
+//! `minimal.rs`.
 //!
-//! VC rules (`VcRule`): one VC; hop-indexed (VC k on hop k, 000 §IV-D: 2 VCs for minimal and 4
-//! for Valiant on diameter-2 networks); per phase (VC 0 towards the Valiant intermediate, VC 1
-//! away from it: 001 §3.4's 2-VC scheme for MLFM and OFT).
+//! VC rules (`VcRule`): one VC; hop-indexed (VC k on hop k, Besta & Hoefler, SC14, §IV-D: 2 VCs for
+//! minimal and 4 for Valiant on diameter-2 networks); per phase (VC 0 towards the Valiant
+//! intermediate, VC 1 away from it: Kathareios et al., SC15, §3.4's 2-VC scheme for MLFM and OFT).
 
 use super::catalog::{Definition, RoutingEntry, Rule, BOTH};
 pub use super::minimal::Minimal;
@@ -25,9 +26,9 @@ pub enum VcRule {
     /// VC class 0 everywhere (`single`, or `any`: the simulator then lets a packet take any
     /// of its VCs).
     Single,
-    /// VC k on hop k (000 §IV-D).
+    /// VC k on hop k (Besta & Hoefler, SC14, §IV-D).
     Hop,
-    /// VC 0 before the Valiant intermediate, VC 1 after (001 §3.4).
+    /// VC 0 before the Valiant intermediate, VC 1 after (Kathareios et al., SC15, §3.4).
     Phase,
 }
 
@@ -69,18 +70,19 @@ pub fn require_connected(hops: &HopMatrix, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// Valiant routing (000 §IV-B): a random intermediate router R_i other than the source's and
-/// the destination's, minimal to R_i, then minimal to the destination (2 to 2·D hops).
-/// Options: intermediates only among routers with endpoints (001 §3.2's indirect random
-/// routing for MLFM/OFT: 4-hop paths instead of 2, 4 or 6), and only intermediates with
-/// d(s,i) + d(i,t) <= max_hops (000 §IV-B's "at most 3 hops"), and `near_source`: when the
-/// destination is not adjacent to the source, only the source's neighbours (PolarFly's UGAL_PF,
-/// Lakhotia et al., SC22: on a diameter-2 graph the non-minimal path is then at most 3 hops, not
-/// 4; a destination next to the source keeps every intermediate, as the authors' SST Merlin
-/// `topo_polarfly` and BookSim2 `ugall4_pf` do). A pair without an admissible
+/// Valiant routing (Besta & Hoefler, SC14, §IV-B): a random intermediate router R_i other than the
+/// source's and the destination's, minimal to R_i, then minimal to the destination (2 to 2·D hops).
+/// Options: intermediates only among routers with endpoints (Kathareios et al., SC15, §3.2's
+/// indirect random routing for MLFM/OFT: 4-hop paths instead of 2, 4 or 6), and only intermediates
+/// with d(s,i) + d(i,t) <= max_hops (Besta & Hoefler, SC14, §IV-B's "at most 3 hops"), and
+/// `near_source`: when the destination is not adjacent to the source, only the source's neighbours
+/// (PolarFly's UGAL_PF, Lakhotia et al., SC22: on a diameter-2 graph the non-minimal path is then
+/// at most 3 hops, not 4; a destination next to the source keeps every intermediate, as the
+/// authors' SST Merlin `topo_polarfly` and BookSim2 `ugall4_pf` do). A pair without an admissible
 /// intermediate (source and destination on one router, tiny networks, tight max_hops) is
 /// routed minimally. State: phase 0 towards the intermediate `aux`, phase 1 towards the
-/// destination. VCs: hop-indexed (2·D classes, 000 §IV-D), per phase (001 §3.4) or single.
+/// destination. VCs: hop-indexed (2·D classes, Besta & Hoefler, SC14, §IV-D), per phase (Kathareios
+/// et al., SC15, §3.4) or single.
 pub struct Valiant {
     pub table: Arc<MinimalTable>,
     pub vcs: VcRule,
@@ -286,10 +288,10 @@ impl HopRouting for Valiant {
     }
 }
 
-/// UGAL's candidates (000 §IV-C, 001 §3.3): the minimal path (state phase `UGAL_MINIMAL`) or a
-/// Valiant path. Static analysis sees the union (each half weighted 1/2: a weighting, not a
-/// traffic split); the simulator decides per packet at the source router by queue state
-/// (topolab-sim `routing::ugal`) and the packet then follows the chosen part.
+/// UGAL's candidates (Besta & Hoefler, SC14, §IV-C, Kathareios et al., SC15, §3.3): the minimal
+/// path (state phase `UGAL_MINIMAL`) or a Valiant path. Static analysis sees the union (each half
+/// weighted 1/2: a weighting, not a traffic split); the simulator decides per packet at the source
+/// router by queue state (topolab-sim `routing::ugal`) and the packet then follows the chosen part.
 pub struct Ugal {
     pub min: Minimal,
     pub val: Valiant,
@@ -299,8 +301,8 @@ pub struct Ugal {
 pub const UGAL_MINIMAL: u8 = 2;
 
 impl Ugal {
-    /// The minimal part uses VC class 0 under the per-phase scheme (001 §3.4: minimal paths on
-    /// MLFM/OFT are deadlock-free on one VC, shared with the first Valiant phase).
+    /// The minimal part uses VC class 0 under the per-phase scheme (Kathareios et al., SC15, §3.4:
+    /// minimal paths on MLFM/OFT are deadlock-free on one VC, shared with the first Valiant phase).
     pub fn new(table: Arc<MinimalTable>, val: Valiant) -> Result<Ugal> {
         let rule = if val.vcs == VcRule::Phase {
             VcRule::Single

@@ -1,7 +1,7 @@
-//! Adaptive turn-model routings of the hypercube (003 §3.4, after Glass & Ni [10]), minimal and
-//! on one VL. A dimension is "negative" for a packet at router r when r's bit is 1 and the
-//! destination's is 0 (the hop clears the bit), "positive" otherwise; dimension 1 of the paper
-//! is label b0 here.
+//! Adaptive turn-model routings of the hypercube (Daryin & Korzh, JSFI 2014, §3.4, after Glass & Ni
+//! [10]), minimal and on one VL. A dimension is "negative" for a packet at router r when r's bit is
+//! 1 and the destination's is 0 (the hop clears the bit), "positive" otherwise; dimension 1 of the
+//! paper is label b0 here.
 //!
 //! - Negative First: any remaining negative dimension while there is one, then any remaining
 //!   (positive) dimension.

@@ -1,13 +1,13 @@
-//! Dimension-order routings of HyperX / FlatFly (003 §3.3), also for hypercubes (003 §3.4:
-//! "as hypercube is a particular case of a FlatFly, we can apply the latter's DOR and Mixed
-//! DOR"): one rule with three switches.
+//! Dimension-order routings of HyperX / FlatFly (Daryin & Korzh, JSFI 2014, §3.3), also for
+//! hypercubes (§3.4: "as hypercube is a particular case of a FlatFly, we can apply the latter's DOR
+//! and Mixed DOR"): one rule with three switches.
 //!
 //! - DOR: correct the dimensions in a fixed order, one hop each (a dimension is a complete
 //!   graph). One VL: the channel dependencies follow the dimension order.
 //! - ADOR (`adaptive`): on entering a dimension the packet may go to ANY switch of that
 //!   dimension (the direct one is the minimal hop), then must take the direct hop; the first
-//!   hop in a dimension uses VL 0, the second VL 1 (003 §3.3 rules 1-4). The simulator picks
-//!   among the candidates by output queue (select=queue).
+//!   hop in a dimension uses VL 0, the second VL 1 (Daryin & Korzh, JSFI 2014, §3.3 rules 1-4). The
+//!   simulator picks among the candidates by output queue (select=queue).
 //! - Mixed (`mixed`): SL = d mod 4, d the destination host's index within its switch, selects
 //!   one of the dimension orders (1,2,3,4), (2,4,1,3), (3,1,4,2), (4,3,2,1); each SL has its own
 //!   VLs (VL = SL, or 2SL / 2SL + 1 with ADOR or Twisted).
@@ -15,7 +15,8 @@
 //!   to coordinate d mod K_last (none when the switch already has it), on VL 1, then (A)DOR on
 //!   VL 0; Twisted ADOR allows no extra hop in the last dimension.
 //!
-//! Choices where 003 is silent or unsafe (docs/routing.md, "HyperX / FlatFly"):
+//! Choices where Daryin & Korzh (JSFI 2014) are silent or unsafe (docs/routing.md, "HyperX /
+//! FlatFly"):
 //! - d is not known to a switch-level rule, so the source draws it uniformly among the
 //!   destination switch's hosts (the start state); the path distribution is that of uniform
 //!   traffic over the hosts.
@@ -23,9 +24,9 @@
 //!   dimensions beyond the fourth appended in increasing order.
 //! - With Mixed, "the last dimension" of Twisted is the last one of the SL's order.
 //! - Twisted ADOR: the hop that corrects the last dimension after the twist uses VL 0 (an
-//!   input-VL rule, 003 §3.1 modification 1). Taking VL 1 there, as the port rule "same
-//!   dimension -> VL 1" of ADOR would, lets twist and correction hops of one dimension form a
-//!   cycle on VL 1 (the tests show it with the CDG checker).
+//!   input-VL rule, Daryin & Korzh, JSFI 2014, §3.1 modification 1). Taking VL 1 there, as the port
+//!   rule "same dimension -> VL 1" of ADOR would, lets twist and correction hops of one dimension
+//!   form a cycle on VL 1 (the tests show it with the CDG checker).
 
 use super::catalog::{Definition, RoutingEntry, Rule, BOTH};
 use super::coords::{GridCoords, NONE};
@@ -34,7 +35,8 @@ use crate::error::Result;
 use crate::network::Network;
 use crate::topology::{ParamDef, ParamKind};
 
-/// 003 §3.3 Mixed DOR orders (0-based): (1,2,3,4), (2,4,1,3), (3,1,4,2), (4,3,2,1).
+/// Daryin & Korzh, JSFI 2014, §3.3 Mixed DOR orders (0-based): (1,2,3,4), (2,4,1,3), (3,1,4,2),
+/// (4,3,2,1).
 const MIXED_ORDERS: [[usize; 4]; 4] = [[0, 1, 2, 3], [1, 3, 0, 2], [2, 0, 3, 1], [3, 2, 1, 0]];
 
 /// Phase bit: the packet made its extra (non-minimal) hop in the current dimension.
@@ -55,7 +57,8 @@ pub struct FlatFlyDor {
     port_rule_vl: bool,
 }
 
-/// The 003 §3.3 Mixed orders for `nd` dimensions (see the module comment for nd != 4).
+/// The Daryin & Korzh, JSFI 2014, §3.3 Mixed orders for `nd` dimensions (see the module comment for
+/// nd != 4).
 pub fn mixed_orders(nd: usize) -> Vec<Vec<usize>> {
     MIXED_ORDERS
         .iter()
@@ -194,7 +197,7 @@ impl HopRouting for FlatFlyDor {
         let g = &self.grid;
         let last = self.last_dim(sl);
         if self.twisted && hop == 0 && g.coord(r, last) != twist {
-            // 003 §3.3 Twisted step 1, on VL 1 of the SL.
+            // Daryin & Korzh, JSFI 2014, §3.3 Twisted step 1, on VL 1 of the SL.
             out(Hop {
                 detour: 0,
                 nb: g.neighbor(r, last, twist),
@@ -214,7 +217,7 @@ impl HopRouting for FlatFlyDor {
         debug_assert!(direct != NONE);
         let done = RouteState::new(0, st.aux);
         if st.phase & EXTRA != 0 {
-            // 003 §3.3 rule 4: after the extra hop, the direct one on VL 1.
+            // Daryin & Korzh, JSFI 2014, §3.3 rule 4: after the extra hop, the direct one on VL 1.
             out(Hop {
                 detour: 0,
                 nb: direct,
@@ -242,8 +245,8 @@ impl HopRouting for FlatFlyDor {
             for c in 0..g.dims[k] {
                 if c != cur && c != dst {
                     out(Hop {
-                        // 003 §3.3: the direct hop is preferred; another switch of the
-                        // dimension is the adaptive detour.
+                        // Daryin & Korzh, JSFI 2014, §3.3: the direct hop is preferred; another
+                        // switch of the dimension is the adaptive detour.
                         detour: 1,
                         nb: g.neighbor(r, k, c),
                         vc: base as u8,

@@ -1,18 +1,18 @@
-//! Imase–Itoh custom routing for uni-directional digraphs (002 §III-B1): the next hop is read
-//! off the destination's address, like a shift register, with no table.
+//! Imase–Itoh custom routing for uni-directional digraphs (Koibuchi et al., 2018, §III-B1): the
+//! next hop is read off the destination's address, like a shift register, with no table.
 //!
 //! Imase–Itoh digraph i -> ((a·i + b)·d + α) mod n (topology/imase.rs). One hop with digit α
 //! maps x + δ to f_α(x) + a·d·δ, so l hops with digits α_1..α_l from i end at
 //!   c_l(i) + Σ_k (a·d)^(l-k)·α_k  (mod n),   c_0 = i, c_k = (a·c_(k-1) + b)·d mod n,
 //! and with a·d ≡ s·d (s = ±1, which the family requires) (a·d)^m ≡ (s·d)^m. So j is reached in
 //! l hops iff j - c_l(i) (mod n) has a representative r with l digits in base s·d: for s = +1,
-//! 0 <= r <= d^l - 1 (002's "0 <= j - i·d^l (mod n) <= d^l - 1" for a = 1, b = 0), for s = -1 a
-//! base -d numeral, a contiguous range of d^l integers around 0. The route takes the α_k of
-//! r as the output of hop k; the shortest route uses the least such l. When d^l > n several
-//! representatives r, r + n, ... fit and each gives a shortest path (002: "when n is not a
-//! multiple of d, multiple shortest paths ... exist"): every first digit of them is offered. The
-//! rule recomputes at every router from (router, destination), which is the same digit sequence
-//! shifted by one (the register shifted).
+//! 0 <= r <= d^l - 1 (Koibuchi et al.'s (2018) "0 <= j - i·d^l (mod n) <= d^l - 1" for a = 1, b =
+//! 0), for s = -1 a base -d numeral, a contiguous range of d^l integers around 0. The route takes
+//! the α_k of r as the output of hop k; the shortest route uses the least such l. When d^l > n
+//! several representatives r, r + n, ... fit and each gives a shortest path (Koibuchi et al., 2018:
+//! "when n is not a multiple of d, multiple shortest paths ... exist"): every first digit of them
+//! is offered. The rule recomputes at every router from (router, destination), which is the same
+//! digit sequence shifted by one (the register shifted).
 //!
 //! Omitted self-loops never matter: a least-l walk cannot contain a loop (removing it would
 //! give a shorter walk).
@@ -259,8 +259,8 @@ impl ImaseRouting {
         }
     }
 
-    /// Bound on route length: ceil(log_d n) for Imase-Itoh (002 §III-A), k for Kautz and
-    /// de Bruijn.
+    /// Bound on route length: ceil(log_d n) for Imase-Itoh (Koibuchi et al., 2018, §III-A), k for
+    /// Kautz and de Bruijn.
     pub fn diameter_bound(&self) -> u32 {
         self.diameter
     }

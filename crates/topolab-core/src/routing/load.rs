@@ -1,8 +1,8 @@
 //! Static channel load: the expected traffic on every directed link for a traffic matrix, from a
 //! routing's path distribution, without simulation. With demands in units of one endpoint's
 //! injection bandwidth and links of width w carrying w units, the maximum load L bounds the
-//! accepted injection rate per endpoint by 1 / L (000 §V-C: Slim Fly minimal under its worst
-//! case; 001 §4.3.1: 1/2p, 1/h, 1/k).
+//! accepted injection rate per endpoint by 1 / L (Besta & Hoefler, SC14, §V-C: Slim Fly minimal
+//! under its worst case; Kathareios et al., SC15, §4.3.1: 1/2p, 1/h, 1/k).
 //!
 //! Demands are router-level: demand(s, t) = the injection rate endpoints of s send to
 //! endpoints of t (traffic between endpoints of the same router loads no link). A routing that

@@ -1,5 +1,5 @@
 //! Minimal routing for any topology: the table of minimal next hops per (router, destination)
-//! and the `min` rule built on it (000 §IV-A; random or lowest-queue next hop).
+//! and the `min` rule built on it (Besta & Hoefler, SC14, §IV-A; random or lowest-queue next hop).
 //!
 //! `MinimalTable` answers "which neighbours of r are one hop closer to t" for every pair. When
 //! no router has more than 64 neighbours and the table fits `MASK_BUDGET`, the answer is one
@@ -389,8 +389,9 @@ impl MinimalTable {
 }
 
 /// Minimal routing: at every router a neighbour one hop closer to the destination, uniformly
-/// (or the least occupied with select=queue). VCs: hop-indexed (VC class k on hop k, 000
-/// §IV-D: as many classes as the diameter between endpoint routers) or a single class.
+/// (or the least occupied with select=queue). VCs: hop-indexed (VC class k on hop k, Besta &
+/// Hoefler, SC14, §IV-D: as many classes as the diameter between endpoint routers) or a single
+/// class.
 pub struct Minimal {
     pub table: Arc<MinimalTable>,
     pub vcs: VcRule,

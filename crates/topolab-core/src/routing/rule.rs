@@ -41,10 +41,10 @@ impl RouteState {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Hop {
     /// How far the hop departs from the algorithm's preference: 0 for a productive (e.g.
-    /// minimal) hop, higher for less preferred ones (003 §3.3, §3.5, §3.7 order adaptive
-    /// choices: minimal first, then sideways / extra hops, then deflection). Random selection
-    /// and static analysis of an oblivious routing take only the lowest level offered; queue
-    /// selection charges each level one VC buffer of occupancy (`RuleRouting`).
+    /// minimal) hop, higher for less preferred ones (Daryin & Korzh, JSFI 2014, §3.3, §3.5, §3.7
+    /// order adaptive choices: minimal first, then sideways / extra hops, then deflection). Random
+    /// selection and static analysis of an oblivious routing take only the lowest level offered;
+    /// queue selection charges each level one VC buffer of occupancy (`RuleRouting`).
     pub detour: u8,
     /// Position of the next router in `net.neighbors(router)`.
     pub nb: u32,
@@ -208,9 +208,10 @@ pub trait HopRouting: Send + Sync {
     /// (summing to 1), appended to `out`.
     fn start(&self, s: u32, t: u32, out: &mut Vec<(RouteState, f64)>);
     /// The starting state of a packet from router s to host number `d` of router t, for
-    /// routings whose path depends on the destination host (Mixed DOR's SL = d mod 4, 003
-    /// §3.3): what an InfiniBand export writes per destination LID. None when the start is
-    /// drawn at random per packet; the default returns `start`'s state when it is the only one.
+    /// routings whose path depends on the destination host (Mixed DOR's SL = d mod 4, Daryin &
+    /// Korzh, JSFI 2014, §3.3): what an InfiniBand export writes per destination LID. None when the
+    /// start is drawn at random per packet; the default returns `start`'s state when it is the only
+    /// one.
     fn host_start(&self, s: u32, t: u32, _d: u32) -> Option<RouteState> {
         let mut all = Vec::new();
         self.start(s, t, &mut all);

@@ -1,29 +1,30 @@
-//! Slim Fly minimal routing by the MMS algebra (003 §3.6): the next hops are solved from the
-//! coordinates (t, x, y) of the current and destination routers in GF(q), with no distance
-//! table. Every minimal next hop is offered (a Slim Fly pair has one or two minimal paths,
+//! Slim Fly minimal routing by the MMS algebra (Daryin & Korzh, JSFI 2014, §3.6): the next hops are
+//! solved from the coordinates (t, x, y) of the current and destination routers in GF(q), with no
+//! distance table. Every minimal next hop is offered (a Slim Fly pair has one or two minimal paths,
 //! except pairs in one column, which often have several).
 //!
-//! topolab's MMS graph (topology/slimfly.rs, 000 §II-B / 001 §2.1.2) writes routers as
-//! (0, x, y) and (1, m, c) with
+//! topolab's MMS graph (topology/slimfly.rs, Besta & Hoefler, SC14, §II-B / Kathareios et al.,
+//! SC15, §2.1.2) writes routers as (0, x, y) and (1, m, c) with
 //!   (0, x, y) ~ (0, x, y')  iff  y - y' ∈ X,   (1, m, c) ~ (1, m, c')  iff  c - c' ∈ X',
 //!   (0, x, y) ~ (1, m, c)   iff  y = m·x + c.
-//! 003 §3.6 derives the routes for its own t-edge rule (y0 = x0·x1 + y1); redone for the rule
-//! above, the three cases are:
+//! Daryin & Korzh, JSFI 2014, §3.6 derives the routes for its own t-edge rule (y0 = x0·x1 + y1);
+//! redone for the rule above, the three cases are:
 //! 1. same t, same column: the y-link when y_s - y_d ∈ X_t, else every (t, x, y_i) with
 //!    y_s - y_i ∈ X_t and y_i - y_d ∈ X_t ("yy"; no "tt" path exists because the t-neighbours
 //!    of a router lie in distinct columns of the other half and each meets the column once);
 //! 2. same t, different columns: the unique "tt" route through the solution of two linear
 //!    equations: from (0, xs, ys) to (0, xd, yd) via (1, m, ys - m·xs) with
 //!    m = (ys - yd)/(xs - xd); from (1, ms, cs) to (1, md, cd) via (0, x, ms·x + cs) with
-//!    x = (cd - cs)/(ms - md) (003's (1)-(2));
+//!    x = (cd - cs)/(ms - md) (equations (1)-(2) of Daryin & Korzh, JSFI 2014);
 //! 3. different t: with (0, x, y) the router of half 0 and (1, m, c) the one of half 1 (whichever
 //!    is the source), let v = y - (m·x + c). v = 0: the t-link. Otherwise the two-hop routes go
 //!    through (0, x, m·x + c) when v ∈ X and through (1, m, y - m·x) when v ∈ X' ("yt"/"ty" of
-//!    003 §3.6 (a)-(b)); from either end these are the same two routers, one reached by a
-//!    y-link and the other by a t-link.
+//!    Daryin & Korzh, JSFI 2014, §3.6 (a)-(b)); from either end these are the same two routers, one
+//!    reached by a y-link and the other by a t-link.
 //!
-//! VCs: hop-indexed, VC 0 on the first hop and VC 1 on the second (003 §3.6 "VL 0 on the first
-//! hop, VL 1 on the second"); `vcs=single` puts every hop on VC 0 (for showing the cycle).
+//! VCs: hop-indexed, VC 0 on the first hop and VC 1 on the second (Daryin & Korzh, JSFI 2014, §3.6
+//! "VL 0 on the first hop, VL 1 on the second"); `vcs=single` puts every hop on VC 0 (for showing
+//! the cycle).
 
 use super::catalog::{Definition, RoutingEntry, BOTH};
 use super::generic::VcRule;
@@ -184,7 +185,8 @@ impl SlimFlyAlgebraic {
         Ok(())
     }
 
-    /// The routers one hop closer to `d` than `r`, computed from the coordinates (003 §3.6).
+    /// The routers one hop closer to `d` than `r`, computed from the coordinates (Daryin & Korzh,
+    /// JSFI 2014, §3.6).
     pub fn next_routers(&self, r: u32, d: u32, out: &mut impl FnMut(u32)) {
         if r == d {
             return;

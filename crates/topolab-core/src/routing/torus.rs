@@ -1,21 +1,22 @@
-//! Dimension-order routing on tori with one dateline per ring (003 §3.2), and on meshes.
+//! Dimension-order routing on tori with one dateline per ring (Daryin & Korzh, JSFI 2014, §3.2),
+//! and on meshes.
 //!
 //! Dimensions are corrected in increasing order. Entering a ring the packet takes the shorter
 //! way round and keeps that direction; when both ways are equally long (distance K/2 on an
 //! even ring) both are offered, so the simulator draws one uniformly, as BookSim2's
 //! `dim_order_torus` does, and static analysis counts each with probability 1/2.
 //!
-//! Two VL classes per ring (003 §3.2: "one for packets crossing a dateline in that dimension,
-//! another for all other packets"), assigned one of two ways:
+//! Two VL classes per ring (Daryin & Korzh, JSFI 2014, §3.2: "one for packets crossing a dateline
+//! in that dimension, another for all other packets"), assigned one of two ways:
 //! - `dateline` (default, the textbook rule): class 0 until the wrap-around link
 //!   (K-1 -> 0 going up, 0 -> K-1 going down), class 1 on it and for the rest of the ring;
 //! - `booksim`: the class is fixed when the packet enters the ring, class 1 iff cur > dst
 //!   (BookSim2 `dor_next_torus`, whose two direction cases reduce to that). Also acyclic.
 //!
-//! 003 §3.2 adds that under InfiniBand the crossing must be decided at the source and carried
-//! in the SL; the `booksim` rule is of that kind (the class follows from the coordinates at
-//! ring entry), the `dateline` rule switches on the wrap link instead. Meshes have no wrap
-//! link and need one class.
+//! Daryin & Korzh, JSFI 2014, §3.2 adds that under InfiniBand the crossing must be decided at the
+//! source and carried in the SL; the `booksim` rule is of that kind (the class follows from the
+//! coordinates at ring entry), the `dateline` rule switches on the wrap link instead. Meshes have
+//! no wrap link and need one class.
 
 use super::catalog::{Definition, RoutingEntry, Rule, BOTH};
 use super::coords::{GridCoords, NONE};

@@ -117,9 +117,9 @@ pub const UGAL_PARAMS: &[ParamDef] = &[
 /// them so that one spec string is accepted or refused alike by both).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct UgalChoice {
-    /// Random Valiant candidates per packet (000 §IV-C: 4).
+    /// Random Valiant candidates per packet (Besta & Hoefler, SC14, §IV-C: 4).
     pub n: u32,
-    /// Cost factor of Valiant candidates (001 §3.3's c, or c_SF).
+    /// Cost factor of Valiant candidates (Kathareios et al., SC15, §3.3's c, or c_SF).
     pub c: f64,
     /// Multiply costs by path length (None: the variant's default).
     pub hops: Option<bool>,

@@ -286,7 +286,8 @@ const DESIGN: DesignSpace = DesignSpace {
 };
 
 /// Every prime power v with k' = (v+1)^2 leaving a port, every p putting N in the window.
-/// Balanced p: 000 §II-B2's 2|E| N_r / sum of distances, exact (docs/families/delorme.md).
+/// Balanced p: Besta & Hoefler, SC14, §II-B2's 2|E| N_r / sum of distances, exact
+/// (docs/families/delorme.md).
 fn design_space(w: &Window) -> Vec<Candidate> {
     let mut out = Vec::new();
     let mut v = 2u32;

@@ -532,8 +532,8 @@ pub fn random_graph_members(
         .collect()
 }
 
-/// The tag of the p = 1 low-radix networks (tori, meshes, hypercubes) that 000 §III keeps
-/// whatever their balance.
+/// The tag of the p = 1 low-radix networks (tori, meshes, hypercubes) that Besta & Hoefler, SC14,
+/// §III keeps whatever their balance.
 pub const P1_TAG: &str = "p=1 (Besta & Hoefler, SC14, §III)";
 
 #[cfg(test)]
@@ -597,10 +597,10 @@ mod tests {
             };
             assert_eq!(found, Some(best.clone()), "{sizes:?}");
             if sizes == [4, 8, 8, 8] {
-                assert_eq!(best, [2, 1, 1, 1]); // 003 §1.2's FlatFly
+                assert_eq!(best, [2, 1, 1, 1]); // Daryin & Korzh, JSFI 2014, §1.2's FlatFly
             }
             if sizes == [8, 16, 16] {
-                assert_eq!(best, [3, 5, 5]); // 003 §1.1's 3D torus (degree 34 with C = 8)
+                assert_eq!(best, [3, 5, 5]); // Daryin & Korzh, JSFI 2014, §1.1's 3D torus (degree 34 with C = 8)
             }
         }
     }

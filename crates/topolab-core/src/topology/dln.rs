@@ -1,11 +1,11 @@
-//! DLN-2-γ random shortcut networks (000 §III footnote 2, after Koibuchi et al., ISCA'12 [42]):
-//! a ring of the routers (degree 2) plus γ random shortcut links at every router.
+//! DLN-2-γ random shortcut networks (Besta & Hoefler, SC14, §III footnote 2, after Koibuchi et al.,
+//! ISCA'12 [42]): a ring of the routers (degree 2) plus γ random shortcut links at every router.
 //!
-//! 000 fixes only "a ring plus γ additional random shortcuts added to each vertex". The
-//! shortcuts here form a random simple γ-regular graph that avoids the ring's links (so every
-//! router has degree exactly 2 + γ): the Steger–Wormald pairing of the Jellyfish family with the
-//! ring links forbidden. The ring keeps the network connected for every draw. Table IV's two
-//! DLNs are regular in this sense: their cable counts are exactly N_r·(k - p)/2.
+//! Besta & Hoefler (SC14) fix only "a ring plus γ additional random shortcuts added to each
+//! vertex". The shortcuts here form a random simple γ-regular graph that avoids the ring's links
+//! (so every router has degree exactly 2 + γ): the Steger–Wormald pairing of the Jellyfish family
+//! with the ring links forbidden. The ring keeps the network connected for every draw. Table IV's
+//! two DLNs are regular in this sense: their cable counts are exactly N_r·(k - p)/2.
 
 use super::design::{
     free_router_count, random_graph_members, Candidate, DesignParams, DesignSpace, Member, Value,
@@ -150,8 +150,9 @@ fn twin(routers: u64, degree: u32, p: u32) -> DesignParams {
     ]
 }
 
-/// DLN-2-gamma (000 §III, Table IV): ring plus gamma = d - 2 shortcuts, same choices as
-/// Jellyfish (full radix and twins; 000 Table IV's DLN has its DF's 1,386 routers and p = 7).
+/// DLN-2-gamma (Besta & Hoefler, SC14, §III, Table IV): ring plus gamma = d - 2 shortcuts, same
+/// choices as Jellyfish (full radix and twins; Besta & Hoefler, SC14, Table IV's DLN has its DF's
+/// 1,386 routers and p = 7).
 fn design_space(w: &Window) -> Vec<Candidate> {
     free_router_count(w, "dln", "Besta & Hoefler, SC14, §III, Table IV", &twin)
 }

@@ -1,6 +1,7 @@
-//! Dragonfly (Kim et al., ISCA'08, as used in 000 §VI-B3e and 003 §1.4): g groups of a routers;
-//! each group is a complete graph of "local" links and each router has h "global" ports to other
-//! groups. Router index = group·a + index, endpoints p per router.
+//! Dragonfly (Kim et al., ISCA'08, as used in Besta & Hoefler, SC14, §VI-B3e and Daryin & Korzh,
+//! JSFI 2014, §1.4): g groups of a routers; each group is a complete graph of "local" links and
+//! each router has h "global" ports to other groups. Router index = group·a + index, endpoints p
+//! per router.
 //!
 //! Arrangement of the global links. Group G numbers its a·h global ports j = i·h + c (router i,
 //! port c). With g = a·h + 1 every pair of groups gets exactly one link and port j of group G
@@ -15,18 +16,20 @@
 //! q = floor(a·h / (g - 1)) of global links, the m-th one (m < q) using port m·(g - 1) + o
 //! where o is the other group's rank among the g - 1 others (the rule above for q = 1). The
 //! a·h - q·(g - 1) highest ports of each group stay unused. For g = a·h that is one unused port
-//! per group: the K·G-group Dragonfly of 003 §1.4 (footnote 4). The fully connected
-//! Dragonfly(z, c) of 004 §III-A is a = z, g = c, h = ceil((c - 1)/z), q = 1 whenever c > z.
-//! Links landing on the same router pair twice are one link of width 2.
+//! per group: the K·G-group Dragonfly of Daryin & Korzh, JSFI 2014, §1.4 (footnote 4). The fully
+//! connected Dragonfly(z, c) of Fujiwara et al., IPDPS 2014, §III-A is a = z, g = c, h = ceil((c -
+//! 1)/z), q = 1 whenever c > z. Links landing on the same router pair twice are one link of width
+//! 2.
 //!
 //! Using the leftover ports for a (q+1)-th link between some pairs would also spread the ports
-//! "as evenly as possible", but would not give 003's and 004's networks, which have exactly
-//! one link per pair of groups.
+//! "as evenly as possible", but would not give Daryin & Korzh's (JSFI 2014) and Fujiwara et al.'s
+//! (IPDPS 2014) networks, which have exactly one link per pair of groups.
 //!
-//! Cabinet parameters (004 §III-A): `z` and `c` build Dragonfly(z, c, d), one group of z
-//! switches per cabinet on the floor grid of c cabinets, i.e. a = z, g = c and
+//! Cabinet parameters (Fujiwara et al., IPDPS 2014, §III-A): `z` and `c` build Dragonfly(z, c, d),
+//! one group of z switches per cabinet on the floor grid of c cabinets, i.e. a = z, g = c and
 //! h = ceil((c - 1)/z); `d`, when given, must equal the degree z - 1 + ceil((c - 1)/z). Endpoints
-//! default to 8 per switch there (004 §IV-A). `physical::placement` puts group G in cabinet G.
+//! default to 8 per switch there (Fujiwara et al., IPDPS 2014, §IV-A). `physical::placement` puts
+//! group G in cabinet G.
 
 use super::design::{
     balanced_of, candidate, nearest_p, sizes_of, Candidate, DesignParams, DesignSpace, Member,
@@ -74,7 +77,7 @@ pub const FAMILY: Family = Family {
         ParamDef {
             name: "z",
             kind: ParamKind::Int,
-            default: Some("none (with c: Dragonfly(z, c, d) of 004, a = z)"),
+            default: Some("none (with c: Dragonfly(z, c, d) of Fujiwara et al. (IPDPS 2014), a = z)"),
             help: "switches per cabinet = routers per group; give with c instead of a, h, g",
         },
         ParamDef {
@@ -96,11 +99,11 @@ pub const FAMILY: Family = Family {
     sizes,
     routing: FamilyRouting {
         specific: &["dragonfly_static", "dragonfly_adaptive"],
-        // Kim et al. ISCA'08, 000 §V-C: UGAL-L for both, topolab's generic UGAL-L (n = 4 Valiant
-        // candidates, hops x queue). BookSim2's `dragonfly_ugal` routes over the first of a
-        // group pair's global links: the default question's Dragonfly (g = 36, 8 links per
-        // pair) carried 0.128 of uniform traffic with it, where minimal routing's static bound
-        // is 0.75; and on dragonfly:a=4,h=2,p=2 under the worst case it saturates at 0.18
+        // Kim et al. ISCA'08, Besta & Hoefler, SC14, §V-C: UGAL-L for both, topolab's generic
+        // UGAL-L (n = 4 Valiant candidates, hops x queue). BookSim2's `dragonfly_ugal` routes over
+        // the first of a group pair's global links: the default question's Dragonfly (g = 36, 8
+        // links per pair) carried 0.128 of uniform traffic with it, where minimal routing's static
+        // bound is 0.75; and on dragonfly:a=4,h=2,p=2 under the worst case it saturates at 0.18
         // where the generic one accepts 0.40 at load 0.4.
         simulation: Some(SimulationChoice::new(
             "ugal_l",
@@ -136,7 +139,8 @@ pub(crate) fn global_links(a: usize, h: usize, g: usize) -> BTreeMap<(usize, usi
     links
 }
 
-/// Dragonfly(z, c, d) of 004 §III-A as (a, h, g): a = z, g = c, h = ceil((c - 1)/z).
+/// Dragonfly(z, c, d) of Fujiwara et al., IPDPS 2014, §III-A as (a, h, g): a = z, g = c, h =
+/// ceil((c - 1)/z).
 fn cabinet_shape(p: &Params) -> Result<(u32, u32, u64)> {
     for name in ["a", "h", "g"] {
         if p.has(name) {
@@ -209,9 +213,10 @@ pub(crate) fn global_ports_used(a: u32, h: u32, g: u64) -> u64 {
     (q * (g - 1)).min(h as u64)
 }
 
-/// Balance (003 §1.4: beta = min(K/4C, G/2C) >= 1/2 with K = a, C = p): p <= min(a/2, G), G the
-/// global links per router in use, q (g - 1) / a with q = floor(ah / (g - 1)) links per pair
-/// of groups (000's g = 45 DF uses 220 of its 242 global ports per group).
+/// Balance (Daryin & Korzh, JSFI 2014, §1.4: beta = min(K/4C, G/2C) >= 1/2 with K = a, C = p): p <=
+/// min(a/2, G), G the global links per router in use, q (g - 1) / a with q = floor(ah / (g - 1))
+/// links per pair of groups (Besta & Hoefler's (SC14) g = 45 DF uses 220 of its 242 global ports
+/// per group).
 fn sizes(p: &Params) -> Result<Sizes> {
     let (a, h, g, conc) = read_shape(p)?;
     let q = (a as u64 * h as u64) / (g - 1);
@@ -231,7 +236,8 @@ fn build(p: &Params) -> Result<Network> {
     build_groups(a, h, g, conc)
 }
 
-/// Endpoints per switch of Dragonfly(z, c, d) unless p is given (004 §IV-A: 8 hosts per switch).
+/// Endpoints per switch of Dragonfly(z, c, d) unless p is given (Fujiwara et al., IPDPS 2014,
+/// §IV-A: 8 hosts per switch).
 const CABINET_P: u32 = 8;
 
 fn build_groups(a: u32, h: u32, g: u64, conc: u32) -> Result<Network> {
@@ -264,18 +270,20 @@ const DESIGN: DesignSpace = DesignSpace {
     twin: None,
 };
 
-/// The tag of the balanced Dragonflies of 000 §VI-B3e (the random families' twins take them).
+/// The tag of the balanced Dragonflies of Besta & Hoefler, SC14, §VI-B3e (the random families'
+/// twins take them).
 pub const BALANCED_TAG: &str = "a=2h=2p (Besta & Hoefler, SC14, §VI-B3e)";
 
-/// 000 §VI-B4's exhaustive search: every (a, h, p) with a >= 2h and p >= h (full use of the
-/// global channels, Kim et al. §3.1), and every group count g from 2 to a*h + 1 putting N in
-/// the window (000's k = 43 DF uses g = 45 < a*h + 1). Radix p + h + a - 1 (003 §1.4).
+/// Besta & Hoefler, SC14, §VI-B4's exhaustive search: every (a, h, p) with a >= 2h and p >= h (full
+/// use of the global channels, Kim et al. §3.1), and every group count g from 2 to a*h + 1 putting
+/// N in the window (Besta & Hoefler's (SC14) k = 43 DF uses g = 45 < a*h + 1). Radix p + h + a - 1
+/// (Daryin & Korzh, JSFI 2014, §1.4).
 ///
-/// Balance (003 §1.4: beta = min(K/4C, G/2C) >= 1/2 with K = a, C = p): p <= min(a/2, G), G the
-/// global links a router really uses. With g < a*h + 1 groups each pair of groups gets
-/// q = floor(a*h/(g-1)) links and a*h - q(g-1) ports per group stay empty
-/// (docs/families/dragonfly.md), so G = q(g-1)/a <= h: 000's g = 45 DF uses 220 of its 242
-/// global ports per group and p = 11 is 10% above G = 10.
+/// Balance (Daryin & Korzh, JSFI 2014, §1.4: beta = min(K/4C, G/2C) >= 1/2 with K = a, C = p): p <=
+/// min(a/2, G), G the global links a router really uses. With g < a*h + 1 groups each pair of
+/// groups gets q = floor(a*h/(g-1)) links and a*h - q(g-1) ports per group stay empty
+/// (docs/families/dragonfly.md), so G = q(g-1)/a <= h: Besta & Hoefler's (SC14) g = 45 DF uses 220
+/// of its 242 global ports per group and p = 11 is 10% above G = 10.
 fn design_space(w: &Window) -> Vec<Candidate> {
     let mut out = Vec::new();
     for h in 1..w.radix {
@@ -315,10 +323,11 @@ fn shape(a: u32, h: u32, p: u32, g: i64) -> DesignParams {
 }
 
 /// The group counts kept for one (a, h, p), among those within the subscription limits: the g
-/// whose N is nearest the target (how 000 §VI-B4 picked its k = 43 DF), g = a*h + 1 (one
-/// global link per pair of groups, 000 §VI-B3e), and the g nearest the target among those
-/// whose pairs use every global port ((g - 1) divides a*h). Other g only shift N by a group.
-/// Searched outward from the target, so the cost does not grow with the window.
+/// whose N is nearest the target (how Besta & Hoefler, SC14, §VI-B4 picked its k = 43 DF),
+/// g = a*h + 1 (one global link per pair of groups, Besta & Hoefler, SC14, §VI-B3e), and the g
+/// nearest the target among those whose pairs use every global port ((g - 1) divides a*h). Other
+/// g only shift N by a group. Searched outward from the target, so the cost does not grow with
+/// the window.
 fn group_counts(
     a: u32,
     h: u32,
@@ -404,7 +413,8 @@ fn divisors(n: i64) -> Vec<i64> {
 }
 
 /// h' < h with a and p in proportion, and the same number of global links per pair of groups,
-/// ah/(g - 1), which sets the global bandwidth (003 §1.4's G); p' for the same load.
+/// ah/(g - 1), which sets the global bandwidth (Daryin & Korzh, JSFI 2014, §1.4's G); p' for the
+/// same load.
 fn smaller_members(m: &Member) -> Result<Vec<String>> {
     let (a, h, p, g) = (m.int("a")?, m.int("h")?, m.int("p")?, m.int("g")?);
     let per_pair = ((a * h) / (g - 1).max(1)).max(1);
@@ -415,7 +425,7 @@ fn smaller_members(m: &Member) -> Result<Vec<String>> {
         let balance = balanced_of(&format!("dragonfly:a={a2},h={h2},g={g2}"))
             .filter(|&b| b != 0.0)
             .unwrap_or(f64::INFINITY);
-        let p2 = h2.max(nearest_p(load, &|c| c as f64 / balance, a2)); // p >= h (000 §VI-B4)
+        let p2 = h2.max(nearest_p(load, &|c| c as f64 / balance, a2)); // p >= h (Besta & Hoefler, SC14, §VI-B4)
         let l2 = p2 as f64 / balance;
         let miss = (l2 - load).abs()
             + if balanced_side(l2) == balanced_side(load) {
@@ -448,8 +458,9 @@ fn smaller_members(m: &Member) -> Result<Vec<String>> {
     Ok(out)
 }
 
-/// Dragonfly (Kim et al. ISCA'08 §4.2, used by 000 §V-C): every endpoint of group i sends to
-/// an endpoint drawn uniformly from group i + 1 (mod g), as BookSim2's `bad_dragon`.
+/// Dragonfly (Kim et al. ISCA'08 §4.2, used by Besta & Hoefler, SC14, §V-C): every endpoint of
+/// group i sends to an endpoint drawn uniformly from group i + 1 (mod g), as BookSim2's
+/// `bad_dragon`.
 pub(crate) fn worst_traffic(
     s: &TrafficSpec,
     net: &Network,

@@ -1,20 +1,20 @@
 //! Fat trees built from routers of even radix k; endpoints sit on the leaves only.
 //!
-//! levels = 3: the k-ary fat tree of 000 §VI-B3c (FT-3, from [44]): k pods, each of k/2 leaf
-//! ("edge") and k/2 aggregation routers joined as a complete bipartite graph, and (k/2)^2 core
-//! routers; core router i·(k/2) + j joins aggregation router i of every pod. With p = k/2:
-//! 5k^2/4 routers, k^3/4 endpoints, k^3/4 leaf-agg and k^3/4 agg-core cables, k^2/4 endpoints
-//! per pod (000 writes these with p = k/2 as 5p^2, 2p^3 and p^2).
+//! levels = 3: the k-ary fat tree of Besta & Hoefler, SC14, §VI-B3c (FT-3, from [44]): k pods, each
+//! of k/2 leaf ("edge") and k/2 aggregation routers joined as a complete bipartite graph, and
+//! (k/2)^2 core routers; core router i·(k/2) + j joins aggregation router i of every pod. With p =
+//! k/2: 5k^2/4 routers, k^3/4 endpoints, k^3/4 leaf-agg and k^3/4 agg-core cables, k^2/4 endpoints
+//! per pod (Besta & Hoefler (SC14) write these with p = k/2 as 5p^2, 2p^3 and p^2).
 //!
-//! levels = 2: the two-level fat tree of 001 §2.2.1: k leaves, each joined once to every one of
-//! k/2 spines; 3k/2 routers and k^2/2 endpoints with p = k/2.
+//! levels = 2: the two-level fat tree of Kathareios et al., SC15, §2.2.1: k leaves, each joined
+//! once to every one of k/2 spines; 3k/2 routers and k^2/2 endpoints with p = k/2.
 //!
 //! p < k/2 leaves leaf ports unused. p > k/2 oversubscribes the leaves: a leaf keeps k - p up
 //! ports, so a pod has k - p aggregation routers (3 levels; (k - p)·k/2 core routers) or the tree
 //! k - p spines (2 levels); the levels above the leaves stay non-blocking.
 //!
 //! `pods` (3 levels only) builds fewer than k pods, leaving core ports unused: the FT-3 that
-//! 000 §V simulates (k = 44, p = 22, N_r = 1,452, N = 10,648) has k/2 = 22 pods.
+//! Besta & Hoefler, SC14, §V simulates (k = 44, p = 22, N_r = 1,452, N = 10,648) has k/2 = 22 pods.
 //!
 //! Router numbering: leaves first (pod by pod, so endpoint ids run pod by pod), then aggregation
 //! routers (or spines), then core routers. Labels (level, pod, index) with level 0 = leaf,
@@ -71,7 +71,7 @@ pub const FAMILY: Family = Family {
     sizes,
     routing: FamilyRouting {
         specific: &["fattree_nca", "fattree_anca"],
-        // 000 §V-C: every packet through the core switches
+        // Besta & Hoefler, SC14, §V-C: every packet through the core switches
         simulation: Some(SimulationChoice::new("min", "fattree-worst", "min")),
     },
     placement: FamilyPlacement::FatTree,
@@ -99,7 +99,7 @@ impl Shape {
 
 /// Every router above the leaves uses all k ports (an aggregation router k/2 down and k/2
 /// up, a spine one per leaf); balanced for p <= k/2, the leaves' down : up ports p : (k - p)
-/// above (000 §VI-B3c).
+/// above (Besta & Hoefler, SC14, §VI-B3c).
 fn sizes(p: &Params) -> Result<Sizes> {
     let s = read_shape(p)?;
     let leaves = match s.pods {
@@ -234,10 +234,11 @@ const DESIGN: DesignSpace = DesignSpace {
     twin: None,
 };
 
-/// Fat trees of even radix k <= K: two levels (001 §2.2.1, N = k p) and three levels (000
-/// §VI-B3c, N = pods (k/2) p with 1 <= pods <= k; 000 §V uses k = 44 with 22 pods): per (k, p)
-/// the pod count nearest N and all k pods when in the window. A leaf keeps min(k/2, k - p) up
-/// ports; balanced for p <= k/2, oversubscribed p : (k - p) above.
+/// Fat trees of even radix k <= K: two levels (Kathareios et al., SC15, §2.2.1, N = k p) and three
+/// levels (Besta & Hoefler, SC14, §VI-B3c, N = pods (k/2) p with 1 <= pods <= k; Besta & Hoefler,
+/// SC14, §V uses k = 44 with 22 pods): per (k, p) the pod count nearest N and all k pods when in
+/// the window. A leaf keeps min(k/2, k - p) up ports; balanced for p <= k/2, oversubscribed p : (k
+/// - p) above.
 fn design_space(w: &Window) -> Vec<Candidate> {
     let mut out = Vec::new();
     for k in (4..=w.radix).step_by(2) {
@@ -328,9 +329,9 @@ fn smaller_members(m: &Member) -> Result<Vec<String>> {
         .collect())
 }
 
-/// Fat tree (000 §V-C, "every packet traverses core (highest-level) switches"): leaf l of
-/// pod P sends to leaf l of pod P + 1, endpoint j to endpoint j; in a two-level tree leaf i
-/// sends to leaf i + 1 (the spines are the highest level).
+/// Fat tree (Besta & Hoefler, SC14, §V-C, "every packet traverses core (highest-level) switches"):
+/// leaf l of pod P sends to leaf l of pod P + 1, endpoint j to endpoint j; in a two-level tree leaf
+/// i sends to leaf i + 1 (the spines are the highest level).
 pub(crate) fn worst_traffic(
     s: &TrafficSpec,
     net: &Network,

@@ -1,7 +1,8 @@
-//! Hypercube: the Cartesian product of n copies of K_2 (003 §1.3), 2^n routers. Router r's
-//! label is its bits b0..b{n-1} (b_i = bit i of r, one field per bit, so a label reads as the
-//! coordinates of a 2x2x...x2 torus with d_i = b_i); the dimension-i link flips bit i and has
-//! class "dim<i>". Every link has the same width (003 §1.3 uses double links in each dimension).
+//! Hypercube: the Cartesian product of n copies of K_2 (Daryin & Korzh, JSFI 2014, §1.3), 2^n
+//! routers. Router r's label is its bits b0..b{n-1} (b_i = bit i of r, one field per bit, so a
+//! label reads as the coordinates of a 2x2x...x2 torus with d_i = b_i); the dimension-i link flips
+//! bit i and has class "dim<i>". Every link has the same width (Daryin & Korzh, JSFI 2014, §1.3
+//! uses double links in each dimension).
 
 use super::design::{candidate, tags, Candidate, DesignSpace, Member, Window, P1_TAG};
 use super::{
@@ -59,7 +60,7 @@ fn read_shape(p: &Params) -> Result<(u32, u32, u32)> {
     Ok((n, width, read_p(p, 1)?))
 }
 
-/// Balanced for p <= 2L (003 §1.3: beta = L / C, 25% for L = 2, C = 8).
+/// Balanced for p <= 2L (Daryin & Korzh, JSFI 2014, §1.3: beta = L / C, 25% for L = 2, C = 8).
 fn sizes(p: &Params) -> Result<Sizes> {
     let (n, width, conc) = read_shape(p)?;
     Ok(Sizes::direct(
@@ -114,9 +115,9 @@ const DESIGN: DesignSpace = DesignSpace {
     twin: None,
 };
 
-/// 2^n routers, width 1 to (K - p)/n in every dimension (003 §1.3 uses 2); p = 1 as in
-/// 000 §III, larger p subject to the limits. Balanced when p <= 2 L (003 §1.3: beta = L / C,
-/// 25% for L = 2, C = 8).
+/// 2^n routers, width 1 to (K - p)/n in every dimension (Daryin & Korzh, JSFI 2014, §1.3 uses 2); p
+/// = 1 as in Besta & Hoefler, SC14, §III, larger p subject to the limits. Balanced when p <= 2 L
+/// (Daryin & Korzh, JSFI 2014, §1.3: beta = L / C, 25% for L = 2, C = 8).
 fn design_space(w: &Window) -> Vec<Candidate> {
     let mut out = Vec::new();
     let mut n = 1u32;

@@ -1,16 +1,17 @@
 //! HyperX / FlatFly / flattened butterfly: the Cartesian product of complete graphs
-//! (001 §2.1.1, 003 §1.2). Dimension n has K_n routers joined all-to-all by links of width L_n,
-//! so the network radix is sum L_n (K_n - 1) and the diameter is the number of dimensions with
-//! K_n > 1 (003 §1.2). Coordinates and router numbering are the torus grid's (d0 fastest).
+//! (Kathareios et al., SC15, §2.1.1, Daryin & Korzh, JSFI 2014, §1.2). Dimension n has K_n routers
+//! joined all-to-all by links of width L_n, so the network radix is sum L_n (K_n - 1) and the
+//! diameter is the number of dimensions with K_n > 1 (Daryin & Korzh, JSFI 2014, §1.2). Coordinates
+//! and router numbering are the torus grid's (d0 fastest).
 //!
-//! Cabinet parameters (004 §III-A): `z` and `c` build HyperX(z, c, d) on the floor grid of c
-//! cabinets (x = ceil(sqrt(c)) rows, y = ceil(c/x) columns): d0 = slot in the cabinet (z),
-//! d1 = cabinet column (y), d2 = cabinet row (x), degree x + y + z - 3. Router cabinet·z + slot,
-//! which for c = x·y is the canonical numbering of dims z × y × x. When the last row is only
-//! partly filled (c < x·y) the cabinets that do not exist are left out and the routers of the
-//! missing cells lose those neighbours (a partial HyperX; 004 does not say what it did there,
-//! e.g. for c = 128 in Fig. 7). `d`, when given, must equal x + y + z - 3. Endpoints default to
-//! 8 per switch there (004 §IV-A).
+//! Cabinet parameters (Fujiwara et al., IPDPS 2014, §III-A): `z` and `c` build HyperX(z, c, d) on
+//! the floor grid of c cabinets (x = ceil(sqrt(c)) rows, y = ceil(c/x) columns): d0 = slot in the
+//! cabinet (z), d1 = cabinet column (y), d2 = cabinet row (x), degree x + y + z - 3. Router
+//! cabinet·z + slot, which for c = x·y is the canonical numbering of dims z × y × x. When the last
+//! row is only partly filled (c < x·y) the cabinets that do not exist are left out and the routers
+//! of the missing cells lose those neighbours (a partial HyperX; Fujiwara et al. (IPDPS 2014) do
+//! not say what they did there, e.g. for c = 128 in Fig. 7). `d`, when given, must equal x + y + z
+//! - 3. Endpoints default to 8 per switch there (Fujiwara et al., IPDPS 2014, §IV-A).
 
 use super::design::{
     balanced_of, candidate, join_i, max_min_widths, round_even, scaled_p, shapes, Candidate,
@@ -53,7 +54,7 @@ pub const FAMILY: Family = Family {
         ParamDef {
             name: "z",
             kind: ParamKind::Int,
-            default: Some("none (with c: HyperX(z, c, d) of 004 instead of dims)"),
+            default: Some("none (with c: HyperX(z, c, d) of Fujiwara et al. (IPDPS 2014) instead of dims)"),
             help: "switches per cabinet, the first dimension",
         },
         ParamDef {
@@ -91,9 +92,9 @@ fn clique_links(dims: &[u32], routers: u128) -> u128 {
     dims.iter().map(|&k| routers * (k as u128 - 1) / 2).sum()
 }
 
-/// 001 §2.1.1 balances a 2D HyperX of equal sizes by giving endpoints as many ports (r/3) as
-/// each dimension. That rule carries over to any HyperX whose dimensions all use the same number
-/// of ports; no paper gives one for unequal dimensions, so those default to 1.
+/// Kathareios et al., SC15, §2.1.1 balances a 2D HyperX of equal sizes by giving endpoints as many
+/// ports (r/3) as each dimension. That rule carries over to any HyperX whose dimensions all use the
+/// same number of ports; no paper gives one for unequal dimensions, so those default to 1.
 fn default_p(grid: &Grid) -> u32 {
     let mut ports = grid
         .dims
@@ -107,8 +108,9 @@ fn default_p(grid: &Grid) -> u32 {
     }
 }
 
-/// Network radix sum L_n (K_n - 1) (003 §1.2); balanced for p <= min K_n L_n (003 §1.2:
-/// beta = min K_n L_n / 2C >= 1/2; 001's balanced 2D HyperX has p = K - 1).
+/// Network radix sum L_n (K_n - 1) (Daryin & Korzh, JSFI 2014, §1.2); balanced for p <= min K_n L_n
+/// (§1.2: beta = min K_n L_n / 2C >= 1/2; Kathareios et al.'s (SC15) balanced 2D HyperX has p = K -
+/// 1).
 fn sizes(p: &Params) -> Result<Sizes> {
     let (routers, dims, widths, conc) = if p.has("z") || p.has("c") || p.has("d") {
         let s = read_cabinets(p)?;
@@ -148,7 +150,8 @@ fn build(p: &Params) -> Result<Network> {
     b.build()
 }
 
-/// Endpoints per switch of HyperX(z, c, d) unless p is given (004 §IV-A: 8 hosts per switch).
+/// Endpoints per switch of HyperX(z, c, d) unless p is given (Fujiwara et al., IPDPS 2014, §IV-A: 8
+/// hosts per switch).
 const CABINET_P: u32 = 8;
 
 /// HyperX(z, c, d) after checking its parameters.
@@ -212,7 +215,8 @@ fn read_cabinets(p: &Params) -> Result<CabinetShape> {
     })
 }
 
-/// HyperX(z, c, d) of 004 §III-A: dimensions slot (z), cabinet column (y), cabinet row (x).
+/// HyperX(z, c, d) of Fujiwara et al., IPDPS 2014, §III-A: dimensions slot (z), cabinet column (y),
+/// cabinet row (x).
 fn build_cabinets(p: &Params) -> Result<Network> {
     let CabinetShape {
         z,
@@ -261,17 +265,19 @@ const DESIGN: DesignSpace = DesignSpace {
     twin: None,
 };
 
-/// Most dimensions tried: 003 §1.2's optimum at 2,048 switches is 4D; more cost radix.
+/// Most dimensions tried: Daryin & Korzh, JSFI 2014, §1.2's optimum at 2,048 switches is 4D; more
+/// cost radix.
 const MAX_DIMS: usize = 4;
-/// Equal-ish shapes: largest size <= 2 x smallest (003 §1.2: 4x8x8x8).
+/// Equal-ish shapes: largest size <= 2 x smallest (Daryin & Korzh, JSFI 2014, §1.2: 4x8x8x8).
 const MAX_ASPECT: u32 = 2;
 
 /// 1 to 4 dimensions, nondecreasing sizes >= 2 with largest <= 2 x smallest and at most two
-/// distinct sizes (like every shape in the papers: 003's 4x8x8x8, 004's 8x16x16, 001's square
-/// 2D); for each p, unit widths and the widths that maximize the bisection min K_n L_n within
-/// the K - p ports left (003 §1.2's combinatorial search). Radix p + sum L_n (K_n - 1);
-/// balanced when p <= min K_n L_n (003: beta = min K_n L_n / 2C >= 1/2; 001's balanced 2D
-/// HyperX has p = K - 1).
+/// distinct sizes (like every shape in the papers: Daryin & Korzh's (JSFI 2014) 4x8x8x8, Fujiwara
+/// et al.'s (IPDPS 2014) 8x16x16, Kathareios et al.'s (SC15) square 2D); for each p, unit widths
+/// and the widths that maximize the bisection min K_n L_n within the K - p ports left (Daryin &
+/// Korzh, JSFI 2014, §1.2's combinatorial search). Radix p + sum L_n (K_n - 1); balanced when p <=
+/// min K_n L_n (Daryin & Korzh, JSFI 2014: beta = min K_n L_n / 2C >= 1/2; Kathareios et al.'s
+/// (SC15) balanced 2D HyperX has p = K - 1).
 fn design_space(w: &Window) -> Vec<Candidate> {
     let mut out = Vec::new();
     for n in 1..=MAX_DIMS {

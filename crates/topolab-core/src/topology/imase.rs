@@ -1,18 +1,21 @@
-//! Imase–Itoh digraphs (002 §III-A, after Imase and Itoh 1981/1983): vertex i has arcs to
+//! Imase–Itoh digraphs (Koibuchi et al., 2018, §III-A, after Imase and Itoh 1981/1983): vertex i
+//! has arcs to
 //!   j = ((a·i + b)·d + α) mod n,  α = 0, 1, …, d-1,
-//! with a = b = 1 as in 002's evaluation. Self-loops are omitted (002 Fig. 2), so a vertex
-//! whose d targets include itself keeps d-1 arcs out and d-1 arcs in.
+//! with a = b = 1 as in Koibuchi et al.'s (2018) evaluation. Self-loops are omitted (their Fig. 2),
+//! so a vertex whose d targets include itself keeps d-1 arcs out and d-1 arcs in.
 //!
-//! Constraints on a and b, which 002 leaves as "constrained by d and n", derived here:
+//! Constraints on a and b, which Koibuchi et al. (2018) leave as "constrained by d and n", derived
+//! here:
 //! - The d targets of a vertex are d consecutive residues, distinct exactly when d < n, so
 //!   parallel arcs never arise; d >= n (which would need them) is rejected.
 //! - a·d ≡ ±d (mod n) is required. Then the vertices reachable by walks of length l from i
 //!   form an interval of d^l residues, so the diameter is at most ceil(log_d n), one more than
-//!   the directed Moore bound allows at best (002 §III-A), and every vertex has in-degree d.
-//!   This covers a = 1 (the generalized de Bruijn digraph of 1981) and a = n-1, which with
-//!   b = n-1 is the 1983 digraph i -> -d·i - α', α' = 1..d. Other a that still give in-degree d
-//!   (those with gcd(a·d, n) = gcd(d, n)) lose the bound: a brute force over n < 26, d < 6 finds
-//!   diameters up to 19 above ceil(log_d n), against 002's "little impact on hop counts".
+//!   the directed Moore bound allows at best (Koibuchi et al., 2018, §III-A), and every vertex has
+//!   in-degree d. This covers a = 1 (the generalized de Bruijn digraph of 1981) and a = n-1, which
+//!   with b = n-1 is the 1983 digraph i -> -d·i - α', α' = 1..d. Other a that still give in-degree
+//!   d (those with gcd(a·d, n) = gcd(d, n)) lose the bound: a brute force over n < 26, d < 6 finds
+//!   diameters up to 19 above ceil(log_d n), against Koibuchi et al.'s (2018) "little impact on hop
+//!   counts".
 //! - b is any residue: it shifts every block of targets by b·d, which moves the self-loops
 //!   (so the arc count depends on b) but keeps the diameter bound.
 
@@ -25,7 +28,7 @@ use crate::error::Result;
 use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
 
-/// 002 §III-B3 attaches four hosts to each switch.
+/// Koibuchi et al., 2018, §III-B3 attaches four hosts to each switch.
 const DEFAULT_P: u32 = 4;
 
 pub const FAMILY: Family = Family {
@@ -124,7 +127,8 @@ const DESIGN: DesignSpace = DesignSpace {
     twin: None,
 };
 
-/// Imase-Itoh digraphs (002 §III-A, a = b = 1) at full radix: d = K - p, n ~ N/p.
+/// Imase-Itoh digraphs (Koibuchi et al., 2018, §III-A, a = b = 1) at full radix: d = K - p, n ~
+/// N/p.
 fn design_space(w: &Window) -> Vec<Candidate> {
     free_digraphs(w, "imase", "Koibuchi et al., 2018, §III-A")
 }

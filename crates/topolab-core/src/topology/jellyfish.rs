@@ -1,5 +1,6 @@
 //! Jellyfish: a uniformly random simple regular graph of the routers (the "random" topologies of
-//! 000 §III; 002 §III-A "Random"; 004 Random(N, d)), conditioned on being connected.
+//! Besta & Hoefler, SC14, §III; Koibuchi et al., 2018, §III-A "Random"; Fujiwara et al., IPDPS
+//! 2014, Random(N, d)), conditioned on being connected.
 //!
 //! The graph comes from the Steger–Wormald pairing process: every router owns `degree` points;
 //! repeatedly two unpaired points are drawn uniformly and joined when the pair is suitable
@@ -65,9 +66,9 @@ pub(crate) const MAX_ATTEMPTS: u64 = 100;
 /// Draws that may miss in a row before the pairing switches to enumerating the suitable pairs.
 const MISS_LIMIT: u32 = 64;
 
-/// The balanced concentration of 000 §III for random topologies, p = floor(sqrt(k)), where the
-/// router radix k = k' + p includes the endpoint ports. The fixed point is the largest p with
-/// p(p-1) <= k': then p² <= k' + p < (p+1)².
+/// The balanced concentration of Besta & Hoefler, SC14, §III for random topologies, p =
+/// floor(sqrt(k)), where the router radix k = k' + p includes the endpoint ports. The fixed point
+/// is the largest p with p(p-1) <= k': then p² <= k' + p < (p+1)².
 pub fn balanced_p(network_degree: u32) -> u32 {
     let k = network_degree as u64;
     let mut p = 0u64;
@@ -77,7 +78,8 @@ pub fn balanced_p(network_degree: u32) -> u32 {
     p as u32
 }
 
-/// Degree-regular; balanced by the Moore-bound estimate (`moore_balance`, 000 §II-B2's rule).
+/// Degree-regular; balanced by the Moore-bound estimate (`moore_balance`, Besta & Hoefler, SC14,
+/// §II-B2's rule).
 fn sizes(p: &Params) -> Result<Sizes> {
     let (n, d, conc, _) = read_shape(p)?;
     Ok(Sizes::direct(
@@ -362,8 +364,9 @@ fn twin(routers: u64, degree: u32, p: u32) -> DesignParams {
     ]
 }
 
-/// Random regular graphs (000 §III; 004 §III-A Random(N, d)): degree K - p at router count
-/// ~N/p ("full radix"); the twins of the balanced Slim Flies and Dragonflies are `twin`'s.
+/// Random regular graphs (Besta & Hoefler, SC14, §III; Fujiwara et al., IPDPS 2014, §III-A
+/// Random(N, d)): degree K - p at router count ~N/p ("full radix"); the twins of the balanced Slim
+/// Flies and Dragonflies are `twin`'s.
 fn design_space(w: &Window) -> Vec<Candidate> {
     free_router_count(
         w,

@@ -1,5 +1,5 @@
-//! Kautz digraphs, most of the best known directed degree/diameter solutions (002 §IV-A), and
-//! the related de Bruijn digraphs.
+//! Kautz digraphs, most of the best known directed degree/diameter solutions (Koibuchi et al.,
+//! 2018, §IV-A), and the related de Bruijn digraphs.
 //!
 //! Both are shift digraphs on strings of length k: the arcs of s0 s1 … s(k-1) go to
 //! s1 … s(k-1) x for every allowed last symbol x.
@@ -9,9 +9,9 @@
 //!   self-loop; it is omitted, so those vertices have in- and out-degree d-1. A shift digraph
 //!   has no parallel arcs (the target fixes x), so no width other than 1 arises.
 //!
-//! 002 §I gives the directed Moore bound garbled as 1 + Σ_{i=0}^{k} d^i; the bound counts the
-//! vertex itself plus d^i vertices at distance i, i.e. M(d,k) = Σ_{i=0}^{k} d^i (the
-//! percentages of 002 §IV-A agree with either form; the tests use M(d,k)).
+//! Koibuchi et al., 2018, §I gives the directed Moore bound garbled as 1 + Σ_{i=0}^{k} d^i; the
+//! bound counts the vertex itself plus d^i vertices at distance i, i.e. M(d,k) = Σ_{i=0}^{k} d^i
+//! (the percentages of Koibuchi et al., 2018, §IV-A agree with either form; the tests use M(d,k)).
 
 use super::design::{candidate, sizes_of, Candidate, DesignSpace, Window};
 use super::{
@@ -22,8 +22,8 @@ use crate::error::Result;
 use crate::network::{Network, NetworkBuilder};
 use crate::spec::Params;
 
-/// Endpoints per router: 002 §III-B3 attaches four hosts to each switch, the only
-/// concentration the paper states for its uni-directional networks.
+/// Endpoints per router: Koibuchi et al., 2018, §III-B3 attaches four hosts to each switch, the
+/// only concentration the paper states for its uni-directional networks.
 const DEFAULT_P: u32 = 4;
 
 const D_PARAM: ParamDef = ParamDef {
@@ -163,7 +163,7 @@ fn debruijn_size(d: u64, k: u32) -> u128 {
 }
 
 /// Out-degree d (de Bruijn's d constant strings lose their loop: d - 1); balanced by the
-/// directed Moore bound (002 §I).
+/// directed Moore bound (Koibuchi et al., 2018, §I).
 fn string_sizes(p: &Params, size: fn(u64, u32) -> u128) -> Result<Sizes> {
     let (d, _, routers, conc) = read_shape(p, size)?;
     Ok(Sizes::direct(
@@ -250,14 +250,15 @@ const DEBRUIJN_DESIGN: DesignSpace = DesignSpace {
     twin: None,
 };
 
-/// Kautz digraphs K(d, k) (002 §IV-A): (d+1) d^(k-1) routers, in/out-degree d, radix d + p;
-/// every d, k, p that fits. Balance from the directed Moore bound (002 §I).
+/// Kautz digraphs K(d, k) (Koibuchi et al., 2018, §IV-A): (d+1) d^(k-1) routers, in/out-degree d,
+/// radix d + p; every d, k, p that fits. Balance from the directed Moore bound (Koibuchi et al.,
+/// 2018, §I).
 fn kautz_design_space(w: &Window) -> Vec<Candidate> {
     string_digraphs(w, "kautz")
 }
 
-/// de Bruijn digraphs B(d, k) (002 §IV-A): d^k routers, out-degree d (d - 1 on the d constant
-/// strings), radix d + p.
+/// de Bruijn digraphs B(d, k) (Koibuchi et al., 2018, §IV-A): d^k routers, out-degree d (d - 1 on
+/// the d constant strings), radix d + p.
 fn debruijn_design_space(w: &Window) -> Vec<Candidate> {
     string_digraphs(w, "debruijn")
 }

@@ -268,8 +268,9 @@ const DESIGN: DesignSpace = DesignSpace {
 };
 
 /// 2^n routers, every number of long hops L the family builds with n + L + p <= K, every p;
-/// p = 1 as in 000 §III (exempt like the hypercube's), larger p subject to the limits.
-/// Balanced p: 000 §II-B2's k' N_r / sum of distances, exact for the Cayley graph.
+/// p = 1 as in Besta & Hoefler, SC14, §III (exempt like the hypercube's), larger p subject to the
+/// limits. Balanced p: Besta & Hoefler, SC14, §II-B2's k' N_r / sum of distances, exact for the
+/// Cayley graph.
 fn design_space(w: &Window) -> Vec<Candidate> {
     let mut out = Vec::new();
     let mut n = 2u32;

@@ -1,10 +1,10 @@
-//! MDDP, "modified DDP solutions" (002 §III-A, after Koibuchi et al., CANDAR 2016): a best
-//! known degree/diameter digraph resized to exactly n vertices by randomized vertex insertion
-//! and removal, keeping in-degree = out-degree = d.
+//! MDDP, "modified DDP solutions" (Koibuchi et al., 2018, §III-A, after Koibuchi et al., CANDAR
+//! 2016): a best known degree/diameter digraph resized to exactly n vertices by randomized vertex
+//! insertion and removal, keeping in-degree = out-degree = d.
 //!
-//! 002 says only that the starting points are best known DDP solutions, mostly Kautz graphs
-//! (§IV-A), and that "simple randomized heuristics add/remove vertices"; the heuristics here
-//! are chosen to keep the degrees exact, with no self-loops or parallel arcs:
+//! Koibuchi et al. (2018) say only that the starting points are best known DDP solutions, mostly
+//! Kautz graphs (§IV-A), and that "simple randomized heuristics add/remove vertices"; the
+//! heuristics here are chosen to keep the degrees exact, with no self-loops or parallel arcs:
 //! - Start: the Kautz digraph K(d,k) whose size (d+1)d^(k-1) is nearest n (ties: the smaller).
 //! - Insert a vertex x: pick d uniformly random arcs (u_i, w_i) with pairwise distinct tails
 //!   and pairwise distinct heads, replace each by u_i -> x -> w_i. Every old path survives one
@@ -30,7 +30,7 @@ use crate::spec::Params;
 use rand::seq::SliceRandom;
 use rand::Rng;
 
-/// 002 §III-B3 uses MDDP networks with four hosts per switch.
+/// Koibuchi et al., 2018, §III-B3 uses MDDP networks with four hosts per switch.
 const DEFAULT_P: u32 = 4;
 
 /// Restarts of the arc choice for one inserted vertex, and random arcs drawn per restart
@@ -200,7 +200,7 @@ const DESIGN: DesignSpace = DesignSpace {
     twin: None,
 };
 
-/// MDDP digraphs (002 §III-A, §IV-A) at full radix: d = K - p, n ~ N/p.
+/// MDDP digraphs (Koibuchi et al., 2018, §III-A, §IV-A) at full radix: d = K - p, n ~ N/p.
 fn design_space(w: &Window) -> Vec<Candidate> {
     free_digraphs(w, "mddp", "Koibuchi et al., 2018, §III-A, §IV-A")
 }

@@ -1,5 +1,5 @@
-//! Multi-Layer Full-Mesh: the (h,l,p)-MLFM of 001 §2.2.3, the Stacked Single-Path Tree with
-//! r2 = 2 (001 §2.2.2).
+//! Multi-Layer Full-Mesh: the (h,l,p)-MLFM of Kathareios et al., SC15, §2.2.3, the Stacked
+//! Single-Path Tree with r2 = 2 (Kathareios et al., SC15, §2.2.2).
 //!
 //! Each of the l layers is a full mesh of h + 1 local routers (LRs) in which the direct link
 //! between the LRs of columns a and b is replaced by two links to one global router (GR); the
@@ -73,8 +73,8 @@ pub const KIND_GLOBAL: i64 = 1;
 /// Upper bound on h and l before the size check; keeps the u128 size arithmetic exact.
 const MAX_HL: u32 = 1 << 24;
 
-/// Local routers have radix h + p, global routers 2l; balanced for p <= h (001's h-MLFM has
-/// h = l = p).
+/// Local routers have radix h + p, global routers 2l; balanced for p <= h (Kathareios et al.'s
+/// (SC15) h-MLFM has h = l = p).
 fn sizes(p: &Params) -> Result<Sizes> {
     let (h, l, conc) = read_shape(p)?;
     let (h64, l64) = (h as u64, l as u64);
@@ -96,8 +96,8 @@ fn read_shape(p: &Params) -> Result<(u32, u32, u32)> {
     let h = p.u32("h", 1, MAX_HL, "network radix of a local router, >= 1")?;
     let l = p.opt_u32("l", 1, MAX_HL)?.unwrap_or(h);
     let conc = read_p(p, h)?;
-    // 001 §2.2.3: R = l(h+1) LRs + h(h+1)/2 GRs; every LR has h links, one to each GR of its
-    // column, so there are l·h·(h+1) router-to-router links (= Rg · 2l).
+    // Kathareios et al., SC15, §2.2.3: R = l(h+1) LRs + h(h+1)/2 GRs; every LR has h links, one to
+    // each GR of its column, so there are l·h·(h+1) router-to-router links (= Rg · 2l).
     let (h128, l128) = (h as u128, l as u128);
     let locals = l128 * (h128 + 1);
     let globals = h128 * (h128 + 1) / 2;
@@ -157,8 +157,8 @@ const DESIGN: DesignSpace = DesignSpace {
 };
 
 /// Local routers of radix h + p, global routers of radix 2l, N = l (h + 1) p; per (h, p) the
-/// layer count nearest N and l = h when in the window. Balanced for p <= h (001's h-MLFM has
-/// h = l = p).
+/// layer count nearest N and l = h when in the window. Balanced for p <= h (Kathareios et al.'s
+/// (SC15) h-MLFM has h = l = p).
 fn design_space(w: &Window) -> Vec<Candidate> {
     let mut out = Vec::new();
     for h in 1..w.radix {
@@ -212,10 +212,10 @@ fn smaller_members(m: &Member) -> Result<Vec<String>> {
         .collect())
 }
 
-/// MLFM (001 §4.2): "the shift traffic pattern with a shift value of h": with p = h endpoints
-/// per local router, shifting endpoint ids by h sends all endpoints of local router r to local
-/// router r + 1, which is in another column, so all of r's traffic crosses the one global
-/// router of that column pair. topolab shifts by whole routers (`offset`, default 1), which
+/// MLFM (Kathareios et al., SC15, §4.2): "the shift traffic pattern with a shift value of h": with
+/// p = h endpoints per local router, shifting endpoint ids by h sends all endpoints of local router
+/// r to local router r + 1, which is in another column, so all of r's traffic crosses the one
+/// global router of that column pair. topolab shifts by whole routers (`offset`, default 1), which
 /// is the paper's shift by h when p = h and keeps the property for any p.
 pub(crate) fn worst_traffic(
     s: &TrafficSpec,

@@ -335,9 +335,9 @@ pub fn sizes_str(spec: &str) -> Result<Sizes> {
     sizes(&TopologySpec::parse(spec)?)
 }
 
-/// Balanced concentration of 000 §II-B2, p = k' N_r / (sum of distances from a router to all
-/// N_r routers): p endpoints' uniform traffic exactly fills a router's k' channels. The
-/// distances are those of full BFS layers (the Moore bound: d, d(d-1), ... undirected; d, d^2,
+/// Balanced concentration of Besta & Hoefler, SC14, §II-B2, p = k' N_r / (sum of distances from a
+/// router to all N_r routers): p endpoints' uniform traffic exactly fills a router's k' channels.
+/// The distances are those of full BFS layers (the Moore bound: d, d(d-1), ... undirected; d, d^2,
 /// ... directed), exact for diameter-2 graphs such as Slim Fly and an optimistic estimate for
 /// random graphs, whose balance rule this is.
 pub fn moore_balance(degree: u32, routers: u64, directed: bool) -> f64 {

@@ -1,10 +1,10 @@
-//! Two-level Orthogonal Fat-Tree: the k-OFT of 001 §2.2.4, two Single-Path Trees with
-//! r1 = r2 = k stacked on a shared upper level (001 §2.2.2).
+//! Two-level Orthogonal Fat-Tree: the k-OFT of Kathareios et al., SC15, §2.2.4, two Single-Path
+//! Trees with r1 = r2 = k stacked on a shared upper level (Kathareios et al., SC15, §2.2.2).
 //!
 //! Levels L0, L1 and L2 have R_L = 1 + k(k-1) routers each. Router (0, i) and its counterpart
 //! (2, i) both connect to the k routers (1, j) listed in row i of the k-ML3B table, which is
-//! built by the numbered steps of 001 §2.2.4 from k - 2 mutually orthogonal Latin squares of
-//! order k - 1. Only L0 and L2 routers carry endpoints.
+//! built by the numbered steps of Kathareios et al., SC15, §2.2.4 from k - 2 mutually orthogonal
+//! Latin squares of order k - 1. Only L0 and L2 routers carry endpoints.
 //!
 //! Router index: level·R_L + index.
 
@@ -60,13 +60,14 @@ const K_ALLOWED: &str =
     "an integer k with k - 1 a prime power (k = 3, 4, 5, 6, 8, 9, 10, 12, 14, 17, ...): \
      the k-ML3B is built from k - 2 mutually orthogonal Latin squares of order k - 1";
 
-/// Routers per level, R_L = 1 + k(k-1) (001 §2.2.4).
+/// Routers per level, R_L = 1 + k(k-1) (Kathareios et al., SC15, §2.2.4).
 pub fn routers_per_level(k: u32) -> u32 {
     1 + k * (k - 1)
 }
 
 /// The tabular representation of the k-ML3B, k = q + 1 for the field GF(q): row i lists the
-/// L1 routers j that (0, i) connects to (001 §2.2.4, steps 1-3; Table 2 for k = 4).
+/// L1 routers j that (0, i) connects to (Kathareios et al., SC15, §2.2.4, steps 1-3; Table 2 for k
+/// = 4).
 pub fn ml3b_table(field: &Field) -> Vec<Vec<u32>> {
     let q = field.order();
     let k = q + 1;
@@ -116,7 +117,7 @@ fn read_shape(p: &Params) -> Result<(u32, u32)> {
 }
 
 /// L0 and L2 routers carry p endpoints over k up-links (radix k + p), L1 routers have 2k
-/// links; balanced for p <= k (001 §2.2.4).
+/// links; balanced for p <= k (Kathareios et al., SC15, §2.2.4).
 fn sizes(p: &Params) -> Result<Sizes> {
     let (k, conc) = read_shape(p)?;
     let rl = routers_per_level(k) as u64;
@@ -198,9 +199,9 @@ fn smaller_members(m: &Member) -> Result<Vec<String>> {
     smaller_by_one(m, "oft", "k", 3, 1)
 }
 
-/// OFT (001 §4.2): "the shift traffic pattern with an offset of k": endpoint routers (L0 then
-/// L2, in index order) send to the next one; no router pairs with its counterpart, so each
-/// pair has one minimal path and each of its links carries p = k flows.
+/// OFT (Kathareios et al., SC15, §4.2): "the shift traffic pattern with an offset of k": endpoint
+/// routers (L0 then L2, in index order) send to the next one; no router pairs with its counterpart,
+/// so each pair has one minimal path and each of its links carries p = k flows.
 pub(crate) fn worst_traffic(
     s: &TrafficSpec,
     net: &Network,

@@ -1,5 +1,5 @@
-//! Cartesian product of two topologies (003 §1.5: Slim Fly x FlatFly; tori, FlatFly and
-//! hypercubes of 003 §1.1-1.3 are products too).
+//! Cartesian product of two topologies (Daryin & Korzh, JSFI 2014, §1.5: Slim Fly x FlatFly; tori,
+//! FlatFly and hypercubes of Daryin & Korzh, JSFI 2014, §1.1-1.3 are products too).
 //!
 //! Router (u, v) has index u·|b| + v and is joined to (u', v) for every link u-u' of a (width
 //! multiplied by wa, class "a:<class>") and to (u, v') for every link v-v' of b (width times
@@ -41,7 +41,7 @@ pub const FAMILY: Family = Family {
             name: "wa",
             kind: ParamKind::Int,
             default: Some("1"),
-            help: "width multiplier of the links taken from a (003's L of the Slim Fly factor)",
+            help: "width multiplier of the links taken from a (Daryin & Korzh's L (JSFI 2014) of the Slim Fly factor)",
         },
         ParamDef {
             name: "wb",
@@ -100,9 +100,10 @@ fn build(p: &Params) -> Result<Network> {
 
 /// From the factors' sizes: a router (u, v) has wa deg(u) + wb deg(v) links, so the busiest
 /// pairs the busiest of each; balanced for p <= min(wa p_a, wb p_b), the factors' balanced
-/// concentrations (000 §II-B2 for a Slim Fly factor, 003 §1.2 for a FlatFly one, 003 §1.5).
-/// Without `p` the endpoints are a's; when a is indirect (some routers carry none) and wa > 1
-/// the busiest router is not known from a's sizes alone and the radix is a bound.
+/// concentrations (Besta & Hoefler, SC14, §II-B2 for a Slim Fly factor, Daryin & Korzh, JSFI 2014,
+/// §1.2 for a FlatFly one, §1.5). Without `p` the endpoints are a's; when a is indirect (some
+/// routers carry none) and wa > 1 the busiest router is not known from a's sizes alone and the
+/// radix is a bound.
 fn sizes(p: &Params) -> Result<Sizes> {
     let (a_spec, b_spec) = (factor_spec(p, "a")?, factor_spec(p, "b")?);
     let a = factor_sizes(p, "a", &a_spec)?;
@@ -233,10 +234,11 @@ const DESIGN: DesignSpace = DesignSpace {
     twin: None,
 };
 
-/// Slim Fly x FlatFly (003 §1.5): an MMS graph (q, link width wa in {1, 2}) times a 1D or
-/// square 2D HyperX of size m with unit widths; radix p + wa k'_q + n (m - 1); per
+/// Slim Fly x FlatFly (Daryin & Korzh, JSFI 2014, §1.5): an MMS graph (q, link width wa in {1, 2})
+/// times a 1D or square 2D HyperX of size m with unit widths; radix p + wa k'_q + n (m - 1); per
 /// (q, wa, n, p) the m with N nearest the target. Balanced for p <= min(wa ceil(k'/2), m)
-/// (000 §II-B2 for the Slim Fly factor, 003 §1.2 for the FlatFly factor).
+/// (Besta & Hoefler, SC14, §II-B2 for the Slim Fly factor, Daryin & Korzh, JSFI 2014, §1.2 for the
+/// FlatFly factor).
 fn design_space(w: &Window) -> Vec<Candidate> {
     let mut out = Vec::new();
     // The Slim Fly factor alone has k' >= q ports.

@@ -1,6 +1,6 @@
-//! Random regular digraphs (002 §III-A "Random"): arcs between uniformly chosen vertex pairs,
-//! every vertex with in-degree = out-degree = d, no self-loops, no parallel arcs, strongly
-//! connected.
+//! Random regular digraphs (Koibuchi et al., 2018, §III-A "Random"): arcs between uniformly chosen
+//! vertex pairs, every vertex with in-degree = out-degree = d, no self-loops, no parallel arcs,
+//! strongly connected.
 //!
 //! Construction: pair d out-stubs per vertex with a uniformly shuffled list of d in-stubs per
 //! vertex (the configuration model); a pair that would be a self-loop or repeat an arc is
@@ -22,7 +22,7 @@ use crate::spec::Params;
 use rand::seq::SliceRandom;
 use rand::Rng;
 
-/// 002 §III-B3 attaches four hosts to each switch.
+/// Koibuchi et al., 2018, §III-B3 attaches four hosts to each switch.
 const DEFAULT_P: u32 = 4;
 
 /// Construction attempts (stream indices) before giving up. A random d-regular digraph with
@@ -284,7 +284,8 @@ pub(super) fn read_order_and_degree(p: &Params) -> Result<(u32, u32)> {
     Ok((n, d))
 }
 
-/// Sizes of an n-router digraph of out-degree d, balanced by the directed Moore bound (002 §I).
+/// Sizes of an n-router digraph of out-degree d, balanced by the directed Moore bound (Koibuchi et
+/// al., 2018, §I).
 pub(super) fn digraph_sizes(n: u32, d: u32, conc: u32) -> Sizes {
     Sizes::direct(n as u128, d, conc, moore_balance(d, n as u64, true))
 }
@@ -331,7 +332,7 @@ const DESIGN: DesignSpace = DesignSpace {
     twin: None,
 };
 
-/// Random regular digraphs (002 §III-A) at full radix: d = K - p, n ~ N/p.
+/// Random regular digraphs (Koibuchi et al., 2018, §III-A) at full radix: d = K - p, n ~ N/p.
 fn design_space(w: &Window) -> Vec<Candidate> {
     free_digraphs(w, "random_directed", "Koibuchi et al., 2018, §III-A")
 }

@@ -1,28 +1,31 @@
-//! Skywalk: a randomized topology that knows which cabinet each switch stands in (004 §II).
+//! Skywalk: a randomized topology that knows which cabinet each switch stands in (Fujiwara et al.,
+//! IPDPS 2014, §II).
 //!
 //! `z` switches in each of `c` cabinets; the cabinets stand on the near-square floor grid of
-//! 004 §III-A (`physical::CabinetGrid`, x = ⌈√c⌉ rows, y = ⌈c/x⌉ columns). Three sub-topologies,
-//! each a "Uniform Random" topology built by the algorithm of 004 §II-C:
+//! Fujiwara et al., IPDPS 2014, §III-A (`physical::CabinetGrid`, x = ⌈√c⌉ rows, y = ⌈c/x⌉ columns).
+//! Three sub-topologies, each a "Uniform Random" topology built by the algorithm of Fujiwara et
+//! al., IPDPS 2014, §II-C:
 //!   intra    — among the switches of one cabinet, `di` links per switch;
 //!   straight — between cabinets in the same row or column, `ds` links per switch;
 //!   diagonal — between cabinets in different rows and columns, `dd` links per switch.
-//! Straight-first (004 §II-D, §III-A): `ds = min(do, ds_max)`, `dd = do − ds`, with
-//! `ds_max = ⌈(x+y−2)/z⌉` and `dd_max = ⌈(x−1)(y−1)/z⌉` (004 §II-B).
+//! Straight-first (Fujiwara et al., IPDPS 2014, §II-D, §III-A): `ds = min(do, ds_max)`, `dd = do −
+//! ds`, with `ds_max = ⌈(x+y−2)/z⌉` and `dd_max = ⌈(x−1)(y−1)/z⌉` (Fujiwara et al., IPDPS 2014,
+//! §II-B).
 //!
 //! The inter-cabinet sub-topologies are built on cabinets: a cabinet link gets its switch at each
-//! end from a per-cabinet cyclic counter shared by straight and diagonal links (004 §II-C). So that
-//! every switch gets `ds` (resp. `dd`) links, a cabinet takes part in `z·ds` (resp. `z·dd`)
-//! matching rounds; this is the reading under which `ds_max = ⌈(x+y−2)/z⌉` is the bound, since a
-//! cabinet has x+y−2 straight partners and links a partner at most once. 004 §III-G adds the
-//! length bound: a cabinet pair is eligible only if its floor distance is at most `r·l_max`,
-//! `l_max` the Manhattan diagonal of the floor.
+//! end from a per-cabinet cyclic counter shared by straight and diagonal links (Fujiwara et al.,
+//! IPDPS 2014, §II-C). So that every switch gets `ds` (resp. `dd`) links, a cabinet takes part in
+//! `z·ds` (resp. `z·dd`) matching rounds; this is the reading under which `ds_max = ⌈(x+y−2)/z⌉` is
+//! the bound, since a cabinet has x+y−2 straight partners and links a partner at most once.
+//! Fujiwara et al., IPDPS 2014, §III-G adds the length bound: a cabinet pair is eligible only if
+//! its floor distance is at most `r·l_max`, `l_max` the Manhattan diagonal of the floor.
 //!
 //! Ten instances are built from construction streams 0..9 of the seed; the one kept is connected
-//! and has the most links (004 §II-C), the first such on ties.
+//! and has the most links (Fujiwara et al., IPDPS 2014, §II-C), the first such on ties.
 //!
-//! A switch can end below `di + do` (004 defines the degree as the maximum): a greedy round may
-//! find no unjoined partner, and the ceilings in `ds_max`/`dd_max` give a cabinet more rounds
-//! than partners. docs/families/skywalk.md lists the cases.
+//! A switch can end below `di + do` (Fujiwara et al. (IPDPS 2014) define the degree as the
+//! maximum): a greedy round may find no unjoined partner, and the ceilings in `ds_max`/`dd_max`
+//! give a cabinet more rounds than partners. docs/families/skywalk.md lists the cases.
 //!
 //! Switch `cabinet·z + slot`; labels (cabinet, slot, row, col); link classes intra, straight,
 //! diagonal.
@@ -94,10 +97,11 @@ pub const FAMILY: Family = Family {
     design: Some(DESIGN),
 };
 
-/// Candidate instances built per network; the paper keeps the best of ten (004 §II-C).
+/// Candidate instances built per network; the paper keeps the best of ten (Fujiwara et al., IPDPS
+/// 2014, §II-C).
 pub const INSTANCES: u64 = 10;
 
-/// Endpoints per switch in 004's simulations (§IV-A).
+/// Endpoints per switch in Fujiwara et al.'s (IPDPS 2014) simulations (§IV-A).
 pub const DEFAULT_P: u32 = 8;
 
 /// Uniform draws tried before a partner search falls back to scanning every candidate.
@@ -108,12 +112,14 @@ const REJECTION_TRIES: usize = 32;
 /// what would be hours of work into an error.
 const SCAN_BUDGET: u64 = 1 << 32;
 
-/// `ds_max = ⌈(x+y−2)/z⌉`, the most straight links a switch can get (004 §II-B).
+/// `ds_max = ⌈(x+y−2)/z⌉`, the most straight links a switch can get (Fujiwara et al., IPDPS 2014,
+/// §II-B).
 pub fn ds_max(grid: &CabinetGrid, z: u32) -> u32 {
     ((grid.rows() + grid.cols() - 2) as u64).div_ceil(z as u64) as u32
 }
 
-/// `dd_max = ⌈(x−1)(y−1)/z⌉`, the most diagonal links a switch can get (004 §II-B).
+/// `dd_max = ⌈(x−1)(y−1)/z⌉`, the most diagonal links a switch can get (Fujiwara et al., IPDPS
+/// 2014, §II-B).
 pub fn dd_max(grid: &CabinetGrid, z: u32) -> u32 {
     (((grid.rows() - 1) * (grid.cols() - 1)) as u64).div_ceil(z as u64) as u32
 }
@@ -213,7 +219,7 @@ fn build(p: &Params) -> Result<Network> {
     } = read_shape(p)?;
     let (s_max, _) = (ds_max(&grid, z), dd_max(&grid, z));
 
-    // Straight-first (004 §II-D, §III-A).
+    // Straight-first (Fujiwara et al., IPDPS 2014, §II-D, §III-A).
     let ds = do_.min(s_max);
     let plan = Plan {
         z: z as usize,
@@ -428,7 +434,7 @@ impl Plan {
                 .map_err(|()| kind)?;
                 if let Some(v2) = v2 {
                     cab_joined.insert((v1.min(v2) as u32, v1.max(v2) as u32));
-                    // Cyclic choice of the switch at each end (004 §II-C).
+                    // Cyclic choice of the switch at each end (Fujiwara et al., IPDPS 2014, §II-C).
                     let a = (v1 * z + next_slot[v1]) as u32;
                     let b = (v2 * z + next_slot[v2]) as u32;
                     next_slot[v1] = (next_slot[v1] + 1) % z;
@@ -442,8 +448,8 @@ impl Plan {
     }
 }
 
-/// The working copy W of 004 §II-C: members in a vector for uniform draws, positions for O(1)
-/// membership tests and removal.
+/// The working copy W of Fujiwara et al., IPDPS 2014, §II-C: members in a vector for uniform draws,
+/// positions for O(1) membership tests and removal.
 struct Pool {
     items: Vec<u32>,
     pos: Vec<u32>,
@@ -485,8 +491,9 @@ impl Pool {
     }
 }
 
-/// 004 §II-C, steps 1–7: `rounds` times, copy V into W and until W is empty draw v1 uniformly
-/// from W, let `partner` find (and record) v2 among W, and remove both from W.
+/// Fujiwara et al., IPDPS 2014, §II-C, steps 1–7: `rounds` times, copy V into W and until W is
+/// empty draw v1 uniformly from W, let `partner` find (and record) v2 among W, and remove both from
+/// W.
 fn uniform_random<F>(
     rng: &mut ChaCha8Rng,
     pool: &mut Pool,
@@ -567,13 +574,15 @@ const DESIGN: DesignSpace = DesignSpace {
     twin: None,
 };
 
-/// Switches per cabinet tried; 004 §III-A uses 8 (di = z - 1: full intra-cabinet mesh).
+/// Switches per cabinet tried; Fujiwara et al., IPDPS 2014, §III-A uses 8 (di = z - 1: full
+/// intra-cabinet mesh).
 const CABINET_SWITCHES: [u32; 4] = [2, 4, 8, 16];
 
 /// z switches per cabinet with a full intra-cabinet mesh di = z - 1 and do = K - p - di
-/// inter-cabinet links (full radix; 004 §III compares Skywalk at the degree of the other
-/// networks), c ~ N / (z p) cabinets, and do <= ds_max + dd_max (004 §II-B, checked by
-/// `sizes`). The greedy construction can leave a switch below di + do, so the radix is a bound.
+/// inter-cabinet links (full radix; Fujiwara et al., IPDPS 2014, §III compares Skywalk at the
+/// degree of the other networks), c ~ N / (z p) cabinets, and do <= ds_max + dd_max (Fujiwara et
+/// al., IPDPS 2014, §II-B, checked by `sizes`). The greedy construction can leave a switch below di
+/// + do, so the radix is a bound.
 fn design_space(w: &Window) -> Vec<Candidate> {
     let mut out = Vec::new();
     for z in CABINET_SWITCHES {

@@ -1,7 +1,8 @@
 //! Slim Fly: McKay–Miller–Širáň (MMS) graphs of diameter 2 over GF(q) for every prime power q.
 //!
-//! Construction from 000 §II-B1 with the generator sets of 001 §2.1.2 for δ ∈ {-1, 0, 1}
-//! (003 §1.5 for q = 2^m): routers (t, x, y) ∈ {0,1} × GF(q) × GF(q);
+//! Construction from Besta & Hoefler, SC14, §II-B1 with the generator sets of Kathareios et al.,
+//! SC15, §2.1.2 for δ ∈ {-1, 0, 1} (Daryin & Korzh, JSFI 2014, §1.5 for q = 2^m): routers (t, x, y)
+//! ∈ {0,1} × GF(q) × GF(q);
 //!   (0, x, y) ~ (0, x, y')  iff  y - y' ∈ X
 //!   (1, m, c) ~ (1, m, c')  iff  c - c' ∈ X'
 //!   (0, x, y) ~ (1, m, c)   iff  y = m·x + c
@@ -42,7 +43,7 @@ pub const FAMILY: Family = Family {
             default: None,
             help: "prime power >= 3, q = 4w + delta with delta in {-1, 0, 1}",
         },
-        p_param("ceil(k'/2), k' = (3q - delta)/2 (Besta & Hoefler, SC14, §II-B2); 001 also uses floor(k'/2)"),
+        p_param("ceil(k'/2), k' = (3q - delta)/2 (Besta & Hoefler, SC14, §II-B2); Kathareios et al. (SC15) also use floor(k'/2)"),
     ],
     build,
     example: "slimfly:q=5",
@@ -50,8 +51,9 @@ pub const FAMILY: Family = Family {
     sizes,
     routing: FamilyRouting {
         specific: &["slimfly_mms"],
-        // 000 §V: minimal routing for uniform traffic; UGAL-L for the adversarial pattern
-        // (§V-C; `topolab reproduce slimfly-routing`: above Valiant under the worst case at q = 7)
+        // Besta & Hoefler, SC14, §V: minimal routing for uniform traffic; UGAL-L for the
+        // adversarial pattern (§V-C; `topolab reproduce slimfly-routing`: above Valiant under the
+        // worst case at q = 7)
         simulation: Some(SimulationChoice::new("min", "slimfly-worst", "ugal_l")),
     },
     placement: FamilyPlacement::Grouped {
@@ -72,12 +74,12 @@ pub fn delta(q: u32) -> Option<i32> {
     }
 }
 
-/// Network radix k' = (3q - δ)/2 (000 §II-B1).
+/// Network radix k' = (3q - δ)/2 (Besta & Hoefler, SC14, §II-B1).
 pub fn network_radix(q: u32) -> Option<u32> {
     delta(q).map(|d| ((3 * q as i64 - d as i64) / 2) as u32)
 }
 
-/// The generator sets (X, X') as field elements (001 §2.1.2).
+/// The generator sets (X, X') as field elements (Kathareios et al., SC15, §2.1.2).
 pub fn generator_sets(field: &Field) -> (Vec<u32>, Vec<u32>) {
     let q = field.order();
     let xi = field.primitive_element();
@@ -128,7 +130,8 @@ pub fn read_q(p: &Params) -> Result<(u32, u32)> {
     Ok((q, network_radix(q).expect("delta checked")))
 }
 
-/// ceil(k'/2) (000 §II-B2); floor(k'/2) also gives full bandwidth (001 §2.1.2).
+/// ceil(k'/2) (Besta & Hoefler, SC14, §II-B2); floor(k'/2) also gives full bandwidth (Kathareios et
+/// al., SC15, §2.1.2).
 fn balanced_p(k_net: u32) -> u32 {
     k_net.div_ceil(2)
 }
@@ -214,10 +217,11 @@ const DESIGN: DesignSpace = DesignSpace {
     twin: None,
 };
 
-/// Every prime power q >= 3 (q = 4w + delta; 000 §II-B1) whose network radix
+/// Every prime power q >= 3 (q = 4w + delta; Besta & Hoefler, SC14, §II-B1) whose network radix
 /// k' = (3q - delta)/2 leaves a port for endpoints; every p putting N in the window. Balanced
-/// p = ceil(k'/2) (000 §II-B2), floor(k'/2) also full bandwidth (001 §2.1.2); larger p is
-/// oversubscribed (000 §V-E: p = 16..21 on q = 19).
+/// p = ceil(k'/2) (Besta & Hoefler, SC14, §II-B2), floor(k'/2) also full bandwidth (Kathareios et
+/// al., SC15, §2.1.2); larger p is oversubscribed (Besta & Hoefler, SC14, §V-E: p = 16..21 on q =
+/// 19).
 fn design_space(w: &Window) -> Vec<Candidate> {
     let mut out = Vec::new();
     // k' >= q, so no larger q leaves a port.
@@ -254,22 +258,23 @@ fn smaller_members(m: &Member) -> Result<Vec<String>> {
     smaller_by_one(m, "slimfly", "q", 3, 1)
 }
 
-/// Slim Fly (000 §V-C, 001 §4.2, Fig. 5): routers communicate in pairs at distance 2 whose
-/// routes overlap on one link. A "pair of overlapping routes" is four routers A - Y - X - B
-/// on a path: all endpoints of A exchange with those of X (route A-Y-X) and all endpoints of
-/// B with those of Y (route B-X-Y), so link X-Y carries 2p flows in each direction (001 §4.2:
-/// "2p flows passing per direction, resulting to 1/(2p) of the maximum throughput"). 000 §V-C
-/// describes the same construction (R_1..R_a with R_x via R_y, R_1..R_b with R_y via R_x,
-/// "send and receive") but states MIN is limited to 1/(p+1); its own construction gives 2p
-/// flows per direction, so topolab follows 001 and the tests pin 2p. topolab chooses A only
-/// where Y is the ONLY common neighbour of A and X (likewise X for B and Y), so every minimal
-/// path, not just the one a deterministic router picks, crosses X-Y. The greedy assignment
-/// (001: "easily achieved with a greedy assignment"; 000: "until all possibilities are
-/// exhausted") walks the links in ascending (src, dst) order and takes the lowest-numbered
-/// free A and B; routers left without a structure stay idle.
-/// The construction needs only that two routers at distance 2 have one common neighbour,
-/// which holds for every non-adjacent pair of PolarFly's ER_q (Lakhotia et al., SC22, §III),
-/// so `slimfly-worst` also takes PolarFly networks, with the same 2p flows per direction.
+/// Slim Fly (Besta & Hoefler, SC14, §V-C, Kathareios et al., SC15, §4.2, Fig. 5): routers
+/// communicate in pairs at distance 2 whose routes overlap on one link. A "pair of overlapping
+/// routes" is four routers A - Y - X - B on a path: all endpoints of A exchange with those of X
+/// (route A-Y-X) and all endpoints of B with those of Y (route B-X-Y), so link X-Y carries 2p flows
+/// in each direction (Kathareios et al., SC15, §4.2: "2p flows passing per direction, resulting to
+/// 1/(2p) of the maximum throughput"). Besta & Hoefler, SC14, §V-C describes the same construction
+/// (R_1..R_a with R_x via R_y, R_1..R_b with R_y via R_x, "send and receive") but states MIN is
+/// limited to 1/(p+1); its own construction gives 2p flows per direction, so topolab follows
+/// Kathareios et al. (SC15) and the tests pin 2p. topolab chooses A only where Y is the ONLY common
+/// neighbour of A and X (likewise X for B and Y), so every minimal path, not just the one a
+/// deterministic router picks, crosses X-Y. The greedy assignment (Kathareios et al., SC15: "easily
+/// achieved with a greedy assignment"; Besta & Hoefler (SC14): "until all possibilities are
+/// exhausted") walks the links in ascending (src, dst) order and takes the lowest-numbered free A
+/// and B; routers left without a structure stay idle. The construction needs only that two routers
+/// at distance 2 have one common neighbour, which holds for every non-adjacent pair of PolarFly's
+/// ER_q (Lakhotia et al., SC22, §III), so `slimfly-worst` also takes PolarFly networks, with the
+/// same 2p flows per direction.
 pub(crate) fn worst_traffic(
     s: &TrafficSpec,
     net: &Network,
@@ -321,8 +326,8 @@ pub(crate) fn worst_traffic(
     })
 }
 
-/// The greedy pairing of 000 §V-C / 001 §4.2 (see `worst_traffic`): partner[r] is the
-/// router r exchanges with, IDLE when r found no structure.
+/// The greedy pairing of Besta & Hoefler, SC14, §V-C / Kathareios et al., SC15, §4.2 (see
+/// `worst_traffic`): partner[r] is the router r exchanges with, IDLE when r found no structure.
 fn slimfly_partners(net: &Network) -> Vec<u32> {
     let n = net.num_routers();
     let adjacent = |u: usize, v: u32| net.neighbors(u).binary_search(&v).is_ok();

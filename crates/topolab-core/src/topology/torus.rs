@@ -1,9 +1,11 @@
-//! Tori and meshes: Cartesian products of cycles (torus) or paths (mesh), 003 §1.1, 004 §III-A.
+//! Tori and meshes: Cartesian products of cycles (torus) or paths (mesh), Daryin & Korzh, JSFI
+//! 2014, §1.1, Fujiwara et al., IPDPS 2014, §III-A.
 //!
-//! Dimension n has K_n routers and links of width L_n (003 §1.1 notation). A router's
-//! coordinates (d0, d1, ...) give its index d0 + K_0·(d1 + K_1·(d2 + ...)): d0 varies fastest,
-//! so that consecutive routers share a first-dimension ring. This is the "canonical numbering"
-//! 004 §III-A fills cabinets with (an 8x16x16 torus puts one 8-ring in each cabinet).
+//! Dimension n has K_n routers and links of width L_n (Daryin & Korzh, JSFI 2014, §1.1 notation). A
+//! router's coordinates (d0, d1, ...) give its index d0 + K_0·(d1 + K_1·(d2 + ...)): d0 varies
+//! fastest, so that consecutive routers share a first-dimension ring. This is the "canonical
+//! numbering" Fujiwara et al., IPDPS 2014, §III-A fills cabinets with (an 8x16x16 torus puts one
+//! 8-ring in each cabinet).
 //!
 //! Degenerate dimensions: a ring of 2 routers would join the same pair twice (once each way
 //! around), which is ONE link of width L_n here, so that a torus of 2s is the hypercube with the
@@ -83,8 +85,8 @@ const GRID_PLACEMENT: FamilyPlacement = FamilyPlacement::FirstDimension {
     what: "sequential in canonical order, one d0 ring per cabinet unless per_cabinet (Fujiwara et al., IPDPS 2014, §III-A)",
 };
 
-/// Balanced for p <= 8 min L_n / K_n on a torus (003 §1.1: beta = min 4 L_n / (C K_n) >= 1/2)
-/// and 4 min L_n / K_n on a mesh, whose bisection cuts half as many links.
+/// Balanced for p <= 8 min L_n / K_n on a torus (Daryin & Korzh, JSFI 2014, §1.1: beta = min 4 L_n
+/// / (C K_n) >= 1/2) and 4 min L_n / K_n on a mesh, whose bisection cuts half as many links.
 fn torus_sizes(p: &Params) -> Result<Sizes> {
     grid_sizes(p, true)
 }
@@ -117,7 +119,8 @@ fn grid_sizes(p: &Params, wrap: bool) -> Result<Sizes> {
     ))
 }
 
-/// More dimensions than this is certainly a typo (InfiniBand tori stop at 4D, 003 §1.1).
+/// More dimensions than this is certainly a typo (InfiniBand tori stop at 4D, Daryin & Korzh, JSFI
+/// 2014, §1.1).
 const MAX_DIMS: usize = 32;
 
 /// Sizes, widths and index strides of a coordinate grid (tori, meshes, HyperX).
@@ -265,9 +268,11 @@ const MESH_DESIGN: DesignSpace = DesignSpace {
     twin: None,
 };
 
-/// Dimensions tried: 000 Table IV: T3D, T5D; 003 §1.1: 3D, 4D.
+/// Dimensions tried: Besta & Hoefler, SC14, Table IV: T3D, T5D; Daryin & Korzh, JSFI 2014, §1.1:
+/// 3D, 4D.
 const DESIGN_DIMS: [usize; 4] = [2, 3, 4, 5];
-/// Near-cubic shapes: largest size - smallest size <= 2 (000 T3D 22^3, T5D 6^4x8).
+/// Near-cubic shapes: largest size - smallest size <= 2 (Besta & Hoefler, SC14: T3D 22^3, T5D
+/// 6^4x8).
 const MAX_SPREAD: u32 = 2;
 
 fn torus_design_space(w: &Window) -> Vec<Candidate> {
@@ -278,13 +283,13 @@ fn mesh_design_space(w: &Window) -> Vec<Candidate> {
     grid_design_space(w, "mesh")
 }
 
-/// Tori (003 §1.1; 000 Table IV T3D, T5D) and meshes: 2 to 5 dimensions, near-cubic shapes
-/// (sizes >= 3 within 2 of each other); per dimension count, p and width rule the shape with N
-/// nearest the target and the most cubic shape nearest it. p = 1 as 000 §III does for
-/// low-radix networks (unit widths, and widths that use the rest of the radix), and
-/// concentrated variants p >= 2 as in 003 §1.1 with the bisection-maximizing widths. Balanced
-/// when p <= 8 min L_n / K_n for a torus (003 §1.1: beta = min 4 L_n / (C K_n) >= 1/2),
-/// 4 min L_n / K_n for a mesh (half the cut).
+/// Tori (Daryin & Korzh, JSFI 2014, §1.1; Besta & Hoefler, SC14, Table IV T3D, T5D) and meshes: 2
+/// to 5 dimensions, near-cubic shapes (sizes >= 3 within 2 of each other); per dimension count, p
+/// and width rule the shape with N nearest the target and the most cubic shape nearest it. p = 1 as
+/// Besta & Hoefler, SC14, §III does for low-radix networks (unit widths, and widths that use the
+/// rest of the radix), and concentrated variants p >= 2 as in Daryin & Korzh, JSFI 2014, §1.1 with
+/// the bisection-maximizing widths. Balanced when p <= 8 min L_n / K_n for a torus (Daryin & Korzh,
+/// JSFI 2014, §1.1: beta = min 4 L_n / (C K_n) >= 1/2), 4 min L_n / K_n for a mesh (half the cut).
 fn grid_design_space(w: &Window, family: &'static str) -> Vec<Candidate> {
     let mut out = Vec::new();
     for n in DESIGN_DIMS {
@@ -376,8 +381,8 @@ fn nearest_and_cubic(mut group: Vec<Candidate>, target: u64) -> Vec<Candidate> {
 }
 
 /// Same dimensions, sizes scaled to a smaller largest side, widths in proportion; p = 1 stays
-/// 1 (000 §III's low-radix networks), other p for the same load p / (c min L_n/K_n), c = 8 for
-/// a torus and 4 for a mesh (003 §1.1).
+/// 1 (Besta & Hoefler, SC14, §III's low-radix networks), other p for the same load p / (c min
+/// L_n/K_n), c = 8 for a torus and 4 for a mesh (Daryin & Korzh, JSFI 2014, §1.1).
 fn smaller_members(m: &Member) -> Result<Vec<String>> {
     let family = m.params.family().to_string();
     let dims = m.dims_or("dims", Vec::new());

@@ -1,8 +1,8 @@
-//! Bit permutations (000 §V-B; definitions as in Dally & Towles, Table 9.1): bit complement,
-//! bit reverse, perfect shuffle, rotation and transpose. They need a power-of-two
-//! number of addresses. 000 §V-B "artificially prevent[s] some endpoints from sending and
-//! receiving": 8,192 of its ~10K endpoints are active, the power of two closest to (and below)
-//! N. The paper does not say which endpoints stay active; topolab takes the lowest ids
+//! Bit permutations (Besta & Hoefler, SC14, §V-B; definitions as in Dally & Towles, Table 9.1): bit
+//! complement, bit reverse, perfect shuffle, rotation and transpose. They need a power-of-two
+//! number of addresses. Besta & Hoefler, SC14, §V-B "artificially prevent[s] some endpoints from
+//! sending and receiving": 8,192 of its ~10K endpoints are active, the power of two closest to (and
+//! below) N. The paper does not say which endpoints stay active; topolab takes the lowest ids
 //! 0 .. 2^b - 1 with 2^b the largest power of two <= N, so the active endpoints fill whole
 //! routers from router 0 upwards. Transpose swaps the two halves of the address and needs an
 //! even b: it uses the largest power of four <= N.

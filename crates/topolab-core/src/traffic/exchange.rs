@@ -1,29 +1,30 @@
-//! Fixed workloads (001 §4.4): one all-to-all exchange and one 3D nearest-neighbour exchange,
-//! one process per endpoint with the contiguous mapping (process rank = endpoint id; the
-//! network's endpoint order is router by router, which for Slim Fly, MLFM and OFT is the
-//! "intra-router, then intra-column / intra-layer, then subgraph / inter-layer" order 001 §4.4
-//! describes).
+//! Fixed workloads (Kathareios et al., SC15, §4.4): one all-to-all exchange and one 3D
+//! nearest-neighbour exchange, one process per endpoint with the contiguous mapping (process rank =
+//! endpoint id; the network's endpoint order is router by router, which for Slim Fly, MLFM and OFT
+//! is the "intra-router, then intra-column / intra-layer, then subgraph / inter-layer" order
+//! Kathareios et al., SC15, §4.4 describes).
 //!
-//! Message sizes follow 001 §4.1: 256-byte packets, 7.5 KB (30 packets) per all-to-all message
-//! and 512 KB per nearest-neighbour message (KB = 1024 bytes: 30 × 256 = 7,680 = 7.5 KB).
+//! Message sizes follow Kathareios et al., SC15, §4.1: 256-byte packets, 7.5 KB (30 packets) per
+//! all-to-all message and 512 KB per nearest-neighbour message (KB = 1024 bytes: 30 × 256 = 7,680 =
+//! 7.5 KB).
 
 use super::{endpoint_count, parse_spec, pattern_rng, Spec};
 use crate::topology::{ParamDef, ParamKind};
 use crate::{Network, Result};
 use rand::seq::SliceRandom;
 
-/// Packet size of 001 §4.1.
+/// Packet size of Kathareios et al., SC15, §4.1.
 pub const DEFAULT_PACKET_BYTES: u64 = 256;
-/// All-to-all message size of 001 §4.1 (7.5 KB = 30 packets of 256 bytes).
+/// All-to-all message size of Kathareios et al., SC15, §4.1 (7.5 KB = 30 packets of 256 bytes).
 pub const ALLTOALL_MESSAGE_BYTES: u64 = 7_680;
-/// Nearest-neighbour message size of 001 §4.1 (512 KB).
+/// Nearest-neighbour message size of Kathareios et al., SC15, §4.1 (512 KB).
 pub const NN_MESSAGE_BYTES: u64 = 512 * 1024;
 /// Largest number of messages an exchange may hold (8 bytes each: 1 GiB). An all-to-all over
 /// N endpoints has N(N-1) messages, so this allows N up to about 11,585.
 pub const MAX_MESSAGES: u64 = 1 << 27;
 
-/// A fixed workload (001 §4.4): for each source endpoint, the messages it sends in order, as
-/// (destination endpoint, packets). The engine runs it to completion.
+/// A fixed workload (Kathareios et al., SC15, §4.4): for each source endpoint, the messages it
+/// sends in order, as (destination endpoint, packets). The engine runs it to completion.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Exchange {
     /// The canonical spec with every parameter resolved, e.g. "nn3d:dims=13x13x20,packets=2048".
@@ -188,8 +189,9 @@ fn all_to_all(s: &Spec, endpoints: u32) -> Result<Exchange> {
     let per_source = (0..endpoints)
         .map(|src| {
             // Shift order: src+1, src+2, ... (every step a permutation). Random order: the
-            // same destinations shuffled per source; 001 §4.4 only says it follows Kumar et
-            // al., whose Blue Gene/L all-to-all topolab reads as randomized (docs/traffic.md).
+            // same destinations shuffled per source; Kathareios et al., SC15, §4.4 only says it
+            // follows Kumar et al., whose Blue Gene/L all-to-all topolab reads as randomized
+            // (docs/traffic.md).
             let mut msgs: Vec<(u32, u32)> = (1..endpoints)
                 .map(|k| (((src as u64 + k as u64) % n) as u32, packets))
                 .collect();
@@ -211,8 +213,9 @@ fn all_to_all(s: &Spec, endpoints: u32) -> Result<Exchange> {
 }
 
 /// The three sizes a·b·c = n with the largest one smallest (ties: the smallest one largest),
-/// ascending. 001 §4.4's tori are exactly these for its four networks (12×14×19 for N = 3192,
-/// 13×13×18 for 3042, 13×13×20 for 3380; 15×15×16 for 3600, which the paper orders 15×16×15).
+/// ascending. Kathareios et al., SC15, §4.4's tori are exactly these for its four networks
+/// (12×14×19 for N = 3192, 13×13×18 for 3042, 13×13×20 for 3380; 15×15×16 for 3600, which the paper
+/// orders 15×16×15).
 pub fn balanced_dims(n: u32) -> [u32; 3] {
     let mut best = [1, 1, n];
     for a in (1..=n).take_while(|&a| (a as u64).pow(3) <= n as u64) {

@@ -3,15 +3,18 @@
 //! reads the same patterns' rates (`traffic_demands`). One file per pattern:
 //!
 //! - `bits.rs`: bit permutations (bit complement, bit reverse, shuffle, rotation, transpose) on
-//!   the largest power-of-two subset of endpoints (000 §V-B);
+//!   the largest power-of-two subset of endpoints (Besta & Hoefler, SC14, §V-B);
 //! - `digits.rs`: digit permutations (tornado, neighbor);
-//! - `randperm.rs`: a random permutation; `shift.rs`: the shift patterns (000 §V-B, 001 §4.2);
+//! - `randperm.rs`: a random permutation; `shift.rs`: the shift patterns (Besta & Hoefler, SC14,
+//!   §V-B, Kathareios et al., SC15, §4.2);
 //! - `hotspot.rs`: uniform traffic with a fraction sent to a few hot endpoints;
 //! - `worst.rs`: `worst` and the `<family>-worst` patterns, whose constructions are in their
-//!   families' files (`topology::<family>::worst_traffic`): Slim Fly (000 §V-C, 001 §4.2),
-//!   PolarFly (every router to a neighbour, Lakhotia et al., SC22), Dragonfly (group i to group
-//!   i+1), fat tree (through the core), MLFM and OFT (shift patterns of 001 §4.2);
-//! - `exchange.rs`: the all-to-all and 3D nearest-neighbour exchanges of 001 §4.4.
+//!   families' files (`topology::<family>::worst_traffic`): Slim Fly (Besta & Hoefler, SC14, §V-C,
+//!   Kathareios et al., SC15, §4.2), PolarFly (every router to a neighbour, Lakhotia et al., SC22),
+//!   Dragonfly (group i to group i+1), fat tree (through the core), MLFM and OFT (shift patterns of
+//!   Kathareios et al., SC15, §4.2);
+//! - `exchange.rs`: the all-to-all and 3D nearest-neighbour exchanges of Kathareios et al., SC15,
+//!   §4.4.
 //!
 //! Specs are written like topology specs, `name:key=value,...` (`shift:k=3`,
 //! `hotspot:fraction=0.1,spots=4`); unknown names and parameters are rejected with the valid
@@ -77,7 +80,8 @@ impl fmt::Debug for DestTable {
     }
 }
 
-/// The bit permutations of 000 §V-B and Dally & Towles (Table 9.1), on `b`-bit addresses.
+/// The bit permutations of Besta & Hoefler, SC14, §V-B and Dally & Towles (Table 9.1), on `b`-bit
+/// addresses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BitPattern {
     /// d_i = ¬s_i.
@@ -98,13 +102,14 @@ pub enum BitPattern {
 pub enum Traffic {
     /// Destination uniform over all endpoints, the source itself included (BookSim2 `uniform`).
     Uniform { endpoints: u32 },
-    /// A bit permutation on endpoints `0 .. 2^bits`; the others are idle (000 §V-B).
+    /// A bit permutation on endpoints `0 .. 2^bits`; the others are idle (Besta & Hoefler, SC14,
+    /// §V-B).
     Bits { pattern: BitPattern, bits: u32 },
     /// A fixed destination per source, precomputed (digit patterns, random permutation, shift
     /// by k, adversarial permutations). `name` is the canonical pattern name.
     Table { name: &'static str, dest: DestTable },
-    /// 000 §V-B shift: among the first 2·half endpoints, source s sends to `s mod half` or
-    /// `s mod half + half` with probability 1/2 each.
+    /// Besta & Hoefler, SC14, §V-B shift: among the first 2·half endpoints, source s sends to `s
+    /// mod half` or `s mod half + half` with probability 1/2 each.
     HalfShift { half: u32 },
     /// With probability `fraction` a hot spot (uniform among `spots`), else uniform over all
     /// `endpoints`.

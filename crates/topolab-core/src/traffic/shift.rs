@@ -1,5 +1,5 @@
-//! The shift patterns: 000 §V-B's random choice between the two halves, and 001 §4.2's shift
-//! by k.
+//! The shift patterns: Besta & Hoefler, SC14, §V-B's random choice between the two halves, and
+//! Kathareios et al., SC15, §4.2's shift by k.
 
 use super::bits::floor_log2;
 use super::PatternDef;
@@ -7,11 +7,11 @@ use super::{DestTable, Spec, Traffic, IDLE};
 use crate::topology::{ParamDef, ParamKind};
 use crate::Result;
 
-/// `shift`: without k, 000 §V-B's pattern: s sends to `s mod n/2` or `s mod n/2 + n/2`, each
-/// with probability 1/2. With `k=K`, 001 §4.2's shift: s sends to `(s + K) mod n`. `active`
-/// chooses the n endpoints taking part: `all` (default; the largest even count for the
-/// random pattern) or `pow2` (the power-of-two subset of the bit patterns, as 000 §V-B's
-/// paragraph on bit permutations describes).
+/// `shift`: without k, Besta & Hoefler, SC14, §V-B's pattern: s sends to `s mod n/2` or
+/// `s mod n/2 + n/2`, each with probability 1/2. With `k=K`, Kathareios et al., SC15, §4.2's
+/// shift: s sends to `(s + K) mod n`. `active` chooses the n endpoints taking part: `all`
+/// (default; the largest even count for the random pattern) or `pow2` (the power-of-two subset of
+/// the bit patterns, as Besta & Hoefler, SC14, §V-B's paragraph on bit permutations describes).
 pub(super) fn shift(s: &Spec, endpoints: u32) -> Result<Traffic> {
     let active = match s.text("active").as_deref() {
         None | Some("all") => endpoints,

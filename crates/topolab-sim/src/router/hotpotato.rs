@@ -1,31 +1,34 @@
-//! The bufferless hot-potato (deflection) router of 002 §III-B2 (`router=hotpotato`).
+//! The bufferless hot-potato (deflection) router of Koibuchi et al., 2018, §III-B2
+//! (`router=hotpotato`).
 //!
 //! No flow control and no credits between routers: every flit that arrives at a router in a
 //! cycle leaves it `hotpotato_delay` cycles later through some output, so the input channel of
-//! the next router is always free (002 §III-B2: "each packet moves at each clock cycle, meaning
-//! that the input channel of the next-hop switch is always guaranteed to be empty"). Per cycle:
+//! the next router is always free (Koibuchi et al., 2018, §III-B2: "each packet moves at each clock
+//! cycle, meaning that the input channel of the next-hop switch is always guaranteed to be empty").
+//! Per cycle:
 //!
 //! 1. the flits arriving from other routers are ranked by priority (`hotpotato_priority`): by
-//!    default most routers traversed first (002's hop counter in the header, which "avoids
-//!    livelock"), then oldest (creation cycle), then input port, a total order, so the result
-//!    does not depend on arrival order; `oldest` ranks by age first, `random` draws a new
-//!    order every cycle (002 states only the hop counter; these are the other readings);
+//!    default most routers traversed first (Koibuchi et al.'s (2018) hop counter in the header,
+//!    which "avoids livelock"), then oldest (creation cycle), then input port, a total order, so
+//!    the result does not depend on arrival order; `oldest` ranks by age first, `random` draws a
+//!    new order every cycle (Koibuchi et al. (2018) state only the hop counter; these are the other
+//!    readings);
 //! 2. in that order each flit takes a free *preferred* output if one is left: its ejection
 //!    port at its destination router, otherwise an output on a path the routing prefers (the
 //!    `routing` argument: `min` = every minimal next hop from the hop tables, `min_static` =
 //!    the one fixed shortest path, or any core rule routing = the rule's candidate hops, e.g.
-//!    the Imase custom routing of 002 §III-B1 once it is a rule), chosen uniformly among the
-//!    free ones; if none is free it is *deflected* (`hotpotato_deflect`) to a uniformly chosen
-//!    free router output, or with `closest` to one whose next router is nearest the
-//!    destination (by the routing's own path length from there);
-//! 3. injection limitation (002 §III-B3): an endpoint's next flit enters only through an
-//!    output that step 2 left free (a preferred one, else any; or only a preferred one with
-//!    `hotpotato_inject_preferred`), so injected traffic never blocks arriving traffic. As a
+//!    the Imase custom routing of Koibuchi et al., 2018, §III-B1 once it is a rule), chosen
+//!    uniformly among the free ones; if none is free it is *deflected* (`hotpotato_deflect`) to a
+//!    uniformly chosen free router output, or with `closest` to one whose next router is nearest
+//!    the destination (by the routing's own path length from there);
+//! 3. injection limitation (Koibuchi et al., 2018, §III-B3): an endpoint's next flit enters only
+//!    through an output that step 2 left free (a preferred one, else any; or only a preferred one
+//!    with `hotpotato_inject_preferred`), so injected traffic never blocks arriving traffic. As a
 //!    router has at least as many router outputs as router inputs (checked when the run is
 //!    prepared), an arriving flit always finds an output.
 //!
-//! Multi-flit packets (`hotpotato_switching`): 002 simulates 33-flit packets with virtual
-//! cut-through and four VCs and does not say how a packet is deflected without buffers.
+//! Multi-flit packets (`hotpotato_switching`): Koibuchi et al. (2018) simulate 33-flit packets with
+//! virtual cut-through and four VCs and does not say how a packet is deflected without buffers.
 //! - `flit` (default): every flit carries the packet's header fields and is routed on its own
 //!   (FLIT-BLESS, Moscibroda & Mutlu 2009);
 //! - `packet`: a packet's flits follow its first flit as a worm that holds its output until

@@ -18,8 +18,8 @@
 //! process, a flit buffered or queued, an endpoint event (`busy`, `own_wake`, the wheels).
 //!
 //! Router models are an enum (`Model`, chosen by the `router` parameter): the input-queued VC
-//! router (`iq`) and the bufferless hot-potato router (`hotpotato`, 002 §III-B2); both use the
-//! same endpoints, channels, statistics and measurement.
+//! router (`iq`) and the bufferless hot-potato router (`hotpotato`, Koibuchi et al., 2018,
+//! §III-B2); both use the same endpoints, channels, statistics and measurement.
 
 pub mod endpoint;
 pub mod hotpotato;

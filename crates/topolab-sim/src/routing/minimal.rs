@@ -1,8 +1,8 @@
 //! `min_static`: one fixed shortest path per (router, destination router), BookSim2 anynet's
 //! (`NextHopTable`); of w parallel cables the one indexed by destination endpoint mod w.
-//! VCs: any VC (BookSim2 anynet, the default) or hop-indexed classes (000 §IV-D).
-//! Random minimal routing (`min`) is the core's rule (`topolab_core::routing::minimal`), read
-//! through the `Rule` adapter; this table routing stays here because BookSim2 agreement needs
+//! VCs: any VC (BookSim2 anynet, the default) or hop-indexed classes (Besta & Hoefler, SC14,
+//! §IV-D). Random minimal routing (`min`) is the core's rule (`topolab_core::routing::minimal`),
+//! read through the `Rule` adapter; this table routing stays here because BookSim2 agreement needs
 //! its exact port choice.
 
 use super::{RouteChoice, RouteCtx, VcPolicy};

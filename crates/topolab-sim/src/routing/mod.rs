@@ -94,7 +94,8 @@ impl RouteCtx<'_> {
 pub enum VcPolicy {
     /// Any VC on any hop (BookSim2 anynet `min`; not deadlock-free in general).
     Any,
-    /// VC class k on hop k, the VCs split evenly among `classes` classes (000 §IV-D).
+    /// VC class k on hop k, the VCs split evenly among `classes` classes (Besta & Hoefler, SC14,
+    /// §IV-D).
     HopIndexed { classes: u32 },
 }
 

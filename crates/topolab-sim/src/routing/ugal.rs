@@ -5,20 +5,21 @@
 //!
 //! At the packet's source router every candidate (the minimal path and `n` Valiant paths, each
 //! with a first hop drawn as the rule's hop-by-hop reading would) gets a cost:
-//! - UGAL-L (000 §IV-C2, 001 §3.3): the occupancy q of the candidate's first output port (all
-//!   VCs, credits in use), times the path length in hops when `hops` (000: "multiplies the
-//!   length of each path (in hops) by the local output queue length");
-//! - UGAL-G (000 §IV-C1): the sum of the output queues along the whole candidate path, read
-//!   from every router's published state of the previous cycle (`RouteCtx::global`).
+//! - UGAL-L (Besta & Hoefler, SC14, §IV-C2, Kathareios et al., SC15, §3.3): the occupancy q of the
+//!   candidate's first output port (all VCs, credits in use), times the path length in hops when
+//!   `hops` (Besta & Hoefler, SC14: "multiplies the length of each path (in hops) by the local
+//!   output queue length");
+//! - UGAL-G (Besta & Hoefler, SC14, §IV-C1): the sum of the output queues along the whole candidate
+//!   path, read from every router's published state of the previous cycle (`RouteCtx::global`).
 //!
-//! Valiant candidates' costs are multiplied by `c` (001 §3.3: C_I = c·q_I). With `hops` and
-//! c = c_SF this is 001's Slim Fly cost C_I = (L_I / L_M)·c_SF·q_I against C_M = q_M (both
-//! sides multiplied by L_M); `bias` credits are added to a Valiant candidate's cost
-//! (BookSim2 dragonflynew: minimal while q_min <= 2 q_nonmin + 30, i.e. n=1, c=2, hops=false,
-//! bias=30: the `dragonfly_ugal` alias). The minimal path wins ties. With `threshold` T (percent), the
-//! packet goes minimally whenever its minimal first queue is below T% of the port's buffer
-//! (001 §3.3's UGAL with threshold). After the choice the packet follows the chosen path's
-//! rule (state in the flit), with the rule's VC classes.
+//! Valiant candidates' costs are multiplied by `c` (Kathareios et al., SC15, §3.3: C_I = c·q_I).
+//! With `hops` and c = c_SF this is Kathareios et al.'s (SC15) Slim Fly cost C_I = (L_I /
+//! L_M)·c_SF·q_I against C_M = q_M (both sides multiplied by L_M); `bias` credits are added to a
+//! Valiant candidate's cost (BookSim2 dragonflynew: minimal while q_min <= 2 q_nonmin + 30, i.e.
+//! n=1, c=2, hops=false, bias=30: the `dragonfly_ugal` alias). The minimal path wins ties. With
+//! `threshold` T (percent), the packet goes minimally whenever its minimal first queue is below T%
+//! of the port's buffer (Kathareios et al., SC15, §3.3's UGAL with threshold). After the choice the
+//! packet follows the chosen path's rule (state in the flit), with the rule's VC classes.
 
 use super::rule::RuleRouting;
 use super::{RouteChoice, RouteCtx};

@@ -1,5 +1,5 @@
 //! InfiniBand routing export (Daryin & Korzh, JSFI 2014, §3): a static routing becomes what a
-//! subnet manager programs into a fabric, in the factored form of 003 §3:
+//! subnet manager programs into a fabric, in the factored form of Daryin & Korzh, JSFI 2014, §3:
 //!
 //! ```text
 //! (source, destination)          -> (DLID, SL)     path records (`IbTables::path_sl`)
@@ -8,18 +8,19 @@
 //! ```
 //!
 //! Unlike `export::forwarding_tables` (VL per (switch, in, out), one table per destination
-//! switch) this has the service-level dimension the schemes of 003 §3 need: Mixed DOR picks a
-//! dimension order per destination host (so the LFT is per host LID), Dragonfly Static puts
-//! a packet that stays in its group on another VL than one leaving it from the same port.
+//! switch) this has the service-level dimension the schemes of Daryin & Korzh, JSFI 2014, §3 need:
+//! Mixed DOR picks a dimension order per destination host (so the LFT is per host LID), Dragonfly
+//! Static puts a packet that stays in its group on another VL than one leaving it from the same
+//! port.
 //!
 //! Choices, documented in docs/routing.md "InfiniBand export":
 //! - LIDs: switch r gets LID r + 1, endpoint e (numbered router by router) LID n + 1 + e.
 //! - Ports: 1..=k to the k neighbouring switches in ascending order (a link of width w is one
-//!   port here: spreading over parallel cables is LMC or adaptive routing, 003 §3.1), then one
-//!   port per host; port 0 is the switch's management port.
+//!   port here: spreading over parallel cables is LMC or adaptive routing, Daryin & Korzh, JSFI
+//!   2014, §3.1), then one port per host; port 0 is the switch's management port.
 //! - SL: the VL of the path's first hop (so the first switch's SL2VL maps SL to itself and
-//!   later switches derive the VL from (SL, in port, out port)); 003 §3.3's Mixed DOR gets
-//!   SL = d mod 4 this way.
+//!   later switches derive the VL from (SL, in port, out port)); Daryin & Korzh, JSFI 2014, §3.3's
+//!   Mixed DOR gets SL = d mod 4 this way.
 //! - Where a routing offers several hops, the table takes the one already programmed at that
 //!   switch for that LID, else the lowest port: a static choice among the scheme's paths.
 //!   A routing whose start is drawn per packet (Valiant) has no per-LID path and is refused.
@@ -36,7 +37,8 @@ use crate::progress::Silent;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// VL counts an InfiniBand port may support (003 §3: "1, 2, 4, 8, or 15 VLs per link").
+/// VL counts an InfiniBand port may support (Daryin & Korzh, JSFI 2014, §3: "1, 2, 4, 8, or 15 VLs
+/// per link").
 pub const VL_COUNTS: [u32; 5] = [1, 2, 4, 8, 15];
 /// Service levels in a packet header (4 bits).
 pub const NUM_SLS: u32 = 16;
@@ -75,7 +77,8 @@ impl<'a> Fabric<'a> {
             }
         }
         first_host.push(e as u32);
-        // Unicast LIDs are 0x0001..=0xBFFF (003 §3: "the actual address capacity is 48K").
+        // Unicast LIDs are 0x0001..=0xBFFF (Daryin & Korzh, JSFI 2014, §3: "the actual address
+        // capacity is 48K").
         if n as u64 + e > 0xBFFF {
             return Err(TopolabError::InvalidNetwork(format!(
                 "InfiniBand export: {n} switches and {e} hosts need more than the 49151 unicast LIDs"

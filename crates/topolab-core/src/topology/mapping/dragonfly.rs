@@ -1,12 +1,12 @@
 //! Mapping a Dragonfly (Daryin & Korzh, JSFI 2014, §2.2): the classes of the link relation ε
 //! with more than one link are the local links of one group each; every other link is global.
 //!
-//! One departure from 003, with the reason: 003 builds ε with the rectangle rule of §2.1 too.
-//! In a Dragonfly a 4-cycle can hold local and global links (two routers of group A cabled to
-//! two routers of group B, or three global links and one local one through three groups), and
-//! the rectangle rule then puts both groups' local links, or a global link, into one class.
-//! Groups are complete graphs, so the triangle rule alone already joins a group's local links
-//! (for groups of at least 3 routers); the rectangle rule is left out here.
+//! One departure from Daryin & Korzh (JSFI 2014), with the reason: they build ε with the rectangle
+//! rule of §2.1 too. In a Dragonfly a 4-cycle can hold local and global links (two routers of group
+//! A cabled to two routers of group B, or three global links and one local one through three
+//! groups), and the rectangle rule then puts both groups' local links, or a global link, into one
+//! class. Groups are complete graphs, so the triangle rule alone already joins a group's local
+//! links (for groups of at least 3 routers); the rectangle rule is left out here.
 //!
 //! A second departure: global links can form triangles too (three routers of three groups
 //! cabled pairwise, which the usual layouts produce once h >= 2), giving classes of three

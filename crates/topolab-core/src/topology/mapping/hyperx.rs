@@ -6,8 +6,9 @@
 //! Checks, each naming the property that failed: the coordinates must be distinct on every
 //! router (the product of the K_i equals the number of routers), and every dimension must be a
 //! complete graph K_{K_i} at every position, up to `max_missing` missing links or cables
-//! (a cabling fault). Links of a dimension may be wider (003 §1.2's link widths L_i); the
-//! widest link of a dimension sets L_i and a narrower link counts its missing cables.
+//! (a cabling fault). Links of a dimension may be wider (Daryin & Korzh, JSFI 2014, §1.2's link
+//! widths L_i); the widest link of a dimension sets L_i and a narrower link counts its missing
+//! cables.
 //!
 //! Numbering (the result is unique up to the HyperX's symmetries, permutations of the values
 //! of a coordinate and of dimensions of equal size): dimensions by (K_i, their first link),

@@ -5,11 +5,11 @@
 //! own builder labels them (HyperX: d0, d1, ...; Dragonfly: group, index), so that every
 //! structured routing accepts the result.
 //!
-//! Both mappings start from the equivalence relation ε on links of 003 §2.1, closed with a
-//! union-find (`link_classes`): rule 1 (the two directions of a link) and rule 2 (parallel
-//! cables) hold by construction here, since a `Link` is one undirected link with a width;
+//! Both mappings start from the equivalence relation ε on links of Daryin & Korzh, JSFI 2014, §2.1,
+//! closed with a union-find (`link_classes`): rule 1 (the two directions of a link) and rule 2
+//! (parallel cables) hold by construction here, since a `Link` is one undirected link with a width;
 //! rule 3 joins the three links of a triangle, rule 4 the opposite sides of a 4-cycle.
-//! One file per family: `hyperx.rs` (003 §2.1), `dragonfly.rs` (003 §2.2).
+//! One file per family: `hyperx.rs` (Daryin & Korzh, JSFI 2014, §2.1), `dragonfly.rs` (§2.2).
 
 pub mod dragonfly;
 pub mod hyperx;
@@ -78,9 +78,9 @@ fn link_between(net: &Network, u: u32, v: u32) -> Option<u32> {
 ///
 /// Every 2-path u - v - w is visited once from its middle router v: a triangle when u and w
 /// are adjacent, and a 4-cycle v - u - x - w for every other common neighbour x of u and w.
-/// O(n d^3) with d the router degree: 003 §2.1's walk is O(n d^2) because it stops at the
-/// first fourth corner, which in a HyperX is the only one; taking all of them costs a factor
-/// d and makes the classes independent of the walk order.
+/// O(n d^3) with d the router degree: Daryin & Korzh, JSFI 2014, §2.1's walk is O(n d^2) because it
+/// stops at the first fourth corner, which in a HyperX is the only one; taking all of them costs a
+/// factor d and makes the classes independent of the walk order.
 pub fn link_classes(net: &Network, rectangles: bool) -> (Vec<u32>, usize) {
     let mut uf = UnionFind::new(net.links().len());
     let mut common = Vec::new();
