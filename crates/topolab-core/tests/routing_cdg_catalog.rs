@@ -53,14 +53,40 @@ const VARIANTS: &[(&str, &[&str])] = &[
     ("ugal_g:paths=dragonfly,vcs=group", &["dragonfly"]),
 ];
 
+/// `infiniband:dir=...` reads a fabric's tables: here topolab's own export of `hyperx_dor` for
+/// the HyperX example, written to a directory of this test's (the one variant built at run time).
+fn infiniband_tables() -> String {
+    use topolab_core::routing::catalog::build_rule;
+    use topolab_core::routing::infiniband::build_tables;
+    use topolab_core::routing::infiniband::opensm::{
+        write_lfts, write_path_sl, write_sl2vl, LFTS_FILE, PATH_SL_FILE, SL2VL_FILE,
+    };
+    let net = build_str("hyperx:dims=4x4").unwrap();
+    let rule = build_rule(&net, "hyperx_dor", &Silent)
+        .unwrap()
+        .unwrap()
+        .rule;
+    let tb = build_tables(&net, &*rule, 8).unwrap();
+    let dir = std::env::temp_dir().join(format!("topolab-cdg-catalog-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(LFTS_FILE), write_lfts(&net, &tb).unwrap()).unwrap();
+    std::fs::write(dir.join(SL2VL_FILE), write_sl2vl(&net, &tb).unwrap()).unwrap();
+    std::fs::write(dir.join(PATH_SL_FILE), write_path_sl(&tb)).unwrap();
+    format!("infiniband:dir={}", dir.display())
+}
+
 #[test]
 fn every_catalog_routing_is_deadlock_free_on_every_family_it_accepts() {
+    let tables = infiniband_tables();
+    let tables_on = [("hyperx", tables.as_str())];
     let mut defaults: Vec<&str> = ROUTINGS
         .iter()
         .filter(|r| r.readers.static_analysis)
         .map(|r| r.name)
         .collect();
     defaults.extend(ALIASES.iter().map(|a| a.name));
+    // Its only parameter, the tables' directory, has no default: checked as the variant above.
+    defaults.retain(|&name| name != "infiniband");
 
     let mut checked = 0;
     let mut cyclic = BTreeSet::new();
@@ -72,7 +98,13 @@ fn every_catalog_routing_is_deadlock_free_on_every_family_it_accepts() {
         let variants = VARIANTS
             .iter()
             .filter(|(_, on)| on.contains(&family.name))
-            .map(|(spec, _)| *spec);
+            .map(|(spec, _)| *spec)
+            .chain(
+                tables_on
+                    .iter()
+                    .filter(|(f, _)| *f == family.name)
+                    .map(|(_, spec)| *spec),
+            );
         for routing in defaults.iter().copied().chain(variants) {
             let heavy = HEAVY.contains(&routing.split(':').next().unwrap_or(routing));
             if heavy && net.num_routers() > HEAVY_MAX_ROUTERS {
@@ -112,6 +144,7 @@ fn every_catalog_routing_is_deadlock_free_on_every_family_it_accepts() {
         .iter()
         .copied()
         .chain(VARIANTS.iter().map(|(spec, _)| *spec))
+        .chain([tables.as_str()])
     {
         assert!(
             accepted_by.contains(routing),
