@@ -46,6 +46,7 @@ __all__ = [
     "routing_load",
     "routing_tables",
     "routing_catalog",
+    "routing_deadlock_caution",
     "traffic_patterns",
     "exchange_patterns",
     "check_sim_params",
