@@ -614,33 +614,35 @@ impl HopRouting for UgalCandidates {
     }
 }
 
-/// Parameters of `valiant` (and the Valiant part of the UGAL variants).
-pub const VALIANT_PARAMS: &[ParamDef] = &[
-    ParamDef {
-        name: "vcs",
-        kind: ParamKind::Text,
-        default: Some("hop"),
-        help: "hop (VC class = hop), phase (class = Valiant phase) or single",
-    },
-    ParamDef {
-        name: "endpoints_only",
-        kind: ParamKind::Bool,
-        default: Some("false"),
-        help: "intermediate routers only among those with endpoints",
-    },
-    ParamDef {
-        name: "max_hops",
-        kind: ParamKind::Int,
-        default: Some("none"),
-        help: "longest Valiant path taken (hops)",
-    },
-    ParamDef {
-        name: "near_source",
-        kind: ParamKind::Bool,
-        default: Some("false"),
-        help: "intermediates among the source's neighbours unless the destination is one",
-    },
-];
+/// The Valiant parameters, each declared once: `valiant` lists them, and so do the UGAL
+/// variants (routing/ugal.rs) for their Valiant candidates.
+pub(crate) const VALIANT_VCS: ParamDef = ParamDef {
+    name: "vcs",
+    kind: ParamKind::Text,
+    default: Some("hop"),
+    help: "hop (VC class = hop), phase (class = Valiant phase) or single",
+};
+pub(crate) const ENDPOINTS_ONLY: ParamDef = ParamDef {
+    name: "endpoints_only",
+    kind: ParamKind::Bool,
+    default: Some("false"),
+    help: "intermediate routers only among those with endpoints",
+};
+pub(crate) const MAX_HOPS: ParamDef = ParamDef {
+    name: "max_hops",
+    kind: ParamKind::Int,
+    default: Some("none"),
+    help: "longest Valiant path taken (hops)",
+};
+pub(crate) const NEAR_SOURCE: ParamDef = ParamDef {
+    name: "near_source",
+    kind: ParamKind::Bool,
+    default: Some("false"),
+    help: "intermediates among the source's neighbours unless the destination is one",
+};
+
+/// Parameters of `valiant`.
+pub const VALIANT_PARAMS: &[ParamDef] = &[VALIANT_VCS, ENDPOINTS_ONLY, MAX_HOPS, NEAR_SOURCE];
 
 pub(crate) fn vc_rule(params: &Params, allowed: &[VcRule]) -> Result<VcRule> {
     match params.opt_text("vcs")? {

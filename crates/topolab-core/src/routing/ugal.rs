@@ -4,7 +4,9 @@
 //! decision is topolab-sim's `routing/ugal.rs`.
 
 use super::catalog::{Definition, RoutingEntry, Rule, BOTH, STATIC};
-use super::generic::{valiant_from_params, Ugal, UgalCandidates};
+use super::generic::{
+    valiant_from_params, Ugal, UgalCandidates, ENDPOINTS_ONLY, MAX_HOPS, NEAR_SOURCE, VALIANT_VCS,
+};
 use super::minimal::MinimalTable;
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
@@ -13,74 +15,31 @@ use crate::spec::Params;
 use crate::topology::{ParamDef, ParamKind};
 use std::sync::Arc;
 
+const PATHS: ParamDef = ParamDef {
+    name: "paths",
+    kind: ParamKind::Text,
+    default: Some("shortest"),
+    help: "shortest (minimal and Valiant over shortest paths) or dragonfly (BookSim2 dragonflynew's local-global-local paths)",
+};
+/// Valiant's `vcs`, with the two schemes of the Dragonfly paths.
+const UGAL_VCS: ParamDef = ParamDef {
+    help: "hop (VC class = hop), phase (class = Valiant phase) or single; with paths=dragonfly booksim (default: BookSim2's VC = phase, not deadlock-free) or group (4 VCs ordered along the path)",
+    ..VALIANT_VCS
+};
+
 /// Parameters of `ugal` (static analysis): the candidates' paths and the Valiant part's.
-pub const UGAL_STATIC_PARAMS: &[ParamDef] = &[
-    ParamDef {
-        name: "paths",
-        kind: ParamKind::Text,
-        default: Some("shortest"),
-        help: "shortest (minimal and Valiant over shortest paths) or dragonfly (BookSim2 dragonflynew's local-global-local paths)",
-    },
-    ParamDef {
-        name: "vcs",
-        kind: ParamKind::Text,
-        default: Some("hop"),
-        help: "hop (VC class = hop), phase (class = Valiant phase) or single; with paths=dragonfly booksim (default: BookSim2's VC = phase, not deadlock-free) or group (4 VCs ordered along the path)",
-    },
-    ParamDef {
-        name: "endpoints_only",
-        kind: ParamKind::Bool,
-        default: Some("false"),
-        help: "intermediate routers only among those with endpoints",
-    },
-    ParamDef {
-        name: "max_hops",
-        kind: ParamKind::Int,
-        default: Some("none"),
-        help: "longest Valiant path taken (hops)",
-    },
-    ParamDef {
-        name: "near_source",
-        kind: ParamKind::Bool,
-        default: Some("false"),
-        help: "intermediates among the source's neighbours unless the destination is one",
-    },
-];
+pub const UGAL_STATIC_PARAMS: &[ParamDef] =
+    &[PATHS, UGAL_VCS, ENDPOINTS_ONLY, MAX_HOPS, NEAR_SOURCE];
 
 /// Parameters of the UGAL variants: the Valiant part's, then the source decision's (read by
 /// the simulator: n random Valiant candidates, cost factor c, hop weighting, threshold in % of
 /// the buffer).
 pub const UGAL_PARAMS: &[ParamDef] = &[
-    ParamDef {
-        name: "paths",
-        kind: ParamKind::Text,
-        default: Some("shortest"),
-        help: "shortest (minimal and Valiant over shortest paths) or dragonfly (BookSim2 dragonflynew's local-global-local paths)",
-    },
-    ParamDef {
-        name: "vcs",
-        kind: ParamKind::Text,
-        default: Some("hop"),
-        help: "hop (VC class = hop), phase (class = Valiant phase) or single; with paths=dragonfly booksim (default: BookSim2's VC = phase, not deadlock-free) or group (4 VCs ordered along the path)",
-    },
-    ParamDef {
-        name: "endpoints_only",
-        kind: ParamKind::Bool,
-        default: Some("false"),
-        help: "intermediate routers only among those with endpoints",
-    },
-    ParamDef {
-        name: "max_hops",
-        kind: ParamKind::Int,
-        default: Some("none"),
-        help: "longest Valiant path taken (hops)",
-    },
-    ParamDef {
-        name: "near_source",
-        kind: ParamKind::Bool,
-        default: Some("false"),
-        help: "intermediates among the source's neighbours unless the destination is one",
-    },
+    PATHS,
+    UGAL_VCS,
+    ENDPOINTS_ONLY,
+    MAX_HOPS,
+    NEAR_SOURCE,
     ParamDef {
         name: "n",
         kind: ParamKind::Int,
