@@ -376,11 +376,6 @@ pub(crate) fn worst_traffic(
 pub const WORST_TRAFFIC: PatternDef = PatternDef {
     name: "fattree-worst",
     aliases: &["ft-worst"],
-    params: &[ParamDef {
-        name: "offset",
-        kind: ParamKind::Int,
-        default: Some("1"),
-        help: "how far the pattern shifts (groups, pods, leaves or routers), 1 to their count - 1",
-    }],
+    params: crate::traffic::worst::OFFSET_PARAMS,
     build: |s, net, _| worst_traffic(s, net, offset(s)?),
 };

@@ -131,15 +131,18 @@ pub(crate) fn ring_shift(net: &Network, routers: &[usize], offset: usize) -> Vec
     partner
 }
 
+/// The one parameter of every worst-case pattern (the generic `worst` and each family's).
+pub const OFFSET_PARAMS: &[ParamDef] = &[ParamDef {
+    name: "offset",
+    kind: ParamKind::Int,
+    default: Some("1"),
+    help: "how far the pattern shifts (groups, pods, leaves or routers), 1 to their count - 1",
+}];
+
 /// The worst case the network's family declares.
 pub const WORST: PatternDef = PatternDef {
     name: "worst",
     aliases: &["adversarial", "wc", "worst-case"],
-    params: &[ParamDef {
-        name: "offset",
-        kind: ParamKind::Int,
-        default: Some("1"),
-        help: "how far the pattern shifts (groups, pods, leaves or routers), 1 to their count - 1",
-    }],
+    params: OFFSET_PARAMS,
     build: |s, net, endpoints| parse(s, net, endpoints),
 };

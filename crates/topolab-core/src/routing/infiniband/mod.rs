@@ -158,6 +158,22 @@ pub struct IbTables {
 }
 
 impl IbTables {
+    /// The VL switch `r` gives SL `sl` from port `inp` to port `out`: an error when the SL2VL
+    /// table has no entry or drops the packet (VL 15).
+    pub fn data_vl(&self, r: u32, inp: u8, out: u8, sl: u8) -> Result<u8> {
+        let vl = *self.sl2vl.get(&(r, inp, out, sl)).ok_or_else(|| {
+            table_error(format!(
+                "switch {r} has no SL2VL entry for ports {inp} -> {out}, SL {sl}"
+            ))
+        })?;
+        if vl == VL_DROP {
+            return Err(table_error(format!(
+                "switch {r} drops SL {sl} from port {inp} to {out} (VL 15)"
+            )));
+        }
+        Ok(vl)
+    }
+
     pub fn vls_used(&self) -> u32 {
         self.sl2vl
             .values()
@@ -401,7 +417,7 @@ impl RouteDef for TableRoutes {
     }
 }
 
-fn table_error(why: String) -> TopolabError {
+pub(super) fn table_error(why: String) -> TopolabError {
     TopolabError::InvalidNetwork(format!("InfiniBand tables: {why}"))
 }
 
@@ -456,16 +472,7 @@ fn follow(
                 let candidates = least_hops(rule, r, t, hop, st);
                 let taken = match sl {
                     Some(sl) => {
-                        let vl = *tb.sl2vl.get(&(r, inp, out, sl)).ok_or_else(|| {
-                            table_error(format!(
-                                "switch {r} has no SL2VL entry for ports {inp} -> {out}, SL {sl}"
-                            ))
-                        })?;
-                        if vl == VL_DROP {
-                            return Err(table_error(format!(
-                                "switch {r} drops SL {sl} from port {inp} to {out} (VL 15)"
-                            )));
-                        }
+                        let vl = tb.data_vl(r, inp, out, sl)?;
                         vs.push(vl);
                         candidates.into_iter().find(|h| h.nb == pos && h.vc == vl)
                     }

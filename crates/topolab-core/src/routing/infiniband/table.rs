@@ -13,7 +13,7 @@
 //! built, so a table that loops, drops (VL 15) or misses an entry is refused with the switch
 //! and LID named, and `next` never meets a gap.
 
-use super::{Fabric, IbTables, PortTarget, VL_DROP};
+use super::{table_error, Fabric, IbTables, PortTarget};
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
 use crate::routing::cdg::traffic_routers;
@@ -39,10 +39,6 @@ pub struct TableRouting {
     /// (source switch, DLID) -> SL.
     path_sl: BTreeMap<(u32, u16), u8>,
     vls: u32,
-}
-
-fn table_error(why: String) -> TopolabError {
-    TopolabError::InvalidNetwork(format!("InfiniBand tables: {why}"))
 }
 
 impl TableRouting {
@@ -97,16 +93,7 @@ impl TableRouting {
                                 fab.target(r, out)
                             )));
                         };
-                        let vl = *tb.sl2vl.get(&(r, inp, out, sl)).ok_or_else(|| {
-                            table_error(format!(
-                                "switch {r} has no SL2VL entry for ports {inp} -> {out}, SL {sl}"
-                            ))
-                        })?;
-                        if vl == VL_DROP {
-                            return Err(table_error(format!(
-                                "switch {r} drops SL {sl} from port {inp} to {out} (VL 15)"
-                            )));
-                        }
+                        let vl = tb.data_vl(r, inp, out, sl)?;
                         vls = vls.max(vl as u32 + 1);
                         let arrive = fab.neighbor_port(v, r);
                         hop.insert((r, lid), (out as u32 - 1, arrive, out));
