@@ -63,6 +63,7 @@ from topolab.sim import (
     sweep_load,
 )
 from topolab.workflows import compare
+from topolab.workload import WorkloadResult, run_workload, workload_patterns
 
 __all__ = [
     "Analysis",
@@ -91,6 +92,7 @@ __all__ = [
     "Spectrum",
     "Threshold",
     "TopolabError",
+    "WorkloadResult",
     "__version__",
     "analyze",
     "apply_failures",
@@ -117,8 +119,10 @@ __all__ = [
     "routings",
     "run_exchange",
     "run_experiment",
+    "run_workload",
     "simgrid",
     "sim_params",
     "simulate",
     "sweep_load",
+    "workload_patterns",
 ]

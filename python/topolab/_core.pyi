@@ -40,6 +40,9 @@ __all__ = [
     "SearchSession",
     "run_exchange",
     "exchange_messages",
+    "run_workload",
+    "workload_messages",
+    "workload_patterns",
     "sim_params",
     "read_booksim_config",
     "routing_check",
@@ -269,6 +272,23 @@ def run_exchange(
     progress: _ProgressCallback | None = None,
 ) -> dict[str, Any]: ...
 def exchange_messages(net: Network, spec: str) -> tuple[str, list[list[tuple[int, int]]]]: ...
+def run_workload(
+    net: Network,
+    routing: str,
+    jobs: list[str],
+    packet_bytes: int = 256,
+    alone: int | None = None,
+    seed: int | None = None,
+    params: dict[str, Any] | None = None,
+    progress: _ProgressCallback | None = None,
+) -> dict[str, Any]: ...
+
+# Per job: (name, operation, ranks, endpoints, messages as (src, dst, bytes, delay, phase,
+# iteration, dependencies), phase names).
+def workload_messages(
+    net: Network, jobs: list[str]
+) -> list[tuple[str, str, int, list[int], list[tuple[int, int, int, int, int, int, list[int]]], list[str]]]: ...
+def workload_patterns() -> list[tuple[str, list[str], list[tuple[str, str, str | None, str]]]]: ...
 def sim_params() -> list[dict[str, str]]: ...
 def traffic_patterns() -> list[tuple[str, list[str], list[tuple[str, str, str | None, str]]]]: ...
 def exchange_patterns() -> list[tuple[str, list[str], list[tuple[str, str, str | None, str]]]]: ...

@@ -34,6 +34,8 @@ from topolab.physical import PlacementLike, cable_lengths
 # A cable of a petabit per second: beyond any link built, and far from the doubles' end.
 MAX_BANDWIDTH_GBPS = 1e6
 APPS = ("alltoall", "allreduce", "stencil3d", "matmul")
+#: Programs topolab runs itself: the workload replay (apps/replay.c, ``run_workload``).
+_PROGRAMS = (*APPS, "replay")
 
 
 def _comment(text: str) -> str:
@@ -154,7 +156,7 @@ def _tool(name: str) -> str:
 
 def _binary(app: str) -> str:
     """The kernel compiled with smpicc, cached by the hash of its source."""
-    if app not in APPS:
+    if app not in _PROGRAMS:
         raise _core.ParameterError(
             f"apps: parameter 'app' = {app!r} is not allowed: one of {', '.join(APPS)}"
         )
@@ -205,16 +207,42 @@ def run_app(
         )
     exe = _binary(app)
     xml = platform(net, routing, link_bandwidth_gbps=link_bandwidth_gbps, floor=floor, placement=placement)
+    seconds = _smpirun(exe, xml, [f"h{h}" for h in range(ranks)], [str(size)], app, timeout_s)
+    return AppResult(
+        app=app,
+        ranks=ranks,
+        size=size,
+        routing=routing,
+        link_bandwidth_gbps=link_bandwidth_gbps,
+        time_s=seconds,
+    )
+
+
+def _smpirun(
+    exe: str,
+    xml: str,
+    hosts: list[str],
+    args: list[str],
+    what: str,
+    timeout_s: float,
+    files: dict[str, str] | None = None,
+) -> float:
+    """Runs ``exe`` with smpirun on platform ``xml``, rank i on host ``hosts[i]``, ``files``
+    (name: text) written beside the platform and ``args`` after the program (``{dir}`` in an
+    argument is that directory); returns the time it reports ("topolab-time <s>")."""
     with tempfile.TemporaryDirectory() as tmp:
         plat, hostfile = os.path.join(tmp, "platform.xml"), os.path.join(tmp, "hosts")
         with open(plat, "w") as f:
             f.write(xml)
         with open(hostfile, "w") as f:
-            f.write("".join(f"h{h}\n" for h in range(ranks)))
+            f.write("".join(f"{h}\n" for h in hosts))
+        for name, text in (files or {}).items():
+            with open(os.path.join(tmp, name), "w") as f:
+                f.write(text)
         cmd = [
             _tool("smpirun"),
             "-np",
-            str(ranks),
+            str(len(hosts)),
             "-platform",
             plat,
             "-hostfile",
@@ -222,22 +250,111 @@ def run_app(
             "--cfg=smpi/simulate-computation:no",
             "--log=root.thres:error",
             exe,
-            str(size),
+            *(a.replace("{dir}", tmp) for a in args),
         ]
         try:
             done = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, timeout=timeout_s)
         except subprocess.TimeoutExpired:
-            raise _core.SimulationError(f"smpirun {app} did not finish in {timeout_s} s") from None
+            raise _core.SimulationError(f"smpirun {what} did not finish in {timeout_s} s") from None
     found = re.search(r"topolab-time ([0-9.eE+-]+)", done.stdout)
     if done.returncode != 0 or found is None:
         raise _core.SimulationError(
-            f"smpirun {app} failed (exit {done.returncode}): {(done.stderr or done.stdout).strip()[-800:]}"
+            f"smpirun {what} failed (exit {done.returncode}): {(done.stderr or done.stdout).strip()[-800:]}"
         )
-    return AppResult(
-        app=app,
-        ranks=ranks,
-        size=size,
+    return float(found.group(1))
+
+
+@dataclass
+class WorkloadFlowResult:
+    """A workload (topolab.workload) replayed at flow level by SMPI on the network's platform.
+    ``cycle_s`` is the time one link needs for one flit (``packet_bytes / packet_size`` bytes at
+    ``link_bandwidth_gbps``): ``cycles`` is the simulated time in those units, comparable with the
+    flit simulator's completion cycles."""
+
+    jobs: list[str]
+    ranks: int
+    messages: int
+    routing: str
+    link_bandwidth_gbps: float
+    cycle_s: float
+    time_s: float
+    cycles: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def run_workload(
+    net: Network | str,
+    jobs: str | list[str],
+    *,
+    routing: str = "min",
+    packet_bytes: int = 256,
+    packet_size: int = 1,
+    link_bandwidth_gbps: float = 100.0,
+    floor: str = DEFAULT_FLOOR,
+    placement: PlacementLike = None,
+    switch_delay_ns: float = 60.0,
+    cable_ns_per_m: float = 5.0,
+    injection_ns: float = 300.0,
+    timeout_s: float = 600.0,
+) -> WorkloadFlowResult:
+    """Replays the jobs of ``topolab.run_workload`` (the same specs, placed the same way) with
+    SMPI on ``net``'s platform (``platform``): every message with its bytes, dependencies and
+    delays (delays, given in cycles, become seconds at ``cycle_s``). One MPI rank per job rank,
+    on the host of the endpoint the flit simulator puts it on. Full message sizes cost SimGrid
+    no more than small ones: this is how a 1 GiB allreduce on thousands of ranks is timed."""
+    from topolab.workload import workload_messages
+
+    net = as_network(net)
+    link_bandwidth_gbps = float_arg(
+        "simgrid run_workload", "link_bandwidth_gbps", link_bandwidth_gbps, 0.0, MAX_BANDWIDTH_GBPS, above=True
+    )
+    for name, value in (("packet_bytes", packet_bytes), ("packet_size", packet_size)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise _core.ParameterError(
+                f"simgrid run_workload: parameter '{name}' = {value!r} is not allowed: an integer >= 1"
+            )
+    cycle_s = (packet_bytes / packet_size) / (link_bandwidth_gbps * 1e9 / 8)
+    parsed = workload_messages(net, jobs)
+    hosts: list[str] = []
+    lines: list[str] = []
+    for job in parsed:
+        rank0, id0 = len(hosts), len(lines)
+        hosts += [f"h{e}" for e in job["endpoints"]]
+        for src, dst, size, delay, _phase, _iteration, deps in job["messages"]:
+            ids = " ".join(str(id0 + d) for d in deps)
+            lines.append(f"{rank0 + src} {rank0 + dst} {size} {delay * cycle_s:.12g} {len(deps)} {ids}".rstrip())
+    if len(lines) >= 2**31 - 1:
+        raise _core.ParameterError(
+            f"simgrid run_workload: parameter 'jobs' = {len(lines)} messages is not allowed: fewer than 2^31"
+        )
+    xml = platform(
+        net,
+        routing,
+        link_bandwidth_gbps=link_bandwidth_gbps,
+        floor=floor,
+        placement=placement,
+        switch_delay_ns=switch_delay_ns,
+        cable_ns_per_m=cable_ns_per_m,
+        injection_ns=injection_ns,
+    )
+    seconds = _smpirun(
+        _binary("replay"),
+        xml,
+        hosts,
+        ["{dir}/messages.txt"],
+        "workload replay",
+        timeout_s,
+        files={"messages.txt": "\n".join(lines) + "\n"},
+    )
+    return WorkloadFlowResult(
+        jobs=[j["name"] for j in parsed],
+        ranks=len(hosts),
+        messages=len(lines),
         routing=routing,
         link_bandwidth_gbps=link_bandwidth_gbps,
-        time_s=float(found.group(1)),
+        cycle_s=cycle_s,
+        time_s=seconds,
+        cycles=seconds / cycle_s,
     )

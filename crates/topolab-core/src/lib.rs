@@ -15,6 +15,7 @@ pub mod spec;
 pub mod topology;
 pub mod traffic;
 pub mod union_find;
+pub mod workload;
 
 pub use error::{Result, TopolabError};
 pub use network::{Capability, Link, Network, NetworkBuilder};

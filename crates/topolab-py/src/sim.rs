@@ -1,4 +1,4 @@
-//! The simulator's entry points: simulate, sweep_load, run_exchange, the parameter table and
+//! The simulator's entry points: simulate, sweep_load, run_exchange, run_workload, the parameter table and
 //! BookSim2 configuration files. Arguments are converted here, the work runs in topolab-sim
 //! with the GIL released (crate::monitor::run: progress to a Python callable, Ctrl-C honoured), results
 //! come back as plain dicts that python/topolab/sim.py turns into dataclasses and DataFrames.
@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList};
 use serde::Serialize;
 use topolab_sim::traffic::Exchange;
-use topolab_sim::{Prepared, SimConfig, SimError};
+use topolab_sim::{BoundWorkload, Prepared, SimConfig, SimError};
 
 /// The one mapping of simulator errors to Python exceptions.
 pub fn sim_err_to_py(err: SimError) -> PyErr {
@@ -232,6 +232,106 @@ fn run_exchange<'py>(
     to_py(py, &result)
 }
 
+/// Runs message-level workloads (`allreduce:bytes=1MiB`, ..., docs/workloads.md), one job per
+/// spec placed in order on the free endpoints, until every message has arrived; with `alone`,
+/// only that job runs, its ranks where the mix placed them.
+#[pyfunction]
+#[pyo3(signature = (net, routing, jobs, packet_bytes=256, alone=None, seed=None, params=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn run_workload<'py>(
+    py: Python<'py>,
+    net: &PyNetwork,
+    routing: &str,
+    jobs: Vec<String>,
+    packet_bytes: u64,
+    alone: Option<usize>,
+    seed: Option<u64>,
+    params: Option<&Bound<'py, PyDict>>,
+    progress: Option<PyObject>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let cfg = config_from(params, seed)?;
+    let specs: Vec<&str> = jobs.iter().map(String::as_str).collect();
+    let result = crate::monitor::run(py, progress, |monitor| {
+        Ok(BoundWorkload::parse(&net.inner, &specs, packet_bytes)
+            .and_then(|w| match alone {
+                Some(j) => w.only(j),
+                None => Ok(w),
+            })
+            .and_then(|w| {
+                Prepared::new(&net.inner, routing, &cfg, monitor)
+                    .and_then(|prep| topolab_sim::run_workload(&prep, &w, monitor))
+            }))
+    })?
+    .map_err(sim_err_to_py)?;
+    to_py(py, &result)
+}
+
+/// The messages of the jobs `jobs` on `net`, per job: (canonical spec, operation, ranks,
+/// endpoint of each rank, messages as (src rank, dst rank, bytes, delay, phase, iteration,
+/// dependencies), phase names).
+#[pyfunction]
+fn workload_messages(net: &PyNetwork, jobs: Vec<String>) -> PyResult<Vec<WorkloadTuple>> {
+    let specs: Vec<&str> = jobs.iter().map(String::as_str).collect();
+    let parsed = topolab_core::workload::parse_jobs(&net.inner, &specs).map_err(to_py_err)?;
+    Ok(parsed
+        .into_iter()
+        .map(|(w, endpoints)| {
+            let messages = w
+                .messages
+                .iter()
+                .enumerate()
+                .map(|(i, m)| {
+                    (
+                        m.src,
+                        m.dst,
+                        m.bytes,
+                        m.delay,
+                        m.phase,
+                        m.iteration,
+                        w.deps(i).to_vec(),
+                    )
+                })
+                .collect();
+            (
+                w.name.clone(),
+                w.operation,
+                w.ranks,
+                endpoints,
+                messages,
+                w.phases.clone(),
+            )
+        })
+        .collect())
+}
+
+/// One message as `workload_messages` returns it.
+type MessageTuple = (u32, u32, u64, u32, u16, u32, Vec<u32>);
+type WorkloadTuple = (
+    String,
+    &'static str,
+    u32,
+    Vec<u32>,
+    Vec<MessageTuple>,
+    Vec<String>,
+);
+
+/// Every built-in workload: (name, aliases, declared parameters, the common ones included).
+#[pyfunction]
+fn workload_patterns() -> Vec<(&'static str, Vec<&'static str>, Vec<ParamTuple>)> {
+    topolab_core::workload::WORKLOADS
+        .iter()
+        .map(|w| {
+            let params: Vec<topolab_core::ParamDef> = w
+                .params
+                .iter()
+                .chain(topolab_core::workload::COMMON)
+                .copied()
+                .collect();
+            (w.name, w.aliases.to_vec(), param_tuples(&params))
+        })
+        .collect()
+}
+
 /// Per source endpoint, its messages as (destination endpoint, packets).
 type MessagesBySource = Vec<Vec<(u32, u32)>>;
 
@@ -317,6 +417,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sweep_load, m)?)?;
     m.add_function(wrap_pyfunction!(run_exchange, m)?)?;
     m.add_function(wrap_pyfunction!(exchange_messages, m)?)?;
+    m.add_function(wrap_pyfunction!(run_workload, m)?)?;
+    m.add_function(wrap_pyfunction!(workload_messages, m)?)?;
+    m.add_function(wrap_pyfunction!(workload_patterns, m)?)?;
     m.add_function(wrap_pyfunction!(sim_params, m)?)?;
     m.add_function(wrap_pyfunction!(traffic_patterns, m)?)?;
     m.add_function(wrap_pyfunction!(exchange_patterns, m)?)?;

@@ -7,6 +7,9 @@
 //! latency d is put in the bucket of cycle S + d + 1, the cycle BookSim2's receiver reads it
 //! (d cycles of flight, then the receiver's input register). Channels carry one item per cycle.
 
+/// Messages a workload's endpoint may send: the index a flit carries has 24 bits.
+pub const MAX_MESSAGE_INDEX: u32 = 1 << 24;
+
 /// Flag bits of `Flit::flags`.
 pub const HEAD: u8 = 1;
 pub const TAIL: u8 = 2;
@@ -34,7 +37,12 @@ pub struct Flit {
     pub phase: u8,
     /// VC on the channel the flit is on, or in the buffer it sits in.
     pub vc: u8,
+    /// A workload message's index among its source endpoint's messages, 24 bits little
+    /// endian (`crate::workload`): three bytes fill the struct's padding, so a flit stays 32.
+    pub message: [u8; 3],
 }
+
+const _: () = assert!(std::mem::size_of::<Flit>() == 32);
 
 impl Flit {
     #[inline]
@@ -48,6 +56,20 @@ impl Flit {
     #[inline]
     pub fn measured(&self) -> bool {
         self.flags & MEASURED != 0
+    }
+
+    /// The workload message index (`message`).
+    #[inline]
+    pub fn message_index(&self) -> u32 {
+        u32::from_le_bytes([self.message[0], self.message[1], self.message[2], 0])
+    }
+
+    /// Sets the workload message index, below `MAX_MESSAGE_INDEX`.
+    #[inline]
+    pub fn set_message_index(&mut self, index: u32) {
+        debug_assert!(index < MAX_MESSAGE_INDEX);
+        let b = index.to_le_bytes();
+        self.message = [b[0], b[1], b[2]];
     }
 
     /// A flit of the run before a warm start at cycle `now` (`crate::engine::WarmState`): not

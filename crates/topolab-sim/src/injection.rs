@@ -1,5 +1,6 @@
-//! Where packets come from: a Bernoulli process per endpoint with a traffic pattern, or a fixed
-//! exchange (Kathareios et al., SC15, §4.4) sent back to back.
+//! Where packets come from: a Bernoulli process per endpoint with a traffic pattern, a fixed
+//! exchange (Kathareios et al., SC15, §4.4) sent back to back, or a message-level workload
+//! (`crate::workload`).
 //!
 //! Bernoulli injection at rate p packets per endpoint per cycle: every cycle a packet is created
 //! with probability p. The source queue is unbounded; as in BookSim2 it is kept lazily: an
@@ -12,6 +13,7 @@
 //! logarithm 0 made every gap 0, i.e. injection at full rate.
 
 use crate::traffic::{Exchange, Traffic};
+use crate::workload::BoundWorkload;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
@@ -29,6 +31,8 @@ pub enum Source {
         ln_q: f64,
     },
     Exchange(Arc<Exchange>),
+    /// Messages sent when their dependencies have arrived (`crate::workload`).
+    Workload(Arc<BoundWorkload>),
 }
 
 impl Source {
@@ -61,7 +65,7 @@ impl Source {
                     }
                 }
             }
-            Source::Exchange(_) => 0,
+            Source::Exchange(_) | Source::Workload(_) => 0,
         }
     }
 }

@@ -13,7 +13,7 @@
 //! allocator/ (separable round-robin allocation), injection (sources), engine (cycle loop),
 //! measure (BookSim2's measurement method), sweep (latency-load curve, saturation), session
 //! (a saturation search's runs, warm-started), watchdog
-//! (deadlock diagnosis, conservation checks), booksim (BookSim2 configuration files). The traffic
+//! (deadlock diagnosis, conservation checks), workload (message-level workloads), booksim (BookSim2 configuration files). The traffic
 //! patterns and exchanges are the core's (`topolab_core::traffic`, re-exported as `traffic`).
 
 // A router's state is a few dozen small vectors. mimalloc keeps allocations of one size class
@@ -49,6 +49,7 @@ pub mod topo;
 /// The traffic patterns and exchanges live in the core (static analysis reads them too).
 pub use topolab_core::traffic;
 pub mod watchdog;
+pub mod workload;
 
 pub use config::{FlowControl, ParamDoc, RouterModel, SimConfig, PARAMS};
 pub use engine::Prepared;
@@ -57,6 +58,7 @@ pub use measure::{run, run_exchange, run_from, ExchangeResult, RunResult};
 pub use routing::simulator_routings;
 pub use session::SearchSession;
 pub use sweep::{sweep, SweepResult};
+pub use workload::{run_workload, BoundWorkload, Job, WorkloadResult};
 
 use topolab_core::progress::Monitor;
 use topolab_core::Network;

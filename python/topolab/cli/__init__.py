@@ -24,6 +24,7 @@ from topolab.cli import (
     reproduce,
     routing,
     sim,
+    workload,
 )
 from topolab.cli.common import snake_case_aliases
 
@@ -36,6 +37,7 @@ COMMAND_MODULES = [
     physical,
     routing,
     sim,
+    workload,
     apps,
     compare,
     experiment,

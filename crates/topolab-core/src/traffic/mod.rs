@@ -41,7 +41,7 @@ use crate::{Network, Params, Result, TopolabError, TopologySpec};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-pub use exchange::{Exchange, EXCHANGES};
+pub use exchange::{balanced_dims, Exchange, EXCHANGES};
 
 /// Marks a source that sends nothing in a destination table.
 pub(crate) const IDLE: u32 = u32::MAX;
@@ -203,7 +203,7 @@ impl Spec {
 /// Parses `name:key=value,...`, resolves `name` among `defs` (case-insensitive, '_' = '-') and
 /// rejects parameters the pattern does not have. `kind` ("traffic", "exchange") and
 /// `name_param` ("pattern", "exchange") name the setting in errors.
-fn parse_spec(
+pub(crate) fn parse_spec(
     text: &str,
     kind: &str,
     name_param: &str,

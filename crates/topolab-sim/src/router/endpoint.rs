@@ -9,6 +9,7 @@ use crate::config::FlowControl;
 use crate::flit::{Flit, Wheel, HEAD, MEASURED, TAIL};
 use crate::injection::{Source, NEVER};
 use crate::stats::RouterStats;
+use crate::workload::WorkloadState;
 use rand_chacha::ChaCha8Rng;
 
 const NO_VC: u8 = u8::MAX;
@@ -23,7 +24,8 @@ struct Sender {
     partial: Flit,
     /// Cycle of the next packet creation.
     next_gen: u64,
-    /// Exchange progress: (message index, packets left in it).
+    /// Exchange progress: (message index, packets left in it); workload: (message id,
+    /// packets of it left to create).
     msg: (u32, u32),
     /// Flits of the current packet not yet injected (0: none).
     left: u32,
@@ -66,6 +68,9 @@ pub struct Endpoints {
     pub cr_wheel: Wheel<(u32, u8)>,
     arrived: Vec<(u32, Flit)>,
     credits: Vec<(u32, u8)>,
+    /// A workload's state at these endpoints (`crate::workload`); None for other sources.
+    work: Option<Box<WorkloadState>>,
+    woken: Vec<u32>,
 }
 
 impl Sender {
@@ -105,11 +110,16 @@ impl Endpoints {
             cr_wheel: Wheel::with_capacity(latency + 1, n),
             arrived: Vec::new(),
             credits: Vec::new(),
+            work: None,
+            woken: Vec::new(),
         }
     }
 
-    /// First creation cycles (Bernoulli) or first messages (exchange).
+    /// First creation cycles (Bernoulli) or first messages (exchange, workload).
     pub fn start(&mut self, source: &Source, rng: &mut ChaCha8Rng) {
+        if let Source::Workload(w) = source {
+            self.work = Some(Box::new(WorkloadState::new(w, self.first, self.n)));
+        }
         for (e, s) in self.senders.iter_mut().enumerate() {
             match source {
                 Source::Bernoulli { .. } => s.next_gen = source.gap(rng),
@@ -123,10 +133,51 @@ impl Endpoints {
                     }
                     s.next_gen = 0;
                 }
+                Source::Workload(_) => {
+                    let work = self.work.as_deref().expect("created above");
+                    s.msg = (0, 0);
+                    s.next_gen = if work.has_ready(e) { 0 } else { NEVER };
+                }
             }
             self.wake[e] = s.wake();
         }
         self.earliest = self.wake.iter().copied().min().unwrap_or(u32::MAX);
+        if let Some(work) = &mut self.work {
+            work.take_woken(&mut self.woken);
+            self.earliest = self.earliest.min(work.next_delayed());
+        }
+    }
+
+    /// The workload's state at these endpoints (workload runs only).
+    pub fn workload_state(&self) -> Option<&WorkloadState> {
+        self.work.as_deref()
+    }
+
+    /// A workload's events of cycle `now`: the messages whose packets arrived, the delayed
+    /// messages due; the endpoints given a message to send wake now.
+    fn workload_events(&mut self, ctx: &CycleCtx, ejected: bool) {
+        let (Some(work), Source::Workload(w)) = (self.work.as_deref_mut(), ctx.source) else {
+            return;
+        };
+        let now = ctx.now;
+        if ejected {
+            for &(_, f) in &self.arrived {
+                if f.is_tail() {
+                    work.packet_arrived(w, f.src, f.message_index(), now, self.first);
+                }
+            }
+        }
+        work.release_due(w, now, self.first);
+        work.take_woken(&mut self.woken);
+        for &e in &self.woken {
+            let s = &mut self.senders[e as usize];
+            if s.next_gen == NEVER {
+                s.next_gen = 0;
+            }
+            self.wake[e as usize] = s.wake();
+            self.earliest = self.earliest.min(self.wake[e as usize]);
+        }
+        self.earliest = self.earliest.min(work.next_delayed());
     }
 
     /// A warm start (`crate::engine::WarmState`) at cycle `now` under `source`, whose rate may
@@ -179,13 +230,17 @@ impl Endpoints {
         let v = self.vcs as usize;
         let back = now + self.latency + 1;
         // Ejection: each flit is consumed and its credit sent back.
-        if self.ej_wheel.has(now) {
+        let ejected = self.ej_wheel.has(now);
+        if ejected {
             self.ej_wheel.take(now, &mut self.arrived);
             for &(e, f) in &self.arrived {
                 debug_assert_eq!(f.dest, self.first + e, "flit ejected at the wrong endpoint");
                 retire(&f, now, ctx.phase, counting, stats);
                 credits_to_router.push(back, (e, f.vc));
             }
+        }
+        if self.work.is_some() {
+            self.workload_events(ctx, ejected);
         }
         // Credits for the injection channels.
         if self.cr_wheel.has(now) {
@@ -206,7 +261,10 @@ impl Endpoints {
         if self.earliest > now || (!ctx.generating && self.injecting == 0) {
             return;
         }
-        let mut earliest = u32::MAX;
+        let mut earliest = self
+            .work
+            .as_deref()
+            .map_or(u32::MAX, WorkloadState::next_delayed);
         for e in 0..self.n as usize {
             let wake = self.wake[e];
             if wake > now {
@@ -241,6 +299,7 @@ impl Endpoints {
         let now = ctx.now as u64;
         let src = self.first + e as u32;
         let s = &mut self.senders[e];
+        let mut message = 0;
         let dest_and_time = match ctx.source {
             Source::Bernoulli { traffic, .. } => {
                 let mut found = None;
@@ -283,6 +342,31 @@ impl Endpoints {
                     Some((dest, ctx.now))
                 }
             }
+            Source::Workload(w) => {
+                let work = self
+                    .work
+                    .as_deref_mut()
+                    .expect("a workload run has its state");
+                let (mut id, mut left) = s.msg;
+                if left == 0 {
+                    match work.next_message(e) {
+                        Some(next) => {
+                            id = next;
+                            left = w.packets(next);
+                        }
+                        None => {
+                            s.next_gen = NEVER;
+                            return;
+                        }
+                    }
+                }
+                s.msg = (id, left - 1);
+                if left == 1 && !work.has_ready(e) {
+                    s.next_gen = NEVER;
+                }
+                message = w.index_at_source(id);
+                Some((w.dest(id), ctx.now))
+            }
         };
         let Some((dest, ctime)) = dest_and_time else {
             return;
@@ -304,7 +388,9 @@ impl Endpoints {
             flags: if measured { MEASURED } else { 0 },
             phase: 0,
             vc: 0,
+            message: [0; 3],
         };
+        s.partial.set_message_index(message);
         s.left = size;
         s.cur_vc = NO_VC;
         self.injecting += 1;

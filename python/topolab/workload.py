@@ -1,0 +1,214 @@
+"""Message-level workloads in the flit simulator: collectives (allreduce by ring, Rabenseifner,
+binomial tree or hierarchical; all-to-all, uniform or skewed as a mixture-of-experts layer;
+allgather, reduce-scatter), GPipe pipelines and 3D halos, one job or several at once, each
+placed on the network's endpoints. docs/workloads.md describes each workload and its source.
+
+A job is a spec: ``"allreduce:bytes=1MiB,ranks=64,algorithm=ring,placement=random"``. Jobs are
+placed in order, each on the endpoints the jobs before it left free (``ranks`` defaults to all
+of them). ``run_workload`` runs them until every message has arrived and reports, per job, its
+completion time, NCCL's algorithm and bus bandwidth (nccl-tests, doc/PERFORMANCE.md), the time of
+each phase and iteration and the slowest rank; ``slowdown=True`` also runs every job alone on the
+same endpoints and reports how much the others slowed it down.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Sequence
+
+from topolab import _core
+from topolab._args import U32_MAX, bad, int_arg, text_arg
+from topolab.defaults import DEFAULT_SEED
+from topolab.display import Summarized
+from topolab.network import Network, as_network
+from topolab.progress import Progress
+from topolab.routing import warn_if_not_deadlock_free
+from topolab.sim import TrafficPattern, _patterns
+
+__all__ = [
+    "JobResult",
+    "PhaseTime",
+    "WorkloadResult",
+    "run_workload",
+    "workload_messages",
+    "workload_patterns",
+]
+
+
+def _num(value: Any) -> float:
+    return math.nan if value is None else float(value)
+
+
+@dataclass(frozen=True)
+class PhaseTime:
+    """One phase of a job: cycles from its first message ready to its last arrived, summed
+    over the iterations."""
+
+    phase: str
+    cycles: int
+
+
+@dataclass(frozen=True, repr=False)
+class JobResult(Summarized):
+    """One job of a workload run. Times in cycles from the start of the run; ``bytes`` is the
+    operation's size as NCCL's tests give it (each rank's buffer); ``algbw`` and ``busbw`` in
+    bytes per cycle, ``busbw_link_fraction`` the bus bandwidth over one link's (a flit per
+    cycle). ``alone_cycles`` and ``slowdown`` are set by ``run_workload(slowdown=True)``: the
+    job's completion time alone on the same endpoints, and the ratio of the two."""
+
+    name: str
+    operation: str
+    algorithm: str
+    ranks: int
+    iterations: int
+    bytes: int
+    completion_cycles: int
+    iteration_cycles: tuple[int, ...]
+    algbw_bytes_per_cycle: float
+    busbw_bytes_per_cycle: float
+    busbw_link_fraction: float
+    phases: tuple[PhaseTime, ...]
+    slowest_rank: int
+    slowest_rank_cycles: int
+    mean_rank_cycles: float
+    messages: int
+    bytes_sent: int
+    alone_cycles: int | None = None
+    slowdown: float | None = None
+
+    @classmethod
+    def _from_core(cls, d: dict[str, Any]) -> JobResult:
+        values = dict(d)
+        values["iteration_cycles"] = tuple(d["iteration_cycles"])
+        values["phases"] = tuple(PhaseTime(**p) for p in d["phases"])
+        for f in fields(cls):
+            if f.type == "float":
+                values[f.name] = _num(values[f.name])
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, repr=False)
+class WorkloadResult(Summarized):
+    """A workload run to completion: every job's result, and the network's totals (packets
+    delivered equal packets sent unless one was lost or duplicated; latencies in cycles)."""
+
+    routing: str
+    completion_cycles: int
+    jobs: tuple[JobResult, ...]
+    packets: int
+    flits: int
+    delivered_packets: int
+    delivered_flits: int
+    avg_latency: float
+    p99_latency: float
+    avg_hops: float
+    packet_bytes: int
+    wall_seconds: float
+
+    @classmethod
+    def _from_core(cls, d: dict[str, Any]) -> WorkloadResult:
+        values = dict(d)
+        values["jobs"] = tuple(JobResult._from_core(j) for j in d["jobs"])
+        for f in fields(cls):
+            if f.type == "float":
+                values[f.name] = _num(values[f.name])
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def to_dataframe(self) -> Any:
+        """One row per job (phases and iterations left out)."""
+        import pandas as pd
+
+        rows = []
+        for j in self.jobs:
+            row = {k: v for k, v in j.to_dict().items() if k not in ("phases", "iteration_cycles")}
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+
+def _jobs(where: str, jobs: str | Sequence[str]) -> list[str]:
+    if isinstance(jobs, str):
+        jobs = [jobs]
+    if not isinstance(jobs, Sequence) or not jobs:
+        raise bad(where, "jobs", jobs, "a workload spec or a non-empty list of them, e.g. 'allreduce:bytes=1MiB'")
+    return [text_arg(where, f"jobs[{i}]", j) for i, j in enumerate(jobs)]
+
+
+def run_workload(
+    net: Network | str,
+    jobs: str | Sequence[str],
+    routing: str = "min",
+    seed: int = DEFAULT_SEED,
+    *,
+    packet_bytes: int = 256,
+    slowdown: bool = False,
+    progress: bool | None = None,
+    **router_params: Any,
+) -> WorkloadResult:
+    """Runs the jobs (workload specs, placed in order on the free endpoints) on ``net`` until
+    every message has arrived. ``packet_bytes``: bytes per packet (each message is cut into
+    packets of ``packet_size`` flits). ``slowdown=True`` runs each job alone on the same
+    endpoints too (one more run per job) and sets ``alone_cycles`` and ``slowdown``. Router
+    parameters are the simulator's (``num_vcs=4``, ...; ``topolab.sim_params()``)."""
+    net = as_network(net)
+    specs = _jobs("run_workload", jobs)
+    routing = text_arg("run_workload", "routing", routing)
+    seed = int_arg("run_workload", "seed", seed)
+    packet_bytes = int_arg("run_workload", "packet_bytes", packet_bytes, 1, U32_MAX)
+    warn_if_not_deadlock_free(routing)
+
+    def one(alone: int | None, stage: str) -> WorkloadResult:
+        with Progress(stage, unit="flit", enabled=progress, unit_stages=("workload",)) as bar:
+            d = _core.run_workload(
+                net._net,
+                routing,
+                specs,
+                packet_bytes=packet_bytes,
+                alone=alone,
+                seed=seed,
+                params=router_params,
+                progress=bar.callback,
+            )
+        return WorkloadResult._from_core(d)
+
+    result = one(None, "workload")
+    if not slowdown:
+        return result
+    jobs_out = []
+    for j, job in enumerate(result.jobs):
+        alone = one(j, f"job {j} alone").jobs[0].completion_cycles
+        ratio = job.completion_cycles / alone if alone else math.nan
+        jobs_out.append(JobResult(**{**job.__dict__, "alone_cycles": alone, "slowdown": ratio}))
+    return WorkloadResult(**{**result.__dict__, "jobs": tuple(jobs_out)})
+
+
+def workload_messages(net: Network | str, jobs: str | Sequence[str]) -> list[dict[str, Any]]:
+    """The messages of each job as the simulator runs them: per job a dict with its canonical
+    ``name``, ``operation``, ``ranks``, the ``endpoints`` of its ranks, its ``phases`` and its
+    ``messages`` as (src rank, dst rank, bytes, delay, phase, iteration, dependencies)."""
+    net = as_network(net)
+    specs = _jobs("workload_messages", jobs)
+    out = []
+    for name, operation, ranks, endpoints, messages, phases in _core.workload_messages(net._net, specs):
+        out.append(
+            {
+                "name": name,
+                "operation": operation,
+                "ranks": ranks,
+                "endpoints": list(endpoints),
+                "phases": list(phases),
+                "messages": [tuple(m[:6]) + (list(m[6]),) for m in messages],
+            }
+        )
+    return out
+
+
+def workload_patterns() -> list[TrafficPattern]:
+    """Every built-in workload with its aliases and declared parameters."""
+    return _patterns(_core.workload_patterns())
