@@ -34,6 +34,12 @@ from topolab.physical import PlacementLike, cable_lengths
 # A cable of a petabit per second: beyond any link built, and far from the doubles' end.
 MAX_BANDWIDTH_GBPS = 1e6
 APPS = ("alltoall", "allreduce", "stencil3d", "matmul")
+#: Every host's speed in the platform, flop/s: the replay turns a delay into this many flops a
+#: second of it (SMPI's ``smpi_execute`` would scale by the speed of the machine running it).
+HOST_FLOPS = 1e9
+#: SimGrid's CM02 network model without cross traffic: links shared max-min fairly, the
+#: platform's latencies as they are, no calibration factors (``run_workload``'s "fair" model).
+FAIR_MODEL = ("--cfg=network/model:CM02", "--cfg=network/crosstraffic:0")
 #: Programs topolab runs itself: the workload replay (apps/replay.c, ``run_workload``).
 _PROGRAMS = (*APPS, "replay")
 
@@ -86,7 +92,7 @@ def platform(
     host_ns = (injection_ns + switch_delay_ns) / 2
     for hs in hosts:
         for h in hs:
-            lines.append(f'    <host id="h{h}" speed="1Gf"/>')
+            lines.append(f'    <host id="h{h}" speed="{HOST_FLOPS:.0f}f"/>')
             lines.append(
                 f'    <link id="up{h}" bandwidth="{bw:.6g}bps" latency="{host_ns:.6g}ns" '
                 'sharing_policy="SPLITDUPLEX"/>'
@@ -190,12 +196,18 @@ def run_app(
     link_bandwidth_gbps: float = 100.0,
     floor: str = DEFAULT_FLOOR,
     placement: PlacementLike = None,
+    switch_delay_ns: float = 60.0,
+    cable_ns_per_m: float = 5.0,
+    injection_ns: float = 300.0,
+    config: tuple[str, ...] = (),
     timeout_s: float = 600.0,
 ) -> AppResult:
     """Runs MPI kernel ``app`` (one of ``APPS``) with SMPI on ``net``'s platform, one rank per
     endpoint (or the first ``ranks`` endpoints), messages of ``size`` bytes. Computation is not
     simulated (``smpi/simulate-computation:no``): the time is the communication's, and the same
-    inputs give the same time."""
+    inputs give the same time. ``config``: further SimGrid settings, e.g.
+    ``("--cfg=smpi/allreduce:lr",)`` for SMPI's logical-ring allreduce (SimGrid's collective
+    selection) or ``FAIR_MODEL`` (``run_workload``'s default network model)."""
     net = as_network(net)
     if isinstance(size, bool) or not isinstance(size, int) or size < 1:
         raise _core.ParameterError(f"apps: parameter 'size' = {size!r} is not allowed: bytes, >= 1")
@@ -206,8 +218,23 @@ def run_app(
             f"apps: parameter 'ranks' = {ranks!r} is not allowed: 2 to {total} (the endpoints)"
         )
     exe = _binary(app)
-    xml = platform(net, routing, link_bandwidth_gbps=link_bandwidth_gbps, floor=floor, placement=placement)
-    seconds = _smpirun(exe, xml, [f"h{h}" for h in range(ranks)], [str(size)], app, timeout_s)
+    xml = platform(
+        net,
+        routing,
+        link_bandwidth_gbps=link_bandwidth_gbps,
+        floor=floor,
+        placement=placement,
+        switch_delay_ns=switch_delay_ns,
+        cable_ns_per_m=cable_ns_per_m,
+        injection_ns=injection_ns,
+    )
+    if isinstance(config, str) or not all(isinstance(c, str) and c.startswith("--cfg=") for c in config):
+        raise _core.ParameterError(
+            f"apps: parameter 'config' = {config!r} is not allowed: SimGrid settings, each '--cfg=name:value'"
+        )
+    seconds = _smpirun(
+        exe, xml, [f"h{h}" for h in range(ranks)], [str(size)], app, timeout_s, config=tuple(config)
+    )
     return AppResult(
         app=app,
         ranks=ranks,
@@ -226,6 +253,7 @@ def _smpirun(
     what: str,
     timeout_s: float,
     files: dict[str, str] | None = None,
+    config: tuple[str, ...] = (),
 ) -> float:
     """Runs ``exe`` with smpirun on platform ``xml``, rank i on host ``hosts[i]``, ``files``
     (name: text) written beside the platform and ``args`` after the program (``{dir}`` in an
@@ -248,6 +276,7 @@ def _smpirun(
             "-hostfile",
             hostfile,
             "--cfg=smpi/simulate-computation:no",
+            *config,
             "--log=root.thres:error",
             exe,
             *(a.replace("{dir}", tmp) for a in args),
@@ -275,6 +304,8 @@ class WorkloadFlowResult:
     ranks: int
     messages: int
     routing: str
+    model: str
+    sends: str
     link_bandwidth_gbps: float
     cycle_s: float
     time_s: float
@@ -297,13 +328,22 @@ def run_workload(
     switch_delay_ns: float = 60.0,
     cable_ns_per_m: float = 5.0,
     injection_ns: float = 300.0,
+    model: str = "fair",
+    sends: str = "serial",
     timeout_s: float = 600.0,
 ) -> WorkloadFlowResult:
     """Replays the jobs of ``topolab.run_workload`` (the same specs, placed the same way) with
     SMPI on ``net``'s platform (``platform``): every message with its bytes, dependencies and
     delays (delays, given in cycles, become seconds at ``cycle_s``). One MPI rank per job rank,
     on the host of the endpoint the flit simulator puts it on. Full message sizes cost SimGrid
-    no more than small ones: this is how a 1 GiB allreduce on thousands of ranks is timed."""
+    no more than small ones: this is how a 1 GiB allreduce on thousands of ranks is timed.
+
+    ``model``: ``"fair"`` (default) shares links max-min fairly with the platform's latencies as
+    they are (SimGrid's CM02 model without cross traffic), the flow-level counterpart of the
+    flit simulator; ``"smpi"`` is SimGrid's default SMPI model, its bandwidth and latency
+    factors calibrated on real MPI clusters. ``sends``: ``"serial"`` (default) lets one message
+    at a time leave a rank, as the flit simulator's endpoints do; ``"concurrent"`` posts every
+    ready message at once, sharing the rank's link."""
     from topolab.workload import workload_messages
 
     net = as_network(net)
@@ -315,6 +355,15 @@ def run_workload(
             raise _core.ParameterError(
                 f"simgrid run_workload: parameter '{name}' = {value!r} is not allowed: an integer >= 1"
             )
+    models = {"fair": FAIR_MODEL, "smpi": ()}
+    if model not in models:
+        raise _core.ParameterError(
+            f"simgrid run_workload: parameter 'model' = {model!r} is not allowed: fair or smpi"
+        )
+    if sends not in ("serial", "concurrent"):
+        raise _core.ParameterError(
+            f"simgrid run_workload: parameter 'sends' = {sends!r} is not allowed: serial or concurrent"
+        )
     cycle_s = (packet_bytes / packet_size) / (link_bandwidth_gbps * 1e9 / 8)
     parsed = workload_messages(net, jobs)
     hosts: list[str] = []
@@ -343,16 +392,19 @@ def run_workload(
         _binary("replay"),
         xml,
         hosts,
-        ["{dir}/messages.txt"],
+        ["{dir}/messages.txt", sends, f"{HOST_FLOPS:.0f}"],
         "workload replay",
         timeout_s,
         files={"messages.txt": "\n".join(lines) + "\n"},
+        config=models[model],
     )
     return WorkloadFlowResult(
         jobs=[j["name"] for j in parsed],
         ranks=len(hosts),
         messages=len(lines),
         routing=routing,
+        model=model,
+        sends=sends,
         link_bandwidth_gbps=link_bandwidth_gbps,
         cycle_s=cycle_s,
         time_s=seconds,

@@ -4,13 +4,18 @@
  * MPI ranks. Every receive is posted at the start (MPI_Irecv, tag = message id), so a
  * rendezvous transfer starts as soon as its sender posts it; each rank then sends its messages
  * in file order (MPI_Isend), each once the messages it waits for have arrived and its delay
- * has passed, and finally waits for everything it sends and receives. Buffers are SMPI's
+ * has passed, and finally waits for everything it sends and receives. With argv[2] = "serial"
+ * a rank's send also waits for its previous send to complete: one message at a time leaves a
+ * rank, as the flit simulator's endpoints inject them; otherwise its messages in flight share
+ * its link. argv[3] is the hosts' speed in flop/s: a delay of d seconds is d times that many
+ * flops on the sender's host. Buffers are SMPI's
  * shared allocations: no memory for the data. Prints "topolab-time <s>", the slowest rank's
  * time from the start to its last completion. */
 #include <mpi.h>
 #include <smpi/smpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "common.h"
 
 typedef struct {
@@ -48,6 +53,8 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (argc < 2) MPI_Abort(MPI_COMM_WORLD, 2);
   message *m = read_messages(argv[1], &n);
+  int serial = argc > 2 && strcmp(argv[2], "serial") == 0, previous = -1;
+  double host_flops = argc > 3 ? atof(argv[3]) : 1e9;
   long largest = 1;
   for (int i = 0; i < n; i++)
     if (m[i].bytes > largest) largest = m[i].bytes;
@@ -71,12 +78,14 @@ int main(int argc, char **argv) {
         arrived[d] = 1;
       }
     }
-    if (m[i].delay > 0) smpi_execute(m[i].delay);
+    if (m[i].delay > 0) smpi_execute_flops(m[i].delay * host_flops);
     if (m[i].dst == rank) {
       arrived[i] = 1; /* a message to oneself (an iteration's gate) moves no data */
       continue;
     }
+    if (serial && previous >= 0) MPI_Wait(&send[previous], MPI_STATUS_IGNORE);
     MPI_Isend(buf, (int)m[i].bytes, MPI_CHAR, m[i].dst, i, MPI_COMM_WORLD, &send[i]);
+    previous = i;
   }
   MPI_Waitall(n, recv, MPI_STATUSES_IGNORE);
   MPI_Waitall(n, send, MPI_STATUSES_IGNORE);
