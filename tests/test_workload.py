@@ -57,7 +57,8 @@ def test_slowdown_compares_each_job_with_itself_alone() -> None:
     r = topolab.run_workload(net, jobs, slowdown=True, progress=False)
     alone = topolab.run_workload(net, jobs[0], progress=False)
     ring = r.jobs[0]
-    assert ring.alone_cycles is not None and ring.slowdown == pytest.approx(ring.completion_cycles / ring.alone_cycles)
+    assert ring.alone_cycles is not None
+    assert ring.slowdown == pytest.approx(ring.completion_cycles / ring.alone_cycles)
     # Placed first, the allreduce alone sits where it sat in the mix: the same run.
     assert ring.alone_cycles == alone.jobs[0].completion_cycles
     assert ring.slowdown > 1.0
@@ -104,7 +105,8 @@ def test_flit_and_flow_level_agree_without_contention(spec: str) -> None:
     net = topolab.build(MESH)
     flit = topolab.run_workload(net, spec, progress=False)
     flow = simgrid.run_workload(net, spec, **_flow_latency(net))
-    assert flow.messages == sum(j.messages for j in flit.jobs) + (8 if "iterations" in spec else 0)  # one gate per rank
+    gates = 8 if "iterations" in spec else 0  # one per rank between two iterations
+    assert flow.messages == sum(j.messages for j in flit.jobs) + gates
     assert flow.cycles == pytest.approx(flit.completion_cycles, rel=0.08)
 
 
@@ -119,7 +121,9 @@ def test_concurrent_sends_explain_the_tree_gap() -> None:
     assert concurrent.cycles > 1.3 * serial.cycles
     # A ring sends one message per rank at a time anyway: the same either way.
     ring_serial = simgrid.run_workload(net, "allreduce:bytes=64KiB", **_flow_latency(net))
-    ring_concurrent = simgrid.run_workload(net, "allreduce:bytes=64KiB", sends="concurrent", **_flow_latency(net))
+    ring_concurrent = simgrid.run_workload(
+        net, "allreduce:bytes=64KiB", sends="concurrent", **_flow_latency(net)
+    )
     assert ring_concurrent.cycles == pytest.approx(ring_serial.cycles, rel=1e-6)
 
 

@@ -348,7 +348,12 @@ def run_workload(
 
     net = as_network(net)
     link_bandwidth_gbps = float_arg(
-        "simgrid run_workload", "link_bandwidth_gbps", link_bandwidth_gbps, 0.0, MAX_BANDWIDTH_GBPS, above=True
+        "simgrid run_workload",
+        "link_bandwidth_gbps",
+        link_bandwidth_gbps,
+        0.0,
+        MAX_BANDWIDTH_GBPS,
+        above=True,
     )
     for name, value in (("packet_bytes", packet_bytes), ("packet_size", packet_size)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -373,7 +378,8 @@ def run_workload(
         hosts += [f"h{e}" for e in job["endpoints"]]
         for src, dst, size, delay, _phase, _iteration, deps in job["messages"]:
             ids = " ".join(str(id0 + d) for d in deps)
-            lines.append(f"{rank0 + src} {rank0 + dst} {size} {delay * cycle_s:.12g} {len(deps)} {ids}".rstrip())
+            line = f"{rank0 + src} {rank0 + dst} {size} {delay * cycle_s:.12g} {len(deps)} {ids}"
+            lines.append(line.rstrip())
     if len(lines) >= 2**31 - 1:
         raise _core.ParameterError(
             f"simgrid run_workload: parameter 'jobs' = {len(lines)} messages is not allowed: fewer than 2^31"

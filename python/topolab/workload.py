@@ -136,7 +136,8 @@ def _jobs(where: str, jobs: str | Sequence[str]) -> list[str]:
     if isinstance(jobs, str):
         jobs = [jobs]
     if not isinstance(jobs, Sequence) or not jobs:
-        raise bad(where, "jobs", jobs, "a workload spec or a non-empty list of them, e.g. 'allreduce:bytes=1MiB'")
+        allowed = "a workload spec or a non-empty list of them, e.g. 'allreduce:bytes=1MiB'"
+        raise bad(where, "jobs", jobs, allowed)
     return [text_arg(where, f"jobs[{i}]", j) for i, j in enumerate(jobs)]
 
 

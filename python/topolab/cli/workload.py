@@ -99,7 +99,9 @@ def _notes() -> str:
     lines = []
     for w in workload_patterns():
         own = [p for p in w.param_defs if p.name not in _COMMON]
-        shown = ", ".join(p.name if p.default is None or " " in p.default else f"{p.name}={p.default}" for p in own)
+        shown = ", ".join(
+            p.name if p.default is None or " " in p.default else f"{p.name}={p.default}" for p in own
+        )
         lines.append(f"  {w.name}({shown})")
     common = ", ".join(sorted(_COMMON))
     return (
@@ -148,9 +150,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=256,
         help="bytes per packet (default 256); a packet is --packet-size flits",
     )
-    p.add_argument(
-        "--slowdown", action="store_true", help="also run each job alone on the same endpoints"
-    )
+    p.add_argument("--slowdown", action="store_true", help="also run each job alone on the same endpoints")
     add_seed_flag(p, "every random stream of the run")
     add_json_flag(p)
     add_progress_flag(p)
