@@ -81,41 +81,65 @@ fn slimfly_q5_agrees_with_booksim2() {
 /// the failed links are given to BookSim2 the other way it takes them: the degraded network as
 /// an anynet file. That file is topolab's own export of the network its explicit failure list
 /// leaves, and topolab simulates that network (built here from the list, not read back from the
-/// file) with the configuration's router.
+/// file) with the configuration's router. The 8x8 mesh is the 8x8 torus with its 16
+/// wrap-around links failed: the same failure lists on `torus:dims=8x8` give the same networks.
 #[test]
 fn mesh_with_failed_links_agrees_with_booksim2() {
     let dir = common::reference_dir();
     let all = common::results(&dir);
-    let intact = build_str("mesh:dims=8x8").unwrap();
+    let mesh = build_str("mesh:dims=8x8").unwrap();
+    let torus = build_str("torus:dims=8x8").unwrap();
+    let list = |name: &str| format!("file:path={}", dir.join(name).display());
+    let wraparound = list("torus_8x8_wraparound.txt");
     let mut report = Vec::new();
     for (name, failed_links, expected_rows) in [
-        ("mesh_8x8", None, 8),
-        ("mesh_8x8_fail4", Some(4), 7),
-        ("mesh_8x8_fail7", Some(7), 6),
+        ("mesh_8x8", 0, 8),
+        ("mesh_8x8_fail4", 4, 7),
+        ("mesh_8x8_fail7", 7, 6),
     ] {
         let config = format!("{name}_min.cfg");
         let setup = read_config(&dir.join(&config)).unwrap();
         assert!(setup.config.booksim_compat);
         assert_eq!(setup.routing, "min_static");
-        let net = match failed_links {
-            None => intact.clone(),
-            Some(count) => {
-                let list = dir.join(format!("{name}.txt"));
-                let degraded =
-                    failures::apply(&intact, &format!("file:path={}", list.display())).unwrap();
-                assert_eq!(degraded.failed_cables, count, "{name}");
-                assert!(degraded.cut_off_endpoints.is_empty(), "{name}");
-                assert_eq!(degraded.network.num_links(), 112 - count);
-                degraded.network
-            }
+        let (from_mesh, from_torus) = if failed_links == 0 {
+            (mesh.clone(), failures::apply(&torus, &wraparound).unwrap())
+        } else {
+            let own = list(&format!("{name}.txt"));
+            let degraded = failures::apply(&mesh, &own).unwrap();
+            assert_eq!(degraded.failed_cables, failed_links, "{name}");
+            assert!(degraded.cut_off_endpoints.is_empty(), "{name}");
+            (
+                degraded.network,
+                failures::apply(&torus, &format!("{wraparound}+{own}")).unwrap(),
+            )
         };
-        // BookSim2 ran on exactly this network.
+        assert_eq!(from_mesh.num_links(), 112 - failed_links, "{name}");
+        assert_eq!(from_torus.failed_cables, 16 + failed_links, "{name}");
+        // BookSim2 ran on exactly this network, from the mesh and from the torus.
         let booksim_input = std::fs::read_to_string(dir.join(format!("{name}.anynet"))).unwrap();
-        assert_eq!(anynet::to_string(&net).unwrap(), booksim_input, "{name}");
-        let prep = Prepared::new(&net, &setup.routing, &setup.config, &Silent).unwrap();
+        assert_eq!(
+            anynet::to_string(&from_mesh).unwrap(),
+            booksim_input,
+            "{name}"
+        );
+        let torus_input = anynet::to_string(&from_torus.network).unwrap();
+        assert_eq!(torus_input, booksim_input, "{name} from the torus");
+        let prep = Prepared::new(&from_mesh, &setup.routing, &setup.config, &Silent).unwrap();
         let rows = rows_of(&all, &config);
         assert_eq!(rows.len(), expected_rows, "{config}");
         report.extend(check_rows(name, &prep, &rows.iter().collect::<Vec<_>>()));
+        // The degraded torus runs as the degraded mesh does.
+        let prep_torus =
+            Prepared::new(&from_torus.network, &setup.routing, &setup.config, &Silent).unwrap();
+        let (a, b) = (
+            run(&prep, "uniform", 0.1, &Silent).unwrap(),
+            run(&prep_torus, "uniform", 0.1, &Silent).unwrap(),
+        );
+        assert_eq!(
+            (a.avg_latency, a.accepted_throughput, a.cycles),
+            (b.avg_latency, b.accepted_throughput, b.cycles),
+            "{name}"
+        );
     }
     println!("{}", report.join("\n"));
 }
