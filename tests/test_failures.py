@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from collections import defaultdict
+from collections.abc import Sequence
 
 import networkx as nx
 import pytest
@@ -24,10 +25,11 @@ def run(capsys, *argv):
     return code, out, err
 
 
-def minimal_bound(graph: nx.Graph, endpoints: dict[int, int]) -> float:
-    """1 / the busiest directed link's load under uniform traffic when every router splits what
-    it forwards evenly over its neighbours one hop closer to the destination (topolab's ``min``),
-    computed here from networkx distances alone."""
+def minimal_loads(graph: nx.Graph, endpoints: dict[int, int]) -> dict[tuple[int, int], float]:
+    """The load per cable of every directed link under uniform traffic when every router splits
+    what it forwards over its neighbours one hop closer to the destination in proportion to the
+    cables to each (topolab's ``min``: a port drawn at random), computed here from networkx
+    distances alone. Demands are in units of one endpoint's injection rate."""
     total = sum(endpoints.values())
     load: dict[tuple[int, int], float] = defaultdict(float)
     for t in graph:
@@ -38,41 +40,59 @@ def minimal_bound(graph: nx.Graph, endpoints: dict[int, int]) -> float:
         for r in sorted(graph, key=lambda v: -dist[v]):
             if r == t or not flow[r]:
                 continue
-            closer = [v for v in graph[r] if dist[v] == dist[r] - 1]
-            for v in closer:
-                share = flow[r] / len(closer)
-                load[r, v] += share
+            closer = {v: graph[r][v]["width"] for v in graph[r] if dist[v] == dist[r] - 1}
+            cables = sum(closer.values())
+            for v, width in closer.items():
+                share = flow[r] * width / cables
+                load[r, v] += share / width
                 flow[v] += share
-    return 1 / max(load.values())
+    return {arc: load.get(arc, 0.0) for u, v in graph.edges for arc in ((u, v), (v, u))}
 
 
-def degraded_in_networkx(net: topolab.Network, dead: list[tuple[int, int]]):
+def degraded_in_networkx(net: topolab.Network, dead: list[tuple[int, int]], dead_routers: Sequence[int] = ()):
     graph = net.to_networkx()
     graph.remove_edges_from(dead)
+    graph.remove_nodes_from(dead_routers)
     endpoints = dict(enumerate(net.endpoints))
     kept = max(nx.connected_components(graph), key=lambda c: (sum(endpoints[r] for r in c), -min(c)))
     sub = graph.subgraph(kept).copy()
     return sub, {r: endpoints[r] for r in sub}
 
 
-@pytest.mark.parametrize("spec", ["slimfly:q=5,p=3", "dragonfly:a=4,h=2", "torus:dims=5x5"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "slimfly:q=5,p=3",
+        "dragonfly:a=4,h=2",
+        "torus:dims=5x5",
+        "mesh:dims=4x6",
+        # Links of 2 cables along the first dimension: the split weighs a neighbour by its cables.
+        "hyperx:dims=3x4,widths=2x1,p=2",
+    ],
+)
 @pytest.mark.parametrize("share", [0.05, 0.15])
-def test_static_bound_on_a_degraded_graph_agrees_with_networkx(tmp_path, spec, share):
+@pytest.mark.parametrize("routers", [0, 2])
+def test_static_bound_on_a_degraded_graph_agrees_with_networkx(tmp_path, spec, share, routers):
     net = topolab.build(spec)
-    rng = random.Random(f"{spec}/{share}")
+    rng = random.Random(f"{spec}/{share}/{routers}")
     links = [(a, b) for a, b, _, _ in net.links]
     dead = rng.sample(links, round(share * len(links)))
+    dead_routers = rng.sample(range(net.num_routers), routers)
     listed = tmp_path / "dead.txt"
-    listed.write_text("".join(f"link {a} {b}\n" for a, b in dead))
-    lost = topolab.apply_failures(net, f"file:path={listed}")
-    graph, endpoints = degraded_in_networkx(net, dead)
-    assert lost.network.num_routers == graph.number_of_nodes()
-    assert lost.network.num_links == graph.number_of_edges()
-    assert lost.surviving_endpoints == sum(endpoints.values()) == lost.network.num_endpoints
-    expected = minimal_bound(graph, endpoints)
-    assert channel_load(lost.network, "min", progress=False).throughput_bound == pytest.approx(
-        expected, rel=1e-9
+    listed.write_text(
+        "".join(f"link {a} {b}\n" for a, b in dead) + "".join(f"router {r}\n" for r in dead_routers)
     )
+    lost = topolab.apply_failures(net, f"file:path={listed}")
+    graph, endpoints = degraded_in_networkx(net, dead, dead_routers)
+    assert lost.network.num_routers == graph.number_of_nodes()
+    assert lost.network.num_links == sum(w for _, _, w in graph.edges(data="width"))
+    assert lost.surviving_endpoints == sum(endpoints.values()) == lost.network.num_endpoints
+    assert sorted(lost.router_ids) == sorted(graph.nodes)
+    expected = minimal_loads(graph, endpoints)
+    found = channel_load(lost.network, "min", progress=False)
+    # Every directed link's load, not only the busiest: the same multiset of loads.
+    assert sorted(found.loads) == pytest.approx(sorted(expected.values()), rel=1e-9, abs=1e-12)
+    assert found.throughput_bound == pytest.approx(1 / max(expected.values()), rel=1e-9)
 
 
 def test_build_with_failures_is_apply_failures():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 import pathlib
@@ -80,6 +81,50 @@ def test_booksim_config_reproduces_the_reference_row(reference):
     assert abs(r.avg_latency - 14.34) / 14.34 < 0.05
     assert abs(r.accepted_throughput - 0.2994) < 0.03
     assert abs(r.cycles - 6047) < 100
+
+
+def _sim_json(args: list[str], capsys) -> tuple[dict, str]:
+    assert main(["sim", *args, "--json", "--no-progress"]) == 0
+    out = capsys.readouterr()
+    return json.loads(out.out), out.err
+
+
+def test_booksim_config_with_failures_runs_the_degraded_network(reference, capsys):
+    # The intact mesh's BookSim2 config with an explicit failure list must simulate the network
+    # BookSim2 ran as mesh_8x8_fail4_min.cfg (topolab's anynet export of the same degraded mesh).
+    fail4 = reference / "mesh_8x8_fail4.txt"
+    cfg = str(reference / "mesh_8x8_min.cfg")
+    failed, err = _sim_json(["--booksim", cfg, "--failures", f"file:path={fail4}", "--load", "0.1"], capsys)
+    assert "4 of 112 cables" in err
+    as_file, _ = _sim_json(["--booksim", str(reference / "mesh_8x8_fail4_min.cfg"), "--load", "0.1"], capsys)
+    intact, _ = _sim_json(["--booksim", cfg, "--load", "0.1"], capsys)
+    keys = ("avg_latency", "accepted_throughput", "avg_hops", "cycles")
+    pick = lambda doc: [doc.get("result", doc)[k] for k in keys]  # noqa: E731
+    assert pick(failed) == pick(as_file)
+    assert pick(failed) != pick(intact)
+    # And BookSim2's row for it (results.csv: mesh_8x8_fail4_min.cfg at 0.1).
+    with open(reference / "results.csv") as fh:
+        row = next(
+            r
+            for r in csv.DictReader(fh)
+            if r["config"] == "mesh_8x8_fail4_min.cfg" and r["offered_load"] == "0.1"
+        )
+    latency, accepted = pick(failed)[:2]
+    assert abs(latency - float(row["avg_packet_latency"])) / float(row["avg_packet_latency"]) < 0.05
+    assert abs(accepted - float(row["accepted_throughput"])) < 0.03
+
+
+def test_booksim_link_failures_are_refused_with_the_way_to_give_them(tmp_path, reference, capsys):
+    text = (reference / "mesh_8x8_min.cfg").read_text()
+    text = text.replace("mesh_8x8.anynet", str(reference / "mesh_8x8.anynet"))
+    zero = tmp_path / "zero.cfg"
+    zero.write_text(text + "\nlink_failures = 0;\nfail_seed = 7;\n")
+    assert topolab.from_booksim(zero).network.num_links == 112
+    some = tmp_path / "some.cfg"
+    some.write_text(text + "\nlink_failures = 3;\nfail_seed = 7;\n")
+    assert main(["sim", "--booksim", str(some)]) == 2
+    err = capsys.readouterr().err
+    assert "link_failures" in err and "--failures file:path=" in err
 
 
 def test_exchange_runs_to_completion():

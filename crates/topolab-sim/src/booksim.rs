@@ -7,6 +7,8 @@
 //! (k = p, n = 1: topolab's dragonfly a = 2p, h = p with BookSim2's fixed channel latencies of
 //! 10 cycles local and 100 global). Routing functions: anynet `min` -> min_static, torus/mesh
 //! `dim_order` -> dor, dragonflynew `min` / `ugal` -> dragonfly_min / dragonfly_ugal.
+//! `link_failures` is accepted at 0 only (`fail_seed` is then ignored): BookSim2 cannot run
+//! its own link failures (see `parse_config`); failed links are a topolab failure spec.
 //!
 //! The configuration sets booksim_compat = true, so that the run reproduces BookSim2's router
 //! (see router/iq.rs); the offered load is injection_rate, in flits when
@@ -94,6 +96,8 @@ const TOPOLOGY_KEYS: &[&str] = &[
     "traffic",
     "injection_rate",
     "injection_rate_uses_flits",
+    "link_failures",
+    "fail_seed",
 ];
 
 /// A run described by a BookSim2 configuration.
@@ -231,6 +235,21 @@ pub fn parse_config(text: &str, dir: &Path, path: &str) -> Result<BooksimSetup> 
             allowed.to_string(),
         ))
     };
+    // BookSim2 (commit 28f43299) cannot run its own link failures: KNCube::InsertRandomFaults
+    // aborts on its `node != -1` assertion for any count above 0 (the loop assigns a shadowed
+    // `node`), and of its routing functions only planar_adapt_mesh looks at a failed channel.
+    // The failed links are given to topolab as a failure spec instead.
+    match int("link_failures", 0)? {
+        0 => {}
+        other => {
+            return Err(bad(
+                "link_failures",
+                &other.to_string(),
+                "0; BookSim2 aborts on any other count, give the failed links to topolab as \
+                 --failures file:path=LIST (docs/resilience.md)",
+            ))
+        }
+    }
     let topology = get("topology").ok_or_else(|| err(path, "no 'topology' given".into()))?;
     let rf = get("routing_function").unwrap_or("");
     let (network, network_spec, routing) = match topology {

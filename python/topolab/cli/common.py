@@ -19,7 +19,12 @@ def network_from_argument(text: str, fmt: str | None = None, failures: str | Non
     """The network a command names (``topolab.network.network_from_argument``: a file path or a
     spec string); with ``failures`` (``--failures``) the network that survives them, what was
     lost said on stderr."""
-    net = network_at(text, fmt)
+    return network_surviving(network_at(text, fmt), failures)
+
+
+def network_surviving(net: Network, failures: str | None) -> Network:
+    """``net``, or with ``failures`` (``--failures``) the network that survives them, what was
+    lost said on stderr."""
     if failures is None:
         return net
     lost = topolab.apply_failures(net, failures)

@@ -18,6 +18,7 @@ from topolab.cli.common import (
     add_seed_flag,
     json_document,
     network_from_argument,
+    network_surviving,
     print_json,
     print_table,
 )
@@ -151,7 +152,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         args.plot = check_output_file("sim", "--plot", args.plot, figure_extensions())
     if args.booksim:
         setup = from_booksim(args.booksim)
-        net = setup.network
+        net = network_surviving(setup.network, args.failures)
         routing = args.routing or setup.routing
         traffic = args.traffic or setup.traffic
         load = args.load if args.load is not None else setup.load
