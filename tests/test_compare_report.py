@@ -37,8 +37,9 @@ def report(result, tmp_path_factory):
 
 
 def test_every_file_is_written(report):
-    # the latency-load plot only with simulation data (tests/test_compare_simulate.py)
-    assert set(report) == set(FILES) - {"latency_load"}
+    # the latency-load and workload plots only with simulation data (tests/test_compare_simulate.py,
+    # tests/test_workload.py)
+    assert set(report) == set(FILES) - {"latency_load", "workload"}
     for path in report.values():
         with open(path, "rb") as f:
             assert f.read(1), path

@@ -154,3 +154,49 @@ def test_flow_level_options_are_checked() -> None:
         simgrid.run_workload(MESH, "allreduce", sends="sometimes")
     with pytest.raises(topolab.ParameterError, match="config"):
         simgrid.run_app(MESH, "allreduce", config=("smpi/allreduce:lr",))
+
+
+def test_experiment_kind_runs_the_same_workload() -> None:
+    from topolab.experiment import run_experiment
+
+    jobs = ["allreduce:bytes=8KiB,ranks=50", "halo3d:bytes=1KiB"]
+    case = {"network": "slimfly:q=5,p=2", "jobs": jobs, "seed": 3}
+    frame = run_experiment({"name": "workload", "kind": "workload", "cases": [case]}, progress=False)
+    row = frame.iloc[0]
+    assert row["status"] == "ok"
+    direct = topolab.run_workload(case["network"], case["jobs"], seed=3, progress=False)
+    assert row["completion_cycles"] == direct.completion_cycles
+    assert list(row["job_cycles"]) == [j.completion_cycles for j in direct.jobs]
+    with pytest.raises(topolab.ParameterError, match="jobs"):
+        run_experiment({"name": "bad", "kind": "workload", "cases": [{"network": "slimfly:q=5", "jobs": 3}]})
+
+
+def test_compare_adds_the_workload_as_a_column_and_an_objective(tmp_path) -> None:
+    job = "allreduce:bytes=16KiB,algorithm=rabenseifner,ranks=32"
+    frame = topolab.compare(
+        radix=16,
+        endpoints=200,
+        families="slimfly,dragonfly",
+        simulate_scaled=True,
+        sim_endpoints=150,
+        workload=job,
+        output=str(tmp_path / "report"),
+        progress=False,
+    )
+    simulated = frame.dropna(subset=["workload_cycles"])
+    assert len(simulated) >= 2
+    assert all(s.startswith(job) for s in simulated["sim_workload"])
+    # Each row's figure is its own network's: the same job run by hand on the network simulated,
+    # with compare's router and VCs and the routing the column names, takes the cycles shown.
+    from topolab.design.simulate import WORKLOAD_PARAMS, _vcs_needed
+
+    for _, row in simulated.iterrows():
+        routing = row["sim_workload"].split(" / ")[1]
+        net = topolab.build(row["sim_network"])
+        vcs = _vcs_needed(net, routing)
+        r = topolab.run_workload(net, job, routing, num_vcs=vcs, progress=False, **WORKLOAD_PARAMS)
+        assert r.jobs[0].completion_cycles == row["workload_cycles"], row["name"]
+    assert (tmp_path / "report" / "workload.png").is_file()
+    assert "Workload" in (tmp_path / "report" / "report.html").read_text()
+    with pytest.raises(topolab.ParameterError, match="workload"):
+        topolab.compare(radix=16, endpoints=200, workload=job, progress=False)

@@ -48,6 +48,7 @@ def compare(
     sim_per_family: int = DEFAULT_SIM_PER_FAMILY,
     sim_endpoints: int = DEFAULT_SIM_ENDPOINTS,
     failures: float | None = None,
+    workload: str | None = None,
     output: str | None = None,
     progress: bool | None = None,
     workers: int | None = None,
@@ -68,7 +69,9 @@ def compare(
     at most ``sim_endpoints`` endpoints) and ranks by it instead of the bisection; the searches
     run on ``workers`` processes or the Dask ``scheduler`` and resume from ``sim_results``
     (default: ``output``/simulations). ``failures`` (with ``simulate``): also the saturation load
-    under uniform traffic with that fraction of the cables failed, a column and an objective.
+    under uniform traffic with that fraction of the cables failed, a column and an objective;
+    ``workload`` (with ``simulate``): also each simulated design's completion time of that job
+    (a workload spec, docs/workloads.md), a column and an objective.
     With ``output`` a directory, writes the HTML report, the plots and the data there
     (``topolab.report.write_report``). Same arguments, same result (except ``measure_s``, the
     time each design took).
@@ -94,6 +97,7 @@ def compare(
         simulate_scaled=simulate_scaled,
         sim_per_family=sim_per_family,
         failures=failures,
+        workload=workload,
         sim_endpoints=sim_endpoints,
     )
     if sim_results is None and output is not None and settings.simulate:

@@ -27,12 +27,15 @@ from topolab.routing import warn_if_not_deadlock_free
 from topolab.sim import TrafficPattern, _patterns
 
 __all__ = [
+    "WORKLOAD_POINT_KEYS",
     "JobResult",
     "PhaseTime",
     "WorkloadResult",
+    "check_workload_point",
     "run_workload",
     "workload_messages",
     "workload_patterns",
+    "workload_point",
 ]
 
 
@@ -213,3 +216,54 @@ def workload_messages(net: Network | str, jobs: str | Sequence[str]) -> list[dic
 def workload_patterns() -> list[TrafficPattern]:
     """Every built-in workload with its aliases and declared parameters."""
     return _patterns(_core.workload_patterns())
+
+
+WORKLOAD_POINT_KEYS = ("network", "jobs", "routing", "seed", "packet_bytes", "slowdown")
+
+
+def workload_point(params: dict[str, Any]) -> dict[str, Any]:
+    """One experiment point of kind "workload": ``network``, ``jobs`` (a workload spec or a list
+    of them), ``routing`` (min), ``seed``, ``packet_bytes`` (256), ``slowdown`` (false); every
+    other key is a router parameter (``sim_params()``). Results: the run's totals and, as lists
+    with one entry per job, each job's name, completion time, bus bandwidth over a link's and
+    (with ``slowdown``) slowdown."""
+    router_params = {k: v for k, v in params.items() if k not in WORKLOAD_POINT_KEYS}
+    jobs = params["jobs"]
+    r = run_workload(
+        str(params["network"]),
+        jobs if isinstance(jobs, str) else list(jobs),
+        str(params.get("routing", "min")),
+        seed=int(params.get("seed", DEFAULT_SEED)),
+        packet_bytes=int(params.get("packet_bytes", 256)),
+        slowdown=bool(params.get("slowdown", False)),
+        progress=False,
+        **router_params,
+    )
+    return {
+        "completion_cycles": r.completion_cycles,
+        "packets": r.packets,
+        "delivered_packets": r.delivered_packets,
+        "avg_latency": r.avg_latency,
+        "job_names": [j.name for j in r.jobs],
+        "job_cycles": [j.completion_cycles for j in r.jobs],
+        "busbw_link_fraction": [j.busbw_link_fraction for j in r.jobs],
+        "slowdown": [j.slowdown for j in r.jobs],
+        "wall_seconds": r.wall_seconds,
+    }
+
+
+def check_workload_point(params: dict[str, Any]) -> None:
+    """Before any point runs: ``jobs`` a spec or a list of specs, text ``routing``, integer
+    ``seed`` and ``packet_bytes``, a boolean ``slowdown``, router parameters the simulator takes
+    and a network that builds (the jobs are read against the network when the point runs)."""
+    from topolab.sim import check_network
+
+    _jobs("workload", params["jobs"])
+    if "routing" in params:
+        text_arg("workload", "routing", params["routing"], "a name, e.g. 'min'")
+    int_arg("workload", "seed", params.get("seed", DEFAULT_SEED))
+    int_arg("workload", "packet_bytes", params.get("packet_bytes", 256), 1, U32_MAX)
+    if not isinstance(params.get("slowdown", False), bool):
+        raise bad("workload", "slowdown", params["slowdown"], "true or false")
+    _core.check_sim_params({k: v for k, v in params.items() if k not in WORKLOAD_POINT_KEYS})
+    check_network("workload", params["network"])

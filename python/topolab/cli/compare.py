@@ -63,6 +63,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         sim_endpoints=args.sim_endpoints,
         sim_per_family=args.sim_per_family,
         failures=args.failures,
+        workload=args.workload,
         per_family=None if args.all else args.per_family,
         seed=args.seed,
     )
@@ -215,6 +216,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="F",
         help="with --simulate: also the saturation load under uniform traffic with this fraction "
         "of the cables failed (e.g. 0.05), a column and an objective (docs/resilience.md)",
+    )
+    p.add_argument(
+        "--workload",
+        metavar="JOB",
+        help="with --simulate: also the completion time of this job on each simulated design "
+        "(a workload spec, e.g. allreduce:bytes=1MiB,algorithm=rabenseifner; docs/workloads.md), "
+        "a column and an objective",
     )
     add_runner_flags(p, "the simulations")
     p.add_argument(

@@ -59,7 +59,8 @@ class CompareSettings(Summarized):
     ``simulate``: each family's best ``sim_per_family`` designs simulated at their size, or with
     ``simulate_scaled`` as members of at most ``sim_endpoints`` endpoints (docs/compare.md §5);
     ``failures``: also their saturation load under uniform traffic with this fraction of the
-    cables failed (``links:fraction=F,seed=seed``, docs/resilience.md).
+    cables failed (``links:fraction=F,seed=seed``, docs/resilience.md); ``workload``: also their
+    completion time of this job (a workload spec, docs/workloads.md), a column and an objective.
 
     One machine room for cost and latency: routers are placed on ``floor`` by their family's
     rule (docs/physical.md), cables priced with ``catalog``; latency is Fastest Routing with
@@ -85,6 +86,7 @@ class CompareSettings(Summarized):
     sim_endpoints: int = DEFAULT_SIM_ENDPOINTS
     sim_per_family: int = DEFAULT_SIM_PER_FAMILY
     failures: float | None = None
+    workload: str | None = None
 
     def __post_init__(self) -> None:
         int_arg("compare", "radix", self.radix, 3, MAX_RADIX)
@@ -112,6 +114,15 @@ class CompareSettings(Summarized):
                     "failures",
                     self.failures,
                     "None without simulate (the saturation load with failed cables is simulated)",
+                )
+        if self.workload is not None:
+            text_arg("compare", "workload", self.workload, "a workload spec, e.g. 'allreduce:bytes=1MiB'")
+            if not self.simulate:
+                raise bad(
+                    "compare",
+                    "workload",
+                    self.workload,
+                    "None without simulate (the workload runs in the cycle-accurate simulator)",
                 )
         object.__setattr__(self, "families", family_names(self.families))
 

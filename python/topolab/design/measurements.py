@@ -144,7 +144,8 @@ def objectives_for(settings: CompareSettings) -> dict[str, str]:
     """The Pareto objectives: cost per endpoint, bandwidth, average latency. Bandwidth is the
     METIS bisection per endpoint, or with ``simulate`` the simulated saturation load
     under uniform and under worst-case traffic (what the routing actually delivers), and with
-    ``failures`` under uniform traffic with that fraction of the cables failed."""
+    ``failures`` under uniform traffic with that fraction of the cables failed; with ``workload``
+    also the job's completion time."""
     if not settings.simulate:
         return dict(DEFAULT_OBJECTIVES)
     return {
@@ -152,6 +153,7 @@ def objectives_for(settings: CompareSettings) -> dict[str, str]:
         "saturation_uniform": "max",
         "saturation_worst": "max",
         **({"saturation_failed": "max"} if settings.failures is not None else {}),
+        **({"workload_cycles": "min"} if settings.workload is not None else {}),
         "avg_latency_ns": "min",
     }
 

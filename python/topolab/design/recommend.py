@@ -53,6 +53,7 @@ METRICS: dict[str, tuple[str, str, Callable[[float], str]]] = {
     "saturation_uniform": ("saturation load (uniform)", "max", _percent),
     "saturation_worst": ("saturation load (worst case)", "max", _percent),
     "saturation_failed": ("saturation load (cables failed)", "max", _percent),
+    "workload_cycles": ("workload completion", "min", _unit("cycles")),
     "resilience": ("links removable before disconnection", "max", _percent),
 }
 # Described for the recommended configuration when measured, besides the objectives.

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +58,8 @@ SIM_CHOICES: dict[str, SimChoice] = {
 # blocking), and a congested link never fills its output, so credit-based adaptive routing does
 # not see it (docs/compare.md §5, "The router").
 SIM_PARAMS: dict[str, Any] = {"sample_period": 200, "internal_speedup": 2.0}
+# A workload run has no sample periods: the router only.
+WORKLOAD_PARAMS: dict[str, Any] = {"internal_speedup": SIM_PARAMS["internal_speedup"]}
 
 
 def router_summary() -> str:
@@ -78,6 +81,9 @@ COLUMNS = (
     "saturation_uniform",
     "saturation_worst",
     "saturation_failed",
+    "workload_cycles",
+    "workload_busbw",
+    "sim_workload",
     "sim_network",
     "sim_endpoints",
     "sim_full_size",
@@ -249,6 +255,7 @@ def simulate_designs(
         None if settings.failures is None else f"links:fraction={settings.failures},seed={settings.seed}"
     )
     vcs: dict[tuple[str, str], int] = {}
+    workload_cases: dict[tuple[str, str], dict[str, Any]] = {}
     # flits in flight per cycle grow with endpoints x hops: the searches' expected cost
     expected_cost: dict[str, int] = {}
     router = router_summary()
@@ -318,6 +325,17 @@ def simulate_designs(
                 "num_vcs": vcs[spec, routing],
                 **SIM_PARAMS,
             }
+        if settings.workload is not None and (spec, choice.uniform_routing) in vcs:
+            row["sim_workload"] = f"{settings.workload} / {choice.uniform_routing}"
+            row["_workload"] = (spec, choice.uniform_routing)
+            workload_cases[spec, choice.uniform_routing] = {
+                "network": spec,
+                "jobs": [settings.workload],
+                "routing": choice.uniform_routing,
+                "seed": settings.seed,
+                "num_vcs": vcs[spec, choice.uniform_routing],
+                **WORKLOAD_PARAMS,
+            }
         rows.append(row)
 
     found: dict[tuple[str, str, str, str | None], dict[str, Any]] = {}
@@ -339,7 +357,33 @@ def simulate_designs(
             failed = failed if isinstance(failed, str) else None
             found[record["network"], record["routing"], record["traffic"], failed] = record
 
+    ran: dict[tuple[str, str], dict[str, Any]] = {}
+    if workload_cases:
+        frame = run_experiment(
+            {
+                "name": f"compare: {len(workload_cases)} workload runs",
+                "kind": "workload",
+                "cases": sorted(workload_cases.values(), key=lambda case: -expected_cost[case["network"]]),
+            },
+            results=None if results is None else os.path.join(results, "workload"),
+            workers=workers,
+            scheduler=scheduler,
+            progress=progress,
+        )
+        for record in frame.to_dict("records"):
+            ran[record["network"], record["routing"]] = record
+
     for row in rows:
+        case = row.pop("_workload", None)
+        record = ran.get(case) if case is not None else None
+        if record is not None:
+            if record["status"] != "ok":
+                row.setdefault("_notes", []).append(f"workload: {record['error']}")
+            else:
+                row["workload_cycles"] = record["completion_cycles"]
+                row["workload_busbw"] = record["busbw_link_fraction"][0]
+                row["sim_runs"] += 1
+                row["sim_cpu_s"] += float(record.get("cpu_s", math.nan))
         notes = row.pop("_notes", None)
         searched = row.pop("_cases", {})
         if notes is None:

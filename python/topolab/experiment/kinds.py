@@ -156,7 +156,17 @@ def resolve(target: Callable | str, what: str) -> Callable:
 
 # --- the kinds topolab ships --------------------------------------------------------------------
 
-BUILTIN_KINDS = ("info", "simulate", "sweep", "saturation", "exchange", "analyze", "cost", "latency")
+BUILTIN_KINDS = (
+    "info",
+    "simulate",
+    "sweep",
+    "saturation",
+    "exchange",
+    "workload",
+    "analyze",
+    "cost",
+    "latency",
+)
 # Parameters of the built-in kinds whose values are names or specs (a string each).
 TEXT_PARAMS = ("routing", "traffic", "exchange", "floor", "catalog")
 
@@ -306,6 +316,17 @@ register_kind(
     validate=check_exchange_point,
     summary="one fixed exchange (alltoall, nn3d, ...) run to completion (topolab.run_exchange): network, "
     "exchange, routing, seed and router parameters; completion cycles, packets, effective throughput",
+)
+
+
+register_kind(
+    "workload",
+    "topolab.workload:workload_point",
+    required=["network", "jobs"],
+    validate="topolab.workload:check_workload_point",
+    summary="message-level workloads (collectives, pipelines, halos; one job or several) run to "
+    "completion (topolab.run_workload): network, jobs, routing, seed, packet_bytes, slowdown and router "
+    "parameters; completion cycles, per job its cycles, bus bandwidth and slowdown",
 )
 
 

@@ -33,6 +33,7 @@ FILES = {
     "moore": "moore_bound.png",
     "cable_lengths": "cable_lengths.png",
     "latency_load": "latency_load.png",
+    "workload": "workload.png",
 }
 # The recommended design and the next front members in the cable-length histogram.
 CABLE_HISTOGRAM_DESIGNS = 5
@@ -95,10 +96,13 @@ def write_report(c: Comparison, directory: Union[str, os.PathLike]) -> dict[str,
     }
     if plots.has_simulation(c.frame):
         images["latency_load"] = plots.png(plots.latency_load(c.frame))
+    if plots.has_workload(c.frame):
+        images["workload"] = plots.png(plots.workload_cost(c.frame, styles=styles))
     for name, data in images.items():
         write_bytes(paths[name], data)
-    if "latency_load" not in images:  # drawn only with simulation results
-        del paths["latency_load"]
+    for kind in ("latency_load", "workload"):  # drawn only with simulation results
+        if kind not in images:
+            del paths[kind]
     listed = {kind: FILES[kind] for kind in paths if kind != "html"}
     write_text(paths["html"], html.render(c, images, listed, styles))
     return paths

@@ -152,6 +152,36 @@ def _figures(c: Comparison, images: dict[str, bytes]) -> list[dict[str, Any]]:
                 image="latency_load",
             )
         out.append(entry)
+    if "workload" in images:
+        data = c.frame.dropna(subset=["workload_cycles"])
+        out.append(
+            {
+                "key": "workload",
+                "title": "Workload",
+                "text": "Completion time of the job given to --workload (docs/workloads.md) on each "
+                "simulated design, in the simulator's cycles, with its bus bandwidth (NCCL's busbw) over "
+                "one link's; the job runs on the network simulated (the design or its stand-in), on as "
+                "many ranks as the job asks (default: every endpoint), with the family's routing for "
+                "uniform traffic.",
+                "table": table(
+                    data,
+                    [
+                        "rank",
+                        "name",
+                        "cost_per_endpoint",
+                        "workload_cycles",
+                        "workload_busbw",
+                        "sim_endpoints",
+                        "sim_workload",
+                    ],
+                    "workload-table",
+                ),
+                "alt": "workload completion against cost per endpoint",
+                "caption": "Completion time of the workload against cost per endpoint, one point per "
+                "simulated design (label: rank @ simulated endpoints); lower left is better.",
+                "image": "workload",
+            }
+        )
     for entry in out:
         key = entry.get("image", entry["key"])
         entry["png"] = base64.b64encode(images[key]).decode("ascii") if key in images else None

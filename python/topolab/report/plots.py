@@ -443,3 +443,45 @@ def latency_load(frame: pd.DataFrame, count: int = LATENCY_LOAD_DESIGNS) -> Figu
     fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8, frameon=False)
     fig.tight_layout(rect=(0, 0.045 * -(-len(labels) // 3) + 0.01, 1, 1))
     return fig
+
+
+def has_workload(frame: pd.DataFrame) -> bool:
+    """True when the frame has simulated workload completion times (``compare --workload``)."""
+    return "workload_cycles" in frame.columns and frame["workload_cycles"].notna().any()
+
+
+@_plain_text
+def workload_cost(frame: pd.DataFrame, styles: dict[str, Style] | None = None) -> Figure:
+    """The --workload job's completion time (cycles) against cost per endpoint, one point per
+    simulated design, labelled with its rank and simulated size: lower left is better."""
+    data = frame.dropna(subset=["workload_cycles", "cost_per_endpoint"])
+    styles = styles or family_styles(data["family_name"])
+    fig = _figure()
+    ax = fig.subplots()
+    for family, rows in data.groupby("family_name", sort=False):
+        style = styles.get(str(family))
+        ax.scatter(
+            rows["cost_per_endpoint"],
+            rows["workload_cycles"],
+            s=46,
+            marker=style.marker if style else "o",
+            color=style.color if style else None,
+            label=str(family),
+            zorder=3,
+        )
+        for _, row in rows.iterrows():
+            ax.annotate(
+                f"#{int(row['rank'])} @ {int(row['sim_endpoints']):,}",
+                (row["cost_per_endpoint"], row["workload_cycles"]),
+                textcoords="offset points",
+                xytext=(5, 4),
+                fontsize=8,
+            )
+    ax.set_xlabel("cost per endpoint (USD)")
+    ax.set_ylabel("workload completion (cycles)")
+    workload = data["sim_workload"].dropna()
+    ax.set_title(_short(str(workload.iloc[0]).split(" / ")[0], 70) if len(workload) else "workload")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, frameon=False)
+    fig.tight_layout()
+    return fig

@@ -99,6 +99,19 @@ COLUMNS = {
             _percent,
             "saturation load, uniform traffic, the fraction of cables given to --failures failed",
         ),
+        Column(
+            "workload_cycles",
+            "workload cycles",
+            _int,
+            "completion time of the --workload job in the simulator (cycles; lower is better)",
+        ),
+        Column(
+            "workload_busbw",
+            "busbw/link",
+            _fixed(3),
+            "the --workload job's bus bandwidth (NCCL's busbw) over one link's bandwidth",
+        ),
+        Column("sim_workload", "workload", str, "workload / routing of the workload run"),
         Column("sim_endpoints", "sim. endpoints", _int, "endpoints of the simulated network"),
         Column(
             "sim_network",
@@ -141,6 +154,7 @@ TERMINAL = (
     "saturation_uniform",
     "saturation_worst",
     "saturation_failed",
+    "workload_cycles",
 )
 FRONT = (
     "rank",
@@ -163,6 +177,8 @@ FRONT = (
     "saturation_uniform",
     "saturation_worst",
     "saturation_failed",
+    "workload_cycles",
+    "workload_busbw",
 )
 # "All measured designs" in the HTML report, narrow enough for a 1024-pixel window: the spec is
 # shown under the design's name, the load and recommendability are in "balance"; the CSV has
@@ -189,11 +205,21 @@ HTML = (
     "saturation_uniform",
     "saturation_worst",
     "saturation_failed",
+    "workload_cycles",
     "tags",
 )
 
 # The simulation section's columns after the saturation ones.
-SIMULATION = ("sim_endpoints", "sim_network", "sim_runs", "sim_cpu_s", "sim_uniform", "sim_worst", "sim_note")
+SIMULATION = (
+    "sim_endpoints",
+    "sim_network",
+    "sim_runs",
+    "sim_cpu_s",
+    "sim_uniform",
+    "sim_worst",
+    "sim_workload",
+    "sim_note",
+)
 
 
 def present(frame: pd.DataFrame, keys: Sequence[str]) -> list[Column]:

@@ -20,6 +20,7 @@ OBJECTIVE_WORDS = {
     "saturation_uniform": "simulated saturation load, uniform traffic (higher)",
     "saturation_worst": "simulated saturation load, worst-case traffic (higher)",
     "saturation_failed": "simulated saturation load, uniform traffic, cables failed (higher)",
+    "workload_cycles": "simulated completion time of the --workload job (lower)",
 }
 FRONT_ROWS = 10  # front members listed on the terminal; the report lists them all
 
