@@ -325,15 +325,17 @@ def simulate_designs(
                 "num_vcs": vcs[spec, routing],
                 **SIM_PARAMS,
             }
-        if settings.workload is not None and (spec, choice.uniform_routing) in vcs:
-            row["sim_workload"] = f"{settings.workload} / {choice.uniform_routing}"
-            row["_workload"] = (spec, choice.uniform_routing)
-            workload_cases[spec, choice.uniform_routing] = {
+        # A collective's steps are permutations, the traffic the worst-case routing is chosen
+        # for (adaptive where the family has one).
+        if settings.workload is not None and (spec, choice.worst_routing) in vcs:
+            row["sim_workload"] = f"{settings.workload} / {choice.worst_routing}"
+            row["_workload"] = (spec, choice.worst_routing)
+            workload_cases[spec, choice.worst_routing] = {
                 "network": spec,
                 "jobs": [settings.workload],
-                "routing": choice.uniform_routing,
+                "routing": choice.worst_routing,
                 "seed": settings.seed,
-                "num_vcs": vcs[spec, choice.uniform_routing],
+                "num_vcs": vcs[spec, choice.worst_routing],
                 **WORKLOAD_PARAMS,
             }
         rows.append(row)

@@ -162,7 +162,7 @@ def _figures(c: Comparison, images: dict[str, bytes]) -> list[dict[str, Any]]:
                 "simulated design, in the simulator's cycles, with its bus bandwidth (NCCL's busbw) over "
                 "one link's; the job runs on the network simulated (the design or its stand-in), on as "
                 "many ranks as the job asks (default: every endpoint), with the family's routing for "
-                "uniform traffic.",
+                "its worst case (adaptive where the family has one: a collective's steps are permutations).",
                 "table": table(
                     data,
                     [
