@@ -59,6 +59,24 @@ def test_sweep_load_gives_a_curve_and_a_saturation_point():
     ok = df[~df["saturated"]]
     assert ok["avg_latency"].is_monotonic_increasing
     assert df.attrs["saturation_throughput"] >= sat * 0.97
+    # The bracket: the lowest saturated run above the saturation load, no run inside it, at most
+    # the tolerance wide after the bisection.
+    above = df.attrs["saturated_load"]
+    assert sat < above <= sat + 0.05
+    assert bool(df.loc[df["offered_load"] == above, "saturated"].iloc[0])
+    assert not ((df["offered_load"] > sat) & (df["offered_load"] < above)).any()
+
+
+def test_sweep_cli_prints_and_writes_the_bracket(capsys):
+    args = ["sim", "slimfly:q=5,p=4", "--sweep", "--loads", "0.4,0.9", "--tolerance", "0.1"]
+    fast = ["--sample-period", "300", "--warmup-periods", "1", "--max-samples", "3", "--no-progress"]
+    assert main([*args, *fast, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    lo, hi = doc["saturation_load"], doc["saturated_load"]
+    verdicts = {p["offered_load"]: p["saturated"] for p in doc["points"]}
+    assert verdicts[lo] is False and verdicts[hi] is True and 0 < hi - lo <= 0.1
+    assert main([*args, *fast]) == 0
+    assert f"saturation: load {lo:.4g} (within [{lo:.4g}, {hi:.4g}])" in capsys.readouterr().out
 
 
 def test_sweep_load_stops_at_the_first_saturated_listed_load_unless_every_load():
