@@ -45,6 +45,11 @@ UNITS = {
     "diameter": "router-to-router hops",
     "enumerate_s": "s",
     "measure_s": "s",
+    # the simulated saturation load's bracket (saturation_worst, saturation_failed alike)
+    "saturation_uniform": "flits/sending endpoint/cycle (highest load the search carried)",
+    "saturation_uniform_upper": "flits/sending endpoint/cycle (lowest load the search saturated at)",
+    "sim_curve_uniform": "JSON [[offered, accepted (flits/endpoint/cycle), avg latency (cycles), "
+    "accepted 95% half-width, latency 95% half-width], ...]",
 }
 
 
