@@ -187,3 +187,24 @@ def test_sim_params_and_routings_are_listed():
     assert {"credit_delay", "internal_speedup", "packet_size", "warmup_periods", "sample_period"} <= names
     assert {r.name for r in topolab.routings()} >= {"min", "min_static", "valiant", "dor"}
     assert not math.isnan(topolab.simulate("torus:dims=3", "dor", load=0.1, **FAST).avg_latency)
+
+
+def test_precision_ends_a_run_once_both_intervals_are_narrow_enough(capsys):
+    # Near saturation BookSim2's rule measures on while the latency still changes; a loose
+    # precision ends the run at the three measured periods that rule needs at least.
+    kw = {**FAST, "max_samples": 24, "seed": 1}
+    default = topolab.simulate("slimfly:q=5,p=4", load=0.6, **kw)
+    loose = topolab.simulate("slimfly:q=5,p=4", load=0.6, precision=0.2, **kw)
+    assert loose.precision_reached and not default.precision_reached
+    assert loose.sample_periods == 1 + 3 < default.sample_periods and loose.cycles < default.cycles
+    for figure in ("accepted_throughput", "avg_latency"):
+        low, high = getattr(loose, f"{figure}_ci95")
+        assert (high - low) / 2 < 0.2 * getattr(loose, figure)
+    # the flag comes from the parameter table; the JSON says whether the precision was reached
+    fast = ["--sample-period", "300", "--warmup-periods", "1", "--max-samples", "24", "--seed", "1"]
+    args = ["sim", "slimfly:q=5,p=4", "--load", "0.6", "--precision", "0.2", "--json", "--no-progress"]
+    assert main([*args, *fast]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["precision_reached"] is True and doc["inputs"]["router"]["precision"] == 0.2
+    with pytest.raises(topolab.ParameterError, match="precision"):
+        topolab.simulate("slimfly:q=5,p=4", precision=2)

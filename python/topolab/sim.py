@@ -97,6 +97,9 @@ class SimResult(Summarized):
     accepted_throughput_ci95: tuple[float, float] | None = None
     #: 95% confidence interval (low, high) of ``avg_latency``, likewise.
     avg_latency_ci95: tuple[float, float] | None = None
+    #: With ``precision=X``: the measurement ended because both intervals' half-widths were below
+    #: X times their figure (False: it ended at ``max_samples`` or unstable, or X = 0).
+    precision_reached: bool = False
 
     @classmethod
     def _from_core(cls, d: dict[str, Any]) -> SimResult:
@@ -182,7 +185,11 @@ def simulate(
     topolab's ``min_static``); ``router_params``: BookSim2-named parameters (``sim_params()``).
     ``failures``: simulate the network that survives this failure spec
     (``topolab.apply_failures``; traffic runs between the surviving endpoints only).
-    ``show_progress`` is the deprecated name of ``progress``."""
+    ``show_progress`` is the deprecated name of ``progress``. ``precision=X`` (a router
+    parameter): measure until the 95% intervals of accepted throughput and average latency are
+    both within X of their figure (relative half-width, at least 3 measured periods) instead of
+    BookSim2's convergence rule; ``precision_reached`` says whether it was met by
+    ``max_samples`` (docs/simulator.md, "Confidence intervals")."""
     progress = legacy_keyword(progress, show_progress, "simulate")
     # Arguments are checked before the bar starts: a bad one is an error, not a failed run.
     args = (
