@@ -380,7 +380,7 @@ def sim_curve(record: dict[str, Any]) -> str:
 
     def listed(name: str) -> Any:
         # a search stored before a column existed has None or NaN there instead of a list
-        value = record.get(name)
+        value: Any = record.get(name)
         return value if hasattr(value, "__len__") and len(value) == runs else [None] * runs
 
     columns = [

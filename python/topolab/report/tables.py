@@ -258,7 +258,7 @@ def row_cell(row: Any, column: Column) -> str:
     """The cell of ``column`` in ``row`` (a frame row): its value, or with ``column.upper`` the
     interval from it to the row's upper end where the row has one."""
     value = row[column.source]
-    upper = row.get(column.upper) if column.upper else None
+    upper: Any = row.get(column.upper) if column.upper else None
     if _missing(value) or _missing(upper):
         return cell(value, column)
     return bracket(float(value), float(upper))
