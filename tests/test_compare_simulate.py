@@ -196,3 +196,28 @@ def test_the_router_does_not_cap_what_the_network_carries():
     )
     minimal = SAT.static_bound(topolab.build("slimfly:q=5"), "min", "slimfly-worst")
     assert worst["saturation_load"] > 1.5 * minimal, (worst, minimal)
+
+
+def test_sim_precision_reaches_every_search_and_keeps_the_brackets(monkeypatch):
+    import topolab.experiment
+
+    asked: list[dict] = []
+    real = topolab.experiment.run_experiment
+
+    def recording(spec, **kwargs):
+        asked.append(spec)
+        return real(spec, **kwargs)
+
+    monkeypatch.setattr(topolab.experiment, "run_experiment", recording)
+    design = _design(12, 100, "slimfly", q=4, p=3)
+    columns = {}
+    for precision in (0.0, 0.05):
+        settings = CompareSettings(radix=12, endpoints=100, simulate=True, sim_precision=precision)
+        (row,) = S.simulate_designs([design], settings, workers=1, progress=False)
+        columns[precision] = {k: row[k] for k in row if k.startswith("saturation_")}
+    assert all("precision" not in case for case in asked[0]["cases"])
+    assert all(case["precision"] == 0.05 for case in asked[1]["cases"])
+    # runs whose interval decides the verdict early end with the same verdicts here
+    assert columns[0.05] == columns[0.0]
+    with pytest.raises(topolab.ParameterError, match="sim_precision"):
+        CompareSettings(simulate=True, sim_precision=2.0)

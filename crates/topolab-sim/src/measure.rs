@@ -378,6 +378,9 @@ pub fn run_from(
                         latency_seen: seen,
                         last_period_accepted: last_period_acc,
                         measured_periods: ((now - reset_time) / period) as u32,
+                        accepted_interval: Batches::new(&batch_marks)
+                            .accepted(period as f64 * nodes)
+                            .and_then(|rates| batch_means_interval(cur_acc, &rates)),
                     };
                     match clear_verdict(&cfg, &window, phases + 1) {
                         Some(Verdict::Saturated(why)) => {
@@ -684,6 +687,9 @@ struct Window {
     /// `expected_packets` and `flits` of one period.
     period_expected_packets: f64,
     period_flits: f64,
+    /// The 95% interval of `accepted` by batch means over the measured periods (None before
+    /// two).
+    accepted_interval: Option<[f64; 2]>,
 }
 
 /// Measured periods after which a window short of the offered load has settled: in runs
@@ -782,6 +788,49 @@ fn clear_verdict(cfg: &SimConfig, w: &Window, periods: u32) -> Option<Verdict> {
              measured periods, the last of them accepting {:.4}, no less; latency {:.1}, below \
              latency_thres / 2",
             w.accepted, w.load, w.measured_periods, w.last_period_accepted, w.latency_seen,
+        )));
+    }
+    if cfg.precision > 0.0 {
+        return interval_verdict(cfg, w, noise, shortfall, latency_ok);
+    }
+    None
+}
+
+/// With `precision` > 0, between the margins above: the verdict the final test would give
+/// when the accepted rate's 95% interval (batch means, after MIN_PRECISION_PERIODS measured
+/// periods) lies wholly on one side of (1 - saturation_tolerance) x offered: saturated below
+/// it when the last period accepted no more than the window (a network still filling accepts
+/// more in its last period) and the window is short by more than the Bernoulli noise; stable
+/// at or above it when the last period is at or above it too (a collapsing network's last
+/// period falls first) and the latency stays below half the threshold. A large network's windows are narrow, so its runs near saturation, which
+/// otherwise measure every period, end after three.
+fn interval_verdict(
+    cfg: &SimConfig,
+    w: &Window,
+    noise: f64,
+    shortfall: f64,
+    latency_ok: bool,
+) -> Option<Verdict> {
+    let [low, high] = w.accepted_interval?;
+    if (w.measured_periods as usize) < MIN_PRECISION_PERIODS {
+        return None;
+    }
+    let line = (1.0 - cfg.saturation_tolerance) * w.load;
+    let figures = format!(
+        "accepted {:.4}, 95% interval [{low:.4}, {high:.4}] after {} measured periods, the last \
+         accepting {:.4}, against (1 - saturation_tolerance = {}) x offered {} = {line:.4}",
+        w.accepted, w.measured_periods, w.last_period_accepted, cfg.saturation_tolerance, w.load
+    );
+    if high < line && w.last_period_accepted <= w.accepted && shortfall > noise {
+        return Some(Verdict::Saturated(format!(
+            "{figures}: the interval lies below, {shortfall:.0} flits short (Bernoulli noise \
+             {noise:.0})"
+        )));
+    }
+    if low >= line && w.last_period_accepted >= line && latency_ok {
+        return Some(Verdict::Stable(format!(
+            "{figures}: the interval lies above; latency {:.1}, below latency_thres / 2",
+            w.latency_seen
         )));
     }
     None

@@ -81,3 +81,47 @@ fn precision_is_a_fraction() {
         assert!(err.contains("precision") && err.contains(bad), "{err}");
     }
 }
+
+/// compare's runs (200-cycle periods, internal speedup 2, `early_verdict`) on a 100-router
+/// Jellyfish under `randperm`, at loads between the early verdict's margins: with `precision`
+/// the run ends once its accepted throughput's 95% interval lies wholly above (0.348) or below
+/// (0.37) the saturation line, in fewer cycles than the run without it, with the same verdict.
+#[test]
+fn with_early_verdict_an_interval_clear_of_the_line_ends_the_run_with_the_same_verdict() {
+    let net = build_str("jellyfish:routers=100,degree=8,seed=0,p=4").unwrap();
+    let config = |precision: &str| {
+        short(&[
+            ("seed", "0"),
+            ("sample_period", "200"),
+            ("warmup_periods", "3"),
+            ("max_samples", "10"),
+            ("internal_speedup", "2"),
+            ("num_vcs", "6"),
+            ("early_verdict", "true"),
+            ("precision", precision),
+        ])
+    };
+    for (load, saturated) in [(0.348, false), (0.37, true)] {
+        let full = simulate(&net, "min", "randperm", load, &config("0"), &Silent).unwrap();
+        let by_interval =
+            simulate(&net, "min", "randperm", load, &config("0.05"), &Silent).unwrap();
+        assert_eq!(full.saturated, saturated, "{load}: {full:?}");
+        assert_eq!(by_interval.saturated, saturated, "{load}: {by_interval:?}");
+        let side = if saturated { "saturated" } else { "stable" };
+        assert!(
+            by_interval.early_verdict.starts_with(side)
+                && by_interval.early_verdict.contains("95% interval"),
+            "{load}: {}",
+            by_interval.early_verdict
+        );
+        assert!(!full.early_verdict.contains("95% interval"));
+        assert!(by_interval.cycles < full.cycles, "{load}");
+        // the interval lies on the verdict's side of (1 - saturation_tolerance) x offered
+        let [low, high] = by_interval.accepted_throughput_ci95.unwrap();
+        let line = (1.0 - 0.03) * load;
+        assert!(
+            if saturated { high < line } else { low >= line },
+            "{load}: [{low}, {high}]"
+        );
+    }
+}

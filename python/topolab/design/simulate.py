@@ -254,6 +254,8 @@ def simulate_designs(
         None if settings.failures is None else f"links:fraction={settings.failures},seed={settings.seed}"
     )
     vcs: dict[tuple[str, str], int] = {}
+    # the simulator's precision, only when asked (a point's parameters name its stored results)
+    precision = {"precision": settings.sim_precision} if settings.sim_precision else {}
     # flits in flight per cycle grow with endpoints x hops: the searches' expected cost
     expected_cost: dict[str, int] = {}
     router = router_summary()
@@ -305,6 +307,7 @@ def simulate_designs(
                     "tolerance": TOLERANCE,
                     "failures": failed,
                     **SIM_PARAMS,
+                    **precision,
                 }
                 continue
             if (spec, routing) not in vcs:
@@ -322,6 +325,7 @@ def simulate_designs(
                 "tolerance": TOLERANCE,
                 "num_vcs": vcs[spec, routing],
                 **SIM_PARAMS,
+                **precision,
             }
         rows.append(row)
 
