@@ -342,6 +342,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             dest=param.name,
             type=_parse_value(param.kind),
             metavar=param.kind.upper(),
-            help=f"{param.help} (default {param.default or 'none'})",
+            # argparse expands "%" in help texts ("95% confidence intervals")
+            help=f"{param.help} (default {param.default or 'none'})".replace("%", "%%"),
         )
     p.set_defaults(func=cmd_sim)
