@@ -168,6 +168,31 @@ def test_cli_sweep_plot(tmp_path, capsys):
     assert [p["offered_load"] for p in out["points"]] == sorted(p["offered_load"] for p in out["points"])
 
 
+def test_cli_sweep_plot_draws_the_intervals_and_the_bracket(monkeypatch):
+    from matplotlib.container import ErrorbarContainer
+
+    import topolab.cli.sim as cli_sim
+
+    drawn = []
+    monkeypatch.setattr(cli_sim, "save_figure", lambda fig, path, dpi: drawn.append(fig))
+    df = topolab.sweep_load("slimfly:q=5,p=4", "min", loads=[0.3, 0.95], tolerance=0.2, **FAST)
+    cli_sim._plot(df, "curve.png", "test")
+    (ax,) = drawn[0].axes
+    (bars,) = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    # one bar per carried run, as long as the run's latency interval
+    carried = df[~df["saturated"]]
+    lengths = [seg[1][1] - seg[0][1] for seg in bars.lines[2][0].get_segments()]
+    assert lengths == pytest.approx([high - low for low, high in carried["avg_latency_ci95"]])
+    # the bracket shaded from the saturation load to the lowest saturated load
+    (span,) = [p for p in ax.patches if p.get_label().startswith("saturation within")]
+    # a Rectangle (matplotlib >= 3.9) or a Polygon
+    if hasattr(span, "get_width"):
+        xs = [span.get_x(), span.get_x() + span.get_width()]
+    else:
+        xs = list(span.get_xy()[:, 0])
+    assert (min(xs), max(xs)) == pytest.approx((df.attrs["saturation_load"], df.attrs["saturated_load"]))
+
+
 def test_cli_booksim_rejects_unknown_keys(tmp_path, reference, capsys):
     text = (reference / "sf_q5_p4_min.cfg").read_text()
     text = text.replace("slimfly_q5_p4.anynet", str(reference / "slimfly_q5_p4.anynet"))

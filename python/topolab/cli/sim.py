@@ -129,14 +129,22 @@ def _plot(df: Any, path: str, title: str) -> None:
     fig, ax = plt.subplots(figsize=(6, 4))
     ok = df[~df["saturated"]]
     sat = df[df["saturated"]]
-    ax.plot(ok["offered_load"], ok["avg_latency"], "o-", label="average latency")
+    # each run's 95% confidence interval of its average latency (0: none, a single period)
+    halves = [half_width(v) or 0.0 for v in ok["avg_latency_ci95"]]
+    ax.errorbar(
+        ok["offered_load"], ok["avg_latency"], yerr=halves, fmt="o-", capsize=2, label="average latency"
+    )
     if len(ok):
         ax.plot(ok["offered_load"], ok["p99_latency"], "s--", alpha=0.6, label="99th percentile")
     if len(sat):
         ax.plot(sat["offered_load"], sat["avg_latency"], "x", color="grey", label="saturated runs")
     s = df.attrs.get("saturation_load", math.nan)
+    upper = df.attrs.get("saturated_load")
     if s == s and s > 0:
         ax.axvline(s, color="red", linestyle=":", label=f"saturation {s:.3f}")
+    if s == s and upper is not None:
+        # the search's bracket: the saturation load lies between these two runs
+        ax.axvspan(s, upper, color="red", alpha=0.12, label=f"saturation within [{s:.3f}, {upper:.3f}]")
     ax.set_xlabel("offered load (flits/endpoint/cycle)")
     ax.set_ylabel("packet latency (cycles)")
     ax.set_yscale("log")
