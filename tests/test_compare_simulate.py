@@ -6,6 +6,7 @@ Small networks only: every simulation here takes under a second."""
 
 from __future__ import annotations
 
+import json
 import math
 from html import escape
 
@@ -16,6 +17,8 @@ from topolab.design import enumerate_designs
 from topolab.design import saturation as SAT
 from topolab.design import simulate as S
 from topolab.design.compare import MEASUREMENTS, CompareSettings, objectives_for, run_comparison
+from topolab.report import interactive, plots, tables
+from topolab.report.styles import family_styles
 
 
 def _design(radix, endpoints, family, **params):
@@ -118,6 +121,36 @@ def test_compare_simulate_fills_columns_and_ranks_by_simulated_bandwidth(tmp_pat
         assert 0 < row["saturation_worst"] <= row["saturation_uniform"] <= 1.0
         assert row["sim_worst"] == f"min / {row['family']}-worst"
         assert not math.isnan(row["sim_endpoints"])
+        for key in ("uniform", "worst"):
+            # the bracket: two loads the search ran, at most its tolerance apart
+            # (or none above a full load carried)
+            lower, upper = row[f"saturation_{key}"], row[f"saturation_{key}_upper"]
+            curve = json.loads(row[f"sim_curve_{key}"])
+            if math.isnan(upper):
+                assert lower == 1.0 and tables.row_cell(row, tables.COLUMNS[f"saturation_{key}"]) == "100%"
+                continue
+            assert lower < upper <= lower + SAT.TOLERANCE + 1e-9
+            assert {lower, upper} <= {point[0] for point in curve}
+            # each run's 95% half-widths where it measured two periods or more (0 for a
+            # saturated link delivering the same flits every period)
+            assert all(len(point) == 5 for point in curve)
+            halves = [h for point in curve for h in point[3:] if h is not None]
+            assert any(h > 0 for h in halves) and all(h >= 0 for h in halves)
+            assert tables.row_cell(row, tables.COLUMNS[f"saturation_{key}"]) == tables.bracket(lower, upper)
+    # the report's simulated plots draw the brackets and the latency intervals as error bars
+    styles = family_styles(frame["family_name"])
+    chart = interactive.cost_bandwidth_figure(frame, "saturation_uniform", "saturation", styles)
+    bars = [t["error_y"] for t in chart.to_plotly_json()["data"] if "error_y" in t]
+    rises = sorted(round(b, 6) for bar in bars for b in bar["array"])
+    expected = sorted(
+        round(0.0 if math.isnan(u) else u - lo, 6)
+        for lo, u in zip(frame["saturation_uniform"], frame["saturation_uniform_upper"])
+    )
+    assert bars and all(bar["symmetric"] is False for bar in bars) and rises == expected
+    from matplotlib.container import ErrorbarContainer
+
+    for figure in (plots.cost_bandwidth(frame), plots.latency_load(frame)):
+        assert any(isinstance(c, ErrorbarContainer) for ax in figure.axes for c in ax.containers)
     # the latency-load figure and section appear with simulation data
     from topolab.report import write_report
 
@@ -163,3 +196,28 @@ def test_the_router_does_not_cap_what_the_network_carries():
     )
     minimal = SAT.static_bound(topolab.build("slimfly:q=5"), "min", "slimfly-worst")
     assert worst["saturation_load"] > 1.5 * minimal, (worst, minimal)
+
+
+def test_sim_precision_reaches_every_search_and_keeps_the_brackets(monkeypatch):
+    import topolab.experiment
+
+    asked: list[dict] = []
+    real = topolab.experiment.run_experiment
+
+    def recording(spec, **kwargs):
+        asked.append(spec)
+        return real(spec, **kwargs)
+
+    monkeypatch.setattr(topolab.experiment, "run_experiment", recording)
+    design = _design(12, 100, "slimfly", q=4, p=3)
+    columns = {}
+    for precision in (0.0, 0.05):
+        settings = CompareSettings(radix=12, endpoints=100, simulate=True, sim_precision=precision)
+        (row,) = S.simulate_designs([design], settings, workers=1, progress=False)
+        columns[precision] = {k: row[k] for k in row if k.startswith("saturation_")}
+    assert all("precision" not in case for case in asked[0]["cases"])
+    assert all(case["precision"] == 0.05 for case in asked[1]["cases"])
+    # runs whose interval decides the verdict early end with the same verdicts here
+    assert columns[0.05] == columns[0.0]
+    with pytest.raises(topolab.ParameterError, match="sim_precision"):
+        CompareSettings(simulate=True, sim_precision=2.0)

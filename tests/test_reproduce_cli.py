@@ -49,6 +49,7 @@ def test_output_directory(capsys, tmp_path):
         "quantity",
         "paper",
         "topolab",
+        "interval",
         "bound",
         "rel_diff",
         "abs_diff",

@@ -74,10 +74,12 @@ def test_the_setup_run_is_the_table_printed(rid, scale, monkeypatch, capsys):
                     "deflection_rate": 0.0,
                     "saturated": False,
                     "saturation_reason": "",
+                    "accepted_throughput_ci95": (0.09, 0.11),
+                    "avg_latency_ci95": None,
                 }
             ]
         )
-        df.attrs.update(saturation_load=0.1, saturation_throughput=0.1)
+        df.attrs.update(saturation_load=0.1, saturated_load=None, saturation_throughput=0.1)
         return df
 
     real_exchange = topolab.sim.run_exchange

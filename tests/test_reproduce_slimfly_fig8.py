@@ -53,3 +53,30 @@ def test_the_papers_figures_are_its_networks_minimal_bounds(oversubscribed):
     assert abs(balanced - 0.875) < 0.005
     row = next(r for r in oversubscribed.rows if r.quantity.startswith("minimal routing's uniform bound"))
     assert row.paper == 0.80 and row.topolab == pytest.approx(balanced * 15 / 16, rel=1e-9)
+
+
+def test_each_simulated_figure_carries_its_interval(buffers, capsys):
+    from topolab.cli.reproduce import _print
+
+    tolerance = next(r.topolab for r in buffers.setup_table if r.parameter == "saturation search resolution")
+    for row in buffers.rows:
+        runs = [d for d in buffers.data if d["label"] == row.column]
+        if row.quantity == "saturation load":
+            # the bracket: the figure, and the lowest load above it that a run of the curve
+            # saturated at, no run of the curve between them
+            low, high = row.interval
+            assert low == row.topolab and 0 < high - low <= tolerance + 1e-9
+            verdict = {d["offered_load"]: d["saturated"] for d in runs}
+            assert verdict[low] is False and verdict[high] is True
+            assert not [x for x in verdict if low < x < high]
+        elif row.quantity.startswith("latency at load"):
+            # the run's 95% interval by batch means, centred on its figure
+            low, high = row.interval
+            assert low < row.topolab < high and (low + high) / 2 == pytest.approx(row.topolab)
+        else:  # the claim: the ratio's range over the two brackets holds the ratio
+            low, high = row.interval
+            assert low <= row.topolab <= high
+    _print(buffers)
+    printed = capsys.readouterr().out
+    saturation = next(r for r in buffers.rows if r.quantity == "saturation load")
+    assert f"[{saturation.interval[0]:,.2f}, {saturation.interval[1]:,.2f}]" in printed

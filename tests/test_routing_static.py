@@ -1,4 +1,5 @@
 import json
+import re
 
 from topolab import build, routing
 from topolab.cli import main
@@ -50,3 +51,4 @@ def test_cli_load_traffic_and_simulate(capsys):
     )
     text = capsys.readouterr().out
     assert rc == 0 and "n/a" in text and "saturation load (simulated)" in text
+    assert re.search(r"saturation load \(simulated\) +[0-9.]+ \(within \[[0-9.]+, [0-9.]+\]\)", text)

@@ -60,6 +60,24 @@ def test_sweep_load_gives_a_curve_and_a_saturation_point():
     ok = df[~df["saturated"]]
     assert ok["avg_latency"].is_monotonic_increasing
     assert df.attrs["saturation_throughput"] >= sat * 0.97
+    # The bracket: the lowest saturated run above the saturation load, no run inside it, at most
+    # the tolerance wide after the bisection.
+    above = df.attrs["saturated_load"]
+    assert sat < above <= sat + 0.05
+    assert bool(df.loc[df["offered_load"] == above, "saturated"].iloc[0])
+    assert not ((df["offered_load"] > sat) & (df["offered_load"] < above)).any()
+
+
+def test_sweep_cli_prints_and_writes_the_bracket(capsys):
+    args = ["sim", "slimfly:q=5,p=4", "--sweep", "--loads", "0.4,0.9", "--tolerance", "0.1"]
+    fast = ["--sample-period", "300", "--warmup-periods", "1", "--max-samples", "3", "--no-progress"]
+    assert main([*args, *fast, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    lo, hi = doc["saturation_load"], doc["saturated_load"]
+    verdicts = {p["offered_load"]: p["saturated"] for p in doc["points"]}
+    assert verdicts[lo] is False and verdicts[hi] is True and 0 < hi - lo <= 0.1
+    assert main([*args, *fast]) == 0
+    assert f"saturation: load {lo:.4g} (within [{lo:.4g}, {hi:.4g}])" in capsys.readouterr().out
 
 
 def test_sweep_load_stops_at_the_first_saturated_listed_load_unless_every_load():
@@ -195,6 +213,31 @@ def test_cli_sweep_plot(tmp_path, capsys):
     assert [p["offered_load"] for p in out["points"]] == sorted(p["offered_load"] for p in out["points"])
 
 
+def test_cli_sweep_plot_draws_the_intervals_and_the_bracket(monkeypatch):
+    from matplotlib.container import ErrorbarContainer
+
+    import topolab.cli.sim as cli_sim
+
+    drawn = []
+    monkeypatch.setattr(cli_sim, "save_figure", lambda fig, path, dpi: drawn.append(fig))
+    df = topolab.sweep_load("slimfly:q=5,p=4", "min", loads=[0.3, 0.95], tolerance=0.2, **FAST)
+    cli_sim._plot(df, "curve.png", "test")
+    (ax,) = drawn[0].axes
+    (bars,) = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    # one bar per carried run, as long as the run's latency interval
+    carried = df[~df["saturated"]]
+    lengths = [seg[1][1] - seg[0][1] for seg in bars.lines[2][0].get_segments()]
+    assert lengths == pytest.approx([high - low for low, high in carried["avg_latency_ci95"]])
+    # the bracket shaded from the saturation load to the lowest saturated load
+    (span,) = [p for p in ax.patches if p.get_label().startswith("saturation within")]
+    # a Rectangle (matplotlib >= 3.9) or a Polygon
+    if hasattr(span, "get_width"):
+        xs = [span.get_x(), span.get_x() + span.get_width()]
+    else:
+        xs = list(span.get_xy()[:, 0])
+    assert (min(xs), max(xs)) == pytest.approx((df.attrs["saturation_load"], df.attrs["saturated_load"]))
+
+
 def test_cli_booksim_rejects_unknown_keys(tmp_path, reference, capsys):
     text = (reference / "sf_q5_p4_min.cfg").read_text()
     text = text.replace("slimfly_q5_p4.anynet", str(reference / "slimfly_q5_p4.anynet"))
@@ -214,3 +257,24 @@ def test_sim_params_and_routings_are_listed():
     assert {"credit_delay", "internal_speedup", "packet_size", "warmup_periods", "sample_period"} <= names
     assert {r.name for r in topolab.routings()} >= {"min", "min_static", "valiant", "dor"}
     assert not math.isnan(topolab.simulate("torus:dims=3", "dor", load=0.1, **FAST).avg_latency)
+
+
+def test_precision_ends_a_run_once_both_intervals_are_narrow_enough(capsys):
+    # Near saturation BookSim2's rule measures on while the latency still changes; a loose
+    # precision ends the run at the three measured periods that rule needs at least.
+    kw = {**FAST, "max_samples": 24, "seed": 1}
+    default = topolab.simulate("slimfly:q=5,p=4", load=0.6, **kw)
+    loose = topolab.simulate("slimfly:q=5,p=4", load=0.6, precision=0.2, **kw)
+    assert loose.precision_reached and not default.precision_reached
+    assert loose.sample_periods == 1 + 3 < default.sample_periods and loose.cycles < default.cycles
+    for figure in ("accepted_throughput", "avg_latency"):
+        low, high = getattr(loose, f"{figure}_ci95")
+        assert (high - low) / 2 < 0.2 * getattr(loose, figure)
+    # the flag comes from the parameter table; the JSON says whether the precision was reached
+    fast = ["--sample-period", "300", "--warmup-periods", "1", "--max-samples", "24", "--seed", "1"]
+    args = ["sim", "slimfly:q=5,p=4", "--load", "0.6", "--precision", "0.2", "--json", "--no-progress"]
+    assert main([*args, *fast]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["precision_reached"] is True and doc["inputs"]["router"]["precision"] == 0.2
+    with pytest.raises(topolab.ParameterError, match="precision"):
+        topolab.simulate("slimfly:q=5,p=4", precision=2)

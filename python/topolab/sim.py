@@ -38,6 +38,15 @@ def _num(value: Any) -> float:
     return math.nan if value is None else float(value)
 
 
+def half_width(interval: Any) -> float | None:
+    """The half-width of a 95% confidence interval (low, high) as a run reports it (centred on
+    its figure, so that the figure is "value ± half-width"); None without an interval."""
+    if interval is None or isinstance(interval, float) or len(interval) != 2:
+        return None
+    low, high = float(interval[0]), float(interval[1])
+    return (high - low) / 2 if math.isfinite(low) and math.isfinite(high) else None
+
+
 @dataclass(frozen=True, repr=False)
 class SimResult(Summarized):
     """One run, measured the BookSim2 way (warm-up, sample periods, convergence, latency
@@ -88,6 +97,9 @@ class SimResult(Summarized):
     accepted_throughput_ci95: tuple[float, float] | None = None
     #: 95% confidence interval (low, high) of ``avg_latency``, likewise.
     avg_latency_ci95: tuple[float, float] | None = None
+    #: With ``precision=X``: the measurement ended because both intervals' half-widths were below
+    #: X times their figure (False: it ended at ``max_samples`` or unstable, or X = 0).
+    precision_reached: bool = False
 
     @classmethod
     def _from_core(cls, d: dict[str, Any]) -> SimResult:
@@ -173,7 +185,11 @@ def simulate(
     topolab's ``min_static``); ``router_params``: BookSim2-named parameters (``sim_params()``).
     ``failures``: simulate the network that survives this failure spec
     (``topolab.apply_failures``; traffic runs between the surviving endpoints only).
-    ``show_progress`` is the deprecated name of ``progress``."""
+    ``show_progress`` is the deprecated name of ``progress``. ``precision=X`` (a router
+    parameter): measure until the 95% intervals of accepted throughput and average latency are
+    both within X of their figure (relative half-width, at least 3 measured periods) instead of
+    BookSim2's convergence rule; ``precision_reached`` says whether it was met by
+    ``max_samples`` (docs/simulator.md, "Confidence intervals")."""
     progress = legacy_keyword(progress, show_progress, "simulate")
     # Arguments are checked before the bar starts: a bad one is an error, not a failed run.
     args = (
@@ -230,6 +246,8 @@ SWEEP_CURVE_COLUMNS = (
     "deflection_rate",
     "saturated",
     "saturation_reason",
+    "accepted_throughput_halfwidth",
+    "avg_latency_halfwidth",
 )
 
 
@@ -237,8 +255,9 @@ def sweep_point(params: dict[str, Any]) -> dict[str, Any]:
     """One experiment point of kind "sweep": the latency-load curve and saturation point of
     ``network``, ``routing``, ``traffic`` (``sweep_load`` with ``loads``, ``tolerance``,
     ``every_load``, ``seed``); every other key is a router parameter. Results: ``saturation_load``,
-    ``saturation_throughput`` and, per run by increasing load, the lists
-    ``SWEEP_CURVE_COLUMNS``."""
+    ``saturated_load`` (the bracket, as in ``sweep_load``), ``saturation_throughput`` and, per run
+    by increasing load, the lists ``SWEEP_CURVE_COLUMNS`` (``*_halfwidth``: the 95% half-width of
+    the run's accepted throughput and average latency, None without an interval)."""
     router_params = {k: v for k, v in params.items() if k not in SWEEP_POINT_KEYS}
     loads = params.get("loads")
     df = sweep_load(
@@ -254,8 +273,11 @@ def sweep_point(params: dict[str, Any]) -> dict[str, Any]:
     )
     out: dict[str, Any] = {
         "saturation_load": df.attrs["saturation_load"],
+        "saturated_load": df.attrs["saturated_load"],
         "saturation_throughput": df.attrs["saturation_throughput"],
     }
+    for figure in ("accepted_throughput", "avg_latency"):
+        df[f"{figure}_halfwidth"] = [half_width(v) for v in df[f"{figure}_ci95"]]
     for column in SWEEP_CURVE_COLUMNS:
         out[column] = [v.item() if hasattr(v, "item") else v for v in df[column]]
     return out
@@ -322,7 +344,10 @@ def sweep_load(
     Runs ``loads`` (default 0.1, 0.2, ...) in increasing order up to the first saturated one
     (``every_load``: all of them, for a curve that shows its saturated points), then bisects
     between the highest load that did not saturate and the lowest that did until they are
-    ``tolerance`` apart (0 disables). ``df.attrs`` holds ``saturation_load`` (highest load not saturated) and
+    ``tolerance`` apart (0 disables). ``df.attrs`` holds the search's bracket: ``saturation_load``
+    (the highest load a run carried, 0 when every run saturated) and ``saturated_load`` (the lowest
+    load above it a run saturated at, None when none did), so the network saturates within
+    [saturation_load, saturated_load], a bracket at most ``tolerance`` wide after the bisection; and
     ``saturation_throughput`` (highest accepted throughput). ``failures`` as in ``simulate``."""
     import pandas as pd
 
@@ -350,6 +375,7 @@ def sweep_load(
     rows = [SimResult._from_core(p).to_dict() for p in d["points"]]
     df = pd.DataFrame(rows, columns=[f.name for f in fields(SimResult)])
     df.attrs["saturation_load"] = _num(d["saturation_load"])
+    df.attrs["saturated_load"] = None if d["saturated_load"] is None else float(d["saturated_load"])
     df.attrs["saturation_throughput"] = _num(d["saturation_throughput"])
     df.attrs["routing"] = routing
     df.attrs["traffic"] = traffic

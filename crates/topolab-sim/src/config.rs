@@ -106,6 +106,9 @@ pub struct SimConfig {
     pub acc_warmup_thres: f64,
     pub acc_stopping_thres: f64,
     pub saturation_tolerance: f64,
+    /// Ends the measurement once the 95% intervals of accepted throughput and average latency
+    /// are both narrower than this fraction of their figure (measure.rs); 0: BookSim2's rule.
+    pub precision: f64,
     /// Ends a run after its first measured period when the verdict is already clear
     /// (measure.rs, `early_verdict`): a saturation search needs the verdict, not the figures.
     pub early_verdict: bool,
@@ -175,6 +178,7 @@ impl SimConfig {
             acc_warmup_thres: 0.0,
             acc_stopping_thres: 0.0,
             saturation_tolerance: 0.0,
+            precision: 0.0,
             early_verdict: false,
             warm_start_periods: 0,
             seed: 0,
@@ -246,6 +250,7 @@ pub const PARAMS: &[ParamDoc] = &[
     doc("acc_warmup_thres", "float", "0.05", "relative throughput change ending warm-up (warmup_periods = 0)"),
     doc("acc_stopping_thres", "float", "0.05", "relative throughput change counting a period as converged"),
     doc("saturation_tolerance", "float", "0.03", "a run is saturated when accepted < (1 - this) x offered"),
+    doc("precision", "float", "0", "end the measurement once the 95% confidence intervals of accepted throughput and average latency (batch means over the measured sample periods) both have a half-width below this fraction of their figure, after at least 3 measured periods (what BookSim2's convergence rule needs); it replaces that rule, so a run short of the precision measures until max_samples; the result's precision_reached says whether it was met; with early_verdict also a verdict once the accepted throughput's 95% interval lies wholly above or below (1 - saturation_tolerance) x offered after 3 measured periods; 0 = off (BookSim2's rule)"),
     doc("early_verdict", "bool", "false", "end the measurement after a measured period whose verdict is already clear: saturated when accepted < (1 - 2 x saturation_tolerance) x offered beyond the Bernoulli noise, or after 3 measured periods < (1 - 1.2 x saturation_tolerance) x offered with the last period no better, stable when accepted is within saturation_tolerance / 2 (or the noise) of offered and the latency changed by at most stopping_thres and stays below latency_thres / 2; and, when the measurement ends by BookSim2's rule with accepted short of offered by more than saturation_tolerance, skip the drain (the verdict is saturated already); and end without emptying the network after the drain (no measured figure changes, only cycles and the activity counts); the result's early_verdict says which and why (for saturation searches)"),
     doc("warm_start_periods", "int", "1", "sample periods of warm-up of a saturation search's run that starts from the network a carried run at a lower load left instead of an empty one (a saturation point's warm_start = true); its measurement may last as many periods as a cold run's, max_samples - warmup_periods"),
     doc("seed", "int", "0", "seed of every random stream (BookSim2's default)"),
@@ -406,6 +411,7 @@ impl SimConfig {
             "acc_warmup_thres" => self.acc_warmup_thres = parse_f64(k, value, 0.0, 1e9)?,
             "acc_stopping_thres" => self.acc_stopping_thres = parse_f64(k, value, 0.0, 1e9)?,
             "saturation_tolerance" => self.saturation_tolerance = parse_f64(k, value, 0.0, 1.0)?,
+            "precision" => self.precision = parse_f64(k, value, 0.0, 1.0)?,
             "early_verdict" => self.early_verdict = parse_bool(k, value)?,
             "warm_start_periods" => self.warm_start_periods = parse_u32(k, value, 1, 1_000_000)?,
             "seed" => {

@@ -5,7 +5,11 @@
 //! lasts until latency and throughput change by at most warmup_thres / acc_warmup_thres).
 //! Measurement: periods until the relative change of the average packet latency and of the
 //! accepted rate are both at most stopping_thres / acc_stopping_thres for 3 consecutive periods,
-//! or `max_samples` periods in all (warm-up included; reaching it counts as converged). After
+//! or `max_samples` periods in all (warm-up included; reaching it counts as converged). With
+//! `precision` > 0 the measurement instead ends once the 95% intervals of the accepted rate and
+//! of the average packet latency (batch means over the measured periods) both have a half-width
+//! below `precision` times their figure, after at least `MIN_PRECISION_PERIODS` measured
+//! periods, or at `max_samples`. After
 //! every period, if the average over finished packets' latencies and in-flight flits' ages
 //! exceeds `latency_thres`, the run is declared unstable (saturated) and stops there. Packets
 //! created while measuring are marked; after the measurement the run drains until they are all
@@ -98,6 +102,39 @@ pub struct RunResult {
     /// ("" when the option is off or no verdict was clear). A saturated one is also the
     /// `saturation_reason`.
     pub early_verdict: String,
+    /// With `precision` > 0: the measurement ended because both 95% intervals were narrower
+    /// than `precision` times their figure (false: it ended otherwise, at max_samples or
+    /// unstable; always false with `precision` = 0).
+    pub precision_reached: bool,
+}
+
+/// Measured periods before `precision` may end a measurement: the three periods BookSim2's
+/// convergence rule needs at least (three consecutive converged periods), so that a loose
+/// precision never measures less than BookSim2 would; a t-interval from two batches (t = 12.7)
+/// would stop on chance agreement of two periods.
+pub const MIN_PRECISION_PERIODS: usize = 3;
+
+/// Whether the batches so far give 95% intervals of relative half-width below `precision`
+/// for both the accepted rate (`accepted`, each batch over `flits_per_period`) and the average
+/// latency (`latency`).
+fn precise_enough(
+    marks: &[(u64, u64, u64)],
+    accepted: f64,
+    latency: f64,
+    flits_per_period: f64,
+    precision: f64,
+) -> bool {
+    if marks.len() < MIN_PRECISION_PERIODS {
+        return false;
+    }
+    let batches = Batches::new(marks);
+    let relative = |figure: f64, interval: Option<[f64; 2]>| match interval {
+        Some([low, high]) if figure.abs() > 0.0 => (high - low) / 2.0 / figure.abs(),
+        _ => f64::INFINITY,
+    };
+    let rates = batches.accepted(flits_per_period).unwrap_or_default();
+    relative(accepted, batch_means_interval(accepted, &rates)) < precision
+        && relative(latency, batch_means_interval(latency, &batches.latencies())) < precision
 }
 
 /// A relative change within the threshold; NaN (no packets yet) counts as settled, as in
@@ -257,8 +294,18 @@ pub fn run_from(
     // (accepted flits, packets, latency sum) since the measurement started, at the end of each
     // measured period: the batches of the confidence intervals.
     let mut batch_marks: Vec<(u64, u64, u64)> = Vec::new();
+    // `precision`: both intervals narrow enough (then BookSim2's convergence rule is not used).
+    let mut precise = false;
+    let by_precision = cfg.precision > 0.0;
     eng.clear_stats();
-    while phases < max_samples && (eng.phase != Phase::Running || converged < 3) {
+    while phases < max_samples
+        && (eng.phase != Phase::Running
+            || !(if by_precision {
+                precise
+            } else {
+                converged >= 3
+            }))
+    {
         if clear_last || (eng.phase == Phase::WarmingUp && phases.is_multiple_of(2)) {
             clear_last = false;
             eng.clear_stats();
@@ -303,6 +350,15 @@ pub fn run_from(
             }
             _ => {
                 batch_marks.push((t.accepted_flits, t.packets, t.plat_sum));
+                if by_precision {
+                    precise = precise_enough(
+                        &batch_marks,
+                        cur_acc,
+                        cur_lat,
+                        period as f64 * nodes,
+                        cfg.precision,
+                    );
+                }
                 if settled(lat_change, cfg.stopping_thres)
                     && settled(acc_change, cfg.acc_stopping_thres)
                 {
@@ -322,6 +378,9 @@ pub fn run_from(
                         latency_seen: seen,
                         last_period_accepted: last_period_acc,
                         measured_periods: ((now - reset_time) / period) as u32,
+                        accepted_interval: Batches::new(&batch_marks)
+                            .accepted(period as f64 * nodes)
+                            .and_then(|rates| batch_means_interval(cur_acc, &rates)),
                     };
                     match clear_verdict(&cfg, &window, phases + 1) {
                         Some(Verdict::Saturated(why)) => {
@@ -525,6 +584,7 @@ pub fn run_from(
         },
         max_hops: all.max_hops,
         early_verdict: early,
+        precision_reached: precise && !unstable,
     };
     let state = (!saturated && !emptied).then(|| eng.into_warm());
     Ok((result, state))
@@ -627,6 +687,9 @@ struct Window {
     /// `expected_packets` and `flits` of one period.
     period_expected_packets: f64,
     period_flits: f64,
+    /// The 95% interval of `accepted` by batch means over the measured periods (None before
+    /// two).
+    accepted_interval: Option<[f64; 2]>,
 }
 
 /// Measured periods after which a window short of the offered load has settled: in runs
@@ -725,6 +788,49 @@ fn clear_verdict(cfg: &SimConfig, w: &Window, periods: u32) -> Option<Verdict> {
              measured periods, the last of them accepting {:.4}, no less; latency {:.1}, below \
              latency_thres / 2",
             w.accepted, w.load, w.measured_periods, w.last_period_accepted, w.latency_seen,
+        )));
+    }
+    if cfg.precision > 0.0 {
+        return interval_verdict(cfg, w, noise, shortfall, latency_ok);
+    }
+    None
+}
+
+/// With `precision` > 0, between the margins above: the verdict the final test would give
+/// when the accepted rate's 95% interval (batch means, after MIN_PRECISION_PERIODS measured
+/// periods) lies wholly on one side of (1 - saturation_tolerance) x offered: saturated below
+/// it when the last period accepted no more than the window (a network still filling accepts
+/// more in its last period) and the window is short by more than the Bernoulli noise; stable
+/// at or above it when the last period is at or above it too (a collapsing network's last
+/// period falls first) and the latency stays below half the threshold. A large network's windows are narrow, so its runs near saturation, which
+/// otherwise measure every period, end after three.
+fn interval_verdict(
+    cfg: &SimConfig,
+    w: &Window,
+    noise: f64,
+    shortfall: f64,
+    latency_ok: bool,
+) -> Option<Verdict> {
+    let [low, high] = w.accepted_interval?;
+    if (w.measured_periods as usize) < MIN_PRECISION_PERIODS {
+        return None;
+    }
+    let line = (1.0 - cfg.saturation_tolerance) * w.load;
+    let figures = format!(
+        "accepted {:.4}, 95% interval [{low:.4}, {high:.4}] after {} measured periods, the last \
+         accepting {:.4}, against (1 - saturation_tolerance = {}) x offered {} = {line:.4}",
+        w.accepted, w.measured_periods, w.last_period_accepted, cfg.saturation_tolerance, w.load
+    );
+    if high < line && w.last_period_accepted <= w.accepted && shortfall > noise {
+        return Some(Verdict::Saturated(format!(
+            "{figures}: the interval lies below, {shortfall:.0} flits short (Bernoulli noise \
+             {noise:.0})"
+        )));
+    }
+    if low >= line && w.last_period_accepted >= line && latency_ok {
+        return Some(Verdict::Stable(format!(
+            "{figures}: the interval lies above; latency {:.1}, below latency_thres / 2",
+            w.latency_seen
         )));
     }
     None

@@ -9,7 +9,10 @@
 //! saturated points. A run is saturated when BookSim2's latency threshold declares it unstable
 //! or when it accepts less than (1 - saturation_tolerance) of the offered load. The saturation
 //! load is the highest load found not saturated; the saturation throughput is the highest
-//! accepted throughput of any run (what the network delivers when overloaded).
+//! accepted throughput of any run (what the network delivers when overloaded). The search's
+//! bracket is [saturation_load, saturated_load]: the highest load a run carried and the lowest
+//! load above it a run saturated at, both among `points`, so the saturation load lies within it
+//! (at most `tolerance` wide after the bisection).
 
 use crate::engine::Prepared;
 use crate::error::{Result, SimError};
@@ -21,7 +24,12 @@ use topolab_core::progress::Monitor;
 pub struct SweepResult {
     /// Every run, by increasing offered load.
     pub points: Vec<RunResult>,
+    /// The highest load a run carried (0 when every run saturated): the bracket's lower end.
     pub saturation_load: f64,
+    /// The lowest load above `saturation_load` a run saturated at: the bracket's upper end, so
+    /// the network saturates within [saturation_load, saturated_load]; None when no run above
+    /// `saturation_load` saturated (the saturation load is at least the highest load run).
+    pub saturated_load: Option<f64>,
     pub saturation_throughput: f64,
 }
 
@@ -120,6 +128,11 @@ pub fn sweep(
         .filter(|p| !p.saturated)
         .map(|p| p.offered_load)
         .fold(0.0, f64::max);
+    let saturated_load = points
+        .iter()
+        .filter(|p| p.saturated && p.offered_load > saturation_load)
+        .map(|p| p.offered_load)
+        .reduce(f64::min);
     let saturation_throughput = points
         .iter()
         .map(|p| p.accepted_throughput)
@@ -128,6 +141,7 @@ pub fn sweep(
     Ok(SweepResult {
         points,
         saturation_load,
+        saturated_load,
         saturation_throughput,
     })
 }

@@ -118,3 +118,77 @@ fn no_list_is_the_default_list_stopped() {
     assert_eq!(loads(&default), loads(&listed));
     assert_eq!(default.saturation_load, listed.saturation_load);
 }
+
+/// The search's bracket [saturation_load, saturated_load]: both ends are loads it ran, a run of
+/// its own at each end gives the verdict the bracket states (carried below, saturated above),
+/// no run lies strictly inside it, and the bisection closed it to the tolerance.
+#[test]
+fn the_bracket_is_two_runs_around_the_saturation_load() {
+    let net = build_str("slimfly:q=5,p=4").unwrap();
+    let cfg = short(&[("num_vcs", "2")]);
+    let prep = Prepared::new(&net, "min", &cfg, &Silent).unwrap();
+    for (tolerance, every_load) in [(0.02, false), (0.02, true), (0.0, false)] {
+        let what = format!("tolerance {tolerance}, every_load {every_load}");
+        let s = sweep(
+            &prep,
+            "uniform",
+            Some(&LOADS),
+            tolerance,
+            every_load,
+            &Silent,
+        )
+        .unwrap();
+        let (lo, hi) = (
+            s.saturation_load,
+            s.saturated_load.expect("saturates below 1"),
+        );
+        assert!(lo > 0.0 && lo < hi, "{what}: bracket [{lo}, {hi}]");
+        if tolerance > 0.0 {
+            assert!(
+                hi - lo <= tolerance,
+                "{what}: [{lo}, {hi}] wider than the tolerance"
+            );
+        } else {
+            // without bisection the bracket is two neighbours of the list
+            let above = LOADS.iter().position(|&l| l == lo).unwrap() + 1;
+            assert_eq!(hi, LOADS[above], "{what}");
+        }
+        let at = |load: f64| s.points.iter().find(|p| p.offered_load == load);
+        assert!(
+            !at(lo).expect("lower end run").saturated,
+            "{what}: {lo} carried"
+        );
+        assert!(
+            at(hi).expect("upper end run").saturated,
+            "{what}: {hi} saturated"
+        );
+        for p in &s.points {
+            assert!(
+                p.offered_load <= lo || p.offered_load >= hi,
+                "{what}: run at {} inside the bracket [{lo}, {hi}]",
+                p.offered_load
+            );
+        }
+        assert!(
+            !topolab_sim::run(&prep, "uniform", lo, &Silent)
+                .unwrap()
+                .saturated
+        );
+        assert!(
+            topolab_sim::run(&prep, "uniform", hi, &Silent)
+                .unwrap()
+                .saturated
+        );
+    }
+    // Nothing saturated: no upper end. Everything saturated: [0, the lowest load].
+    let carried = sweep(&prep, "uniform", Some(&[0.05, 0.1]), 0.02, false, &Silent).unwrap();
+    assert_eq!(
+        (carried.saturation_load, carried.saturated_load),
+        (0.1, None)
+    );
+    let overloaded = sweep(&prep, "uniform", Some(&[0.95, 1.0]), 0.0, true, &Silent).unwrap();
+    assert_eq!(
+        (overloaded.saturation_load, overloaded.saturated_load),
+        (0.0, Some(0.95))
+    );
+}

@@ -45,6 +45,11 @@ UNITS = {
     "diameter": "router-to-router hops",
     "enumerate_s": "s",
     "measure_s": "s",
+    # the simulated saturation load's bracket (saturation_worst, saturation_failed alike)
+    "saturation_uniform": "flits/sending endpoint/cycle (highest load the search carried)",
+    "saturation_uniform_upper": "flits/sending endpoint/cycle (lowest load the search saturated at)",
+    "sim_curve_uniform": "JSON [[offered, accepted (flits/endpoint/cycle), avg latency (cycles), "
+    "accepted 95% half-width, latency 95% half-width], ...]",
 }
 
 
@@ -62,6 +67,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         simulate_scaled=args.simulate_scaled,
         sim_endpoints=args.sim_endpoints,
         sim_per_family=args.sim_per_family,
+        sim_precision=args.sim_precision,
         failures=args.failures,
         workload=args.workload,
         per_family=None if args.all else args.per_family,
@@ -195,6 +201,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="--simulate on stand-ins: each design simulated as its family's largest member with at "
         "most --sim-endpoints endpoints and the same load (quicker, less faithful)",
+    )
+    p.add_argument(
+        "--sim-precision",
+        type=cli_float(0.0, 1.0),
+        default=0.0,
+        metavar="X",
+        help="with --simulate: the simulator's precision for every run (docs/simulator.md); a run near "
+        "saturation also ends once its accepted throughput's 95%% interval lies wholly above or below "
+        "the saturation line (default 0: off)",
     )
     p.add_argument(
         "--sim-per-family",

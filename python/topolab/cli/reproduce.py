@@ -37,6 +37,12 @@ def _diff(r: reproduce.Comparison) -> str:
     return "-" if x is None else f"{100 * x:+.1f}%"
 
 
+def _interval(r: reproduce.Comparison) -> str:
+    """topolab's interval beside its figure: a saturation search's bracket or a 95% confidence
+    interval ("-" for a figure without one)."""
+    return "-" if r.interval is None else f"[{_num(r.interval[0])}, {_num(r.interval[1])}]"
+
+
 def _print_setup(table: tuple[reproduce.SetupRow, ...]) -> None:
     print()
     print("setup (the paper's beside topolab's):")
@@ -60,14 +66,21 @@ def _print(result: reproduce.Reproduction) -> None:
         print(f"   {s.details}")
         mine = [r for r in result.rows if r.column == column]
         with_bound = any(r.bound is not None for r in mine)
+        with_interval = any(r.interval is not None for r in mine)
         rows = [
             [r.quantity, _num(r.paper), _num(r.topolab)]
+            + ([_interval(r)] if with_interval else [])
             + ([_num(r.bound)] if with_bound else [])
             + [_diff(r)]
             + ([r.note] if r.note else [])
             for r in mine
         ]
-        header = ["quantity", "paper", "topolab"] + (["bound"] if with_bound else []) + ["diff"]
+        header = (
+            ["quantity", "paper", "topolab"]
+            + (["interval"] if with_interval else [])
+            + (["bound"] if with_bound else [])
+            + ["diff"]
+        )
         if any(len(r) > len(header) for r in rows):
             header.append("note")
         print_table(rows, header)

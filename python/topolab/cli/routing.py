@@ -69,6 +69,7 @@ def cmd_load(args: argparse.Namespace) -> int:
         )
         sim = {
             "saturation_load": df.attrs["saturation_load"],
+            "saturated_load": df.attrs["saturated_load"],
             "saturation_throughput": df.attrs["saturation_throughput"],
         }
     if args.json:
@@ -83,7 +84,8 @@ def cmd_load(args: argparse.Namespace) -> int:
             "max_load": "endpoint injection bandwidths per link (width 1)",
             "loads": "endpoint injection bandwidths per link (width 1)",
             "throughput_bound": "flits/endpoint/cycle",
-            "saturation_load": "flits/endpoint/cycle",
+            "saturation_load": "flits/endpoint/cycle (highest load the sweep carried)",
+            "saturated_load": "flits/endpoint/cycle (lowest load above it the sweep saturated at)",
             "saturation_throughput": "flits/endpoint/cycle",
         }
         print_json(json_document("routing load", inputs, units, out))
@@ -98,7 +100,10 @@ def cmd_load(args: argparse.Namespace) -> int:
     else:
         rows.append(["throughput bound (static)", f"n/a: {static_error}"])
     if sim is not None:
-        rows.append(["saturation load (simulated)", f"{sim['saturation_load']:.4g}"])
+        from topolab.cli.sim import saturation_bracket
+
+        bracket = saturation_bracket(sim["saturation_load"], sim["saturated_load"])
+        rows.append(["saturation load (simulated)", bracket])
         rows.append(["saturation throughput (simulated)", f"{sim['saturation_throughput']:.4g}"])
     print_table(rows, ["property", "value"])
     return 0

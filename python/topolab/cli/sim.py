@@ -24,14 +24,23 @@ from topolab.cli.common import (
 )
 from topolab.defaults import DEFAULT_SEED
 from topolab.families import Param
-from topolab.sim import SimResult, from_booksim, sim_params, simulate, sweep_load, traffic_patterns
+from topolab.sim import (
+    SimResult,
+    from_booksim,
+    half_width,
+    sim_params,
+    simulate,
+    sweep_load,
+    traffic_patterns,
+)
 
 # Units of the numbers of a run (SimResult), for --json.
 UNITS = {
     "offered_load": "flits/active endpoint/cycle",
     "accepted_throughput": "flits/active endpoint/cycle",
     "injected_throughput": "flits/active endpoint/cycle",
-    "saturation_load": "flits/active endpoint/cycle",
+    "saturation_load": "flits/active endpoint/cycle (highest load a run carried)",
+    "saturated_load": "flits/active endpoint/cycle (lowest load above saturation_load a run saturated at)",
     "saturation_throughput": "flits/active endpoint/cycle",
     "accepted_throughput_ci95": "flits/active endpoint/cycle (95% confidence interval, batch means)",
     "avg_latency": "cycles",
@@ -93,11 +102,16 @@ def _fmt(v: Any) -> str:
 
 def _with_interval(result: dict[str, Any], key: str) -> str:
     """The figure, with its 95% confidence half-width where the run gives one."""
-    interval = result.get(f"{key}_ci95")
-    if interval is None or (isinstance(interval, float) and math.isnan(interval)):
-        return _fmt(result[key])
-    low, high = interval
-    return f"{_fmt(result[key])} ± {_fmt((high - low) / 2)}"
+    half = half_width(result.get(f"{key}_ci95"))
+    return _fmt(result[key]) if half is None else f"{_fmt(result[key])} ± {_fmt(half)}"
+
+
+def saturation_bracket(carried: float, saturated: float | None) -> str:
+    """The saturation load with the search's bracket: "0.62 (within [0.62, 0.63])", or
+    "at least 1" when no run saturated."""
+    if saturated is None:
+        return f"at least {_fmt(carried)} (no run saturated)"
+    return f"{_fmt(carried)} (within [{_fmt(carried)}, {_fmt(saturated)}])"
 
 
 def _params(args: argparse.Namespace) -> dict[str, Any]:
@@ -116,14 +130,22 @@ def _plot(df: Any, path: str, title: str) -> None:
     fig, ax = plt.subplots(figsize=(6, 4))
     ok = df[~df["saturated"]]
     sat = df[df["saturated"]]
-    ax.plot(ok["offered_load"], ok["avg_latency"], "o-", label="average latency")
+    # each run's 95% confidence interval of its average latency (0: none, a single period)
+    halves = [half_width(v) or 0.0 for v in ok["avg_latency_ci95"]]
+    ax.errorbar(
+        ok["offered_load"], ok["avg_latency"], yerr=halves, fmt="o-", capsize=2, label="average latency"
+    )
     if len(ok):
         ax.plot(ok["offered_load"], ok["p99_latency"], "s--", alpha=0.6, label="99th percentile")
     if len(sat):
         ax.plot(sat["offered_load"], sat["avg_latency"], "x", color="grey", label="saturated runs")
     s = df.attrs.get("saturation_load", math.nan)
+    upper = df.attrs.get("saturated_load")
     if s == s and s > 0:
         ax.axvline(s, color="red", linestyle=":", label=f"saturation {s:.3f}")
+    if s == s and upper is not None:
+        # the search's bracket: the saturation load lies between these two runs
+        ax.axvspan(s, upper, color="red", alpha=0.12, label=f"saturation within [{s:.3f}, {upper:.3f}]")
     ax.set_xlabel("offered load (flits/endpoint/cycle)")
     ax.set_ylabel("packet latency (cycles)")
     ax.set_yscale("log")
@@ -191,6 +213,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
             inputs.update(loads=loads, tolerance=args.tolerance)
             out = {
                 "saturation_load": df.attrs["saturation_load"],
+                "saturated_load": df.attrs["saturated_load"],
                 "saturation_throughput": df.attrs["saturation_throughput"],
                 "points": df.to_dict(orient="records"),
             }
@@ -199,8 +222,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
             rows = [[_with_interval(r, k) for k in RESULT_KEYS] for r in df.to_dict(orient="records")]
             print_table(rows, RESULT_KEYS)
             print(
-                f"saturation: load {_fmt(df.attrs['saturation_load'])}, "
-                f"throughput {_fmt(df.attrs['saturation_throughput'])} flits/endpoint/cycle"
+                "saturation: load "
+                + saturation_bracket(df.attrs["saturation_load"], df.attrs["saturated_load"])
+                + f", throughput {_fmt(df.attrs['saturation_throughput'])} flits/endpoint/cycle"
             )
         if args.plot:
             sys.stdout.flush()
@@ -327,6 +351,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             dest=param.name,
             type=_parse_value(param.kind),
             metavar=param.kind.upper(),
-            help=f"{param.help} (default {param.default or 'none'})",
+            # argparse expands "%" in help texts ("95% confidence intervals")
+            help=f"{param.help} (default {param.default or 'none'})".replace("%", "%%"),
         )
     p.set_defaults(func=cmd_sim)

@@ -60,7 +60,11 @@ class CompareSettings(Summarized):
     ``simulate_scaled`` as members of at most ``sim_endpoints`` endpoints (docs/compare.md §5);
     ``failures``: also their saturation load under uniform traffic with this fraction of the
     cables failed (``links:fraction=F,seed=seed``, docs/resilience.md); ``workload``: also their
-    completion time of this job (a workload spec, docs/workloads.md), a column and an objective.
+    completion time of this job (a workload spec, docs/workloads.md), a column and an objective;
+    ``sim_precision``: the
+    simulator's ``precision`` for every run of the searches (0: off), with which a run near
+    saturation also ends once its accepted throughput's 95% interval lies wholly on one side of
+    the saturation line (docs/simulator.md, "Confidence intervals").
 
     One machine room for cost and latency: routers are placed on ``floor`` by their family's
     rule (docs/physical.md), cables priced with ``catalog``; latency is Fastest Routing with
@@ -87,6 +91,7 @@ class CompareSettings(Summarized):
     sim_per_family: int = DEFAULT_SIM_PER_FAMILY
     failures: float | None = None
     workload: str | None = None
+    sim_precision: float = 0.0
 
     def __post_init__(self) -> None:
         int_arg("compare", "radix", self.radix, 3, MAX_RADIX)
@@ -98,6 +103,7 @@ class CompareSettings(Summarized):
         int_arg("compare", "bisection_runs", self.bisection_runs, 1, U32_MAX)
         int_arg("compare", "sim_endpoints", self.sim_endpoints, 2, U32_MAX)
         int_arg("compare", "sim_per_family", self.sim_per_family, 1, U32_MAX)
+        float_arg("compare", "sim_precision", self.sim_precision, 0.0, 1.0)
         for name in ("switch_delay_ns", "cable_ns_per_m", "injection_ns"):
             float_arg("compare", name, getattr(self, name), 0.0)
         for name in ("resilience", "simulate", "simulate_scaled"):

@@ -215,12 +215,14 @@ def saturation_point(params: dict[str, Any]) -> dict[str, Any]:
     the network that survives it, docs/resilience.md); every other key is a simulator parameter
     (``early_verdict`` is always on). Results: ``saturation_load``, ``saturated_load``,
     ``static_bound``, ``runs``, ``sim_cycles``, ``sim_seconds`` and per run by increasing load
-    ``offered_load``, ``run_cycles``, ``accepted_throughput``, ``avg_latency``, ``early_verdict``;
+    ``offered_load``, ``run_cycles``, ``accepted_throughput``, ``avg_latency``, ``early_verdict``,
+    ``accepted_throughput_halfwidth`` and ``avg_latency_halfwidth`` (the 95% half-widths by batch
+    means, None for a run that measured fewer than two periods);
     with ``failures`` also ``failed_cables``, ``failed_routers``, ``surviving_endpoints``,
     ``endpoints_before``, ``excluded_pair_fraction``."""
     from topolab._args import bool_arg
     from topolab.network import build
-    from topolab.sim import SimResult
+    from topolab.sim import SimResult, half_width
 
     net = build(str(params["network"]))
     lost = None
@@ -276,6 +278,8 @@ def saturation_point(params: dict[str, Any]) -> dict[str, Any]:
         "accepted_throughput": [_finite(r.accepted_throughput) for r in results],
         "avg_latency": [_finite(r.avg_latency) for r in results],
         "early_verdict": [r.early_verdict for r in results],
+        "accepted_throughput_halfwidth": [half_width(r.accepted_throughput_ci95) for r in results],
+        "avg_latency_halfwidth": [half_width(r.avg_latency_ci95) for r in results],
     }
 
 

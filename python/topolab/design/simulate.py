@@ -84,6 +84,11 @@ COLUMNS = (
     "workload_cycles",
     "workload_busbw",
     "sim_workload",
+    # the upper ends of the searches' brackets: the lowest load each search ran saturated, so
+    # that the saturation load lies within [saturation_<key>, saturation_<key>_upper]
+    "saturation_uniform_upper",
+    "saturation_worst_upper",
+    "saturation_failed_upper",
     "sim_network",
     "sim_endpoints",
     "sim_full_size",
@@ -256,6 +261,8 @@ def simulate_designs(
     )
     vcs: dict[tuple[str, str], int] = {}
     workload_cases: dict[tuple[str, str], dict[str, Any]] = {}
+    # the simulator's precision, only when asked (a point's parameters name its stored results)
+    precision = {"precision": settings.sim_precision} if settings.sim_precision else {}
     # flits in flight per cycle grow with endpoints x hops: the searches' expected cost
     expected_cost: dict[str, int] = {}
     router = router_summary()
@@ -307,6 +314,7 @@ def simulate_designs(
                     "tolerance": TOLERANCE,
                     "failures": failed,
                     **SIM_PARAMS,
+                    **precision,
                 }
                 continue
             if (spec, routing) not in vcs:
@@ -324,6 +332,7 @@ def simulate_designs(
                 "tolerance": TOLERANCE,
                 "num_vcs": vcs[spec, routing],
                 **SIM_PARAMS,
+                **precision,
             }
         # A collective's steps are permutations, the traffic the worst-case routing is chosen
         # for (adaptive where the family has one).
@@ -398,15 +407,45 @@ def simulate_designs(
                 notes.append(f"{key}: {record['error']}")
                 continue
             row[f"saturation_{key}"] = record["saturation_load"]
+            upper = record.get("saturated_load")
+            row[f"saturation_{key}_upper"] = upper if _number(upper) else math.nan
             row["sim_runs"] += int(record["runs"])
             # the store's CPU seconds of the search (NaN for a search stored before they were)
             row["sim_cpu_s"] += float(record.get("cpu_s", math.nan))
-            curve = zip(record["offered_load"], record["accepted_throughput"], record["avg_latency"])
-            row[f"sim_curve_{key}"] = json.dumps(
-                [[round(x, 6) if x is not None else None for x in point] for point in curve]
-            )
+            row[f"sim_curve_{key}"] = sim_curve(record)
         row["sim_note"] = "; ".join(notes)
     return rows
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and math.isfinite(value)
+
+
+def sim_curve(record: dict[str, Any]) -> str:
+    """The runs of a search (a "saturation" point's results) as the ``sim_curve_*`` column: JSON
+    ``[[offered, accepted, avg latency, accepted ± (95%), latency ± (95%)], ...]`` by increasing
+    load, a half-width null where the run measured fewer than two periods (or was stored
+    without one)."""
+    runs = len(record["offered_load"])
+
+    def listed(name: str) -> Any:
+        # a search stored before a column existed has None or NaN there instead of a list
+        value: Any = record.get(name)
+        return value if hasattr(value, "__len__") and len(value) == runs else [None] * runs
+
+    columns = [
+        listed(name)
+        for name in (
+            "offered_load",
+            "accepted_throughput",
+            "avg_latency",
+            "accepted_throughput_halfwidth",
+            "avg_latency_halfwidth",
+        )
+    ]
+    return json.dumps(
+        [[round(float(x), 6) if _number(x) else None for x in point] for point in zip(*columns)]
+    )
 
 
 def measure_simulations(

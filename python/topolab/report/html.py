@@ -67,7 +67,7 @@ def table(frame: pd.DataFrame, keys: Sequence[str], table_id: str, highlight: bo
             cls.append("over")
         cells = [
             {
-                "text": tables.cell(row[c.source], c),
+                "text": tables.row_cell(row, c),
                 "order": None if c.key in TEXT_COLUMNS else tables.sort_key(row[c.source]),
                 "cls": " ".join(x for x in ("text" if c.key in TEXT_COLUMNS else "", c.key) if x),
                 "spec": str(row["spec"]) if c.key == "name" and "spec" in row.index else None,
@@ -137,9 +137,12 @@ def _figures(c: Comparison, images: dict[str, bytes]) -> list[dict[str, Any]]:
             "title": "Simulation",
             "text": "Saturation load from the cycle-accurate simulator: the highest offered load the "
             "network carries, in flits per sending endpoint per cycle (1 = every endpoint injecting "
-            "at full rate), within 0.01, under uniform traffic and under the family's worst-case "
+            "at full rate), under uniform traffic and under the family's worst-case "
             "pattern, each with the family's best available routing (columns 'uniform', 'worst "
-            "case'), for each family's best designs. The search starts at the static channel-load "
+            "case'), for each family's best designs. Each is shown as its search's bracket, "
+            "'62–63%': the highest load a run carried and the lowest it saturated at (at most 0.01 "
+            "apart; one figure when even full load was carried); the charts draw it as an error bar "
+            "up. The search starts at the static channel-load "
             f"bound and ends each run once its verdict is clear.{router}{scaled}",
             "table": table(data, ["rank", "name", *simulated, *tables.SIMULATION], "simulation-table"),
         }
@@ -148,7 +151,9 @@ def _figures(c: Comparison, images: dict[str, bytes]) -> list[dict[str, Any]]:
                 alt="latency against offered load",
                 caption="Average packet latency against offered load on the simulated networks of the "
                 "recommended design and the next designs of the front, a colour and marker per design "
-                "(label: design @ simulated endpoints). The points are the loads the saturation search ran.",
+                "(label: design @ simulated endpoints). The points are the loads the saturation search ran; "
+                "the error bars are each run's 95% confidence interval of its average latency (batch means "
+                "over its sample periods; none where a run measured a single period).",
                 image="latency_load",
             )
         out.append(entry)

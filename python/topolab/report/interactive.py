@@ -14,7 +14,9 @@ import base64
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from topolab.report.plots import far_out
+import numpy as np
+
+from topolab.report.plots import bracket_rise, far_out
 from topolab.report.styles import Style
 
 if TYPE_CHECKING:
@@ -50,7 +52,12 @@ def _hover_text(row: pd.Series, y: str) -> str:
         f"<b>#{int(row['rank'])} {row['name']}</b>",
         f"spec: {row['spec']}",
         f"cost per endpoint: {number('cost_per_endpoint', '${:,.0f}')}",
-        f"{y.replace('_', ' ')}: {number(y, '{:.3f}')}",
+        f"{y.replace('_', ' ')}: {number(y, '{:.3f}')}"
+        + (
+            f" (within [{number(y, '{:.3f}')}, {number(y + '_upper', '{:.3f}')}])"
+            if number(y + "_upper", "{}") != "-"
+            else ""
+        ),
         f"average latency: {number('avg_latency_ns', '{:,.0f} ns')}",
         f"{int(row['endpoints']):,} endpoints, {int(row['routers']):,} routers",
     ]
@@ -62,11 +69,21 @@ def _hover_text(row: pd.Series, y: str) -> str:
 
 
 def cost_bandwidth_chart(frame: pd.DataFrame, y: str, y_label: str, styles: dict[str, Style]) -> str:
+    """``cost_bandwidth_figure`` as a ``<div>`` and its script; plotly.js must be on the page."""
+    return cost_bandwidth_figure(frame, y, y_label, styles).to_html(
+        full_html=False,
+        include_plotlyjs=False,
+        div_id="cost-bandwidth-chart",
+        config={"displaylogo": False, "responsive": True},
+    )
+
+
+def cost_bandwidth_figure(frame: pd.DataFrame, y: str, y_label: str, styles: dict[str, Style]) -> Any:
     """Cost per endpoint against ``y``, one trace per family in its colour and marker (the
     legend toggles a family), the front ringed, the recommendation starred; hovering a point
-    names the design. The first view leaves designs far out in ``y`` (``plots.far_out``) above
-    its top; a double click shows them. Returns a ``<div>`` and its script; plotly.js must be
-    on the page."""
+    names the design; a simulated saturation load has an error bar up to the lowest load its
+    search saturated at (``plots.bracket_rise``). The first view leaves designs far out in ``y``
+    (``plots.far_out``) above its top; a double click shows them. A plotly Figure."""
     import plotly.graph_objects as go
 
     data = frame.dropna(subset=["cost_per_endpoint", y])
@@ -76,10 +93,23 @@ def cost_bandwidth_chart(frame: pd.DataFrame, y: str, y_label: str, styles: dict
         if len(part) == 0:
             continue
         front = part["on_front"].astype(bool)
+        rise = bracket_rise(part, y)
         fig.add_trace(
             go.Scatter(
                 x=part["cost_per_endpoint"],
                 y=part[y],
+                # a simulated saturation load: a bar up to the lowest load its search saturated at
+                error_y=None
+                if rise is None
+                else {
+                    "type": "data",
+                    "symmetric": False,
+                    "array": np.nan_to_num(rise).tolist(),
+                    "arrayminus": [0.0] * len(rise),
+                    "thickness": 1,
+                    "width": 3,
+                    "color": "#555",
+                },
                 mode="markers",
                 name=family,
                 marker={
@@ -127,9 +157,4 @@ def cost_bandwidth_chart(frame: pd.DataFrame, y: str, y_label: str, styles: dict
         legend={"title": {"text": "family (click to hide)"}, "itemsizing": "constant"},
         hoverlabel={"align": "left"},
     )
-    return fig.to_html(
-        full_html=False,
-        include_plotlyjs=False,
-        div_id="cost-bandwidth-chart",
-        config={"displaylogo": False, "responsive": True},
-    )
+    return fig

@@ -73,6 +73,16 @@ BANDWIDTH_LABELS = {
 }
 
 
+def bracket_rise(data: pd.DataFrame, y: str) -> np.ndarray | None:
+    """For a simulated saturation column, how far above each design's value the lowest load its
+    search saturated at lies (the bracket [value, upper] drawn as an error bar up; NaN where the
+    search saturated at no load run); None for a column without a bracket."""
+    upper = f"{y}_upper"
+    if upper not in data.columns:
+        return None
+    return data[upper].to_numpy(float) - data[y].to_numpy(float)
+
+
 def bandwidth_column(frame: pd.DataFrame) -> str:
     if "saturation_uniform" in frame.columns and frame["saturation_uniform"].notna().any():
         return "saturation_uniform"
@@ -108,6 +118,19 @@ def _scatter_designs(ax, data: pd.DataFrame, styles: dict[str, Style], y: str, g
     ax.scatter(
         best["cost_per_endpoint"], best[y], marker="*", s=340, color="gold", edgecolors="black", zorder=5
     )
+    rise = bracket_rise(data, y)
+    if rise is not None:
+        drawn = np.isfinite(rise)
+        ax.errorbar(
+            data["cost_per_endpoint"].to_numpy(float)[drawn],
+            data[y].to_numpy(float)[drawn],
+            yerr=[np.zeros(int(drawn.sum())), rise[drawn]],
+            fmt="none",
+            ecolor="0.35",
+            elinewidth=0.8,
+            capsize=2,
+            zorder=4,
+        )
     ax.set_xlabel("cost per endpoint ($)")
     ax.grid(True, which="both", alpha=0.25)
 
@@ -421,11 +444,18 @@ def latency_load(frame: pd.DataFrame, count: int = LATENCY_LOAD_DESIGNS) -> Figu
             text = row.get(f"sim_curve_{key}")
             if not isinstance(text, str):
                 continue
-            curve = np.asarray(json.loads(text), dtype=float)
+            # [offered, accepted, latency, accepted ±, latency ±] (the half-widths null where a
+            # run had no interval; a curve stored before them has three entries)
+            curve = np.full((len(json.loads(text)), 5), np.nan)
+            for j, point in enumerate(json.loads(text)):
+                curve[j, : len(point)] = [np.nan if x is None else x for x in point]
             label = f"{_short(str(row['name']), 32)} @ {int(row['sim_endpoints']):,}"
-            ax.plot(
+            ax.errorbar(
                 curve[:, 0],
                 curve[:, 2],
+                yerr=np.nan_to_num(curve[:, 4]),
+                capsize=2,
+                elinewidth=0.8,
                 marker=MARKERS[i % len(MARKERS)][0],
                 markersize=4,
                 color=PALETTE[i % len(PALETTE)],

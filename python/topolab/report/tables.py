@@ -40,6 +40,9 @@ class Column:
     fmt: Callable[[Any], str] = str
     title: str = ""  # what the column means, for the HTML header tooltip and the notes
     of: str = ""  # the frame column shown, when not ``key``
+    # the frame column of the upper end of an interval whose lower end is shown (a saturation
+    # search's bracket): the cell reads "lower–upper"
+    upper: str = ""
 
     @property
     def source(self) -> str:
@@ -91,13 +94,29 @@ COLUMNS = {
             _percent,
             "fraction of random cable failures before disconnection (Besta & Hoefler, SC14, §III-D)",
         ),
-        Column("saturation_uniform", "sat. unif.", _percent, "saturation load, uniform traffic"),
-        Column("saturation_worst", "sat. worst", _percent, "saturation load, worst-case traffic"),
+        Column(
+            "saturation_uniform",
+            "sat. unif.",
+            _percent,
+            "saturation load, uniform traffic: between the highest load the search carried and the "
+            "lowest it saturated at",
+            upper="saturation_uniform_upper",
+        ),
+        Column(
+            "saturation_worst",
+            "sat. worst",
+            _percent,
+            "saturation load, worst-case traffic: between the highest load the search carried and "
+            "the lowest it saturated at",
+            upper="saturation_worst_upper",
+        ),
         Column(
             "saturation_failed",
             "sat. failed",
             _percent,
-            "saturation load, uniform traffic, the fraction of cables given to --failures failed",
+            "saturation load, uniform traffic, the fraction of cables given to --failures failed: "
+            "between the highest load the search carried and the lowest it saturated at",
+            upper="saturation_failed_upper",
         ),
         Column(
             "workload_cycles",
@@ -247,10 +266,34 @@ def cell(value: Any, column: Column) -> str:
     return column.fmt(value)
 
 
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def bracket(lower: float, upper: float) -> str:
+    """A load interval in percent, "97–98%", with one decimal where whole percents would not
+    tell its ends apart."""
+    for digits in (0, 1, 2):
+        low, high = f"{100 * lower:.{digits}f}", f"{100 * upper:.{digits}f}"
+        if low != high:
+            break
+    return f"{low}–{high}%"
+
+
+def row_cell(row: Any, column: Column) -> str:
+    """The cell of ``column`` in ``row`` (a frame row): its value, or with ``column.upper`` the
+    interval from it to the row's upper end where the row has one."""
+    value = row[column.source]
+    upper: Any = row.get(column.upper) if column.upper else None
+    if _missing(value) or _missing(upper):
+        return cell(value, column)
+    return bracket(float(value), float(upper))
+
+
 def rows(frame: pd.DataFrame, keys: Sequence[str]) -> tuple[list[Column], list[list[str]]]:
     """(columns shown, rows of strings)."""
     columns = present(frame, keys)
-    out = [[cell(row[c.source], c) for c in columns] for _, row in frame.iterrows()]
+    out = [[row_cell(row, c) for c in columns] for _, row in frame.iterrows()]
     return columns, out
 
 

@@ -88,7 +88,8 @@ def asked_lines(c: Comparison) -> list[tuple[str, str]]:
             (
                 "simulation",
                 "saturation load under uniform and the family's worst-case traffic, each with the "
-                f"family's best routing (cycle-accurate, seed {s.seed}{'; ' + router if router else ''}); "
+                f"family's best routing (cycle-accurate, seed {s.seed}{'; ' + router if router else ''}), "
+                "shown as its search's bracket (highest load carried–lowest saturated); "
                 f"{simulated_size(c.frame)}",
             )
         )

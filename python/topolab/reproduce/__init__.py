@@ -47,7 +47,11 @@ class Comparison:
     ``unit`` "%" marks percentages (values in percent): their difference is read in
     percentage points (``abs_diff``), not relative to the paper's value. ``bound``: the static
     bound of the network topolab ran (e.g. the routing's channel-load throughput bound), shown
-    beside both so that a scaled-down network's own cap is visible."""
+    beside both so that a scaled-down network's own cap is visible. ``interval``: how sure
+    topolab's simulated figure is, in its unit: a saturation load's search bracket (the highest
+    load carried, the lowest saturated), the 95% confidence interval of a run's figure (batch
+    means), or what those give a ratio of two; None for a figure that is computed, not sampled,
+    or a run without one (``cases.bracket``, ``cases.confidence``)."""
 
     column: str
     quantity: str
@@ -56,6 +60,7 @@ class Comparison:
     note: str = ""
     unit: str = ""
     bound: Optional[float] = None
+    interval: Optional[tuple[float, float]] = None
 
     @property
     def rel_diff(self) -> Optional[float]:
@@ -77,6 +82,7 @@ class Comparison:
             "quantity": self.quantity,
             "paper": self.paper,
             "topolab": self.topolab,
+            "interval": None if self.interval is None else list(self.interval),
             "bound": self.bound,
             "rel_diff": self.rel_diff,
             "abs_diff": self.abs_diff,

@@ -169,8 +169,10 @@ def run_curves(
     execution: Execution = Execution(),
 ) -> list[dict[str, Any]]:
     """Runs every curve as one "sweep" point with the setup table's simulator keywords and
-    returns, per curve in order, ``{"curve": Curve, "saturation_load", "saturation_throughput",
-    "points": [one record per run]}``. A failed curve raises ParameterError with its error."""
+    returns, per curve in order, ``{"curve": Curve, "saturation_load", "saturated_load",
+    "saturation_throughput", "points": [one record per run]}`` (``saturated_load``: the bracket's
+    upper end, ``sweep_load``; None when no run saturated). A failed curve raises ParameterError
+    with its error."""
     fixed = {**sim_params(tuple(table)), "tolerance": tolerance, "seed": 1}
     varied_rows = {r.sim_param: r for r in table if r.sim_param and isinstance(r.topolab, tuple)}
     for c in curves:
@@ -206,16 +208,38 @@ def run_curves(
     out = []
     for curve, (_, row) in zip(curves, df.iterrows()):
         runs = len(row["offered_load"])
-        points = [{c: _plain(row[c][i]) for c in SWEEP_CURVE_COLUMNS} for i in range(runs)]
+        # a curve stored before a column existed has no list there
+        listed = {c: row[c] if hasattr(row.get(c), "__len__") else [None] * runs for c in SWEEP_CURVE_COLUMNS}
+        points = [{c: _plain(listed[c][i]) for c in SWEEP_CURVE_COLUMNS} for i in range(runs)]
+        upper = _plain(row.get("saturated_load"))
+        upper = float(upper) if isinstance(upper, (int, float)) and upper == upper else None
         out.append(
             {
                 "curve": curve,
                 "saturation_load": float(row["saturation_load"]),
+                "saturated_load": upper,
                 "saturation_throughput": float(row["saturation_throughput"]),
                 "points": points,
             }
         )
     return out
+
+
+def bracket(measured: dict[str, Any], scale: float = 1.0) -> Optional[tuple[float, float]]:
+    """A measured curve's saturation bracket (``run_curves``): (highest load carried, lowest
+    saturated) times ``scale`` (100 for percent); None when no run saturated."""
+    upper = measured.get("saturated_load")
+    return None if upper is None else (scale * measured["saturation_load"], scale * upper)
+
+
+def confidence(point: dict[str, Any], figure: str, scale: float = 1.0) -> Optional[tuple[float, float]]:
+    """The 95% confidence interval of ``figure`` (``accepted_throughput`` or ``avg_latency``) of
+    one run of a curve, from its half-width, times ``scale``; None without one."""
+    half = point.get(f"{figure}_halfwidth")
+    value = point.get(figure)
+    if half is None or value is None or half != half or value != value:  # absent, or NaN
+        return None
+    return (scale * (value - half), scale * (value + half))
 
 
 def run_exchanges(

@@ -36,6 +36,7 @@ from topolab.reproduce.cases import (
     Curve,
     Exchange,
     Execution,
+    bracket,
     default_execution,
     plot_rows,
     records,
@@ -291,6 +292,7 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
                 note + "; bound: max channel load of the routing's paths (no simulation)",
                 "%",
                 bound=percent(bound),
+                interval=bracket(m, 100),
             )
         )
     # Figs. 13/14: one exchange run to completion.

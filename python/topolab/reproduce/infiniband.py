@@ -30,6 +30,7 @@ from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow
 from topolab.reproduce.cases import (
     Curve,
     Execution,
+    bracket,
     check_scale,
     default_execution,
     plot_rows,
@@ -209,7 +210,16 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
             bounds[key] = None if scale == "full" else static_bound(*key)
         saturation = 100 * m["saturation_load"]
         rows.append(
-            Comparison(topo, curve.label, value, saturation, note=curve.routing, unit="%", bound=bounds[key])
+            Comparison(
+                topo,
+                curve.label,
+                value,
+                saturation,
+                note=curve.routing,
+                unit="%",
+                bound=bounds[key],
+                interval=bracket(m, 100),
+            )
         )
         overload = 100 * m["saturation_throughput"]
         data.extend(

@@ -20,7 +20,9 @@ from topolab.reproduce import Comparison, Reproduction, Setup
 from topolab.reproduce.cases import (
     Curve,
     Execution,
+    bracket,
     check_scale,
+    confidence,
     default_execution,
     loads_around,
     network_row,
@@ -108,15 +110,27 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
                 m["saturation_load"],
                 bound=bound,
                 note="bound: Valiant's on this network (UGAL-L's non-minimal half)",
+                interval=bracket(m),
             )
         )
         if low is not None:
             rows.append(
                 Comparison(
-                    c.label, f"latency at load {low['offered_load']:.2f} [cycles]", None, low["avg_latency"]
+                    c.label,
+                    f"latency at load {low['offered_load']:.2f} [cycles]",
+                    None,
+                    low["avg_latency"],
+                    interval=confidence(low, "avg_latency"),
                 )
             )
     sat = [m["saturation_load"] for m in measured]
+    # the ratio's range over the two brackets: lowest largest over highest smallest, and back
+    smallest, largest = bracket(measured[0]), bracket(measured[-1])
+    ratio_range = (
+        None
+        if smallest is None or largest is None or not smallest[0]
+        else (largest[0] / smallest[1], largest[1] / smallest[0])
+    )
     rows.append(
         Comparison(
             "claim",
@@ -124,6 +138,7 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
             None,
             sat[-1] / sat[0] if sat[0] else None,
             note="Besta & Hoefler, SC14, §V-D: 'bigger buffers enable higher bandwidth' (> 1 agrees)",
+            interval=ratio_range,
         )
     )
     setups = tuple(

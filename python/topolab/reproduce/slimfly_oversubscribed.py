@@ -22,6 +22,7 @@ from topolab.reproduce import Comparison, Reproduction, Setup
 from topolab.reproduce.cases import (
     Curve,
     Execution,
+    bracket,
     check_scale,
     default_execution,
     loads_around,
@@ -132,6 +133,7 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
                 )
                 + ("" if c.routing == "min" else "; bound: minimal routing's"),
                 bound=bounds.get((p, "min", c.traffic)),
+                interval=bracket(m),
             )
         )
     # §V-E's figures against the static bound of the paper's own networks (a second each).

@@ -31,6 +31,7 @@ from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow
 from topolab.reproduce.cases import (
     Curve,
     Execution,
+    bracket,
     check_scale,
     default_execution,
     loads_around,
@@ -294,6 +295,7 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
                 m["saturation_load"],
                 note=note,
                 bound=bound,
+                interval=bracket(m),
             )
         )
         if curve.traffic == "worst" and curve.label == "SF-MIN":

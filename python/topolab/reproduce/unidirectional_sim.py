@@ -39,6 +39,7 @@ from topolab.reproduce.cases import (
     Curve,
     Execution,
     check_scale,
+    confidence,
     default_execution,
     network_row,
     plot_curves,
@@ -296,6 +297,14 @@ def _accepted(points: list[dict[str, Any]]) -> float:
     return max((p["accepted_throughput"] for p in points if not p["saturated"]), default=float("nan"))
 
 
+def _accepted_interval(points: list[dict[str, Any]]) -> Optional[tuple[float, float]]:
+    """The 95% confidence interval of the run ``_accepted`` takes its figure from."""
+    carried = [p for p in points if not p["saturated"]]
+    if not carried:
+        return None
+    return confidence(max(carried, key=lambda p: p["accepted_throughput"]), "accepted_throughput")
+
+
 def _at_load(points: list[dict[str, Any]], load: float) -> Optional[dict[str, Any]]:
     return next((p for p in points if abs(p["offered_load"] - load) < 1e-9 and not p["saturated"]), None)
 
@@ -362,6 +371,7 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
                 accepted,
                 note="" if c.label == "minimal" else "bound: minimal routing's (deflections may exceed it)",
                 bound=bounds[c.network, c.traffic],
+                interval=_accepted_interval(m["points"]),
             )
         )
         if c.label != "minimal" and c.network.startswith("mddp"):
