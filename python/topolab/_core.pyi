@@ -42,6 +42,7 @@ __all__ = [
     "exchange_messages",
     "run_workload",
     "workload_messages",
+    "collective_messages",
     "workload_patterns",
     "sim_params",
     "read_booksim_config",
@@ -290,6 +291,9 @@ _WorkloadMessage = tuple[int, int, int, int, int, int, list[int]]
 def workload_messages(
     net: Network, jobs: list[str]
 ) -> list[tuple[str, str, int, list[int], list[_WorkloadMessage], list[str]]]: ...
+def collective_messages(
+    spec: str, ranks: int
+) -> tuple[str, str, int, list[int], list[_WorkloadMessage], list[str]]: ...
 def workload_patterns() -> list[tuple[str, list[str], list[tuple[str, str, str | None, str]]]]: ...
 def sim_params() -> list[dict[str, str]]: ...
 def traffic_patterns() -> list[tuple[str, list[str], list[tuple[str, str, str | None, str]]]]: ...

@@ -13,9 +13,12 @@ same endpoints and reports how much the others slowed it down.
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
+import tempfile
 from dataclasses import asdict, dataclass, fields
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from topolab import _core
 from topolab._args import U32_MAX, bad, int_arg, text_arg
@@ -144,6 +147,44 @@ def _jobs(where: str, jobs: str | Sequence[str]) -> list[str]:
     return [text_arg(where, f"jobs[{i}]", j) for i, j in enumerate(jobs)]
 
 
+# Nanoseconds per cycle by default when a trace's compute times become delays: a 256-byte flit
+# on a 100 Gb/s link.
+DEFAULT_CYCLE_NS = 20.48
+
+
+@contextlib.contextmanager
+def _resolved(where: str, specs: list[str]) -> Iterator[list[str]]:
+    """The jobs with every ``chakra:path=TRACE,ranks=N[,cycle_ns=X,...]`` job read into a
+    message file (topolab.traces) for the simulator, kept until the block ends; the job's other
+    parameters (placement, mapping, seed) are passed on."""
+    from topolab.traces import chakra_messages
+
+    with tempfile.TemporaryDirectory(prefix="topolab-chakra-") as tmp:
+        out = []
+        for k, spec in enumerate(specs):
+            name, _, rest = spec.partition(":")
+            if name.strip().lower() != "chakra":
+                out.append(spec)
+                continue
+            params = dict(p.partition("=")[::2] for p in rest.split(",") if p)
+            path = params.pop("path", None)
+            if not path or "ranks" not in params:
+                allowed = "chakra:path=TRACE,ranks=N: a Chakra execution trace and the ranks it runs on"
+                raise bad(where, f"jobs[{k}]", spec, allowed)
+            text = params.pop("ranks")
+            ranks = int_arg(where, "ranks", int(text) if text.isdigit() else text, 2)
+            text = params.pop("cycle_ns", str(DEFAULT_CYCLE_NS))
+            try:
+                cycle_ns = float(text)
+            except ValueError:
+                raise bad(where, "cycle_ns", text, "nanoseconds per cycle, a number > 0") from None
+            file = os.path.join(tmp, f"job{k}.messages")
+            with open(file, "w") as f:
+                f.write(chakra_messages(path, ranks, cycle_ns=cycle_ns))
+            out.append(",".join([f"messages:path={file}", *(f"{k2}={v}" for k2, v in params.items())]))
+        yield out
+
+
 def run_workload(
     net: Network | str,
     jobs: str | Sequence[str],
@@ -168,11 +209,14 @@ def run_workload(
     warn_if_not_deadlock_free(routing)
 
     def one(alone: int | None, stage: str) -> WorkloadResult:
-        with Progress(stage, unit="flit", enabled=progress, unit_stages=("workload",)) as bar:
+        with (
+            _resolved("run_workload", specs) as resolved,
+            Progress(stage, unit="flit", enabled=progress, unit_stages=("workload",)) as bar,
+        ):
             d = _core.run_workload(
                 net._net,
                 routing,
-                specs,
+                resolved,
                 packet_bytes=packet_bytes,
                 alone=alone,
                 seed=seed,
@@ -199,7 +243,9 @@ def workload_messages(net: Network | str, jobs: str | Sequence[str]) -> list[dic
     net = as_network(net)
     specs = _jobs("workload_messages", jobs)
     out = []
-    for name, operation, ranks, endpoints, messages, phases in _core.workload_messages(net._net, specs):
+    with _resolved("workload_messages", specs) as resolved:
+        parsed = _core.workload_messages(net._net, resolved)
+    for name, operation, ranks, endpoints, messages, phases in parsed:
         out.append(
             {
                 "name": name,

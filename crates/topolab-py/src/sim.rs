@@ -275,33 +275,43 @@ fn workload_messages(net: &PyNetwork, jobs: Vec<String>) -> PyResult<Vec<Workloa
     let parsed = topolab_core::workload::parse_jobs(&net.inner, &specs).map_err(to_py_err)?;
     Ok(parsed
         .into_iter()
-        .map(|(w, endpoints)| {
-            let messages = w
-                .messages
-                .iter()
-                .enumerate()
-                .map(|(i, m)| {
-                    (
-                        m.src,
-                        m.dst,
-                        m.bytes,
-                        m.delay,
-                        m.phase,
-                        m.iteration,
-                        w.deps(i).to_vec(),
-                    )
-                })
-                .collect();
+        .map(|(w, endpoints)| workload_tuple(&w, endpoints))
+        .collect())
+}
+
+/// The messages of workload `spec` over `ranks` ranks, without a network (what a trace's
+/// collective expands into): as `workload_messages` gives one job, its endpoints 0 .. ranks.
+#[pyfunction]
+fn collective_messages(spec: &str, ranks: u32) -> PyResult<WorkloadTuple> {
+    let w = topolab_core::workload::Workload::parse_for_ranks(spec, ranks).map_err(to_py_err)?;
+    Ok(workload_tuple(&w, (0..w.ranks).collect()))
+}
+
+fn workload_tuple(w: &topolab_core::workload::Workload, endpoints: Vec<u32>) -> WorkloadTuple {
+    let messages = w
+        .messages
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
             (
-                w.name.clone(),
-                w.operation,
-                w.ranks,
-                endpoints,
-                messages,
-                w.phases.clone(),
+                m.src,
+                m.dst,
+                m.bytes,
+                m.delay,
+                m.phase,
+                m.iteration,
+                w.deps(i).to_vec(),
             )
         })
-        .collect())
+        .collect();
+    (
+        w.name.clone(),
+        w.operation,
+        w.ranks,
+        endpoints,
+        messages,
+        w.phases.clone(),
+    )
 }
 
 /// One message as `workload_messages` returns it.
@@ -419,6 +429,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(exchange_messages, m)?)?;
     m.add_function(wrap_pyfunction!(run_workload, m)?)?;
     m.add_function(wrap_pyfunction!(workload_messages, m)?)?;
+    m.add_function(wrap_pyfunction!(collective_messages, m)?)?;
     m.add_function(wrap_pyfunction!(workload_patterns, m)?)?;
     m.add_function(wrap_pyfunction!(sim_params, m)?)?;
     m.add_function(wrap_pyfunction!(traffic_patterns, m)?)?;

@@ -180,6 +180,17 @@ pub const WORKLOADS: &[WorkloadDef] = &[
         default_bytes: "256KiB",
     },
     WorkloadDef {
+        name: "messages",
+        aliases: &["trace"],
+        params: &[param(
+            "path",
+            ParamKind::Text,
+            None,
+            "a message file (docs/workloads.md, \"Message files\"): one message a line",
+        )],
+        default_bytes: "from the file",
+    },
+    WorkloadDef {
         name: "halo3d",
         aliases: &["halo", "halo-3d"],
         params: &[param(
@@ -218,13 +229,17 @@ fn piece(total: u64, parts: u32, c: u32) -> u64 {
 /// The workload of `text` and where its ranks go (its `placement`, `mapping` and `seed`).
 pub(super) fn parse(
     text: &str,
-    net: &Network,
+    net: Option<&Network>,
     default_ranks: u32,
 ) -> Result<(Workload, Placement)> {
     let defs = definitions();
     let s = parse_spec(text, "workload", "name", &defs)?;
     let p = s.params();
     let def = WORKLOADS.iter().find(|w| w.name == s.name).expect("known");
+    if s.name == "messages" {
+        let w = super::messages::read(&s, default_ranks)?;
+        return Ok((w, placement(&s, &mut String::new(), p.seed()?)?));
+    }
     let bytes_text = s
         .parsed
         .params
@@ -353,44 +368,59 @@ pub(super) fn parse(
             ),
         ));
     }
-    let placement = match (s.params().opt_text("mapping")?, s.text("placement")) {
-        (Some(_), Some(_)) => {
-            return Err(s.invalid(
-                "mapping",
-                s.text("mapping").unwrap_or_default(),
-                "not together with placement (a mapping file places every rank itself)",
-            ))
-        }
-        (Some(path), None) => {
-            let text = std::fs::read_to_string(&path).map_err(|e| {
-                s.invalid(
-                    "mapping",
-                    format!("'{path}'"),
-                    &format!("a readable file ({e})"),
-                )
-            })?;
-            name.push_str(&format!(",mapping={path}"));
-            Placement::from_text(&s.context, &text)?
-        }
-        (None, placement) => {
-            let placement = placement.unwrap_or_else(|| "contiguous".into());
-            let parsed = Placement::parse(&s.context, &placement, seed)?;
-            if parsed != Placement::Contiguous {
-                name.push_str(&format!(",placement={placement}"));
-            }
-            parsed
-        }
-    };
+    let placement = placement(&s, &mut name, seed)?;
     let mut w = repeat(one, iterations, compute);
     w.name = name;
     Ok((w, placement))
 }
 
+/// Where the job's ranks go: `mapping` (a file) or `placement` (`seed` for random); a
+/// placement other than contiguous is added to `name`.
+fn placement(s: &Spec, name: &mut String, seed: u64) -> Result<Placement> {
+    Ok(
+        match (s.params().opt_text("mapping")?, s.text("placement")) {
+            (Some(_), Some(_)) => {
+                return Err(s.invalid(
+                    "mapping",
+                    s.text("mapping").unwrap_or_default(),
+                    "not together with placement (a mapping file places every rank itself)",
+                ))
+            }
+            (Some(path), None) => {
+                let text = std::fs::read_to_string(&path).map_err(|e| {
+                    s.invalid(
+                        "mapping",
+                        format!("'{path}'"),
+                        &format!("a readable file ({e})"),
+                    )
+                })?;
+                name.push_str(&format!(",mapping={path}"));
+                Placement::from_text(&s.context, &text)?
+            }
+            (None, placement) => {
+                let placement = placement.unwrap_or_else(|| "contiguous".into());
+                let parsed = Placement::parse(&s.context, &placement, seed)?;
+                if parsed != Placement::Contiguous {
+                    name.push_str(&format!(",placement={placement}"));
+                }
+                parsed
+            }
+        },
+    )
+}
+
 /// Ranks per group of the hierarchical allreduce: `group_size`, or the endpoints of router 0.
-fn group_size(s: &Spec, net: &Network, ranks: u32) -> Result<u32> {
-    let m = match s.params().opt_u32("group_size", 1, ranks)? {
-        Some(m) => m,
-        None => net.endpoints().first().copied().unwrap_or(1).max(1),
+fn group_size(s: &Spec, net: Option<&Network>, ranks: u32) -> Result<u32> {
+    let m = match (s.params().opt_u32("group_size", 1, ranks)?, net) {
+        (Some(m), _) => m,
+        (None, Some(net)) => net.endpoints().first().copied().unwrap_or(1).max(1),
+        (None, None) => {
+            return Err(s.invalid(
+                "group_size",
+                "none",
+                "ranks per group (no network gives a default here)",
+            ))
+        }
     };
     if !ranks.is_multiple_of(m) {
         return Err(s.invalid(

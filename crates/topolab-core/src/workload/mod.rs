@@ -15,6 +15,7 @@
 //! ranks on endpoints, one job or several. docs/workloads.md describes them.
 
 mod collectives;
+mod messages;
 mod placement;
 
 pub use collectives::{WorkloadDef, COMMON, WORKLOADS};
@@ -53,7 +54,7 @@ pub fn parse_jobs(net: &Network, specs: &[&str]) -> Result<Vec<(Workload, Vec<u3
                 &format!("jobs that fit on the {total} endpoints: job {j} has {free} left"),
             ));
         }
-        let (w, placement) = collectives::parse(spec, net, free)?;
+        let (w, placement) = collectives::parse(spec, Some(net), free)?;
         free -= w.ranks;
         parsed.push((w, placement));
     }
@@ -103,7 +104,13 @@ impl Workload {
     /// The workload `spec` (`allreduce:algorithm=ring,bytes=1MiB`, ...) on `net`: `ranks`
     /// defaults to `default_ranks` (the endpoints a job may use).
     pub fn parse(spec: &str, net: &Network, default_ranks: u32) -> Result<Workload> {
-        Ok(collectives::parse(spec, net, default_ranks)?.0)
+        Ok(collectives::parse(spec, Some(net), default_ranks)?.0)
+    }
+
+    /// The workload `spec` over `ranks` ranks without a network (the hierarchical allreduce then
+    /// needs its `group_size`).
+    pub fn parse_for_ranks(spec: &str, ranks: u32) -> Result<Workload> {
+        Ok(collectives::parse(spec, None, ranks)?.0)
     }
 
     /// A workload from explicit messages and dependencies (`deps[i]`: the messages message
