@@ -104,6 +104,16 @@ QUICK = {
         "retry_failed": False,
         "progress": False,
     },
+    "run_workload": {
+        "net": NET,
+        "jobs": "allreduce:bytes=512",
+        "routing": "min",
+        "seed": 0,
+        "packet_bytes": 256,
+        "slowdown": False,
+        "progress": False,
+        "num_vcs": 2,
+    },
     "sim_params": {},
     "simulate": {
         "net": NET,
@@ -128,6 +138,7 @@ QUICK = {
         "sample_period": 50,
         "max_samples": 4,
     },
+    "workload_patterns": {},
 }
 # Arguments that must keep their quick value: a scheduler address would reach for a network.
 FIXED = {("compare", "scheduler"), ("run_experiment", "scheduler")}

@@ -21,11 +21,11 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, Iterator, Sequence
 
 from topolab import _core
-from topolab._args import U32_MAX, bad, int_arg, text_arg
+from topolab._args import U32_MAX, bad, bool_arg, int_arg, text_arg
 from topolab.defaults import DEFAULT_SEED
 from topolab.display import Summarized
 from topolab.network import Network, as_network
-from topolab.progress import Progress
+from topolab.progress import Progress, legacy_keyword
 from topolab.routing import warn_if_not_deadlock_free
 from topolab.sim import TrafficPattern, _patterns
 
@@ -206,6 +206,8 @@ def run_workload(
     routing = text_arg("run_workload", "routing", routing)
     seed = int_arg("run_workload", "seed", seed)
     packet_bytes = int_arg("run_workload", "packet_bytes", packet_bytes, 1, U32_MAX)
+    slowdown = bool_arg("run_workload", "slowdown", slowdown)
+    progress = legacy_keyword(progress, None, "run_workload")
     warn_if_not_deadlock_free(routing)
 
     def one(alone: int | None, stage: str) -> WorkloadResult:
