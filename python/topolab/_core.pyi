@@ -279,6 +279,8 @@ def run_workload(
     jobs: list[str],
     packet_bytes: int = 256,
     alone: int | None = None,
+    background: str | None = None,
+    background_load: float = 0.0,
     seed: int | None = None,
     params: dict[str, Any] | None = None,
     progress: _ProgressCallback | None = None,

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, Iterator, Sequence
 
 from topolab import _core
-from topolab._args import U32_MAX, bad, bool_arg, int_arg, text_arg
+from topolab._args import U32_MAX, bad, bool_arg, float_arg, int_arg, text_arg
 from topolab.defaults import DEFAULT_SEED
 from topolab.display import Summarized
 from topolab.network import Network, as_network
@@ -99,8 +99,9 @@ class JobResult(Summarized):
 
 @dataclass(frozen=True, repr=False)
 class WorkloadResult(Summarized):
-    """A workload run to completion: every job's result, and the network's totals (packets
-    delivered equal packets sent unless one was lost or duplicated; latencies in cycles)."""
+    """A workload run to completion: every job's result, and the network's totals (the jobs'
+    packets delivered equal their packets sent unless one was lost or duplicated; background
+    packets delivered before the jobs finished; latencies in cycles, of every packet)."""
 
     routing: str
     completion_cycles: int
@@ -109,6 +110,7 @@ class WorkloadResult(Summarized):
     flits: int
     delivered_packets: int
     delivered_flits: int
+    background_packets: int
     avg_latency: float
     p99_latency: float
     avg_hops: float
@@ -193,13 +195,17 @@ def run_workload(
     *,
     packet_bytes: int = 256,
     slowdown: bool = False,
+    background: str | None = None,
+    background_load: float = 0.0,
     progress: bool | None = None,
     **router_params: Any,
 ) -> WorkloadResult:
     """Runs the jobs (workload specs, placed in order on the free endpoints) on ``net`` until
     every message has arrived. ``packet_bytes``: bytes per packet (each message is cut into
     packets of ``packet_size`` flits). ``slowdown=True`` runs each job alone on the same
-    endpoints too (one more run per job) and sets ``alone_cycles`` and ``slowdown``. Router
+    endpoints too (one more run per job) and sets ``alone_cycles`` and ``slowdown``.
+    ``background`` (a traffic pattern, docs/traffic.md): the endpoints no job uses send it at
+    ``background_load`` flits per endpoint per cycle, also in the runs alone. Router
     parameters are the simulator's (``num_vcs=4``, ...; ``topolab.sim_params()``)."""
     net = as_network(net)
     specs = _jobs("run_workload", jobs)
@@ -207,6 +213,9 @@ def run_workload(
     seed = int_arg("run_workload", "seed", seed)
     packet_bytes = int_arg("run_workload", "packet_bytes", packet_bytes, 1, U32_MAX)
     slowdown = bool_arg("run_workload", "slowdown", slowdown)
+    if background is not None:
+        background = text_arg("run_workload", "background", background, "a traffic pattern, e.g. 'uniform'")
+    background_load = float_arg("run_workload", "background_load", background_load, 0.0, 1.0)
     progress = legacy_keyword(progress, None, "run_workload")
     warn_if_not_deadlock_free(routing)
 
@@ -221,6 +230,8 @@ def run_workload(
                 resolved,
                 packet_bytes=packet_bytes,
                 alone=alone,
+                background=background,
+                background_load=background_load,
                 seed=seed,
                 params=router_params,
                 progress=bar.callback,
@@ -266,7 +277,16 @@ def workload_patterns() -> list[TrafficPattern]:
     return _patterns(_core.workload_patterns())
 
 
-WORKLOAD_POINT_KEYS = ("network", "jobs", "routing", "seed", "packet_bytes", "slowdown")
+WORKLOAD_POINT_KEYS = (
+    "network",
+    "jobs",
+    "routing",
+    "seed",
+    "packet_bytes",
+    "slowdown",
+    "background",
+    "background_load",
+)
 
 
 def workload_point(params: dict[str, Any]) -> dict[str, Any]:
@@ -284,6 +304,8 @@ def workload_point(params: dict[str, Any]) -> dict[str, Any]:
         seed=int(params.get("seed", DEFAULT_SEED)),
         packet_bytes=int(params.get("packet_bytes", 256)),
         slowdown=bool(params.get("slowdown", False)),
+        background=params.get("background"),
+        background_load=float(params.get("background_load", 0.0)),
         progress=False,
         **router_params,
     )

@@ -8,7 +8,7 @@ use crate::network::PyNetwork;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList};
 use serde::Serialize;
-use topolab_sim::traffic::Exchange;
+use topolab_sim::traffic::{Exchange, Traffic};
 use topolab_sim::{BoundWorkload, Prepared, SimConfig, SimError};
 
 /// The one mapping of simulator errors to Python exceptions.
@@ -234,9 +234,10 @@ fn run_exchange<'py>(
 
 /// Runs message-level workloads (`allreduce:bytes=1MiB`, ..., docs/workloads.md), one job per
 /// spec placed in order on the free endpoints, until every message has arrived; with `alone`,
-/// only that job runs, its ranks where the mix placed them.
+/// only that job runs, its ranks where the mix placed them; with `background` (a traffic
+/// pattern), the endpoints no job uses send it at `background_load` flits per cycle.
 #[pyfunction]
-#[pyo3(signature = (net, routing, jobs, packet_bytes=256, alone=None, seed=None, params=None, progress=None))]
+#[pyo3(signature = (net, routing, jobs, packet_bytes=256, alone=None, background=None, background_load=0.0, seed=None, params=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn run_workload<'py>(
     py: Python<'py>,
@@ -245,6 +246,8 @@ fn run_workload<'py>(
     jobs: Vec<String>,
     packet_bytes: u64,
     alone: Option<usize>,
+    background: Option<&str>,
+    background_load: f64,
     seed: Option<u64>,
     params: Option<&Bound<'py, PyDict>>,
     progress: Option<PyObject>,
@@ -253,6 +256,15 @@ fn run_workload<'py>(
     let specs: Vec<&str> = jobs.iter().map(String::as_str).collect();
     let result = crate::monitor::run(py, progress, |monitor| {
         Ok(BoundWorkload::parse(&net.inner, &specs, packet_bytes)
+            .and_then(|w| match background {
+                // the load in flits per endpoint per cycle, as for simulate; the process counts
+                // packets
+                Some(spec) => w.with_background(
+                    Traffic::parse(spec, &net.inner)?,
+                    background_load / cfg.packet_size as f64,
+                ),
+                None => Ok(w),
+            })
             .and_then(|w| match alone {
                 Some(j) => w.only(j),
                 None => Ok(w),

@@ -48,24 +48,53 @@ impl Source {
     #[inline]
     pub fn gap(&self, rng: &mut ChaCha8Rng) -> u64 {
         match self {
-            Source::Bernoulli { rate, ln_q, .. } => {
-                if *rate >= 1.0 {
-                    0
-                } else if *rate <= 0.0 {
-                    NEVER
-                } else {
-                    let u: f64 = 1.0 - rng.random::<f64>(); // (0, 1]
-                                                            // g >= 0, so the conversion's truncation is the floor (without a call
-                                                            // to libm's floor), and g >= 1e15 exactly when its floor is.
-                    let g = u.ln() / ln_q;
-                    if g >= 1e15 {
-                        NEVER
-                    } else {
-                        g as u64
-                    }
-                }
-            }
+            Source::Bernoulli { rate, ln_q, .. } => geometric_gap(*rate, *ln_q, rng),
             Source::Exchange(_) | Source::Workload(_) => 0,
         }
+    }
+}
+
+/// Failed cycles before the next creation of a Bernoulli process at `rate` (`ln_q` = ln(1 -
+/// rate)): 0 at rate 1, NEVER at rate 0.
+#[inline]
+pub fn geometric_gap(rate: f64, ln_q: f64, rng: &mut ChaCha8Rng) -> u64 {
+    if rate >= 1.0 {
+        0
+    } else if rate <= 0.0 {
+        NEVER
+    } else {
+        let u: f64 = 1.0 - rng.random::<f64>(); // (0, 1]
+                                                // g >= 0, so the conversion's truncation is the floor (without a call to libm's
+                                                // floor), and g >= 1e15 exactly when its floor is.
+        let g = u.ln() / ln_q;
+        if g >= 1e15 {
+            NEVER
+        } else {
+            g as u64
+        }
+    }
+}
+
+/// Synthetic traffic beside a workload (`crate::workload`): a Bernoulli process at `rate`
+/// packets per cycle on every endpoint no job uses.
+#[derive(Debug, Clone)]
+pub struct Background {
+    pub traffic: Traffic,
+    pub rate: f64,
+    ln_q: f64,
+}
+
+impl Background {
+    pub fn new(traffic: Traffic, rate: f64) -> Background {
+        Background {
+            traffic,
+            rate,
+            ln_q: (-rate).ln_1p(),
+        }
+    }
+
+    #[inline]
+    pub fn gap(&self, rng: &mut ChaCha8Rng) -> u64 {
+        geometric_gap(self.rate, self.ln_q, rng)
     }
 }

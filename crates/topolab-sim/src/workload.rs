@@ -16,10 +16,11 @@
 
 use crate::engine::{Engine, Prepared};
 use crate::error::{Result, SimError};
-use crate::flit::MAX_MESSAGE_INDEX;
-use crate::injection::Source;
+use crate::flit::{Flit, MAX_MESSAGE_INDEX};
+use crate::injection::{Background, Source};
 use crate::router::Phase;
 use crate::stats::quantile;
+use crate::traffic::Traffic;
 use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -66,7 +67,13 @@ pub struct BoundWorkload {
     dependents: Vec<u32>,
     pub packet_bytes: u64,
     pub total_packets: u64,
+    /// Synthetic traffic on the endpoints no job uses (`in_job` false).
+    pub background: Option<Background>,
+    in_job: Vec<bool>,
 }
+
+/// The message index background packets carry (`Flit::message`): no message's.
+pub(crate) const BACKGROUND_MESSAGE: u32 = MAX_MESSAGE_INDEX - 1;
 
 impl BoundWorkload {
     /// The jobs of `specs` (`allreduce:bytes=1MiB,ranks=64,placement=random`, ...) placed on
@@ -124,7 +131,7 @@ impl BoundWorkload {
             per_dst[e + 1] += per_dst[e];
         }
         if let Some(e) =
-            (0..endpoints as usize).find(|&e| per_src[e + 1] - per_src[e] >= MAX_MESSAGE_INDEX)
+            (0..endpoints as usize).find(|&e| per_src[e + 1] - per_src[e] >= BACKGROUND_MESSAGE)
         {
             return Err(SimError::param(
                 "workload",
@@ -132,7 +139,7 @@ impl BoundWorkload {
                     "{} messages sent by endpoint {e}",
                     per_src[e + 1] - per_src[e]
                 ),
-                format!("fewer than {MAX_MESSAGE_INDEX} per endpoint"),
+                format!("fewer than {BACKGROUND_MESSAGE} per endpoint"),
             ));
         }
         let send_offsets = per_src.clone();
@@ -228,7 +235,28 @@ impl BoundWorkload {
             dependents,
             packet_bytes,
             total_packets,
+            background: None,
+            in_job: used,
         })
+    }
+
+    /// These jobs with `traffic` at `rate` packets per cycle on every endpoint no job uses.
+    pub fn with_background(mut self, traffic: Traffic, rate: f64) -> Result<BoundWorkload> {
+        if !(0.0..=1.0).contains(&rate) {
+            return Err(SimError::param(
+                "background_load",
+                rate,
+                "packets per free endpoint per cycle, from 0 to 1",
+            ));
+        }
+        self.background = Some(Background::new(traffic, rate));
+        Ok(self)
+    }
+
+    /// Endpoint `e` sends background traffic: no job uses it and there is some.
+    #[inline]
+    pub(crate) fn sends_background(&self, e: u32) -> bool {
+        self.background.is_some() && !self.in_job[e as usize]
     }
 
     /// Job `j` alone, its ranks on the same endpoints (the reference for its slowdown among
@@ -238,7 +266,13 @@ impl BoundWorkload {
             SimError::param("alone", j, format!("a job index below {}", self.jobs.len()))
         })?;
         let endpoints = (self.send_offsets.len() - 1) as u32;
-        BoundWorkload::new(vec![job], endpoints, self.packet_bytes)
+        let alone = BoundWorkload::new(vec![job], endpoints, self.packet_bytes)?;
+        Ok(BoundWorkload {
+            background: self.background.clone(),
+            // the other jobs' endpoints stay free of background traffic
+            in_job: self.in_job.clone(),
+            ..alone
+        })
     }
 
     pub fn num_messages(&self) -> usize {
@@ -290,6 +324,9 @@ pub struct WorkloadState {
     work: Vec<u32>,
     /// Endpoints (local index) given a ready message since the last `take_woken`.
     woken: Vec<u32>,
+    /// Background packets and flits received here.
+    background_packets: u64,
+    background_flits: u64,
 }
 
 impl WorkloadState {
@@ -315,6 +352,8 @@ impl WorkloadState {
             delayed: BinaryHeap::new(),
             work: Vec::new(),
             woken: Vec::new(),
+            background_packets: 0,
+            background_flits: 0,
         };
         for id in sent {
             if w.dep_count[id] == 0 {
@@ -362,14 +401,7 @@ impl WorkloadState {
     }
 
     /// A tail of message index `index` from endpoint `src` arrived at cycle `now`.
-    pub fn packet_arrived(
-        &mut self,
-        w: &BoundWorkload,
-        src: u32,
-        index: u32,
-        now: u32,
-        first: u32,
-    ) {
+    fn packet_arrived(&mut self, w: &BoundWorkload, src: u32, index: u32, now: u32, first: u32) {
         let id = w.send_offsets[src as usize] + index;
         let slot = (w.recv_index[id as usize] - self.first_received) as usize;
         let left = &mut self.packets_left[slot];
@@ -385,6 +417,19 @@ impl WorkloadState {
             if *left == 0 {
                 self.schedule(w, d, now, first);
             }
+        }
+    }
+
+    /// A flit arrived at cycle `now`: background traffic counted, a workload packet's tail
+    /// handed to `packet_arrived`.
+    #[inline]
+    pub fn flit_arrived(&mut self, w: &BoundWorkload, f: &Flit, now: u32, first: u32) {
+        let index = f.message_index();
+        if index == BACKGROUND_MESSAGE {
+            self.background_flits += 1;
+            self.background_packets += u64::from(f.is_tail());
+        } else if f.is_tail() {
+            self.packet_arrived(w, f.src, index, now, first);
         }
     }
 
@@ -470,10 +515,12 @@ pub struct WorkloadResult {
     pub jobs: Vec<JobResult>,
     pub packets: u64,
     pub flits: u64,
-    /// Packets and flits the endpoints received: equal to `packets` and `flits` unless one
-    /// was lost or duplicated.
+    /// The jobs' packets and flits the endpoints received: equal to `packets` and `flits`
+    /// unless one was lost or duplicated.
     pub delivered_packets: u64,
     pub delivered_flits: u64,
+    /// Background packets delivered before the jobs finished (the run ends then).
+    pub background_packets: u64,
     pub avg_latency: f64,
     pub p99_latency: f64,
     pub avg_hops: f64,
@@ -508,7 +555,7 @@ pub fn run_workload(
     eng.clear_stats();
     loop {
         let t = eng.totals();
-        if t.packets >= packets && t.in_flight_flits == 0 && all_arrived(&eng) {
+        if all_arrived(&eng) {
             break;
         }
         if t.in_flight_flits == 0 && eng.quiet() {
@@ -524,6 +571,13 @@ pub fn run_workload(
         eng.run_cycles(64, monitor, "workload", flits, t.accepted_flits)?;
     }
     let t = eng.totals();
+    let (background_packets, background_flits) = eng
+        .cores
+        .iter()
+        .filter_map(|c| c.eps.workload_state())
+        .fold((0, 0), |(p, f), s| {
+            (p + s.background_packets, f + s.background_flits)
+        });
     let (ready_at, done_at) = message_times(&eng, workload);
     let completion = done_at.iter().copied().max().unwrap_or(0) as u64 + 1;
     let mut samples = eng.latency_samples();
@@ -538,8 +592,9 @@ pub fn run_workload(
         jobs,
         packets,
         flits,
-        delivered_packets: t.packets,
-        delivered_flits: t.accepted_flits,
+        delivered_packets: t.packets - background_packets,
+        delivered_flits: t.accepted_flits - background_flits,
+        background_packets,
         avg_latency: ratio(t.plat_sum as f64, t.packets as f64),
         p99_latency: quantile(&mut samples, 0.99),
         avg_hops: ratio(t.hops_sum as f64, t.packets as f64),

@@ -64,6 +64,7 @@ proptest! {
         adaptive in any::<bool>(),
         threads in 1..3u32,
         packet_size in 1..4u32,
+        background in any::<bool>(),
     ) {
         let (spec, routing) = [
             ("slimfly:q=5,p=2", if adaptive { "ugal_l" } else { "min" }),
@@ -73,21 +74,26 @@ proptest! {
         let net = build_str(spec).unwrap();
         let half = (net.num_endpoints() / 2).to_string();
         let first = format!("{},ranks={half}", WORKLOADS[w1]);
-        let jobs: Vec<&str> = if two { vec![&first, WORKLOADS[w2]] } else { vec![WORKLOADS[w1]] };
+        // one job on half the endpoints, the other half sending uniform background traffic
+        let jobs: Vec<&str> = if two || background { vec![&first, WORKLOADS[w2]] } else { vec![WORKLOADS[w1]] };
+        let jobs = if background { vec![jobs[0]] } else { jobs };
         let threads = threads.to_string();
         let size = packet_size.to_string();
-        let r = run(
-            &net,
-            routing,
-            &jobs,
-            &[
-                ("debug_checks", "1"),
-                ("threads", &threads),
-                ("packet_size", &size),
-                ("num_vcs", "6"),
-            ],
-        );
+        let cfg = config(&[
+            ("debug_checks", "1"),
+            ("threads", &threads),
+            ("packet_size", &size),
+            ("num_vcs", "6"),
+        ]);
+        let prep = Prepared::new(&net, routing, &cfg, &Silent).unwrap();
+        let mut w = BoundWorkload::parse(&net, &jobs, 256).unwrap();
+        if background {
+            let uniform = topolab_core::traffic::Traffic::parse("uniform", &net).unwrap();
+            w = w.with_background(uniform, 0.2).unwrap();
+        }
+        let r = run_workload(&prep, &w, &Silent).unwrap();
         conserved(&r);
+        prop_assert_eq!(r.background_packets > 0, background);
         prop_assert_eq!(r.jobs.len(), jobs.len());
     }
 }
@@ -204,4 +210,40 @@ fn bad_jobs_are_refused_with_the_parameter_named() {
             .to_string();
         assert!(err.contains(needle), "{jobs:?}: {err}");
     }
+}
+
+#[test]
+fn background_traffic_slows_a_job_without_counting_as_its_own() {
+    // Half the Slim Fly's endpoints run an all-to-all; the other half send uniform traffic at
+    // 0.6 flits per cycle, which crosses the job's links.
+    let net = build_str("slimfly:q=5,p=3").unwrap();
+    let cfg = config(&[("num_vcs", "4")]);
+    let prep = Prepared::new(&net, "min", &cfg, &Silent).unwrap();
+    let job = ["alltoall:bytes=16KiB,ranks=75,placement=random"];
+    let quiet = BoundWorkload::parse(&net, &job, 256).unwrap();
+    let busy = quiet
+        .clone()
+        .with_background(
+            topolab_core::traffic::Traffic::parse("uniform", &net).unwrap(),
+            0.6,
+        )
+        .unwrap();
+    let a = run_workload(&prep, &quiet, &Silent).unwrap();
+    let b = run_workload(&prep, &busy, &Silent).unwrap();
+    conserved(&a);
+    conserved(&b);
+    assert_eq!(a.background_packets, 0);
+    assert!(b.background_packets > 0);
+    assert_eq!(a.packets, b.packets);
+    assert!(
+        b.jobs[0].completion_cycles > a.jobs[0].completion_cycles,
+        "quiet {}, with background {}",
+        a.jobs[0].completion_cycles,
+        b.jobs[0].completion_cycles
+    );
+    let bad = quiet.with_background(
+        topolab_core::traffic::Traffic::parse("uniform", &net).unwrap(),
+        1.5,
+    );
+    assert!(bad.unwrap_err().to_string().contains("background_load"));
 }

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import textwrap
 
-from topolab._args import U32_MAX, cli_int
+from topolab._args import U32_MAX, cli_float, cli_int
 from topolab.cli.common import (
     add_command,
     add_failures_flag,
@@ -76,6 +76,8 @@ def cmd_workload(args: argparse.Namespace) -> int:
         args.seed,
         packet_bytes=args.packet_bytes,
         slowdown=args.slowdown,
+        background=args.background,
+        background_load=args.background_load,
         progress=args.progress,
         **params,
     )
@@ -87,6 +89,8 @@ def cmd_workload(args: argparse.Namespace) -> int:
             "routing": args.routing,
             "seed": args.seed,
             "packet_bytes": args.packet_bytes,
+            "background": args.background,
+            "background_load": args.background_load if args.background else None,
             "router": params,
         }
         print_json(json_document("workload", inputs, UNITS, r.to_dict()))
@@ -151,6 +155,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="bytes per packet (default 256); a packet is --packet-size flits",
     )
     p.add_argument("--slowdown", action="store_true", help="also run each job alone on the same endpoints")
+    p.add_argument(
+        "--background",
+        metavar="PATTERN",
+        help="traffic pattern the endpoints no job uses send meanwhile (docs/traffic.md), at "
+        "--background-load",
+    )
+    p.add_argument(
+        "--background-load",
+        type=cli_float(0.0, 1.0),
+        default=0.1,
+        help="flits per endpoint per cycle of --background (default 0.1)",
+    )
     add_seed_flag(p, "every random stream of the run")
     add_json_flag(p)
     add_progress_flag(p)

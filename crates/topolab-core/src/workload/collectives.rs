@@ -247,7 +247,7 @@ pub(super) fn parse(
         .map(|v| v.to_string())
         .unwrap_or_else(|| def.default_bytes.to_string());
     let bytes = parse_bytes(&bytes_text)
-        .filter(|&b| b >= 1 && b <= 1 << 40)
+        .filter(|b| (1..=1 << 40).contains(b))
         .ok_or_else(|| {
             s.invalid(
                 "bytes",
@@ -554,7 +554,8 @@ fn children(r: u32, n: u32) -> Vec<u32> {
     let mut c: Vec<u32> = (0..32)
         .map(|j| 1u64 << j)
         .take_while(|&d| d < limit as u64)
-        .filter_map(|d| (r as u64 + d < n as u64).then(|| r + d as u32))
+        .filter(|&d| r as u64 + d < (n as u64))
+        .map(|d| r + d as u32)
         .collect();
     c.reverse();
     c

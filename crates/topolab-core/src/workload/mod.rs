@@ -51,7 +51,7 @@ pub fn parse_jobs(net: &Network, specs: &[&str]) -> Result<Vec<(Workload, Vec<u3
                 "workload",
                 "jobs",
                 format!("{} jobs", specs.len()),
-                &format!("jobs that fit on the {total} endpoints: job {j} has {free} left"),
+                format!("jobs that fit on the {total} endpoints: job {j} has {free} left"),
             ));
         }
         let (w, placement) = collectives::parse(spec, Some(net), free)?;
@@ -131,7 +131,7 @@ impl Workload {
                 "workload",
                 "deps",
                 format!("{} lists", deps.len()),
-                &format!("one list per message ({})", messages.len()),
+                format!("one list per message ({})", messages.len()),
             ));
         }
         let mut b = Builder::new(ranks, phases);
@@ -148,7 +148,7 @@ impl Workload {
     pub fn check(&self) -> Result<()> {
         let bad = |param: &str, value: String, allowed: String| {
             Err(TopolabError::invalid(
-                &format!("workload {}", self.name),
+                format!("workload {}", self.name),
                 param,
                 value,
                 &allowed,

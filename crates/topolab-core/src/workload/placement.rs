@@ -84,7 +84,7 @@ pub fn place_jobs(net: &Network, jobs: &[(String, u32, Placement)]) -> Result<Ve
                 context,
                 "ranks",
                 ranks,
-                &format!(
+                format!(
                     "at most the {} endpoints the jobs before left free (of {total})",
                     free.len()
                 ),
@@ -107,7 +107,7 @@ pub fn place_jobs(net: &Network, jobs: &[(String, u32, Placement)]) -> Result<Ve
                         context,
                         "placement",
                         "'group'",
-                        &format!(
+                        format!(
                             "a network whose routers have a group label ({} has none: use \
                              router, contiguous or random)",
                             net.family()
@@ -125,7 +125,7 @@ pub fn place_jobs(net: &Network, jobs: &[(String, u32, Placement)]) -> Result<Ve
                         context,
                         "mapping",
                         format!("{} endpoint ids", ids.len()),
-                        &format!("one endpoint id per rank ({ranks})"),
+                        format!("one endpoint id per rank ({ranks})"),
                     ));
                 }
                 let mut seen = vec![false; total as usize];
@@ -135,7 +135,7 @@ pub fn place_jobs(net: &Network, jobs: &[(String, u32, Placement)]) -> Result<Ve
                             context,
                             "mapping",
                             format!("endpoint {e}"),
-                            &format!(
+                            format!(
                                 "distinct endpoint ids below {total}, not used by an earlier job"
                             ),
                         ));

@@ -9,7 +9,8 @@ use crate::config::FlowControl;
 use crate::flit::{Flit, Wheel, HEAD, MEASURED, TAIL};
 use crate::injection::{Source, NEVER};
 use crate::stats::RouterStats;
-use crate::workload::WorkloadState;
+use crate::traffic::Traffic;
+use crate::workload::{WorkloadState, BACKGROUND_MESSAGE};
 use rand_chacha::ChaCha8Rng;
 
 const NO_VC: u8 = u8::MAX;
@@ -133,10 +134,14 @@ impl Endpoints {
                     }
                     s.next_gen = 0;
                 }
-                Source::Workload(_) => {
+                Source::Workload(w) => {
                     let work = self.work.as_deref().expect("created above");
                     s.msg = (0, 0);
-                    s.next_gen = if work.has_ready(e) { 0 } else { NEVER };
+                    s.next_gen = match &w.background {
+                        Some(b) if w.sends_background(self.first + e as u32) => b.gap(rng),
+                        _ if work.has_ready(e) => 0,
+                        _ => NEVER,
+                    };
                 }
             }
             self.wake[e] = s.wake();
@@ -162,9 +167,7 @@ impl Endpoints {
         let now = ctx.now;
         if ejected {
             for &(_, f) in &self.arrived {
-                if f.is_tail() {
-                    work.packet_arrived(w, f.src, f.message_index(), now, self.first);
-                }
+                work.flit_arrived(w, &f, now, self.first);
             }
         }
         work.release_due(w, now, self.first);
@@ -302,18 +305,9 @@ impl Endpoints {
         let mut message = 0;
         let dest_and_time = match ctx.source {
             Source::Bernoulli { traffic, .. } => {
-                let mut found = None;
-                while s.next_gen <= now {
-                    let ctime = s.next_gen;
-                    s.next_gen = ctime
-                        .saturating_add(1)
-                        .saturating_add(ctx.source.gap(rng_inject));
-                    if let Some(d) = traffic.destination(src, rng_traffic) {
-                        found = Some((d, ctime as u32));
-                        break;
-                    }
-                }
-                found
+                next_bernoulli(s, now, src, traffic, rng_traffic, || {
+                    ctx.source.gap(rng_inject)
+                })
             }
             Source::Exchange(x) => {
                 let (idx, left) = s.msg;
@@ -341,6 +335,11 @@ impl Endpoints {
                     }
                     Some((dest, ctx.now))
                 }
+            }
+            Source::Workload(w) if w.sends_background(src) => {
+                let b = w.background.as_ref().expect("sends_background");
+                message = BACKGROUND_MESSAGE;
+                next_bernoulli(s, now, src, &b.traffic, rng_traffic, || b.gap(rng_inject))
             }
             Source::Workload(w) => {
                 let work = self
@@ -519,6 +518,28 @@ impl Endpoints {
     pub fn next_creations(&self) -> impl Iterator<Item = u64> + '_ {
         self.senders.iter().map(|s| s.next_gen)
     }
+}
+
+/// The next packet of a Bernoulli process (`gap`: failed cycles to the one after) whose
+/// creation is due by `now`: its destination under `traffic` and its creation cycle, skipping
+/// creations for which the pattern gives `src` no destination.
+#[inline]
+fn next_bernoulli(
+    s: &mut Sender,
+    now: u64,
+    src: u32,
+    traffic: &Traffic,
+    rng_traffic: &mut ChaCha8Rng,
+    mut gap: impl FnMut() -> u64,
+) -> Option<(u32, u32)> {
+    while s.next_gen <= now {
+        let ctime = s.next_gen;
+        s.next_gen = ctime.saturating_add(1).saturating_add(gap());
+        if let Some(d) = traffic.destination(src, rng_traffic) {
+            return Some((d, ctime as u32));
+        }
+    }
+    None
 }
 
 /// A flit reaches its endpoint: throughput and, at the tail, packet statistics.
