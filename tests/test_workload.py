@@ -200,3 +200,25 @@ def test_compare_adds_the_workload_as_a_column_and_an_objective(tmp_path) -> Non
     assert "Workload" in (tmp_path / "report" / "report.html").read_text()
     with pytest.raises(topolab.ParameterError, match="workload"):
         topolab.compare(radix=16, endpoints=200, workload=job, progress=False)
+
+
+def test_ring_placement_keeps_consecutive_ranks_close() -> None:
+    """Hop distance (networkx, on the router graph) between consecutive ranks of a ring: the
+    depth-first ring placement keeps them closer than random placement and than the endpoint
+    order."""
+    import networkx as nx
+
+    net = topolab.build("slimfly:q=5,p=1")
+    g = net.to_networkx()
+    router = [r for r, count in enumerate(net.endpoints) for _ in range(count)]
+    hops = dict(nx.all_pairs_shortest_path_length(g))
+
+    def mean_ring_hops(placement: str) -> float:
+        (job,) = topolab.workload.workload_messages(net, f"allgather:bytes=64,placement={placement},seed=1")
+        ends = job["endpoints"]
+        pairs = zip(ends, ends[1:] + ends[:1])
+        return sum(hops[router[a]][router[b]] for a, b in pairs) / len(ends)
+
+    ring = mean_ring_hops("ring")
+    assert ring < mean_ring_hops("contiguous") and ring < mean_ring_hops("random")
+    assert ring < 1.5  # most consecutive ranks on neighbouring routers

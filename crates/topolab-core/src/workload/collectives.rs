@@ -83,7 +83,7 @@ pub const COMMON: &[ParamDef] = &[
         ParamKind::Text,
         Some("contiguous"),
         "where ranks go: contiguous, random, router (round robin over routers), group (round \
-         robin over groups)",
+         robin over groups), ring (routers in depth-first order)",
     ),
     param(
         "mapping",

@@ -15,6 +15,10 @@ pub enum Placement {
     /// Round robin over the routers with free endpoints: consecutive ranks on different
     /// routers.
     Router,
+    /// A ring following the network: routers in depth-first order from router 0, so that
+    /// consecutive ranks share a router or sit on routers close together (a topology-aware
+    /// ring for ring collectives).
+    Ring,
     /// Round robin over the network's groups (the `group` label field: Dragonfly, Dragonfly+,
     /// Slim Fly subgraphs), consecutive ranks in different groups.
     Group,
@@ -28,6 +32,10 @@ pub const PLACEMENTS: &[(&str, &str)] = &[
     ("random", "free endpoints in a random order (seed)"),
     ("router", "round robin over routers"),
     ("group", "round robin over the network's groups"),
+    (
+        "ring",
+        "routers in depth-first order: consecutive ranks on the same or nearby routers",
+    ),
 ];
 
 impl Placement {
@@ -38,11 +46,12 @@ impl Placement {
             "random" => Ok(Placement::Random { seed }),
             "router" | "spread" => Ok(Placement::Router),
             "group" => Ok(Placement::Group),
+            "ring" => Ok(Placement::Ring),
             other => Err(TopolabError::invalid(
                 context,
                 "placement",
                 format!("'{other}'"),
-                "contiguous, random, router or group (or mapping=FILE)",
+                "contiguous, random, router, group or ring (or mapping=FILE)",
             )),
         }
     }
@@ -95,6 +104,13 @@ pub fn place_jobs(net: &Network, jobs: &[(String, u32, Placement)]) -> Result<Ve
             Placement::Random { seed } => {
                 let mut f = free;
                 f.shuffle(&mut pattern_rng(*seed, 0x706c6163));
+                f.truncate(*ranks as usize);
+                f
+            }
+            Placement::Ring => {
+                let order = depth_first_order(net);
+                let mut f = free;
+                f.sort_by_key(|&e| (order[net.endpoint_router(e as u64).unwrap_or(0)], e));
                 f.truncate(*ranks as usize);
                 f
             }
@@ -151,6 +167,35 @@ pub fn place_jobs(net: &Network, jobs: &[(String, u32, Placement)]) -> Result<Ve
         out.push(chosen);
     }
     Ok(out)
+}
+
+/// Each router's position in a depth-first walk from router 0 (neighbours in the order the
+/// network lists them; another component's routers after, from its lowest id).
+fn depth_first_order(net: &Network) -> Vec<usize> {
+    let n = net.num_routers();
+    let mut position = vec![usize::MAX; n];
+    let mut next = 0;
+    let mut stack = Vec::new();
+    for root in 0..n {
+        if position[root] != usize::MAX {
+            continue;
+        }
+        stack.push(root);
+        while let Some(r) = stack.pop() {
+            if position[r] != usize::MAX {
+                continue;
+            }
+            position[r] = next;
+            next += 1;
+            // reversed, so that the first neighbour is visited first
+            for &m in net.neighbors(r).iter().rev() {
+                if position[m as usize] == usize::MAX {
+                    stack.push(m as usize);
+                }
+            }
+        }
+    }
+    position
 }
 
 /// `ranks` of `free` endpoints, taking one from each bin (`bin_of`) in turn, bins in order of
