@@ -265,10 +265,11 @@ def chakra_messages(
                 if n.type == COMP_NODE:
                     # one compute stream per rank, in the graph's order (ASTRA-sim's hardware
                     # resource: one compute node in flight per accelerator)
-                    if last_compute[r] is not None:
-                        deps.append(last_compute[r])
-                    last_compute[r] = out.add(r, r, 0, delay, 0, deps)
-                    gate[r, n.id] = last_compute[r]
+                    previous = last_compute[r]
+                    if previous is not None:
+                        deps.append(previous)
+                    gate[r, n.id] = out.add(r, r, 0, delay, 0, deps)
+                    last_compute[r] = gate[r, n.id]
                 else:
                     gate[r, n.id] = out.add(r, r, 0, delay, 0, deps)
                 position[r] += 1

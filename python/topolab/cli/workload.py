@@ -63,7 +63,7 @@ def _table(r: WorkloadResult) -> None:
         f"{r.delivered_packets:,} of {r.packets:,} packets delivered in {r.completion_cycles:,} cycles; "
         f"packet latency {r.avg_latency:.1f} cycles (99th percentile {r.p99_latency:.0f}), "
         f"{r.packet_bytes}-byte packets"
-        + (f"; {r.background_packets:,} background packets delivered meanwhile" if r.background_packets else "")
+        + (f"; {r.background_packets:,} background packets delivered meanwhile" * bool(r.background_packets))
     )
 
 
