@@ -71,6 +71,18 @@ pub enum HotPotatoPacketHops {
     Mean,
 }
 
+/// How each endpoint's packet creations are spaced in a run of a traffic pattern (BookSim2
+/// `injection_process`, injection.cpp).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InjectionProcess {
+    /// A packet every cycle with probability `load / packet_size`.
+    Bernoulli,
+    /// A two-state Markov chain per endpoint: off -> on with probability `burst_alpha` per
+    /// cycle, on -> off with `burst_beta`; while on, a packet with probability `burst_r1`.
+    OnOff,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SimConfig {
     pub router: RouterModel,
@@ -86,6 +98,14 @@ pub struct SimConfig {
     pub flow_control: FlowControl,
     pub booksim_compat: bool,
     pub packet_size: u32,
+    pub injection_process: InjectionProcess,
+    /// On/off injection: off -> on probability per cycle (< 0: derived from the others and the
+    /// load, `crate::injection::OnOff`).
+    pub burst_alpha: f64,
+    /// On/off injection: on -> off probability per cycle (< 0: derived).
+    pub burst_beta: f64,
+    /// On/off injection: packet probability per cycle while on (< 0: derived).
+    pub burst_r1: f64,
     pub channel_latency: u32,
     /// `channel_latency = floor`: each router-to-router link's latency from its cable length on
     /// `floor` (the physical model's placement and cable rule) and `cycle_time_ns`.
@@ -160,6 +180,10 @@ impl SimConfig {
             flow_control: FlowControl::Wormhole,
             booksim_compat: false,
             packet_size: 0,
+            injection_process: InjectionProcess::Bernoulli,
+            burst_alpha: 0.0,
+            burst_beta: 0.0,
+            burst_r1: 0.0,
             channel_latency: 0,
             latency_from_floor: false,
             floor: String::new(),
@@ -232,6 +256,10 @@ pub const PARAMS: &[ParamDoc] = &[
     doc("flow_control", "str", "wormhole", "wormhole or vct (virtual cut-through)"),
     doc("booksim_compat", "bool", "false", "reproduce BookSim2's iq quirks: an output VC freed by a tail is reallocated one cycle later; torus datelines by BookSim's rule"),
     doc("packet_size", "int", "1", "flits per packet"),
+    doc("injection_process", "str", "bernoulli", "how an endpoint spaces its packets (BookSim2's names): bernoulli (a packet each cycle with probability load / packet_size) or on_off (bursts: a two-state Markov chain per endpoint, burst_alpha, burst_beta, burst_r1; the same mean load)"),
+    doc("burst_alpha", "float", "0.5", "injection_process=on_off: probability per cycle that an off endpoint turns on (BookSim2's burst interval); negative: derived from burst_beta, burst_r1 and the load"),
+    doc("burst_beta", "float", "0.5", "injection_process=on_off: probability per cycle that an on endpoint turns off (BookSim2's burst length); negative: derived from burst_alpha, burst_r1 and the load"),
+    doc("burst_r1", "float", "-1", "injection_process=on_off: probability of a packet per cycle while on; negative (the default): derived from the load, r1 = rate x (burst_alpha + burst_beta) / burst_alpha, so that the mean rate is the load. Exactly one of burst_alpha, burst_beta, burst_r1 is negative"),
     doc("channel_latency", "str", "1", "router-to-router channel latency in cycles, or 'floor': ceil(cable length x 5 ns/m / cycle_time_ns) per link from the floor plan"),
     doc("floor", "str", "slimfly", "floor model (built-in name or TOML path) for channel_latency=floor; routers placed by the family's rule"),
     doc("cycle_time_ns", "float", "1.0", "cycle time in ns for channel_latency=floor"),
@@ -307,6 +335,18 @@ fn parse_bool(key: &str, value: &str) -> Result<bool> {
     }
 }
 
+/// A probability of the on/off process, or a negative number for one derived from the others
+/// (BookSim2 marks those with -1).
+fn parse_burst(key: &str, value: &str) -> Result<f64> {
+    parse_f64(key, value, f64::MIN, 1.0).map_err(|_| {
+        SimError::param(
+            key,
+            format!("'{}'", value.trim()),
+            "a probability from 0 to 1, or negative for one derived from the other two and the load",
+        )
+    })
+}
+
 /// Parses `class:cycles,class:cycles`.
 pub fn parse_link_latency(value: &str) -> Result<BTreeMap<String, u32>> {
     let mut map = BTreeMap::new();
@@ -379,6 +419,22 @@ impl SimConfig {
             }
             "booksim_compat" => self.booksim_compat = parse_bool(k, value)?,
             "packet_size" => self.packet_size = parse_u32(k, value, 1, 65_535)?,
+            "injection_process" => {
+                self.injection_process = match value.trim().to_ascii_lowercase().as_str() {
+                    "bernoulli" => InjectionProcess::Bernoulli,
+                    "on_off" | "onoff" => InjectionProcess::OnOff,
+                    other => {
+                        return Err(SimError::param(
+                            k,
+                            format!("'{other}'"),
+                            "bernoulli or on_off (BookSim2's injection processes)",
+                        ))
+                    }
+                }
+            }
+            "burst_alpha" => self.burst_alpha = parse_burst(k, value)?,
+            "burst_beta" => self.burst_beta = parse_burst(k, value)?,
+            "burst_r1" => self.burst_r1 = parse_burst(k, value)?,
             "channel_latency" => {
                 if value.trim().eq_ignore_ascii_case("floor") {
                     self.latency_from_floor = true;
@@ -512,6 +568,43 @@ impl SimConfig {
                     self.packet_size
                 ),
             ));
+        }
+        if self.injection_process == InjectionProcess::OnOff {
+            let derived = [
+                ("burst_alpha", self.burst_alpha),
+                ("burst_beta", self.burst_beta),
+                ("burst_r1", self.burst_r1),
+            ]
+            .into_iter()
+            .filter(|p| p.1 < 0.0)
+            .map(|p| p.0)
+            .collect::<Vec<_>>();
+            if derived.len() != 1 {
+                let (name, value) = if derived.is_empty() {
+                    ("burst_r1", self.burst_r1)
+                } else if derived[0] == "burst_alpha" {
+                    ("burst_beta", self.burst_beta)
+                } else {
+                    ("burst_r1", self.burst_r1)
+                };
+                return Err(SimError::param(
+                    name,
+                    value,
+                    format!(
+                        "with injection_process=on_off exactly one of burst_alpha ({}), burst_beta \
+                         ({}) and burst_r1 ({}) negative: that one is derived from the other two \
+                         and the load (BookSim2's rule); now {} are",
+                        self.burst_alpha,
+                        self.burst_beta,
+                        self.burst_r1,
+                        if derived.is_empty() {
+                            "none".to_string()
+                        } else {
+                            derived.join(" and ")
+                        }
+                    ),
+                ));
+            }
         }
         if self.vc_buf_size > u16::MAX as u32 * 16 {
             return Err(SimError::param(

@@ -217,7 +217,7 @@ pub fn run_from(
     }
     let rate = load / prep.cfg.packet_size as f64;
     let started = Instant::now();
-    let source = Source::bernoulli(pattern, rate);
+    let source = Source::for_pattern(pattern, rate, &prep.cfg)?;
     let is_warm = warm.is_some();
     let mut eng = match warm {
         None => Engine::new(prep, source)?,

@@ -122,7 +122,9 @@ impl Endpoints {
         }
         for (e, s) in self.senders.iter_mut().enumerate() {
             match source {
-                Source::Bernoulli { .. } => s.next_gen = source.gap(rng),
+                Source::Bernoulli { .. } | Source::OnOff { .. } => {
+                    s.next_gen = source.first_gap(rng)
+                }
                 Source::Exchange(x) => {
                     let src = (self.first as usize) + e;
                     s.msg = (0, 0);
@@ -190,8 +192,8 @@ impl Endpoints {
     /// (`Flit::carry_over`).
     pub fn restart(&mut self, source: &Source, rng: &mut ChaCha8Rng, now: u32) {
         for (e, s) in self.senders.iter_mut().enumerate() {
-            if let Source::Bernoulli { .. } = source {
-                s.next_gen = (now as u64).saturating_add(source.gap(rng));
+            if let Source::Bernoulli { .. } | Source::OnOff { .. } = source {
+                s.next_gen = (now as u64).saturating_add(source.first_gap(rng));
             }
             s.partial.carry_over(now);
             self.wake[e] = s.wake();
@@ -301,7 +303,7 @@ impl Endpoints {
         let s = &mut self.senders[e];
         let mut message = 0;
         let dest_and_time = match ctx.source {
-            Source::Bernoulli { traffic, .. } => {
+            Source::Bernoulli { traffic, .. } | Source::OnOff { traffic, .. } => {
                 let mut found = None;
                 while s.next_gen <= now {
                     let ctime = s.next_gen;
