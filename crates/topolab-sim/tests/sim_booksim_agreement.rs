@@ -98,7 +98,7 @@ fn slimfly_q5_on_off_agrees_with_booksim2() {
     );
     let all = common::results(&dir);
     let rows = rows_of(&all, "sf_q5_p4_onoff.cfg");
-    assert_eq!(rows.len(), 5);
+    assert_eq!(rows.len(), 6);
     let prep = Prepared::new(&setup.network, &setup.routing, &setup.config, &Silent).unwrap();
     let report = check_rows("on_off", &prep, &rows.iter().collect::<Vec<_>>());
     println!("{}", report.join("\n"));
