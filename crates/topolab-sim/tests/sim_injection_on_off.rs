@@ -186,3 +186,33 @@ fn on_off_runs_carry_the_load_are_deterministic_and_leave_bernoulli_alone() {
     let ignored = run(0.3, &[("burst_alpha", "0.05"), ("burst_beta", "0.05")]);
     assert_eq!(format!("{bernoulli:?}"), format!("{ignored:?}"));
 }
+
+#[test]
+fn booksim2_configs_carry_the_on_off_keys() {
+    let dir = common::reference_dir();
+    let text = std::fs::read_to_string(dir.join("sf_q5_p4_onoff.cfg")).unwrap();
+    let setup = topolab_sim::booksim::parse_config(&text, &dir, "sf_q5_p4_onoff.cfg").unwrap();
+    assert_eq!(
+        (
+            setup.config.burst_alpha,
+            setup.config.burst_beta,
+            setup.config.burst_r1
+        ),
+        (0.1, 0.025, -1.0)
+    );
+    // BookSim2's inline form is refused by name rather than read as something else.
+    let inline = text.replace(
+        "injection_process = on_off;",
+        "injection_process = on_off(0.1,0.025);",
+    );
+    let e = topolab_sim::booksim::parse_config(&inline, &dir, "inline.cfg").unwrap_err();
+    assert_eq!(named_param(e), "injection_process");
+    let two = text.replace("burst_beta = 0.025;", "burst_beta = -1;");
+    // Two negatives (burst_r1 is -1 by default): nothing says which to derive.
+    let e = topolab_sim::booksim::parse_config(&two, &dir, "two.cfg").unwrap_err();
+    assert!(
+        format!("{e}").contains("now burst_beta and burst_r1 are"),
+        "{e}"
+    );
+    assert_eq!(named_param(e), "burst_r1");
+}
