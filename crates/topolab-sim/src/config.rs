@@ -106,6 +106,15 @@ pub struct SimConfig {
     pub burst_beta: f64,
     /// On/off injection: packet probability per cycle while on (< 0: derived).
     pub burst_r1: f64,
+    /// Request-reply traffic (BookSim2 `use_read_write`): every packet the process creates is
+    /// a read or write request whose arrival makes its destination send a reply back.
+    pub use_read_write: bool,
+    /// Share of the requests that are writes.
+    pub write_fraction: f64,
+    pub read_request_size: u32,
+    pub read_reply_size: u32,
+    pub write_request_size: u32,
+    pub write_reply_size: u32,
     pub channel_latency: u32,
     /// `channel_latency = floor`: each router-to-router link's latency from its cable length on
     /// `floor` (the physical model's placement and cable rule) and `cycle_time_ns`.
@@ -184,6 +193,12 @@ impl SimConfig {
             burst_alpha: 0.0,
             burst_beta: 0.0,
             burst_r1: 0.0,
+            use_read_write: false,
+            write_fraction: 0.0,
+            read_request_size: 0,
+            read_reply_size: 0,
+            write_request_size: 0,
+            write_reply_size: 0,
             channel_latency: 0,
             latency_from_floor: false,
             floor: String::new(),
@@ -260,6 +275,12 @@ pub const PARAMS: &[ParamDoc] = &[
     doc("burst_alpha", "float", "0.5", "injection_process=on_off: probability per cycle that an off endpoint turns on (BookSim2's burst interval); negative: derived from burst_beta, burst_r1 and the load"),
     doc("burst_beta", "float", "0.5", "injection_process=on_off: probability per cycle that an on endpoint turns off (BookSim2's burst length); negative: derived from burst_alpha, burst_r1 and the load"),
     doc("burst_r1", "float", "-1", "injection_process=on_off: probability of a packet per cycle while on; negative (the default): derived from the load, r1 = rate x (burst_alpha + burst_beta) / burst_alpha, so that the mean rate is the load. Exactly one of burst_alpha, burst_beta, burst_r1 is negative"),
+    doc("use_read_write", "bool", "false", "request-reply traffic (BookSim2's use_read_write): every packet the injection process creates is a read or a write request to the traffic pattern's destination, and its tail arriving makes the destination send a reply back (before its own next request, stamped with the request's arrival); packet_size is then unused and the load counts the flits of requests and replies"),
+    doc("write_fraction", "float", "0.5", "use_read_write: share of the requests that are writes"),
+    doc("read_request_size", "int", "1", "use_read_write: flits of a read request"),
+    doc("read_reply_size", "int", "1", "use_read_write: flits of a read reply"),
+    doc("write_request_size", "int", "1", "use_read_write: flits of a write request"),
+    doc("write_reply_size", "int", "1", "use_read_write: flits of a write reply"),
     doc("channel_latency", "str", "1", "router-to-router channel latency in cycles, or 'floor': ceil(cable length x 5 ns/m / cycle_time_ns) per link from the floor plan"),
     doc("floor", "str", "slimfly", "floor model (built-in name or TOML path) for channel_latency=floor; routers placed by the family's rule"),
     doc("cycle_time_ns", "float", "1.0", "cycle time in ns for channel_latency=floor"),
@@ -432,6 +453,12 @@ impl SimConfig {
                     }
                 }
             }
+            "use_read_write" => self.use_read_write = parse_bool(k, value)?,
+            "write_fraction" => self.write_fraction = parse_f64(k, value, 0.0, 1.0)?,
+            "read_request_size" => self.read_request_size = parse_u32(k, value, 1, 65_535)?,
+            "read_reply_size" => self.read_reply_size = parse_u32(k, value, 1, 65_535)?,
+            "write_request_size" => self.write_request_size = parse_u32(k, value, 1, 65_535)?,
+            "write_reply_size" => self.write_reply_size = parse_u32(k, value, 1, 65_535)?,
             "burst_alpha" => self.burst_alpha = parse_burst(k, value)?,
             "burst_beta" => self.burst_beta = parse_burst(k, value)?,
             "burst_r1" => self.burst_r1 = parse_burst(k, value)?,
@@ -606,6 +633,22 @@ impl SimConfig {
                 ));
             }
         }
+        if self.use_read_write {
+            if self.router != RouterModel::Iq {
+                return Err(SimError::param(
+                    "use_read_write",
+                    "true",
+                    "false with router=hotpotato (request-reply traffic runs on the iq router)",
+                ));
+            }
+            if self.flow_control == FlowControl::Vct {
+                return Err(SimError::param(
+                    "use_read_write",
+                    "true",
+                    "false with flow_control=vct (request-reply traffic runs with wormhole flow control)",
+                ));
+            }
+        }
         if self.vc_buf_size > u16::MAX as u32 * 16 {
             return Err(SimError::param(
                 "vc_buf_size",
@@ -622,6 +665,31 @@ impl SimConfig {
             .map(|(c, v)| format!("{c}:{v}"))
             .collect::<Vec<_>>()
             .join(",")
+    }
+
+    /// Flits a packet the injection process creates brings into the network on average:
+    /// `packet_size`, or with `use_read_write` those of a request and its reply. The offered
+    /// load divided by it is the process's rate.
+    pub fn flits_per_injection(&self) -> f64 {
+        if self.use_read_write {
+            let w = self.write_fraction;
+            (1.0 - w) * (self.read_request_size + self.read_reply_size) as f64
+                + w * (self.write_request_size + self.write_reply_size) as f64
+        } else {
+            self.packet_size as f64
+        }
+    }
+
+    /// The most flits a packet may have.
+    pub fn largest_packet(&self) -> u32 {
+        if self.use_read_write {
+            self.read_request_size
+                .max(self.read_reply_size)
+                .max(self.write_request_size)
+                .max(self.write_reply_size)
+        } else {
+            self.packet_size
+        }
     }
 
     /// Latency of a router-to-router link of class `class`.

@@ -49,9 +49,26 @@ pub enum Source {
         traffic: Traffic,
         process: OnOff,
     },
+    /// Request-reply traffic (BookSim2's `use_read_write`): `requests` (Bernoulli or on/off)
+    /// creates the requests; each reply is created at the request's destination when its tail
+    /// arrives (router/endpoint.rs).
+    RequestReply {
+        requests: Box<Source>,
+        sizes: ReadWrite,
+    },
     Exchange(Arc<Exchange>),
     /// Messages sent when their dependencies have arrived (`crate::workload`).
     Workload(Arc<BoundWorkload>),
+}
+
+/// Packet sizes of request-reply traffic, in flits, and the share of writes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ReadWrite {
+    pub write_fraction: f64,
+    pub read_request: u32,
+    pub read_reply: u32,
+    pub write_request: u32,
+    pub write_reply: u32,
 }
 
 /// The on/off process's probabilities per cycle, with everything derived from the rate.
@@ -200,12 +217,26 @@ impl Source {
     /// The source of a run of `traffic` at `rate` packets per endpoint per cycle, with the
     /// injection process `cfg` names.
     pub fn for_pattern(traffic: Traffic, rate: f64, cfg: &SimConfig) -> Result<Source> {
-        Ok(match cfg.injection_process {
+        let source = match cfg.injection_process {
             InjectionProcess::Bernoulli => Source::bernoulli(traffic, rate),
             InjectionProcess::OnOff => Source::OnOff {
                 traffic,
                 process: OnOff::new(rate, cfg.burst_alpha, cfg.burst_beta, cfg.burst_r1)?,
             },
+        };
+        Ok(if cfg.use_read_write {
+            Source::RequestReply {
+                requests: Box::new(source),
+                sizes: ReadWrite {
+                    write_fraction: cfg.write_fraction,
+                    read_request: cfg.read_request_size,
+                    read_reply: cfg.read_reply_size,
+                    write_request: cfg.write_request_size,
+                    write_reply: cfg.write_reply_size,
+                },
+            }
+        } else {
+            source
         })
     }
 
@@ -240,7 +271,19 @@ impl Source {
             }
             // Right after a creation the endpoint is on.
             Source::OnOff { process, .. } => process.gap(true, rng),
+            Source::RequestReply { requests, .. } => requests.gap(rng),
             Source::Exchange(_) | Source::Workload(_) => 0,
+        }
+    }
+
+    /// The traffic pattern of the requests of request-reply traffic.
+    pub fn request_pattern(&self) -> Option<&Traffic> {
+        match self {
+            Source::RequestReply { requests, .. } => match &**requests {
+                Source::Bernoulli { traffic, .. } | Source::OnOff { traffic, .. } => Some(traffic),
+                _ => None,
+            },
+            _ => None,
         }
     }
 
@@ -252,6 +295,7 @@ impl Source {
                 let on = rng.random::<bool>();
                 process.gap(on, rng)
             }
+            Source::RequestReply { requests, .. } => requests.first_gap(rng),
             _ => self.gap(rng),
         }
     }

@@ -108,6 +108,33 @@ fn slimfly_q5_on_off_agrees_with_booksim2() {
     assert!(at(&rows, 0.5) > at(&bernoulli, 0.5));
 }
 
+/// Request-reply traffic (BookSim2's `use_read_write`) on the same Slim Fly: reads of a 1-flit
+/// request and a 4-flit reply, writes of a 4-flit request and a 1-flit reply, half each; the
+/// load in flits counts requests and replies. Same tolerances as the Bernoulli rows.
+#[test]
+fn slimfly_q5_request_reply_agrees_with_booksim2() {
+    let dir = common::reference_dir();
+    let setup = read_config(&dir.join("sf_q5_p4_rw.cfg")).unwrap();
+    let cfg = &setup.config;
+    assert!(cfg.use_read_write);
+    assert_eq!(
+        (
+            cfg.read_request_size,
+            cfg.read_reply_size,
+            cfg.write_request_size,
+            cfg.write_reply_size
+        ),
+        (1, 4, 4, 1)
+    );
+    assert_eq!(cfg.flits_per_injection(), 5.0);
+    let all = common::results(&dir);
+    let rows = rows_of(&all, "sf_q5_p4_rw.cfg");
+    assert_eq!(rows.len(), 6);
+    let prep = Prepared::new(&setup.network, &setup.routing, cfg, &Silent).unwrap();
+    let report = check_rows("request-reply", &prep, &rows.iter().collect::<Vec<_>>());
+    println!("{}", report.join("\n"));
+}
+
 /// BookSim2's own link failures (`link_failures` of its k-ary n-cube) cannot be run at commit
 /// 28f43299 (KNCube::InsertRandomFaults aborts on every call; reference/booksim/README.md), so
 /// the failed links are given to BookSim2 the other way it takes them: the degraded network as
