@@ -221,6 +221,9 @@ impl Endpoints {
             self.wake[e] = s.wake();
         }
         self.earliest = self.wake.iter().copied().min().unwrap_or(u32::MAX);
+        if self.replies.is_some() {
+            self.keep_awake_for_replies(now);
+        }
         for (_, f) in self.ej_wheel.items_mut() {
             f.carry_over(now);
         }
