@@ -34,6 +34,16 @@ const ROUTER_KEYS: &[&str] = &[
     "st_final_delay",
     "internal_speedup",
     "packet_size",
+    "injection_process",
+    "burst_alpha",
+    "burst_beta",
+    "burst_r1",
+    "use_read_write",
+    "write_fraction",
+    "read_request_size",
+    "read_reply_size",
+    "write_request_size",
+    "write_reply_size",
     "warmup_periods",
     "sample_period",
     "max_samples",
@@ -54,7 +64,6 @@ const FIXED: &[(&str, &str)] = &[
     ("st_prepare_delay", "0"),
     ("input_speedup", "1"),
     ("output_speedup", "1"),
-    ("injection_process", "bernoulli"),
     ("sim_type", "latency"),
     ("sim_count", "1"),
     ("classes", "1"),
@@ -67,9 +76,26 @@ const FIXED: &[(&str, &str)] = &[
     ("speculative", "0"),
     ("noq", "0"),
     ("output_buffer_size", "-1"),
-    ("use_read_write", "0"),
+    ("read_request_subnet", "0"),
+    ("read_reply_subnet", "0"),
+    ("write_request_subnet", "0"),
+    ("write_reply_subnet", "0"),
     ("subnets", "1"),
     ("include_queuing", "1"),
+];
+
+/// The VC range of each request-reply packet type: accepted when it spans every VC (requests
+/// and replies share the VCs; endpoints consume every flit, so replies cannot wait behind
+/// requests).
+const TYPE_VC_KEYS: &[&str] = &[
+    "read_request_begin_vc",
+    "read_request_end_vc",
+    "write_request_begin_vc",
+    "write_request_end_vc",
+    "read_reply_begin_vc",
+    "read_reply_end_vc",
+    "write_reply_begin_vc",
+    "write_reply_end_vc",
 ];
 
 /// Keys that only affect BookSim2's printed output; accepted and ignored.
@@ -119,6 +145,7 @@ fn all_keys() -> String {
         .iter()
         .chain(TOPOLOGY_KEYS)
         .chain(IGNORED)
+        .chain(TYPE_VC_KEYS)
         .copied()
         .chain(FIXED.iter().map(|f| f.0))
         .collect();
@@ -205,7 +232,8 @@ pub fn parse_config(text: &str, dir: &Path, path: &str) -> Result<BooksimSetup> 
                     format!("'{want}' (the only setting topolab models)"),
                 )));
             }
-        } else if !IGNORED.contains(&k) && !TOPOLOGY_KEYS.contains(&k) {
+        } else if !IGNORED.contains(&k) && !TOPOLOGY_KEYS.contains(&k) && !TYPE_VC_KEYS.contains(&k)
+        {
             return Err(SimError::Core(TopolabError::UnknownParameter {
                 context: format!("BookSim2 config {path}"),
                 param: k.to_string(),
@@ -352,10 +380,37 @@ pub fn parse_config(text: &str, dir: &Path, path: &str) -> Result<BooksimSetup> 
             ))
         }
     };
-    let load = if in_flits {
-        rate
+    for &k in TYPE_VC_KEYS {
+        if let Some(v) = get(k) {
+            let want = if k.ends_with("begin_vc") {
+                0
+            } else {
+                cfg.num_vcs as i64 - 1
+            };
+            if v.parse::<i64>().ok() != Some(want) {
+                return Err(bad(
+                    k,
+                    v,
+                    &format!(
+                        "{want}: every packet type uses every VC (0 to num_vcs - 1) in topolab"
+                    ),
+                ));
+            }
+        }
+    }
+    let load = if !in_flits {
+        rate * cfg.flits_per_injection()
+    } else if cfg.use_read_write {
+        // BookSim2 divides a load in flits by (read_request_size + read_reply_size +
+        // write_request_size + write_reply_size) / 2, in integers, to get its request rate.
+        let pair = (cfg.read_request_size
+            + cfg.read_reply_size
+            + cfg.write_request_size
+            + cfg.write_reply_size)
+            / 2;
+        rate / pair.max(1) as f64 * cfg.flits_per_injection()
     } else {
-        rate * cfg.packet_size as f64
+        rate
     };
     cfg.validate()?;
     Ok(BooksimSetup {

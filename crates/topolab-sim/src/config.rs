@@ -71,6 +71,18 @@ pub enum HotPotatoPacketHops {
     Mean,
 }
 
+/// How each endpoint's packet creations are spaced in a run of a traffic pattern (BookSim2
+/// `injection_process`, injection.cpp).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InjectionProcess {
+    /// A packet every cycle with probability `load / packet_size`.
+    Bernoulli,
+    /// A two-state Markov chain per endpoint: off -> on with probability `burst_alpha` per
+    /// cycle, on -> off with `burst_beta`; while on, a packet with probability `burst_r1`.
+    OnOff,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SimConfig {
     pub router: RouterModel,
@@ -86,6 +98,23 @@ pub struct SimConfig {
     pub flow_control: FlowControl,
     pub booksim_compat: bool,
     pub packet_size: u32,
+    pub injection_process: InjectionProcess,
+    /// On/off injection: off -> on probability per cycle (< 0: derived from the others and the
+    /// load, `crate::injection::OnOff`).
+    pub burst_alpha: f64,
+    /// On/off injection: on -> off probability per cycle (< 0: derived).
+    pub burst_beta: f64,
+    /// On/off injection: packet probability per cycle while on (< 0: derived).
+    pub burst_r1: f64,
+    /// Request-reply traffic (BookSim2 `use_read_write`): every packet the process creates is
+    /// a read or write request whose arrival makes its destination send a reply back.
+    pub use_read_write: bool,
+    /// Share of the requests that are writes.
+    pub write_fraction: f64,
+    pub read_request_size: u32,
+    pub read_reply_size: u32,
+    pub write_request_size: u32,
+    pub write_reply_size: u32,
     pub channel_latency: u32,
     /// `channel_latency = floor`: each router-to-router link's latency from its cable length on
     /// `floor` (the physical model's placement and cable rule) and `cycle_time_ns`.
@@ -163,6 +192,16 @@ impl SimConfig {
             flow_control: FlowControl::Wormhole,
             booksim_compat: false,
             packet_size: 0,
+            injection_process: InjectionProcess::Bernoulli,
+            burst_alpha: 0.0,
+            burst_beta: 0.0,
+            burst_r1: 0.0,
+            use_read_write: false,
+            write_fraction: 0.0,
+            read_request_size: 0,
+            read_reply_size: 0,
+            write_request_size: 0,
+            write_reply_size: 0,
             channel_latency: 0,
             latency_from_floor: false,
             floor: String::new(),
@@ -236,6 +275,16 @@ pub const PARAMS: &[ParamDoc] = &[
     doc("flow_control", "str", "wormhole", "wormhole or vct (virtual cut-through)"),
     doc("booksim_compat", "bool", "false", "reproduce BookSim2's iq quirks: an output VC freed by a tail is reallocated one cycle later; torus datelines by BookSim's rule"),
     doc("packet_size", "int", "1", "flits per packet"),
+    doc("injection_process", "str", "bernoulli", "how an endpoint spaces its packets (BookSim2's names): bernoulli (a packet each cycle with probability load / packet_size) or on_off (bursts: a two-state Markov chain per endpoint, burst_alpha, burst_beta, burst_r1; the same mean load)"),
+    doc("burst_alpha", "float", "0.5", "injection_process=on_off: probability per cycle that an off endpoint turns on (BookSim2's burst interval); negative: derived from burst_beta, burst_r1 and the load"),
+    doc("burst_beta", "float", "0.5", "injection_process=on_off: probability per cycle that an on endpoint turns off (BookSim2's burst length); negative: derived from burst_alpha, burst_r1 and the load"),
+    doc("burst_r1", "float", "-1", "injection_process=on_off: probability of a packet per cycle while on; negative (the default): derived from the load, r1 = rate x (burst_alpha + burst_beta) / burst_alpha, so that the mean rate is the load. Exactly one of burst_alpha, burst_beta, burst_r1 is negative"),
+    doc("use_read_write", "bool", "false", "request-reply traffic (BookSim2's use_read_write): every packet the injection process creates is a read or a write request to the traffic pattern's destination, and its tail arriving makes the destination send a reply back (before its own next request, stamped with the request's arrival); packet_size is then unused and the load counts the flits of requests and replies"),
+    doc("write_fraction", "float", "0.5", "use_read_write: share of the requests that are writes"),
+    doc("read_request_size", "int", "1", "use_read_write: flits of a read request"),
+    doc("read_reply_size", "int", "1", "use_read_write: flits of a read reply"),
+    doc("write_request_size", "int", "1", "use_read_write: flits of a write request"),
+    doc("write_reply_size", "int", "1", "use_read_write: flits of a write reply"),
     doc("channel_latency", "str", "1", "router-to-router channel latency in cycles, or 'floor': ceil(cable length x 5 ns/m / cycle_time_ns) per link from the floor plan"),
     doc("floor", "str", "slimfly", "floor model (built-in name or TOML path) for channel_latency=floor; routers placed by the family's rule"),
     doc("cycle_time_ns", "float", "1.0", "cycle time in ns for channel_latency=floor"),
@@ -312,6 +361,18 @@ fn parse_bool(key: &str, value: &str) -> Result<bool> {
     }
 }
 
+/// A probability of the on/off process, or a negative number for one derived from the others
+/// (BookSim2 marks those with -1).
+fn parse_burst(key: &str, value: &str) -> Result<f64> {
+    parse_f64(key, value, f64::MIN, 1.0).map_err(|_| {
+        SimError::param(
+            key,
+            format!("'{}'", value.trim()),
+            "a probability from 0 to 1, or negative for one derived from the other two and the load",
+        )
+    })
+}
+
 /// Parses `class:cycles,class:cycles`.
 pub fn parse_link_latency(value: &str) -> Result<BTreeMap<String, u32>> {
     let mut map = BTreeMap::new();
@@ -384,6 +445,28 @@ impl SimConfig {
             }
             "booksim_compat" => self.booksim_compat = parse_bool(k, value)?,
             "packet_size" => self.packet_size = parse_u32(k, value, 1, 65_535)?,
+            "injection_process" => {
+                self.injection_process = match value.trim().to_ascii_lowercase().as_str() {
+                    "bernoulli" => InjectionProcess::Bernoulli,
+                    "on_off" | "onoff" => InjectionProcess::OnOff,
+                    other => {
+                        return Err(SimError::param(
+                            k,
+                            format!("'{other}'"),
+                            "bernoulli or on_off (BookSim2's injection processes)",
+                        ))
+                    }
+                }
+            }
+            "use_read_write" => self.use_read_write = parse_bool(k, value)?,
+            "write_fraction" => self.write_fraction = parse_f64(k, value, 0.0, 1.0)?,
+            "read_request_size" => self.read_request_size = parse_u32(k, value, 1, 65_535)?,
+            "read_reply_size" => self.read_reply_size = parse_u32(k, value, 1, 65_535)?,
+            "write_request_size" => self.write_request_size = parse_u32(k, value, 1, 65_535)?,
+            "write_reply_size" => self.write_reply_size = parse_u32(k, value, 1, 65_535)?,
+            "burst_alpha" => self.burst_alpha = parse_burst(k, value)?,
+            "burst_beta" => self.burst_beta = parse_burst(k, value)?,
+            "burst_r1" => self.burst_r1 = parse_burst(k, value)?,
             "channel_latency" => {
                 if value.trim().eq_ignore_ascii_case("floor") {
                     self.latency_from_floor = true;
@@ -519,6 +602,59 @@ impl SimConfig {
                 ),
             ));
         }
+        if self.injection_process == InjectionProcess::OnOff {
+            let derived = [
+                ("burst_alpha", self.burst_alpha),
+                ("burst_beta", self.burst_beta),
+                ("burst_r1", self.burst_r1),
+            ]
+            .into_iter()
+            .filter(|p| p.1 < 0.0)
+            .map(|p| p.0)
+            .collect::<Vec<_>>();
+            if derived.len() != 1 {
+                let (name, value) = if derived.is_empty() {
+                    ("burst_r1", self.burst_r1)
+                } else if derived[0] == "burst_alpha" {
+                    ("burst_beta", self.burst_beta)
+                } else {
+                    ("burst_r1", self.burst_r1)
+                };
+                return Err(SimError::param(
+                    name,
+                    value,
+                    format!(
+                        "with injection_process=on_off exactly one of burst_alpha ({}), burst_beta \
+                         ({}) and burst_r1 ({}) negative: that one is derived from the other two \
+                         and the load (BookSim2's rule); now {} are",
+                        self.burst_alpha,
+                        self.burst_beta,
+                        self.burst_r1,
+                        if derived.is_empty() {
+                            "none".to_string()
+                        } else {
+                            derived.join(" and ")
+                        }
+                    ),
+                ));
+            }
+        }
+        if self.use_read_write {
+            if self.router != RouterModel::Iq {
+                return Err(SimError::param(
+                    "use_read_write",
+                    "true",
+                    "false with router=hotpotato (request-reply traffic runs on the iq router)",
+                ));
+            }
+            if self.flow_control == FlowControl::Vct {
+                return Err(SimError::param(
+                    "use_read_write",
+                    "true",
+                    "false with flow_control=vct (request-reply traffic runs with wormhole flow control)",
+                ));
+            }
+        }
         if self.vc_buf_size > u16::MAX as u32 * 16 {
             return Err(SimError::param(
                 "vc_buf_size",
@@ -535,6 +671,31 @@ impl SimConfig {
             .map(|(c, v)| format!("{c}:{v}"))
             .collect::<Vec<_>>()
             .join(",")
+    }
+
+    /// Flits a packet the injection process creates brings into the network on average:
+    /// `packet_size`, or with `use_read_write` those of a request and its reply. The offered
+    /// load divided by it is the process's rate.
+    pub fn flits_per_injection(&self) -> f64 {
+        if self.use_read_write {
+            let w = self.write_fraction;
+            (1.0 - w) * (self.read_request_size + self.read_reply_size) as f64
+                + w * (self.write_request_size + self.write_reply_size) as f64
+        } else {
+            self.packet_size as f64
+        }
+    }
+
+    /// The most flits a packet may have.
+    pub fn largest_packet(&self) -> u32 {
+        if self.use_read_write {
+            self.read_request_size
+                .max(self.read_reply_size)
+                .max(self.write_request_size)
+                .max(self.write_reply_size)
+        } else {
+            self.packet_size
+        }
     }
 
     /// Latency of a router-to-router link of class `class`.

@@ -15,6 +15,10 @@ pub const HEAD: u8 = 1;
 pub const TAIL: u8 = 2;
 /// Counted in the measurement (BookSim2's `record`).
 pub const MEASURED: u8 = 4;
+/// A read or write request of request-reply traffic (`use_read_write`): its tail arriving
+/// makes the destination send a reply.
+pub const READ_REQUEST: u8 = 8;
+pub const WRITE_REQUEST: u8 = 16;
 
 /// 32 bytes, aligned so that a flit never straddles two cache lines.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -252,9 +252,9 @@ pub fn run_from(
             "a pattern under which at least one endpoint sends",
         ));
     }
-    let rate = load / prep.cfg.packet_size as f64;
+    let rate = load / prep.cfg.flits_per_injection();
     let started = Instant::now();
-    let source = Source::bernoulli(pattern, rate);
+    let source = Source::for_pattern(pattern, rate, &prep.cfg)?;
     let is_warm = warm.is_some();
     let mut eng = match warm {
         None => Engine::new(prep, source)?,

@@ -76,6 +76,65 @@ fn slimfly_q5_agrees_with_booksim2() {
     println!("{}", report.join("\n"));
 }
 
+/// Bursty injection (BookSim2's `injection_process = on_off`, bursts of 40 cycles on average
+/// and 10 off) on the same Slim Fly: the same latency, throughput and saturation as BookSim2
+/// within the tolerances of the Bernoulli rows, with the config's burst parameters read through
+/// the config reader. The bursts show: latency at 0.5 above Bernoulli's, saturation below.
+#[test]
+fn slimfly_q5_on_off_agrees_with_booksim2() {
+    let dir = common::reference_dir();
+    let setup = read_config(&dir.join("sf_q5_p4_onoff.cfg")).unwrap();
+    assert_eq!(
+        setup.config.injection_process,
+        topolab_sim::config::InjectionProcess::OnOff
+    );
+    assert_eq!(
+        (
+            setup.config.burst_alpha,
+            setup.config.burst_beta,
+            setup.config.burst_r1
+        ),
+        (0.1, 0.025, -1.0)
+    );
+    let all = common::results(&dir);
+    let rows = rows_of(&all, "sf_q5_p4_onoff.cfg");
+    assert_eq!(rows.len(), 6);
+    let prep = Prepared::new(&setup.network, &setup.routing, &setup.config, &Silent).unwrap();
+    let report = check_rows("on_off", &prep, &rows.iter().collect::<Vec<_>>());
+    println!("{}", report.join("\n"));
+    // Bursts cost latency at the same mean load (BookSim2's own rows, both processes).
+    let bernoulli = rows_of(&all, "sf_q5_p4_min.cfg");
+    let at = |rows: &[Row], load: f64| rows.iter().find(|r| r.load == load).unwrap().latency;
+    assert!(at(&rows, 0.5) > at(&bernoulli, 0.5));
+}
+
+/// Request-reply traffic (BookSim2's `use_read_write`) on the same Slim Fly: reads of a 1-flit
+/// request and a 4-flit reply, writes of a 4-flit request and a 1-flit reply, half each; the
+/// load in flits counts requests and replies. Same tolerances as the Bernoulli rows.
+#[test]
+fn slimfly_q5_request_reply_agrees_with_booksim2() {
+    let dir = common::reference_dir();
+    let setup = read_config(&dir.join("sf_q5_p4_rw.cfg")).unwrap();
+    let cfg = &setup.config;
+    assert!(cfg.use_read_write);
+    assert_eq!(
+        (
+            cfg.read_request_size,
+            cfg.read_reply_size,
+            cfg.write_request_size,
+            cfg.write_reply_size
+        ),
+        (1, 4, 4, 1)
+    );
+    assert_eq!(cfg.flits_per_injection(), 5.0);
+    let all = common::results(&dir);
+    let rows = rows_of(&all, "sf_q5_p4_rw.cfg");
+    assert_eq!(rows.len(), 6);
+    let prep = Prepared::new(&setup.network, &setup.routing, cfg, &Silent).unwrap();
+    let report = check_rows("request-reply", &prep, &rows.iter().collect::<Vec<_>>());
+    println!("{}", report.join("\n"));
+}
+
 /// BookSim2's own link failures (`link_failures` of its k-ary n-cube) cannot be run at commit
 /// 28f43299 (KNCube::InsertRandomFaults aborts on every call; reference/booksim/README.md), so
 /// the failed links are given to BookSim2 the other way it takes them: the degraded network as

@@ -6,12 +6,14 @@
 
 use super::{CycleCtx, Phase};
 use crate::config::FlowControl;
-use crate::flit::{Flit, Wheel, HEAD, MEASURED, TAIL};
+use crate::flit::{Flit, Wheel, HEAD, MEASURED, READ_REQUEST, TAIL, WRITE_REQUEST};
 use crate::injection::{Source, NEVER};
 use crate::stats::RouterStats;
 use crate::traffic::Traffic;
 use crate::workload::{WorkloadState, BACKGROUND_MESSAGE};
+use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use std::collections::VecDeque;
 
 const NO_VC: u8 = u8::MAX;
 
@@ -32,6 +34,16 @@ struct Sender {
     left: u32,
     cur_vc: u8,
     last_vc: u8,
+}
+
+/// A reply an endpoint owes (request-reply traffic, BookSim2's PacketReplyInfo): the requester,
+/// the cycle the request's tail arrived (the reply's creation time) and what kind it is.
+#[derive(Debug, Clone, Copy)]
+struct PendingReply {
+    requester: u32,
+    arrived: u32,
+    write: bool,
+    measured: bool,
 }
 
 /// The router's input VC at the end of an injection channel, as the endpoint tracks it.
@@ -72,6 +84,9 @@ pub struct Endpoints {
     /// A workload's state at these endpoints (`crate::workload`); None for other sources.
     work: Option<Box<WorkloadState>>,
     woken: Vec<u32>,
+    /// Request-reply traffic: per endpoint, the replies it owes, oldest first (BookSim2's
+    /// _repliesPending); None for other sources.
+    replies: Option<Vec<VecDeque<PendingReply>>>,
 }
 
 impl Sender {
@@ -113,6 +128,7 @@ impl Endpoints {
             credits: Vec::new(),
             work: None,
             woken: Vec::new(),
+            replies: None,
         }
     }
 
@@ -121,9 +137,14 @@ impl Endpoints {
         if let Source::Workload(w) = source {
             self.work = Some(Box::new(WorkloadState::new(w, self.first, self.n)));
         }
+        if let Source::RequestReply { .. } = source {
+            self.replies = Some(vec![VecDeque::new(); self.n as usize]);
+        }
         for (e, s) in self.senders.iter_mut().enumerate() {
             match source {
-                Source::Bernoulli { .. } => s.next_gen = source.gap(rng),
+                Source::Bernoulli { .. } | Source::OnOff { .. } | Source::RequestReply { .. } => {
+                    s.next_gen = source.first_gap(rng)
+                }
                 Source::Exchange(x) => {
                     let src = (self.first as usize) + e;
                     s.msg = (0, 0);
@@ -195,13 +216,18 @@ impl Endpoints {
     /// (`Flit::carry_over`).
     pub fn restart(&mut self, source: &Source, rng: &mut ChaCha8Rng, now: u32) {
         for (e, s) in self.senders.iter_mut().enumerate() {
-            if let Source::Bernoulli { .. } = source {
-                s.next_gen = (now as u64).saturating_add(source.gap(rng));
+            if let Source::Bernoulli { .. } | Source::OnOff { .. } | Source::RequestReply { .. } =
+                source
+            {
+                s.next_gen = (now as u64).saturating_add(source.first_gap(rng));
             }
             s.partial.carry_over(now);
             self.wake[e] = s.wake();
         }
         self.earliest = self.wake.iter().copied().min().unwrap_or(u32::MAX);
+        if self.replies.is_some() {
+            self.keep_awake_for_replies(now);
+        }
         for (_, f) in self.ej_wheel.items_mut() {
             f.carry_over(now);
         }
@@ -247,6 +273,9 @@ impl Endpoints {
         if self.work.is_some() {
             self.workload_events(ctx, ejected);
         }
+        if ejected && self.replies.is_some() {
+            self.queue_replies(now);
+        }
         // Credits for the injection channels.
         if self.cr_wheel.has(now) {
             self.cr_wheel.take(now, &mut self.credits);
@@ -291,6 +320,44 @@ impl Endpoints {
             earliest = earliest.min(wake);
         }
         self.earliest = earliest;
+        if self.replies.is_some() {
+            self.keep_awake_for_replies(now);
+        }
+    }
+
+    /// Request-reply traffic: each request whose tail arrived this cycle leaves its
+    /// destination a reply to send from the next cycle on (BookSim2's _RetireFlit), which
+    /// wakes the endpoint then.
+    fn queue_replies(&mut self, now: u32) {
+        let Some(replies) = self.replies.as_mut() else {
+            return;
+        };
+        for &(e, f) in &self.arrived {
+            if f.is_tail() && f.flags & (READ_REQUEST | WRITE_REQUEST) != 0 {
+                replies[e as usize].push_back(PendingReply {
+                    requester: f.src,
+                    arrived: now,
+                    write: f.flags & WRITE_REQUEST != 0,
+                    measured: f.measured(),
+                });
+                self.wake[e as usize] = self.wake[e as usize].min(now + 1);
+                self.earliest = self.earliest.min(now + 1);
+            }
+        }
+    }
+
+    /// Request-reply traffic: an endpoint that owes a reply and holds no packet creates it
+    /// next cycle, whenever its own next request is due.
+    fn keep_awake_for_replies(&mut self, now: u32) {
+        let Some(replies) = self.replies.as_ref() else {
+            return;
+        };
+        for (e, queue) in replies.iter().enumerate() {
+            if !queue.is_empty() && self.senders[e].left == 0 {
+                self.wake[e] = self.wake[e].min(now + 1);
+                self.earliest = self.earliest.min(now + 1);
+            }
+        }
     }
 
     fn create(
@@ -305,11 +372,45 @@ impl Endpoints {
         let src = self.first + e as u32;
         let s = &mut self.senders[e];
         let mut message = 0;
+        let mut size = ctx.cfg.packet_size;
+        // Request-reply traffic: the request type, or for a reply its request's `measured`.
+        let mut kind = 0;
+        let mut reply_measured = None;
         let dest_and_time = match ctx.source {
-            Source::Bernoulli { traffic, .. } => {
+            Source::Bernoulli { traffic, .. } | Source::OnOff { traffic, .. } => {
                 next_bernoulli(s, now, src, traffic, rng_traffic, || {
                     ctx.source.gap(rng_inject)
                 })
+            }
+            Source::RequestReply { requests, sizes } => {
+                let queue = &mut self.replies.as_mut().expect("request-reply state")[e];
+                // A reply is created from the cycle after its request arrived (BookSim2 retires
+                // flits after the cycle's injection), before the endpoint's own requests
+                // (BookSim2's _IssuePacket).
+                let due = queue.front().is_some_and(|r| r.arrived < ctx.now);
+                if let Some(r) = if due { queue.pop_front() } else { None } {
+                    size = if r.write {
+                        sizes.write_reply
+                    } else {
+                        sizes.read_reply
+                    };
+                    reply_measured = Some(r.measured);
+                    Some((r.requester, r.arrived))
+                } else {
+                    let traffic = ctx.source.request_pattern().expect("requests of a pattern");
+                    let found = next_bernoulli(s, now, src, traffic, rng_traffic, || {
+                        requests.gap(rng_inject)
+                    });
+                    if found.is_some() {
+                        let write = rng_inject.random::<f64>() < sizes.write_fraction;
+                        (size, kind) = if write {
+                            (sizes.write_request, WRITE_REQUEST)
+                        } else {
+                            (sizes.read_request, READ_REQUEST)
+                        };
+                    }
+                    found
+                }
             }
             Source::Exchange(x) => {
                 let (idx, left) = s.msg;
@@ -358,7 +459,9 @@ impl Endpoints {
             Phase::Draining | Phase::Emptying => ctime < ctx.drain_time,
             Phase::WarmingUp => false,
         };
-        let size = ctx.cfg.packet_size;
+        // A reply is counted when its request was, or when created in the measurement window
+        // (BookSim2's _GeneratePacket).
+        let measured = measured || reply_measured == Some(true);
         s.partial = Flit {
             src,
             dest,
@@ -367,7 +470,7 @@ impl Endpoints {
             itime: 0,
             intermediate: 0,
             hops: 0,
-            flags: if measured { MEASURED } else { 0 },
+            flags: HEAD | kind | if measured { MEASURED } else { 0 },
             phase: 0,
             vc: 0,
             message: [0; 3],
@@ -399,13 +502,13 @@ impl Endpoints {
     ) {
         let now = ctx.now;
         let v = self.vcs as usize;
-        let size = ctx.cfg.packet_size;
+        let s = &mut self.senders[e];
+        // A VC is chosen before the head leaves: `left` is the whole packet then.
         let need = if ctx.cfg.flow_control == FlowControl::Vct {
-            size
+            s.left
         } else {
             1
         };
-        let s = &mut self.senders[e];
         let channel = &mut self.channel[e * v..(e + 1) * v];
         if s.cur_vc == NO_VC {
             let (lo, hi) = ctx
@@ -440,9 +543,7 @@ impl Endpoints {
         }
         let mut f = s.partial;
         f.vc = vc;
-        if s.left == size {
-            f.flags |= HEAD;
-        }
+        s.partial.flags &= !HEAD;
         if s.left == 1 {
             f.flags |= TAIL;
         }

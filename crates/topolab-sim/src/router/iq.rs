@@ -243,7 +243,7 @@ impl IqState {
             fused_output: cfg.internal_speedup == 1.0
                 && cfg.sw_alloc_delay == 1
                 && cfg.st_final_delay == 1,
-            single_flit: cfg.packet_size == 1
+            single_flit: cfg.largest_packet() == 1
                 && cfg.flow_control != FlowControl::Vct
                 && cfg.internal_speedup == 1.0
                 && cfg.sw_alloc_delay == 1
@@ -253,7 +253,7 @@ impl IqState {
             n_out,
             n_ep,
             buf: cfg.vc_buf_size,
-            pkt: cfg.packet_size,
+            pkt: cfg.largest_packet(),
             vct: cfg.flow_control == FlowControl::Vct,
             booksim: cfg.booksim_compat,
             wait_tail: cfg.wait_for_tail_credit,
