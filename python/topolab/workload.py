@@ -46,6 +46,13 @@ def _num(value: Any) -> float:
     return math.nan if value is None else float(value)
 
 
+def _floats(cls: Any, values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` with the dataclass's float fields as floats (NaN for what the core could not
+    measure, sent as None)."""
+    floats = {f.name for f in fields(cls) if f.type == "float"}
+    return {k: _num(v) if k in floats else v for k, v in values.items()}
+
+
 @dataclass(frozen=True)
 class PhaseTime:
     """One phase of a job: cycles from its first message ready to its last arrived, summed
@@ -88,10 +95,7 @@ class JobResult(Summarized):
         values = dict(d)
         values["iteration_cycles"] = tuple(d["iteration_cycles"])
         values["phases"] = tuple(PhaseTime(**p) for p in d["phases"])
-        for f in fields(cls):
-            if f.type == "float":
-                values[f.name] = _num(values[f.name])
-        return cls(**values)
+        return cls(**_floats(cls, values))
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -121,10 +125,7 @@ class WorkloadResult(Summarized):
     def _from_core(cls, d: dict[str, Any]) -> WorkloadResult:
         values = dict(d)
         values["jobs"] = tuple(JobResult._from_core(j) for j in d["jobs"])
-        for f in fields(cls):
-            if f.type == "float":
-                values[f.name] = _num(values[f.name])
-        return cls(**values)
+        return cls(**_floats(cls, values))
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

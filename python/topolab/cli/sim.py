@@ -248,6 +248,24 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_router_flags(group: Any, shown: bool = True) -> None:
+    """A flag per simulation parameter (``sim_params()`` but the seed), kebab case, into
+    ``group``; with ``shown`` False they work but ``--help`` leaves them out."""
+    for param in sim_params():
+        if param.name == "seed":
+            continue
+        group.add_argument(
+            "--" + param.name.replace("_", "-"),
+            dest=param.name,
+            type=_parse_value(param.kind),
+            metavar=param.kind.upper(),
+            # argparse expands "%" in help texts ("95% confidence intervals")
+            help=f"{param.help} (default {param.default or 'none'})".replace("%", "%%")
+            if shown
+            else argparse.SUPPRESS,
+        )
+
+
 def _parse_value(kind: str):
     def parse(text: str) -> Any:
         if kind == "int":
@@ -342,16 +360,5 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--booksim", metavar="CONFIG", help="read network, routing, traffic and router from a BookSim2 config"
     )
     add_progress_flag(p)
-    group = p.add_argument_group("router and measurement parameters (BookSim2's names, kebab case)")
-    for param in sim_params():
-        if param.name == "seed":
-            continue
-        group.add_argument(
-            "--" + param.name.replace("_", "-"),
-            dest=param.name,
-            type=_parse_value(param.kind),
-            metavar=param.kind.upper(),
-            # argparse expands "%" in help texts ("95% confidence intervals")
-            help=f"{param.help} (default {param.default or 'none'})".replace("%", "%%"),
-        )
+    add_router_flags(p.add_argument_group("router and measurement parameters (BookSim2's names, kebab case)"))
     p.set_defaults(func=cmd_sim)

@@ -18,8 +18,7 @@ from topolab.cli.common import (
     print_json,
     print_table,
 )
-from topolab.cli.sim import _params, _parse_value
-from topolab.sim import sim_params
+from topolab.cli.sim import _params, add_router_flags
 from topolab.workload import WorkloadResult, run_workload, workload_patterns
 
 UNITS = {
@@ -172,14 +171,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_json_flag(p)
     add_progress_flag(p)
     group = p.add_argument_group("router parameters (BookSim2's names, kebab case; topolab sim --help)")
-    for param in sim_params():
-        if param.name == "seed":
-            continue
-        group.add_argument(
-            "--" + param.name.replace("_", "-"),
-            dest=param.name,
-            type=_parse_value(param.kind),
-            metavar=param.kind.upper(),
-            help=argparse.SUPPRESS,
-        )
+    add_router_flags(group, shown=False)
     p.set_defaults(func=cmd_workload)
