@@ -328,6 +328,7 @@ impl Endpoints {
     /// Request-reply traffic: each request whose tail arrived this cycle leaves its
     /// destination a reply to send from the next cycle on (BookSim2's _RetireFlit), which
     /// wakes the endpoint then.
+    #[inline(never)]
     fn queue_replies(&mut self, now: u32) {
         let Some(replies) = self.replies.as_mut() else {
             return;
@@ -348,6 +349,7 @@ impl Endpoints {
 
     /// Request-reply traffic: an endpoint that owes a reply and holds no packet creates it
     /// next cycle, whenever its own next request is due.
+    #[inline(never)]
     fn keep_awake_for_replies(&mut self, now: u32) {
         let Some(replies) = self.replies.as_ref() else {
             return;
@@ -384,33 +386,22 @@ impl Endpoints {
             }
             Source::RequestReply { requests, sizes } => {
                 let queue = &mut self.replies.as_mut().expect("request-reply state")[e];
-                // A reply is created from the cycle after its request arrived (BookSim2 retires
-                // flits after the cycle's injection), before the endpoint's own requests
-                // (BookSim2's _IssuePacket).
-                let due = queue.front().is_some_and(|r| r.arrived < ctx.now);
-                if let Some(r) = if due { queue.pop_front() } else { None } {
-                    size = if r.write {
-                        sizes.write_reply
-                    } else {
-                        sizes.read_reply
-                    };
-                    reply_measured = Some(r.measured);
-                    Some((r.requester, r.arrived))
-                } else {
-                    let traffic = ctx.source.request_pattern().expect("requests of a pattern");
-                    let found = next_bernoulli(s, now, src, traffic, rng_traffic, || {
-                        requests.gap(rng_inject)
-                    });
-                    if found.is_some() {
-                        let write = rng_inject.random::<f64>() < sizes.write_fraction;
-                        (size, kind) = if write {
-                            (sizes.write_request, WRITE_REQUEST)
-                        } else {
-                            (sizes.read_request, READ_REQUEST)
-                        };
-                    }
-                    found
-                }
+                let traffic = ctx.source.request_pattern().expect("requests of a pattern");
+                let next = next_request_or_reply(
+                    s,
+                    queue,
+                    requests,
+                    sizes,
+                    traffic,
+                    src,
+                    now,
+                    rng_inject,
+                    rng_traffic,
+                );
+                next.map(|(dest, ctime, packet_size, packet_kind, measured)| {
+                    (size, kind, reply_measured) = (packet_size, packet_kind, measured);
+                    (dest, ctime)
+                })
             }
             Source::Exchange(x) => {
                 let (idx, left) = s.msg;
@@ -604,6 +595,46 @@ impl Endpoints {
     pub fn next_creations(&self) -> impl Iterator<Item = u64> + '_ {
         self.senders.iter().map(|s| s.next_gen)
     }
+}
+
+/// The next packet of request-reply traffic at endpoint `src` due by `now`: a reply owed
+/// (created from the cycle after its request arrived, as BookSim2 retires flits after the
+/// cycle's injection, and before the endpoint's own requests, BookSim2's _IssuePacket), or its
+/// next request; with its size in flits, its kind flag and, for a reply, whether its request
+/// was measured. Out of line, as `next_workload_packet`, to keep the Bernoulli source's
+/// creation small.
+#[inline(never)]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn next_request_or_reply(
+    s: &mut Sender,
+    queue: &mut VecDeque<PendingReply>,
+    requests: &Source,
+    sizes: &crate::injection::ReadWrite,
+    traffic: &Traffic,
+    src: u32,
+    now: u64,
+    rng_inject: &mut ChaCha8Rng,
+    rng_traffic: &mut ChaCha8Rng,
+) -> Option<(u32, u32, u32, u8, Option<bool>)> {
+    let due = queue.front().is_some_and(|r| (r.arrived as u64) < now);
+    if let Some(r) = if due { queue.pop_front() } else { None } {
+        let size = if r.write {
+            sizes.write_reply
+        } else {
+            sizes.read_reply
+        };
+        return Some((r.requester, r.arrived, size, 0, Some(r.measured)));
+    }
+    let (dest, ctime) = next_bernoulli(s, now, src, traffic, rng_traffic, || {
+        requests.gap(rng_inject)
+    })?;
+    let write = rng_inject.random::<f64>() < sizes.write_fraction;
+    let (size, kind) = if write {
+        (sizes.write_request, WRITE_REQUEST)
+    } else {
+        (sizes.read_request, READ_REQUEST)
+    };
+    Some((dest, ctime, size, kind, None))
 }
 
 /// The next packet endpoint `e` (local index; `src` its id) of a workload run creates at cycle
