@@ -274,6 +274,25 @@ pub(super) fn parse(
     let seed = p.seed()?;
     let algorithm = s.text("algorithm");
     let mut name = format!("{}:bytes={bytes_text},ranks={ranks}", s.name);
+    // Refused before anything is built: a ring over 10,000 ranks alone is 2 x 10^8 messages.
+    let n = ranks as u64;
+    let quadratic = match (s.name, algorithm.as_deref()) {
+        ("allreduce", None | Some("ring")) => 2 * n * (n - 1),
+        ("alltoall", _) | ("allgather", _) | ("reducescatter", _) => n * (n - 1),
+        _ => 0,
+    };
+    if quadratic.saturating_mul(iterations as u64) > MAX_MESSAGES {
+        return Err(s.invalid(
+            "ranks",
+            ranks,
+            &format!(
+                "a workload of at most {MAX_MESSAGES} messages ({} here for {} iteration(s)): fewer \
+                 ranks or iterations, or algorithm=rabenseifner or tree for an allreduce",
+                quadratic.saturating_mul(iterations as u64),
+                iterations
+            ),
+        ));
+    }
     let one = match s.name {
         "allreduce" => {
             let algo = algorithm.as_deref().unwrap_or("ring");
@@ -284,6 +303,17 @@ pub(super) fn parse(
                 "tree" | "binomial" => binomial_allreduce(ranks, bytes),
                 "hierarchical" | "2d" => {
                     let m = group_size(&s, net, ranks)?;
+                    let messages = 2 * (m as u64 - 1) * n + 2 * (n / m as u64 - 1) * n;
+                    if messages.saturating_mul(iterations as u64) > MAX_MESSAGES {
+                        return Err(s.invalid(
+                            "group_size",
+                            m,
+                            &format!(
+                                "a workload of at most {MAX_MESSAGES} messages ({messages} per \
+                                 iteration here): groups nearer the square root of the ranks"
+                            ),
+                        ));
+                    }
                     name.push_str(&format!(",group_size={m}"));
                     hierarchical(ranks, m, bytes)
                 }
@@ -984,5 +1014,10 @@ mod tests {
             let err = Workload::parse(spec, &n, 4).unwrap_err().to_string();
             assert!(err.contains(needle), "{spec}: {err}");
         }
+        // refused before it is built: 8,064 messages an iteration, 10^5 iterations
+        let err = Workload::parse("allreduce:iterations=100000", &net(64), 64)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("at most 67108864 messages"), "{err}");
     }
 }
