@@ -138,6 +138,18 @@ QUICK = {
         "sample_period": 50,
         "max_samples": 4,
     },
+    "timeline": {
+        "net": NET,
+        "routing": "min",
+        "traffic": "uniform",
+        "load": 0.2,
+        "seed": 0,
+        "window": 50,
+        "cycles": 400,
+        "failures": None,
+        "progress": False,
+        "num_vcs": 2,
+    },
     "workload_patterns": {},
 }
 # Arguments that must keep their quick value: a scheduler address would reach for a network.

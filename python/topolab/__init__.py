@@ -56,11 +56,13 @@ from topolab.sim import (
     BooksimSetup,
     ExchangeResult,
     SimResult,
+    Timeline,
     from_booksim,
     run_exchange,
     sim_params,
     simulate,
     sweep_load,
+    timeline,
 )
 from topolab.workflows import compare
 from topolab.workload import WorkloadResult, run_workload, workload_patterns
@@ -88,6 +90,7 @@ __all__ = [
     "Placement",
     "Resilience",
     "SimResult",
+    "Timeline",
     "SimulationError",
     "Spectrum",
     "Threshold",
@@ -124,5 +127,6 @@ __all__ = [
     "sim_params",
     "simulate",
     "sweep_load",
+    "timeline",
     "workload_patterns",
 ]

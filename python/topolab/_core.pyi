@@ -36,6 +36,7 @@ __all__ = [
     "cable_lengths",
     "latency",
     "simulate",
+    "sim_timeline",
     "sweep_load",
     "SearchSession",
     "run_exchange",
@@ -252,6 +253,17 @@ class SearchSession:
     def run(self, load: float, progress: _ProgressCallback | None = None) -> dict[str, Any]: ...
     def warm_load(self) -> float | None: ...
 
+def sim_timeline(
+    net: Network,
+    routing: str,
+    traffic: str,
+    load: float,
+    window: int,
+    cycles: int,
+    seed: int | None = None,
+    params: dict[str, Any] | None = None,
+    progress: _ProgressCallback | None = None,
+) -> dict[str, Any]: ...
 def sweep_load(
     net: Network,
     routing: str,

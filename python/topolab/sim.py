@@ -382,6 +382,146 @@ def sweep_load(
     return df
 
 
+@dataclass(frozen=True, repr=False)
+class Timeline(Summarized):
+    """A run cut into windows around cables dying during it (``dynamic_failures``): what the
+    network carried in each window, before the failure, after it and once rerouted
+    (docs/resilience.md, "Failures during a run")."""
+
+    routing: str
+    traffic: str
+    load: float
+    failures: str | None
+    failure_cycle: int | None
+    reroute_cycle: int | None
+    failed_cables: int
+    cables_before: int
+    window: int
+    cycles: int
+    #: Endpoints that send under the traffic pattern (the unit of the throughputs).
+    senders: int
+    #: One row per window: start (cycle), cycles, accepted (flits per sending endpoint per
+    #: cycle), packets, avg_latency and p99_latency (cycles), dropped and in_flight (flits).
+    windows: pd.DataFrame
+    #: Mean accepted throughput and latency over the windows of the second half before the
+    #: failure and over those from recovery on, with 95% batch-means intervals over the windows.
+    accepted_before: float
+    accepted_before_ci95: tuple[float, float] | None
+    latency_before: float
+    latency_before_ci95: tuple[float, float] | None
+    accepted_after: float | None
+    accepted_after_ci95: tuple[float, float] | None
+    latency_after: float | None
+    latency_after_ci95: tuple[float, float] | None
+    #: Cycles from the failure until every later window drops nothing and accepts at least
+    #: (1 - saturation_tolerance) of the throughput before; None: not within the run.
+    recovery_cycles: int | None
+    #: created = delivered + dropped + in flight (checked by the simulator).
+    created_flits: int
+    delivered_flits: int
+    dropped_flits: int
+    dropped_on_wire: int
+    dropped_at_dead_port: int
+    in_flight_flits: int
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        d["windows"] = self.windows.to_dict(orient="records")
+        return d
+
+
+TIMELINE_COLUMNS = [
+    "start",
+    "cycles",
+    "accepted",
+    "packets",
+    "avg_latency",
+    "p99_latency",
+    "dropped",
+    "in_flight",
+]
+
+
+def timeline(
+    net: Network | str,
+    routing: str = "min",
+    traffic: str = "uniform",
+    load: float = 0.5,
+    seed: int = DEFAULT_SEED,
+    *,
+    window: int = 200,
+    cycles: int | None = None,
+    failures: str | None = None,
+    progress: bool | None = None,
+    **router_params: Any,
+) -> Timeline:
+    """Runs ``traffic`` at ``load`` from an empty network for ``cycles`` cycles in windows of
+    ``window`` cycles, through the cables ``dynamic_failures`` (a router parameter, a failure
+    spec) fails at ``failure_cycle``, the routing recomputed on what survives
+    ``reaction_delay`` cycles later: throughput and latency over time, dropped flits, the
+    recovery time. ``cycles`` defaults to twice the failure cycle plus the reaction delay.
+    Without ``dynamic_failures`` the windows show the intact network. ``failures``: a static
+    failure set applied before the run, as in ``simulate``."""
+    import pandas as pd
+
+    if cycles is None:
+        defaults = {p.name: p.default for p in sim_params()}
+        at = {
+            name: int_arg("timeline", name, router_params.get(name, int(defaults[name])), 0, U32_MAX)
+            for name in ("failure_cycle", "reaction_delay")
+        }
+        cycles = 2 * at["failure_cycle"] + at["reaction_delay"]
+    args = (
+        as_network(net, failures)._net,
+        text_arg("timeline", "routing", routing),
+        text_arg("timeline", "traffic", traffic),
+        float_arg("timeline", "load", load, 0.0, 1.0),
+        int_arg("timeline", "window", window, 1, U32_MAX),
+        int_arg("timeline", "cycles", cycles, 1, U32_MAX),
+    )
+    seed = int_arg("timeline", "seed", seed)
+    warn_if_not_deadlock_free(routing)
+    with Progress("timeline", unit="cycle", enabled=progress, unit_stages=("timeline",)) as bar:
+        d = _core.sim_timeline(*args, seed=seed, params=router_params, progress=bar.callback)
+    pair = lambda v: None if v is None else (_num(v[0]), _num(v[1]))  # noqa: E731
+    dropped = d["dropped"]
+    return Timeline(
+        routing=d["routing"],
+        traffic=d["traffic"],
+        load=d["load"],
+        failures=d["failures"],
+        failure_cycle=d["failure_cycle"],
+        reroute_cycle=d["reroute_cycle"],
+        failed_cables=d["failed_cables"],
+        cables_before=d["cables_before"],
+        window=d["window"],
+        cycles=d["cycles"],
+        senders=d["senders"],
+        windows=pd.DataFrame(
+            [
+                {k: _num(v) if isinstance(v, float) or v is None else v for k, v in w.items()}
+                for w in d["windows"]
+            ],
+            columns=TIMELINE_COLUMNS,
+        ),
+        accepted_before=_num(d["accepted_before"]),
+        accepted_before_ci95=pair(d["accepted_before_interval"]),
+        latency_before=_num(d["latency_before"]),
+        latency_before_ci95=pair(d["latency_before_interval"]),
+        accepted_after=None if d["accepted_after"] is None else _num(d["accepted_after"]),
+        accepted_after_ci95=pair(d["accepted_after_interval"]),
+        latency_after=None if d["latency_after"] is None else _num(d["latency_after"]),
+        latency_after_ci95=pair(d["latency_after_interval"]),
+        recovery_cycles=d["recovery_cycles"],
+        created_flits=d["created_flits"],
+        delivered_flits=d["delivered_flits"],
+        dropped_flits=dropped["on_wire"] + dropped["at_dead_port"],
+        dropped_on_wire=dropped["on_wire"],
+        dropped_at_dead_port=dropped["at_dead_port"],
+        in_flight_flits=d["in_flight_flits"],
+    )
+
+
 def _loads(loads: Any) -> list[float]:
     if isinstance(loads, (str, bytes)) or not isinstance(loads, Sequence) or not loads:
         raise bad("sweep_load", "loads", loads, "a non-empty list of loads from 0 to 1")

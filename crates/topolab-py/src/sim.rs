@@ -115,6 +115,35 @@ fn simulate<'py>(
     to_py(py, &result)
 }
 
+/// A run from an empty network cut into windows of `window` cycles, through the cables
+/// `params["dynamic_failures"]` fails at `failure_cycle` (topolab_sim::failure).
+#[pyfunction]
+#[pyo3(signature = (net, routing, traffic, load, window, cycles, seed=None, params=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn sim_timeline<'py>(
+    py: Python<'py>,
+    net: &PyNetwork,
+    routing: &str,
+    traffic: &str,
+    load: f64,
+    window: u64,
+    cycles: u64,
+    seed: Option<u64>,
+    params: Option<&Bound<'py, PyDict>>,
+    progress: Option<PyObject>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let cfg = config_from(params, seed)?;
+    let result = crate::monitor::run(py, progress, |monitor| {
+        Ok(
+            topolab_sim::Prepared::new(&net.inner, routing, &cfg, monitor).and_then(|prep| {
+                topolab_sim::failure::run_timeline(&prep, traffic, load, window, cycles, monitor)
+            }),
+        )
+    })?
+    .map_err(sim_err_to_py)?;
+    to_py(py, &result)
+}
+
 /// The runs of a saturation search on one network, routing and traffic pattern, wired once;
 /// with `warm_starts`, each run starts from the network the highest carried run below its load
 /// left (topolab_sim::session, docs/simulator.md "Warm starts").
@@ -437,6 +466,7 @@ fn exchange_patterns() -> Vec<(&'static str, Vec<&'static str>, Vec<ParamTuple>)
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_load, m)?)?;
+    m.add_function(wrap_pyfunction!(sim_timeline, m)?)?;
     m.add_function(wrap_pyfunction!(run_exchange, m)?)?;
     m.add_function(wrap_pyfunction!(exchange_messages, m)?)?;
     m.add_function(wrap_pyfunction!(run_workload, m)?)?;

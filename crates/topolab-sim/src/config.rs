@@ -159,6 +159,10 @@ pub struct SimConfig {
     pub hotpotato_priority: HotPotatoPriority,
     pub hotpotato_deflect: HotPotatoDeflect,
     pub hotpotato_packet_hops: HotPotatoPacketHops,
+    /// A failure set whose cables die during the run (`crate::failure`); empty: none.
+    pub dynamic_failures: String,
+    pub failure_cycle: u32,
+    pub reaction_delay: u32,
 }
 
 impl Default for SimConfig {
@@ -231,6 +235,9 @@ impl SimConfig {
             hotpotato_priority: HotPotatoPriority::Hops,
             hotpotato_deflect: HotPotatoDeflect::Random,
             hotpotato_packet_hops: HotPotatoPacketHops::Last,
+            dynamic_failures: String::new(),
+            failure_cycle: 0,
+            reaction_delay: 0,
         }
     }
 }
@@ -313,7 +320,13 @@ pub const PARAMS: &[ParamDoc] = &[
     doc("hotpotato_priority", "str", "hops", "router=hotpotato: which arriving flits take their outputs first: hops (most routers traversed, Koibuchi et al., 2018, §III-B2's hop counter), oldest (creation cycle) or random (a new order every cycle)"),
     doc("hotpotato_deflect", "str", "random", "router=hotpotato: a flit with no preferred output free goes to a random free router output, or closest (a free one whose next router is nearest its destination)"),
     doc("hotpotato_packet_hops", "str", "last", "router=hotpotato, flit switching: the routers a multi-flit packet counts in avg_hops: last (its last flit's) or mean (the mean over its flits)"),
+    doc("dynamic_failures", "str", "", "a failure set (the --failures spec, docs/resilience.md: links:fraction=0.01,seed=1, bundle:..., file:path=...) whose cables die at failure_cycle during the run: flits on them and sent to them afterwards are dropped and counted, and the routing is recomputed on the surviving network reaction_delay cycles later; cables only, every endpoint left reachable, single-flit packets, router=iq; empty: none"),
+    doc("failure_cycle", "int", "10000", "dynamic_failures: the cycle at which the cables die"),
+    doc("reaction_delay", "int", "1000", "dynamic_failures: cycles from the failure until heads are routed on the surviving network (the subnet manager's sweep and table upload; milliseconds in InfiniBand fabrics, 10^5-10^6 cycles of 1 ns)"),
 ];
+
+/// Latest failure cycle and longest reaction delay: both fit the engine's u32 clock together.
+const MAX_FAILURE_CYCLE: u32 = 1 << 30;
 
 fn names() -> String {
     PARAMS.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
@@ -505,6 +518,9 @@ impl SimConfig {
             "threads" => self.threads = parse_u32(k, value, 0, 4096)?,
             "deadlock_timeout" => self.deadlock_timeout = parse_u32(k, value, 1, u32::MAX / 2)?,
             "debug_checks" => self.debug_checks = parse_bool(k, value)?,
+            "dynamic_failures" => self.dynamic_failures = value.trim().to_string(),
+            "failure_cycle" => self.failure_cycle = parse_u32(k, value, 1, MAX_FAILURE_CYCLE)?,
+            "reaction_delay" => self.reaction_delay = parse_u32(k, value, 0, MAX_FAILURE_CYCLE)?,
             "hotpotato_delay" => self.hotpotato_delay = parse_u32(k, value, 1, 1000)?,
             "hotpotato_max_hops" => self.hotpotato_max_hops = parse_u32(k, value, 1, 60_000)?,
             "hotpotato_switching" => {

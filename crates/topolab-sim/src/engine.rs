@@ -12,6 +12,7 @@
 use crate::config::SimConfig;
 use crate::delivery::{self, Ends, Links, Outbound, Sent};
 use crate::error::{Result, SimError};
+use crate::failure::{Dropped, DynamicFailure};
 use crate::injection::Source;
 use crate::router::{CycleCtx, Phase, PublishedLoads, ReadAhead, RouterCore};
 use crate::routing::Routing;
@@ -34,6 +35,8 @@ pub struct Prepared {
     /// The channels as the receivers' pulls read them (`crate::delivery`); none with one
     /// thread, whose engine delivers serially.
     pub links: Option<Arc<Links>>,
+    /// Cables that die during the run (`cfg.dynamic_failures`).
+    pub failure: Option<Arc<DynamicFailure>>,
 }
 
 impl Prepared {
@@ -55,7 +58,9 @@ impl Prepared {
         } else {
             Routing::parse(routing, net, &topo, cfg, monitor)?
         };
+        let failure = DynamicFailure::new(net, &topo, routing, cfg, monitor)?.map(Arc::new);
         Ok(Prepared {
+            failure,
             net: Arc::new(net.clone()),
             links: (!one_thread(cfg)).then(|| Arc::new(Links::new(&topo))),
             topo: Arc::new(topo),
@@ -176,6 +181,18 @@ pub struct Engine<'p> {
     delivery: Delivery,
     /// How much of each router's state is read one turn ahead (`crate::read_ahead`).
     read_ahead: ReadAhead,
+    /// Where the run is in its dynamic failure (`prep.failure`).
+    failure_stage: FailureStage,
+    /// Flits lost to dead cables.
+    pub dropped: Dropped,
+}
+
+/// Before the cables die, after (old routing), after the routing changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailureStage {
+    Intact,
+    Down,
+    Rerouted,
 }
 
 /// The network as a run left it (`Engine::into_warm`): every router's buffers, channels,
@@ -210,6 +227,7 @@ impl<'p> Engine<'p> {
                 "iq for a run that starts from another run's state (warm start)",
             ));
         }
+        crate::failure::only_in_timelines(prep, "a run that starts from another run's state")?;
         if warm.cores.len() != prep.topo.num_routers as usize {
             return Err(SimError::param(
                 "warm_state",
@@ -296,6 +314,8 @@ impl<'p> Engine<'p> {
             batch: Self::batch_size(prep),
             delivery,
             read_ahead: Self::read_ahead_mode(prep),
+            failure_stage: FailureStage::Intact,
+            dropped: Dropped::default(),
         })
     }
 
@@ -405,10 +425,16 @@ impl<'p> Engine<'p> {
                     format!("runs shorter than {MAX_CYCLES} cycles"),
                 ));
             }
-            let k = (self.batch as u64).min(n - i) as u32;
+            let mut k = (self.batch as u64).min(n - i) as u32;
+            if self.prep.failure.is_some() {
+                k = self.failure_events(k, parallel);
+            }
             let before = self.now as u64;
             self.cycles(k, parallel);
             i += k as u64;
+            if self.failure_stage != FailureStage::Intact {
+                self.drop_dead_arrivals(parallel, false);
+            }
             if self.cfg().debug_checks {
                 self.deliver_pending(parallel);
                 watchdog::check_conservation(self)?;
@@ -450,10 +476,11 @@ impl<'p> Engine<'p> {
         }
         let k = k as usize;
         let first = ctxs[0].0;
+        let (view_topo, view_routing) = self.routing_view();
         let read_ahead = Ahead {
             mode: self.read_ahead,
-            topo,
-            routing: &prep.routing,
+            topo: view_topo,
+            routing: view_routing,
             cycles: match self.delivery {
                 Delivery::Serial(..) => k as u32,
                 Delivery::Pull { .. } => 0,
@@ -468,8 +495,8 @@ impl<'p> Engine<'p> {
                 let mut ends = Ends::default();
                 for (j, &(now, step_base, steps)) in ctxs[..k].iter().enumerate() {
                     let ctx = CycleCtx {
-                        topo,
-                        routing: &prep.routing,
+                        topo: view_topo,
+                        routing: view_routing,
                         source,
                         cfg: &prep.cfg,
                         global: &global,
@@ -544,6 +571,51 @@ impl<'p> Engine<'p> {
         }
         self.step_base = step_base;
         self.now += k as u32;
+    }
+
+    /// Applies the dynamic failure's events due now (the cables die; the routing changes) and
+    /// returns the batch size `k` cut so that the batch ends at the next event.
+    fn failure_events(&mut self, k: u32, parallel: bool) -> u32 {
+        let Some(failure) = self.prep.failure.as_deref() else {
+            return k;
+        };
+        if self.failure_stage == FailureStage::Intact && self.now >= failure.cycle {
+            self.failure_stage = FailureStage::Down;
+            self.drop_dead_arrivals(parallel, true);
+        }
+        if self.failure_stage == FailureStage::Down && self.now >= failure.reroute_cycle {
+            self.failure_stage = FailureStage::Rerouted;
+        }
+        let next = match self.failure_stage {
+            FailureStage::Intact => failure.cycle,
+            FailureStage::Down => failure.reroute_cycle,
+            FailureStage::Rerouted => return k,
+        };
+        k.min(next - self.now).max(1)
+    }
+
+    /// Drops what arrives over dead cables (`DynamicFailure::drop_dead_arrivals`): before the
+    /// receivers read it, everything sent delivered.
+    fn drop_dead_arrivals(&mut self, parallel: bool, on_wire: bool) {
+        let Some(failure) = self.prep.failure.as_deref() else {
+            return;
+        };
+        self.deliver_pending(parallel);
+        failure.drop_dead_arrivals(&mut self.cores, self.now, &mut self.dropped, on_wire);
+    }
+
+    /// Where the run is in its dynamic failure.
+    pub fn failure_stage(&self) -> FailureStage {
+        self.failure_stage
+    }
+
+    /// The topology and routing heads are routed by now: the intact ones, or after a dynamic
+    /// failure's reaction delay those of the surviving network.
+    fn routing_view(&self) -> (&'p SimTopology, &'p Routing) {
+        match (self.failure_stage, self.prep.failure.as_deref()) {
+            (FailureStage::Rerouted, Some(f)) => (&f.topo_after, &f.routing_after),
+            _ => (&self.prep.topo, &self.prep.routing),
+        }
     }
 
     /// The output ports' credits in use, as routings with a global view read them in the next

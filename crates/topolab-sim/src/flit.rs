@@ -190,6 +190,23 @@ impl<T: Copy> Wheel<T> {
         u32::MAX
     }
 
+    /// Moves every item not yet taken for which `dead` holds into `out` (appended), bucket by
+    /// bucket; the other items keep their order.
+    pub fn remove_where(&mut self, mut dead: impl FnMut(&T) -> bool, out: &mut Vec<T>) {
+        let before = out.len();
+        for bucket in &mut self.buckets {
+            bucket.retain(|item| {
+                if dead(item) {
+                    out.push(*item);
+                    false
+                } else {
+                    true
+                }
+            });
+        }
+        self.len -= out.len() - before;
+    }
+
     /// Every item not yet taken.
     pub fn items(&self) -> impl Iterator<Item = &T> + '_ {
         self.buckets.iter().flatten()

@@ -33,6 +33,7 @@ pub mod config;
 mod delivery;
 pub mod engine;
 pub mod error;
+pub mod failure;
 pub mod flit;
 #[doc(hidden)]
 pub mod fuzz_entry;

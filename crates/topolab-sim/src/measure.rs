@@ -220,6 +220,31 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
     run_from(prep, traffic, load, None, monitor).map(|(result, _)| result)
 }
 
+/// The sources of `traffic` at `load` flits per endpoint per cycle, and how many endpoints
+/// send under it.
+pub(crate) fn pattern_source(prep: &Prepared, traffic: &str, load: f64) -> Result<(Source, u32)> {
+    if !(0.0..=1.0).contains(&load) || load.is_nan() {
+        return Err(SimError::param(
+            "load",
+            load,
+            "an offered load from 0 to 1 flit per endpoint per cycle",
+        ));
+    }
+    let pattern = Traffic::parse(traffic, &prep.net)?;
+    let active = (0..prep.topo.num_endpoints)
+        .filter(|&s| pattern.is_source(s))
+        .count() as u32;
+    if active == 0 {
+        return Err(SimError::param(
+            "traffic",
+            traffic,
+            "a pattern under which at least one endpoint sends",
+        ));
+    }
+    let rate = load / prep.cfg.flits_per_injection();
+    Ok((Source::for_pattern(pattern, rate, &prep.cfg)?, active))
+}
+
 /// One run as `run`, from the network state `warm` that a run on `prep` with the same
 /// `traffic` left (None: an empty network). A warm run's warm-up lasts `warm_start_periods`
 /// periods instead of `warmup_periods`, and its measurement as many periods as an empty
@@ -233,28 +258,11 @@ pub fn run_from(
     warm: Option<WarmState>,
     monitor: &dyn Monitor,
 ) -> Result<(RunResult, Option<WarmState>)> {
-    if !(0.0..=1.0).contains(&load) || load.is_nan() {
-        return Err(SimError::param(
-            "load",
-            load,
-            "an offered load from 0 to 1 flit per endpoint per cycle",
-        ));
-    }
     check_measurement(&prep.cfg)?;
-    let pattern = Traffic::parse(traffic, &prep.net)?;
-    let active = (0..prep.topo.num_endpoints)
-        .filter(|&s| pattern.is_source(s))
-        .count() as u32;
-    if active == 0 {
-        return Err(SimError::param(
-            "traffic",
-            traffic,
-            "a pattern under which at least one endpoint sends",
-        ));
-    }
+    crate::failure::only_in_timelines(prep, "a measured run")?;
+    let (source, active) = pattern_source(prep, traffic, load)?;
     let rate = load / prep.cfg.flits_per_injection();
     let started = Instant::now();
-    let source = Source::for_pattern(pattern, rate, &prep.cfg)?;
     let is_warm = warm.is_some();
     let mut eng = match warm {
         None => Engine::new(prep, source)?,
@@ -889,6 +897,7 @@ pub fn run_exchange(
     }
     let flits = packets * prep.cfg.packet_size as u64;
     let started = Instant::now();
+    crate::failure::only_in_timelines(prep, "an exchange")?;
     let mut eng = Engine::new(prep, Source::Exchange(Arc::new(exchange.clone())))?;
     eng.phase = Phase::Running;
     eng.drain_time = u32::MAX;

@@ -44,6 +44,18 @@ pub struct RouterStats {
 }
 
 impl RouterStats {
+    /// A flit lost to a dead cable (`crate::failure`) leaves the flits in flight as an
+    /// ejected one does, without being accepted.
+    pub fn count_dropped(&mut self, f: &crate::flit::Flit) {
+        self.ej_flits += 1;
+        self.ej_ctime = self.ej_ctime.wrapping_add(f.ctime as u64);
+        self.moved += 1;
+        if f.measured() {
+            self.meas_ej_flits += 1;
+            self.meas_ej_ctime = self.meas_ej_ctime.wrapping_add(f.ctime as u64);
+        }
+    }
+
     pub fn clear_period(&mut self) {
         self.sent_flits = 0;
         self.accepted_flits = 0;

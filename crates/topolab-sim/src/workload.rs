@@ -549,6 +549,7 @@ pub fn run_workload(
     let packets = workload.total_packets;
     let flits = packets * prep.cfg.packet_size as u64;
     let shared = Arc::new(workload.clone());
+    crate::failure::only_in_timelines(prep, "a workload")?;
     let mut eng = Engine::new(prep, Source::Workload(shared))?;
     eng.phase = Phase::Running;
     eng.drain_time = u32::MAX;

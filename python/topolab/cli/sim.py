@@ -31,8 +31,24 @@ from topolab.sim import (
     sim_params,
     simulate,
     sweep_load,
+    timeline,
     traffic_patterns,
 )
+
+# Units of a timeline's numbers, for --json.
+TIMELINE_UNITS = {
+    "load": "flits/active endpoint/cycle",
+    "accepted": "flits/active endpoint/cycle",
+    "accepted_before": "flits/active endpoint/cycle",
+    "accepted_after": "flits/active endpoint/cycle",
+    "avg_latency": "cycles",
+    "p99_latency": "cycles",
+    "latency_before": "cycles",
+    "latency_after": "cycles",
+    "recovery_cycles": "cycles",
+    "dropped": "flits",
+    "in_flight": "flits",
+}
 
 # Units of the numbers of a run (SimResult), for --json.
 UNITS = {
@@ -156,6 +172,108 @@ def _plot(df: Any, path: str, title: str) -> None:
     plt.close(fig)
 
 
+def _plot_timeline(t: topolab.Timeline, path: str, title: str) -> None:
+    matplotlib = import_matplotlib()
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    w = t.windows
+    middle = w["start"] + w["cycles"] / 2
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7, 5), sharex=True)
+    top.plot(middle, w["accepted"], "o-", ms=3, label="accepted")
+    top.axhline(t.load, color="grey", linestyle=":", label=f"offered {t.load:g}")
+    if t.dropped_flits:
+        # in the unit of the accepted throughput: flits per sending endpoint per cycle
+        top.bar(
+            middle,
+            w["dropped"] / w["cycles"] / t.senders,
+            width=w["cycles"] * 0.8,
+            color="red",
+            alpha=0.4,
+            label="dropped",
+        )
+    top.set_ylabel("flits/endpoint/cycle")
+    bottom.plot(middle, w["avg_latency"], "o-", ms=3, label="average")
+    bottom.plot(middle, w["p99_latency"], "s--", ms=3, alpha=0.6, label="99th percentile")
+    bottom.set_ylabel("packet latency (cycles)")
+    bottom.set_xlabel("cycle")
+    for ax in (top, bottom):
+        if t.failure_cycle is not None:
+            ax.axvline(t.failure_cycle, color="red", linestyle="--", label="cables die")
+            ax.axvline(t.reroute_cycle, color="green", linestyle="--", label="rerouted")
+        ax.legend(fontsize=8, loc="best")
+    top.set_title(title)
+    fig.tight_layout()
+    save_figure(fig, path, dpi=120)
+    plt.close(fig)
+
+
+def _run_timeline(
+    args: argparse.Namespace,
+    net: topolab.Network,
+    routing: str,
+    traffic: str,
+    load: float,
+    seed: int,
+    params: dict[str, Any],
+    title: str,
+) -> int:
+    window = 200 if args.window is None else args.window
+    t = timeline(
+        net, routing, traffic, load, seed, window=window, cycles=args.cycles, progress=args.progress, **params
+    )
+    if args.json:
+        inputs = _inputs(args, net, routing, traffic, load, seed, params)
+        inputs.update(window=window, cycles=t.cycles)
+        print_json(json_document("sim --timeline", inputs, TIMELINE_UNITS, t.to_dict()))
+    else:
+        columns = ["start", "accepted", "avg_latency", "p99_latency", "dropped", "in_flight"]
+        rows = [[_fmt(r[c]) for c in columns] for r in t.windows.to_dict(orient="records")]
+        print_table(rows, columns)
+        print(_timeline_summary(t))
+    if args.plot:
+        sys.stdout.flush()
+        _plot_timeline(t, args.plot, f"{title} {routing} {traffic} load {load:g}")
+        print(f"wrote {printable(args.plot)}", file=sys.stderr)
+    return 0
+
+
+def _timeline_summary(t: topolab.Timeline) -> str:
+    def figure(value: float | None, interval: tuple[float, float] | None) -> str:
+        if value is None:
+            return "n/a"
+        half = half_width(interval)
+        return _fmt(value) + ("" if half is None else f" ± {_fmt(half)}")
+
+    lines = [
+        f"before the failure: accepted {figure(t.accepted_before, t.accepted_before_ci95)}, "
+        f"latency {figure(t.latency_before, t.latency_before_ci95)} cycles (95% intervals over the windows)"
+    ]
+    if t.failure_cycle is None:
+        return lines[0].replace("before the failure", "intact network")
+    lines.insert(
+        0,
+        f"failures {t.failures}: {t.failed_cables} of {t.cables_before} cables die at cycle "
+        f"{t.failure_cycle}, rerouted at cycle {t.reroute_cycle}",
+    )
+    lines.append(
+        f"dropped {t.dropped_flits} flits ({t.dropped_on_wire} on the wire, {t.dropped_at_dead_port} "
+        f"sent to a dead port); created {t.created_flits} = delivered {t.delivered_flits} + dropped "
+        f"{t.dropped_flits} + in flight {t.in_flight_flits}"
+    )
+    if t.recovery_cycles is None:
+        lines.append(
+            "not recovered within the run (throughput below the level before, or flits still dropped)"
+        )
+    else:
+        lines.append(
+            f"recovered {t.recovery_cycles} cycles after the failure: accepted "
+            f"{figure(t.accepted_after, t.accepted_after_ci95)}, latency "
+            f"{figure(t.latency_after, t.latency_after_ci95)} cycles"
+        )
+    return "\n".join(lines)
+
+
 def _load_list(text: str) -> list[float]:
     try:
         return [float(x) for x in text.split(",") if x.strip()]
@@ -165,11 +283,19 @@ def _load_list(text: str) -> list[float]:
 
 def cmd_sim(args: argparse.Namespace) -> int:
     params = _params(args)
+    if args.timeline and args.sweep:
+        raise bad("sim", "--timeline", True, "either --timeline or --sweep")
+    if (args.window is not None or args.cycles is not None) and not args.timeline:
+        flag, value = ("--window", args.window) if args.window is not None else ("--cycles", args.cycles)
+        raise bad("sim", flag, value, "a value together with --timeline")
     if args.plot is not None:
         # Checked before the runs: a sweep's work must not end in a path it cannot write.
-        if not args.sweep:
+        if not (args.sweep or args.timeline):
             raise bad(
-                "sim", "--plot", args.plot, "a file together with --sweep (a single run draws no curve)"
+                "sim",
+                "--plot",
+                args.plot,
+                "a file together with --sweep or --timeline (a single run draws no curve)",
             )
         args.plot = check_output_file("sim", "--plot", args.plot, figure_extensions())
     if args.booksim:
@@ -190,6 +316,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
         load = args.load if args.load is not None else 0.5
         seed = args.seed if args.seed is not None else DEFAULT_SEED
         title = args.network
+    if args.timeline:
+        return _run_timeline(args, net, routing, traffic, load, seed, params, title)
     if args.sweep:
         loads = None
         if args.loads:
@@ -355,7 +483,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--tolerance", type=cli_float(0.0, 1.0), default=0.01, help="bisection tolerance of --sweep"
     )
-    p.add_argument("--plot", help="write the --sweep curve to this image file (png, pdf, svg)")
+    p.add_argument(
+        "--plot", help="write the --sweep curve or the --timeline to this image file (png, pdf, svg)"
+    )
+    p.add_argument(
+        "--timeline",
+        action="store_true",
+        help="throughput and latency over time in windows, through the cables --dynamic-failures fails at "
+        "--failure-cycle and the routing recomputed --reaction-delay cycles later (docs/resilience.md)",
+    )
+    p.add_argument(
+        "--window", type=cli_int(1, 2**32 - 1), help="cycles per window of --timeline (default 200)"
+    )
+    p.add_argument(
+        "--cycles",
+        type=cli_int(1, 2**32 - 1),
+        help="length of the --timeline run (default twice the failure cycle plus the reaction delay)",
+    )
     p.add_argument(
         "--booksim", metavar="CONFIG", help="read network, routing, traffic and router from a BookSim2 config"
     )
