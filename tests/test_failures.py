@@ -119,13 +119,67 @@ def test_a_failed_router_cuts_off_its_endpoints():
         ("links:fraction=2", "fraction"),
         ("links", "missing parameter 'fraction'"),
         ("routers:fraction=0.1,sed=3", "valid parameters: fraction, seed"),
-        ("earthquake", "links, routers, file, bundle, cabinet, router"),
+        ("earthquake", "links, routers, file, bundle, cabinet, tray, router"),
         ("router:id=50", "a router from 0 to 49"),
+        ("tray:row=99", "a row from 0 to"),
+        ("tray:row=0,col=1", "exactly one of row and col"),
+        ("tray", "exactly one of row and col"),
     ],
 )
 def test_impossible_failure_sets_are_parameter_errors(failures, words):
     with pytest.raises(topolab.ParameterError, match=words.replace("(", r"\(")):
         topolab.apply_failures("slimfly:q=5,p=3", failures)
+
+
+@pytest.mark.parametrize("spec", ["dragonfly:a=6,h=3", "slimfly:q=7,p=5", "torus:dims=8x8"])
+def test_trays_carry_every_cable_between_cabinets_and_no_other(spec):
+    """Every cable between two cabinets lies in a row tray or a column tray, none within a
+    cabinet does (checked against the cabinet failure kind: the cables leaving each cabinet),
+    and no cable lies in two row trays or two column trays."""
+    net = topolab.build(spec)
+
+    def failed(specs: list[str]) -> int:
+        return topolab.apply_failures(net, "+".join(specs)).failed_cables
+
+    rows = cols = cabinets = 0
+    while True:
+        try:
+            failed([f"tray:row={rows}"])
+        except topolab.ParameterError as err:
+            if "a row from 0" in str(err):
+                break
+        rows += 1
+    while True:
+        try:
+            failed([f"tray:col={cols}"])
+        except topolab.ParameterError as err:
+            if "a col from 0" in str(err):
+                break
+        cols += 1
+    while True:
+        try:
+            failed([f"cabinet:id={cabinets}"])
+        except topolab.ParameterError:
+            break
+        cabinets += 1
+    assert rows > 1 and cols > 1 and cabinets > 1
+
+    def carried(kind: str, count: int) -> list[str]:
+        # A tray no cable runs along is refused: it is left out of the union.
+        specs = []
+        for i in range(count):
+            try:
+                failed([f"tray:{kind}={i}"])
+                specs.append(f"tray:{kind}={i}")
+            except topolab.ParameterError:
+                pass
+        return specs
+
+    row_trays, col_trays = carried("row", rows), carried("col", cols)
+    between_cabinets = failed([f"cabinet:id={c}" for c in range(cabinets)])
+    assert failed(row_trays + col_trays) == between_cabinets
+    assert failed(row_trays) == sum(failed([t]) for t in row_trays)
+    assert failed(col_trays) == sum(failed([t]) for t in col_trays)
 
 
 def test_an_unknown_link_in_a_file_names_the_line(tmp_path):
@@ -140,7 +194,7 @@ def test_an_unknown_link_in_a_file_names_the_line(tmp_path):
 
 def test_failure_kinds_declare_their_parameters():
     kinds = {k["name"]: k for k in topolab.failure_kinds()}
-    assert set(kinds) == {"links", "routers", "file", "bundle", "cabinet", "router"}
+    assert set(kinds) == {"links", "routers", "file", "bundle", "cabinet", "tray", "router"}
     assert [p["name"] for p in kinds["links"]["params"]] == ["fraction", "seed"]
     assert all(p["help"] for k in kinds.values() for p in k["params"])
 

@@ -1,10 +1,10 @@
 //! Correlated failure sets taken from the network's structure and floor plan: the cables
 //! between two router groups (a Dragonfly's global bundle: Kim, Dally, Scott & Abts, ISCA 2008,
 //! §3, route the links between two groups together), one cabinet's cables or routers on the
-//! floor the cost model places the network on (`physical::place`), one router with its links
-//! and endpoints.
+//! floor the cost model places the network on (`physical::place`), the cables of one overhead
+//! tray of that floor, one router with its links and endpoints.
 
-use super::{CabinetPart, Failed, FailureKind, FailureSet};
+use super::{CabinetPart, Failed, FailureKind, FailureSet, TrayLine};
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
 use crate::physical::{place, Floor, PlaceOptions};
@@ -88,6 +88,50 @@ pub const CABINET: FailureKind = FailureKind {
             id: required_int(p, "id", "the cabinet")? as u32,
             floor: p.opt_text("floor")?.unwrap_or_else(|| "skywalk".into()),
             what,
+        })
+    },
+};
+
+pub const TRAY: FailureKind = FailureKind {
+    name: "tray",
+    summary: "every cable laid in one overhead tray of the floor plan: along row `row` or along column `col` (cables run along the row of their lower-row end, then along the column of the other end)",
+    params: &[
+        ParamDef {
+            name: "row",
+            kind: ParamKind::Int,
+            default: None,
+            help: "the row whose tray fails (give row or col)",
+        },
+        ParamDef {
+            name: "col",
+            kind: ParamKind::Int,
+            default: None,
+            help: "the column whose tray fails (give row or col)",
+        },
+        ParamDef {
+            name: "floor",
+            kind: ParamKind::Text,
+            default: Some("skywalk"),
+            help: "the floor the routers are placed on (as for topolab cost)",
+        },
+    ],
+    parse: |p| {
+        let row = p.opt_int("row", 0, u32::MAX as i64)?;
+        let col = p.opt_int("col", 0, u32::MAX as i64)?;
+        let line = match (row, col) {
+            (Some(r), None) => TrayLine::Row(r as u32),
+            (None, Some(c)) => TrayLine::Column(c as u32),
+            _ => {
+                let given = match (row, col) {
+                    (Some(r), Some(c)) => format!("row={r} and col={c}"),
+                    _ => "neither".to_string(),
+                };
+                return Err(p.invalid("row, col", given, "exactly one of row and col"));
+            }
+        };
+        Ok(FailureSet::Tray {
+            floor: p.opt_text("floor")?.unwrap_or_else(|| "skywalk".into()),
+            line,
         })
     },
 };
@@ -219,6 +263,68 @@ pub fn cabinet(
                 }
             }
         }
+    }
+    Ok(())
+}
+
+/// Fails every cable laid in the overhead tray `line` of `floor`, the routers placed by the
+/// family's rule. A cable between cabinets (r1, c1) and (r2, c2), r1 <= r2, runs along row r1's
+/// tray from column c1 to c2, then along column c2's tray from row r1 to r2: the Manhattan
+/// route the cable-length model measures (`physical::CableRule::length`). Cables within one
+/// cabinet use no tray.
+pub fn tray(net: &Network, floor: &str, line: TrayLine, failed: &mut Failed) -> Result<()> {
+    let floor = Floor::resolve(floor)?;
+    let placement = place(net, &floor, &PlaceOptions::default())?;
+    let grid = placement.grid();
+    let (rows, cols) = (grid.rows(), grid.cols());
+    let (param, index, count) = match line {
+        TrayLine::Row(r) => ("row", r as usize, rows),
+        TrayLine::Column(c) => ("col", c as usize, cols),
+    };
+    if index >= count {
+        return Err(TopolabError::invalid(
+            "failures 'tray'",
+            param,
+            index,
+            format!(
+                "a {param} from 0 to {} (the floor holds {rows} rows of {cols} cabinets)",
+                count - 1
+            ),
+        ));
+    }
+    let mut found = 0usize;
+    for (l, link) in net.links().iter().enumerate() {
+        let (a, b) = (
+            placement.cabinet(link.src as usize),
+            placement.cabinet(link.dst as usize),
+        );
+        if a == b {
+            continue;
+        }
+        let ((r1, c1), (r2, c2)) = {
+            let (pa, pb) = (grid.position(a), grid.position(b));
+            if pa.0 <= pb.0 {
+                (pa, pb)
+            } else {
+                (pb, pa)
+            }
+        };
+        let laid = match line {
+            TrayLine::Row(r) => r1 == r as usize && c1 != c2,
+            TrayLine::Column(c) => c2 == c as usize && r1 != r2,
+        };
+        if laid {
+            failed.link(net, l);
+            found += 1;
+        }
+    }
+    if found == 0 {
+        return Err(TopolabError::invalid(
+            "failures 'tray'",
+            param,
+            index,
+            format!("a {param} whose tray carries at least one cable of this network"),
+        ));
     }
     Ok(())
 }

@@ -6,9 +6,9 @@
 //! - `links` / `routers`: a random fraction of the cables or routers (`random.rs`), drawn from
 //!   `rng::stream(seed, Stream::Failures, ...)`;
 //! - `file`: an explicit list of links and routers, by router id or label (`explicit.rs`);
-//! - `bundle`, `cabinet`, `router`: correlated failures taken from the structure and the floor
-//!   plan (`correlated.rs`): every cable between two router groups, every cable or router of one
-//!   cabinet, one router with its endpoints.
+//! - `bundle`, `cabinet`, `tray`, `router`: correlated failures taken from the structure and the
+//!   floor plan (`correlated.rs`): every cable between two router groups, every cable or router
+//!   of one cabinet, every cable laid in one overhead tray, one router with its endpoints.
 //!
 //! `apply` parses the spec once, marks what fails and keeps the connected component (strongly
 //! connected when directed) that holds the most endpoints (`survivors.rs`). The endpoints of
@@ -46,6 +46,7 @@ pub const FAILURE_KINDS: &[FailureKind] = &[
     explicit::FILE,
     correlated::BUNDLE,
     correlated::CABINET,
+    correlated::TRAY,
     correlated::ROUTER,
 ];
 
@@ -74,9 +75,21 @@ pub enum FailureSet {
         floor: String,
         what: CabinetPart,
     },
+    Tray {
+        floor: String,
+        line: TrayLine,
+    },
     Router {
         id: u32,
     },
+}
+
+/// One overhead cable tray of the floor plan: the one along a row of cabinets or the one
+/// along a column (`correlated::tray` says which cables each carries).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum TrayLine {
+    Row(u32),
+    Column(u32),
 }
 
 /// What of a cabinet fails: the cables leaving it (a cut bundle) or its routers (power lost).
@@ -168,6 +181,9 @@ impl FailureSpec {
                 }
                 FailureSet::Cabinet { id, floor, what } => {
                     correlated::cabinet(net, *id, floor, *what, &mut failed)?
+                }
+                FailureSet::Tray { floor, line } => {
+                    correlated::tray(net, floor, *line, &mut failed)?
                 }
                 FailureSet::Router { id } => correlated::router(net, *id, &mut failed)?,
             }
