@@ -230,7 +230,7 @@ fn impossible_sets_are_refused_with_the_parameter_named() {
         ),
         (
             "meteor:size=3",
-            "links, routers, file, bundle, cabinet, router",
+            "links, routers, file, bundle, cabinet, tray, router",
         ),
         ("router:id=999", "a router from 0 to 35"),
         ("bundle:a=0,b=1,class=optical", "local, global"),
