@@ -13,13 +13,13 @@
 //! the entry each arriving flit's route computation will read (its next hops towards its
 //! destination or intermediate router, `HopRouting::table_entry`), a miss per hop on networks
 //! of thousands of routers. Loads of those entries took 2.8% of `topolab compare --simulate`'s
-//! samples; asking instead made its `min` and UGAL designs 1-5% faster (session 21).
+//! samples; asking instead made its `min` and UGAL designs 1-5% faster.
 //!
 //! Why loads and not prefetch instructions for the routers' state: on the AMD EPYC virtual
 //! machines this was measured on, `prefetcht0/t1/t2` left the misses where they were (the
 //! profile's costliest load, a buffered flit's, kept its share), while plain loads of the same
-//! lines removed it and cut the Slim Fly q = 13 benchmark's time by 10-25% (in session 20
-//! prefetch instructions in their place made the torus of `topolab compare` between 4% faster
+//! lines removed it and cut the Slim Fly q = 13 benchmark's time by 10-25% (prefetch
+//! instructions in their place made the torus of `topolab compare` between 4% faster
 //! and 2% slower: no change within the noise). On networks whose state stays in the core's
 //! own caches the loads are pure cost, so the engine reads ahead only above a size
 //! (`Engine::read_ahead_mode`; figures in docs/simulator.md).
@@ -40,7 +40,7 @@ pub enum ReadAhead {
     /// delivery writes them) was slower whatever the routers' size: 16-27% more CPU time on a
     /// 5,103-router mesh of 9 KiB of VC records per router, a 74K-endpoint Slim Fly (15 KiB),
     /// a radix-33 hypercube with 11 VCs (20 KiB) and the million-endpoint Slim Fly (38 KiB) at
-    /// load 0.5 (docs/simulator-speed-log.md, session 15).
+    /// load 0.5 (docs/simulator-speed-log.md).
     Whole,
 }
 
