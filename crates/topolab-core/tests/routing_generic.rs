@@ -6,8 +6,9 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use topolab_core::progress::Silent;
 use topolab_core::rng::{stream, Stream};
-use topolab_core::routing::generic::{Valiant, VcRule};
 use topolab_core::routing::minimal::MinimalTable;
+use topolab_core::routing::valiant::Valiant;
+use topolab_core::routing::vc_rule::VcRule;
 use topolab_core::routing::{HopRouting, RouteState};
 use topolab_core::{build_str, Network};
 

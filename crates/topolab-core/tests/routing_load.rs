@@ -4,10 +4,10 @@
 
 use std::sync::Arc;
 use topolab_core::progress::Silent;
-use topolab_core::routing::generic::VcRule;
 use topolab_core::routing::load::{channel_load, Demands};
 use topolab_core::routing::minimal::{Minimal, MinimalTable};
 use topolab_core::routing::path::arc;
+use topolab_core::routing::vc_rule::VcRule;
 use topolab_core::routing::{HopMatrix, RuleRoute};
 use topolab_core::{build_str, Network};
 

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use topolab_core::progress::Silent;
 use topolab_core::rng::{stream, Stream};
 use topolab_core::routing::catalog::{build_rule, resolve_alias};
-use topolab_core::routing::generic::UgalCandidates;
+use topolab_core::routing::ugal_candidates::UgalCandidates;
 use topolab_core::routing::{HopRouting, Rule};
 use topolab_core::{build_str, Network};
 

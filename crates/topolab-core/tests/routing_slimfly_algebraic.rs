@@ -8,9 +8,9 @@ use std::sync::Arc;
 use topolab_core::progress::Silent;
 use topolab_core::routing::catalog::build_static;
 use topolab_core::routing::cdg::check;
-use topolab_core::routing::generic::VcRule;
 use topolab_core::routing::rule::check_rule_paths;
 use topolab_core::routing::slimfly_algebraic::SlimFlyAlgebraic;
+use topolab_core::routing::vc_rule::VcRule;
 use topolab_core::routing::{HopMatrix, HopRouting, RouteState};
 use topolab_core::{build_str, NetworkBuilder};
 

@@ -20,8 +20,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub use super::dispatch::Rule;
-pub use super::generic::valiant_from_params;
 pub use super::ugal::{ugal_from_params, UgalChoice, UGAL_PARAMS};
+pub use super::valiant::valiant_from_params;
 
 /// Rejects a routing spec's parameters that are not in `allowed`, listing the valid ones.
 pub fn check_keys(spec: &TopologySpec, allowed: &[&str]) -> Result<()> {
@@ -377,8 +377,8 @@ pub const ROUTINGS: &[RoutingEntry] = &[
     super::ugal::UGAL,
     super::ugal::UGAL_G,
     super::ugal::UGAL_L,
-    super::generic::UPDOWN,
-    super::generic::VALIANT,
+    super::updown::UPDOWN,
+    super::valiant::VALIANT,
 ];
 
 /// Which of a link's parallel ports the routing named by `spec` takes (its `ports` reader key;

@@ -34,7 +34,7 @@ impl<'a> Dfsssp<'a> {
         max_layers: u32,
         monitor: &dyn Monitor,
     ) -> Result<Self> {
-        super::generic::require_connected(hops, "DFSSSP")?;
+        super::shortest::require_connected(hops, "DFSSSP")?;
         let table = NextHopTable::build(net, hops, monitor)?;
         let n = net.num_routers();
         let terms = traffic_routers(net);

@@ -121,7 +121,7 @@ rules! {
     Minimal(super::minimal::Minimal),
     SlimFlyMms(super::slimfly_algebraic::SlimFlyAlgebraic),
     Torus(super::torus::TorusDor),
-    Ugal(super::generic::UgalCandidates),
-    UpDown(super::generic::UpDown),
-    Valiant(super::generic::Valiant),
+    Ugal(super::ugal_candidates::UgalCandidates),
+    UpDown(super::updown::UpDown),
+    Valiant(super::valiant::Valiant),
 }

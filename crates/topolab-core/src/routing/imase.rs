@@ -27,8 +27,8 @@
 //! no VCs and reads the candidates only, `minimal_next`).
 
 use super::catalog::{Definition, RoutingEntry, BOTH};
-use super::generic::VcRule;
 use super::rule::{Hop, HopRouting, RouteState};
+use super::vc_rule::VcRule;
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
 use crate::progress::Monitor;

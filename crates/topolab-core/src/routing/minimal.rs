@@ -13,9 +13,9 @@
 //! matrix, reading each neighbour's distance in the destination's row.
 
 use super::catalog::{Definition, RoutingEntry, Rule, BOTH, SIMULATOR};
-use super::generic::{vc_rule, VcRule};
 use super::rule::{Hop, HopRouting, RouteState};
 use super::shortest::{HopMatrix, NO_PATH};
+use super::vc_rule::{vc_rule, VcRule};
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
 use crate::progress::Monitor;

@@ -15,7 +15,6 @@ pub mod dragonflyplus;
 pub mod export;
 pub mod fastest;
 pub mod fattree;
-pub mod generic;
 pub mod hammingmesh;
 pub mod hypercube;
 pub mod hyperx;
@@ -29,6 +28,10 @@ pub mod shortest;
 pub mod slimfly_algebraic;
 pub mod torus;
 pub mod ugal;
+pub mod ugal_candidates;
+pub mod updown;
+pub mod valiant;
+pub mod vc_rule;
 
 pub use catalog::Rule;
 pub use rule::{Hop, HopRouting, Ports, Reading, RouteState, RuleRoute, Select, VcSplit};

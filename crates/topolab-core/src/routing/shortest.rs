@@ -203,3 +203,13 @@ impl NextHopTable {
         self.hop[r * self.n + t]
     }
 }
+
+/// Requires a strongly connected network (every pair routable).
+pub fn require_connected(hops: &HopMatrix, what: &str) -> Result<()> {
+    if !hops.connected() {
+        return Err(TopolabError::InvalidNetwork(format!(
+            "{what} needs a connected network; some router pair has no path"
+        )));
+    }
+    Ok(())
+}

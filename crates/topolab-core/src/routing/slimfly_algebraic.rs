@@ -27,8 +27,8 @@
 //! the cycle).
 
 use super::catalog::{Definition, RoutingEntry, BOTH};
-use super::generic::VcRule;
 use super::rule::{Hop, HopRouting, RouteState};
+use super::vc_rule::VcRule;
 use crate::error::{Result, TopolabError};
 use crate::field::Field;
 use crate::network::Network;

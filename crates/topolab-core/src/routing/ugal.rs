@@ -1,13 +1,12 @@
 //! UGAL in the catalog: `ugal` (static analysis of the candidate union), `ugal_l` and `ugal_g`
 //! (the simulator's source decision over the candidates), their parameters and the candidates
-//! built from them. The candidate types are in `generic.rs` and `dragonfly_ugal.rs`; the
+//! built from them. The candidate types are in `ugal_candidates.rs` and `dragonfly_ugal.rs`; the
 //! decision is topolab-sim's `routing/ugal.rs`.
 
 use super::catalog::{Definition, RoutingEntry, Rule, BOTH, STATIC};
-use super::generic::{
-    valiant_from_params, Ugal, UgalCandidates, ENDPOINTS_ONLY, MAX_HOPS, NEAR_SOURCE, VALIANT_VCS,
-};
 use super::minimal::MinimalTable;
+use super::ugal_candidates::{Ugal, UgalCandidates};
+use super::valiant::{valiant_from_params, ENDPOINTS_ONLY, MAX_HOPS, NEAR_SOURCE, VALIANT_VCS};
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
 use crate::progress::Monitor;

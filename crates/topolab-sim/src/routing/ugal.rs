@@ -1,6 +1,6 @@
 //! UGAL for any topology: the source router's choice between the minimal path and n random
 //! Valiant paths by queue state; everything else is the core's candidates rule (the candidates
-//! and their hops, `topolab_core::routing::generic::UgalCandidates`: shortest paths, or
+//! and their hops, `topolab_core::routing::ugal_candidates::UgalCandidates`: shortest paths, or
 //! BookSim2 dragonflynew's with `paths=dragonfly`), read through the `Rule` adapter.
 //!
 //! At the packet's source router every candidate (the minimal path and `n` Valiant paths, each
@@ -28,7 +28,7 @@ use crate::flit::Flit;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 use topolab_core::routing::catalog::UgalChoice;
-use topolab_core::routing::generic::UgalCandidates;
+use topolab_core::routing::ugal_candidates::UgalCandidates;
 use topolab_core::routing::{Hop, HopRouting, Reading, RouteState, Select};
 
 /// Which queues a candidate's cost reads.
