@@ -379,9 +379,18 @@ impl Endpoints {
         let mut kind = 0;
         let mut reply_measured = None;
         let dest_and_time = match ctx.source {
-            Source::Bernoulli { traffic, .. } | Source::OnOff { traffic, .. } => {
+            // Each process's gap called directly: `Source::gap` recurses for request-reply
+            // traffic, so it is not inlined, and the Bernoulli path would pay the call.
+            Source::Bernoulli {
+                traffic,
+                rate,
+                ln_q,
+            } => next_bernoulli(s, now, src, traffic, rng_traffic, || {
+                crate::injection::geometric_gap(*rate, *ln_q, rng_inject)
+            }),
+            Source::OnOff { traffic, process } => {
                 next_bernoulli(s, now, src, traffic, rng_traffic, || {
-                    ctx.source.gap(rng_inject)
+                    process.gap(true, rng_inject)
                 })
             }
             Source::RequestReply { requests, sizes } => {
