@@ -195,7 +195,7 @@ pub const ALIASES: &[Alias] = &[
 /// Aliases take no parameters: the error names the definition to parameterise instead.
 pub fn resolve_alias(spec: &str, booksim: bool) -> Result<String> {
     let mut sp = TopologySpec::parse(spec)?;
-    let written = std::mem::replace(&mut sp.family, String::new());
+    let written = std::mem::take(&mut sp.family);
     sp.family = canonical_name(&written);
     let Some(alias) = ALIASES.iter().find(|a| a.name == sp.family) else {
         return Ok(if sp.family == written {
