@@ -14,6 +14,7 @@ __all__ = [
     "DeadlockError",
     "Network",
     "build",
+    "canonical_name",
     "load",
     "loads",
     "from_parts",
