@@ -256,7 +256,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     _add_placement_args(p)
     p.add_argument("--switch-delay", type=_float, default=60.0, metavar="NS", help="default 60")
-    p.add_argument("--routing", choices=["nearest", "fastest"], default="fastest")
+    p.add_argument(
+        "--routing",
+        choices=["nearest", "fastest"],
+        default="fastest",
+        help="the routing whose paths are timed: fastest (lowest latency, default) or nearest (fewest "
+        "hops), Fujiwara et al., IPDPS 2014, §II-E",
+    )
     p.add_argument("--cable-delay", type=_float, default=5.0, metavar="NS_PER_M", help="default 5")
     p.add_argument(
         "--injection", type=_float, default=300.0, metavar="NS", help="injection + ejection, default 300"
