@@ -36,7 +36,7 @@ def test_properties_are_consistent_with_links_and_labels():
         (lambda: topolab.build("slimfly"), ["missing", "'q'"]),
         (lambda: topolab.build("slimfly", q=5, z=1), ["unknown parameter 'z'", "q, p"]),
         (lambda: topolab.build("nosuchnet"), ["unknown topology family", "slimfly"]),
-        (lambda: topolab.build("slimfly:q=5", q=5), ["given both"]),
+        (lambda: topolab.build("slimfly:q=5", q=5), ["'q'", "in the spec string or as a keyword, not both"]),
         (lambda: topolab.build("slimfly", q="five"), ["'q'", "five", "integer"]),
         (lambda: topolab.build("slimfly", q=2**70), ["'q'", "64 bits"]),
         (lambda: topolab.build("slimfly", q=[1, 2]), ["'q'", "integer"]),
@@ -91,5 +91,8 @@ def test_aliases_resolve_to_the_family():
 
 def test_router_index_errors_are_clear():
     net = topolab.build("slimfly", q=3)
-    with pytest.raises(topolab.ParameterError, match="router 99 does not exist"):
+    with pytest.raises(
+        topolab.ParameterError, match="'router' = 99 is not allowed: a router id from 0 to 17"
+    ) as info:
         net.neighbors(99)
+    assert (info.value.parameter, info.value.value) == ("router", "99")

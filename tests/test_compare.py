@@ -159,7 +159,11 @@ def test_repr_is_one_short_line_leading_with_the_answer(small):
     )
     page = small._repr_html_()
     assert page.startswith("<table>") and rank_one in page
-    assert "<b>CompareSettings</b>" in page and "<td>12</td>" in page  # the nested settings' radix
+    # the nested settings' radix, a number right-aligned
+    assert (
+        "<b>CompareSettings</b>" in page
+        and "<th style='text-align:left'>radix</th><td style='text-align:right'>12</td>" in page
+    )
     assert f"&lt;DataFrame {len(small.frame)}x{small.frame.shape[1]}&gt;" in page
     # the frame is summarised, not dumped: the last measured design's spec never appears
     last = small.frame["spec"].iloc[-1]
@@ -169,7 +173,10 @@ def test_repr_is_one_short_line_leading_with_the_answer(small):
 def test_repr_of_a_comparison_that_measured_nothing():
     empty = Comparison(SMALL, pd.DataFrame(), pd.DataFrame(), [], [], {}, 0.0, 0.0)
     assert repr(empty).startswith("Comparison(recommended=None, considered=0, measured=0, front=0,")
-    assert "<td>None</td>" in empty._repr_html_()
+    assert (
+        "<th style='text-align:left'>recommended</th><td style='text-align:left'>None</td>"
+        in empty._repr_html_()
+    )
 
 
 def test_same_arguments_same_result(small):

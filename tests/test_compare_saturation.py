@@ -50,7 +50,7 @@ def exhaustive_saturation(spec: str, routing: str, traffic: str, num_vcs: int, s
     "spec,routing,traffic,num_vcs",
     [
         ("slimfly:q=5", "min", "uniform", 4),
-        ("mlfm:h=3", "min", "mlfm-worst", 4),
+        ("mlfm:h=3", "min", "mlfm_worst", 4),
         ("torus:dims=6x6", "dor", "tornado", 4),
         # a few hot flows hold the drain near saturation (docs/simulator.md, early verdict)
         ("dln:routers=200,shortcuts=8,p=6", "min", "randperm", 4),
@@ -147,7 +147,7 @@ def test_a_network_whose_throughput_collapses_past_saturation_is_found_from_belo
 def test_static_bound_of_minimal_routing_follows_the_closed_form():
     # Kathareios et al., SC15, §4.2: minimal routing under the h-MLFM worst case carries 1/h
     net = topolab.build("mlfm:h=3")
-    assert SAT.static_bound(net, "min", "mlfm-worst") == pytest.approx(1 / 3)
+    assert SAT.static_bound(net, "min", "mlfm_worst") == pytest.approx(1 / 3)
     # adaptive: the larger of the minimal and Valiant bounds
     sf = topolab.build("slimfly:q=5")
     assert SAT.static_bound(sf, "ugal_l", "uniform") == pytest.approx(
@@ -160,7 +160,7 @@ def test_valiant_loads_by_its_two_phases_equal_its_paths_listed():
     # phases (to an intermediate, then on), which lists no path per intermediate: the same
     # loads as Valiant's paths enumerated one by one
     sf = topolab.build("slimfly:q=5")
-    for traffic in ("uniform", "slimfly-worst", "randperm"):
+    for traffic in ("uniform", "slimfly_worst", "randperm"):
         listed = topolab.routing.channel_load(sf, "valiant", traffic=traffic, progress=False)
         phases = topolab.routing.channel_load(sf, "min", traffic=traffic, progress=False, valiant_phases=True)
         assert phases.loads == pytest.approx(listed.loads, abs=1e-9)

@@ -85,7 +85,7 @@ def _search(spec: str, traffic: str, seed: int = 0) -> dict:
 
 
 @pytest.mark.parametrize(
-    "spec,traffic,p", [("mlfm:h=2,l=2,p=3", "mlfm-worst", 3), ("oft:k=3,p=3", "oft-worst", 3)]
+    "spec,traffic,p", [("mlfm:h=2,l=2,p=3", "mlfm_worst", 3), ("oft:k=3,p=3", "oft_worst", 3)]
 )
 def test_worst_case_saturation_matches_one_over_p(spec, traffic, p):
     # Kathareios et al., SC15, §4.2 / docs/traffic.md: every link of a flow's single minimal path carries p
@@ -105,7 +105,7 @@ def test_saturation_is_deterministic_and_uniform_beats_worst_case():
     b = _search("mlfm:h=2,l=2,p=3", "uniform", 3)
     a.pop("sim_seconds"), b.pop("sim_seconds")
     assert a == b
-    assert a["saturation_load"] > _search("mlfm:h=2,l=2,p=3", "mlfm-worst", 3)["saturation_load"] + 0.1
+    assert a["saturation_load"] > _search("mlfm:h=2,l=2,p=3", "mlfm_worst", 3)["saturation_load"] + 0.1
 
 
 def test_compare_simulate_fills_columns_and_ranks_by_simulated_bandwidth(tmp_path):
@@ -119,7 +119,7 @@ def test_compare_simulate_fills_columns_and_ranks_by_simulated_bandwidth(tmp_pat
     assert "saturation_worst" in result.objectives and "bisection_per_endpoint" not in result.objectives
     for _, row in frame.iterrows():
         assert 0 < row["saturation_worst"] <= row["saturation_uniform"] <= 1.0
-        assert row["sim_worst"] == f"min / {row['family']}-worst"
+        assert row["sim_worst"] == f"min / {row['family']}_worst"
         assert not math.isnan(row["sim_endpoints"])
         for key in ("uniform", "worst"):
             # the bracket: two loads the search ran, at most its tolerance apart
@@ -188,13 +188,13 @@ def test_the_router_does_not_cap_what_the_network_carries():
         {
             "network": "slimfly:q=5",
             "routing": "ugal_l",
-            "traffic": "slimfly-worst",
+            "traffic": "slimfly_worst",
             "seed": 0,
             "num_vcs": 4,
             **S.SIM_PARAMS,
         }
     )
-    minimal = SAT.static_bound(topolab.build("slimfly:q=5"), "min", "slimfly-worst")
+    minimal = SAT.static_bound(topolab.build("slimfly:q=5"), "min", "slimfly_worst")
     assert worst["saturation_load"] > 1.5 * minimal, (worst, minimal)
 
 

@@ -48,7 +48,7 @@ def test_declared_worst_case_exists_on_every_sampled_member(family):
         # per pair keeps the count small on every family (minimal routing's all shortest paths
         # exceed the path limit on a hypercube). A family's own adversarial pattern is also
         # what `worst` means on its networks.
-        for traffic in (worst, "worst") if worst.endswith("-worst") else (worst,):
+        for traffic in (worst, "worst") if worst.endswith("_worst") else (worst,):
             load = channel_load(net, "dfsssp", traffic=traffic, progress=False)
             assert 0 < load.max_load < math.inf, (spec, traffic)
 

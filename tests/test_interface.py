@@ -117,7 +117,7 @@ def test_every_json_output_names_its_inputs_and_units(capsys, argv, inputs):
 
 def test_reproduce_list_json_is_json(capsys):
     code, out, _ = run(capsys, "reproduce", "--list", "--json")
-    listed = json.loads(out)
+    listed = json.loads(out)["reproductions"]
     assert code == 0 and [r["id"] for r in listed] == topolab.reproduce.available()
 
 

@@ -133,3 +133,32 @@ def test_an_exchange_counts_flits(capfd):
     topolab.run_exchange(SMALL, "alltoall", progress=True)
     line = capfd.readouterr().err.strip().splitlines()[-1]
     assert "flit/s" in line or "s/flit" in line, line
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("stream_type", [io.StringIO, _Terminal], ids=["log", "terminal"])
+def test_nothing_run_leaves_no_zero_count_line(stream_type):
+    """A bar that counted nothing never ends with "0run [00:00, ?run/s]": after an error it says
+    nothing, after work it did not count the time it took."""
+    stream = stream_type()
+    with pytest.raises(topolab.ParameterError):
+        with Progress("simulate", unit="cycle", stream=stream, enabled=True):
+            raise topolab.ParameterError("bad routing")
+    assert "0cycle" not in stream.getvalue() and "simulate" not in stream.getvalue(), repr(stream.getvalue())
+    with Progress("reproduce x", unit="run", stream=stream, enabled=True, counts_calls=True):
+        pass
+    assert "0run" not in stream.getvalue() and "?" not in stream.getvalue(), repr(stream.getvalue())
+    assert re.search(r"reproduce x: done in \d+\.\d s$", stream.getvalue().strip()), repr(stream.getvalue())
+
+
+def test_a_bad_routing_prints_its_error_and_no_progress(capfd):
+    from topolab.cli import main
+
+    assert main(["sim", "torus:dims=2x3", "--routing", "nosuch", "--progress"]) == 2
+    err = capfd.readouterr().err
+    assert "0cycle" not in err and "simulate:" not in err.split("error:")[0], err
+    assert "routing" in err

@@ -178,6 +178,7 @@ def answers_or_refuses(call, **kwargs):
         return call(**kwargs)
     except topolab.TopolabError as err:
         assert len(str(err)) < MESSAGE_LIMIT, f"{len(str(err))} characters"
+        assert_attributes(err)
         return None
 
 
@@ -191,3 +192,83 @@ def test_any_value_for_any_parameter(function, parameter, value, tmp_path_factor
         answers_or_refuses(getattr(topolab, function), **{**QUICK[function], parameter: value})
     finally:
         os.chdir(cwd)
+
+
+def assert_attributes(err: topolab.TopolabError) -> None:
+    """A ParameterError names the parameter, the value and what is allowed, as attributes."""
+    if isinstance(err, topolab.ParameterError):
+        for name in ("parameter", "value", "allowed"):
+            assert isinstance(getattr(err, name), str), f"{name} = {getattr(err, name)!r} in: {err}"
+
+
+@pytest.mark.parametrize("function, parameter", CASES, ids=[f"{f}.{p}" for f, p in CASES])
+def test_a_bad_argument_is_a_parameter_error_with_its_attributes(function, parameter, tmp_path, monkeypatch):
+    """Every public function, every parameter, given a value of no type it takes."""
+    monkeypatch.chdir(tmp_path)
+    try:
+        getattr(topolab, function)(**{**QUICK[function], parameter: object()})
+    except topolab.TopolabError as err:
+        assert isinstance(err, topolab.ParameterError), f"{type(err).__name__}: {err}"
+        assert_attributes(err)
+    # A parameter that takes any object (a name, a flag read for truth) may answer.
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: topolab.build("slimfly:q=5,zzz=1"),  # unknown parameter
+        lambda: topolab.build("slimfly"),  # missing parameter
+        lambda: topolab.build("slimfly:q=(("),  # a spec that does not parse
+        lambda: topolab.build("nosuch:q=5"),  # unknown family
+        lambda: topolab.build("slimfly:q=6"),  # a value the family refuses
+        lambda: topolab.build("slimfly", q=2**70),  # an integer past 64 bits (the bindings)
+        lambda: topolab.build("slimfly:q=5", q=7),  # a parameter given twice
+        lambda: NET.neighbors(10**6),  # a router that does not exist
+        lambda: topolab.simulate(NET, num_vcs=None),  # a simulation parameter of None
+        lambda: topolab.simulate(NET, routing="nosuch"),
+        lambda: topolab.simulate(NET, traffic="nosuch"),
+        lambda: topolab.compare(radix=2, endpoints=10, progress=False),
+        lambda: topolab.compare(radix=6, endpoints=8, families="nosuch", progress=False),
+        lambda: topolab.run_experiment({"kind": "info", "axes": {"network": []}}, progress=False),
+        lambda: topolab.run_experiment({"kind": "nosuch", "axes": {"network": ["torus:dims=2x2"]}}),
+    ],
+)
+def test_errors_from_the_core_and_the_bindings_carry_their_attributes(call):
+    with pytest.raises(topolab.ParameterError) as info:
+        call()
+    assert_attributes(info.value)
+
+
+def test_compare_reports_a_bad_family_as_its_own():
+    with pytest.raises(topolab.ParameterError) as info:
+        topolab.compare(radix=6, endpoints=8, families="nosuch", progress=False)
+    assert str(info.value).startswith("compare: "), str(info.value)
+    assert (info.value.parameter, info.value.value) == ("families", "'nosuch'")
+
+
+def test_the_python_code_builds_parameter_errors_through_one_helper():
+    """topolab._args.bad is the one place a ParameterError is made, so that none lacks its
+    attributes; a `ParameterError(` elsewhere in the package fails here."""
+    package = pathlib.Path(topolab.__file__).parent
+    found = [
+        f"{path.relative_to(package)}:{n}"
+        for path in package.rglob("*.py")
+        if path.name != "_args.py"
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if "ParameterError(" in line and not line.lstrip().startswith("#")
+    ]
+    assert not found, found
+
+
+NETWORK_FUNCTIONS = [name for name in PUBLIC if "net" in QUICK[name]]
+
+
+@pytest.mark.parametrize("function", NETWORK_FUNCTIONS)
+def test_every_function_taking_a_network_takes_a_spec_string_alike(function, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert len(NETWORK_FUNCTIONS) >= 10, NETWORK_FUNCTIONS
+    by_network = getattr(topolab, function)(**QUICK[function])
+    by_spec = getattr(topolab, function)(**{**QUICK[function], "net": NET.spec})
+    assert type(by_spec) is type(by_network)
+    if function == "analyze":
+        assert (by_spec.diameter, by_spec.endpoint_aspl) == (by_network.diameter, by_network.endpoint_aspl)

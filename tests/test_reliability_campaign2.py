@@ -137,7 +137,7 @@ def test_bisection_runs_have_a_stated_bound():
 @pytest.mark.parametrize("tolerance", ["1e-17", "1e-320", "5e-7"])
 def test_a_sweep_tolerance_below_the_bound_is_refused(tolerance):
     # 1e-17 looped forever: hi - lo > tolerance never fails between adjacent doubles.
-    result = run_cli("sim", TORUS, "--sweep", "--tolerance", tolerance, "--no-progress", timeout=60)
+    result = run_cli("sim", TORUS, "--sweep", "--load-resolution", tolerance, "--no-progress", timeout=60)
     clean_error(result, "tolerance", "1e-6", "at most 21 bisection runs")
 
 

@@ -48,6 +48,8 @@ def _printed_table(out: str) -> dict[str, str]:
     for line in lines[start + 2 :]:
         if not line.strip():
             break
+        if not set(line) - {"-", " "}:  # the rule under the header
+            continue
         cells = [line[a:b].strip() for a, b in zip(cols, cols[1:] + [len(line)])]
         table[cells[0]] = cells[2]
     return table

@@ -77,5 +77,5 @@ def test_cli_list_routings(capsys):
     out = capsys.readouterr().out
     assert "ugal_l" in out and "Besta & Hoefler, SC14, §IV-C2" in out and "sim+static" in out
     assert main(["list", "routings", "--json"]) == 0
-    listed = json.loads(capsys.readouterr().out)
+    listed = json.loads(capsys.readouterr().out)["routings"]
     assert [r["name"] for r in listed] == [r.name for r in topolab.routings()]

@@ -47,7 +47,7 @@ def test_cli_load_traffic_and_simulate(capsys):
     assert rc == 0 and abs(out["throughput_bound"] - 1 / 3) < 1e-9 and out["traffic"] == "shift:k=3"
     rc = main(
         ["routing", "load", "slimfly:q=5,p=2", "--routing", "ugal_l", "--traffic", "worst", "--simulate"]
-        + ["--tolerance", "0.1"]
+        + ["--load-resolution", "0.1"]
     )
     text = capsys.readouterr().out
     assert rc == 0 and "n/a" in text and "saturation load (simulated)" in text

@@ -69,7 +69,7 @@ def test_sweep_load_gives_a_curve_and_a_saturation_point():
 
 
 def test_sweep_cli_prints_and_writes_the_bracket(capsys):
-    args = ["sim", "slimfly:q=5,p=4", "--sweep", "--loads", "0.4,0.9", "--tolerance", "0.1"]
+    args = ["sim", "slimfly:q=5,p=4", "--sweep", "--loads", "0.4,0.9", "--load-resolution", "0.1"]
     fast = ["--sample-period", "300", "--warmup-periods", "1", "--max-samples", "3", "--no-progress"]
     assert main([*args, *fast, "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
@@ -206,7 +206,9 @@ def test_cli_json_keys(capsys):
 def test_cli_sweep_plot(tmp_path, capsys):
     png = tmp_path / "curve.png"
     args = ["sim", "slimfly:q=5,p=4", "--routing", "min", "--sweep", "--loads", "0.3,0.95"]
-    assert main([*args, "--tolerance", "0.2", "--sample_period", "300", "--plot", str(png), "--json"]) == 0
+    assert (
+        main([*args, "--load-resolution", "0.2", "--sample_period", "300", "--plot", str(png), "--json"]) == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert png.stat().st_size > 1000
     assert 0.3 <= out["saturation_load"] < 0.95

@@ -47,12 +47,24 @@ def _escape(c: str) -> str:
     return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
-def bad(context: str, name: str, value: Any, allowed: str) -> ParameterError:
-    """The error for a bad argument, carrying ``.parameter``, ``.value`` (quoted, as in the
-    message) and ``.allowed`` like the core's errors."""
-    err = ParameterError(f"{context}: parameter '{name}' = {quote(value)} is not allowed: {allowed}")
+def bad(context: str, name: str, value: Any, allowed: str, *, message: str | None = None) -> ParameterError:
+    """The one way the Python code builds a ParameterError: it carries ``.parameter``,
+    ``.value`` (quoted, as in the message) and ``.allowed`` like the core's errors. The message
+    reads "CONTEXT: parameter 'NAME' = VALUE is not allowed: ALLOWED"; ``message`` replaces it
+    where a sentence of its own says more (two settings in conflict, a file's content), the
+    attributes being set either way."""
+    if message is None:
+        message = f"{context}: parameter '{name}' = {quote(value)} is not allowed: {allowed}"
+    err = ParameterError(message)
     err.parameter, err.value, err.allowed = name, quote(value), allowed
     return err
+
+
+def in_context(context: str, err: ParameterError) -> ParameterError:
+    """``err`` with ``context`` said first (the experiment, the point), its attributes kept."""
+    wrapped = ParameterError(f"{context}: {err}")
+    wrapped.parameter, wrapped.value, wrapped.allowed = err.parameter, err.value, err.allowed
+    return wrapped
 
 
 def int_arg(context: str, name: str, value: Any, lo: int = 0, hi: int = U64_MAX) -> int:

@@ -14,6 +14,7 @@ __all__ = [
     "DeadlockError",
     "Network",
     "build",
+    "canonical_name",
     "load",
     "loads",
     "from_parts",
@@ -122,6 +123,7 @@ class Network:
 
 def memory_limit() -> tuple[int, str] | None: ...
 def build(spec: str, params: dict[str, Any] | None = None) -> Network: ...
+def canonical_name(name: str) -> str: ...
 def load(
     path: str | PathLike[str],
     format: str | None = None,

@@ -17,7 +17,7 @@ from topolab import _core
 from topolab._args import U32_MAX, bad, bool_arg, int_arg
 from topolab.defaults import DEFAULT_SEED
 from topolab.display import Summarized
-from topolab.network import Network
+from topolab.network import Network, as_network
 from topolab.progress import Progress, legacy_keyword
 
 
@@ -163,6 +163,20 @@ class Analysis(Summarized):
     when it has fewer than two endpoints; ``moore_fraction`` with the diameter, and
     ``moore_bound`` also when the bound exceeds 2**128."""
 
+    UNITS: ClassVar[dict[str, str]] = {
+        "diameter": "router-to-router hops",
+        "radius": "hops",
+        "aspl": "hops",
+        "endpoint_aspl": "hops",
+        "endpoint_diameter": "hops",
+        "bisection_links": "cables (METIS's best cut: an upper bound on the minimum bisection)",
+        "bisection_links_lower_bound": "cables (spectral lower bound on the minimum bisection)",
+        "bisection_per_endpoint": "cables/endpoint",
+        "disconnect_fraction": "fraction of cables removed",
+        "diameter_plus2_fraction": "fraction of cables removed",
+        "aspl_plus1_fraction": "fraction of cables removed",
+    }
+
     SECTIONS: ClassVar[dict[str, Any]] = {
         "paths": PathDiversity,
         "resilience": Resilience,
@@ -230,7 +244,7 @@ class Analysis(Summarized):
 
 
 def analyze(
-    net: Network,
+    net: Network | str,
     *,
     paths: bool = False,
     resilience: bool = False,
@@ -240,15 +254,15 @@ def analyze(
     seed: int = DEFAULT_SEED,
     progress: bool | None = None,
 ) -> Analysis:
-    """Exact distance metrics and the Moore fraction of ``net``; with ``paths`` the shortest-path
-    diversity, with ``resilience`` the random-failure thresholds, with ``bisection`` the METIS
-    bisection (best of ``bisection_runs``), with ``spectrum`` the adjacency eigenvalues
-    (undirected only). ``seed`` seeds the failure samples and the METIS runs.
+    """Exact distance metrics and the Moore fraction of ``net`` (a Network or a spec string);
+    with ``paths`` the shortest-path diversity, with ``resilience`` the random-failure
+    thresholds, with ``bisection`` the METIS bisection (best of ``bisection_runs``), with
+    ``spectrum`` the adjacency eigenvalues (undirected only). ``seed`` seeds the failure
+    samples and the METIS runs.
 
     Runs in the Rust core with the GIL released; Ctrl-C raises KeyboardInterrupt. ``progress``
     prints progress on stderr (default: when stderr is a terminal)."""
-    if not isinstance(net, Network):
-        raise bad("analyze", "net", net, "a topolab.Network")
+    net = as_network(net, context="analyze")
     seed = int_arg("analyze", "seed", seed)
     bisection_runs = int_arg("analyze", "bisection_runs", bisection_runs, 1, U32_MAX)
     paths, resilience, bisection, spectrum = (
@@ -281,8 +295,5 @@ def moore_bound(degree: int, diameter: int, directed: bool = False) -> int:
     for name, value in (("degree", degree), ("diameter", diameter)):
         limit = 2**64 if name == "degree" else 2**32
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < limit:
-            raise _core.ParameterError(
-                f"moore_bound: parameter '{name}' = {value!r} is not allowed: "
-                f"an integer 0 <= {name} < {limit}"
-            )
+            raise bad("moore_bound", name, value, f"an integer 0 <= {name} < {limit}")
     return _core.moore_bound(degree, diameter, bool_arg("moore_bound", "directed", directed))

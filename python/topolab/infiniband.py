@@ -15,6 +15,7 @@ from topolab import _core
 from topolab._args import quote
 from topolab._files import write_text
 from topolab.network import Network, as_network
+from topolab.progress import Progress
 from topolab.routing import DeadlockReport, deadlock_report
 
 #: (LFT dump, SL2VL dump, path SLs): the file names written into the export directory.
@@ -38,16 +39,30 @@ class InfinibandCheck:
 
 
 def export(
-    net: Network | str, routing: str, directory: str | os.PathLike[str], vl_budget: int = 8
+    net: Network | str,
+    routing: str,
+    directory: str | os.PathLike[str],
+    vl_budget: int = 8,
+    *,
+    progress: bool | None = None,
 ) -> InfinibandCheck:
     """Writes the tables of ``routing`` into ``directory`` (created if needed), reads them
-    back and checks them (``check``)."""
-    net = as_network(net)
-    texts = _core.infiniband_export(net._net, routing, vl_budget)
-    os.makedirs(directory, exist_ok=True)
-    for name, text in zip(FILES, texts):
-        write_text(os.path.join(directory, name), text)
-    return check(net, routing, directory)
+    back and checks them (``check``). ``progress``: its three steps on stderr (default: when
+    stderr is a terminal)."""
+    net = as_network(net, context="infiniband export")
+    with Progress("routing export", 3, unit="step", enabled=progress) as bar:
+        bar.note("tables")
+        texts = _core.infiniband_export(net._net, routing, vl_budget)
+        bar.update()
+        bar.note("writing")
+        os.makedirs(directory, exist_ok=True)
+        for name, text in zip(FILES, texts):
+            write_text(os.path.join(directory, name), text)
+        bar.update()
+        bar.note("checking")
+        checked = check(net, routing, directory)
+        bar.update()
+    return checked
 
 
 def check(net: Network | str, routing: str, directory: str | os.PathLike[str]) -> InfinibandCheck:

@@ -217,14 +217,15 @@ def build(spec: str, *, failures: str | None = None, **params: Any) -> Network:
     return net if failures is None else _degrade(net, failures)
 
 
-def as_network(net: Network | str, failures: str | None = None) -> Network:
-    """``net`` itself, or the network a spec string builds: the one coercion every API that
-    accepts "a Network or a spec" uses; with ``failures``, what survives them."""
+def as_network(net: Network | str, failures: str | None = None, *, context: str = "network") -> Network:
+    """``net`` itself, or the network a spec string builds: the one coercion every public
+    function taking a network uses (``context``: its name, for errors); with ``failures``, what
+    survives them."""
     if isinstance(net, Network):
         return net if failures is None else _degrade(net, failures)
     if isinstance(net, str):
         return build(net, failures=failures)
-    raise bad("network", "net", net, "a topolab.Network or a spec string")
+    raise bad(context, "net", net, "a topolab.Network or a spec string")
 
 
 def _degrade(net: Network, failures: str) -> Network:

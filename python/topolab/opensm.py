@@ -20,7 +20,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Iterator, Optional, Sequence
 
 from topolab import _core
-from topolab._core import ParameterError, TopolabError
+from topolab._args import bad
+from topolab._core import TopolabError
 from topolab.network import Network, as_network
 
 #: OpenSM 3.3's unicast routing engines (``opensm --help``), ``file`` aside.
@@ -282,12 +283,15 @@ def run_engine(
     read from OpenSM's log, module ``_path_sls``) and ``opensm.log``."""
     net = as_network(net)
     if engine not in ENGINES + ("file",):
-        raise ParameterError(
-            f"opensm: engine '{engine}' is not an OpenSM routing engine; "
-            f"allowed: {', '.join(ENGINES + ('file',))}"
-        )
+        raise bad("opensm", "engine", engine, f"an OpenSM routing engine: {', '.join(ENGINES + ('file',))}")
     if engine == "file" and not lfts_file:
-        raise ParameterError("opensm: engine 'file' needs lfts_file, the LFT dump to load")
+        raise bad(
+            "opensm",
+            "lfts_file",
+            lfts_file,
+            "the LFT dump to load, with engine 'file'",
+            message="opensm: engine 'file' needs lfts_file, the LFT dump to load",
+        )
     directory = os.fspath(directory)
     os.makedirs(directory, exist_ok=True)
     t0 = time.monotonic()

@@ -20,7 +20,7 @@ import math
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
-from typing import Any, Optional, Union
+from typing import Any, ClassVar, Optional, Union
 
 from topolab import _core
 from topolab._args import U32_MAX, bad, float_arg, int_arg, opt_float_arg, opt_int_arg, path_arg, text_arg
@@ -155,6 +155,19 @@ class CostReport(Summarized):
     in the cost. ``cost_per_endpoint`` and ``power_per_endpoint_w`` are None only for a network
     without endpoints; ``max_electric_m`` is None when every cable may be electric."""
 
+    UNITS: ClassVar[dict[str, str]] = {
+        "total_cable_m": "m",
+        "avg_cable_m": "m",
+        "endpoint_cable_m": "m",
+        "max_electric_m": "m",
+        "cable_cost": "USD",
+        "router_cost": "USD",
+        "total_cost": "USD",
+        "cost_per_endpoint": "USD/endpoint",
+        "power_w": "W",
+        "power_per_endpoint_w": "W/endpoint",
+    }
+
     floor: str
     catalog: str
     placement: str
@@ -200,6 +213,17 @@ class CostReport(Summarized):
 @dataclass(frozen=True, repr=False)
 class LatencyReport(Summarized):
     """All-pairs latency under Nearest or Fastest Routing (Fujiwara et al., IPDPS 2014, §II-E, §III-A)."""
+
+    UNITS: ClassVar[dict[str, str]] = {
+        "switch_delay_ns": "ns",
+        "cable_ns_per_m": "ns/m",
+        "injection_ns": "ns",
+        "max_latency_ns": "ns",
+        "avg_latency_ns": "ns",
+        "min_latency_ns": "ns",
+        "avg_hops": "router-to-router hops",
+        "max_hops": "router-to-router hops",
+    }
 
     routing: str
     switch_delay_ns: float
@@ -252,16 +276,23 @@ def _placement_args(placement: PlacementLike, routers: int) -> tuple[Optional[st
     if isinstance(placement, Mapping):
         missing = [r for r in range(routers) if r not in placement]
         if missing:
-            raise _core.ParameterError(
-                f"parameter 'placement' has no cabinet for router {missing[0]} "
-                f"(a dict must map every router 0..{routers - 1} to a cabinet)"
+            raise bad(
+                "placement",
+                "placement",
+                placement,
+                f"a dict mapping every router 0..{routers - 1} to a cabinet",
+                message=f"parameter 'placement' has no cabinet for router {missing[0]} "
+                f"(a dict must map every router 0..{routers - 1} to a cabinet)",
             )
         return None, [_cabinet(r, placement[r]) for r in range(routers)]
     if isinstance(placement, Sequence):
         return None, [_cabinet(r, c) for r, c in enumerate(placement)]
-    raise _core.ParameterError(
-        f"parameter 'placement' = {placement!r} is not allowed: 'family', 'sequential', a file "
-        "path, a list of cabinets in router order, a dict router -> cabinet, or a Placement"
+    raise bad(
+        "placement",
+        "placement",
+        placement,
+        "'family', 'sequential', a file path, a list of cabinets in router order, a dict "
+        "router -> cabinet, or a Placement",
     )
 
 

@@ -109,7 +109,7 @@ class Progress:
         self.tty = wanted(None, self.stream)
         self.stage: Optional[str] = None
         self._closed = False
-        self._last_line = time.monotonic()
+        self._last_line = self._started = time.monotonic()
         # Off a terminal the bar draws into a sink and its final state is written as one line.
         target = self.stream if self.tty else io.StringIO()
         from tqdm import tqdm  # here, not at import: `import topolab` stays quick
@@ -124,6 +124,8 @@ class Progress:
             dynamic_ncols=self.tty,
             leave=True,
             mininterval=0.2,
+            # A call that fails at once (a bad routing name) draws nothing before its error.
+            delay=0.5 if self.tty else 0,
         )
         _ALIVE.append(self)
 
@@ -202,6 +204,15 @@ class Progress:
             self.bar.total = self.bar.n
         if not self.enabled:
             self.bar.close()
+            return
+        if self.bar.n == 0 and self.stage is None:
+            # Nothing counted: never a line of "0 runs, ? runs/s". On a terminal the bar is
+            # wiped; work that finished says how long it took, an error says nothing more.
+            self.bar.leave = False
+            self.bar.close()
+            if finished:
+                self.stream.write(f"{self.desc}: done in {time.monotonic() - self._started:.1f} s\n")
+                self.stream.flush()
             return
         if self.tty:
             self.bar.close()

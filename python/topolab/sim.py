@@ -15,7 +15,7 @@ import functools
 import math
 import os
 from dataclasses import asdict, dataclass, fields
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from topolab import _core
 from topolab._args import U32_MAX, bad, float_arg, int_arg, path_arg, text_arg
@@ -58,6 +58,25 @@ class SimResult(Summarized):
     measured; ``saturated`` comes with ``saturation_reason`` saying why (the figures compared);
     ``cycles`` never exceeds ``cycle_budget``, which follows from the measurement parameters
     (docs/simulator.md, "Measurement")."""
+
+    UNITS: ClassVar[dict[str, str]] = {
+        "offered_load": "flits/active endpoint/cycle",
+        "accepted_throughput": "flits/active endpoint/cycle",
+        "injected_throughput": "flits/active endpoint/cycle",
+        "saturation_load": "flits/active endpoint/cycle (highest load a run carried)",
+        "saturated_load": (
+            "flits/active endpoint/cycle (lowest load above saturation_load a run saturated at)"
+        ),
+        "saturation_throughput": "flits/active endpoint/cycle",
+        "accepted_throughput_ci95": "flits/active endpoint/cycle (95% confidence interval, batch means)",
+        "avg_latency": "cycles",
+        "avg_latency_ci95": "cycles (95% confidence interval, batch means)",
+        "p99_latency": "cycles",
+        "avg_network_latency": "cycles",
+        "avg_hops": "routers traversed",
+        "cycles": "cycles",
+        "wall_seconds": "s",
+    }
 
     routing: str
     traffic: str
@@ -309,7 +328,7 @@ def check_network(context: str, network: Any) -> None:
         raise bad(context, "network", text, "a spec or a path without control characters")
     error = _network_error(text)
     if error is not None:
-        raise _core.ParameterError(f"{context}: parameter 'network': {error}")
+        raise bad(context, "network", text, error, message=f"{context}: parameter 'network': {error}")
 
 
 @functools.lru_cache(maxsize=256)
@@ -387,6 +406,20 @@ class Timeline(Summarized):
     """A run cut into windows around cables dying during it (``dynamic_failures``): what the
     network carried in each window, before the failure, after it and once rerouted
     (docs/resilience.md, "Failures during a run")."""
+
+    UNITS: ClassVar[dict[str, str]] = {
+        "load": "flits/active endpoint/cycle",
+        "accepted": "flits/active endpoint/cycle",
+        "accepted_before": "flits/active endpoint/cycle",
+        "accepted_after": "flits/active endpoint/cycle",
+        "avg_latency": "cycles",
+        "p99_latency": "cycles",
+        "latency_before": "cycles",
+        "latency_after": "cycles",
+        "recovery_cycles": "cycles",
+        "dropped": "flits",
+        "in_flight": "flits",
+    }
 
     routing: str
     traffic: str

@@ -25,7 +25,7 @@ from importlib import resources
 from typing import Any, Optional
 
 from topolab import _core
-from topolab._args import float_arg
+from topolab._args import bad, float_arg
 from topolab.defaults import DEFAULT_FLOOR
 from topolab.network import Network, as_network
 from topolab.physical import PlacementLike, cable_lengths
@@ -163,9 +163,7 @@ def _tool(name: str) -> str:
 def _binary(app: str) -> str:
     """The kernel compiled with smpicc, cached by the hash of its source."""
     if app not in _PROGRAMS:
-        raise _core.ParameterError(
-            f"apps: parameter 'app' = {app!r} is not allowed: one of {', '.join(APPS)}"
-        )
+        raise bad("apps", "app", app, f"one of {', '.join(APPS)}")
     src_dir = resources.files("topolab") / "apps"
     source = (src_dir / f"{app}.c").read_text()
     header = (src_dir / "common.h").read_text()
@@ -210,13 +208,11 @@ def run_app(
     selection) or ``FAIR_MODEL`` (``run_workload``'s default network model)."""
     net = as_network(net)
     if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-        raise _core.ParameterError(f"apps: parameter 'size' = {size!r} is not allowed: bytes, >= 1")
+        raise bad("apps", "size", size, "bytes, >= 1")
     total = net.num_endpoints
     ranks = total if ranks is None else ranks
     if isinstance(ranks, bool) or not isinstance(ranks, int) or not 2 <= ranks <= total:
-        raise _core.ParameterError(
-            f"apps: parameter 'ranks' = {ranks!r} is not allowed: 2 to {total} (the endpoints)"
-        )
+        raise bad("apps", "ranks", ranks, f"2 to {total} (the endpoints)")
     exe = _binary(app)
     xml = platform(
         net,
@@ -229,9 +225,7 @@ def run_app(
         injection_ns=injection_ns,
     )
     if isinstance(config, str) or not all(isinstance(c, str) and c.startswith("--cfg=") for c in config):
-        raise _core.ParameterError(
-            f"apps: parameter 'config' = {config!r} is not allowed: SimGrid settings, each '--cfg=name:value'"
-        )
+        raise bad("apps", "config", config, "SimGrid settings, each '--cfg=name:value'")
     seconds = _smpirun(
         exe, xml, [f"h{h}" for h in range(ranks)], [str(size)], app, timeout_s, config=tuple(config)
     )
@@ -357,18 +351,12 @@ def run_workload(
     )
     for name, value in (("packet_bytes", packet_bytes), ("packet_size", packet_size)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise _core.ParameterError(
-                f"simgrid run_workload: parameter '{name}' = {value!r} is not allowed: an integer >= 1"
-            )
+            raise bad("simgrid run_workload", name, value, "an integer >= 1")
     models = {"fair": FAIR_MODEL, "smpi": ()}
     if model not in models:
-        raise _core.ParameterError(
-            f"simgrid run_workload: parameter 'model' = {model!r} is not allowed: fair or smpi"
-        )
+        raise bad("simgrid run_workload", "model", model, "fair or smpi")
     if sends not in ("serial", "concurrent"):
-        raise _core.ParameterError(
-            f"simgrid run_workload: parameter 'sends' = {sends!r} is not allowed: serial or concurrent"
-        )
+        raise bad("simgrid run_workload", "sends", sends, "serial or concurrent")
     cycle_s = (packet_bytes / packet_size) / (link_bandwidth_gbps * 1e9 / 8)
     parsed = workload_messages(net, jobs)
     hosts: list[str] = []
@@ -381,8 +369,13 @@ def run_workload(
             line = f"{rank0 + src} {rank0 + dst} {size} {delay * cycle_s:.12g} {len(deps)} {ids}"
             lines.append(line.rstrip())
     if len(lines) >= 2**31 - 1:
-        raise _core.ParameterError(
-            f"simgrid run_workload: parameter 'jobs' = {len(lines)} messages is not allowed: fewer than 2^31"
+        raise bad(
+            "simgrid run_workload",
+            "jobs",
+            jobs,
+            "fewer than 2^31 messages in all",
+            message=f"simgrid run_workload: parameter 'jobs' = {len(lines)} messages is not allowed: "
+            "fewer than 2^31",
         )
     xml = platform(
         net,

@@ -37,6 +37,23 @@ impl fmt::Display for ParamValue {
     }
 }
 
+/// How a name (family, routing, traffic pattern, workload) is written when it is read: case
+/// and '-' against '_' do not matter, so `slimfly_worst`, `Dragonfly_Min` and `slimfly_worst`
+/// are the names `slimfly_worst` and `dragonfly_min`. topolab itself writes names in
+/// snake_case; the other spelling is accepted as an alias here, in this one place.
+pub fn canonical_name(written: &str) -> String {
+    written
+        .chars()
+        .map(|c| {
+            if c == '-' {
+                '_'
+            } else {
+                c.to_ascii_lowercase()
+            }
+        })
+        .collect()
+}
+
 /// A family name and its parameters, as given (defaults are applied by the family).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopologySpec {
@@ -383,6 +400,59 @@ impl<'a> Params<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_catalog_name_is_written_in_snake_case() {
+        let mut names: Vec<&str> = Vec::new();
+        for f in crate::topology::families() {
+            names.push(f.name);
+            names.extend(f.aliases);
+        }
+        names.extend(crate::routing::catalog::ROUTINGS.iter().map(|r| r.name));
+        names.extend(crate::routing::catalog::ALIASES.iter().map(|a| a.name));
+        for t in crate::traffic::PATTERNS {
+            names.push(t.name);
+            names.extend(t.aliases);
+        }
+        for (name, aliases, _) in crate::traffic::EXCHANGES {
+            names.push(name);
+            names.extend(*aliases);
+        }
+        for w in crate::workload::WORKLOADS {
+            names.push(w.name);
+            names.extend(w.aliases);
+        }
+        assert!(names.len() > 100, "{} names", names.len());
+        for name in names {
+            assert_eq!(
+                canonical_name(name),
+                name,
+                "a catalog name must be snake_case"
+            );
+        }
+    }
+
+    #[test]
+    fn a_name_reads_alike_in_either_spelling_and_any_case() {
+        assert_eq!(canonical_name("Slimfly-Worst"), "slimfly_worst");
+        assert_eq!(canonical_name("dragonfly_min"), "dragonfly_min");
+        assert_eq!(
+            crate::topology::find_family("Multi-Layer-Full-Mesh")
+                .unwrap()
+                .name,
+            "mlfm"
+        );
+        assert_eq!(
+            crate::routing::catalog::find("dragonfly-static")
+                .unwrap()
+                .name,
+            "dragonfly_static"
+        );
+        assert_eq!(
+            crate::routing::catalog::resolve_alias("dragonfly-min", false).unwrap(),
+            crate::routing::catalog::resolve_alias("dragonfly_min", false).unwrap()
+        );
+    }
 
     #[test]
     fn parses_flat_and_nested_specs() {

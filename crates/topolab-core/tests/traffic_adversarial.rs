@@ -129,7 +129,7 @@ fn slimfly_worst_case_loads_one_link_with_2p_flows_per_pair_of_routes() {
     for (q, min_coverage) in [(4u32, 1.0), (5, 0.85), (7, 0.95), (8, 1.0)] {
         let net = build_str(&format!("slimfly:q={q}")).unwrap();
         let p = net.endpoints()[0];
-        let dest = table(&pattern("slimfly-worst", &net), &net);
+        let dest = table(&pattern("slimfly_worst", &net), &net);
         let active = assert_permutation_on_active(&dest);
         let coverage = active as f64 / dest.len() as f64;
         println!("slimfly q={q}: {active}/{} endpoints active", dest.len());
@@ -181,12 +181,12 @@ fn slimfly_worst_case_reads_only_the_graph() {
     let imported = io::from_str(&text, Format::Anynet, &LoadOptions::default()).unwrap();
     assert_eq!(imported.family(), "imported");
     assert_eq!(
-        table(&pattern("slimfly-worst", &imported), &imported),
-        table(&pattern("slimfly-worst", &net), &net)
+        table(&pattern("slimfly_worst", &imported), &imported),
+        table(&pattern("slimfly_worst", &net), &net)
     );
     assert_eq!(
         pattern("worst", &net),
-        pattern("slimfly-worst", &net),
+        pattern("slimfly_worst", &net),
         "'worst' picks the family's pattern"
     );
 }
@@ -196,7 +196,7 @@ fn dragonfly_worst_case_sends_group_i_to_group_i_plus_1() {
     let net = build_str("dragonfly:a=4,h=2").unwrap(); // 9 groups of 4 routers, p = 2
     let groups = 9;
     let group_of = |e: u32| net.label(router_of(&net, e))[0] as u32;
-    for (spec, offset) in [("dragonfly-worst", 1), ("dragonfly-worst:offset=3", 3)] {
+    for (spec, offset) in [("dragonfly_worst", 1), ("dragonfly_worst:offset=3", 3)] {
         let t = pattern(spec, &net);
         let mut r = rng();
         let mut hits = vec![0u32; net.num_endpoints() as usize];
@@ -218,10 +218,10 @@ fn dragonfly_worst_case_sends_group_i_to_group_i_plus_1() {
             "{spec}: {hits:?}"
         );
     }
-    assert_eq!(pattern("worst", &net), pattern("dragonfly-worst", &net));
+    assert_eq!(pattern("worst", &net), pattern("dragonfly_worst", &net));
     assert_eq!(
         pattern("bad_dragon", &net),
-        pattern("dragonfly-worst", &net)
+        pattern("dragonfly_worst", &net)
     );
 }
 
@@ -255,7 +255,7 @@ fn fattree_worst_case_crosses_the_top_level() {
             .map(|r| net.label(r)[0])
             .max()
             .unwrap();
-        let dest = table(&pattern("fattree-worst", &net), &net);
+        let dest = table(&pattern("fattree_worst", &net), &net);
         let active = assert_permutation_on_active(&dest);
         assert_eq!(active, dest.len(), "{spec}: every endpoint takes part");
         for &(a, b) in router_flows(&net, &dest).keys() {
@@ -307,20 +307,20 @@ fn mlfm_worst_case_is_the_shift_by_h_through_one_global_router() {
     // endpoint ids.
     let net = build_str("mlfm:h=4").unwrap();
     let n = net.num_endpoints() as u32;
-    let dest = table(&pattern("mlfm-worst", &net), &net);
+    let dest = table(&pattern("mlfm_worst", &net), &net);
     for s in 0..n {
         assert_eq!(dest[s as usize], Some((s + 4) % n));
     }
     for spec in ["mlfm:h=4", "mlfm:h=3,l=2,p=2", "mlfm:h=5,l=3,p=5"] {
         let net = build_str(spec).unwrap();
-        for t in ["mlfm-worst", "mlfm-worst:offset=2", "worst"] {
+        for t in ["mlfm_worst", "mlfm_worst:offset=2", "worst"] {
             let dest = table(&pattern(t, &net), &net);
             assert_eq!(assert_permutation_on_active(&dest), dest.len());
             assert_single_path_shift(&net, &dest, |m| net.label(m)[0] == 1);
         }
     }
     // An offset of h + 1 pairs routers of one column (h minimal paths): rejected.
-    let err = Traffic::parse("mlfm-worst:offset=5", &net)
+    let err = Traffic::parse("mlfm_worst:offset=5", &net)
         .unwrap_err()
         .to_string();
     assert!(err.contains("offset") && err.contains("column"), "{err}");
@@ -330,21 +330,21 @@ fn mlfm_worst_case_is_the_shift_by_h_through_one_global_router() {
 fn oft_worst_case_is_the_shift_by_k_through_one_l1_router() {
     let net = build_str("oft:k=4").unwrap(); // p = k = 4
     let n = net.num_endpoints() as u32;
-    let dest = table(&pattern("oft-worst", &net), &net);
+    let dest = table(&pattern("oft_worst", &net), &net);
     for s in 0..n {
         assert_eq!(dest[s as usize], Some((s + 4) % n));
     }
     for spec in ["oft:k=4", "oft:k=3", "oft:k=5,p=2"] {
         let net = build_str(spec).unwrap();
         let level_1 = |m: usize| net.label(m)[0] == 1;
-        for t in ["oft-worst", "oft-worst:offset=3", "worst"] {
+        for t in ["oft_worst", "oft_worst:offset=3", "worst"] {
             let dest = table(&pattern(t, &net), &net);
             assert_eq!(assert_permutation_on_active(&dest), dest.len());
             assert_single_path_shift(&net, &dest, level_1);
         }
     }
     // R_L = 13 for k = 4: an offset of 13 pairs (0, i) with its counterpart (2, i).
-    let err = Traffic::parse("oft-worst:offset=13", &net)
+    let err = Traffic::parse("oft_worst:offset=13", &net)
         .unwrap_err()
         .to_string();
     assert!(
@@ -359,13 +359,13 @@ fn adversarial_patterns_reject_other_families() {
     let df = build_str("dragonfly:a=4,h=2").unwrap();
     let torus = build_str("torus:dims=4x4").unwrap();
     let cases: [(&str, &Network, &str); 7] = [
-        ("dragonfly-worst", &sf, "slimfly"),
-        ("fattree-worst", &sf, "slimfly"),
-        ("mlfm-worst", &df, "dragonfly"),
-        ("oft-worst", &df, "dragonfly"),
-        ("slimfly-worst", &df, "dragonfly"),
+        ("dragonfly_worst", &sf, "slimfly"),
+        ("fattree_worst", &sf, "slimfly"),
+        ("mlfm_worst", &df, "dragonfly"),
+        ("oft_worst", &df, "dragonfly"),
+        ("slimfly_worst", &df, "dragonfly"),
         ("worst", &torus, "torus"),
-        ("dragonfly-worst", &torus, "torus"),
+        ("dragonfly_worst", &torus, "torus"),
     ];
     for (spec, net, family) in cases {
         let err = Traffic::parse(spec, net).unwrap_err().to_string();
@@ -374,16 +374,16 @@ fn adversarial_patterns_reject_other_families() {
             "{spec} on {family}: {err}"
         );
     }
-    let err = Traffic::parse("dragonfly-worst:offset=9", &df)
+    let err = Traffic::parse("dragonfly_worst:offset=9", &df)
         .unwrap_err()
         .to_string();
     assert!(err.contains("'offset'") && err.contains("1 to 8"), "{err}");
-    let err = Traffic::parse("slimfly-worst:offset=1", &sf)
+    let err = Traffic::parse("slimfly_worst:offset=1", &sf)
         .unwrap_err()
         .to_string();
     assert!(err.contains("offset"), "{err}");
     let one_pod = build_str("fattree:k=4,pods=1").unwrap();
-    let err = Traffic::parse("fattree-worst", &one_pod)
+    let err = Traffic::parse("fattree_worst", &one_pod)
         .unwrap_err()
         .to_string();
     assert!(err.contains("at least 2 pods"), "{err}");
@@ -414,7 +414,7 @@ fn polarfly_worst_case_pairs_every_router_with_a_neighbour() {
     for q in [3u32, 5, 7, 9] {
         let net = build_str(&format!("polarfly:q={q}")).unwrap();
         let p = net.endpoints()[0];
-        let dest = table(&pattern("polarfly-worst", &net), &net);
+        let dest = table(&pattern("polarfly_worst", &net), &net);
         // A permutation of all endpoints (the starter quadric's among themselves).
         assert_eq!(assert_permutation_on_active(&dest), dest.len(), "q={q}");
         let flows = router_flows(&net, &dest);
@@ -454,12 +454,12 @@ fn polarfly_worst_case_pairs_every_router_with_a_neighbour() {
 #[test]
 fn polarfly_worst_case_needs_odd_q_and_a_polarfly() {
     let even = build_str("polarfly:q=4").unwrap();
-    let err = Traffic::parse("polarfly-worst", &even)
+    let err = Traffic::parse("polarfly_worst", &even)
         .unwrap_err()
         .to_string();
     assert!(err.contains("q = 4") && err.contains("odd q"), "{err}");
     let sf = build_str("slimfly:q=5").unwrap();
-    let err = Traffic::parse("polarfly-worst", &sf)
+    let err = Traffic::parse("polarfly_worst", &sf)
         .unwrap_err()
         .to_string();
     assert!(
@@ -467,7 +467,7 @@ fn polarfly_worst_case_needs_odd_q_and_a_polarfly() {
         "{err}"
     );
     let pf = build_str("polarfly:q=5").unwrap();
-    assert_eq!(pattern("badpf", &pf), pattern("polarfly-worst", &pf));
+    assert_eq!(pattern("badpf", &pf), pattern("polarfly_worst", &pf));
 }
 
 #[test]
@@ -477,7 +477,7 @@ fn polarfly_declares_slim_flys_worst_case_which_exists_for_every_q() {
         let pf = build_str(&format!("polarfly:q={q}")).unwrap();
         assert_eq!(
             pattern("worst", &pf),
-            pattern("slimfly-worst", &pf),
+            pattern("slimfly_worst", &pf),
             "q={q}"
         );
     }
@@ -486,15 +486,15 @@ fn polarfly_declares_slim_flys_worst_case_which_exists_for_every_q() {
 #[test]
 fn new_worst_cases_load_minimal_routing_more_than_uniform_and_random_permutations() {
     for (spec, worst, routing) in [
-        ("polarfly:q=5", "polarfly-worst", "min"),
-        ("polarfly:q=7", "polarfly-worst", "min"),
-        ("polarfly:q=11", "polarfly-worst", "min"),
-        ("polarfly:q=5", "slimfly-worst", "min"),
-        ("polarfly:q=7", "slimfly-worst", "min"),
-        ("dragonflyplus:h=2", "dragonfly-worst", "dragonflyplus_min"),
+        ("polarfly:q=5", "polarfly_worst", "min"),
+        ("polarfly:q=7", "polarfly_worst", "min"),
+        ("polarfly:q=11", "polarfly_worst", "min"),
+        ("polarfly:q=5", "slimfly_worst", "min"),
+        ("polarfly:q=7", "slimfly_worst", "min"),
+        ("dragonflyplus:h=2", "dragonfly_worst", "dragonflyplus_min"),
         (
             "dragonflyplus:h=3,g=5",
-            "dragonfly-worst",
+            "dragonfly_worst",
             "dragonflyplus_min",
         ),
     ] {

@@ -7,11 +7,11 @@ use topolab_core::{build_str, Network, NetworkBuilder};
 /// A network of the family each adversarial pattern needs; slimfly:q=5 for the others.
 fn network_for(name: &str) -> Network {
     let spec = match name {
-        "dragonfly-worst" => "dragonfly:a=4,h=2",
-        "fattree-worst" => "fattree:k=4",
-        "mlfm-worst" => "mlfm:h=3",
-        "oft-worst" => "oft:k=4",
-        "polarfly-worst" => "polarfly:q=5",
+        "dragonfly_worst" => "dragonfly:a=4,h=2",
+        "fattree_worst" => "fattree:k=4",
+        "mlfm_worst" => "mlfm:h=3",
+        "oft_worst" => "oft:k=4",
+        "polarfly_worst" => "polarfly:q=5",
         _ => "slimfly:q=5",
     };
     build_str(spec).unwrap()
@@ -23,7 +23,7 @@ fn every_listed_name_parses_and_reports_itself() {
         let net = network_for(name);
         let t = Traffic::parse(name, &net).unwrap_or_else(|e| panic!("{name}: {e}"));
         let expected = if name == "worst" {
-            "slimfly-worst"
+            "slimfly_worst"
         } else {
             name
         };
@@ -57,12 +57,12 @@ fn aliases_case_and_underscores() {
     same("random_permutation:seed=5", "randperm:seed=5");
     same("Hot_Spot:Fraction=0.5", "hotspot:fraction=0.5");
     same("shift:active=POW2", "shift:active=pow2");
-    same("sf_worst", "slimfly-worst");
+    same("sf_worst", "slimfly_worst");
     let pf = build_str("polarfly:q=5").unwrap();
     for alias in ["pf-worst", "badpf", "perm1hop"] {
         assert_eq!(
             Traffic::parse(alias, &pf).unwrap(),
-            Traffic::parse("polarfly-worst", &pf).unwrap()
+            Traffic::parse("polarfly_worst", &pf).unwrap()
         );
     }
 }

@@ -50,29 +50,54 @@ create_exception!(
 );
 
 /// What a Python handler may want without parsing the message: the parameter at fault, the
-/// value given and what is allowed, as exception attributes (None where the error has none).
-fn details(err: &CoreError) -> (Option<&str>, Option<&str>, Option<&str>) {
+/// value given and what is allowed, as exception attributes. Every parameter error has all
+/// three: an unknown parameter's value is its name as written, a missing one's "(missing)", a
+/// spec that does not parse names the spec and the reason.
+fn details(err: &CoreError) -> Option<(String, String, String)> {
     match err {
         CoreError::InvalidParameter {
             param,
             value,
             allowed,
             ..
-        } => (Some(param), Some(value), Some(allowed)),
-        CoreError::UnknownParameter { param, valid, .. } => (Some(param), None, Some(valid)),
-        CoreError::MissingParameter { param, help, .. } => (Some(param), None, Some(help)),
-        CoreError::UnknownFamily { name, valid } => (Some("family"), Some(name), Some(valid)),
-        CoreError::SpecSyntax { spec, .. } => (Some("spec"), Some(spec), None),
+        } => Some((param.clone(), value.clone(), allowed.clone())),
+        CoreError::UnknownParameter { param, valid, .. } => Some((
+            param.clone(),
+            topolab_core::error::quote(param),
+            format!("one of the parameters {valid}"),
+        )),
+        CoreError::MissingParameter { param, help, .. } => {
+            Some((param.clone(), "(missing)".into(), help.clone()))
+        }
+        CoreError::UnknownFamily { name, valid } => {
+            Some(("family".into(), name.clone(), valid.clone()))
+        }
+        CoreError::SpecSyntax { spec, reason } => Some((
+            "spec".into(),
+            spec.clone(),
+            format!("a spec name:key=value,... ({reason})"),
+        )),
         CoreError::Format { .. }
         | CoreError::Io { .. }
         | CoreError::Interrupted
-        | CoreError::InvalidNetwork(_) => (None, None, None),
+        | CoreError::InvalidNetwork(_) => None,
     }
+}
+
+/// The error for a bad argument of a binding: a core `InvalidParameter`, so that it reads and
+/// carries its attributes like every other parameter error.
+pub fn bad_argument(
+    context: &str,
+    param: &str,
+    value: impl ToString,
+    allowed: impl Into<String>,
+) -> PyErr {
+    to_py_err(CoreError::invalid(context, param, value, allowed))
 }
 
 pub fn to_py_err(err: CoreError) -> PyErr {
     let msg = err.to_string();
-    let (parameter, value, allowed) = details(&err);
+    let details = details(&err);
     let py_err = match err {
         CoreError::InvalidParameter { .. }
         | CoreError::UnknownParameter { .. }
@@ -84,7 +109,7 @@ pub fn to_py_err(err: CoreError) -> PyErr {
         CoreError::Io { .. } => FileError::new_err(msg),
         CoreError::Interrupted => return pyo3::exceptions::PyKeyboardInterrupt::new_err(msg),
     };
-    if parameter.is_some() {
+    if let Some((parameter, value, allowed)) = details {
         Python::with_gil(|py| {
             let exc = py_err.value(py);
             // Setting attributes on a fresh exception instance cannot fail short of memory

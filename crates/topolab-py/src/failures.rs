@@ -1,7 +1,6 @@
 //! Failure sets: apply_failures (the surviving network and the JSON of what was lost) and the
 //! table of failure kinds (failure_kinds).
 
-use crate::errors::ParameterError;
 use crate::network::PyNetwork;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -16,8 +15,9 @@ fn apply_failures(
 ) -> PyResult<(PyNetwork, String)> {
     let inner = &net.inner;
     let degraded = crate::monitor::run(py, None, |_| apply(inner, failures))?;
-    let report = serde_json::to_string(&degraded)
-        .map_err(|e| ParameterError::new_err(format!("cannot convert result: {e}")))?;
+    let report = serde_json::to_string(&degraded).map_err(|e| {
+        pyo3::exceptions::PyRuntimeError::new_err(format!("cannot convert result: {e}"))
+    })?;
     Ok((
         PyNetwork {
             inner: degraded.network,

@@ -1,7 +1,7 @@
 //! The Network class and the functions that make one: build, load, loads, from_parts; the
 //! family table (families) and a family's closed-form sizes (family_sizes).
 
-use crate::errors::{to_py_err, NetworkError, ParameterError};
+use crate::errors::{bad_argument, to_py_err, NetworkError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use topolab_core::io::{self, Format, LoadOptions};
@@ -130,10 +130,15 @@ impl PyNetwork {
 impl PyNetwork {
     fn check_router(&self, router: usize) -> PyResult<()> {
         if router >= self.inner.num_routers() {
-            return Err(ParameterError::new_err(format!(
-                "router {router} does not exist: allowed 0..{}",
-                self.inner.num_routers()
-            )));
+            return Err(bad_argument(
+                "network",
+                "router",
+                router,
+                format!(
+                    "a router id from 0 to {}",
+                    self.inner.num_routers().saturating_sub(1)
+                ),
+            ));
         }
         Ok(())
     }
@@ -153,11 +158,10 @@ fn param_value(key: &str, value: &Bound<'_, PyAny>) -> PyResult<ParamValue> {
         return Ok(ParamValue::Bool(value.extract()?));
     }
     if value.is_instance_of::<PyInt>() {
-        return value.extract::<i64>().map(ParamValue::Int).map_err(|_| {
-            ParameterError::new_err(format!(
-                "parameter '{key}' = {value} does not fit in 64 bits"
-            ))
-        });
+        return value
+            .extract::<i64>()
+            .map(ParamValue::Int)
+            .map_err(|_| bad_argument("build", key, value, "an integer that fits in 64 bits"));
     }
     if value.is_instance_of::<PyFloat>() {
         return Ok(ParamValue::Float(value.extract()?));
@@ -168,9 +172,12 @@ fn param_value(key: &str, value: &Bound<'_, PyAny>) -> PyResult<ParamValue> {
     if let Ok(net) = value.downcast::<PyNetwork>() {
         let spec = net.get().inner.spec().to_string();
         if spec.is_empty() {
-            return Err(ParameterError::new_err(format!(
-                "parameter '{key}': a network loaded from a file has no spec; pass a spec string"
-            )));
+            return Err(bad_argument(
+                "build",
+                key,
+                net.get().__repr__(),
+                "a spec string or a network built from a spec (a network loaded from a file has none)",
+            ));
         }
         return Ok(ParamValue::Spec(Box::new(
             TopologySpec::parse(&spec).map_err(to_py_err)?,
@@ -181,10 +188,12 @@ fn param_value(key: &str, value: &Bound<'_, PyAny>) -> PyResult<ParamValue> {
             return Ok(ParamValue::List(list));
         }
     }
-    Err(ParameterError::new_err(format!(
-        "parameter '{key}' has a value of type {} ({value}); allowed: int, float, bool, str or a list of ints",
-        value.get_type().name()?
-    )))
+    Err(bad_argument(
+        "build",
+        key,
+        format!("{value} (of type {})", value.get_type().name()?),
+        "int, float, bool, str or a list of ints",
+    ))
 }
 
 /// Builds a network from a family name or spec string plus keyword parameters.
@@ -198,9 +207,12 @@ fn build(py: Python<'_>, spec: &str, params: Option<&Bound<'_, PyDict>>) -> PyRe
             let key = key.to_ascii_lowercase();
             let value = param_value(&key, &v)?;
             if parsed.params.insert(key.clone(), value).is_some() {
-                return Err(ParameterError::new_err(format!(
-                    "parameter '{key}' is given both in the spec string and as a keyword"
-                )));
+                return Err(bad_argument(
+                    "build",
+                    &key,
+                    spec,
+                    "a parameter given once: in the spec string or as a keyword, not both",
+                ));
             }
         }
     }
@@ -314,6 +326,13 @@ fn from_parts(
     Ok(PyNetwork {
         inner: net.with_spec(family, ""),
     })
+}
+
+/// A family, routing or traffic name as topolab reads it (`topolab_core::spec::canonical_name`:
+/// snake_case, lower case), for the Python code that matches names.
+#[pyfunction]
+fn canonical_name(name: &str) -> String {
+    topolab_core::spec::canonical_name(name)
 }
 
 /// Every topology family with its parameters, as plain dicts.
@@ -430,6 +449,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(map_network, m)?)?;
     m.add_function(wrap_pyfunction!(memory_limit, m)?)?;
     m.add_function(wrap_pyfunction!(build, m)?)?;
+    m.add_function(wrap_pyfunction!(canonical_name, m)?)?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(loads, m)?)?;
     m.add_function(wrap_pyfunction!(from_parts, m)?)?;

@@ -2,7 +2,7 @@
 //! plain dicts built from the core's serde structs; python/topolab/physical.py wraps them in
 //! dataclasses.
 
-use crate::errors::{to_py_err, ParameterError};
+use crate::errors::{bad_argument, to_py_err};
 use crate::network::PyNetwork;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -44,8 +44,9 @@ fn to_py<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py,
 }
 
 fn to_dict<'py>(py: Python<'py>, value: &impl Serialize) -> PyResult<Bound<'py, PyAny>> {
-    let json = serde_json::to_value(value)
-        .map_err(|e| ParameterError::new_err(format!("cannot convert result: {e}")))?;
+    let json = serde_json::to_value(value).map_err(|e| {
+        pyo3::exceptions::PyRuntimeError::new_err(format!("cannot convert result: {e}"))
+    })?;
     to_py(py, &json)
 }
 
@@ -68,8 +69,11 @@ fn placement_of(
 ) -> PyResult<Placement> {
     let rule = match (placement, cabinets) {
         (Some(_), Some(_)) => {
-            return Err(ParameterError::new_err(
-                "placement: give either a rule or file name, or a list of cabinets, not both",
+            return Err(bad_argument(
+                "placement",
+                "placement",
+                placement.unwrap_or_default(),
+                "none when a list of cabinets is given: a rule, a file name or cabinets, not both",
             ))
         }
         (None, Some(c)) => PlacementRule::Given(c),
@@ -78,10 +82,12 @@ fn placement_of(
         (Some(path), None) => {
             let p = Path::new(path);
             if !p.is_file() {
-                return Err(ParameterError::new_err(format!(
-                    "placement: parameter 'placement' = '{path}' is not allowed: 'family', \
-                     'sequential' or the path of a placement file (router cabinet per line)"
-                )));
+                return Err(bad_argument(
+                    "placement",
+                    "placement",
+                    format!("'{path}'"),
+                    "'family', 'sequential' or the path of a placement file (router cabinet per line)",
+                ));
             }
             PlacementRule::Given(load_placement(p, net.num_routers()).map_err(to_py_err)?)
         }

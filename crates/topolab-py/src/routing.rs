@@ -49,8 +49,11 @@ fn routing_load(
     valiant_phases: bool,
 ) -> PyResult<String> {
     if permutation.is_some() && traffic.is_some() {
-        return Err(pyo3::exceptions::PyValueError::new_err(
-            "give a permutation or a traffic spec, not both",
+        return Err(crate::errors::bad_argument(
+            "routing_load",
+            "traffic",
+            traffic.as_deref().unwrap_or_default(),
+            "none when a permutation is given: a permutation or a traffic spec, not both",
         ));
     }
     let res = crate::monitor::run(py, progress, |m| {

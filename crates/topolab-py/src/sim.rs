@@ -3,7 +3,7 @@
 //! with the GIL released (crate::monitor::run: progress to a Python callable, Ctrl-C honoured), results
 //! come back as plain dicts that python/topolab/sim.py turns into dataclasses and DataFrames.
 
-use crate::errors::{to_py_err, DeadlockError, ParameterError, SimulationError};
+use crate::errors::{bad_argument, to_py_err, DeadlockError, SimulationError};
 use crate::network::PyNetwork;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList};
@@ -78,9 +78,12 @@ fn config_from(params: Option<&Bound<'_, PyDict>>, seed: Option<u64>) -> PyResul
                 }
                 .to_string()
             } else if v.is_none() {
-                return Err(ParameterError::new_err(format!(
-                    "simulation parameter '{key}' is None; give a value or leave it out"
-                )));
+                return Err(bad_argument(
+                    "simulation",
+                    &key,
+                    "None",
+                    "a value (leave the parameter out for its default)",
+                ));
             } else {
                 v.str()?.to_string()
             };

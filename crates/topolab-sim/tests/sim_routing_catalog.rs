@@ -85,9 +85,9 @@ fn renamed(from: &Network, family: &str) -> Network {
 #[test]
 fn adversarial_patterns_ask_for_labels_not_a_family() {
     for (spec, pattern) in [
-        ("dragonfly:a=4,h=2", "dragonfly-worst"),
-        ("fattree:k=4", "fattree-worst"),
-        ("slimfly:q=5", "slimfly-worst"),
+        ("dragonfly:a=4,h=2", "dragonfly_worst"),
+        ("fattree:k=4", "fattree_worst"),
+        ("slimfly:q=5", "slimfly_worst"),
     ] {
         let net = build_str(spec).unwrap();
         let copy = renamed(&net, "imported");
@@ -106,7 +106,7 @@ fn adversarial_patterns_ask_for_labels_not_a_family() {
     }
     // Without the labels the error names the capability.
     let sf = build_str("slimfly:q=5").unwrap();
-    let e = Traffic::parse("dragonfly-worst", &sf)
+    let e = Traffic::parse("dragonfly_worst", &sf)
         .unwrap_err()
         .to_string();
     assert!(

@@ -30,7 +30,7 @@ fn minimal_worst_case_bounds_follow_001() {
             Some(h),
             "h-MLFM has p = h"
         );
-        for traffic in [format!("shift:k={h}"), "mlfm-worst".to_string()] {
+        for traffic in [format!("shift:k={h}"), "mlfm_worst".to_string()] {
             let b = bound(&net, "min", &traffic);
             assert!(
                 (b - 1.0 / h as f64).abs() < 1e-9,
@@ -40,7 +40,7 @@ fn minimal_worst_case_bounds_follow_001() {
     }
     for k in [3u32, 4] {
         let net = build_str(&format!("oft:k={k}")).unwrap();
-        for traffic in [format!("shift:k={k}"), "oft-worst".to_string()] {
+        for traffic in [format!("shift:k={k}"), "oft_worst".to_string()] {
             let b = bound(&net, "min", &traffic);
             assert!(
                 (b - 1.0 / k as f64).abs() < 1e-9,

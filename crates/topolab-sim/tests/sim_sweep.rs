@@ -32,7 +32,7 @@ fn timeless(r: &RunResult) -> RunResult {
 fn explicit_loads_stop_at_the_first_saturated_one() {
     for (spec, routing, traffic, vcs) in [
         ("slimfly:q=5,p=4", "min", "uniform", "2"),
-        ("slimfly:q=5,p=4", "valiant", "slimfly-worst", "4"),
+        ("slimfly:q=5,p=4", "valiant", "slimfly_worst", "4"),
         ("hyperx:dims=2x2x2x2,p=4", "hyperx_dor", "bitcomp", "2"),
     ] {
         let what = format!("{spec} {routing} {traffic}");

@@ -7,10 +7,12 @@ import sys
 from typing import Any
 
 import topolab
-from topolab._args import U32_MAX, U64_MAX, cli_int
+from topolab._args import U32_MAX, U64_MAX, bad, cli_int
+from topolab.analysis import Analysis
 from topolab.cli.common import (
     add_command,
     add_failures_flag,
+    add_input_format_flag,
     add_json_flag,
     add_progress_flag,
     add_runner_flags,
@@ -20,20 +22,6 @@ from topolab.cli.common import (
     print_table,
 )
 from topolab.defaults import DEFAULT_SEED
-
-UNITS = {
-    "diameter": "router-to-router hops",
-    "radius": "hops",
-    "aspl": "hops",
-    "endpoint_aspl": "hops",
-    "endpoint_diameter": "hops",
-    "bisection_links": "cables (METIS's best cut: an upper bound on the minimum bisection)",
-    "bisection_links_lower_bound": "cables (spectral lower bound on the minimum bisection)",
-    "bisection_per_endpoint": "cables/endpoint",
-    "disconnect_fraction": "fraction of cables removed",
-    "diameter_plus2_fraction": "fraction of cables removed",
-    "aspl_plus1_fraction": "fraction of cables removed",
-}
 
 
 def _fmt(value: Any) -> str:
@@ -75,7 +63,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
             "spectrum": args.spectrum,
             "seed": args.seed,
         }
-        print_json(json_document("analyze", inputs, UNITS, flat))
+        print_json(json_document("analyze", inputs, Analysis.UNITS, flat))
         return 0
     rows: list[list[str]] = []
     for key, value in flat.items():
@@ -111,13 +99,21 @@ def _degradation(args: argparse.Namespace) -> int:
     from topolab.degradation import degradation
 
     if not args.resilience:
-        raise topolab.ParameterError(
-            "analyze: --simulate measures the degradation curve; give it with --resilience"
+        raise bad(
+            "analyze",
+            "resilience",
+            False,
+            "--resilience with --simulate",
+            message="analyze: --simulate measures the degradation curve; give it with --resilience",
         )
     if args.failures:
-        raise topolab.ParameterError(
-            "analyze: --failures names one failure set; --resilience --simulate draws its own "
-            "(--fractions, --failure-seeds, --failure-kind)"
+        raise bad(
+            "analyze",
+            "failures",
+            args.failures,
+            "no --failures with --resilience --simulate",
+            message="analyze: --failures names one failure set; --resilience --simulate draws its own "
+            "(--fractions, --failure-seeds, --failure-kind)",
         )
     fractions = [float(x) for x in args.fractions.split(",") if x.strip()]
     df = degradation(
@@ -243,7 +239,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=DEFAULT_SEED,
         help=f"seed of failure samples and METIS runs (default {DEFAULT_SEED}, the same for every command)",
     )
-    p.add_argument("--format", help="input file format when the extension does not say it")
+    add_input_format_flag(p)
     add_failures_flag(p)
     p.add_argument(
         "--simulate",

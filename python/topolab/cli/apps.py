@@ -10,6 +10,7 @@ from topolab._args import U32_MAX, cli_float, cli_int
 from topolab.cli.common import (
     add_command,
     add_floor_flag,
+    add_input_format_flag,
     add_json_flag,
     json_document,
     network_from_argument,
@@ -93,6 +94,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--ranks", type=cli_int(1, U32_MAX), help="MPI ranks (default: one per endpoint)")
     add_platform_options(p)
-    p.add_argument("--format", help="input file format when the extension does not say it")
+    add_input_format_flag(p)
     add_json_flag(p)
     p.set_defaults(func=cmd_apps)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from typing import Any, Sequence
 
 import topolab
-from topolab._args import U64_MAX, cli_int, printable
+from topolab._args import U64_MAX, cli_float, cli_int, printable
 from topolab.defaults import DEFAULT_FLOOR, DEFAULT_SEED
 from topolab.network import Network
 from topolab.network import network_from_argument as network_at
@@ -59,13 +60,99 @@ def add_failures_flag(p: argparse.ArgumentParser) -> None:
     )
 
 
-def print_table(rows: list[list[str]], header: list[str]) -> None:
-    """Aligned columns; a row shorter than the others is padded, so no column is dropped."""
+def terminal_width() -> int | None:
+    """The width tables wrap to: $COLUMNS when set, else the terminal's when stdout is one;
+    None (no wrapping) for a pipe or a file, whose reader may want whole lines."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns if sys.stdout.isatty() else None
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+# Columns are not wrapped narrower than this, even if the table then overflows the terminal.
+MIN_COLUMN_WIDTH = 12
+# Wrapping stops taking columns once those wrapped have this much room each.
+MIN_TEXT_WIDTH = 24
+# A column is kept as wide as its longest word up to this; a longer word is cut.
+LONG_WORD = 20
+COLUMN_GAP = 2  # tabulate's "simple" format
+
+
+def print_table(rows: list[list[str]], header: list[str], width: int | None = None) -> None:
+    """Aligned columns (tabulate), the widest wrapped so that the table fits the terminal
+    (``width``, default ``terminal_width()``); a row shorter than the others is padded, so no
+    column is dropped."""
+    from tabulate import tabulate  # here: `import topolab.cli` stays quick
+
     columns = max([len(header), *(len(row) for row in rows)])
     padded = [[printable(str(x)) for x in [*row, *[""] * (columns - len(row))]] for row in [header, *rows]]
-    widths = [max(len(str(x)) for x in col) for col in zip(*padded)]
-    for row in padded:
-        print("  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip())
+    # tabulate pads a header with two spaces ("simple" format) where it is the widest cell.
+    natural = [
+        max(len(col[0]) + 2, *(max(map(len, x.splitlines() or [""])) for x in col[1:]))
+        for col in zip(*padded)
+    ]
+    words = [max(max(map(len, x.split() or [""])) for x in col) for col in zip(*padded)]
+    limits = _column_limits(natural, width if width is not None else terminal_width(), words)
+    print(
+        tabulate(
+            padded[1:],
+            headers=padded[0],
+            tablefmt="simple",
+            disable_numparse=True,
+            maxcolwidths=limits,  # None: that column unwrapped
+            maxheadercolwidths=limits,  # type: ignore[arg-type]
+        )
+    )
+
+
+def print_wrapped(text: str, indent: str = "") -> None:
+    """A paragraph wrapped to the terminal (``terminal_width()``; whole when there is none)."""
+    import textwrap
+
+    width = terminal_width()
+    if width is None:
+        print(indent + text)
+    else:
+        print(textwrap.fill(text, width, initial_indent=indent, subsequent_indent=indent + "  "))
+
+
+def _column_limits(
+    natural: list[int], width: int | None, words: list[int] | None = None
+) -> list[int | None] | None:
+    """Caps for the columns to wrap so that the table fits ``width``: the widest columns (the
+    prose) give way first, as few as leave each at least MIN_TEXT_WIDTH; they share what the
+    others leave in proportion to their widths, none below MIN_COLUMN_WIDTH or its longest
+    word (``words``: a word is not cut). The first column, the row's name (an id to copy), is
+    never wrapped. None: nothing to wrap."""
+    if width is None or not natural:
+        return None
+    budget = width - COLUMN_GAP * (len(natural) - 1)
+    if sum(natural) <= budget:
+        return None
+    longest = words or [0] * len(natural)
+    least = [min(w, max(MIN_COLUMN_WIDTH, min(longest[i], LONG_WORD))) for i, w in enumerate(natural)]
+    flexible: list[int] = []
+    for i in sorted(range(1, len(natural)), key=lambda i: -natural[i]):
+        flexible.append(i)
+        others = sum(w for j, w in enumerate(natural) if j not in flexible)
+        if budget - others >= MIN_TEXT_WIDTH * len(flexible):
+            break
+    caps: dict[int, int] = {}
+    while flexible:
+        left = budget - sum(caps.get(j, w) for j, w in enumerate(natural) if j not in flexible)
+        total = sum(natural[i] for i in flexible)
+        share = {i: left * natural[i] // total for i in flexible}
+        narrow = [i for i in flexible if share[i] < least[i]]
+        if not narrow or len(narrow) == len(flexible):
+            caps.update({i: max(least[i], share[i]) for i in flexible})
+            break
+        for i in narrow:
+            caps[i] = least[i]
+            flexible.remove(i)
+    return [caps[i] if caps.get(i, w) < w else None for i, w in enumerate(natural)]
 
 
 def fmt_value(value: Any) -> str:
@@ -111,6 +198,83 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
         if text.startswith(EXAMPLES_HEADING):
             return super()._fill_text(text, width, indent)
         return argparse.HelpFormatter._fill_text(self, text, width, indent)
+
+
+# --- flags of one meaning everywhere (docs/cli.md lists every flag; tests/test_cli_flags.py) ------
+
+
+def add_input_format_flag(p: argparse.ArgumentParser) -> None:
+    """``--format``: always the format of a network file read, never of one written."""
+    p.add_argument(
+        "--format",
+        metavar="FORMAT",
+        help="format of the network file read when its extension does not say it "
+        "(json, edgelist, graphml, anynet, ibnet)",
+    )
+
+
+def add_output_format_flag(p: argparse.ArgumentParser) -> argparse.Action:
+    """``--output-format``: the format of the network file written."""
+    return p.add_argument(
+        "--output-format",
+        metavar="FORMAT",
+        help="format of the network file written when the extension of --output does not say it",
+    )
+
+
+def add_output_file_flag(p: argparse.ArgumentParser, help: str, *, required: bool = False) -> None:
+    """``-o/--output FILE``: where a command writes its one output file."""
+    p.add_argument("-o", "--output", metavar="FILE", required=required, help=help)
+
+
+def add_output_dir_flag(
+    p: argparse.ArgumentParser, help: str, *, required: bool = False, default: str | None = None
+) -> None:
+    """``-o/--output-dir DIR``: the directory a command writes its files into. ``-o`` is the
+    short form of a command's one output, the long name saying whether it is a file or a
+    directory; ``--output`` on these commands is the former spelling (a warning says so)."""
+    action = p.add_argument(
+        "-o", "--output-dir", dest="output", metavar="DIR", required=required, default=default, help=help
+    )
+    add_deprecated_alias(p, "--output", action)
+
+
+def add_deprecated_alias(p: argparse.ArgumentParser, old: str, action: argparse.Action) -> None:
+    """``old`` keeps working for ``action``'s flag, with a warning naming the new spelling; it
+    is hidden from --help and from the flag table (docs/cli.md)."""
+    new = max(action.option_strings, key=len)
+
+    class _Alias(argparse.Action):
+        def __call__(
+            self,
+            parser: argparse.ArgumentParser,
+            namespace: argparse.Namespace,
+            values: Any,
+            option_string: str | None = None,
+        ) -> None:
+            print(f"topolab: warning: {old} is deprecated here; use {new}", file=sys.stderr)
+            action(parser, namespace, values, new)
+
+    settings: dict[str, Any] = {"nargs": action.nargs, "metavar": action.metavar}
+    if action.type is not None:
+        settings["type"] = action.type
+    alias = p.add_argument(
+        old, dest=action.dest, default=argparse.SUPPRESS, action=_Alias, help=argparse.SUPPRESS, **settings
+    )
+    alias.deprecated_for = new  # type: ignore[attr-defined]
+
+
+def add_load_resolution_flag(p: argparse.ArgumentParser, default: float, when: str) -> argparse.Action:
+    """``--load-resolution``: how narrow a saturation search's bracket gets."""
+    return p.add_argument(
+        "--load-resolution",
+        dest="tolerance",
+        type=cli_float(0.0, 1.0),
+        default=default,
+        metavar="L",
+        help=f"the saturation search ({when}) stops when the highest stable and the lowest "
+        f"saturated load are at most L apart (default {default})",
+    )
 
 
 def add_progress_flag(p: argparse.ArgumentParser) -> None:

@@ -15,8 +15,10 @@ from topolab._args import U64_MAX, cli_float, cli_int, printable, quote
 from topolab._files import check_output_dir, keep_elsewhere
 from topolab.cli.common import (
     add_command,
+    add_deprecated_alias,
     add_floor_flag,
     add_json_flag,
+    add_output_dir_flag,
     add_progress_flag,
     add_runner_flags,
     add_seed_flag,
@@ -74,7 +76,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         seed=args.seed,
     )
     if not args.no_report:
-        args.output = check_output_dir("compare", "--output", args.output)
+        args.output = check_output_dir("compare", "--output-dir", args.output)
     sim_results = args.sim_results
     if sim_results is not None:
         sim_results = check_output_dir("compare", "--sim-results", sim_results)
@@ -157,13 +159,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="N",
         help=f"endpoints wanted (default {DEFAULT_ENDPOINTS:,})",
     )
-    p.add_argument(
-        "--tolerance",
+    tolerance = p.add_argument(
+        "--endpoint-tolerance",
+        dest="tolerance",
         type=cli_float(),
         default=0.15,
         metavar="T",
         help="endpoint counts within T x N of N are admitted (default 0.15)",
     )
+    add_deprecated_alias(p, "--tolerance", tolerance)
     p.add_argument(
         "--families",
         type=_families,
@@ -225,13 +229,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="N",
         help=f"with --simulate-scaled: the stand-ins' most endpoints (default {DEFAULT_SIM_ENDPOINTS})",
     )
-    p.add_argument(
-        "--failures",
+    failed_fraction = p.add_argument(
+        "--failed-fraction",
+        dest="failures",
         type=float,
         metavar="F",
         help="with --simulate: also the saturation load under uniform traffic with this fraction "
         "of the cables failed (e.g. 0.05), a column and an objective (docs/resilience.md)",
     )
+    add_deprecated_alias(p, "--failures", failed_fraction)
     p.add_argument(
         "--workload",
         metavar="JOB",
@@ -255,13 +261,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--all", action="store_true", help="measure every design found (slower)")
     add_seed_flag(p, "the METIS runs and failure samples")
-    p.add_argument(
-        "-o",
-        "--output",
-        default=DEFAULT_OUTPUT,
-        metavar="DIR",
-        help=f"report directory (default ./{DEFAULT_OUTPUT})",
-    )
+    add_output_dir_flag(p, f"report directory (default ./{DEFAULT_OUTPUT})", default=DEFAULT_OUTPUT)
     p.add_argument("--no-report", action="store_true", help="print the summary only, write no files")
     add_json_flag(p)
     add_progress_flag(p)

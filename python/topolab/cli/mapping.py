@@ -8,7 +8,16 @@ import sys
 
 from topolab._args import U32_MAX, cli_int
 from topolab._files import check_output_file
-from topolab.cli.common import add_command, add_json_flag, json_document, network_from_argument, print_json
+from topolab.cli.common import (
+    add_command,
+    add_input_format_flag,
+    add_json_flag,
+    add_output_file_flag,
+    add_output_format_flag,
+    json_document,
+    network_from_argument,
+    print_json,
+)
 from topolab.mapping import map_network
 
 
@@ -60,9 +69,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--as", dest="family", required=True, choices=["hyperx", "dragonfly"], help="family to recover"
     )
-    p.add_argument("-o", "--output", help="write the labelled network (.json, .graphml, ...)")
-    p.add_argument("--format", help="input file format when the extension does not say it")
-    p.add_argument("--output-format", help="output format when the extension does not say it")
+    add_output_file_flag(p, "write the labelled network (.json, .graphml, ...)")
+    add_input_format_flag(p)
+    add_output_format_flag(p)
     p.add_argument(
         "--max-missing",
         type=cli_int(0, U32_MAX),

@@ -3,68 +3,108 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+from typing import Any
 
 import topolab
+from topolab._args import bad
 from topolab._files import check_output_file, write_text
 from topolab.cli import apps
 from topolab.cli.common import (
     add_command,
+    add_deprecated_alias,
     add_failures_flag,
+    add_input_format_flag,
     add_json_flag,
+    add_output_file_flag,
+    add_output_format_flag,
     fmt_value,
     json_document,
     network_from_argument,
     print_json,
     print_table,
+    print_wrapped,
 )
+
+
+def _family_dict(f: Any) -> dict[str, Any]:
+    return {
+        "name": f.name,
+        "aliases": list(f.aliases),
+        "summary": f.summary,
+        "source": f.source,
+        "directed": f.directed,
+        "example": f.example,
+        "params": [{"name": p.name, "kind": p.kind, "default": p.default, "help": p.help} for p in f.params],
+    }
 
 
 def cmd_list(args: argparse.Namespace) -> int:
     if args.what == "routings":
         return cmd_list_routings(args)
     fams = topolab.families()
+    if args.what != "families":
+        return cmd_list_family(args, fams)
     if args.json:
-        print(
-            json.dumps(
-                [
-                    {
-                        "name": f.name,
-                        "aliases": list(f.aliases),
-                        "summary": f.summary,
-                        "source": f.source,
-                        "directed": f.directed,
-                        "example": f.example,
-                        "params": [
-                            {"name": p.name, "kind": p.kind, "default": p.default, "help": p.help}
-                            for p in f.params
-                        ],
-                    }
-                    for f in fams
-                ],
-                indent=2,
-            )
-        )
+        results = {"families": [_family_dict(f) for f in fams]}
+        print_json(json_document("list families", {"what": "families"}, {}, results))
         return 0
-    for f in fams:
-        alias = f" (aliases: {', '.join(f.aliases)})" if f.aliases else ""
-        print(f"{f.name}{alias}{'  [directed]' if f.directed else ''}")
-        print(f"    {f.summary}")
-        if f.source:
-            print(f"    source: {f.source}")
-        for p in f.params:
-            default = "required" if p.default is None else f"default {p.default}"
-            print(f"    {p.name:<10} {p.kind:<5} {default}: {p.help}")
-        print(f"    example: topolab info {f.example}")
-        print()
+    print_table(
+        [
+            [
+                f.name,
+                ", ".join(f.aliases) or "-",
+                ", ".join(p.name + ("*" if p.default is None else "") for p in f.params),
+                ("directed: " if f.directed else "")
+                + (f"{f.summary} ({f.source})" if f.source else f.summary),
+            ]
+            for f in fams
+        ],
+        ["family", "aliases", "parameters", "what it is (source)"],
+    )
+    print()
+    print_wrapped(
+        "* required. 'topolab list FAMILY': each parameter's meaning and default, and an example; "
+        "docs/families/: each family."
+    )
+    return 0
+
+
+def cmd_list_family(args: argparse.Namespace, fams: list[Any]) -> int:
+    """One family's parameters (``topolab list slimfly``), its name read as specs read it."""
+    wanted = topolab._core.canonical_name(args.what)
+    found = [f for f in fams if wanted == f.name or wanted in f.aliases]
+    if not found:
+        raise bad(
+            "list",
+            "what",
+            args.what,
+            "families, routings or a family name: " + ", ".join(f.name for f in fams),
+        )
+    f = found[0]
+    if args.json:
+        print_json(json_document("list", {"what": args.what}, {}, {"families": [_family_dict(f)]}))
+        return 0
+    print_wrapped(f"{f.name}{' (directed)' if f.directed else ''}: {f.summary}")
+    if f.aliases:
+        print_wrapped(f"aliases: {', '.join(f.aliases)}")
+    if f.source:
+        print_wrapped(f"source: {f.source}")
+    print()
+    print_table(
+        [[p.name, p.kind, "required" if p.default is None else p.default, p.help] for p in f.params],
+        ["parameter", "kind", "default", "meaning"],
+    )
+    print()
+    print(f"example: topolab info {f.example}")
     return 0
 
 
 def cmd_list_routings(args: argparse.Namespace) -> int:
     rows = topolab.routings()
     if args.json:
-        print(json.dumps([r.to_dict() for r in rows], indent=2))
+        results = {"routings": [r.to_dict() for r in rows]}
+        print_json(json_document("list routings", {"what": "routings"}, {}, results))
         return 0
     table = [
         [
@@ -72,15 +112,12 @@ def cmd_list_routings(args: argparse.Namespace) -> int:
             ("sim" if r.simulator else "")
             + ("+" if r.simulator and r.static else "")
             + ("static" if r.static else ""),
-            ",".join(r.params) or "-",
-            r.source,
+            ", ".join(r.params) or "-",
+            f"{r.summary} ({r.source})",
         ]
         for r in rows
     ]
-    print_table(table, ["routing", "readers", "parameters", "source"])
-    print()
-    for r in rows:
-        print(f"{r.name}: {r.summary}")
+    print_table(table, ["routing", "readers", "parameters", "what it does (source)"])
     return 0
 
 
@@ -95,7 +132,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         )
         write_text(args.output, xml)
     else:
-        net.save(args.output, args.format)
+        net.save(args.output, args.output_format)
     print(
         f"wrote {args.output}: {net.num_routers} routers, {net.num_endpoints} endpoints, "
         f"{net.num_links} links",
@@ -124,14 +161,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="The topology families topolab builds, with their parameters, defaults and "
         "an example spec; or the routings, with the readers that take them (the simulator, the "
         "static analysis) and their parameters.",
-        examples=["topolab list", "topolab list routings", "topolab list families --json"],
+        examples=[
+            "topolab list",
+            "topolab list slimfly",
+            "topolab list routings",
+            "topolab list families --json",
+        ],
     )
     p.add_argument(
         "what",
         nargs="?",
-        choices=["families", "routings"],
         default="families",
-        help="families (default) or routings (which the simulator and the static analysis take)",
+        help="families (default), routings (which the simulator and the static analysis take), or "
+        "a family name: its parameters with their meanings and defaults",
     )
     add_json_flag(p)
     p.set_defaults(func=cmd_list)
@@ -151,13 +193,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         ],
     )
     p.add_argument("spec", help="topology spec, e.g. slimfly:q=19 (or a file to convert)")
-    p.add_argument(
-        "-o",
-        "--output",
+    add_output_file_flag(
+        p,
+        "output file (.json, .edgelist, .graphml, .anynet, .ibnet; .simgrid.xml: a SimGrid platform)",
         required=True,
-        help="output file (.json, .edgelist, .graphml, .anynet, .ibnet; .simgrid.xml: a SimGrid platform)",
     )
-    p.add_argument("--format", help="output format when the extension does not say it")
+    add_deprecated_alias(p, "--format", add_output_format_flag(p))
     apps.add_platform_options(p)
     p.set_defaults(func=cmd_build)
 
@@ -171,6 +212,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("network", help="topology spec or network file")
     add_json_flag(p)
-    p.add_argument("--format", help="input file format when the extension does not say it")
+    add_input_format_flag(p)
     add_failures_flag(p)
     p.set_defaults(func=cmd_info)

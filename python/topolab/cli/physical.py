@@ -11,7 +11,9 @@ from topolab._files import atomic_write, check_output_file
 from topolab.cli.common import (
     add_command,
     add_floor_flag,
+    add_input_format_flag,
     add_json_flag,
+    add_output_file_flag,
     add_progress_flag,
     json_document,
     network_from_argument,
@@ -19,29 +21,7 @@ from topolab.cli.common import (
     print_table,
 )
 from topolab.defaults import DEFAULT_CATALOG
-
-COST_UNITS = {
-    "total_cable_m": "m",
-    "avg_cable_m": "m",
-    "endpoint_cable_m": "m",
-    "max_electric_m": "m",
-    "cable_cost": "USD",
-    "router_cost": "USD",
-    "total_cost": "USD",
-    "cost_per_endpoint": "USD/endpoint",
-    "power_w": "W",
-    "power_per_endpoint_w": "W/endpoint",
-}
-LATENCY_UNITS = {
-    "switch_delay_ns": "ns",
-    "cable_ns_per_m": "ns/m",
-    "injection_ns": "ns",
-    "max_latency_ns": "ns",
-    "avg_latency_ns": "ns",
-    "min_latency_ns": "ns",
-    "avg_hops": "router-to-router hops",
-    "max_hops": "router-to-router hops",
-}
+from topolab.physical import CostReport, LatencyReport
 
 
 def _float(text: str) -> float:
@@ -66,7 +46,7 @@ def _add_placement_args(p: argparse.ArgumentParser) -> None:
         metavar="RULE|FILE",
         help="family (default), sequential, or a file of 'router cabinet' lines",
     )
-    p.add_argument("--format", help="input file format when the extension does not say it")
+    add_input_format_flag(p)
     add_json_flag(p)
 
 
@@ -135,7 +115,7 @@ def cmd_cost(args: argparse.Namespace) -> int:
             "max_electric_m": args.max_electric,
             "router_radix": args.router_radix,
         }
-        print_json(json_document("cost", inputs, COST_UNITS, rep.to_dict()))
+        print_json(json_document("cost", inputs, CostReport.UNITS, rep.to_dict()))
         return 0
     summary = [
         ["network", net.spec or net.family],
@@ -192,7 +172,7 @@ def cmd_latency(args: argparse.Namespace) -> int:
             "cable_ns_per_m": args.cable_delay,
             "injection_ns": args.injection,
         }
-        print_json(json_document("latency", inputs, LATENCY_UNITS, rep.to_dict()))
+        print_json(json_document("latency", inputs, LatencyReport.UNITS, rep.to_dict()))
         return 0
     rows = [
         ["network", net.spec or net.family],
@@ -229,7 +209,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         ],
     )
     _add_placement_args(p)
-    p.add_argument("-o", "--output", help="write the placement as 'router cabinet' lines")
+    add_output_file_flag(p, "write the placement as 'router cabinet' lines")
     p.set_defaults(func=cmd_place)
 
     p = add_command(
@@ -276,7 +256,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     _add_placement_args(p)
     p.add_argument("--switch-delay", type=_float, default=60.0, metavar="NS", help="default 60")
-    p.add_argument("--routing", choices=["nearest", "fastest"], default="fastest")
+    p.add_argument(
+        "--routing",
+        choices=["nearest", "fastest"],
+        default="fastest",
+        help="the routing whose paths are timed: fastest (lowest latency, default) or nearest (fewest "
+        "hops), Fujiwara et al., IPDPS 2014, §II-E",
+    )
     p.add_argument("--cable-delay", type=_float, default=5.0, metavar="NS_PER_M", help="default 5")
     p.add_argument(
         "--injection", type=_float, default=300.0, metavar="NS", help="injection + ejection, default 300"

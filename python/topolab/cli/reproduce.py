@@ -11,11 +11,13 @@ from topolab._files import check_output_dir
 from topolab.cli.common import (
     add_command,
     add_json_flag,
+    add_output_dir_flag,
     add_progress_flag,
     json_document,
     positive_workers,
     print_json,
     print_table,
+    print_wrapped,
 )
 
 
@@ -53,8 +55,8 @@ def _print_setup(table: tuple[reproduce.SetupRow, ...]) -> None:
 
 
 def _print(result: reproduce.Reproduction) -> None:
-    print(result.title)
-    print(f"source: {result.source}" + ("  [quick: scaled-down subset]" if result.quick else ""))
+    print_wrapped(result.title)
+    print_wrapped(f"source: {result.source}" + ("  [quick: scaled-down subset]" if result.quick else ""))
     if result.setup_table:
         _print_setup(result.setup_table)
     setups = {s.column: s for s in result.setups}
@@ -62,8 +64,8 @@ def _print(result: reproduce.Reproduction) -> None:
     for column in dict.fromkeys(r.column for r in result.rows):
         s = setups[column]
         print()
-        print(f"== {column}: {s.spec}" if s.spec else f"== {column}")
-        print(f"   {s.details}")
+        print_wrapped(f"== {column}: {s.spec}" if s.spec else f"== {column}")
+        print_wrapped(s.details, "   ")
         mine = [r for r in result.rows if r.column == column]
         with_bound = any(r.bound is not None for r in mine)
         with_interval = any(r.interval is not None for r in mine)
@@ -86,24 +88,24 @@ def _print(result: reproduce.Reproduction) -> None:
         print_table(rows, header)
         for n in s.notes:
             note_ids.append(n)
-            print(f"   [{len(note_ids)}] {n}")
+            print_wrapped(f"[{len(note_ids)}] {n}", "   ")
     if result.notes:
         print()
         print("notes:")
         for n in result.notes:
-            print(f"   - {n}")
+            print_wrapped(f"- {n}", "   ")
 
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
     if args.list or not args.id:
+        listed = [{"id": rid, "title": reproduce.title(rid)} for rid in reproduce.available()]
         if args.json:
-            print_json([{"id": rid, "title": reproduce.title(rid)} for rid in reproduce.available()])
+            print_json(json_document("reproduce", {"list": True}, {}, {"reproductions": listed}))
             return 0
-        for rid in reproduce.available():
-            print(f"{rid:<15} {reproduce.title(rid)}")
+        print_table([[r["id"], r["title"]] for r in listed], ["id", "reproduces"])
         return 0
     if args.output:
-        args.output = check_output_dir("reproduce", "--output", args.output)
+        args.output = check_output_dir("reproduce", "--output-dir", args.output)
     execution = None
     if args.workers is not None or args.scheduler is not None or args.results is not None:
         from topolab.reproduce.cases import Execution
@@ -180,10 +182,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="PATH",
         help="keep each finished case here; an interrupted run resumes from it",
     )
-    p.add_argument(
-        "-o",
-        "--output",
-        metavar="DIR",
-        help="also write <id>.csv (rows), <id>_data.csv (figure points), <id>.json and <id>.png into DIR",
+    add_output_dir_flag(
+        p, "also write <id>.csv (rows), <id>_data.csv (figure points), <id>.json and <id>.png into DIR"
     )
     p.set_defaults(func=cmd_reproduce)

@@ -8,12 +8,17 @@ import sys
 
 import topolab
 from topolab import infiniband, routing
-from topolab._args import cli_float, cli_int
+from topolab._args import cli_int
 from topolab._files import check_output_dir, check_output_file, write_text
 from topolab.cli.common import (
     add_command,
+    add_deprecated_alias,
     add_failures_flag,
+    add_input_format_flag,
     add_json_flag,
+    add_load_resolution_flag,
+    add_output_dir_flag,
+    add_output_file_flag,
     add_progress_flag,
     add_seed_flag,
     json_document,
@@ -128,9 +133,9 @@ def print_infiniband(res: infiniband.InfinibandCheck, args: argparse.Namespace) 
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    args.output = check_output_dir("routing export", "--output", args.output)
+    args.output = check_output_dir("routing export", "--output-dir", args.output)
     net = network_from_argument(args.network, args.format, args.failures)
-    res = infiniband.export(net, args.routing, args.output, args.vl_budget)
+    res = infiniband.export(net, args.routing, args.output, args.vl_budget, progress=args.progress)
     print(f"wrote {', '.join(infiniband.FILES)} to {args.output}", file=sys.stderr)
     return print_infiniband(res, args)
 
@@ -238,7 +243,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         q.add_argument(
             "--routing", required=True, help="routing spec, e.g. min:vcs=hop, valiant, updown, dfsssp"
         )
-        q.add_argument("--format", help="input file format when the extension does not say it")
+        add_input_format_flag(q)
         add_failures_flag(q)
 
     q = add_command(
@@ -274,11 +279,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="also run the simulator's saturation search and print both figures",
     )
     add_seed_flag(q, "the simulation (with --simulate)")
-    q.add_argument(
+    add_deprecated_alias(
+        q,
         "--tolerance",
-        type=cli_float(0.0, 1.0),
-        default=0.02,
-        help="saturation search resolution (with --simulate)",
+        add_load_resolution_flag(q, 0.02, "with --simulate"),
     )
     add_json_flag(q)
     add_progress_flag(q)
@@ -299,11 +303,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         ],
     )
     common(q)
-    q.add_argument("-o", "--output", required=True, help="directory for the three files")
+    add_output_dir_flag(q, "directory for the three files", required=True)
     q.add_argument(
         "--vl-budget", type=cli_int(1, 15), default=8, help="data VLs per port: 1, 2, 4, 8 or 15 (default 8)"
     )
     add_json_flag(q)
+    add_progress_flag(q)
     q.set_defaults(func=cmd_export)
 
     q = add_command(
@@ -336,8 +341,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         ],
     )
     q.add_argument("network", help="topology spec or network file")
-    q.add_argument("--format", help="input file format when the extension does not say it")
-    q.add_argument("-o", "--output", required=True, help="directory for each engine's tables and log")
+    add_input_format_flag(q)
+    add_output_dir_flag(q, "directory for each engine's tables and log", required=True)
     q.add_argument("--engines", help="comma-separated OpenSM engines (default: every one but sssp)")
     q.add_argument(
         "--routings", help="comma-separated topolab routings to compare (default min,updown,dfsssp)"
@@ -364,5 +369,5 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=8,
         help="VLs available (default 8, Daryin & Korzh, JSFI 2014, §3)",
     )
-    q.add_argument("-o", "--output", help="write to this file instead of stdout")
+    add_output_file_flag(q, "write to this file instead of stdout")
     q.set_defaults(func=cmd_tables)

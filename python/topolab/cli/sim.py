@@ -12,8 +12,11 @@ from topolab._args import U64_MAX, bad, cli_float, cli_int, printable
 from topolab._files import check_output_file, figure_extensions, import_matplotlib, save_figure
 from topolab.cli.common import (
     add_command,
+    add_deprecated_alias,
     add_failures_flag,
+    add_input_format_flag,
     add_json_flag,
+    add_load_resolution_flag,
     add_progress_flag,
     add_seed_flag,
     json_document,
@@ -26,6 +29,7 @@ from topolab.defaults import DEFAULT_SEED
 from topolab.families import Param
 from topolab.sim import (
     SimResult,
+    Timeline,
     from_booksim,
     half_width,
     sim_params,
@@ -34,39 +38,6 @@ from topolab.sim import (
     timeline,
     traffic_patterns,
 )
-
-# Units of a timeline's numbers, for --json.
-TIMELINE_UNITS = {
-    "load": "flits/active endpoint/cycle",
-    "accepted": "flits/active endpoint/cycle",
-    "accepted_before": "flits/active endpoint/cycle",
-    "accepted_after": "flits/active endpoint/cycle",
-    "avg_latency": "cycles",
-    "p99_latency": "cycles",
-    "latency_before": "cycles",
-    "latency_after": "cycles",
-    "recovery_cycles": "cycles",
-    "dropped": "flits",
-    "in_flight": "flits",
-}
-
-# Units of the numbers of a run (SimResult), for --json.
-UNITS = {
-    "offered_load": "flits/active endpoint/cycle",
-    "accepted_throughput": "flits/active endpoint/cycle",
-    "injected_throughput": "flits/active endpoint/cycle",
-    "saturation_load": "flits/active endpoint/cycle (highest load a run carried)",
-    "saturated_load": "flits/active endpoint/cycle (lowest load above saturation_load a run saturated at)",
-    "saturation_throughput": "flits/active endpoint/cycle",
-    "accepted_throughput_ci95": "flits/active endpoint/cycle (95% confidence interval, batch means)",
-    "avg_latency": "cycles",
-    "avg_latency_ci95": "cycles (95% confidence interval, batch means)",
-    "p99_latency": "cycles",
-    "avg_network_latency": "cycles",
-    "avg_hops": "routers traversed",
-    "cycles": "cycles",
-    "wall_seconds": "s",
-}
 
 RESULT_KEYS = [
     "offered_load",
@@ -225,7 +196,7 @@ def _run_timeline(
     if args.json:
         inputs = _inputs(args, net, routing, traffic, load, seed, params)
         inputs.update(window=window, cycles=t.cycles)
-        print_json(json_document("sim --timeline", inputs, TIMELINE_UNITS, t.to_dict()))
+        print_json(json_document("sim --timeline", inputs, Timeline.UNITS, t.to_dict()))
     else:
         columns = ["start", "accepted", "avg_latency", "p99_latency", "dropped", "in_flight"]
         rows = [[_fmt(r[c]) for c in columns] for r in t.windows.to_dict(orient="records")]
@@ -309,7 +280,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
         title = f"{args.booksim}"
     else:
         if not args.network:
-            raise topolab.ParameterError("sim: give a network (spec or file) or --booksim CONFIG")
+            raise bad(
+                "sim",
+                "network",
+                args.network,
+                "a network (spec or file) or --booksim CONFIG",
+                message="sim: give a network (spec or file) or --booksim CONFIG",
+            )
         net = network_from_argument(args.network, args.format, args.failures)
         routing = args.routing or "min"
         traffic = args.traffic or "uniform"
@@ -345,7 +322,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
                 "saturation_throughput": df.attrs["saturation_throughput"],
                 "points": df.to_dict(orient="records"),
             }
-            print_json(json_document("sim --sweep", inputs, UNITS, out))
+            print_json(json_document("sim --sweep", inputs, SimResult.UNITS, out))
         else:
             rows = [[_with_interval(r, k) for k in RESULT_KEYS] for r in df.to_dict(orient="records")]
             print_table(rows, RESULT_KEYS)
@@ -368,7 +345,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     r: SimResult = simulate(net, routing, traffic, load, seed, progress=args.progress, **params)
     if args.json:
         inputs = _inputs(args, net, routing, traffic, load, seed, params)
-        print_json(json_document("sim", inputs, UNITS, r.to_dict()))
+        print_json(json_document("sim", inputs, SimResult.UNITS, r.to_dict()))
         return 0
     d = r.to_dict()
     rows = [[k, _with_interval(d, k)] for k in d if not k.endswith("_ci95")]
@@ -429,7 +406,7 @@ def _catalog_notes() -> str:
 
     routings = [with_params(r.name, r.param_defs) for r in topolab.routings() if r.simulator]
     patterns = [with_params(t.name, t.param_defs) for t in traffic_patterns()]
-    # Names are never split (at their hyphens: "oft-worst"), so the list can be searched.
+    # Names are never split (at their hyphens: "oft_worst"), so the list can be searched.
     wrap = lambda text: textwrap.fill(  # noqa: E731
         text, 100, initial_indent="  ", subsequent_indent="  ", break_on_hyphens=False
     )
@@ -462,7 +439,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         notes=_catalog_notes(),
     )
     p.add_argument("network", nargs="?", help="topology spec or network file (not needed with --booksim)")
-    p.add_argument("--format", help="input file format when the extension does not say it")
+    add_input_format_flag(p)
     add_failures_flag(p)
     p.add_argument("--routing", help="routing (default min; list below)")
     p.add_argument("--traffic", help="traffic pattern (default uniform; list below)")
@@ -480,9 +457,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="comma-separated loads for --sweep, every one run (default 0.1, 0.2, ... up to the first "
         "saturated one)",
     )
-    p.add_argument(
-        "--tolerance", type=cli_float(0.0, 1.0), default=0.01, help="bisection tolerance of --sweep"
-    )
+    add_deprecated_alias(p, "--tolerance", add_load_resolution_flag(p, 0.01, "of --sweep"))
     p.add_argument(
         "--plot", help="write the --sweep curve or the --timeline to this image file (png, pdf, svg)"
     )

@@ -10,6 +10,7 @@ from topolab._args import U32_MAX, cli_float, cli_int
 from topolab.cli.common import (
     add_command,
     add_failures_flag,
+    add_input_format_flag,
     add_json_flag,
     add_progress_flag,
     add_seed_flag,
@@ -145,7 +146,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("network", help="topology spec or network file")
     p.add_argument("jobs", nargs="+", metavar="JOB", help="workload spec, one per job (list below)")
-    p.add_argument("--format", help="input file format when the extension does not say it")
+    add_input_format_flag(p)
     add_failures_flag(p)
     p.add_argument("--routing", default="min", help="routing (default min; topolab sim --help lists them)")
     p.add_argument(

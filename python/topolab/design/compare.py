@@ -19,7 +19,7 @@ import math
 import time
 from typing import Any, Iterable, TextIO
 
-from topolab import _core
+from topolab._args import bad
 from topolab.comparison import (
     DEFAULT_ALLOWED_OVERSUBSCRIPTION,
     DEFAULT_ENDPOINTS,
@@ -93,14 +93,19 @@ def run_comparison(
         settings.tolerance,
         settings.families,
         oversubscription=settings.shown_oversubscription,
+        context="compare",
     )
     enumerate_s = time.perf_counter() - start
     if not designs:
-        raise _core.ParameterError(
-            f"compare: no design has radix <= {settings.radix} and "
+        raise bad(
+            "compare",
+            "endpoints",
+            settings.endpoints,
+            f"a count some design of radix <= {settings.radix} reaches within ±{settings.tolerance:.0%}",
+            message=f"compare: no design has radix <= {settings.radix} and "
             f"{settings.endpoints:,} endpoints ±{settings.tolerance:.0%}"
             + ("" if settings.families is None else f" among families {', '.join(settings.families)}")
-            + ": raise 'radix' or 'tolerance', or change 'endpoints' or 'families'"
+            + ": raise 'radix' or 'tolerance', or change 'endpoints' or 'families'",
         )
     chosen = designs if settings.per_family is None else shortlist(designs, settings.per_family)
     stream: TextIO | None = None
@@ -173,27 +178,32 @@ def run_comparison(
 def _check_execution(workers: Any, scheduler: Any, simulating: bool) -> None:
     """The runner's options, checked before anything is measured or shown."""
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise _core.ParameterError(
-            f"compare: parameter 'workers' = {workers!r} is not allowed: an integer >= 1 (processes "
-            "running the simulations)"
-        )
+        raise bad("compare", "workers", workers, "an integer >= 1 (processes running the simulations)")
     if (workers is not None or scheduler is not None) and not simulating:
         which = "scheduler" if scheduler is not None else "workers"
-        raise _core.ParameterError(
-            f"compare: parameter '{which}' = {scheduler if scheduler is not None else workers!r} is "
-            "not allowed without simulate: only the simulations run as jobs (the other measurements "
-            "use every core already)"
+        raise bad(
+            "compare",
+            which,
+            scheduler if scheduler is not None else workers,
+            "None without simulate: only the simulations run as jobs (the other measurements use "
+            "every core already)",
         )
     if isinstance(scheduler, str) and scheduler != "local" and ":" not in scheduler:
-        raise _core.ParameterError(
-            f"compare: parameter 'scheduler' = {scheduler!r} is not allowed: a Dask scheduler's "
-            "address such as 'tcp://host:8786', or 'local'"
+        raise bad(
+            "compare",
+            "scheduler",
+            scheduler,
+            "a Dask scheduler's address such as 'tcp://host:8786', or 'local'",
         )
     if scheduler is not None:
         try:
             import distributed  # noqa: F401
         except ImportError as err:
-            raise _core.ParameterError(
-                f"compare: parameter 'scheduler' = {scheduler!r} needs Dask: pip install "
-                f"'topolab[cluster]' ({err})"
+            raise bad(
+                "compare",
+                "scheduler",
+                scheduler,
+                "an address once Dask is installed (pip install 'topolab[cluster]')",
+                message=f"compare: parameter 'scheduler' = {scheduler!r} needs Dask: pip install "
+                f"'topolab[cluster]' ({err})",
             ) from err

@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable
 
 from topolab import _core
+from topolab._args import bad
 from topolab.comparison.settings import SHOWN_OVERSUBSCRIPTION
 
 if TYPE_CHECKING:
@@ -79,6 +80,8 @@ def enumerate_designs(
     families: Iterable[str] | str | None = None,
     oversubscription: float = DEFAULT_OVERSUBSCRIPTION,
     undersubscription: float = DEFAULT_UNDERSUBSCRIPTION,
+    *,
+    context: str = "enumerate_designs",
 ) -> list[Design]:
     """Every configuration of the given families (default: all) with radix <= ``radix`` and
     ``|endpoints' - endpoints| <= tolerance * endpoints``.
@@ -87,18 +90,19 @@ def enumerate_designs(
     (0.4: p up to 1.4x, as Besta & Hoefler, SC14, §V-E; 0 keeps only balanced designs; ``math.inf`` no limit);
     ``undersubscription`` how far below it (0.25: p >= 0.75x). The p = 1 tori, meshes and
     hypercubes of Besta & Hoefler, SC14, §III are kept whatever their balance. Deterministic order: families
-    in ``FAMILY_ORDER``, then the order of each family's parameter loops.
+    in ``FAMILY_ORDER``, then the order of each family's parameter loops. ``context`` names the
+    caller in errors (``compare`` for topolab.compare).
     """
-    radix = _int_param("radix", radix, 3, "an integer >= 3 (router ports)")
-    endpoints = _int_param("endpoints", endpoints, 1, "an integer >= 1")
-    tolerance = _float_param("tolerance", tolerance, 1.0, False, "a number from 0 to below 1")
+    radix = _int_param(context, "radix", radix, 3, "an integer >= 3 (router ports)")
+    endpoints = _int_param(context, "endpoints", endpoints, 1, "an integer >= 1")
+    tolerance = _float_param(context, "tolerance", tolerance, 1.0, False, "a number from 0 to below 1")
     oversubscription = _float_param(
-        "oversubscription", oversubscription, math.inf, True, "a number >= 0 (math.inf: no limit)"
+        context, "oversubscription", oversubscription, math.inf, True, "a number >= 0 (math.inf: no limit)"
     )
     undersubscription = _float_param(
-        "undersubscription", undersubscription, 1.0, True, "a number from 0 to 1"
+        context, "undersubscription", undersubscription, 1.0, True, "a number from 0 to 1"
     )
-    selected = _resolve_families(families)
+    selected = _resolve_families(context, families)
 
     slack = tolerance * endpoints
     # (radix, lo, hi, target, oversubscription, undersubscription): the family's rule keeps
@@ -203,9 +207,7 @@ def shortlist(designs: Iterable[Design], per_family: int = 4, keep: Iterable[str
     result keeps the enumeration order.
     """
     if isinstance(per_family, bool) or not isinstance(per_family, numbers.Integral) or per_family < 1:
-        raise _core.ParameterError(
-            f"shortlist: parameter 'per_family' = {per_family!r} is not allowed: an integer >= 1"
-        )
+        raise bad("shortlist", "per_family", per_family, "an integer >= 1")
     designs = list(designs)
     keep = set(keep)
     position = {id(d): i for i, d in enumerate(designs)}
@@ -295,29 +297,23 @@ def check_design(design: Design, network: Network | None = None) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 
 
-def _bad(name: str, value: Any, allowed: str) -> _core.ParameterError:
-    return _core.ParameterError(
-        f"enumerate_designs: parameter '{name}' = {value!r} is not allowed: {allowed}"
-    )
-
-
-def _int_param(name: str, value: Any, least: int, allowed: str) -> int:
+def _int_param(context: str, name: str, value: Any, least: int, allowed: str) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < least:
-        raise _bad(name, value, allowed)
+        raise bad(context, name, value, allowed)
     return int(value)
 
 
-def _float_param(name: str, value: Any, hi: float, hi_allowed: bool, allowed: str) -> float:
+def _float_param(context: str, name: str, value: Any, hi: float, hi_allowed: bool, allowed: str) -> float:
     """A number from 0 to ``hi`` (``hi`` itself only when ``hi_allowed``)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or math.isnan(value):
-        raise _bad(name, value, allowed)
+        raise bad(context, name, value, allowed)
     value = float(value)
     if value < 0 or value > hi or (value == hi and not hi_allowed):
-        raise _bad(name, value, allowed)
+        raise bad(context, name, value, allowed)
     return value
 
 
-def _resolve_families(families: Iterable[str] | str | None) -> set[str]:
+def _resolve_families(context: str, families: Iterable[str] | str | None) -> set[str]:
     if families is None:
         return set(ENUMERATED)
     if isinstance(families, str):
@@ -328,14 +324,15 @@ def _resolve_families(families: Iterable[str] | str | None) -> set[str]:
             aliases[name] = f["name"]
     selected = set()
     for given in families:
-        name = aliases.get(str(given).strip().lower())
+        name = aliases.get(_core.canonical_name(str(given).strip()))
         if name is None or name not in ENUMERATED:
-            raise _bad(
+            raise bad(
+                context,
                 "families",
                 given,
                 "family names (or aliases) among " + ", ".join(f for f in FAMILY_ORDER if f in ENUMERATED),
             )
         selected.add(name)
     if not selected:
-        raise _bad("families", families, "at least one family name")
+        raise bad(context, "families", families, "at least one family name")
     return selected

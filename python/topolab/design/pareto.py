@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Mapping
 
 import numpy as np
 
-from topolab import _core
+from topolab._args import bad
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -42,8 +42,12 @@ def used_objectives(df: pd.DataFrame, objectives: Mapping[str, str] | None = Non
     used = {}
     for column, sense in objectives.items():
         if sense not in ("min", "max"):
-            raise _core.ParameterError(
-                f"pareto: objective '{column}' = {sense!r} is not allowed: 'min' or 'max'"
+            raise bad(
+                "pareto",
+                column,
+                sense,
+                "'min' or 'max'",
+                message=(f"pareto: objective '{column}' = {sense!r} is not allowed: 'min' or 'max'"),
             )
         if column in df.columns and _numeric(df[column]).notna().any():
             used[column] = sense
@@ -60,7 +64,7 @@ def pareto_layers(
     import pandas as pd
 
     if nan not in ("worst", "exclude"):
-        raise _core.ParameterError(f"pareto: parameter 'nan' = {nan!r} is not allowed: 'worst' or 'exclude'")
+        raise bad("pareto", "nan", nan, "'worst' or 'exclude'")
     used = used_objectives(df, objectives)
     layers = pd.Series(pd.array([pd.NA] * len(df), dtype="Int64"), index=df.index)
     if len(df) == 0:

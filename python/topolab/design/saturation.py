@@ -70,6 +70,7 @@ import math
 from typing import Any, Callable
 
 from topolab import _core
+from topolab._args import bad
 from topolab.defaults import DEFAULT_SEED
 
 # The search stops when the highest load not saturated and the lowest saturated are this close;
@@ -145,15 +146,9 @@ def search(
     ``tolerance`` saturates), ``saturated_load`` (lowest load saturated, None when 1 is
     carried) and ``runs``: (load, result) by increasing load."""
     if not 0 < tolerance < 1:
-        raise _core.ParameterError(
-            f"saturation search: parameter 'tolerance' = {tolerance!r} is not allowed: a load "
-            "difference above 0 and below 1"
-        )
+        raise bad("saturation search", "tolerance", tolerance, "a load difference above 0 and below 1")
     if not 0 <= shortfall < 1:
-        raise _core.ParameterError(
-            f"saturation search: parameter 'shortfall' = {shortfall!r} is not allowed: a "
-            "fraction from 0 to below 1"
-        )
+        raise bad("saturation search", "shortfall", shortfall, "a fraction from 0 to below 1")
     runs: dict[float, Any] = {}
     lo, hi = 0.0, math.inf
     load = 1.0 if start is None or not math.isfinite(start) else min(1.0, max(tolerance, start))

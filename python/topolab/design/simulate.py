@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from topolab import _core
+from topolab._args import bad
 
 if TYPE_CHECKING:
     from topolab.design.compare import CompareSettings
@@ -205,9 +206,11 @@ def _vcs_needed(net: Network, routing: str, diameter: int | None = None) -> int:
 
         diameter = analyze(net, progress=False).diameter
     if diameter is None:
-        raise _core.ParameterError(
-            f"simulate: parameter 'network' = {net.spec or net.family!r} is not allowed: "
-            "a connected network (hop-indexed VCs need its diameter)"
+        raise bad(
+            "simulate",
+            "network",
+            net.spec or net.family,
+            "a connected network (hop-indexed VCs need its diameter)",
         )
     return max(4, diameter * (1 if routing == "min" else 2))
 

@@ -24,7 +24,6 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterable
 
 from topolab._args import bad, quote
-from topolab._core import ParameterError
 from topolab.experiment.grid import Point
 from topolab.experiment.store import META_COLUMNS
 
@@ -139,9 +138,13 @@ def ensure_picklable(fn: Callable, kind: str) -> None:
     try:
         pickle.dumps(fn)
     except Exception as err:  # noqa: BLE001 - pickle raises several types
-        raise ParameterError(
-            f"kind '{kind}': its function cannot be sent to worker processes ({err}); define it at "
-            "module level, or run with workers=1 (in this process)"
+        raise bad(
+            "run_experiment",
+            "kind",
+            kind,
+            "a kind whose function pickles (defined at module level), or workers=1",
+            message=f"kind '{kind}': its function cannot be sent to worker processes ({err}); define it "
+            "at module level, or run with workers=1 (in this process)",
         ) from err
 
 
@@ -282,23 +285,40 @@ def probe_scheduler(address: str, timeout: float | None = None) -> str:
             while len(head) < 8:
                 chunk = sock.recv(8 - len(head))
                 if not chunk:
-                    raise ParameterError(
-                        f"{where}: the server there closed the connection; not a Dask scheduler"
+                    raise bad(
+                        "scheduler",
+                        "scheduler",
+                        address,
+                        SCHEDULER_ALLOWED,
+                        message=f"{where}: the server there closed the connection; not a Dask scheduler",
                     )
                 head += chunk
     except socket.timeout:
-        raise ParameterError(
-            f"{where}: no Dask scheduler answered within {timeout:g} s (a server accepted the "
-            "connection but sent no greeting)"
+        raise bad(
+            "scheduler",
+            "scheduler",
+            address,
+            SCHEDULER_ALLOWED,
+            message=f"{where}: no Dask scheduler answered within {timeout:g} s (a server accepted the "
+            "connection but sent no greeting)",
         ) from None
     except OSError as err:
-        raise ParameterError(
-            f"{where}: cannot connect to a Dask scheduler there ({err.strerror or err})"
+        raise bad(
+            "scheduler",
+            "scheduler",
+            address,
+            SCHEDULER_ALLOWED,
+            message=f"{where}: cannot connect to a Dask scheduler there ({err.strerror or err})",
         ) from None
     (length,) = struct.unpack("<Q", head)
     if length > MAX_GREETING_BYTES:
-        raise ParameterError(
-            f"{where}: the server there is not a Dask scheduler (it began its answer with {quote(head)})"
+        raise bad(
+            "scheduler",
+            "scheduler",
+            address,
+            SCHEDULER_ALLOWED,
+            message=f"{where}: the server there is not a Dask scheduler (it began its answer with "
+            f"{quote(head)})",
         )
     return address
 
@@ -314,8 +334,12 @@ def run_dask(
         from distributed.client import FutureCancelledError
         from distributed.scheduler import KilledWorker
     except ImportError as err:
-        raise ParameterError(
-            f"scheduler = {scheduler!r} needs Dask: pip install 'topolab[cluster]' ({err})"
+        raise bad(
+            "run_experiment",
+            "scheduler",
+            scheduler,
+            "an address once Dask is installed (pip install 'topolab[cluster]')",
+            message=f"scheduler = {scheduler!r} needs Dask: pip install 'topolab[cluster]' ({err})",
         ) from err
 
     owned: list[Any] = []
@@ -333,9 +357,13 @@ def run_dask(
             target: Any = cluster
         elif isinstance(scheduler, str):
             if workers is not None:
-                raise ParameterError(
-                    f"workers = {workers} cannot be combined with scheduler = {quote(scheduler)}: "
-                    "a cluster has its own workers (workers applies to local runs and scheduler 'local')"
+                raise bad(
+                    "run_experiment",
+                    "workers",
+                    workers,
+                    "None with a scheduler address (a cluster has its own workers)",
+                    message=f"workers = {workers} cannot be combined with scheduler = {quote(scheduler)}: "
+                    "a cluster has its own workers (workers applies to local runs and scheduler 'local')",
                 )
             target = probe_scheduler(scheduler)
         elif hasattr(scheduler, "scheduler_address"):
@@ -347,8 +375,12 @@ def run_dask(
         except (OSError, TimeoutError, ValueError) as err:  # ValueError: a malformed inproc address
             for thing in owned:
                 thing.close()
-            raise ParameterError(
-                f"scheduler = {quote(scheduler)}: cannot connect to a Dask scheduler there ({err})"
+            raise bad(
+                "run_experiment",
+                "scheduler",
+                scheduler,
+                SCHEDULER_ALLOWED,
+                message=f"scheduler = {quote(scheduler)}: cannot connect to a Dask scheduler there ({err})",
             ) from err
         owned.insert(0, client)
 

@@ -16,6 +16,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from topolab._args import bad, in_context
 from topolab._core import ParameterError
 from topolab.experiment.kinds import get_kind
 from topolab.experiment.spec import Experiment, canonical_json
@@ -55,7 +56,7 @@ def expand(exp: Experiment, *, check: bool = True) -> list[Point]:
         try:
             kind = get_kind(exp.kind)
         except ParameterError as err:
-            raise ParameterError(f"experiment {exp.source}: {err}") from err
+            raise in_context(f"experiment {exp.source}", err) from err
     names = list(exp.axes)
     points: list[Point] = []
     seen: dict[str, int] = {}
@@ -65,17 +66,21 @@ def expand(exp: Experiment, *, check: bool = True) -> list[Point]:
             index = len(points)
             pid = point_id(exp.kind, params)
             if pid in seen:
-                raise ParameterError(
-                    f"experiment {exp.source}: points {seen[pid]} and {index} are the same "
-                    f"({_show(params)}); each point must differ (check [[cases]] for repeats)"
+                raise bad(
+                    f"experiment {exp.source}",
+                    "cases",
+                    _show(params),
+                    "points that each differ",
+                    message=f"experiment {exp.source}: points {seen[pid]} and {index} are the same "
+                    f"({_show(params)}); each point must differ (check [[cases]] for repeats)",
                 )
             seen[pid] = index
             if kind is not None:
                 try:
                     kind.check(params)
                 except ParameterError as err:
-                    raise ParameterError(
-                        f"experiment {exp.source}, point {index} ({_show(params)}): {err}"
+                    raise in_context(
+                        f"experiment {exp.source}, point {index} ({_show(params)})", err
                     ) from err
             points.append(Point(index, pid, exp.kind, params))
     return points

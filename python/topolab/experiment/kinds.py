@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Union
 
-from topolab._core import ParameterError
+from topolab._args import bad, quote
 from topolab.defaults import DEFAULT_CATALOG, DEFAULT_FLOOR, DEFAULT_SEED
 
 RunPoint = Callable[[dict], dict]
@@ -57,13 +57,23 @@ class Kind:
         if self.params is not None:
             for key in params:
                 if key not in self.params:
-                    raise ParameterError(
-                        f"kind '{self.name}' does not take parameter '{key}' "
-                        f"(valid parameters: {', '.join(self.params)})"
+                    raise bad(
+                        f"kind '{self.name}'",
+                        key,
+                        params[key],
+                        f"one of the parameters {', '.join(self.params)}",
+                        message=f"kind '{self.name}' does not take parameter '{key}' "
+                        f"(valid parameters: {', '.join(self.params)})",
                     )
         for key in self.required:
             if key not in params:
-                raise ParameterError(f"kind '{self.name}' needs parameter '{key}'")
+                raise bad(
+                    f"kind '{self.name}'",
+                    key,
+                    None,
+                    "a value (the parameter is required)",
+                    message=f"kind '{self.name}' needs parameter '{key}'",
+                )
         if self.validate is not None:
             if "validate" not in self._resolved:
                 self._resolved["validate"] = resolve(self.validate, f"kind '{self.name}' validate")
@@ -84,13 +94,19 @@ def register_kind(
 ) -> Kind:
     """Registers (or replaces) a kind under ``name``; see the module docstring."""
     if not name or ":" in name:
-        raise ParameterError(f"register_kind: name {name!r} is not allowed: a non-empty name without ':'")
+        raise bad("register_kind", "name", name, "a non-empty name without ':'")
     required = tuple(required)
     params = None if params is None else tuple(params)
     if params is not None:
         missing = [r for r in required if r not in params]
         if missing:
-            raise ParameterError(f"register_kind '{name}': required {missing} are not in params")
+            raise bad(
+                f"register_kind '{name}'",
+                "required",
+                missing,
+                "names among params",
+                message=f"register_kind '{name}': required {missing} are not in params",
+            )
     kind = Kind(name, run_point, params, required, validate, summary)
     KINDS[name] = kind
     return kind
@@ -111,12 +127,14 @@ def get_kind(name: str) -> Kind:
     plugin = _entry_point(name)
     if plugin is not None:
         return plugin
-    from topolab._args import quote
-
-    raise ParameterError(
-        f"kind {quote(name)} is not registered (registered kinds: {', '.join(sorted(KINDS)) or 'none'}; "
-        f"more come from packages declaring the entry-point group '{ENTRY_POINT_GROUP}', and "
-        "register_kind adds one in Python code)"
+    raise bad(
+        "experiment",
+        "kind",
+        name,
+        f"a registered kind: {', '.join(sorted(KINDS)) or 'none'}",
+        message=f"kind {quote(name)} is not registered (registered kinds: "
+        f"{', '.join(sorted(KINDS)) or 'none'}; more come from packages declaring the entry-point group "
+        f"'{ENTRY_POINT_GROUP}', and register_kind adds one in Python code)",
     )
 
 
@@ -128,12 +146,20 @@ def _entry_point(name: str) -> Kind | None:
     try:
         target = found[0].load()
     except Exception as err:  # noqa: BLE001 - a broken plugin is reported, whatever it raised
-        raise ParameterError(f"{what}: cannot be loaded: {type(err).__name__}: {err}") from err
+        raise bad(
+            what,
+            "kind",
+            name,
+            "an entry point that loads",
+            message=(f"{what}: cannot be loaded: {type(err).__name__}: {err}"),
+        ) from err
     if isinstance(target, Kind):
         KINDS[name] = target
         return target
     if not callable(target):
-        raise ParameterError(f"{what}: is neither a Kind nor a callable")
+        raise bad(
+            what, "kind", name, "a Kind or a callable", message=f"{what}: is neither a Kind nor a callable"
+        )
     return register_kind(name, target, summary=f"from the entry point {found[0].value}")
 
 
@@ -142,15 +168,27 @@ def resolve(target: Callable | str, what: str) -> Callable:
         return target
     module_name, _, attr = str(target).partition(":")
     if not module_name or not attr:
-        raise ParameterError(f"{what}: {target!r} is not an import path 'module:function'")
+        raise bad(
+            what,
+            "target",
+            target,
+            "an import path 'module:function'",
+            message=(f"{what}: {target!r} is not an import path 'module:function'"),
+        )
     try:
         obj: Any = importlib.import_module(module_name)
         for part in attr.split("."):
             obj = getattr(obj, part)
     except (ImportError, AttributeError) as err:
-        raise ParameterError(f"{what}: cannot import {target!r}: {err}") from err
+        raise bad(
+            what,
+            "target",
+            target,
+            "an import path 'module:function' that imports",
+            message=(f"{what}: cannot import {target!r}: {err}"),
+        ) from err
     if not callable(obj):
-        raise ParameterError(f"{what}: {target!r} is not callable")
+        raise bad(what, "target", target, "a callable", message=f"{what}: {target!r} is not callable")
     return obj
 
 
@@ -301,9 +339,11 @@ def check_exchange_point(params: dict) -> None:
 
     for key in ("exchange", "routing"):
         if key in params and not isinstance(params[key], str):
-            raise ParameterError(
-                f"kind 'exchange': parameter '{key}' = {params[key]!r} is not allowed: a name, e.g. "
-                + ("'alltoall' or 'nn3d:packets=64'" if key == "exchange" else "'min'")
+            raise bad(
+                "kind 'exchange'",
+                key,
+                params[key],
+                "a name, e.g. " + ("'alltoall' or 'nn3d:packets=64'" if key == "exchange" else "'min'"),
             )
     int_arg("exchange", "seed", params.get("seed", DEFAULT_SEED))
     _core.check_sim_params({k: v for k, v in params.items() if k not in EXCHANGE_POINT_KEYS})
@@ -344,7 +384,13 @@ def _without_params(results: dict, params: dict) -> dict:
 def _flag(params: dict, name: str, default: bool = False) -> bool:
     value = params.get(name, default)
     if not isinstance(value, bool):
-        raise ParameterError(f"parameter '{name}' = {value!r} is not allowed: true or false")
+        raise bad(
+            "experiment",
+            name,
+            value,
+            "true or false",
+            message=(f"parameter '{name}' = {value!r} is not allowed: true or false"),
+        )
     return value
 
 
@@ -483,9 +529,7 @@ def latency_point(params: dict) -> dict:
 def check_latency_point(params: dict) -> None:
     routing = params.get("routing", "fastest")
     if routing not in ("fastest", "nearest"):
-        raise ParameterError(
-            f"kind 'latency': parameter 'routing' = {routing!r} is not allowed: fastest or nearest"
-        )
+        raise bad("kind 'latency'", "routing", routing, "fastest or nearest")
 
 
 def check_analyze_point(params: dict) -> None:

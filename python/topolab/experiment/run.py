@@ -8,8 +8,7 @@ import tempfile
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from topolab._args import bool_arg, opt_int_arg, path_arg
-from topolab._core import ParameterError
+from topolab._args import bad, bool_arg, opt_int_arg, path_arg
 from topolab._files import check_output_dir
 from topolab.experiment.execute import default_workers, ensure_picklable, run_dask, run_local
 from topolab.experiment.grid import Point, expand
@@ -128,7 +127,13 @@ def load_results(path: PathLike) -> pd.DataFrame:
     experiment file is not needed)."""
     store = ResultStore(path, create=False)
     if not store.path.is_dir():
-        raise ParameterError(f"load_results: {store.path} is not a results directory")
+        raise bad(
+            "load_results",
+            "path",
+            str(store.path),
+            "a results directory",
+            message=f"load_results: {store.path} is not a results directory",
+        )
     records = sorted(store.records().values(), key=lambda r: (r["finished_at"], r["point_id"]))
     return _frame([(None, r["params"], r) for r in records])
 

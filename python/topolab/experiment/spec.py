@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Union
 
 from topolab._args import bad, path_arg, quote
-from topolab._core import FileError, FormatError, ParameterError
+from topolab._core import FileError, FormatError
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -152,13 +152,21 @@ def parse_experiment(
     where = f"experiment {source}"
     for key in data:
         if key not in TOP_LEVEL_KEYS:
-            raise ParameterError(
-                f"{where}: unknown key {quote(key)} (valid keys: {', '.join(TOP_LEVEL_KEYS)})"
+            raise bad(
+                where,
+                "key",
+                key,
+                f"one of the keys {', '.join(TOP_LEVEL_KEYS)}",
+                message=f"{where}: unknown key {quote(key)} (valid keys: {', '.join(TOP_LEVEL_KEYS)})",
             )
     kind = data.get("kind")
     if not isinstance(kind, str) or not kind:
-        raise ParameterError(
-            f"{where}: 'kind' = {quote(kind)} is not allowed: the name of a point kind, e.g. 'info'"
+        raise bad(
+            where,
+            "kind",
+            kind,
+            "the name of a point kind, e.g. 'info'",
+            message=f"{where}: 'kind' = {quote(kind)} is not allowed: the name of a point kind, e.g. 'info'",
         )
     exp_name = _text(data, "name", where) or name
     description = _text(data, "description", where)
@@ -166,7 +174,13 @@ def parse_experiment(
     if "results" in data:
         text = _text(data, "results", where)
         if not text:
-            raise ParameterError(f"{where}: 'results' must be a directory path")
+            raise bad(
+                where,
+                "results",
+                text,
+                "a directory path",
+                message=f"{where}: 'results' must be a directory path",
+            )
         results = pathlib.Path(text)
         if base_dir is not None and not results.is_absolute():
             results = base_dir / results
@@ -183,16 +197,26 @@ def parse_experiment(
     for section, keys in (("fixed", fixed), ("axes", axes), ("cases", {k for c in cases for k in c})):
         for key in keys:
             if key in owners:
-                raise ParameterError(
-                    f"{where}: parameter '{key}' is given in both [{owners[key]}] and [{section}]; "
-                    "give each parameter in one place"
+                raise bad(
+                    where,
+                    key,
+                    section,
+                    "a parameter given in one place",
+                    message=f"{where}: parameter '{key}' is given in both [{owners[key]}] and [{section}]; "
+                    "give each parameter in one place",
                 )
             owners[key] = section
 
     count = max(len(cases), 1) * math.prod(len(v) for v in axes.values())
     if count > MAX_POINTS:
         sizes = ", ".join(f"{k}: {len(v)}" for k, v in axes.items())
-        raise ParameterError(f"{where}: {count} points ({sizes}) is more than the {MAX_POINTS} allowed")
+        raise bad(
+            where,
+            "axes",
+            sizes,
+            f"at most {MAX_POINTS} points",
+            message=f"{where}: {count} points ({sizes}) is more than the {MAX_POINTS} allowed",
+        )
     return Experiment(
         name=exp_name,
         kind=kind,
@@ -212,19 +236,30 @@ def axis_values(spec: Any, where: str) -> list[Any]:
     elif isinstance(spec, (list, tuple)):
         values = list(spec)
     else:
-        raise ParameterError(
-            f"{where} = {quote(spec)} is not allowed: a list of values, or a range "
-            "{start, stop, step} / {start, stop, num}; a single value goes in [fixed]"
+        raise bad(
+            where,
+            where,
+            spec,
+            "a list of values, or a range {start, stop, step} / {start, stop, num}; a single value "
+            "goes in [fixed]",
+            message=f"{where} = {quote(spec)} is not allowed: a list of values, or a range "
+            "{start, stop, step} / {start, stop, num}; a single value goes in [fixed]",
         )
     if not values:
-        raise ParameterError(f"{where} is empty: an axis needs at least one value")
+        raise bad(
+            where,
+            where,
+            values,
+            "at least one value",
+            message=f"{where} is empty: an axis needs at least one value",
+        )
     seen = set()
     for value in values:
         _check_value(value, where)
         # Canonical text, not ==: 1 and 1.0 are different parameter values (see grid.point_id).
         key = canonical_json(value)
         if key in seen:
-            raise ParameterError(f"{where} lists {quote(value)} twice")
+            raise bad(where, where, value, "each value once", message=f"{where} lists {quote(value)} twice")
         seen.add(key)
     return values
 
@@ -238,33 +273,69 @@ def canonical_json(value: Any) -> str:
 def _range_values(spec: Mapping[str, Any], where: str) -> list[Any]:
     for key in spec:
         if key not in RANGE_KEYS:
-            raise ParameterError(f"{where}: unknown range key {quote(key)} (valid: {', '.join(RANGE_KEYS)})")
+            raise bad(
+                where,
+                "range key",
+                key,
+                f"one of {', '.join(RANGE_KEYS)}",
+                message=f"{where}: unknown range key {quote(key)} (valid: {', '.join(RANGE_KEYS)})",
+            )
     for key in ("start", "stop"):
         if key not in spec:
-            raise ParameterError(f"{where}: a range needs '{key}'")
+            raise bad(where, key, None, "a number", message=f"{where}: a range needs '{key}'")
     if ("step" in spec) == ("num" in spec):
-        raise ParameterError(f"{where}: a range needs exactly one of 'step' and 'num'")
+        raise bad(
+            where,
+            "step",
+            spec.get("step"),
+            "exactly one of 'step' and 'num'",
+            message=f"{where}: a range needs exactly one of 'step' and 'num'",
+        )
     for key, value in spec.items():
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise ParameterError(f"{where}: range '{key}' = {quote(value)} is not allowed: a finite number")
+            raise bad(
+                where,
+                key,
+                value,
+                "a finite number",
+                message=(f"{where}: range '{key}' = {quote(value)} is not allowed: a finite number"),
+            )
     start, stop = spec["start"], spec["stop"]
     if "num" in spec:
         num = spec["num"]
         if not isinstance(num, int) or not 1 <= num <= MAX_POINTS:
-            raise ParameterError(
-                f"{where}: range 'num' = {quote(num)} is not allowed: an integer from 1 to {MAX_POINTS}"
+            raise bad(
+                where,
+                "num",
+                num,
+                f"an integer from 1 to {MAX_POINTS}",
+                message=(
+                    f"{where}: range 'num' = {quote(num)} is not allowed: an integer from 1 to {MAX_POINTS}"
+                ),
             )
         if num == 1:
             return [start]
         return [_tidy(start + (stop - start) * i / (num - 1)) for i in range(num)]
     step = spec["step"]
     if step == 0 or (stop - start) * step < 0:
-        raise ParameterError(
-            f"{where}: range 'step' = {step!r} is not allowed: nonzero and pointing from start to stop"
+        raise bad(
+            where,
+            "step",
+            step,
+            "nonzero and pointing from start to stop",
+            message=(
+                f"{where}: range 'step' = {step!r} is not allowed: nonzero and pointing from start to stop"
+            ),
         )
     count = int(math.floor((stop - start) / step + 1e-9)) + 1
     if count > MAX_POINTS:
-        raise ParameterError(f"{where}: the range has {count} values, more than the {MAX_POINTS} allowed")
+        raise bad(
+            where,
+            "step",
+            step,
+            f"a step giving at most {MAX_POINTS} values",
+            message=(f"{where}: the range has {count} values, more than the {MAX_POINTS} allowed"),
+        )
     if all(isinstance(spec[k], int) for k in ("start", "stop", "step")):
         return [start + i * step for i in range(count)]
     return [_tidy(start + i * step) for i in range(count)]
@@ -284,36 +355,66 @@ def _check_value(value: Any, where: str) -> None:
         item, depth = stack.pop()
         items += 1
         if items > MAX_VALUE_ITEMS:
-            raise ParameterError(f"{where}: a value of more than {MAX_VALUE_ITEMS} items is not allowed")
+            raise bad(
+                where,
+                where,
+                value,
+                f"at most {MAX_VALUE_ITEMS} items",
+                message=(f"{where}: a value of more than {MAX_VALUE_ITEMS} items is not allowed"),
+            )
         if isinstance(item, (list, tuple)):
             if depth >= MAX_VALUE_DEPTH:
-                raise ParameterError(
-                    f"{where}: lists nest more than {MAX_VALUE_DEPTH} levels deep: values are "
-                    "strings, numbers, booleans or (not too deeply) nested lists of them"
+                raise bad(
+                    where,
+                    where,
+                    value,
+                    f"lists nested at most {MAX_VALUE_DEPTH} levels deep",
+                    message=f"{where}: lists nest more than {MAX_VALUE_DEPTH} levels deep: values are "
+                    "strings, numbers, booleans or (not too deeply) nested lists of them",
                 )
             stack.extend((x, depth + 1) for x in item)
         elif not (item is None or isinstance(item, (bool, int, float, str))):
-            raise ParameterError(
-                f"{where} = {quote(value)} is not allowed: "
-                "parameter values are strings, numbers, booleans or lists of them"
+            raise bad(
+                where,
+                where,
+                value,
+                "parameter values are strings, numbers, booleans or lists of them",
+                message=f"{where} = {quote(value)} is not allowed: "
+                "parameter values are strings, numbers, booleans or lists of them",
             )
 
 
 def _text(data: Mapping[str, Any], key: str, where: str) -> str:
     value = data.get(key, "")
     if not isinstance(value, str):
-        raise ParameterError(f"{where}: '{key}' = {quote(value)} is not allowed: a string")
+        raise bad(
+            where,
+            key,
+            value,
+            "a string",
+            message=f"{where}: '{key}' = {quote(value)} is not allowed: a string",
+        )
     return value
 
 
 def _table(data: Mapping[str, Any], key: str, where: str) -> dict[str, Any]:
     value = data.get(key, {})
     if not isinstance(value, Mapping):
-        raise ParameterError(f"{where}: '{key}' must be a table of parameters, not {quote(value)}")
+        raise bad(
+            where,
+            key,
+            value,
+            "a table of parameters",
+            message=(f"{where}: '{key}' must be a table of parameters, not {quote(value)}"),
+        )
     for name in value:
         if not isinstance(name, str) or not name:
-            raise ParameterError(
-                f"{where}: {key} has a parameter name {quote(name)}: names are non-empty strings"
+            raise bad(
+                where,
+                key,
+                name,
+                "parameter names that are non-empty strings",
+                message=(f"{where}: {key} has a parameter name {quote(name)}: names are non-empty strings"),
             )
     return dict(value)
 
@@ -322,16 +423,32 @@ def _cases(value: Any, where: str) -> list[dict[str, Any]]:
     if value is None:
         return []
     if not isinstance(value, list) or not value:
-        raise ParameterError(f"{where}: 'cases' must be a non-empty list of tables ([[cases]] in TOML)")
+        raise bad(
+            where,
+            "cases",
+            value,
+            "a non-empty list of tables ([[cases]] in TOML)",
+            message=(f"{where}: 'cases' must be a non-empty list of tables ([[cases]] in TOML)"),
+        )
     cases = []
     for i, case in enumerate(value):
         if not isinstance(case, Mapping) or not case:
-            raise ParameterError(
-                f"{where}: cases[{i}] must be a non-empty table of parameters, not {quote(case)}"
+            raise bad(
+                where,
+                f"cases[{i}]",
+                case,
+                "a non-empty table of parameters",
+                message=(f"{where}: cases[{i}] must be a non-empty table of parameters, not {quote(case)}"),
             )
         for key, item in case.items():
             if not isinstance(key, str) or not key:
-                raise ParameterError(f"{where}: cases[{i}] has a parameter name {quote(key)}")
+                raise bad(
+                    where,
+                    f"cases[{i}]",
+                    key,
+                    "parameter names that are non-empty strings",
+                    message=(f"{where}: cases[{i}] has a parameter name {quote(key)}"),
+                )
             _check_value(item, f"{where}: cases[{i}].{key}")
         cases.append(dict(case))
     return cases

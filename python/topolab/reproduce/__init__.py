@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from topolab._args import bad
 from topolab._files import atomic_write, import_matplotlib, write_text
 from topolab.display import Summarized
 
@@ -191,19 +192,29 @@ def run(
     declared as cases (``cases_based()``). ``progress``: a bar on stderr counting the long calls
     (simulations, latency and analysis runs) with their rate and the current one's stage
     (default: when stderr is a terminal)."""
-    from topolab import _core
     from topolab.progress import Progress
 
     module = _module(rid)
     if quick and full:
-        raise _core.ParameterError("reproduce: 'quick' and 'full' are not allowed together: choose one")
+        raise bad(
+            "reproduce",
+            "full",
+            full,
+            "False with quick: one of quick and full",
+            message="reproduce: 'quick' and 'full' are not allowed together: choose one",
+        )
     scale: dict[str, Any] = {}
     if full or execution is not None:
         if not getattr(module, "RUNS_CASES", False):
             why = getattr(module, "NO_CASES", "")
-            raise _core.ParameterError(
-                f"reproduce: parameter 'id' = '{rid}' is not allowed with --full, --workers, --scheduler "
-                f"or --results{f' ({why})' if why else ''}: they apply to {', '.join(cases_based())}"
+            raise bad(
+                "reproduce",
+                "id",
+                rid,
+                f"with --full, --workers, --scheduler or --results: one of {', '.join(cases_based())}",
+                message=f"reproduce: parameter 'id' = '{rid}' is not allowed with --full, --workers, "
+                f"--scheduler or --results{f' ({why})' if why else ''}: they apply to "
+                f"{', '.join(cases_based())}",
             )
         scale = {"full": full, "execution": execution}
     with Progress(f"reproduce {rid}", unit="run", enabled=progress, counts_calls=True):
@@ -275,10 +286,6 @@ def _cell(value: Any) -> Any:
 
 
 def _module(rid: str) -> Any:
-    from topolab import _core
-
     if rid not in REGISTRY:
-        raise _core.ParameterError(
-            f"reproduce: parameter 'id' = '{rid}' is not allowed: one of {', '.join(REGISTRY)}"
-        )
+        raise bad("reproduce", "id", rid, f"one of {', '.join(REGISTRY)}")
     return importlib.import_module(REGISTRY[rid])

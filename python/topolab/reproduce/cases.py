@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 import topolab
-from topolab._core import ParameterError
+from topolab._args import bad
 from topolab._files import save_figure
 from topolab.experiment.run import TIMING_COLUMNS
 from topolab.reproduce import SetupRow, sim_params
@@ -73,9 +73,7 @@ def scale_of(quick: bool, full: bool = False) -> str:
 
 def check_scale(scale: str) -> str:
     if scale not in SCALES:
-        raise ParameterError(
-            f"reproduce: parameter 'scale' = {scale!r} is not allowed: one of {', '.join(SCALES)}"
-        )
+        raise bad("reproduce", "scale", scale, f"one of {', '.join(SCALES)}")
     return scale
 
 
@@ -157,7 +155,13 @@ def run_points(
             what = f"{case['routing']} / {case['traffic']} on {case['network']}"
         else:
             what = ", ".join(f"{k}={v}" for k, v in case.items())
-        raise ParameterError(f"reproduce {name}: {what} failed: {row['error']}")
+        raise bad(
+            f"reproduce {name}",
+            "case",
+            what,
+            "a case that runs",
+            message=f"reproduce {name}: {what} failed: {row['error']}",
+        )
     return df
 
 
@@ -179,9 +183,13 @@ def run_curves(
         for key, value in c.params:
             row = varied_rows.get(key)
             if row is None or value not in row.topolab:
-                raise ParameterError(
-                    f"reproduce {name}: curve {c.label!r} sets {key} = {value!r}, which no varied row "
-                    "of the setup table lists (the table printed must be the setup run)"
+                raise bad(
+                    f"reproduce {name}",
+                    key,
+                    value,
+                    "a value the setup table's varied row lists",
+                    message=f"reproduce {name}: curve {c.label!r} sets {key} = {value!r}, which no "
+                    "varied row of the setup table lists (the table printed must be the setup run)",
                 )
     # A curve leaves a varied row unset only where the row lists None (not applicable to it).
     missing = [
@@ -190,7 +198,13 @@ def run_curves(
         if None not in row.topolab and any(k not in dict(c.params) for c in curves)
     ]
     if missing:
-        raise ParameterError(f"reproduce {name}: varied setup rows {missing} are not set by every curve")
+        raise bad(
+            f"reproduce {name}",
+            "curves",
+            missing,
+            "curves that each set every varied setup row",
+            message=f"reproduce {name}: varied setup rows {missing} are not set by every curve",
+        )
     cases = [
         {
             "network": c.network,

@@ -3,8 +3,8 @@ routing and under two fixed exchanges.
 
 Fig. 6: saturation throughput of MIN (``min``) and indirect random routing (INR, Kathareios et al., SC15, §3.2
 with the two-VC scheme of §3.4: ``valiant:endpoints_only=true,vcs=phase``) under uniform random
-traffic and each family's worst case (Kathareios et al., SC15, §4.2: ``slimfly-worst``, ``mlfm-worst``,
-``oft-worst``), from the simulator's saturation search (``sweep_load``), beside the static
+traffic and each family's worst case (Kathareios et al., SC15, §4.2: ``slimfly_worst``, ``mlfm_worst``,
+``oft_worst``), from the simulator's saturation search (``sweep_load``), beside the static
 throughput bound of the same routing on the same traffic (``routing.channel_load``) and the
 numbers Kathareios et al., SC15, §4.3.1 gives: MIN ~96-98% uniform (SF with the higher p ~87%), MIN worst case
 1/(2p), 1/h, 1/k; INR half of MIN's uniform saturation on both patterns.
@@ -63,18 +63,18 @@ UGAL_MLFM = "ugal_l:vcs=phase,endpoints_only=true,hops=false,c=2,n=5"
 UGAL_OFT = "ugal_l:vcs=phase,endpoints_only=true,hops=false,c=2,n=1"
 CONFIGS: dict[str, tuple[tuple[str, str, str, str, str], ...]] = {
     "default": (
-        ("SF p=3", "slimfly:q=5,p=3", "slimfly-worst", "1/(2p)", "ugal_l"),
-        ("SF p=4", "slimfly:q=5,p=4", "slimfly-worst", "1/(2p)", "ugal_l"),
-        ("MLFM h=4", "mlfm:h=4", "mlfm-worst", "1/h", UGAL_MLFM),
-        ("OFT k=4", "oft:k=4", "oft-worst", "1/k", UGAL_OFT),
+        ("SF p=3", "slimfly:q=5,p=3", "slimfly_worst", "1/(2p)", "ugal_l"),
+        ("SF p=4", "slimfly:q=5,p=4", "slimfly_worst", "1/(2p)", "ugal_l"),
+        ("MLFM h=4", "mlfm:h=4", "mlfm_worst", "1/h", UGAL_MLFM),
+        ("OFT k=4", "oft:k=4", "oft_worst", "1/k", UGAL_OFT),
     ),
     # Kathareios et al., SC15, §4.1's own networks: SF q = 13 with p = 9 = ⌊k'/2⌋ and 10 = ⌈k'/2⌉, MLFM h =
     # 15, OFT k = 12.
     "full": (
-        ("SF p=9", "slimfly:q=13,p=9", "slimfly-worst", "1/(2p)", "ugal_l"),
-        ("SF p=10", "slimfly:q=13,p=10", "slimfly-worst", "1/(2p)", "ugal_l"),
-        ("MLFM h=15", "mlfm:h=15", "mlfm-worst", "1/h", UGAL_MLFM),
-        ("OFT k=12", "oft:k=12", "oft-worst", "1/k", UGAL_OFT),
+        ("SF p=9", "slimfly:q=13,p=9", "slimfly_worst", "1/(2p)", "ugal_l"),
+        ("SF p=10", "slimfly:q=13,p=10", "slimfly_worst", "1/(2p)", "ugal_l"),
+        ("MLFM h=15", "mlfm:h=15", "mlfm_worst", "1/h", UGAL_MLFM),
+        ("OFT k=12", "oft:k=12", "oft_worst", "1/k", UGAL_OFT),
     ),
 }
 QUICK_CONFIGS = ("SF p=3", "MLFM h=4", "OFT k=4")

@@ -14,7 +14,7 @@ use super::ugal::ugal_rule;
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
 use crate::progress::Monitor;
-use crate::spec::{ParamValue, Params, TopologySpec};
+use crate::spec::{canonical_name, ParamValue, Params, TopologySpec};
 use crate::topology::{ParamDef, ParamKind};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -194,9 +194,15 @@ pub const ALIASES: &[Alias] = &[
 /// The spec an alias stands for (`booksim`: under `booksim_compat`), or `spec` itself.
 /// Aliases take no parameters: the error names the definition to parameterise instead.
 pub fn resolve_alias(spec: &str, booksim: bool) -> Result<String> {
-    let sp = TopologySpec::parse(spec)?;
+    let mut sp = TopologySpec::parse(spec)?;
+    let written = std::mem::take(&mut sp.family);
+    sp.family = canonical_name(&written);
     let Some(alias) = ALIASES.iter().find(|a| a.name == sp.family) else {
-        return Ok(spec.to_string());
+        return Ok(if sp.family == written {
+            spec.to_string()
+        } else {
+            sp.to_string()
+        });
     };
     if let Some(k) = sp.params.keys().next() {
         return Err(TopolabError::UnknownParameter {
@@ -230,9 +236,10 @@ pub fn deadlock_caution(spec: &str) -> Option<&'static str> {
 
 /// The catalog entry of a routing name (aliases are resolved first by `resolve_alias`).
 pub fn find(name: &str) -> Result<&'static RoutingEntry> {
+    let key = canonical_name(name);
     ROUTINGS
         .iter()
-        .find(|r| r.name == name)
+        .find(|r| r.name == key)
         .ok_or_else(|| TopolabError::InvalidParameter {
             context: "routing".into(),
             param: "routing".into(),

@@ -43,7 +43,7 @@ use crate::spec::Params;
 
 pub const FAMILY: Family = Family {
     name: "bdf",
-    aliases: &["bermond-delorme-farhi"],
+    aliases: &["bermond_delorme_farhi"],
     summary: "Bermond-Delorme-Farhi: P_u * G_{k'/3}, diameter 3, (u+1)(u^2+u+1) routers of network radix 3(u+1)/2",
     source: "Besta & Hoefler, SC14, §II-C; Bermond, Delorme & Farhi, Annals of Discrete Math. 13, 1982",
     directed: false,

@@ -23,7 +23,7 @@ use crate::spec::Params;
 
 pub const FAMILY: Family = Family {
     name: "dln",
-    aliases: &["dln-2", "random-shortcut"],
+    aliases: &["dln_2", "random_shortcut"],
     summary: "DLN-2-gamma: ring plus gamma random shortcuts per router (degree 2 + gamma)",
     source: "Besta & Hoefler, SC14, §III (footnote 2, Tables II-IV), after Koibuchi et al. ISCA'12",
     directed: false,

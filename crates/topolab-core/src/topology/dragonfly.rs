@@ -107,7 +107,7 @@ pub const FAMILY: Family = Family {
         // where the generic one accepts 0.40 at load 0.4.
         simulation: Some(SimulationChoice::new(
             "ugal_l",
-            "dragonfly-worst",
+            "dragonfly_worst",
             "ugal_l",
         )),
     },
@@ -505,17 +505,17 @@ pub(crate) fn worst_traffic(
         }
     }
     Ok(Traffic::RandomInSet {
-        name: "dragonfly-worst",
+        name: "dragonfly_worst",
         set_of_source: DestTable::new(set_of_source),
         offsets: offsets.into(),
         members: members.into(),
     })
 }
 
-/// `dragonfly-worst`: group i to group i + offset.
+/// `dragonfly_worst`: group i to group i + offset.
 pub const WORST_TRAFFIC: PatternDef = PatternDef {
-    name: "dragonfly-worst",
-    aliases: &["df-worst", "bad-dragon"],
+    name: "dragonfly_worst",
+    aliases: &["df_worst", "bad_dragon"],
     params: crate::traffic::worst::OFFSET_PARAMS,
     build: |s, net, _| worst_traffic(s, net, offset(s)?),
 };

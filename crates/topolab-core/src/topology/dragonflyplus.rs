@@ -84,7 +84,7 @@ pub const FAMILY: Family = Family {
         // non-minimal paths, taken adaptively.
         simulation: Some(SimulationChoice::new(
             "dragonflyplus_min",
-            "dragonfly-worst",
+            "dragonfly_worst",
             "dragonflyplus_adaptive",
         )),
     },

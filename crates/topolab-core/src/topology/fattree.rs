@@ -72,7 +72,7 @@ pub const FAMILY: Family = Family {
     routing: FamilyRouting {
         specific: &["fattree_nca", "fattree_anca"],
         // Besta & Hoefler, SC14, §V-C: every packet through the core switches
-        simulation: Some(SimulationChoice::new("min", "fattree-worst", "min")),
+        simulation: Some(SimulationChoice::new("min", "fattree_worst", "min")),
     },
     placement: FamilyPlacement::FatTree,
     design: Some(DESIGN),
@@ -367,15 +367,15 @@ pub(crate) fn worst_traffic(
         }
     }
     Ok(Traffic::Table {
-        name: "fattree-worst",
+        name: "fattree_worst",
         dest: router_map(net, &partner),
     })
 }
 
-/// `fattree-worst`: through the highest level.
+/// `fattree_worst`: through the highest level.
 pub const WORST_TRAFFIC: PatternDef = PatternDef {
-    name: "fattree-worst",
-    aliases: &["ft-worst"],
+    name: "fattree_worst",
+    aliases: &["ft_worst"],
     params: crate::traffic::worst::OFFSET_PARAMS,
     build: |s, net, _| worst_traffic(s, net, offset(s)?),
 };

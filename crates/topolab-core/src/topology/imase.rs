@@ -33,7 +33,7 @@ const DEFAULT_P: u32 = 4;
 
 pub const FAMILY: Family = Family {
     name: "imase",
-    aliases: &["imase_itoh", "imase-itoh"],
+    aliases: &["imase_itoh"],
     summary: "Imase-Itoh digraph: i -> ((a i + b) d + alpha) mod n, in/out-degree d, diameter <= ceil(log_d n)",
     source: "Koibuchi et al., 2018, §III-A, §III-B1",
     directed: true,

@@ -62,7 +62,7 @@ pub const KAUTZ: Family = Family {
 
 pub const DEBRUIJN: Family = Family {
     name: "debruijn",
-    aliases: &["de_bruijn", "de-bruijn"],
+    aliases: &["de_bruijn"],
     summary: "de Bruijn digraph B(d,k) without self-loops: d^k routers, in/out-degree d (d-1 on the d constant strings), diameter k",
     source: "Koibuchi et al., 2018, §IV-A",
     directed: true,

@@ -34,7 +34,7 @@ pub const SC14_LONG_HOPS: u32 = 5;
 
 pub const FAMILY: Family = Family {
     name: "longhop",
-    aliases: &["lh-hc", "lhhc"],
+    aliases: &["lh_hc", "lhhc"],
     summary: "Long Hop hypercube: 2^n routers, hypercube links plus L long hops from an error-correcting code",
     source: "Tomic, arXiv 2013, §E-S-3; Besta & Hoefler, SC14, §III",
     directed: false,

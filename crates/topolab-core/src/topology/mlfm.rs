@@ -34,7 +34,7 @@ pub const MLFM_LAYOUT: Capability = Capability {
 
 pub const FAMILY: Family = Family {
     name: "mlfm",
-    aliases: &["multi-layer-full-mesh"],
+    aliases: &["multi_layer_full_mesh"],
     summary: "Multi-Layer Full-Mesh: l layers of h+1 local routers joined by h(h+1)/2 global routers",
     source: "Kathareios et al., SC15, §2.2.3",
     directed: false,
@@ -59,7 +59,7 @@ pub const FAMILY: Family = Family {
     sizes,
     routing: FamilyRouting {
         specific: &[],
-        simulation: Some(SimulationChoice::new("min", "mlfm-worst", "min")),
+        simulation: Some(SimulationChoice::new("min", "mlfm_worst", "min")),
     },
     placement: ARBITRARY_PLACEMENT,
     design: Some(DESIGN),
@@ -246,14 +246,14 @@ pub(crate) fn worst_traffic(
         ));
     }
     Ok(Traffic::Table {
-        name: "mlfm-worst",
+        name: "mlfm_worst",
         dest: router_map(net, &partner),
     })
 }
 
-/// `mlfm-worst`: shift by local routers.
+/// `mlfm_worst`: shift by local routers.
 pub const WORST_TRAFFIC: PatternDef = PatternDef {
-    name: "mlfm-worst",
+    name: "mlfm_worst",
     aliases: &[],
     params: crate::traffic::worst::OFFSET_PARAMS,
     build: |s, net, _| worst_traffic(s, net, offset(s)?),

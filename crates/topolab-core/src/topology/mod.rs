@@ -256,12 +256,12 @@ pub fn families() -> &'static [Family] {
     FAMILIES
 }
 
-/// The family called `name` (or one of its aliases), case-insensitively.
+/// The family called `name` (or one of its aliases), spelled as `canonical_name` reads it.
 pub fn find_family(name: &str) -> Result<&'static Family> {
-    let lower = name.to_ascii_lowercase();
+    let key = crate::spec::canonical_name(name);
     families()
         .iter()
-        .find(|f| f.name == lower || f.aliases.contains(&lower.as_str()))
+        .find(|f| f.name == key || f.aliases.contains(&key.as_str()))
         .ok_or_else(|| TopolabError::UnknownFamily {
             name: name.to_string(),
             valid: families()

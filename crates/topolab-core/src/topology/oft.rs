@@ -31,7 +31,7 @@ pub const OFT_LEVELS: Capability = Capability {
 
 pub const FAMILY: Family = Family {
     name: "oft",
-    aliases: &["orthogonal-fat-tree", "ml3b"],
+    aliases: &["orthogonal_fat_tree", "ml3b"],
     summary: "two-level Orthogonal Fat-Tree: 3 levels of 1+k(k-1) routers joined by the k-ML3B",
     source: "Kathareios et al., SC15, §2.2.4",
     directed: false,
@@ -50,7 +50,7 @@ pub const FAMILY: Family = Family {
     sizes,
     routing: FamilyRouting {
         specific: &[],
-        simulation: Some(SimulationChoice::new("min", "oft-worst", "min")),
+        simulation: Some(SimulationChoice::new("min", "oft_worst", "min")),
     },
     placement: ARBITRARY_PLACEMENT,
     design: Some(DESIGN),
@@ -229,14 +229,14 @@ pub(crate) fn worst_traffic(
         ));
     }
     Ok(Traffic::Table {
-        name: "oft-worst",
+        name: "oft_worst",
         dest: router_map(net, &partner),
     })
 }
 
-/// `oft-worst`: shift by endpoint routers.
+/// `oft_worst`: shift by endpoint routers.
 pub const WORST_TRAFFIC: PatternDef = PatternDef {
-    name: "oft-worst",
+    name: "oft_worst",
     aliases: &[],
     params: crate::traffic::worst::OFFSET_PARAMS,
     build: |s, net, _| worst_traffic(s, net, offset(s)?),

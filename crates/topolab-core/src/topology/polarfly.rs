@@ -67,13 +67,13 @@ pub const FAMILY: Family = Family {
     routing: FamilyRouting {
         specific: &[],
         // SC22 evaluates minimal routing under uniform traffic and its UGAL variant, UGAL_PF
-        // (the `ugal_pf` alias), under its Perm1Hop pattern (`polarfly-worst`), which exists
+        // (the `ugal_pf` alias), under its Perm1Hop pattern (`polarfly_worst`), which exists
         // for odd q only. The worst case is Slim Fly's instead: it exists for every q and loads
         // minimal routing twice as hard (docs/families/polarfly.md).
         simulation: Some(
-            SimulationChoice::new("min", "slimfly-worst", "ugal_pf").noted(
+            SimulationChoice::new("min", "slimfly_worst", "ugal_pf").noted(
                 "worst case: Slim Fly's (Besta & Hoefler, SC14, §V-C), defined for every q; \
-                 SC22's Perm1Hop (polarfly-worst) exists for odd q only",
+                 SC22's Perm1Hop (polarfly_worst) exists for odd q only",
             ),
         ),
     },
@@ -399,15 +399,15 @@ pub(crate) fn worst_traffic(
         }
     }
     Ok(Traffic::Table {
-        name: "polarfly-worst",
+        name: "polarfly_worst",
         dest: DestTable::new(dest),
     })
 }
 
-/// `polarfly-worst`: the PolarFly worst case for minimal routing.
+/// `polarfly_worst`: the PolarFly worst case for minimal routing.
 pub const WORST_TRAFFIC: PatternDef = PatternDef {
-    name: "polarfly-worst",
-    aliases: &["pf-worst", "badpf", "perm1hop"],
+    name: "polarfly_worst",
+    aliases: &["pf_worst", "badpf", "perm1hop"],
     params: &[],
     build: |s, net, _| worst_traffic(s, net, offset(s)?),
 };

@@ -54,7 +54,7 @@ pub const FAMILY: Family = Family {
         // Besta & Hoefler, SC14, §V: minimal routing for uniform traffic; UGAL-L for the
         // adversarial pattern (§V-C; `topolab reproduce slimfly-routing`: above Valiant under the
         // worst case at q = 7)
-        simulation: Some(SimulationChoice::new("min", "slimfly-worst", "ugal_l")),
+        simulation: Some(SimulationChoice::new("min", "slimfly_worst", "ugal_l")),
     },
     placement: FamilyPlacement::Grouped {
         field: "x",
@@ -273,7 +273,7 @@ fn smaller_members(m: &Member) -> Result<Vec<String>> {
 /// exhausted") walks the links in ascending (src, dst) order and takes the lowest-numbered free A
 /// and B; routers left without a structure stay idle. The construction needs only that two routers
 /// at distance 2 have one common neighbour, which holds for every non-adjacent pair of PolarFly's
-/// ER_q (Lakhotia et al., SC22, §III), so `slimfly-worst` also takes PolarFly networks, with the
+/// ER_q (Lakhotia et al., SC22, §III), so `slimfly_worst` also takes PolarFly networks, with the
 /// same 2p flows per direction.
 pub(crate) fn worst_traffic(
     s: &TrafficSpec,
@@ -321,7 +321,7 @@ pub(crate) fn worst_traffic(
         ));
     }
     Ok(Traffic::Table {
-        name: "slimfly-worst",
+        name: "slimfly_worst",
         dest: router_map(net, &partner),
     })
 }
@@ -381,10 +381,10 @@ fn slimfly_partners(net: &Network) -> Vec<u32> {
     partner
 }
 
-/// `slimfly-worst`: the Slim Fly worst case for minimal routing.
+/// `slimfly_worst`: the Slim Fly worst case for minimal routing.
 pub const WORST_TRAFFIC: PatternDef = PatternDef {
-    name: "slimfly-worst",
-    aliases: &["sf-worst"],
+    name: "slimfly_worst",
+    aliases: &["sf_worst"],
     params: &[],
     build: |s, net, _| worst_traffic(s, net, offset(s)?),
 };

@@ -33,7 +33,7 @@ use crate::spec::Params;
 
 pub const FAMILY: Family = Family {
     name: "sspt",
-    aliases: &["stacked-single-path-tree"],
+    aliases: &["stacked_single_path_tree"],
     summary: "Stacked Single-Path Trees: s copies of an SPT(r1, r2) sharing their upper routers (MLFM: r2 = 2; OFT: r2 = r1, s = 2)",
     source: "Kathareios et al., SC15, §2.2.2",
     directed: false,
@@ -65,7 +65,7 @@ pub const FAMILY: Family = Family {
     routing: FamilyRouting {
         specific: &[],
         simulation: Some(SimulationChoice::new("min", "randperm", "min").noted(
-            "mlfm-worst and oft-worst are defined on those families only; a random permutation stands in",
+            "mlfm_worst and oft_worst are defined on those families only; a random permutation stands in",
         )),
     },
     placement: ARBITRARY_PLACEMENT,

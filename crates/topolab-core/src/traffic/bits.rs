@@ -95,7 +95,7 @@ pub(super) fn bit_destination(pattern: BitPattern, bits: u32, src: u32) -> Optio
 /// Bit complement.
 pub const BITCOMP: PatternDef = PatternDef {
     name: "bitcomp",
-    aliases: &["bit-complement", "bitcomplement", "complement"],
+    aliases: &["bit_complement", "bitcomplement", "complement"],
     params: &[],
     build: |_, _, endpoints| Ok(bits(BitPattern::Complement, endpoints)),
 };
@@ -103,7 +103,7 @@ pub const BITCOMP: PatternDef = PatternDef {
 /// Bit reverse.
 pub const BITREV: PatternDef = PatternDef {
     name: "bitrev",
-    aliases: &["bit-reverse", "bitreverse", "bit-reversal", "reverse"],
+    aliases: &["bit_reverse", "bitreverse", "bit_reversal", "reverse"],
     params: &[],
     build: |_, _, endpoints| Ok(bits(BitPattern::Reverse, endpoints)),
 };
@@ -111,7 +111,7 @@ pub const BITREV: PatternDef = PatternDef {
 /// Perfect shuffle.
 pub const SHUFFLE: PatternDef = PatternDef {
     name: "shuffle",
-    aliases: &["perfect-shuffle"],
+    aliases: &["perfect_shuffle"],
     params: &[],
     build: |_, _, endpoints| Ok(bits(BitPattern::Shuffle, endpoints)),
 };
@@ -119,7 +119,7 @@ pub const SHUFFLE: PatternDef = PatternDef {
 /// Bit rotation.
 pub const ROTATION: PatternDef = PatternDef {
     name: "rotation",
-    aliases: &["bit-rotation", "bitrotation", "bitrot", "rotate"],
+    aliases: &["bit_rotation", "bitrotation", "bitrot", "rotate"],
     params: &[ParamDef {
         name: "k",
         kind: ParamKind::Int,

@@ -36,7 +36,7 @@ pub struct Exchange {
 pub const EXCHANGES: &[(&str, &[&str], &[ParamDef])] = &[
     (
         "alltoall",
-        &["a2a", "all-to-all"],
+        &["a2a", "all_to_all"],
         &[
             ParamDef {
                 name: "packets",
@@ -72,7 +72,7 @@ pub const EXCHANGES: &[(&str, &[&str], &[ParamDef])] = &[
     ),
     (
         "nn3d",
-        &["nn", "nearest-neighbor", "nearest-neighbour"],
+        &["nn", "nearest_neighbor", "nearest_neighbour"],
         &[
             ParamDef {
                 name: "dims",

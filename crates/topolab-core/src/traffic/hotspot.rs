@@ -57,7 +57,7 @@ pub(super) fn parse(s: &Spec, endpoints: u32) -> Result<Traffic> {
 /// Hot-spot traffic.
 pub const HOTSPOT: PatternDef = PatternDef {
     name: "hotspot",
-    aliases: &["hot-spot"],
+    aliases: &["hot_spot"],
     params: &[
         ParamDef {
             name: "fraction",

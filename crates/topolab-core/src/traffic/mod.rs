@@ -8,7 +8,7 @@
 //! - `randperm.rs`: a random permutation; `shift.rs`: the shift patterns (Besta & Hoefler, SC14,
 //!   §V-B, Kathareios et al., SC15, §4.2);
 //! - `hotspot.rs`: uniform traffic with a fraction sent to a few hot endpoints;
-//! - `worst.rs`: `worst` and the `<family>-worst` patterns, whose constructions are in their
+//! - `worst.rs`: `worst` and the `<family>_worst` patterns, whose constructions are in their
 //!   families' files (`topology::<family>::worst_traffic`): Slim Fly (Besta & Hoefler, SC14, §V-C,
 //!   Kathareios et al., SC15, §4.2), PolarFly (every router to a neighbour, Lakhotia et al., SC22),
 //!   Dragonfly (group i to group i+1), fat tree (through the core), MLFM and OFT (shift patterns of
@@ -143,7 +143,7 @@ pub struct PatternDef {
 /// Uniform random traffic (BookSim2 `uniform`).
 pub const UNIFORM: PatternDef = PatternDef {
     name: "uniform",
-    aliases: &["random", "uniform-random"],
+    aliases: &["random", "uniform_random"],
     params: &[],
     build: |_, _, endpoints| Ok(Traffic::Uniform { endpoints }),
 };
@@ -200,7 +200,7 @@ impl Spec {
     }
 }
 
-/// Parses `name:key=value,...`, resolves `name` among `defs` (case-insensitive, '_' = '-') and
+/// Parses `name:key=value,...`, resolves `name` among `defs` (`canonical_name`) and
 /// rejects parameters the pattern does not have. `kind` ("traffic", "exchange") and
 /// `name_param` ("pattern", "exchange") name the setting in errors.
 pub(crate) fn parse_spec(
@@ -210,7 +210,7 @@ pub(crate) fn parse_spec(
     defs: &[(&'static str, &'static [&'static str], &'static [ParamDef])],
 ) -> Result<Spec> {
     let mut spec = TopologySpec::parse(text)?;
-    spec.family = spec.family.replace('_', "-");
+    spec.family = crate::spec::canonical_name(&spec.family);
     let Some(&(name, _, params)) = defs
         .iter()
         .find(|(n, aliases, _)| *n == spec.family || aliases.contains(&spec.family.as_str()))
@@ -419,7 +419,7 @@ impl Traffic {
         }
     }
 
-    /// Canonical name of the pattern ("uniform", "bitcomp", "slimfly-worst", ...).
+    /// Canonical name of the pattern ("uniform", "bitcomp", "slimfly_worst", ...).
     pub fn name(&self) -> &'static str {
         match self {
             Traffic::Uniform { .. } => "uniform",

@@ -22,7 +22,7 @@ pub(super) fn randperm(s: &Spec, endpoints: u32) -> Result<Traffic> {
 /// A random permutation of the endpoints.
 pub const RANDPERM: PatternDef = PatternDef {
     name: "randperm",
-    aliases: &["random-permutation", "perm"],
+    aliases: &["random_permutation", "perm"],
     params: &[ParamDef {
         name: "seed",
         kind: ParamKind::Int,

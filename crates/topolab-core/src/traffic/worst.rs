@@ -1,4 +1,4 @@
-//! `worst` and the `<family>-worst` patterns: the adversarial (worst-case) pattern for minimal
+//! `worst` and the `<family>_worst` patterns: the adversarial (worst-case) pattern for minimal
 //! routing of each family a paper gives one for. Each family's construction lives in its own
 //! file (`topology::<family>::worst_traffic`); this file resolves the name (`worst`: the one
 //! the network's family declares) and holds what the constructions share: the capability check
@@ -22,7 +22,7 @@ pub(super) fn parse(s: &Spec, net: &Network, endpoints: u32) -> Result<Traffic> 
             format!("family '{}'", net.family()),
             &format!(
                 "a {} network (the families with a defined worst case); use \
-                         slimfly-worst for an imported Slim Fly",
+                         slimfly_worst for an imported Slim Fly",
                 with.join(", ")
             ),
         ));
@@ -34,14 +34,14 @@ pub(super) fn parse(s: &Spec, net: &Network, endpoints: u32) -> Result<Traffic> 
     (def.build)(s, net, endpoints)
 }
 
-/// The adversarial pattern (`<family>-worst`) that `family` declares as its worst case in
+/// The adversarial pattern (`<family>_worst`) that `family` declares as its worst case in
 /// the family table (`Family::routing.simulation`).
 fn declared_worst(family: &str) -> Option<&'static str> {
     let declared = find_family(family).ok()?.routing.simulation?.worst_traffic;
-    declared.ends_with("-worst").then_some(declared)
+    declared.ends_with("_worst").then_some(declared)
 }
 
-/// The `offset` a `<family>-worst` pattern was given, if any.
+/// The `offset` a `<family>_worst` pattern was given, if any.
 pub(crate) fn offset(s: &Spec) -> Result<Option<i64>> {
     s.params().opt_int("offset", i64::MIN, i64::MAX)
 }
@@ -142,7 +142,7 @@ pub const OFFSET_PARAMS: &[ParamDef] = &[ParamDef {
 /// The worst case the network's family declares.
 pub const WORST: PatternDef = PatternDef {
     name: "worst",
-    aliases: &["adversarial", "wc", "worst-case"],
+    aliases: &["adversarial", "wc", "worst_case"],
     params: OFFSET_PARAMS,
     build: |s, net, endpoints| parse(s, net, endpoints),
 };

@@ -110,7 +110,7 @@ const ALGORITHM_ALLREDUCE: ParamDef = param(
 pub const WORKLOADS: &[WorkloadDef] = &[
     WorkloadDef {
         name: "allreduce",
-        aliases: &["all-reduce"],
+        aliases: &["all_reduce"],
         params: &[
             ALGORITHM_ALLREDUCE,
             param(
@@ -124,7 +124,7 @@ pub const WORKLOADS: &[WorkloadDef] = &[
     },
     WorkloadDef {
         name: "alltoall",
-        aliases: &["all-to-all", "a2a"],
+        aliases: &["all_to_all", "a2a"],
         params: &[
             param(
                 "algorithm",
@@ -144,13 +144,13 @@ pub const WORKLOADS: &[WorkloadDef] = &[
     },
     WorkloadDef {
         name: "allgather",
-        aliases: &["all-gather"],
+        aliases: &["all_gather"],
         params: &[param("algorithm", ParamKind::Text, Some("ring"), "ring")],
         default_bytes: "1MiB",
     },
     WorkloadDef {
         name: "reducescatter",
-        aliases: &["reduce-scatter"],
+        aliases: &["reduce_scatter"],
         params: &[param("algorithm", ParamKind::Text, Some("ring"), "ring")],
         default_bytes: "1MiB",
     },
@@ -192,7 +192,7 @@ pub const WORKLOADS: &[WorkloadDef] = &[
     },
     WorkloadDef {
         name: "halo3d",
-        aliases: &["halo", "halo-3d"],
+        aliases: &["halo", "halo_3d"],
         params: &[param(
             "dims",
             ParamKind::Dims,
