@@ -71,8 +71,6 @@ pub struct Dropped {
     pub on_wire: u64,
     /// Sent on a dead port afterwards.
     pub at_dead_port: u64,
-    /// Of these, flits of the measurement.
-    pub measured: u64,
 }
 
 impl Dropped {
@@ -203,9 +201,6 @@ impl DynamicFailure {
                 .remove_where(|(p, _)| *p == ch.in_port, &mut lost);
             for (_, f) in &lost {
                 down.stats.count_dropped(f);
-                if f.measured() {
-                    dropped.measured += 1;
-                }
             }
             let n = lost.len() as u64;
             if on_wire {
