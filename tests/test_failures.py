@@ -141,27 +141,21 @@ def test_trays_carry_every_cable_between_cabinets_and_no_other(spec):
     def failed(specs: list[str]) -> int:
         return topolab.apply_failures(net, "+".join(specs)).failed_cables
 
-    rows = cols = cabinets = 0
-    while True:
-        try:
-            failed([f"tray:row={rows}"])
-        except topolab.ParameterError as err:
-            if "a row from 0" in str(err):
-                break
-        rows += 1
-    while True:
-        try:
-            failed([f"tray:col={cols}"])
-        except topolab.ParameterError as err:
-            if "a col from 0" in str(err):
-                break
-        cols += 1
-    while True:
-        try:
-            failed([f"cabinet:id={cabinets}"])
-        except topolab.ParameterError:
-            break
-        cabinets += 1
+    def count(kind: str, key: str, out_of_range: str) -> int:
+        # The first index the kind refuses as out of range (a tray without cables is refused
+        # for another reason, and counted).
+        i = 0
+        while True:
+            try:
+                failed([f"{kind}:{key}={i}"])
+            except topolab.ParameterError as err:
+                if out_of_range in str(err):
+                    return i
+            i += 1
+
+    rows = count("tray", "row", "a row from 0")
+    cols = count("tray", "col", "a col from 0")
+    cabinets = count("cabinet", "id", "a cabinet from 0")
     assert rows > 1 and cols > 1 and cabinets > 1
 
     def carried(kind: str, count: int) -> list[str]:

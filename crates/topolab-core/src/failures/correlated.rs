@@ -50,6 +50,15 @@ pub const BUNDLE: FailureKind = FailureKind {
     },
 };
 
+/// The floor plan the cabinet and tray kinds place the routers on (`physical::place`).
+const FLOOR: ParamDef = ParamDef {
+    name: "floor",
+    kind: ParamKind::Text,
+    default: Some(DEFAULT_FLOOR),
+    help: "the floor the routers are placed on (as for topolab cost)",
+};
+const DEFAULT_FLOOR: &str = "skywalk";
+
 pub const CABINET: FailureKind = FailureKind {
     name: "cabinet",
     summary: "one cabinet of the floor plan: the cables leaving it (what=cables) or its routers with their endpoints (what=routers)",
@@ -66,12 +75,7 @@ pub const CABINET: FailureKind = FailureKind {
             default: Some("cables"),
             help: "cables (every cable with one end in the cabinet) or routers (the cabinet loses power)",
         },
-        ParamDef {
-            name: "floor",
-            kind: ParamKind::Text,
-            default: Some("skywalk"),
-            help: "the floor the routers are placed on (as for topolab cost)",
-        },
+        FLOOR,
     ],
     parse: |p| {
         let what = match p
@@ -86,7 +90,7 @@ pub const CABINET: FailureKind = FailureKind {
         };
         Ok(FailureSet::Cabinet {
             id: required_int(p, "id", "the cabinet")? as u32,
-            floor: p.opt_text("floor")?.unwrap_or_else(|| "skywalk".into()),
+            floor: p.opt_text("floor")?.unwrap_or_else(|| DEFAULT_FLOOR.into()),
             what,
         })
     },
@@ -108,12 +112,7 @@ pub const TRAY: FailureKind = FailureKind {
             default: None,
             help: "the column whose tray fails (give row or col)",
         },
-        ParamDef {
-            name: "floor",
-            kind: ParamKind::Text,
-            default: Some("skywalk"),
-            help: "the floor the routers are placed on (as for topolab cost)",
-        },
+        FLOOR,
     ],
     parse: |p| {
         let row = p.opt_int("row", 0, u32::MAX as i64)?;
@@ -130,7 +129,7 @@ pub const TRAY: FailureKind = FailureKind {
             }
         };
         Ok(FailureSet::Tray {
-            floor: p.opt_text("floor")?.unwrap_or_else(|| "skywalk".into()),
+            floor: p.opt_text("floor")?.unwrap_or_else(|| DEFAULT_FLOOR.into()),
             line,
         })
     },
