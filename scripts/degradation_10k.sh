@@ -12,7 +12,9 @@
 #   scripts/degradation_10k.sh [OUT] [SEEDS]     # OUT default degradation-10k, SEEDS default 2
 #
 # Writes OUT/<family>.txt (the table), OUT/<family>.json (every search) and OUT/<family>.time
-# (/usr/bin/time -v of the command, with the load average before and after).
+# (/usr/bin/time -v of the command, with the load average before and after), and OUT/bounds.txt:
+# the minimal routing's static bound of the degraded Dragonfly and fat-tree graphs, which the
+# searches do not compute (ugal_l has no static load; the fat tree has too many minimal paths).
 set -eu
 OUT=${1:-degradation-10k}
 SEEDS=${2:-2}
@@ -39,3 +41,20 @@ run slimfly slimfly:q=17,p=13 min
 run dragonfly dragonfly:a=14,h=7,p=7 ugal_l
 run fattree fattree:k=32 min
 run polarfly polarfly:q=25,p=13 min
+SEEDS=$SEEDS python3 - >"$OUT/bounds.txt" <<'EOF'
+import os
+import time
+
+import topolab
+from topolab.routing import channel_load
+
+seeds = int(os.environ["SEEDS"])
+for spec in ("dragonfly:a=14,h=7,p=7", "fattree:k=32"):
+    for fraction in (0.0, 0.01, 0.05, 0.1):
+        for seed in range(1, 2 if fraction == 0 else seeds + 1):
+            start = time.process_time()
+            net = topolab.apply_failures(spec, f"links:fraction={fraction},seed={seed}").network
+            bound = channel_load(net, "min", traffic="uniform", progress=False).throughput_bound
+            cpu = time.process_time() - start
+            print(spec, fraction, seed, f"{bound:.4f}", f"{cpu:.1f} CPU-s", flush=True)
+EOF
