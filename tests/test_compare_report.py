@@ -37,9 +37,9 @@ def report(result, tmp_path_factory):
 
 
 def test_every_file_is_written(report):
-    # the latency-load and workload plots only with simulation data (tests/test_compare_simulate.py,
-    # tests/test_workload.py)
-    assert set(report) == set(FILES) - {"latency_load", "workload"}
+    # the latency-load, workload and degradation plots only with simulation data
+    # (tests/test_compare_simulate.py, tests/test_workload.py, tests/test_compare_degradation.py)
+    assert set(report) == set(FILES) - {"latency_load", "workload", "degradation", "degradation_csv"}
     for path in report.values():
         with open(path, "rb") as f:
             assert f.read(1), path

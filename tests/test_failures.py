@@ -244,10 +244,12 @@ def test_degradation_curve_from_the_command_line(capsys, tmp_path):
         "slimfly:q=5,p=3",
         "--resilience",
         "--simulate",
-        "--fractions",
+        "--failure-fractions",
         "0,0.2",
         "--failure-seeds",
         "1",
+        "--load-resolution",
+        "0.05",
         "--workers",
         "1",
         "--results",
@@ -257,6 +259,17 @@ def test_degradation_curve_from_the_command_line(capsys, tmp_path):
     )
     assert code == 0, err
     d = json.loads(out)
+    # --load-resolution: each search's bracket [highest carried, lowest saturated] is at most 0.05 wide
+    from topolab.experiment import load_results
+
+    stored = load_results(tmp_path / "r")
+    assert set(stored["tolerance"]) == {0.05} and d["inputs"]["tolerance"] == 0.05
+    brackets = [
+        search["saturated_load"] - search["saturation_load"]
+        for _, search in stored.iterrows()
+        if search["saturated_load"] is not None and search["saturated_load"] == search["saturated_load"]
+    ]
+    assert brackets and all(0 < width <= 0.05 + 1e-9 for width in brackets), brackets
     rows = {r["failed_fraction"]: r for r in d["summary"]}
     assert rows[0.0]["seeds"] == 1 and rows[0.2]["seeds"] == 1
     for r in d["searches"]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from topolab._args import bad, float_arg, int_arg, text_arg
+from topolab._args import U64_MAX, bad, float_arg, int_arg, text_arg
 from topolab.defaults import DEFAULT_SEED
 
 DEFAULT_FRACTIONS = (0.0, 0.01, 0.05, 0.1, 0.2)
@@ -44,6 +44,7 @@ def degradation(
     routing: str = "min",
     traffic: str = "uniform",
     seed: int = DEFAULT_SEED,
+    first_seed: int = 1,
     tolerance: float = 0.01,
     results: str | None = None,
     workers: int | None = None,
@@ -52,8 +53,10 @@ def degradation(
     **sim_params: Any,
 ) -> Any:
     """Saturation throughput and latency of ``network`` (a spec) with ``fractions`` of its cables
-    (``kind="links"``) or routers (``kind="routers"``) failed, each fraction drawn with failure
-    seeds 1..``seeds`` (``links:fraction=f,seed=s``); the simulations use ``seed`` and the router
+    (``kind="links"``) or routers (``kind="routers"``) failed, each fraction drawn with the
+    ``seeds`` failure seeds ``first_seed``, ``first_seed + 1``, ... (``links:fraction=f,seed=s``;
+    a fraction of 0 fails nothing whatever the seed, so it runs once, with ``first_seed``); the
+    simulations use ``seed`` and the router
     of ``compare --simulate`` (``topolab.design.simulate.SIM_PARAMS``: internal speedup 2, so
     that the router's head-of-line blocking does not cap what the network carries), overridden
     by ``sim_params``.
@@ -79,6 +82,7 @@ def degradation(
         raise bad("degradation", "fractions", list(fractions), "at least one fraction from 0 to 1")
     seeds = int_arg("degradation", "seeds", seeds, 1, 1000)
     seed = int_arg("degradation", "seed", seed)
+    first_seed = int_arg("degradation", "first_seed", first_seed, 0, U64_MAX - seeds)
     tolerance = float_arg("degradation", "tolerance", tolerance, 1e-6, 0.5)
     cases = [
         {
@@ -91,8 +95,8 @@ def degradation(
             **SIM_PARAMS,
             **sim_params,
         }
-        for f in checked
-        for s in range(1, seeds + 1)
+        for f in dict.fromkeys(checked)
+        for s in range(first_seed, first_seed + (seeds if f > 0 else 1))
     ]
     frame = run_experiment(
         {"name": f"degradation of {network}", "kind": "saturation", "cases": cases},

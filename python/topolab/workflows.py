@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 from topolab._args import opt_int_arg, quote
 from topolab._core import FileError
 from topolab._files import check_output_dir, keep_elsewhere
+from topolab.comparison import DEFAULT_FAILURE_SEEDS
 from topolab.comparison.settings import family_names
 from topolab.defaults import DEFAULT_CATALOG, DEFAULT_FLOOR, DEFAULT_SEED
 from topolab.design.compare import (
@@ -48,6 +49,8 @@ def compare(
     sim_per_family: int = DEFAULT_SIM_PER_FAMILY,
     sim_endpoints: int = DEFAULT_SIM_ENDPOINTS,
     failures: float | None = None,
+    failure_fractions: Iterable[float] | None = None,
+    failure_seeds: int = DEFAULT_FAILURE_SEEDS,
     workload: str | None = None,
     output: str | None = None,
     progress: bool | None = None,
@@ -69,7 +72,10 @@ def compare(
     at most ``sim_endpoints`` endpoints) and ranks by it instead of the bisection; the searches
     run on ``workers`` processes or the Dask ``scheduler`` and resume from ``sim_results``
     (default: ``output``/simulations). ``failures`` (with ``simulate``): also the saturation load
-    under uniform traffic with that fraction of the cables failed, a column and an objective;
+    under uniform traffic with that fraction of the cables failed, a column and an objective,
+    and the degradation curves of the front's simulated designs at ``failure_fractions``
+    (default 0, F/2, F, 2F) with ``failure_seeds`` failure sets each
+    (``df.attrs["degradation"]``, one row per search; docs/resilience.md);
     ``workload`` (with ``simulate``): also each simulated design's completion time of that job
     (a workload spec, docs/workloads.md), a column and an objective.
     With ``output`` a directory, writes the HTML report, the plots and the data there
@@ -97,6 +103,8 @@ def compare(
         simulate_scaled=simulate_scaled,
         sim_per_family=sim_per_family,
         failures=failures,
+        failure_fractions=failure_fractions,
+        failure_seeds=failure_seeds,
         workload=workload,
         sim_endpoints=sim_endpoints,
     )
@@ -118,4 +126,6 @@ def compare(
     frame.attrs["recommendation"] = list(result.recommendation)
     frame.attrs["settings"] = settings.to_dict()
     frame.attrs["considered"] = len(result.designs)
+    if result.degradation is not None:
+        frame.attrs["degradation"] = result.degradation
     return frame

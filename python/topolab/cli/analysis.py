@@ -11,9 +11,11 @@ from topolab._args import U32_MAX, U64_MAX, bad, cli_int
 from topolab.analysis import Analysis
 from topolab.cli.common import (
     add_command,
+    add_deprecated_alias,
     add_failures_flag,
     add_input_format_flag,
     add_json_flag,
+    add_load_resolution_flag,
     add_progress_flag,
     add_runner_flags,
     json_document,
@@ -113,9 +115,9 @@ def _degradation(args: argparse.Namespace) -> int:
             args.failures,
             "no --failures with --resilience --simulate",
             message="analyze: --failures names one failure set; --resilience --simulate draws its own "
-            "(--fractions, --failure-seeds, --failure-kind)",
+            "(--failure-fractions, --failure-seeds, --failure-kind)",
         )
-    fractions = [float(x) for x in args.fractions.split(",") if x.strip()]
+    fractions = [float(x) for x in args.failure_fractions.split(",") if x.strip()]
     df = degradation(
         args.network,
         fractions,
@@ -124,6 +126,7 @@ def _degradation(args: argparse.Namespace) -> int:
         routing=args.routing,
         traffic=args.traffic,
         seed=args.seed,
+        tolerance=args.tolerance,
         results=args.results,
         workers=args.workers,
         scheduler=args.scheduler,
@@ -139,6 +142,7 @@ def _degradation(args: argparse.Namespace) -> int:
             "routing": args.routing,
             "traffic": args.traffic,
             "seed": args.seed,
+            "tolerance": args.tolerance,
         }
         results = {"summary": summary.to_dict("records"), "searches": df.to_dict("records")}
         print_json(json_document("analyze --resilience --simulate", inputs, DEGRADATION_UNITS, results))
@@ -207,7 +211,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             "topolab analyze dragonfly:a=8,h=4 --bisection --paths --json",
             "topolab analyze my_network.graphml --resilience --seed 3",
             "topolab analyze slimfly:q=5,p=3 --failures links:fraction=0.1,seed=1",
-            "topolab analyze slimfly:q=5,p=3 --resilience --simulate --fractions 0,0.05,0.1",
+            "topolab analyze slimfly:q=5,p=3 --resilience --simulate --failure-fractions 0,0.05,0.1",
         ],
     )
     p.add_argument("network", help="topology spec or network file")
@@ -247,12 +251,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="with --resilience: the degradation curve, saturation throughput and latency "
         "simulated with random failures beside each degraded graph's static bound (docs/resilience.md)",
     )
-    p.add_argument(
-        "--fractions",
+    fractions = p.add_argument(
+        "--failure-fractions",
         default="0,0.01,0.05,0.1,0.2",
         metavar="F,F,...",
         help="with --simulate: failed fractions (default 0,0.01,0.05,0.1,0.2)",
     )
+    add_deprecated_alias(p, "--fractions", fractions)
     p.add_argument(
         "--failure-seeds",
         type=_positive,
@@ -266,6 +271,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default="links",
         help="with --simulate: what fails at random (default links: cables)",
     )
+    add_load_resolution_flag(p, 0.01, "with --simulate, one per failure set; 0.02 takes about one run fewer")
     p.add_argument("--routing", default="min", help="with --simulate: routing (default min)")
     p.add_argument("--traffic", default="uniform", help="with --simulate: traffic (default uniform)")
     p.add_argument(

@@ -25,6 +25,7 @@ from topolab.cli.common import (
     json_document,
     print_json,
 )
+from topolab.comparison import DEFAULT_FAILURE_SEEDS
 from topolab.defaults import DEFAULT_CATALOG
 from topolab.design.compare import (
     DEFAULT_ALLOWED_OVERSUBSCRIPTION,
@@ -71,6 +72,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         sim_per_family=args.sim_per_family,
         sim_precision=args.sim_precision,
         failures=args.failures,
+        failure_fractions=args.failure_fractions,
+        failure_seeds=args.failure_seeds,
         workload=args.workload,
         per_family=None if args.all else args.per_family,
         seed=args.seed,
@@ -117,6 +120,14 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fractions(text: str) -> list[float]:
+    number = cli_float(0.0, 1.0)
+    values = [number(part.strip()) for part in text.split(",") if part.strip()]
+    if not values:
+        raise argparse.ArgumentTypeError("give failed fractions separated by commas, e.g. 0,0.01,0.05,0.1")
+    return values
+
+
 def _families(text: str) -> str:
     if not text.strip(","):
         raise argparse.ArgumentTypeError("give family names separated by commas, e.g. slimfly,dragonfly")
@@ -134,6 +145,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             "topolab compare -k 64 -n 20000 --oversubscription 0.25 --simulate -o report",
             "topolab compare --simulate --scheduler tcp://head:8786",
             "topolab compare --radix 12 --endpoints 100 --simulate-scaled --sim-endpoints 300",
+            "topolab compare -k 12 -n 100 --simulate --failed-fraction 0.05 --failure-fractions 0,0.05,0.2",
             "topolab compare --no-report --json > compare.json",
         ],
         description="Enumerates every feasible design of every family for routers of at most K ports "
@@ -235,7 +247,23 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=float,
         metavar="F",
         help="with --simulate: also the saturation load under uniform traffic with this fraction "
-        "of the cables failed (e.g. 0.05), a column and an objective (docs/resilience.md)",
+        "of the cables failed (e.g. 0.05), a column and an objective, and the degradation curves "
+        "of the front's simulated designs in the report (docs/resilience.md)",
+    )
+    p.add_argument(
+        "--failure-fractions",
+        type=_fractions,
+        metavar="F1,F2",
+        help="with --failed-fraction F: the failed fractions of the degradation curves (default 0,F/2,F,2F; "
+        "F is always one of them)",
+    )
+    p.add_argument(
+        "--failure-seeds",
+        type=cli_int(1, 1000),
+        default=DEFAULT_FAILURE_SEEDS,
+        metavar="N",
+        help="with --failed-fraction: failure sets per fraction of the degradation curves, seeds SEED.."
+        f"SEED+N-1 (default {DEFAULT_FAILURE_SEEDS}: each is a saturation search per design)",
     )
     add_deprecated_alias(p, "--failures", failed_fraction)
     p.add_argument(

@@ -10,6 +10,7 @@ from topolab.comparison.result import Comparison, Measurement
 from topolab.comparison.settings import (
     DEFAULT_ALLOWED_OVERSUBSCRIPTION,
     DEFAULT_ENDPOINTS,
+    DEFAULT_FAILURE_SEEDS,
     DEFAULT_PER_FAMILY,
     DEFAULT_RADIX,
     DEFAULT_SIM_ENDPOINTS,
@@ -21,6 +22,7 @@ from topolab.comparison.settings import (
 __all__ = [
     "DEFAULT_ALLOWED_OVERSUBSCRIPTION",
     "DEFAULT_ENDPOINTS",
+    "DEFAULT_FAILURE_SEEDS",
     "DEFAULT_PER_FAMILY",
     "DEFAULT_RADIX",
     "DEFAULT_SIM_ENDPOINTS",

@@ -13,6 +13,10 @@ from topolab.display import Summarized
 if TYPE_CHECKING:
     import pandas as pd
 
+# The designs whose simulated curves the report draws (latency against load, degradation): the
+# recommendation and the next front members, one per distinct simulated network.
+CURVE_DESIGNS = 6
+
 # Per design: a dict of columns; a batch measurement: a list of such dicts, one per design.
 MeasureFunction = Callable[..., Any]
 
@@ -37,6 +41,25 @@ class Measurement:
     batch: bool = False
 
 
+def simulated_front(frame: pd.DataFrame, count: int = CURVE_DESIGNS) -> list[pd.Series]:
+    """The rows of ``frame`` (ranked, best first) whose simulated curves are drawn: the
+    recommended design, then the members of the Pareto front by rank, each with a simulated
+    network (``sim_network``) that no earlier one has, at most ``count``."""
+    if len(frame) == 0:
+        return []
+    front = frame[frame["on_front"].astype(bool)] if "on_front" in frame else frame
+    rows, seen = [], set()
+    for row in [frame.iloc[0]] + [row for _, row in front.iterrows()]:
+        net = row.get("sim_network")
+        if not isinstance(net, str) or net in seen:
+            continue
+        seen.add(net)
+        rows.append(row)
+        if len(rows) >= count:
+            break
+    return rows
+
+
 @dataclass(repr=False)
 class Comparison(Summarized):
     """The result of ``run_comparison``.
@@ -44,7 +67,9 @@ class Comparison(Summarized):
     ``frame``: the measured designs, best first (``rank_designs``: ``pareto_layer``, ``score``,
     ``rank``; ``on_front`` marks the Pareto front); ``designs``: every design enumerated, in
     enumeration order, with ``family_name`` and ``measured``; ``recommendation``:
-    ``recommend``'s sentences. Its ``repr`` and ``_repr_html_`` (Jupyter) lead with the answer:
+    ``recommend``'s sentences; ``degradation``: with ``settings.failures``, the degradation
+    curves of the front's simulated designs (``topolab.design.simulate.degradation_curves``: one
+    row per saturation search), else None. Its ``repr`` and ``_repr_html_`` (Jupyter) lead with the answer:
     the recommended spec and the counts, then the fields, frames by their shape."""
 
     settings: CompareSettings
@@ -55,6 +80,7 @@ class Comparison(Summarized):
     objectives: dict[str, str]
     enumerate_s: float
     measure_s: float
+    degradation: pd.DataFrame | None = None
 
     def _shown_fields(self) -> list[tuple[str, Any]]:
         recommended = str(self.recommended["spec"]) if len(self.frame) else None
@@ -94,4 +120,7 @@ class Comparison(Summarized):
             "enumerate_s": self.enumerate_s,
             "measure_s": self.measure_s,
             "designs": json.loads(self.frame.to_json(orient="records")),
+            "degradation": None
+            if self.degradation is None
+            else json.loads(self.degradation.to_json(orient="records")),
         }

@@ -27,6 +27,10 @@ DEFAULT_SIM_ENDPOINTS = 600
 # ``--simulate``: the best designs of each family (by the ranking without simulation) simulated at
 # their size. One keeps the default question (radix 48, 10,000 endpoints) within minutes here.
 DEFAULT_SIM_PER_FAMILY = 1
+# ``--failed-fraction F``: the degradation curves of the front's simulated designs are drawn with this
+# many failure sets per failed fraction (two: the least that gives an interval; each is a
+# saturation search, about a CPU-minute at 10,000 endpoints).
+DEFAULT_FAILURE_SEEDS = 2
 # An architect gets a balanced network unless they allow oversubscription: by default only
 # designs with load <= 1 are recommended (docs/compare.md §3). Oversubscribed designs up to
 # SHOWN_OVERSUBSCRIPTION are still measured and shown, marked "not recommended".
@@ -59,7 +63,9 @@ class CompareSettings(Summarized):
     ``simulate``: each family's best ``sim_per_family`` designs simulated at their size, or with
     ``simulate_scaled`` as members of at most ``sim_endpoints`` endpoints (docs/compare.md §5);
     ``failures``: also their saturation load under uniform traffic with this fraction of the
-    cables failed (``links:fraction=F,seed=seed``, docs/resilience.md); ``workload``: also their
+    cables failed (``links:fraction=F,seed=seed``, docs/resilience.md), and the degradation curves
+    of the front's simulated designs at ``curve_fractions`` with ``failure_seeds`` failure sets
+    each; ``workload``: also their
     completion time of this job (a workload spec, docs/workloads.md), a column and an objective;
     ``sim_precision``: the
     simulator's ``precision`` for every run of the searches (0: off), with which a run near
@@ -90,6 +96,8 @@ class CompareSettings(Summarized):
     sim_endpoints: int = DEFAULT_SIM_ENDPOINTS
     sim_per_family: int = DEFAULT_SIM_PER_FAMILY
     failures: float | None = None
+    failure_fractions: tuple[float, ...] | None = None
+    failure_seeds: int = DEFAULT_FAILURE_SEEDS
     workload: str | None = None
     sim_precision: float = 0.0
 
@@ -121,6 +129,20 @@ class CompareSettings(Summarized):
                     self.failures,
                     "None without simulate (the saturation load with failed cables is simulated)",
                 )
+        int_arg("compare", "failure_seeds", self.failure_seeds, 1, 1000)
+        if self.failure_fractions is not None:
+            allowed = "a list of failed fractions from 0 to 1 (with failures)"
+            if (
+                self.failures is None
+                or isinstance(self.failure_fractions, (str, bytes))
+                or not isinstance(self.failure_fractions, Iterable)
+                or not list(self.failure_fractions)
+            ):
+                raise bad("compare", "failure_fractions", self.failure_fractions, allowed)
+            fractions = tuple(
+                float_arg("compare", "failure_fractions", f, 0.0, 1.0) for f in self.failure_fractions
+            )
+            object.__setattr__(self, "failure_fractions", fractions)
         if self.workload is not None:
             text_arg("compare", "workload", self.workload, "a workload spec, e.g. 'allreduce:bytes=1MiB'")
             if not self.simulate:
@@ -138,6 +160,19 @@ class CompareSettings(Summarized):
         SHOWN_OVERSUBSCRIPTION when that is larger, so the oversubscribed alternatives appear
         (marked, not recommended) even when only balanced designs may be recommended."""
         return max(self.oversubscription, SHOWN_OVERSUBSCRIPTION)
+
+    @property
+    def curve_fractions(self) -> tuple[float, ...]:
+        """The failed fractions of the degradation curves, increasing: ``failure_fractions``
+        (with ``failures`` added when it is missing, so that each curve passes through the
+        ``saturation_failed`` column's point), by default 0, F/2, F and 2F (at most 1) for
+        ``failures`` = F; empty without ``failures``."""
+        if self.failures is None:
+            return ()
+        given = self.failure_fractions
+        if given is None:
+            given = (0.0, self.failures / 2, self.failures, min(1.0, 2 * self.failures))
+        return tuple(sorted({*given, self.failures}))
 
     def endpoint_range(self) -> tuple[int, int]:
         """The endpoint counts admitted, as ``enumerate_designs`` computes them."""

@@ -159,6 +159,15 @@ def run_comparison(
     objectives = objectives_for(settings)
     ranked, lines = rank_and_recommend(measured, objectives, settings.oversubscription)
 
+    curves = None
+    if settings.failures is not None:
+        from topolab.design.simulate import degradation_curves
+
+        # after the ranking: the curves are of the front's designs
+        curves = degradation_curves(
+            ranked, settings, workers=workers, scheduler=scheduler, results=sim_results, progress=enabled
+        )
+
     all_designs = designs_frame(designs)
     chosen_specs = {d.spec for d in chosen}
     all_designs["family_name"] = all_designs["family"].map(FAMILY_NAMES)
@@ -172,6 +181,7 @@ def run_comparison(
         objectives=objectives,
         enumerate_s=enumerate_s,
         measure_s=measure_s,
+        degradation=curves,
     )
 
 

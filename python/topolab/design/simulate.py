@@ -486,3 +486,79 @@ def measure_simulations(
     for i, columns in zip(picked, simulated):
         out[i] = columns
     return out
+
+
+# Columns of ``degradation_curves`` before those of ``topolab.degradation.RUN_COLUMNS``.
+CURVE_COLUMNS = ("rank", "name", "family_name", "sim_network", "sim_endpoints", "routing")
+
+
+def degradation_curves(
+    frame: Any,
+    settings: CompareSettings,
+    *,
+    workers: int | None = None,
+    scheduler: Any = None,
+    results: str | None = None,
+    progress: bool | None = None,
+) -> Any:
+    """The degradation curves of ``compare --failed-fraction F``: for the designs whose curves the
+    report draws (``topolab.comparison.result.simulated_front`` of the ranked ``frame``), the
+    saturation load under uniform traffic at each of ``settings.curve_fractions`` of the cables
+    failed, with ``settings.failure_seeds`` failure sets from seed ``settings.seed`` on, and the
+    static channel-load bound of each degraded graph (``topolab.degradation.degradation``, on
+    the simulated network with ``degraded_routing`` of the family's uniform routing, the
+    routing of the ``saturation_failed`` column). The searches are points of the experiment
+    runner kept in ``results`` (the comparison's store: the search of ``saturation_failed``
+    is found there, not run again).
+
+    Returns one row per search: ``CURVE_COLUMNS`` then ``topolab.degradation.RUN_COLUMNS``;
+    ``attrs["summary"]`` the per-fraction summaries of every design, with the same leading
+    columns. Empty without ``settings.failures``."""
+    import pandas as pd
+
+    from topolab.comparison.result import simulated_front
+    from topolab.degradation import RUN_COLUMNS, degradation
+    from topolab.design.saturation import TOLERANCE
+
+    precision = {"precision": settings.sim_precision} if settings.sim_precision else {}
+    runs, summaries = [], []
+    rows = simulated_front(frame) if settings.failures is not None else []
+    for row in rows:
+        if row["family"] not in SIM_CHOICES:
+            continue
+        routing = degraded_routing(SIM_CHOICES[row["family"]].uniform_routing)
+        df = degradation(
+            str(row["sim_network"]),
+            settings.curve_fractions,
+            settings.failure_seeds,
+            routing=routing,
+            traffic="uniform",
+            seed=settings.seed,
+            first_seed=settings.seed,
+            tolerance=TOLERANCE,
+            results=results,
+            workers=workers,
+            scheduler=scheduler,
+            progress=progress,
+            **SIM_PARAMS,
+            **precision,
+        )
+        leading = {
+            "rank": int(row["rank"]),
+            "name": str(row["name"]),
+            "family_name": str(row.get("family_name", row["family"])),
+            "sim_network": str(row["sim_network"]),
+            "sim_endpoints": int(row["sim_endpoints"]),
+            "routing": routing,
+        }
+        for part, out in ((df, runs), (df.attrs["summary"], summaries)):
+            part = part.copy()
+            part.attrs = {}  # the summary frame in attrs cannot be compared by concat
+            for position, (key, value) in enumerate(leading.items()):
+                part.insert(position, key, value)
+            out.append(part)
+    curves = (
+        pd.concat(runs, ignore_index=True) if runs else pd.DataFrame(columns=[*CURVE_COLUMNS, *RUN_COLUMNS])
+    )
+    curves.attrs["summary"] = pd.concat(summaries, ignore_index=True) if summaries else pd.DataFrame()
+    return curves

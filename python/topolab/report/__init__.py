@@ -34,6 +34,8 @@ FILES = {
     "cable_lengths": "cable_lengths.png",
     "latency_load": "latency_load.png",
     "workload": "workload.png",
+    "degradation": "degradation.png",
+    "degradation_csv": "degradation.csv",
 }
 # The recommended design and the next front members in the cable-length histogram.
 CABLE_HISTOGRAM_DESIGNS = 5
@@ -98,9 +100,15 @@ def write_report(c: Comparison, directory: Union[str, os.PathLike]) -> dict[str,
         images["latency_load"] = plots.png(plots.latency_load(c.frame))
     if plots.has_workload(c.frame):
         images["workload"] = plots.png(plots.workload_cost(c.frame, styles=styles))
+    if plots.has_degradation(c.degradation):
+        images["degradation"] = plots.png(plots.degradation(c.degradation))
+        with atomic_write(paths["degradation_csv"], newline="") as f:
+            c.degradation.to_csv(f, index=False)
+    else:
+        del paths["degradation_csv"]
     for name, data in images.items():
         write_bytes(paths[name], data)
-    for kind in ("latency_load", "workload"):  # drawn only with simulation results
+    for kind in ("latency_load", "workload", "degradation"):  # drawn only with simulation results
         if kind not in images:
             del paths[kind]
     listed = {kind: FILES[kind] for kind in paths if kind != "html"}

@@ -187,10 +187,95 @@ def _figures(c: Comparison, images: dict[str, bytes]) -> list[dict[str, Any]]:
                 "image": "workload",
             }
         )
+    if plots.has_degradation(c.degradation):
+        out.append(_degradation_entry(c))
     for entry in out:
         key = entry.get("image", entry["key"])
         entry["png"] = base64.b64encode(images[key]).decode("ascii") if key in images else None
     return out
+
+
+def _span(summary: pd.Series, key: str, digits: int = 3) -> tuple[str, str | None]:
+    """A summary's mean with the lowest and highest in parentheses when they differ, and the
+    mean to sort by."""
+    mean, low, high = (summary[f"{key}_{part}"] for part in ("mean", "min", "max"))
+    if mean is None or mean != mean:
+        return "–", None
+    text = f"{mean:.{digits}f}"
+    if low != high:
+        text += f" ({low:.{digits}f}–{high:.{digits}f})"
+    return text, repr(float(mean))
+
+
+def _degradation_entry(c: Comparison) -> dict[str, Any]:
+    """The section of ``compare --failed-fraction``: the degradation curves of the front's simulated
+    designs, their table and their figure."""
+    s = c.settings
+    head = [
+        {"header": "rank", "title": "rank of the design in the comparison", "cls": ""},
+        {"header": "design", "title": "the design", "cls": "text"},
+        {"header": "simulated as", "title": "the network simulated, and its routing", "cls": "text"},
+        {"header": "failed", "title": "share of the cables failed at random", "cls": ""},
+        {"header": "sets", "title": "failure sets (seeds) simulated", "cls": ""},
+        {
+            "header": "static bound",
+            "title": "1 / the busiest channel's load (mean, lowest–highest)",
+            "cls": "",
+        },
+        {"header": "saturation", "title": "simulated saturation load (mean, lowest–highest)", "cls": ""},
+        {"header": "endpoints", "title": "endpoints still connected (mean, lowest–highest)", "cls": ""},
+        {"header": "VCs", "title": "virtual channels simulated", "cls": ""},
+    ]
+    rows = []
+    for first, summary in plots.degradation_summary(c.degradation):
+        for _, point in summary.iterrows():
+            cells = [
+                {"text": str(int(first["rank"])), "order": str(int(first["rank"])), "cls": ""},
+                {"text": str(first["name"]), "order": None, "cls": "text"},
+                {"text": f"{first['sim_network']} / {first['routing']}", "order": None, "cls": "text"},
+                {
+                    "text": plots.percent(point["failed_fraction"]),
+                    "order": repr(float(point["failed_fraction"])),
+                    "cls": "",
+                },
+                {"text": str(int(point["seeds"])), "order": str(int(point["seeds"])), "cls": ""},
+            ]
+            for key, digits in (
+                ("static_bound", 3),
+                ("saturation_load", 3),
+                ("surviving_endpoints", 0),
+                ("num_vcs", 0),
+            ):
+                text, order = _span(point, key, digits)
+                cells.append({"text": text, "order": order, "cls": ""})
+            rows.append({"cls": "", "cells": cells})
+    seeds = f"seeds {s.seed} to {s.seed + s.failure_seeds - 1}" if s.failure_seeds > 1 else f"seed {s.seed}"
+    return {
+        "key": "degradation",
+        "title": "Degradation as cables fail",
+        "text": "Saturation load under uniform traffic with "
+        + ", ".join(plots.percent(f) for f in s.curve_fractions)
+        + f" of the cables failed at random, on the networks simulated for the recommended design "
+        f"and the next designs of the front (--failed-fraction {s.failures:g}; --failure-fractions): "
+        f"{s.failure_seeds} failure set{'s' if s.failure_seeds > 1 else ''} per fraction "
+        f"(links:fraction=F,seed=S, {seeds}; one at 0%, which fails nothing), each a saturation "
+        "search of the simulator as for the other columns, with the family's uniform routing where "
+        "it is computed from the surviving graph and minimal routing otherwise, the VCs the "
+        "degraded graph needs. Beside each, the static channel-load bound of that degraded graph "
+        "(1 / the busiest channel's load under the same routing and traffic). Loads are per "
+        "surviving endpoint; endpoints cut off by the failures are counted in 'endpoints' and "
+        "their traffic is excluded. Each figure is the mean over the failure sets, in parentheses "
+        "the lowest and highest (the range of the sets, not a confidence interval). "
+        "docs/resilience.md says how to read them; degradation.csv has every search.",
+        "table": {"id": "degradation-table", "columns": head, "rows": rows, "sortable": True},
+        "alt": "saturation load against the share of cables failed",
+        "caption": "Saturation load against the share of cables failed, a colour and marker per "
+        "design (label: design @ simulated endpoints): simulated (solid) and the static "
+        "channel-load bound of the degraded graphs (dashed, hollow markers). Points: the mean "
+        "over the failure sets; bars: from the lowest to the highest. A simulated load cannot exceed "
+        "1 (every endpoint injecting at full rate); the bound can.",
+        "image": "degradation",
+    }
 
 
 def _far_out_words(frame: pd.DataFrame, y: str) -> str:

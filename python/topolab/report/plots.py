@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 import numpy as np
 
+from topolab.comparison.result import CURVE_DESIGNS, simulated_front
 from topolab.report.styles import MARKERS, PALETTE, Style, family_styles
 
 if TYPE_CHECKING:
@@ -408,9 +409,9 @@ def cable_lengths(series: Sequence[tuple[str, np.ndarray, np.ndarray]], floor: s
     return fig
 
 
-# Designs drawn in the latency-load plot: the recommendation and the next front members, one
-# curve per distinct simulated network.
-LATENCY_LOAD_DESIGNS = 6
+# Designs drawn in the latency-load and degradation plots: the recommendation and the next
+# front members, one curve per distinct simulated network (``simulated_front``).
+LATENCY_LOAD_DESIGNS = CURVE_DESIGNS
 
 
 def has_simulation(frame: pd.DataFrame) -> bool:
@@ -427,16 +428,7 @@ def latency_load(frame: pd.DataFrame, count: int = LATENCY_LOAD_DESIGNS) -> Figu
     the front (by rank) with a different simulated network; labels say the simulated size."""
     import json
 
-    front = frame[frame["on_front"]] if "on_front" in frame else frame
-    rows, seen = [], set()
-    for _, row in [(None, frame.iloc[0])] + list(front.iterrows()):
-        net = row.get("sim_network")
-        if not isinstance(net, str) or net in seen:
-            continue
-        seen.add(net)
-        rows.append(row)
-        if len(rows) >= count:
-            break
+    rows = simulated_front(frame, count)
     fig = _figure(11.0, 5.4)
     axes = fig.subplots(1, 2, sharey=True)
     for ax, key, title in ((axes[0], "uniform", "uniform traffic"), (axes[1], "worst", "worst-case traffic")):
@@ -514,4 +506,87 @@ def workload_cost(frame: pd.DataFrame, styles: dict[str, Style] | None = None) -
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, frameon=False)
     fig.tight_layout()
+    return fig
+
+
+def has_degradation(curves: pd.DataFrame | None) -> bool:
+    """True when ``curves`` (``Comparison.degradation``) holds a finished saturation search."""
+    return curves is not None and len(curves) > 0 and bool((curves["status"] == "ok").any())
+
+
+def degradation_summary(curves: pd.DataFrame) -> list[tuple[pd.Series, pd.DataFrame]]:
+    """(first row, per-fraction summary: ``topolab.degradation.summarize``) of each design of
+    ``curves``, in the order of the curves (the recommendation first)."""
+    from topolab.degradation import summarize
+
+    out = []
+    for _, runs in curves.groupby("sim_network", sort=False):
+        done = runs[runs["status"] == "ok"]
+        if len(done):
+            out.append((runs.iloc[0], summarize(done)))
+    return out
+
+
+def percent(fraction: float) -> str:
+    """A failed fraction as a reader writes it: 0%, 2.5%, 10%."""
+    return f"{100 * fraction:.4g}%"
+
+
+@_plain_text
+def degradation(curves: pd.DataFrame) -> Figure:
+    """Saturation load under uniform traffic against the share of cables failed, one colour per
+    design (``Comparison.degradation``: the recommendation and the next front members): the
+    simulated saturation load as a solid line, the static channel-load bound of the degraded
+    graphs as a dashed line of the same colour, each point the mean over the failure sets and
+    its bar from the lowest to the highest."""
+    from matplotlib.lines import Line2D
+
+    fig = _figure(10.0, 5.8)
+    ax = fig.add_subplot()
+    fractions: set[float] = set()
+    for i, (first, summary) in enumerate(degradation_summary(curves)):
+        color, marker = PALETTE[i % len(PALETTE)], MARKERS[i % len(MARKERS)][0]
+        x = summary["failed_fraction"].to_numpy(float)
+        fractions.update(x.tolist())
+        for key, line, label in (
+            ("saturation_load", "-", f"{_short(str(first['name']), 36)} @ {int(first['sim_endpoints']):,}"),
+            ("static_bound", "--", None),
+        ):
+            mean = summary[f"{key}_mean"].to_numpy(float)
+            low = mean - summary[f"{key}_min"].to_numpy(float)
+            high = summary[f"{key}_max"].to_numpy(float) - mean
+            ax.errorbar(
+                x,
+                mean,
+                yerr=[np.nan_to_num(low), np.nan_to_num(high)],
+                capsize=3,
+                elinewidth=0.9,
+                marker=marker,
+                markersize=5 if line == "-" else 3,
+                markerfacecolor=color if line == "-" else "white",
+                color=color,
+                linestyle=line,
+                linewidth=1.6 if line == "-" else 1.0,
+                label=label,
+            )
+    ticks = sorted(fractions)
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([percent(f) for f in ticks])
+    ax.set_xlabel("cables failed at random (share of the network's cables)")
+    ax.set_ylabel("saturation load, uniform traffic (flits per surviving endpoint per cycle)", fontsize=9)
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
+    ax.set_title(
+        "Saturation load as cables fail: simulated (solid) and static channel-load bound (dashed); "
+        "mean over the failure sets, bars from lowest to highest",
+        fontsize=9,
+    )
+    handles, labels = ax.get_legend_handles_labels()
+    handles += [
+        Line2D([], [], color="0.3", linestyle="-", marker="o", markersize=5),
+        Line2D([], [], color="0.3", linestyle="--", marker="o", markersize=3, markerfacecolor="white"),
+    ]
+    labels += ["simulated saturation load", "static channel-load bound of the degraded graph"]
+    fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0.045 * -(-len(labels) // 2) + 0.01, 1, 1))
     return fig

@@ -114,7 +114,7 @@ COLUMNS = {
             "saturation_failed",
             "sat. failed",
             _percent,
-            "saturation load, uniform traffic, the fraction of cables given to --failures failed: "
+            "saturation load, uniform traffic, the fraction of cables given to --failed-fraction failed: "
             "between the highest load the search carried and the lowest it saturated at",
             upper="saturation_failed_upper",
         ),

@@ -93,6 +93,18 @@ def asked_lines(c: Comparison) -> list[tuple[str, str]]:
                 f"{simulated_size(c.frame)}",
             )
         )
+    if s.failures is not None:
+        lines.append(
+            (
+                "failures",
+                f"saturation load with {s.failures:.4g} of the cables failed (links:fraction="
+                f"{s.failures:g},seed={s.seed}), a column and an objective; degradation curves of "
+                "the recommended design and the next designs of the front at "
+                + ", ".join(f"{100 * f:.4g}%" for f in s.curve_fractions)
+                + f" failed, {s.failure_seeds} failure set{'s' if s.failure_seeds > 1 else ''} "
+                "each (seeds from the comparison's), beside each degraded graph's static bound",
+            )
+        )
     failed = c.failed
     if len(failed):
         lines.append(("failed", f"{len(failed)} designs could not be fully measured (see the report)"))
@@ -149,6 +161,7 @@ def summary(c: Comparison, width: int = 100, files: dict[str, str] | None = None
     if len(front) > FRONT_ROWS:
         out.append(f"... and {len(front) - FRONT_ROWS} more on the front (in the report)")
     out.append("")
+    out.extend(degradation_lines(c, width))
     for sentence in c.recommendation:
         wrapped = textwrap.wrap(sentence, width, subsequent_indent="  ")
         out.extend(wrapped)
@@ -158,6 +171,34 @@ def summary(c: Comparison, width: int = 100, files: dict[str, str] | None = None
         data = ", ".join(str(files[k]) for k in ("csv", "parquet") if k in files)
         out.append(f"Data:   {data} (every measured design; designs.csv: every design considered)")
     return "\n".join(out)
+
+
+def degradation_lines(c: Comparison, width: int = 100) -> list[str]:
+    """The degradation curves in words: per design the saturation load at each failed fraction,
+    the mean over the failure sets and the lowest-highest; nothing without curves."""
+    from topolab.report.plots import degradation_summary, has_degradation, percent
+
+    if not has_degradation(c.degradation):
+        return []
+    out = textwrap.wrap(
+        "Saturation load, uniform traffic, as cables fail (mean over the failure sets, lowest-highest; "
+        "static channel-load bound after '/'):",
+        width,
+    )
+    for first, summary in degradation_summary(c.degradation):
+        points = []
+        for _, p in summary.iterrows():
+            sat, low, high = p["saturation_load_mean"], p["saturation_load_min"], p["saturation_load_max"]
+            span = f" ({low:.2f}-{high:.2f})" if low != high else ""
+            bound = p["static_bound_mean"]
+            bound_text = "-" if bound is None or bound != bound else f"{bound:.2f}"
+            points.append(f"{percent(p['failed_fraction'])} {sat:.2f}{span} / {bound_text}")
+        text = f"#{int(first['rank'])} {first['name']} @ {int(first['sim_endpoints']):,}: " + ", ".join(
+            points
+        )
+        out.extend(textwrap.wrap(text, width, subsequent_indent="    "))
+    out.append("")
+    return out
 
 
 # Terminal columns given up, in this order, until the table fits the width.
