@@ -96,7 +96,8 @@ class CompareSettings(Summarized):
     sim_endpoints: int = DEFAULT_SIM_ENDPOINTS
     sim_per_family: int = DEFAULT_SIM_PER_FAMILY
     failures: float | None = None
-    failure_fractions: tuple[float, ...] | None = None
+    # Any iterable of fractions; a tuple once checked (`__post_init__`).
+    failure_fractions: Iterable[float] | None = None
     failure_seeds: int = DEFAULT_FAILURE_SEEDS
     workload: str | None = None
     sim_precision: float = 0.0
@@ -132,16 +133,14 @@ class CompareSettings(Summarized):
         int_arg("compare", "failure_seeds", self.failure_seeds, 1, 1000)
         if self.failure_fractions is not None:
             allowed = "a list of failed fractions from 0 to 1 (with failures)"
-            if (
-                self.failures is None
-                or isinstance(self.failure_fractions, (str, bytes))
-                or not isinstance(self.failure_fractions, Iterable)
-                or not list(self.failure_fractions)
-            ):
-                raise bad("compare", "failure_fractions", self.failure_fractions, allowed)
-            fractions = tuple(
-                float_arg("compare", "failure_fractions", f, 0.0, 1.0) for f in self.failure_fractions
-            )
+            given = self.failure_fractions
+            if self.failures is None or isinstance(given, (str, bytes)) or not isinstance(given, Iterable):
+                raise bad("compare", "failure_fractions", given, allowed)
+            # Read once: a generator gives its values a single time.
+            listed = list(given)
+            if not listed:
+                raise bad("compare", "failure_fractions", listed, allowed)
+            fractions = tuple(float_arg("compare", "failure_fractions", f, 0.0, 1.0) for f in listed)
             object.__setattr__(self, "failure_fractions", fractions)
         if self.workload is not None:
             text_arg("compare", "workload", self.workload, "a workload spec, e.g. 'allreduce:bytes=1MiB'")

@@ -520,8 +520,9 @@ def degradation_curves(
     from topolab.degradation import RUN_COLUMNS, degradation
     from topolab.design.saturation import TOLERANCE
 
-    precision = {"precision": settings.sim_precision} if settings.sim_precision else {}
-    runs, summaries = [], []
+    precision: dict[str, Any] = {"precision": settings.sim_precision} if settings.sim_precision else {}
+    runs: list[Any] = []
+    summaries: list[Any] = []
     rows = simulated_front(frame) if settings.failures is not None else []
     for row in rows:
         if row["family"] not in SIM_CHOICES:

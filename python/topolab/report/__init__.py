@@ -100,7 +100,7 @@ def write_report(c: Comparison, directory: Union[str, os.PathLike]) -> dict[str,
         images["latency_load"] = plots.png(plots.latency_load(c.frame))
     if plots.has_workload(c.frame):
         images["workload"] = plots.png(plots.workload_cost(c.frame, styles=styles))
-    if plots.has_degradation(c.degradation):
+    if c.degradation is not None and plots.has_degradation(c.degradation):
         images["degradation"] = plots.png(plots.degradation(c.degradation))
         with atomic_write(paths["degradation_csv"], newline="") as f:
             c.degradation.to_csv(f, index=False)
