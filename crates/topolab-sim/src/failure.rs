@@ -337,7 +337,7 @@ pub fn run_timeline(
             ));
         }
     }
-    let (source, active) = crate::measure::pattern_source(prep, traffic, load)?;
+    let (source, active, _) = crate::measure::pattern_source(prep, traffic, load)?;
     let mut eng = Engine::new(prep, source)?;
     let nodes = active as f64;
     let mut windows = Vec::new();

@@ -220,9 +220,13 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
     run_from(prep, traffic, load, None, monitor).map(|(result, _)| result)
 }
 
-/// The sources of `traffic` at `load` flits per endpoint per cycle, and how many endpoints
-/// send under it.
-pub(crate) fn pattern_source(prep: &Prepared, traffic: &str, load: f64) -> Result<(Source, u32)> {
+/// The sources of `traffic` at `load` flits per endpoint per cycle, how many endpoints send
+/// under it, and their rate in packets per endpoint per cycle.
+pub(crate) fn pattern_source(
+    prep: &Prepared,
+    traffic: &str,
+    load: f64,
+) -> Result<(Source, u32, f64)> {
     if !(0.0..=1.0).contains(&load) || load.is_nan() {
         return Err(SimError::param(
             "load",
@@ -242,7 +246,7 @@ pub(crate) fn pattern_source(prep: &Prepared, traffic: &str, load: f64) -> Resul
         ));
     }
     let rate = load / prep.cfg.flits_per_injection();
-    Ok((Source::for_pattern(pattern, rate, &prep.cfg)?, active))
+    Ok((Source::for_pattern(pattern, rate, &prep.cfg)?, active, rate))
 }
 
 /// One run as `run`, from the network state `warm` that a run on `prep` with the same
@@ -260,8 +264,7 @@ pub fn run_from(
 ) -> Result<(RunResult, Option<WarmState>)> {
     check_measurement(&prep.cfg)?;
     crate::failure::only_in_timelines(prep, "a measured run")?;
-    let (source, active) = pattern_source(prep, traffic, load)?;
-    let rate = load / prep.cfg.flits_per_injection();
+    let (source, active, rate) = pattern_source(prep, traffic, load)?;
     let started = Instant::now();
     let is_warm = warm.is_some();
     let mut eng = match warm {
