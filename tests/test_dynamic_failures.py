@@ -1,7 +1,7 @@
 """Cables dying during a run (``topolab.timeline``, ``topolab sim --timeline``): every flit
 counted, nothing lost before the failure or once the tables changed, the windows' throughput
 back at the offered load after recovery, and the failures the model does not cover refused by
-name. The simulator's own tests (crates/topolab-sim/tests/sim_dynamic_failure.rs) check the
+name. The simulator's own tests (crates/topolab-sim/tests/sim/sim_dynamic_failure.rs) check the
 recovered network against the surviving network simulated alone, and one thread against two."""
 
 from __future__ import annotations

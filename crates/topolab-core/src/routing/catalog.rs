@@ -218,7 +218,7 @@ pub fn resolve_alias(spec: &str, booksim: bool) -> Result<String> {
 }
 
 /// Why a routing spec that the catalog accepts is not deadlock-free, for the few kept on purpose
-/// (the CDG sweep of every catalog routing, tests/routing_cdg_catalog.rs, lists them); None for
+/// (the CDG sweep of every catalog routing, tests/routing/routing_cdg_catalog.rs, lists them); None for
 /// every other spec, including ones that do not parse (their error comes from building them).
 pub fn deadlock_caution(spec: &str) -> Option<&'static str> {
     let spec = resolve_alias(spec, false).ok()?;

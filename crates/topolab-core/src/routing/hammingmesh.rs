@@ -19,7 +19,7 @@
 //! same-board packet takes the tree as a shortcut from the east edge back to the west). With the split: VC 0 paths run (monotone mesh segment), up, down; VC 1 paths
 //! (monotone mesh segment) after the tree; a minimal path never enters a tree twice, row hops
 //! all precede column hops, and rows and columns share no channel, so the CDG is acyclic
-//! (checked by `routing::cdg` in tests/routing_hammingmesh.rs). On 2 x 2 boards no minimal
+//! (checked by `routing::cdg` in tests/routing/routing_hammingmesh.rs). On 2 x 2 boards no minimal
 //! path joins a mesh hop and a tree in one dimension, and one VC is already acyclic.
 //!
 //! Switches carry no endpoints. Paths to or from a switch (which traffic never makes) are
