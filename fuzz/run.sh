@@ -8,7 +8,7 @@
 #
 # New inputs that add coverage go to fuzz/work/<target>/ (not committed; the next run starts from
 # them); fuzz/corpus/<target>/ holds the committed seeds, which CI replays
-# (crates/topolab-sim/tests/sim/fuzz_corpus.rs): copy an input there when it once failed. A crash
+# (crates/topolab-sim/tests/fuzz_corpus.rs): copy an input there when it once failed. A crash
 # leaves fuzz/artifacts/<target>/
 # crash-* to replay with `fuzz/target/<host triple>/release/<target> FILE`. With cargo-fuzz installed,
 # `RUSTC_BOOTSTRAP=1 cargo fuzz run <target> fuzz/work/<target> fuzz/corpus/<target>` (from fuzz/'s

@@ -2,7 +2,7 @@
 //! bytes, runs one reader of user input on them and returns whether the input was accepted.
 //! A panic, an abort, a hang or a stack overflow is a finding; an error is the expected answer
 //! to bad input. The seed corpora in fuzz/corpus/<target>/ run through these same functions as
-//! ordinary tests (tests/sim/fuzz_corpus.rs), so CI replays every input the campaign kept.
+//! ordinary tests (tests/fuzz_corpus.rs), so CI replays every input the campaign kept.
 
 use std::path::Path;
 use topolab_core::io::{self, Format, LoadOptions};

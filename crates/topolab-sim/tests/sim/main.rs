@@ -1,11 +1,11 @@
 //! The simulator: the engine against closed forms and BookSim2's numbers, routings, traffic,
-//! workloads, failures, sweeps, confidence intervals, the golden results and the fuzz corpus.
-//! `common` has the helpers they share (the BookSim2 reference data, short configurations).
-//! One test binary for all of them, so the simulator, the core and METIS are linked once.
+//! workloads, failures, sweeps, confidence intervals and the golden results. `common` has the
+//! helpers they share (the BookSim2 reference data, short configurations). One test binary for
+//! all of them, so the simulator, the core and METIS are linked once. fuzz_corpus.rs stays a
+//! binary of its own: the fuzz entry points set TOPOLAB_MEMORY_LIMIT for their process.
 
 mod common;
 
-mod fuzz_corpus;
 mod sim_batch;
 mod sim_booksim_agreement;
 mod sim_confidence;
