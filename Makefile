@@ -7,13 +7,8 @@ PIP_INSTALL = $(PYTHON) -m pip install --quiet --disable-pip-version-check
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
-# The Cargo profile of the extension `make install` builds. release-quick (Cargo.toml) skips the
-# whole-program optimization: a shorter first build, a slightly slower simulator; `make bench`
-# and wheels (`maturin build --release`) use release. INSTALL_PROFILE=release for full speed.
-INSTALL_PROFILE ?= release-quick
-
-install: ## build the Rust extension (INSTALL_PROFILE) and install topolab with its test dependencies
-	MATURIN_PEP517_ARGS="--profile $(INSTALL_PROFILE)" $(PIP_INSTALL) -e '.[test]'
+install: ## build the Rust extension (release) and install topolab with its test dependencies
+	$(PIP_INSTALL) -e '.[test]'
 
 run: install ## the main job: which network for 10,000 endpoints and radix-48 routers; report in ./topolab-compare
 	$(PYTHON) -m topolab compare -o topolab-compare
@@ -43,7 +38,6 @@ fmt: ## format the Rust and Python code
 	ruff format python tests examples benches scripts
 
 BENCH_ARGS ?=
-bench: INSTALL_PROFILE = release
 bench: install ## simulator speed and agreement against BookSim2 (TOPOLAB_BOOKSIM=binary; BENCH_ARGS='--only sf_q5')
 	$(PYTHON) benches/simulator.py $(BENCH_ARGS)
 

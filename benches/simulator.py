@@ -11,9 +11,6 @@ agree (scripts/booksim_agreement.py's criteria); and the load average before and
     TOPOLAB_BOOKSIM=/path/to/booksim make bench
     python benches/simulator.py --only sf_q5      # no binary: against the recorded figures
 
-Measure the `release` build (whole-program optimization): `make bench` installs it; after
-`make install` (the lighter release-quick profile) run `make install INSTALL_PROFILE=release` first.
-
 BookSim2 is not shipped with topolab: build it from its public source
 (github.com/booksim/booksim2, ``make`` in src/) and give the binary with ``--booksim`` or the
 environment variable ``TOPOLAB_BOOKSIM``. Without one the script compares with the figures
