@@ -159,8 +159,8 @@ def _plain_log_labels(target, leading: tuple[int, ...] = (1, 2, 3, 5)) -> None:
 
 def _rank_labels(ax, front: pd.DataFrame, y: str) -> None:
     """The rank of each front member beside its point, moved apart where they would overlap
-    (adjustText) with a thin line back to the point."""
-    from adjustText import adjust_text
+    (adjustText, when installed) with a thin line back to the point."""
+    from topolab._labels import spread_labels
 
     texts = [
         ax.text(
@@ -173,15 +173,14 @@ def _rank_labels(ax, front: pd.DataFrame, y: str) -> None:
         )
         for _, row in front.iterrows()
     ]
-    if texts:
-        adjust_text(
-            texts,
-            ax=ax,
-            x=front["cost_per_endpoint"].to_numpy(float),
-            y=front[y].to_numpy(float),
-            arrowprops={"arrowstyle": "-", "color": "0.4", "lw": 0.6},
-            expand=(1.3, 1.5),
-        )
+    spread_labels(
+        texts,
+        ax,
+        front["cost_per_endpoint"].to_numpy(float),
+        front[y].to_numpy(float),
+        arrowprops={"arrowstyle": "-", "color": "0.4", "lw": 0.6},
+        expand=(1.3, 1.5),
+    )
 
 
 def _legend_handles(styles: dict[str, Style]) -> tuple[list, list[str]]:
