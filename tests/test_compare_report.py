@@ -208,7 +208,7 @@ def test_cli_json(capsys):
     [
         (["--radix", "2"], ["'radix'", "2"]),
         (["--endpoints", "0"], ["'endpoints'", "0"]),
-        (["--endpoint-tolerance", "2"], ["'tolerance'", "2"]),
+        (["--endpoint-tolerance", "2"], ["'endpoint_tolerance'", "2"]),
         (["--per-family", "0"], ["'per_family'", "0"]),
         (["--families", "slimfly,nosuch"], ["'families'", "nosuch"]),
         (["--floor", "nosuch"], ["nosuch"]),

@@ -271,7 +271,7 @@ def sweep_load(
     routing: str,
     traffic: str,
     loads: list[float] | None = None,
-    tolerance: float = 0.01,
+    load_resolution: float = 0.01,
     every_load: bool = False,
     seed: int | None = None,
     params: dict[str, Any] | None = None,

@@ -84,11 +84,11 @@ pub fn sweep_load(
     routing: &str,
     traffic: &str,
     loads: Option<&[f64]>,
-    tolerance: f64,
+    load_resolution: f64,
     every_load: bool,
     cfg: &SimConfig,
     monitor: &dyn Monitor,
 ) -> Result<SweepResult> {
     let prep = Prepared::new(net, routing, cfg, monitor)?;
-    sweep(&prep, traffic, loads, tolerance, every_load, monitor)
+    sweep(&prep, traffic, loads, load_resolution, every_load, monitor)
 }

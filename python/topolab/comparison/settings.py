@@ -79,7 +79,7 @@ class CompareSettings(Summarized):
 
     radix: int = DEFAULT_RADIX
     endpoints: int = DEFAULT_ENDPOINTS
-    tolerance: float = 0.15
+    endpoint_tolerance: float = 0.15
     families: tuple[str, ...] | None = None
     oversubscription: float = DEFAULT_ALLOWED_OVERSUBSCRIPTION
     floor: str = DEFAULT_FLOOR
@@ -105,7 +105,7 @@ class CompareSettings(Summarized):
     def __post_init__(self) -> None:
         int_arg("compare", "radix", self.radix, 3, MAX_RADIX)
         int_arg("compare", "endpoints", self.endpoints, 1, U32_MAX)
-        float_arg("compare", "tolerance", self.tolerance, 0.0, 0.999)
+        float_arg("compare", "endpoint_tolerance", self.endpoint_tolerance, 0.0, 0.999)
         float_arg("compare", "oversubscription", self.oversubscription, 0.0, 1e6)
         opt_int_arg("compare", "per_family", self.per_family, 1, U32_MAX)
         int_arg("compare", "seed", self.seed, 0, U64_MAX)
@@ -175,7 +175,7 @@ class CompareSettings(Summarized):
 
     def endpoint_range(self) -> tuple[int, int]:
         """The endpoint counts admitted, as ``enumerate_designs`` computes them."""
-        slack = self.tolerance * self.endpoints
+        slack = self.endpoint_tolerance * self.endpoints
         return max(1, math.ceil(self.endpoints - slack - 1e-9)), math.floor(self.endpoints + slack + 1e-9)
 
     def to_dict(self) -> dict[str, Any]:
