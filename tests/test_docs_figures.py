@@ -6,6 +6,7 @@ words around it), so a doc left stale when the code changes fails here."""
 from __future__ import annotations
 
 import collections
+import csv
 import pathlib
 import re
 
@@ -98,3 +99,19 @@ def test_compare_doc_counts_the_simulated_families():
 def test_reproduce_doc_table_lists_every_reproduction():
     table_ids = re.findall(r"^\| `([a-z0-9-]+)` \|", REPRODUCE, re.M)
     assert table_ids == available()
+
+
+def test_results_files_have_the_columns_their_readme_describes():
+    results = ROOT / "benches" / "results"
+    described = re.findall(r"^\| `([a-z_]+)`(?:, `([a-z_]+)`)? \|", (results / "README.md").read_text(), re.M)
+    columns = [c for pair in described for c in pair if c]
+    outcomes = {"kept", "not kept", "measurement", "not done"}
+    for path in sorted(results.glob("*.csv")):
+        with path.open(newline="") as f:
+            rows = list(csv.DictReader(f))
+        assert rows, path
+        assert list(rows[0]) == columns, path
+        for row in rows:
+            assert None not in row and all(v is not None for v in row.values()), (path, row)
+            assert re.fullmatch(r"2026-\d\d-\d\d", row["date"]), (path, row)
+            assert row["outcome"].split(" (")[0] in outcomes, (path, row["outcome"])
