@@ -20,7 +20,7 @@
 // together on their own pages where glibc's malloc interleaves them with everything else, so
 // that a network whose state outgrows the caches touches fewer lines and pages per router:
 // 8-15% less CPU on compare's full-size designs, nothing where the state fits in the caches;
-// memory -12% to +23% (docs/simulator-speed-log.md). Every binary linking the
+// memory -12% to +23% (benches/results/simulator-speed.csv). Every binary linking the
 // simulator, the Python extension included, uses it; the fuzz targets opt out
 // (default-features = false).
 #[cfg(feature = "mimalloc")]
