@@ -43,7 +43,7 @@ def default_question():
     the way run_comparison chooses them."""
     s = CompareSettings()
     designs = enumerate_designs(
-        s.radix, s.endpoints, s.tolerance, s.families, oversubscription=s.shown_oversubscription
+        s.radix, s.endpoints, s.endpoint_tolerance, s.families, oversubscription=s.shown_oversubscription
     )
     return s, designs, shortlist(designs, s.per_family)
 
@@ -55,8 +55,8 @@ def test_readme_states_the_default_question_the_code_asks(default_question):
     )
     assert ask, "the README's sentence on the default question was reworded"
     assert number(ask.group(1)) == s.radix
-    assert number(ask.group(2)) == round(s.endpoints * (1 - s.tolerance))
-    assert number(ask.group(3)) == round(s.endpoints * (1 + s.tolerance))
+    assert number(ask.group(2)) == round(s.endpoints * (1 - s.endpoint_tolerance))
+    assert number(ask.group(3)) == round(s.endpoints * (1 + s.endpoint_tolerance))
     assert quoted(README, r"\(([\d,]+)\s+designs of \d+ families") == [len(designs)]
     assert quoted(README, r"designs of (\d+) families") == [len({d.family for d in designs})]
     assert quoted(README, r"a shortlist of ([\d,]+)") == [len(chosen)]
