@@ -153,9 +153,12 @@ def _figures(c: Comparison, images: dict[str, bytes]) -> list[dict[str, Any]]:
                 alt="latency against offered load",
                 caption="Average packet latency against offered load on the simulated networks of the "
                 "recommended design and the next designs of the front, a colour and marker per design "
-                "(label: design @ simulated endpoints). The points are the loads the saturation search ran; "
-                "the error bars are each run's 95% confidence interval of its average latency (batch means "
-                "over its sample periods; none where a run measured a single period).",
+                "(label: design @ simulated endpoints). The points are the loads the saturation search ran: "
+                "joined up to the saturation load, hollow above it (a saturated run's average latency is of "
+                "the packets delivered before it ended, not a steady value); a design whose one run carried "
+                "full load is a single point, named beside it. The error bars are each run's 95% confidence "
+                "interval of its average latency (batch means over its sample periods; none where a run "
+                "measured a single period).",
                 image="latency_load",
             )
         out.append(entry)

@@ -9,10 +9,12 @@ from typing import Iterable
 
 # Glasbey's colours for categorical data (C. Glasbey, G. van der Heijden, V. Toh and A. Gray,
 # "Colour displays for categorical images", Color Research & Application 32(4), 2007): each next
-# colour the farthest in CIELAB from those before it, here the first 40 of colorcet's
-# ``glasbey_dark`` (the variant kept dark enough to read on white; colorcet 3.2.1, CC-BY 4.0).
-# Every family of the catalogue (29) gets a colour of its own; the marker tells them apart a
-# second time (in print, or for a reader who does not tell colours apart).
+# colour the farthest in CIELAB from those before it. Here the first 33 of colorcet's
+# ``glasbey_dark`` (the variant kept dark enough to read on white; colorcet 3.2.1, CC-BY 4.0), so
+# that every family of the catalogue (29) has a colour of its own; the marker tells them apart a
+# second time (in print, or for a reader who does not tell colours apart). From the 12th on they
+# are reordered so that two families sharing a marker (len(MARKERS) = 11 apart) have colours at
+# least 0.67 apart in RGB (of at most 1.73).
 PALETTE = (
     "#d60000",
     "#8c3bff",
@@ -25,35 +27,28 @@ PALETTE = (
     "#005659",
     "#15e18c",
     "#0000dd",
-    "#a17569",
-    "#bcb6ff",
-    "#bf03b8",
-    "#645472",
-    "#790000",
-    "#0774d8",
     "#729a7c",
-    "#ff7752",
-    "#004b00",
-    "#8e7b01",
-    "#f2007b",
-    "#8eba00",
+    "#546744",
+    "#a17569",
     "#a57bb8",
-    "#5901a3",
-    "#e2afaf",
+    "#645472",
     "#a03a52",
     "#a1c8c8",
+    "#e2afaf",
     "#9e4b00",
-    "#546744",
-    "#bac389",
+    "#ff7752",
     "#5e7b87",
+    "#bf03b8",
+    "#f2007b",
+    "#0774d8",
+    "#8e7b01",
+    "#bcb6ff",
+    "#004b00",
+    "#8eba00",
+    "#5901a3",
+    "#bac389",
     "#60383b",
-    "#8287ff",
-    "#380000",
-    "#e252ff",
-    "#2f5282",
-    "#7ecaff",
-    "#c4668e",
-    "#008069",
+    "#790000",
 )
 # (matplotlib marker, symbol of the report's chart) pairs of the same, clearly different shapes.
 # The star is kept for the recommended design.
