@@ -168,7 +168,13 @@ def test_latency_load_joins_only_carried_runs_and_names_single_runs_apart():
     # the same latency (piled up at load 1.0), and one whose latency fell past its saturation
     # load (a saturated run reports the packets delivered before it ended).
     single = {f"Single {i}": ([[1.0, 0.99, 40.0 + i]], 1.0) for i in range(4)}
-    falling = [[0.74, 0.73, 13.0], [0.81, 0.80, 18.2], [0.87, 0.86, 25.6], [0.92, 0.87, 36.5], [0.96, 0.89, 29.3]]
+    falling = [
+        [0.74, 0.73, 13.0],
+        [0.81, 0.80, 18.2],
+        [0.87, 0.86, 25.6],
+        [0.92, 0.87, 36.5],
+        [0.96, 0.89, 29.3],
+    ]
     frame = _simulated({"Falling": (falling, 0.87), **single})
     fig = plots.latency_load(frame)
     plots.png(fig)
@@ -181,7 +187,9 @@ def test_latency_load_joins_only_carried_runs_and_names_single_runs_apart():
     hollow = [line for line in ax.get_lines() if line.get_markerfacecolor() == "none"]
     assert sorted(float(v) for line in hollow for v in line.get_xdata()) == [0.92, 0.96]
     # each single run is a marker of its own look, named beside it, the names apart
-    markers = [line for line in ax.get_lines() if list(line.get_xdata()) == [1.0] and line.get_marker() != "_"]
+    markers = [
+        line for line in ax.get_lines() if list(line.get_xdata()) == [1.0] and line.get_marker() != "_"
+    ]
     assert len({(m.get_color(), m.get_marker()) for m in markers}) == 4
     from matplotlib.text import Text
 

@@ -344,9 +344,7 @@ def _far_out_words(frame: pd.DataFrame, y: str) -> str:
     if not high.any():
         return ""
     names = ", ".join(f"#{int(r['rank'])} {r['name']}" for _, r in data[high].iterrows())
-    return (
-        f"Far out in bandwidth, above the first view ('show all' under the chart shows them): {names}."
-    )
+    return f"Far out in bandwidth, above the first view ('show all' under the chart shows them): {names}."
 
 
 def render(

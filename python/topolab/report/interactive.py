@@ -69,7 +69,9 @@ def cost_bandwidth_chart(frame: pd.DataFrame, y: str, y_label: str, styles: dict
     ``templates/chart.js`` to draw."""
     text = json.dumps(cost_bandwidth_data(frame, y, y_label, styles), separators=(",", ":"))
     # "</" cannot end the script element early; "<\/" is the same string to JSON
-    return '<script type="application/json" id="cost-bandwidth-data">' + text.replace("</", "<\\/") + "</script>"
+    return (
+        '<script type="application/json" id="cost-bandwidth-data">' + text.replace("</", "<\\/") + "</script>"
+    )
 
 
 def _number(value: Any) -> float | None:
@@ -77,7 +79,9 @@ def _number(value: Any) -> float | None:
     return v if np.isfinite(v) else None
 
 
-def cost_bandwidth_data(frame: pd.DataFrame, y: str, y_label: str, styles: dict[str, Style]) -> dict[str, Any]:
+def cost_bandwidth_data(
+    frame: pd.DataFrame, y: str, y_label: str, styles: dict[str, Style]
+) -> dict[str, Any]:
     """Cost per endpoint against ``y`` for the chart: a series per family present, in its colour
     and symbol (``styles``, as in the PNG plots), each point with its rank, whether it is on the
     front (drawn larger, ringed), its hover lines and, for a simulated saturation load, the rise
