@@ -117,6 +117,29 @@ def test_the_first_screen_names_the_answer_its_alternatives_and_the_rule(result,
         assert f'id="{anchor[1:]}"' in page
 
 
+def test_the_chart_and_the_pngs_draw_each_family_alike(result, report):
+    from matplotlib.colors import to_hex
+
+    from topolab.report import plots
+    from topolab.report.styles import family_styles
+
+    with open(report["html"], encoding="utf-8") as f:
+        page = f.read()
+    text = re.search(r'<script type="application/json" id="cost-bandwidth-data">(.*?)</script>', page, re.S)
+    chart = json.loads(text.group(1).replace("<\\/", "</"))
+    styles = family_styles(result.designs["family_name"])
+    drawn = {f["name"]: (f["color"], f["symbol"]) for f in chart["families"]}
+    assert drawn == {
+        family: (styles[family].color, styles[family].symbol)
+        for family in dict.fromkeys(result.frame.dropna(subset=["bisection_per_endpoint"])["family_name"])
+    }
+    assert len(set(drawn.values())) == len(drawn)
+    # the PNG's points of a family are in the chart's colour
+    fig = plots.cost_bandwidth(result.frame, styles=styles)
+    colours = {to_hex(c) for ax in fig.axes for col in ax.collections for c in col.get_facecolors()}
+    assert {styles[f].color for f in drawn} <= colours
+
+
 def test_the_report_carries_no_script_it_does_not_use(report):
     """plotly.js alone was 4.8 MB of a 6.3 MB report for one scatter chart and DataTables'
     bundle 0.8 MB; the chart and the tables' sorting are now the report's own scripts. The
