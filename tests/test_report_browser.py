@@ -307,6 +307,12 @@ def test_the_first_screen_on_a_390_pixel_phone(page, result, tmp_path):
             "return document.querySelector('#recommendation p.verdict').getBoundingClientRect().bottom"
         )
         assert top <= 844
+        # the answer's table fits the screen: no sideways scrolling for the key columns
+        fits = page.execute_script(
+            """const t = document.querySelector("#recommendation table"), box = t.parentElement;
+            return [t.getBoundingClientRect().right, box.scrollWidth - box.clientWidth];"""
+        )
+        assert fits[0] <= width and fits[1] <= 0, fits
         # the chart gets the width
         plot = page.execute_script(
             "return document.querySelector('#cost-bandwidth-chart svg').getBoundingClientRect().width"

@@ -184,10 +184,11 @@
     if (best) {
       point(best, "star", "gold", 10, true, "recommended").setAttribute("class", "point recommended");
       const x = sx(best.x), y = sy(best.y);
-      const right = x < m.l + iw * 0.6;
-      const label = el("text", { x: x + (right ? 14 : -14), y: y - 10, "text-anchor": right ? "start" : "end",
-        class: "recommended-label" }, svg);
-      label.textContent = "★ recommended: " + best.name;
+      const right = x < m.l + iw / 2;  // the label on the side with more room
+      const label = el("text", { x: x + (right ? 14 : -14), y: Math.max(y - 12, m.t + 12),
+        "text-anchor": right ? "start" : "end", class: "recommended-label" }, svg);
+      // on a phone the name is in the answer above the chart, and would not fit beside the star
+      label.textContent = narrow ? "recommended" : "recommended: " + best.name;
     }
     plot.replaceChildren(svg);
   }
