@@ -9,6 +9,7 @@ beyond the rule rather than as the alternative."""
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping
 
@@ -30,13 +31,11 @@ class Objective:
 
 
 def value(row: Any, column: str) -> float | None:
-    if row is None or column not in row.index:
+    """The row's number in ``column``; None when it has none (absent, missing, not a number)."""
+    number = None if row is None else row.get(column)
+    if isinstance(number, bool) or not isinstance(number, numbers.Real) or math.isnan(number):
         return None
-    try:
-        v = float(row[column])
-    except (TypeError, ValueError):
-        return None
-    return None if math.isnan(v) else v
+    return float(number)
 
 
 def competitive(frame: pd.DataFrame, cost_factor: float = COST_FACTOR) -> pd.DataFrame:
