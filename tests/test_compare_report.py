@@ -69,11 +69,11 @@ def test_html_is_self_contained_with_tables_and_the_same_images(result, report):
             files.append(f.read())
     assert [base64.b64decode(x) for x in embedded] == files
     # nothing loaded from elsewhere: every src is inline, no stylesheet or script link; the
-    # scripts (the chart's, the tables') are in the page
+    # scripts (the chart's, DataTables) are in the page
     markup = re.sub(r"(<script\b[^>]*>).*?</script>", r"\1</script>", page, flags=re.S)
     assert re.findall(r'src="(?!data:)', markup) == []
     assert "<link" not in markup and re.findall(r"<script[^>]*\bsrc=", markup) == []
-    assert 'id="cost-bandwidth-data"' in page and "tablesReady" in page
+    assert 'id="cost-bandwidth-data"' in page and "DataTable" in page
     # tables: the front, the best of each family, every measured design, the families
     assert page.count("<table id=") >= 4
     for name in result.frame["name"]:
@@ -141,15 +141,14 @@ def test_the_chart_and_the_pngs_draw_each_family_alike(result, report):
 
 
 def test_the_report_carries_no_script_it_does_not_use(report):
-    """plotly.js alone was 4.8 MB of a 6.3 MB report for one scatter chart and DataTables'
-    bundle 0.8 MB; the chart and the tables' sorting are now the report's own scripts. The
-    page's scripts and the whole page stay within these bounds."""
+    """plotly.js alone was 4.8 MB of a 6.3 MB report for one scatter chart; the chart is now
+    the report's own script. The page's scripts and the whole page stay within these bounds."""
     with open(report["html"], encoding="utf-8") as f:
         page = f.read()
     scripts = re.findall(r"<script\b[^>]*>(.*?)</script>", page, flags=re.S)
-    assert "plotly" not in page.lower() and "jquery" not in page.lower()
-    assert sum(len(s) for s in scripts) < 100_000
-    assert len(page.encode("utf-8")) < 600_000
+    assert "plotly" not in page.lower()
+    assert sum(len(s) for s in scripts) < 1_000_000
+    assert len(page.encode("utf-8")) < 1_500_000
 
 
 def test_csv_and_parquet_round_trip(result, report):

@@ -2,8 +2,7 @@
 ``templates/``. The answer comes first (the recommended design against the runner-up and the
 best competitive alternative on each objective: ``topolab.report.answer``), then the chart and
 the Pareto front, the reasons and the method after. Tables are written out in full (every row in
-the page, on screen and in print) and the report's script (``templates/tables.js``) adds
-sorting and filtering; the cost-bandwidth
+the page, on screen and in print) and DataTables adds sorting and filtering; the cost-bandwidth
 chart is drawn by the report's own script (``templates/chart.js``), with a hover naming each
 design; the other plots are the PNG files' bytes, embedded. Everything is inline, so the file
 needs no network when it is viewed (``topolab.report.interactive``)."""
@@ -362,6 +361,7 @@ def render(
     words = [OBJECTIVE_WORDS.get(k, k).split(" (")[0] for k in c.objectives]
     y = plots.bandwidth_column(frame)
     costs = frame["cost_per_endpoint"].dropna()
+    js, css = interactive.datatables_assets()
     context = {
         "s": s,
         "question": question(c),
@@ -395,8 +395,11 @@ def render(
         "files": files,
         "enumerate_s": c.enumerate_s,
         "measure_s": c.measure_s,
+        "datatables_js": js,
+        "datatables_css": css,
     }
     import markupsafe
 
-    context["cost_bandwidth_chart"] = markupsafe.Markup(context["cost_bandwidth_chart"])
+    for raw in ("cost_bandwidth_chart", "datatables_css"):
+        context[raw] = markupsafe.Markup(context[raw])
     return _environment().get_template("report.html.j2").render(**context)
