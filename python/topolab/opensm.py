@@ -86,6 +86,10 @@ def write_fabric(net: Network | str, path: str | os.PathLike[str]) -> None:
 
 
 _RUN = 0
+# Engines whose paths use SLs other than 0 (``_path_sls``).
+SL_ENGINES = ("dfsssp", "sssp", "nue", "lash")
+# What ibnetdiscover reports of a fabric stood up from a topology of its own (run_engine).
+DISCOVERED_FILE = "fabric.ibnd"
 
 
 class Fabric:
@@ -276,11 +280,15 @@ def run_engine(
     *,
     lfts_file: Optional[str] = None,
     timeout: float = 600,
+    topology: Optional[str | os.PathLike[str]] = None,
 ) -> EngineRun:
     """Stands ``net`` up in ibsim, runs OpenSM once with routing engine ``engine`` (``file``
     with ``lfts_file``: load those LFTs) and writes into ``directory`` what it computed:
     ``opensm-lfts.dump`` and ``opensm-sl2vl.dump`` (OpenSM's dumps), ``path-sl.txt`` (the path SLs
-    read from OpenSM's log, module ``_path_sls``) and ``opensm.log``."""
+    read from OpenSM's log, module ``_path_sls``) and ``opensm.log``. ``topology``: an ibsim
+    topology of ``net`` to stand up instead of topolab's (its own GUIDs and ports, LIDs left to
+    OpenSM, as on a real fabric); ``fabric.ibnd`` is then what ``ibnetdiscover`` reports of it,
+    whose LIDs and ports ``infiniband:dir=DIRECTORY,fabric=DIRECTORY/fabric.ibnd`` translates."""
     net = as_network(net)
     if engine not in ENGINES + ("file",):
         raise bad("opensm", "engine", engine, f"an OpenSM routing engine: {', '.join(ENGINES + ('file',))}")
@@ -292,12 +300,23 @@ def run_engine(
             "the LFT dump to load, with engine 'file'",
             message="opensm: engine 'file' needs lfts_file, the LFT dump to load",
         )
+    if topology is not None and engine in SL_ENGINES:
+        raise bad(
+            "opensm",
+            "engine",
+            engine,
+            f"with a topology of its own, an engine that sets no SL (not {', '.join(SL_ENGINES)}): "
+            "its path SLs are read from OpenSM's log by topolab's LIDs",
+        )
     directory = os.fspath(directory)
     os.makedirs(directory, exist_ok=True)
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="topolab-opensm-") as work:
         topo = os.path.join(work, "fabric.ibnet")
-        write_fabric(net, topo)
+        if topology is None:
+            write_fabric(net, topo)
+        else:
+            shutil.copy(topology, topo)
         dumps = os.path.join(work, "dumps")
         os.makedirs(dumps)
         log = os.path.join(work, "opensm.log")
@@ -329,6 +348,12 @@ def run_engine(
             argv += ["-a", roots]
         with Fabric(topo, work, net) as fab:
             fab.run_opensm(argv, log, timeout)
+            if topology is not None:
+                found = fab.run(["ibnetdiscover"], timeout)
+                if found.returncode != 0:
+                    raise TopolabError(f"ibnetdiscover failed ({found.returncode}): {found.stderr[-800:]}")
+                with open(os.path.join(directory, DISCOVERED_FILE), "w") as f:
+                    f.write(found.stdout)
         text = open(log).read() if os.path.exists(log) else ""
         shutil.copy(topo, os.path.join(directory, "fabric.ibnet"))
         with open(os.path.join(directory, "opensm.log"), "w") as f:
@@ -410,7 +435,13 @@ def _analyze(net: Network, row: EngineRow, spec: str, simulate: bool, seed: int)
         vcs = max(4, row.vls_used or 1)
         try:
             df = sweep_load(
-                net, spec, "uniform", seed=seed, tolerance=SATURATION_TOLERANCE, progress=False, num_vcs=vcs
+                net,
+                spec,
+                "uniform",
+                seed=seed,
+                load_resolution=SATURATION_TOLERANCE,
+                progress=False,
+                num_vcs=vcs,
             )
             row.saturation_uniform = float(df.attrs["saturation_throughput"])
         except TopolabError as e:
