@@ -233,9 +233,19 @@ def test_a_fabric_with_its_own_lids_and_ports_is_read_through_its_ibnetdiscover_
     assert res.accepted_throughput == pytest.approx(0.2, rel=0.15)
 
 
-def test_an_engine_with_path_sls_is_refused_on_a_topology_of_its_own(tmp_path) -> None:
-    net = topolab.build("hyperx:dims=3x3,p=2")
+def test_dfsssps_layers_on_a_fabric_with_its_own_lids_are_read_with_their_path_sls(tmp_path) -> None:
+    # The path SLs come from OpenSM's log in the fabric's own LIDs; read through fabric=, its
+    # layers are acyclic as on topolab's numbering, and without them (every path on SL 0) the
+    # same LFTs close a cycle: the SLs are what is read, not an accident of the numbering.
+    net = topolab.build("slimfly:q=5,p=1")
     topo = tmp_path / "vendor.ibnet"
-    topo.write_text(foreign_topology(net, seed=7))
-    with pytest.raises(topolab.ParameterError, match="sets no SL"):
-        opensm.run_engine(net, "dfsssp", tmp_path / "dfsssp", topology=topo)
+    topo.write_text(foreign_topology(net, seed=3))
+    run = opensm.run_engine(net, "dfsssp", tmp_path / "dfsssp", topology=topo)
+    assert run.routed, run.reason
+    discovered = tmp_path / "dfsssp" / opensm.DISCOVERED_FILE
+    fabric = topolab.load(str(discovered))
+    rep = routing.check(fabric, f"infiniband:dir={tmp_path / 'dfsssp'},fabric={discovered}")
+    assert rep.acyclic and rep.vcs_used >= run.vls_needed == 2
+    shutil.copytree(tmp_path / "dfsssp", tmp_path / "no-sl")
+    (tmp_path / "no-sl" / opensm.PATH_SL_FILE).unlink()
+    assert not routing.check(fabric, f"infiniband:dir={tmp_path / 'no-sl'},fabric={discovered}").acyclic
