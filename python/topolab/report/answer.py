@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 if TYPE_CHECKING:
     import pandas as pd
 
-# Alternatives cost at most this many times the recommended design per endpoint.
-COST_FACTOR = 1.5
+from topolab.comparison.settings import ALTERNATIVE_COST_FACTOR as COST_FACTOR
 
 
 @dataclass(frozen=True)
