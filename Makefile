@@ -2,18 +2,21 @@
 PYTHON ?= python3
 PIP_INSTALL = $(PYTHON) -m pip install --quiet --disable-pip-version-check
 
-.PHONY: help install run test test-rust test-python typecheck stubtest lint fmt bench fuzz
+.PHONY: help install install-test run test test-rust test-python typecheck stubtest lint fmt bench fuzz
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
-install: ## build the Rust extension (release) and install topolab with its test dependencies
+install: ## build the Rust extension (release) and install topolab with its base dependencies
+	$(PIP_INSTALL) -e .
+
+install-test: ## install topolab with every optional extra the tests exercise
 	$(PIP_INSTALL) -e '.[test]'
 
 run: install ## the main job: which network for 10,000 endpoints and radix-48 routers; report in ./topolab-compare
 	$(PYTHON) -m topolab compare -o topolab-compare
 
-test: install test-rust test-python typecheck stubtest ## the whole test suite (Rust and Python), mypy and stubtest
+test: install-test test-rust test-python typecheck stubtest ## the whole test suite (Rust and Python), mypy and stubtest
 
 test-rust: ## Rust unit and integration tests
 	cargo test --workspace --exclude topolab-py
@@ -38,7 +41,7 @@ fmt: ## format the Rust and Python code
 	ruff format python tests examples benches scripts
 
 BENCH_ARGS ?=
-bench: install ## simulator speed and agreement against BookSim2 (TOPOLAB_BOOKSIM=binary; BENCH_ARGS='--only sf_q5')
+bench: install-test ## simulator speed and agreement against BookSim2 (TOPOLAB_BOOKSIM=binary; BENCH_ARGS='--only sf_q5')
 	$(PYTHON) benches/simulator.py $(BENCH_ARGS)
 
 FUZZ_SECONDS ?= 60

@@ -153,7 +153,7 @@ def test_a_former_spelling_still_works_with_a_warning(tmp_path, capsys):
     assert "--format is deprecated here; use --output-format" in capsys.readouterr().err
     assert (tmp_path / "x").read_text().lstrip().startswith("{")
     args = make_parser().parse_args(["compare", "--tolerance", "0.2", "--output", str(out)])
-    assert (args.tolerance, args.output) == (0.2, str(out))
+    assert (args.endpoint_tolerance, args.output) == (0.2, str(out))
     assert "--tolerance is deprecated here; use --endpoint-tolerance" in capsys.readouterr().err
 
 

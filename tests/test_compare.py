@@ -258,8 +258,8 @@ def test_compare_api_returns_the_frame_with_the_recommendation(tmp_path):
         ({"radix": 2}, "radix"),
         ({"radix": 12.5}, "radix"),
         ({"endpoints": 0}, "endpoints"),
-        ({"tolerance": 1.5}, "tolerance"),
-        ({"tolerance": float("nan")}, "tolerance"),
+        ({"endpoint_tolerance": 1.5}, "endpoint_tolerance"),
+        ({"endpoint_tolerance": float("nan")}, "endpoint_tolerance"),
         ({"per_family": 0}, "per_family"),
         ({"seed": -1}, "seed"),
         ({"oversubscription": -0.1}, "oversubscription"),
@@ -279,5 +279,5 @@ def test_bad_family_floor_catalog_and_empty_space():
         run_comparison(CompareSettings(radix=12, endpoints=100, floor="nofloor"), progress=False)
     with pytest.raises(topolab.TopolabError, match="nocatalog"):
         run_comparison(CompareSettings(radix=12, endpoints=100, catalog="nocatalog"), progress=False)
-    with pytest.raises(topolab.ParameterError, match="no design.*'radix'.*'tolerance'"):
+    with pytest.raises(topolab.ParameterError, match="no design.*'radix'.*'endpoint_tolerance'"):
         run_comparison(CompareSettings(radix=4, endpoints=1_000_000), progress=False)

@@ -139,14 +139,13 @@ def test_compare_simulate_fills_columns_and_ranks_by_simulated_bandwidth(tmp_pat
             assert tables.row_cell(row, tables.COLUMNS[f"saturation_{key}"]) == tables.bracket(lower, upper)
     # the report's simulated plots draw the brackets and the latency intervals as error bars
     styles = family_styles(frame["family_name"])
-    chart = interactive.cost_bandwidth_figure(frame, "saturation_uniform", "saturation", styles)
-    bars = [t["error_y"] for t in chart.to_plotly_json()["data"] if "error_y" in t]
-    rises = sorted(round(b, 6) for bar in bars for b in bar["array"])
+    chart = interactive.cost_bandwidth_data(frame, "saturation_uniform", "saturation", styles)
+    rises = sorted(round(p["rise"] or 0.0, 6) for f in chart["families"] for p in f["points"])
     expected = sorted(
         round(0.0 if math.isnan(u) else u - lo, 6)
         for lo, u in zip(frame["saturation_uniform"], frame["saturation_uniform_upper"])
     )
-    assert bars and all(bar["symmetric"] is False for bar in bars) and rises == expected
+    assert rises == expected and len(rises) == len(frame)  # a point, with its bar, per design
     from matplotlib.container import ErrorbarContainer
 
     for figure in (plots.cost_bandwidth(frame), plots.latency_load(frame)):

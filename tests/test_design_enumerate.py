@@ -79,7 +79,9 @@ def test_finds_slim_fly_q19_for_radix_44_and_its_floor_variant_for_43():
 def test_slim_fly_oversubscription_of_000_section_v_e():
     # Besta & Hoefler, SC14, §V-E: q = 19 with p = 16..21 (up to 15,162 endpoints) are oversubscribed
     # variants.
-    found = by_spec(enumerate_designs(50, 13000, tolerance=0.2, families=["sf"], oversubscription=0.4))
+    found = by_spec(
+        enumerate_designs(50, 13000, endpoint_tolerance=0.2, families=["sf"], oversubscription=0.4)
+    )
     for p in range(16, 22):
         d = found[f"slimfly:q=19,p={p}"]
         assert not d.balanced
@@ -202,7 +204,7 @@ def test_slim_fly_q_values_are_those_the_core_accepts():
             load = p / math.ceil(k_net / 2)
             if lo <= p * routers <= hi and 0.75 - 1e-9 <= load <= 1.4 + 1e-9:
                 expected.add((q, p))
-    found = enumerate_designs(radix, 2050, tolerance=0.95, families=["slimfly"])
+    found = enumerate_designs(radix, 2050, endpoint_tolerance=0.95, families=["slimfly"])
     assert {(d.params["q"], d.params["p"]) for d in found} == expected
 
 
@@ -242,8 +244,8 @@ def test_dragonfly_search_covers_every_a_h_p_of_000():
         ({"radix": 2, "endpoints": 100}, ["'radix'", "2", ">= 3"]),
         ({"radix": 48.5, "endpoints": 100}, ["'radix'", "48.5"]),
         ({"radix": 48, "endpoints": 0}, ["'endpoints'", "0"]),
-        ({"radix": 48, "endpoints": 100, "tolerance": 1.0}, ["'tolerance'", "below 1"]),
-        ({"radix": 48, "endpoints": 100, "tolerance": float("nan")}, ["'tolerance'"]),
+        ({"radix": 48, "endpoints": 100, "endpoint_tolerance": 1.0}, ["'endpoint_tolerance'", "below 1"]),
+        ({"radix": 48, "endpoints": 100, "endpoint_tolerance": float("nan")}, ["'endpoint_tolerance'"]),
         ({"radix": 48, "endpoints": 100, "oversubscription": -0.1}, ["'oversubscription'", ">= 0"]),
         ({"radix": 48, "endpoints": 100, "undersubscription": 2}, ["'undersubscription'"]),
         ({"radix": 48, "endpoints": 100, "families": ["slimfly", "nope"]}, ["'families'", "nope", "slimfly"]),

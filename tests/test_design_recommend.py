@@ -106,3 +106,30 @@ def test_on_enumerated_designs_with_one_metric():
     lines = recommend(frame)
     best = frame.loc[frame["cost_per_endpoint"].idxmin(), "name"]
     assert lines[0].startswith(f"Recommended: {best}: lowest cost per endpoint")
+
+
+def test_a_costly_leader_is_named_apart_from_the_alternatives_worth_weighing():
+    # A torus with far more bisection at 17x the price leads overall; within 1.5x the
+    # recommended design's cost the Dragonfly leads, and the sentence names both, in that order.
+    frame = table().iloc[:2].copy()
+    torus = {
+        "name": "Torus 5x6x7x7x7",
+        "family": "torus",
+        "routers": 10290,
+        "endpoints": 10290,
+        "radix": 11,
+        "cost_per_endpoint": 17 * 1033.0,
+        "bisection_per_endpoint": 2.67,
+        "avg_latency_ns": 900.0,
+        "diameter": 12,
+    }
+    frame = pd.concat([frame, pd.DataFrame([torus])], ignore_index=True)
+    first = recommend(frame)[0]
+    assert (
+        "bisection per endpoint 0.5 (highest within 1.5x its cost: 0.55, Dragonfly a=22 h=11 p=11 g=45, "
+        "at $1,365; highest: 2.67, Torus 5x6x7x7x7, at $17,561)"
+    ) in first
+    # with the Dragonfly beyond the rule too, the recommended design leads within it
+    frame.loc[1, "cost_per_endpoint"] = 1.6 * 1033.0
+    first = recommend(frame)[0]
+    assert "bisection per endpoint 0.5 (the highest within 1.5x its cost; highest: 2.67, Torus" in first

@@ -297,7 +297,7 @@ def test_results_must_be_flat_and_must_not_shadow_parameters(tmp_path):
     register_kind("mixed", lambda params: {"mix": [1, "a"]} if params["x"] else {"mix": [1, 2]})
     mixed = run_experiment({"kind": "mixed", "axes": {"x": [0, 1]}}, workers=1, progress=False)
     assert list(mixed["status"]) == ["ok", "failed"] and mixed["mix"].iloc[0] == [1, 2]
-    assert "cannot be stored in Parquet" in mixed["error"].iloc[1]
+    assert "mixes numbers and strings" in mixed["error"].iloc[1]
 
 
 # --- the command ------------------------------------------------------------------------------

@@ -263,7 +263,7 @@ def test_degradation_curve_from_the_command_line(capsys, tmp_path):
     from topolab.experiment import load_results
 
     stored = load_results(tmp_path / "r")
-    assert set(stored["tolerance"]) == {0.05} and d["inputs"]["tolerance"] == 0.05
+    assert set(stored["tolerance"]) == {0.05} and d["inputs"]["load_resolution"] == 0.05
     brackets = [
         search["saturated_load"] - search["saturation_load"]
         for _, search in stored.iterrows()

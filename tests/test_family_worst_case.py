@@ -31,7 +31,9 @@ def _sample(family: str) -> list[str]:
     example = next(f["example"] for f in _core.families() if f["name"] == family)
     by_routers: dict[int, str] = {}
     for radix, endpoints in WINDOWS:
-        for d in enumerate_designs(radix, endpoints, tolerance=0.5, families=[family], oversubscription=1.0):
+        for d in enumerate_designs(
+            radix, endpoints, endpoint_tolerance=0.5, families=[family], oversubscription=1.0
+        ):
             by_routers.setdefault(d.routers, d.spec)
     return [example] + [by_routers[r] for r in sorted(by_routers)[:PER_FAMILY]]
 

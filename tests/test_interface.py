@@ -213,3 +213,45 @@ def test_python_m_topolab_snake_case_in_a_subprocess():
 )
 def test_one_progress_switch_with_the_former_quiet_as_alias(argv, progress):
     assert make_parser().parse_args(argv).progress is progress
+
+
+def bash_complete(script, line, words):
+    """COMPREPLY of the completion ``script`` for ``line`` with the cursor at its end, given the
+    words bash splits it into (at blanks and at its COMP_WORDBREAKS, ':' and '=' among them)."""
+    quoted = " ".join(shlex.quote(w) for w in words)
+    program = (
+        f"source {shlex.quote(str(script))}\n"
+        f"COMP_LINE={shlex.quote(line)}; COMP_POINT={len(line)}\n"
+        f"COMP_WORDS=({quoted}); COMP_CWORD={len(words) - 1}\n"
+        "_topolab_complete_line\n"
+        'printf "%s\\n" "${COMPREPLY[@]}"\n'
+    )
+    done = subprocess.run(["bash", "-c", program], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return sorted(line for line in done.stdout.splitlines() if line)
+
+
+def family_params(name):
+    (family,) = [f for f in topolab.families() if f.name == name]
+    return [p.name for p in family.params]
+
+
+def test_bash_completes_family_names_then_their_parameter_keys(tmp_path, capsys):
+    _, out, _ = run(capsys, "completion", "bash")
+    script = tmp_path / "topolab.bash"
+    script.write_text(out)
+    assert bash_complete(script, "topolab info slimf", ["topolab", "info", "slimf"]) == ["slimfly:"]
+    # after the colon (a word of its own for bash), the family's keys
+    keys = bash_complete(script, "topolab info slimfly:", ["topolab", "info", "slimfly", ":"])
+    assert keys == sorted(f":{name}=" for name in family_params("slimfly"))
+    # after a comma, the keys not given yet; bash replaces only the piece after the last '='
+    line = "topolab info dragonfly:a=4,"
+    rest = bash_complete(script, line, ["topolab", "info", "dragonfly", ":", "a", "=", "4,"])
+    given = {"a"}
+    assert rest == sorted(f"4,{name}=" for name in family_params("dragonfly") if name not in given)
+    # a flag's names after a network with ':' and '=' in it: the parser walk sees it as one word
+    line = "topolab sim slimfly:q=5 --routing ugal_"
+    words = ["topolab", "sim", "slimfly", ":", "q", "=", "5", "--routing", "ugal_"]
+    assert bash_complete(script, line, words) == sorted(
+        r.name for r in topolab.routings() if r.name.startswith("ugal_")
+    )

@@ -7,6 +7,7 @@ infiniband-diags (.ci/run installs them) and fail without them."""
 from __future__ import annotations
 
 import os
+import random
 import shutil
 
 import networkx as nx
@@ -156,3 +157,95 @@ def test_cli_says_how_to_install_missing_tools(monkeypatch, capsys) -> None:
     monkeypatch.setattr(opensm, "TOOLS", (*opensm.TOOLS, "no-such-ib-tool"))
     assert main(["routing", "opensm", "fattree:k=4", "-o", "unused"]) == 2
     assert "apt-get install opensm ibsim-utils infiniband-diags" in capsys.readouterr().err
+
+
+def foreign_topology(net: topolab.Network, seed: int) -> str:
+    """An ibsim topology of ``net`` cabled as a vendor's fabric might be: GUIDs in another order
+    than topolab's routers, each switch's ports in a shuffled order, and no LIDs (OpenSM assigns
+    its own, as on a real fabric)."""
+    rng = random.Random(seed)
+    n = net.num_routers
+    switch_guid = dict(zip(range(n), (0x0002C90000001000 + g for g in rng.sample(range(n * 4), n))))
+    hosts = [(r, d) for r, e in enumerate(net.endpoints) for d in range(e)]
+    host_guid = {h: 0x0002C90100000000 + 2 * i for i, h in enumerate(rng.sample(hosts, len(hosts)))}
+    port_of: dict[tuple[int, object], int] = {}
+    for r in range(n):
+        targets: list[object] = [("switch", v) for v in net.neighbors(r)]
+        targets += [("host", d) for d in range(net.endpoints[r])]
+        rng.shuffle(targets)
+        for p, target in enumerate(targets, start=1):
+            port_of[(r, target)] = p
+    lines = []
+    for r in range(n):
+        lines += [
+            f"switchguid=0x{switch_guid[r]:016x}",
+            f'Switch\t{len(net.neighbors(r)) + net.endpoints[r]} "S-{switch_guid[r]:016x}"',
+        ]
+        for (s, target), p in sorted(port_of.items(), key=lambda kv: kv[1]):
+            if s != r:
+                continue
+            kind, x = target  # type: ignore[misc]
+            if kind == "switch":
+                lines.append(f'[{p}]\t"S-{switch_guid[x]:016x}"[{port_of[(x, ("switch", r))]}]')
+            else:
+                lines.append(f'[{p}]\t"H-{host_guid[(r, x)]:016x}"[1]')
+        lines.append("")
+    for (r, d), g in host_guid.items():
+        lines += [
+            f"caguid=0x{g:016x}",
+            f'Ca\t1 "H-{g:016x}"',
+            f'[1]\t"S-{switch_guid[r]:016x}"[{port_of[(r, ("host", d))]}]',
+            "",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_fabric_with_its_own_lids_and_ports_is_read_through_its_ibnetdiscover_output(tmp_path) -> None:
+    # OpenSM's minhop on a fabric whose LIDs OpenSM chose and whose ports are cabled in no
+    # particular order: its dumps are read through ibnetdiscover's report of that fabric.
+    net = topolab.build("hyperx:dims=3x3,p=2")
+    topo = tmp_path / "vendor.ibnet"
+    topo.write_text(foreign_topology(net, seed=7))
+    run = opensm.run_engine(net, "minhop", tmp_path / "minhop", topology=topo)
+    assert run.routed, run.reason
+    discovered = tmp_path / "minhop" / opensm.DISCOVERED_FILE
+    fabric = topolab.load(str(discovered))
+    assert _same_graph(fabric, net)
+    # the translation is needed: topolab's own numbering does not find these switches
+    with pytest.raises(topolab.TopolabError, match="not a switch of this network"):
+        routing.check(fabric, f"infiniband:dir={tmp_path / 'minhop'}")
+    spec = f"infiniband:dir={tmp_path / 'minhop'},fabric={discovered}"
+    assert routing.check(fabric, spec).routing == spec
+    # minhop routes every pair on a shortest path: the total channel load under uniform traffic
+    # is the sum over endpoint pairs of their switches' distance (networkx), each pair's share of
+    # a source's injection being 1 / endpoints (uniform includes the source, as BookSim2's).
+    g = fabric.to_networkx()
+    dist = dict(nx.all_pairs_shortest_path_length(g))
+    owner = [r for r, e in enumerate(fabric.endpoints) for _ in range(e)]
+    e = len(owner)
+    expected = sum(dist[owner[s]][owner[t]] for s in range(e) for t in range(e)) / e
+    load = routing.channel_load(fabric, spec, traffic="uniform")
+    assert sum(load.loads) == pytest.approx(expected, rel=1e-9)
+    # ... and the simulator delivers what is offered on those tables
+    from topolab.sim import simulate
+
+    res = simulate(fabric, spec, "uniform", load=0.2, seed=1, sample_period=300)
+    assert res.accepted_throughput == pytest.approx(0.2, rel=0.15)
+
+
+def test_dfsssps_layers_on_a_fabric_with_its_own_lids_are_read_with_their_path_sls(tmp_path) -> None:
+    # The path SLs come from OpenSM's log in the fabric's own LIDs; read through fabric=, its
+    # layers are acyclic as on topolab's numbering, and without them (every path on SL 0) the
+    # same LFTs close a cycle: the SLs are what is read, not an accident of the numbering.
+    net = topolab.build("slimfly:q=5,p=1")
+    topo = tmp_path / "vendor.ibnet"
+    topo.write_text(foreign_topology(net, seed=3))
+    run = opensm.run_engine(net, "dfsssp", tmp_path / "dfsssp", topology=topo)
+    assert run.routed, run.reason
+    discovered = tmp_path / "dfsssp" / opensm.DISCOVERED_FILE
+    fabric = topolab.load(str(discovered))
+    rep = routing.check(fabric, f"infiniband:dir={tmp_path / 'dfsssp'},fabric={discovered}")
+    assert rep.acyclic and rep.vcs_used >= run.vls_needed == 2
+    shutil.copytree(tmp_path / "dfsssp", tmp_path / "no-sl")
+    (tmp_path / "no-sl" / opensm.PATH_SL_FILE).unlink()
+    assert not routing.check(fabric, f"infiniband:dir={tmp_path / 'no-sl'},fabric={discovered}").acyclic

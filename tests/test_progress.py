@@ -109,7 +109,7 @@ def test_show_progress_is_a_deprecated_alias():
 
 
 def test_a_sweep_counts_the_cycles_of_all_its_runs(capfd):
-    df = topolab.sweep_load(SMALL, loads=[0.2, 0.4], tolerance=0, progress=True)
+    df = topolab.sweep_load(SMALL, loads=[0.2, 0.4], load_resolution=0, progress=True)
     line = capfd.readouterr().err.strip()
     assert "\n" not in line and "(run 2)" in line
     done = int(re.search(r"\| (\d+)/\1 ", line).group(1))

@@ -1,9 +1,11 @@
 """The HTML report in a real browser: headless Chromium (Debian's ``chromium`` and
 ``chromium-driver``, driven by selenium) opens a generated report from disk with no network and
 checks what a reader sees: every Pareto row on screen and in print, tables no wider than a
-1024-pixel window, sorting and filtering that work, a hover text for every plotted design, no
-console error. It saves a full-page screenshot (``TOPOLAB_SCREENSHOT_DIR`` names where; by
-default the test's temporary directory).
+1024-pixel window, sorting and filtering that work, a point and a hover for every plotted
+design, a legend of every family drawn, the answer on the first screen at 1280x800 and on a
+390-pixel phone (where the chart gets the width and nothing widens the page), no console error.
+It saves screenshots: the whole page and the first screen at both sizes
+(``TOPOLAB_SCREENSHOT_DIR`` names where; by default the test's temporary directory).
 
 Outside CI the test is skipped when Chromium, its driver or selenium is missing; in CI (``CI``
 set) that is a failure, since .ci/run installs them."""
@@ -183,13 +185,160 @@ def test_filtering_keeps_the_matching_rows(page, result):
     assert len(_front_rows(page)) == len(result.front)
 
 
-def test_every_plotted_design_has_a_hover_naming_it(page, result):
-    texts = page.execute_script(
-        """return document.getElementById("cost-bandwidth-chart").data.flatMap(t => t.text || []);"""
+def _viewport(driver, width: int, height: int, mobile: bool = False) -> None:
+    """The page laid out for a ``width`` x ``height`` CSS-pixel screen (a phone's with
+    ``mobile``), then scrolled to the top."""
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 2 if mobile else 1, "mobile": mobile},
     )
-    plotted = result.frame.dropna(subset=["cost_per_endpoint", "bisection_per_endpoint"])
-    for name in plotted["name"]:
-        assert any(f" {name}</b>" in t for t in texts), name
+    driver.execute_script("window.scrollTo(0, 0)")
+    # the chart redraws at its new width on the next frames
+    driver.execute_script("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def _reset_viewport(driver) -> None:
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    driver.execute_script("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def _screenshot(driver, tmp_path, name: str) -> Path:
+    directory = Path(os.environ.get("TOPOLAB_SCREENSHOT_DIR", tmp_path))
+    directory.mkdir(parents=True, exist_ok=True)
+    shot = directory / name
+    assert driver.save_screenshot(str(shot))
+    assert shot.stat().st_size > 10_000
+    return shot
+
+
+def _plotted(result):
+    return result.frame.dropna(subset=["cost_per_endpoint", "bisection_per_endpoint"])
+
+
+def test_every_plotted_design_is_a_point_whose_hover_names_it(page, result):
+    names = page.execute_script(
+        """return [...document.querySelectorAll("#cost-bandwidth-chart path.point")].map(
+            p => p.dataset.name);"""
+    )
+    for _, row in _plotted(result).iterrows():
+        assert f"#{int(row['rank'])} {row['name']}" in names, row["name"]
+    # a real mouse over a point that nothing covers shows its name
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    target = page.execute_script(
+        """for (const p of document.querySelectorAll("#cost-bandwidth-chart path.point")) {
+             p.scrollIntoView({block: "center"});
+             const r = p.getBoundingClientRect();
+             if (document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === p) return p;
+           }
+           return null;"""
+    )
+    assert target is not None
+    ActionChains(page).move_to_element(target).perform()
+    tip = page.find_element("css selector", "#cost-bandwidth-chart .chart-tip")
+    assert tip.is_displayed() and tip.text.split("\n")[0] == target.get_attribute("data-name")
+
+
+def test_the_legend_shows_every_family_drawn_and_hides_one_on_a_click(page, result):
+    families = list(dict.fromkeys(_plotted(result)["family_name"]))
+    entries = page.find_elements("css selector", "#cost-bandwidth-chart .chart-legend button[data-family]")
+    assert sorted(e.get_attribute("data-family") for e in entries) == sorted(families)
+    recommended = page.find_element("css selector", "#cost-bandwidth-chart .legend-recommended")
+    legend = page.find_element("css selector", "#cost-bandwidth-chart .chart-legend")
+    assert _clipping_boxes(page, recommended) == [] and all(_row_is_seen(page, e) for e in entries)
+    assert recommended.is_displayed() and legend.is_displayed()
+    # the recommendation is marked on the chart itself: a star, and its name beside it
+    star = page.find_element("css selector", "#cost-bandwidth-chart path.recommended")
+    label = page.find_element("css selector", "#cost-bandwidth-chart .recommended-label")
+    assert star.is_displayed() and str(result.frame["name"].iloc[0]) in label.text
+
+    def drawn(family):
+        return page.execute_script(
+            """return [...document.querySelectorAll("#cost-bandwidth-chart path.point")].filter(
+                p => p.dataset.family === arguments[0]).length""",
+            family,
+        )
+
+    entry = entries[0]
+    family = entry.get_attribute("data-family")
+    before = drawn(family)
+    assert before == int((_plotted(result)["family_name"] == family).sum())
+    page.execute_script("arguments[0].scrollIntoView({block: 'center'})", entry)
+    entry.click()
+    assert drawn(family) == 0
+    entry.click()
+    assert drawn(family) == before
+
+
+def test_the_first_screen_at_1280_by_800(page, result, tmp_path):
+    _viewport(page, 1280, 800)
+    try:
+        box = page.execute_script(
+            """const r = document.getElementById("recommendation").getBoundingClientRect();
+            return [r.top, r.bottom, window.innerHeight];"""
+        )
+        top, bottom, height = box
+        assert 0 <= top and bottom <= height, f"the answer spans {top:.0f}-{bottom:.0f} px of {height}"
+        block = page.find_element("id", "recommendation")
+        assert str(result.frame["name"].iloc[0]) in block.text and "runner-up" in block.text
+        assert _page_overflow(page) <= 0
+        _screenshot(page, tmp_path, "first_screen_1280x800.png")
+    finally:
+        _reset_viewport(page)
+
+
+def _page_overflow(driver) -> float:
+    """How far the page reaches past the window's right edge (px; > 0: the reader must scroll
+    the whole page sideways)."""
+    return driver.execute_script(
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+
+
+def test_the_first_screen_on_a_390_pixel_phone(page, result, tmp_path):
+    _viewport(page, 390, 844, mobile=True)
+    try:
+        width = page.execute_script("return document.documentElement.clientWidth")
+        assert width == 390
+        assert _page_overflow(page) <= 0, "the page is wider than the phone"
+        # the recommendation starts on the first screen
+        top = page.execute_script(
+            "return document.querySelector('#recommendation p.verdict').getBoundingClientRect().bottom"
+        )
+        assert top <= 844
+        # the answer's table fits the screen: no sideways scrolling for the key columns
+        fits = page.execute_script(
+            """const t = document.querySelector("#recommendation table"), box = t.parentElement;
+            return [t.getBoundingClientRect().right, box.scrollWidth - box.clientWidth];"""
+        )
+        assert fits[0] <= width and fits[1] <= 0, fits
+        # the chart gets the width
+        plot = page.execute_script(
+            "return document.querySelector('#cost-bandwidth-chart svg').getBoundingClientRect().width"
+        )
+        assert plot >= 0.9 * width, f"the chart is {plot:.0f} px wide on a {width} px screen"
+        # a wide table scrolls inside its own box, every column there to scroll to
+        table = page.find_element("id", "front-table")
+        scroller = page.execute_script(
+            """let e = arguments[0].parentElement;
+            while (e && getComputedStyle(e).overflowX === "visible") e = e.parentElement;
+            return e && [e.clientWidth, e.scrollWidth, arguments[0].getBoundingClientRect().width];""",
+            table,
+        )
+        assert scroller is not None
+        assert scroller[0] <= width
+        headers = len(page.find_elements("css selector", "#front-table thead th"))
+        assert headers == len(page.find_elements("css selector", "#front-table tbody tr:first-child td"))
+        # a tap on the star names the recommendation
+        star = page.find_element("css selector", "#cost-bandwidth-chart path.recommended")
+        page.execute_script("arguments[0].scrollIntoView({block: 'center'})", star)
+        star.click()
+        tip = page.find_element("css selector", "#cost-bandwidth-chart .chart-tip")
+        assert tip.is_displayed() and str(result.frame["name"].iloc[0]) in tip.text
+        page.execute_script("window.scrollTo(0, 0)")
+        _screenshot(page, tmp_path, "first_screen_390.png")
+    finally:
+        _reset_viewport(page)
 
 
 def test_no_console_errors_and_a_screenshot(page, tmp_path):
@@ -197,9 +346,5 @@ def test_no_console_errors_and_a_screenshot(page, tmp_path):
     assert errors == []
     height = page.execute_script("return document.documentElement.scrollHeight")
     page.set_window_size(WIDTH, min(int(height) + 100, 16000))
-    directory = Path(os.environ.get("TOPOLAB_SCREENSHOT_DIR", tmp_path))
-    directory.mkdir(parents=True, exist_ok=True)
-    shot = directory / "report_chromium.png"
-    assert page.save_screenshot(str(shot))
-    assert shot.stat().st_size > 10_000
+    _screenshot(page, tmp_path, "report_chromium.png")
     page.set_window_size(WIDTH, 900)

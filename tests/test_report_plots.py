@@ -141,3 +141,87 @@ def test_every_plot_of_the_report_labels_its_ticks_with_plain_numbers():
         for text in texts:
             assert "$" not in text and "mathdefault" not in text, (name, text)
             float(text.replace(",", "").replace("\u2212", "-"))  # a number as a reader writes it
+
+
+def _simulated(curves: dict[str, tuple[list[list[float]], float]]) -> pd.DataFrame:
+    """A ranked front of simulated designs, one per entry: name -> (uniform curve, the uniform
+    search's highest carried load); the worst case the same."""
+    names = list(curves)
+    return pd.DataFrame(
+        {
+            "rank": range(1, len(names) + 1),
+            "name": names,
+            "family_name": names,
+            "on_front": True,
+            "sim_network": [f"net{i}" for i in range(len(names))],
+            "sim_endpoints": 100,
+            "sim_curve_uniform": [json.dumps(curves[n][0]) for n in names],
+            "sim_curve_worst": [json.dumps(curves[n][0]) for n in names],
+            "saturation_uniform": [curves[n][1] for n in names],
+            "saturation_worst": [curves[n][1] for n in names],
+        }
+    )
+
+
+def test_latency_load_joins_only_carried_runs_and_names_single_runs_apart():
+    # The small `compare --simulate`: four designs carried full load in their one run, at nearly
+    # the same latency (piled up at load 1.0), and one whose latency fell past its saturation
+    # load (a saturated run reports the packets delivered before it ended).
+    single = {f"Single {i}": ([[1.0, 0.99, 40.0 + i]], 1.0) for i in range(4)}
+    falling = [
+        [0.74, 0.73, 13.0],
+        [0.81, 0.80, 18.2],
+        [0.87, 0.86, 25.6],
+        [0.92, 0.87, 36.5],
+        [0.96, 0.89, 29.3],
+    ]
+    frame = _simulated({"Falling": (falling, 0.87), **single})
+    fig = plots.latency_load(frame)
+    plots.png(fig)
+    ax = fig.axes[0]
+    joined = [line for line in ax.get_lines() if line.get_linestyle() not in ("None", "none", "")]
+    assert len(joined) == 1  # the single runs are markers, not lines
+    x, y = joined[0].get_data()
+    assert list(x) == [0.74, 0.81, 0.87]  # up to the saturation load, not past it
+    assert all(np.diff(y) > 0)
+    hollow = [line for line in ax.get_lines() if line.get_markerfacecolor() == "none"]
+    assert sorted(float(v) for line in hollow for v in line.get_xdata()) == [0.92, 0.96]
+    # each single run is a marker of its own look, named beside it, the names apart
+    markers = [
+        line for line in ax.get_lines() if list(line.get_xdata()) == [1.0] and line.get_marker() != "_"
+    ]
+    assert len({(m.get_color(), m.get_marker()) for m in markers}) == 4
+    from matplotlib.text import Text
+
+    names = {t.get_text(): t for t in ax.texts}
+    assert set(single) <= set(names)
+    renderer = fig.canvas.get_renderer()
+    boxes = {n: Text.get_window_extent(names[n], renderer) for n in single}  # the text, not its line
+    assert [(a, b) for a, b in itertools.combinations(single, 2) if boxes[a].overlaps(boxes[b])] == []
+    # named in order of latency, bottom to top, as the points are
+    heights = [boxes[n].y0 for n in sorted(single)]
+    assert heights == sorted(heights)
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert any(label.startswith("hollow") for label in labels)
+
+
+def test_latency_load_without_a_verdict_joins_every_run():
+    curve = [[0.1, 0.1, 20.0], [0.5, 0.5, 30.0], [0.9, 0.8, 90.0]]
+    frame = _simulated({"A": (curve, float("nan"))})
+    fig = plots.latency_load(frame)
+    line = next(line for line in fig.axes[0].get_lines() if line.get_linestyle() not in ("None", "none"))
+    assert list(line.get_xdata()) == [0.1, 0.5, 0.9]
+    assert not any(line.get_markerfacecolor() == "none" for line in fig.axes[0].get_lines())
+
+
+def test_the_catalogue_families_each_have_a_colour_and_a_colour_and_marker_of_their_own():
+    from topolab.design.enumerate import FAMILY_NAMES
+
+    families = list(dict.fromkeys(FAMILY_NAMES.values()))
+    assert len(families) >= 29
+    styles = family_styles(families)
+    assert len({s.color.lower() for s in styles.values()}) == len(families)
+    assert len({(s.color.lower(), s.marker) for s in styles.values()}) == len(families)
+    assert len({(s.color.lower(), s.symbol) for s in styles.values()}) == len(families)
+    # the star is the recommendation's alone
+    assert all(s.marker != "*" and s.symbol != "star" for s in styles.values())

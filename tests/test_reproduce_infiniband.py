@@ -52,7 +52,7 @@ def test_the_sweep_stops_at_the_first_saturated_load_with_the_exhaustive_figure(
 
     curve, _, _, _ = next(c for c in ib.curves("quick") if c[0].label == "DOR: Cmpl")
     setup = sim_params(ib.SETUP_TABLE)
-    kwargs = dict(loads=list(curve.loads), tolerance=ib.TOLERANCE, seed=1, **setup)
+    kwargs = dict(loads=list(curve.loads), load_resolution=ib.TOLERANCE, seed=1, **setup)
     stopped = topolab.sweep_load(curve.network, curve.routing, curve.traffic, **kwargs)
     every = topolab.sweep_load(curve.network, curve.routing, curve.traffic, every_load=True, **kwargs)
     assert len(stopped) < len(every)

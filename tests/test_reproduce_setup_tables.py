@@ -60,9 +60,12 @@ def test_the_setup_run_is_the_table_printed(rid, scale, monkeypatch, capsys):
     calls: list[tuple[topolab.Network, dict]] = []  # (network, keywords) of every sweep
     raw: list[tuple[topolab.Network, dict]] = []  # the same, not consumed by the checks
 
-    def recording_sweep(net, routing, traffic, loads=None, seed=1, *, tolerance=0.01, **params):
+    def recording_sweep(net, routing, traffic, loads=None, seed=1, *, load_resolution=0.01, **params):
         calls.append(
-            (topolab.build(net) if isinstance(net, str) else net, {**params, "tolerance": tolerance})
+            (
+                topolab.build(net) if isinstance(net, str) else net,
+                {**params, "load_resolution": load_resolution},
+            )
         )
         raw.append((calls[-1][0], dict(params)))
         df = pd.DataFrame(
@@ -87,7 +90,9 @@ def test_the_setup_run_is_the_table_printed(rid, scale, monkeypatch, capsys):
     real_exchange = topolab.sim.run_exchange
 
     def recording_exchange(net, exchange, routing="min", seed=1, *, progress=None, **params):
-        calls.append((topolab.build(net) if isinstance(net, str) else net, {**params, "tolerance": None}))
+        calls.append(
+            (topolab.build(net) if isinstance(net, str) else net, {**params, "load_resolution": None})
+        )
         raw.append((calls[-1][0], dict(params)))
         # One packet per neighbour: the keywords are what is checked, not the exchange's figures.
         return real_exchange(net, "nn3d:packets=1", routing, seed, **params)
@@ -115,9 +120,9 @@ def test_the_setup_run_is_the_table_printed(rid, scale, monkeypatch, capsys):
         # The papers' networks are intact: no failure set reached the simulator.
         assert params.pop("failures", None) is None
         # Nothing reached the simulator that the table does not show.
-        assert set(params) == {"tolerance"}
-        if params["tolerance"] is not None:
-            assert printed["saturation search resolution"] == str(params["tolerance"])
+        assert set(params) == {"load_resolution"}
+        if params["load_resolution"] is not None:
+            assert printed["saturation search resolution"] == str(params["load_resolution"])
         if "network" in printed:
             network = printed["network"]
             assert f"{net.num_routers} routers" in network and f"{net.num_endpoints} endpoints" in network

@@ -49,7 +49,7 @@ def test_threads_do_not_change_results():
 
 
 def test_sweep_load_gives_a_curve_and_a_saturation_point():
-    df = topolab.sweep_load("slimfly:q=5,p=4", "min", loads=[0.2, 0.4, 0.9], tolerance=0.05, **FAST)
+    df = topolab.sweep_load("slimfly:q=5,p=4", "min", loads=[0.2, 0.4, 0.9], load_resolution=0.05, **FAST)
     assert list(df["offered_load"]) == sorted(df["offered_load"])
     assert len(df) >= 4  # three loads and at least one bisection step
     sat = df.attrs["saturation_load"]
@@ -82,8 +82,10 @@ def test_sweep_cli_prints_and_writes_the_bracket(capsys):
 
 def test_sweep_load_stops_at_the_first_saturated_listed_load_unless_every_load():
     loads = [0.2, 0.9, 0.95, 1.0]
-    stopped = topolab.sweep_load("slimfly:q=5,p=4", "min", loads=loads, tolerance=0, **FAST)
-    every = topolab.sweep_load("slimfly:q=5,p=4", "min", loads=loads, tolerance=0, every_load=True, **FAST)
+    stopped = topolab.sweep_load("slimfly:q=5,p=4", "min", loads=loads, load_resolution=0, **FAST)
+    every = topolab.sweep_load(
+        "slimfly:q=5,p=4", "min", loads=loads, load_resolution=0, every_load=True, **FAST
+    )
     assert list(stopped["offered_load"]) == [0.2, 0.9]
     assert list(every["offered_load"]) == loads
     assert every["saturated"].tolist() == [False, True, True, True]
@@ -222,7 +224,7 @@ def test_cli_sweep_plot_draws_the_intervals_and_the_bracket(monkeypatch):
 
     drawn = []
     monkeypatch.setattr(cli_sim, "save_figure", lambda fig, path, dpi: drawn.append(fig))
-    df = topolab.sweep_load("slimfly:q=5,p=4", "min", loads=[0.3, 0.95], tolerance=0.2, **FAST)
+    df = topolab.sweep_load("slimfly:q=5,p=4", "min", loads=[0.3, 0.95], load_resolution=0.2, **FAST)
     cli_sim._plot(df, "curve.png", "test")
     (ax,) = drawn[0].axes
     (bars,) = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]

@@ -36,7 +36,7 @@ def test_a_sweep_takes_no_figure_from_a_tiny_load():
         "min",
         "uniform",
         loads=[1e-20, 0.3],
-        tolerance=0,
+        load_resolution=0,
         sample_period=300,
         warmup_periods=1,
         max_samples=3,

@@ -10,6 +10,7 @@ import argparse
 import math
 import numbers
 import os
+import warnings
 from typing import Any, Callable, Iterable, Optional
 
 from topolab._core import ParameterError
@@ -58,6 +59,17 @@ def bad(context: str, name: str, value: Any, allowed: str, *, message: str | Non
     err = ParameterError(message)
     err.parameter, err.value, err.allowed = name, quote(value), allowed
     return err
+
+
+def renamed_keyword(context: str, name: str, value: Any, former: str, former_value: Any) -> Any:
+    """``value``, or the value given under the keyword's former name ``former`` (deprecated: it
+    warns) when that was used (``former_value`` not None)."""
+    if former_value is None:
+        return value
+    warnings.warn(
+        f"{context}: keyword '{former}' is deprecated; it is now '{name}'", DeprecationWarning, stacklevel=3
+    )
+    return former_value
 
 
 def in_context(context: str, err: ParameterError) -> ParameterError:

@@ -59,6 +59,7 @@ __all__ = [
     "memory_limit",
     "map_network",
     "infiniband_export",
+    "ibnet_addressing",
     "infiniband_check",
     "routing_routes",
     "INFINIBAND_FILES",
@@ -271,7 +272,7 @@ def sweep_load(
     routing: str,
     traffic: str,
     loads: list[float] | None = None,
-    tolerance: float = 0.01,
+    load_resolution: float = 0.01,
     every_load: bool = False,
     seed: int | None = None,
     params: dict[str, Any] | None = None,
@@ -338,5 +339,6 @@ INFINIBAND_FILES: tuple[str, str, str]
 
 def infiniband_export(net: Network, routing: str, vl_budget: int = 8) -> tuple[str, str, str]: ...
 def infiniband_check(net: Network, routing: str, lfts: str, sl2vl: str, path_sl: str) -> str: ...
+def ibnet_addressing(text: str) -> tuple[list[int], list[list[int]]]: ...
 def routing_catalog() -> str: ...
 def routing_deadlock_caution(routing: str) -> str | None: ...

@@ -205,3 +205,13 @@ def figure_extensions() -> list[str]:
     from matplotlib.backend_bases import FigureCanvasBase
 
     return sorted("." + ext for ext in FigureCanvasBase.get_supported_filetypes())
+
+
+def has_module(name: str) -> bool:
+    """Whether an optional dependency is importable (without importing it)."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):  # a parent package missing; a module entry set to None
+        return False

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from topolab._args import U64_MAX, bad, float_arg, int_arg, text_arg
+from topolab._args import U64_MAX, bad, float_arg, int_arg, renamed_keyword, text_arg
 from topolab.defaults import DEFAULT_SEED
 
 DEFAULT_FRACTIONS = (0.0, 0.01, 0.05, 0.1, 0.2)
@@ -45,11 +45,12 @@ def degradation(
     traffic: str = "uniform",
     seed: int = DEFAULT_SEED,
     first_seed: int = 1,
-    tolerance: float = 0.01,
+    load_resolution: float = 0.01,
     results: str | None = None,
     workers: int | None = None,
     scheduler: Any = None,
     progress: bool | None = None,
+    tolerance: float | None = None,
     **sim_params: Any,
 ) -> Any:
     """Saturation throughput and latency of ``network`` (a spec) with ``fractions`` of its cables
@@ -61,14 +62,14 @@ def degradation(
     that the router's head-of-line blocking does not cap what the network carries), overridden
     by ``sim_params``.
 
-    Returns a DataFrame with one row per search (``RUN_COLUMNS``): the static channel-load bound
-    of the degraded graph under ``routing`` and ``traffic`` (flits per surviving endpoint per
-    cycle), the simulated saturation load (highest offered load carried, to ``tolerance``), the
-    average latency of that run, the endpoints still connected, the VCs simulated (hop-indexed
-    routings get one per hop of the degraded graph unless ``num_vcs`` is given).
-    ``df.attrs["summary"]`` has one row per fraction: mean, lowest and highest over the seeds.
-    Loads are per surviving endpoint: the traffic of cut-off endpoints is excluded
-    (``excluded_pair_fraction``), not counted as delivered."""
+    Returns a DataFrame with one row per search (``RUN_COLUMNS``): the static channel-load bound of the
+    degraded graph under ``routing`` and ``traffic`` (flits per surviving endpoint per cycle), the simulated
+    saturation load (highest offered load carried, to ``load_resolution``; ``tolerance`` is its former name,
+    deprecated), the average latency of that run, the endpoints still connected, the VCs simulated
+    (hop-indexed routings get one per hop of the degraded graph unless ``num_vcs`` is given).
+    ``df.attrs["summary"]`` has one row per fraction: mean, lowest and highest over the seeds. Loads are per
+    surviving endpoint: the traffic of cut-off endpoints is excluded (``excluded_pair_fraction``), not counted
+    as delivered."""
     import pandas as pd
 
     from topolab.design.simulate import SIM_PARAMS
@@ -83,14 +84,17 @@ def degradation(
     seeds = int_arg("degradation", "seeds", seeds, 1, 1000)
     seed = int_arg("degradation", "seed", seed)
     first_seed = int_arg("degradation", "first_seed", first_seed, 0, U64_MAX - seeds)
-    tolerance = float_arg("degradation", "tolerance", tolerance, 1e-6, 0.5)
+    load_resolution = renamed_keyword(
+        "degradation", "load_resolution", load_resolution, "tolerance", tolerance
+    )
+    load_resolution = float_arg("degradation", "load_resolution", load_resolution, 1e-6, 0.5)
     cases = [
         {
             "network": network,
             "routing": routing,
             "traffic": traffic,
             "seed": seed,
-            "tolerance": tolerance,
+            "tolerance": load_resolution,
             "failures": f"{kind}:fraction={f},seed={s}",
             **SIM_PARAMS,
             **sim_params,

@@ -86,6 +86,8 @@ def write_fabric(net: Network | str, path: str | os.PathLike[str]) -> None:
 
 
 _RUN = 0
+# What ibnetdiscover reports of a fabric stood up from a topology of its own (run_engine).
+DISCOVERED_FILE = "fabric.ibnd"
 
 
 class Fabric:
@@ -226,11 +228,10 @@ class EngineRun:
         return asdict(self)
 
 
-def _path_sls(net: Network, engine: str, log: str) -> tuple[dict[tuple[int, int], int], Optional[int]]:
-    """(source switch LID, destination LID) -> SL from OpenSM's log, and the VLs the engine
-    says it needs. dfsssp/sssp print every (source LID, destination LID) layer at debug level;
-    a switch's routes take its first host's (one host's routes are a subset of the layer's, so
-    still acyclic per VL). Nue prints its destination LIDs per VL. Other engines set no SL (0)."""
+def _export_lids(net: Network) -> tuple[list[int], dict[int, int]]:
+    """The switches' LIDs and each switch's first host's LID -> the switch's LID, in the export's
+    numbering (docs/routing.md "InfiniBand export"), which a fabric stood up from topolab's own
+    topology keeps."""
     n = net.num_routers
     first_host: dict[int, int] = {}
     lid = n + 1
@@ -238,6 +239,24 @@ def _path_sls(net: Network, engine: str, log: str) -> tuple[dict[tuple[int, int]
         if e:
             first_host[lid] = r + 1
         lid += e
+    return list(range(1, n + 1)), first_host
+
+
+def _discovered_lids(report: str) -> tuple[list[int], dict[int, int]]:
+    """As ``_export_lids``, from ibnetdiscover's report of a fabric whose LIDs OpenSM chose."""
+    switch_lids, host_lids = _core.ibnet_addressing(report)
+    return switch_lids, {hosts[0]: lid for lid, hosts in zip(switch_lids, host_lids) if hosts}
+
+
+def _path_sls(
+    lids: tuple[list[int], dict[int, int]], engine: str, log: str
+) -> tuple[dict[tuple[int, int], int], Optional[int]]:
+    """(source switch LID, destination LID) -> SL from OpenSM's log, and the VLs the engine
+    says it needs; ``lids`` the fabric's switch LIDs and first-host LIDs (``_export_lids``).
+    dfsssp/sssp print every (source LID, destination LID) layer at debug level; a switch's
+    routes take its first host's (one host's routes are a subset of the layer's, so still
+    acyclic per VL). Nue prints its destination LIDs per VL. Other engines set no SL (0)."""
+    switch_lids, first_host = lids
     sls: dict[tuple[int, int], int] = {}
     needed: Optional[int] = None
     if engine in ("dfsssp", "sssp"):
@@ -258,7 +277,7 @@ def _path_sls(net: Network, engine: str, log: str) -> tuple[dict[tuple[int, int]
             m = re.search(r"-> \w+:\s+(\d+) \(", line)
             if vl is not None and m:
                 used.add(vl)
-                for sw in range(1, n + 1):
+                for sw in switch_lids:
                     sls[(sw, int(m.group(1)))] = vl
             elif "->" in line and vl is not None and "destination lids" not in line:
                 vl = None
@@ -276,11 +295,16 @@ def run_engine(
     *,
     lfts_file: Optional[str] = None,
     timeout: float = 600,
+    topology: Optional[str | os.PathLike[str]] = None,
 ) -> EngineRun:
     """Stands ``net`` up in ibsim, runs OpenSM once with routing engine ``engine`` (``file``
     with ``lfts_file``: load those LFTs) and writes into ``directory`` what it computed:
     ``opensm-lfts.dump`` and ``opensm-sl2vl.dump`` (OpenSM's dumps), ``path-sl.txt`` (the path SLs
-    read from OpenSM's log, module ``_path_sls``) and ``opensm.log``."""
+    read from OpenSM's log, module ``_path_sls``) and ``opensm.log``. ``topology``: an ibsim
+    topology of ``net`` to stand up instead of topolab's (its own GUIDs and ports, LIDs left to
+    OpenSM, as on a real fabric); ``fabric.ibnd`` is then what ``ibnetdiscover`` reports of it,
+    whose LIDs and ports ``infiniband:dir=DIRECTORY,fabric=DIRECTORY/fabric.ibnd`` translates
+    (the path SLs are written with the fabric's LIDs too)."""
     net = as_network(net)
     if engine not in ENGINES + ("file",):
         raise bad("opensm", "engine", engine, f"an OpenSM routing engine: {', '.join(ENGINES + ('file',))}")
@@ -297,7 +321,10 @@ def run_engine(
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="topolab-opensm-") as work:
         topo = os.path.join(work, "fabric.ibnet")
-        write_fabric(net, topo)
+        if topology is None:
+            write_fabric(net, topo)
+        else:
+            shutil.copy(topology, topo)
         dumps = os.path.join(work, "dumps")
         os.makedirs(dumps)
         log = os.path.join(work, "opensm.log")
@@ -329,6 +356,14 @@ def run_engine(
             argv += ["-a", roots]
         with Fabric(topo, work, net) as fab:
             fab.run_opensm(argv, log, timeout)
+            lids = _export_lids(net)
+            if topology is not None:
+                found = fab.run(["ibnetdiscover"], timeout)
+                if found.returncode != 0:
+                    raise TopolabError(f"ibnetdiscover failed ({found.returncode}): {found.stderr[-800:]}")
+                with open(os.path.join(directory, DISCOVERED_FILE), "w") as f:
+                    f.write(found.stdout)
+                lids = _discovered_lids(found.stdout)
         text = open(log).read() if os.path.exists(log) else ""
         shutil.copy(topo, os.path.join(directory, "fabric.ibnet"))
         with open(os.path.join(directory, "opensm.log"), "w") as f:
@@ -349,7 +384,7 @@ def run_engine(
             if not os.path.exists(src):
                 raise TopolabError(f"OpenSM wrote no {name} for engine {engine} (log in {directory})")
             shutil.copy(src, os.path.join(directory, name))
-        sls, run.vls_needed = _path_sls(net, engine, text)
+        sls, run.vls_needed = _path_sls(lids, engine, text)
         with open(os.path.join(directory, PATH_SL_FILE), "w") as f:
             f.write(f"# path SLs of OpenSM's {engine} engine, read from its log\n")
             for (s, d), sl in sorted(sls.items()):
@@ -410,7 +445,13 @@ def _analyze(net: Network, row: EngineRow, spec: str, simulate: bool, seed: int)
         vcs = max(4, row.vls_used or 1)
         try:
             df = sweep_load(
-                net, spec, "uniform", seed=seed, tolerance=SATURATION_TOLERANCE, progress=False, num_vcs=vcs
+                net,
+                spec,
+                "uniform",
+                seed=seed,
+                load_resolution=SATURATION_TOLERANCE,
+                progress=False,
+                num_vcs=vcs,
             )
             row.saturation_uniform = float(df.attrs["saturation_throughput"])
         except TopolabError as e:

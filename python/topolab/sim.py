@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from topolab import _core
-from topolab._args import U32_MAX, bad, float_arg, int_arg, path_arg, text_arg
+from topolab._args import U32_MAX, bad, float_arg, int_arg, path_arg, renamed_keyword, text_arg
 from topolab.defaults import DEFAULT_SEED
 from topolab.display import Summarized
 from topolab.families import Param
@@ -285,7 +285,7 @@ def sweep_point(params: dict[str, Any]) -> dict[str, Any]:
         traffic=str(params.get("traffic", "uniform")),
         loads=None if loads is None else [float(x) for x in loads],
         seed=int(params.get("seed", DEFAULT_SEED)),
-        tolerance=float(params.get("tolerance", 0.01)),
+        load_resolution=float(params.get("tolerance", 0.01)),
         **({"every_load": bool(params["every_load"])} if "every_load" in params else {}),
         failures=_failures_of(params),
         **router_params,
@@ -351,23 +351,24 @@ def sweep_load(
     loads: Sequence[float] | None = None,
     seed: int = DEFAULT_SEED,
     *,
-    tolerance: float = 0.01,
+    load_resolution: float = 0.01,
     every_load: bool = False,
     failures: str | None = None,
     progress: bool | None = None,
     show_progress: bool | None = None,
+    tolerance: float | None = None,
     **router_params: Any,
 ) -> pd.DataFrame:
     """The latency-load curve: one row per run (columns as ``SimResult``), by increasing load.
 
-    Runs ``loads`` (default 0.1, 0.2, ...) in increasing order up to the first saturated one
-    (``every_load``: all of them, for a curve that shows its saturated points), then bisects
-    between the highest load that did not saturate and the lowest that did until they are
-    ``tolerance`` apart (0 disables). ``df.attrs`` holds the search's bracket: ``saturation_load``
-    (the highest load a run carried, 0 when every run saturated) and ``saturated_load`` (the lowest
-    load above it a run saturated at, None when none did), so the network saturates within
-    [saturation_load, saturated_load], a bracket at most ``tolerance`` wide after the bisection; and
-    ``saturation_throughput`` (highest accepted throughput). ``failures`` as in ``simulate``."""
+    Runs ``loads`` (default 0.1, 0.2, ...) in increasing order up to the first saturated one (``every_load``:
+    all of them, for a curve that shows its saturated points), then bisects between the highest load that did
+    not saturate and the lowest that did until they are ``load_resolution`` apart (0 disables; ``tolerance``
+    is its former name, deprecated). ``df.attrs`` holds the search's bracket: ``saturation_load`` (the highest
+    load a run carried, 0 when every run saturated) and ``saturated_load`` (the lowest load above it a run
+    saturated at, None when none did), so the network saturates within [saturation_load, saturated_load], a
+    bracket at most ``load_resolution`` wide after the bisection; and ``saturation_throughput`` (highest
+    accepted throughput). ``failures`` as in ``simulate``."""
     import pandas as pd
 
     progress = legacy_keyword(progress, show_progress, "sweep_load")
@@ -378,14 +379,17 @@ def sweep_load(
         text_arg("sweep_load", "traffic", traffic),
     )
     checked_loads = None if loads is None else _loads(loads)
-    tolerance = float_arg("sweep_load", "tolerance", tolerance, 0.0, 1.0)
+    load_resolution = renamed_keyword(
+        "sweep_load", "load_resolution", load_resolution, "tolerance", tolerance
+    )
+    load_resolution = float_arg("sweep_load", "load_resolution", load_resolution, 0.0, 1.0)
     seed = int_arg("sweep_load", "seed", seed)
     warn_if_not_deadlock_free(routing)
     with Progress("sweep", unit="cycle", enabled=progress, cumulative="load ", unit_stages=("load ",)) as bar:
         d = _core.sweep_load(
             *args,
             loads=checked_loads,
-            tolerance=tolerance,
+            load_resolution=load_resolution,
             every_load=bool(every_load),
             seed=seed,
             params=router_params,
@@ -580,7 +584,9 @@ def run_exchange(
     routing = text_arg("run_exchange", "routing", routing)
     name = text_arg("run_exchange", "name", name)
     if isinstance(per_source, str):
-        name, per_source = _core.exchange_messages(net._net, per_source)
+        name, per_source = _core.exchange_messages(
+            net._net, text_arg("run_exchange", "per_source", per_source)
+        )
     progress = legacy_keyword(progress, show_progress, "run_exchange")
     seed = int_arg("run_exchange", "seed", seed)
     messages = _exchange_messages(per_source, net.num_endpoints)

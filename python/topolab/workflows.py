@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
-from topolab._args import opt_int_arg, quote
+from topolab._args import opt_int_arg, quote, renamed_keyword
 from topolab._core import FileError
 from topolab._files import check_output_dir, keep_elsewhere
 from topolab.comparison import DEFAULT_FAILURE_SEEDS
@@ -37,7 +37,7 @@ def compare(
     endpoints: int = DEFAULT_ENDPOINTS,
     *,
     families: Iterable[str] | str | None = None,
-    tolerance: float = 0.15,
+    endpoint_tolerance: float = 0.15,
     oversubscription: float = DEFAULT_ALLOWED_OVERSUBSCRIPTION,
     floor: str = DEFAULT_FLOOR,
     catalog: str = DEFAULT_CATALOG,
@@ -57,30 +57,29 @@ def compare(
     workers: int | None = None,
     scheduler: Any = None,
     sim_results: str | None = None,
+    tolerance: float | None = None,
 ) -> pd.DataFrame:
     """Which network for ``endpoints`` endpoints with routers of ``radix`` ports?
 
-    Enumerates every feasible design (``enumerate_designs``), measures at most ``per_family``
-    per family (``shortlist``; None measures all), ranks them by Pareto layer over cost per
-    endpoint, bisection per endpoint and average latency, and recommends one. Returns the
-    measured designs best first (``rank`` 1 is the recommendation, ``on_front`` marks the
-    Pareto front); ``df.attrs["recommendation"]`` holds the reasons in words and
-    ``df.attrs["settings"]`` what was asked. Only balanced designs are recommended unless
-    ``oversubscription`` allows more (the others are ranked after them, ``recommendable`` False).
-    ``simulate=True`` adds the simulated saturation load (uniform and worst case) of each
-    family's best ``sim_per_family`` designs at their size (``simulate_scaled``: on members of
-    at most ``sim_endpoints`` endpoints) and ranks by it instead of the bisection; the searches
-    run on ``workers`` processes or the Dask ``scheduler`` and resume from ``sim_results``
-    (default: ``output``/simulations). ``failures`` (with ``simulate``): also the saturation load
-    under uniform traffic with that fraction of the cables failed, a column and an objective,
-    and the degradation curves of the front's simulated designs at ``failure_fractions``
-    (default 0, F/2, F, 2F) with ``failure_seeds`` failure sets each
-    (``df.attrs["degradation"]``, one row per search; docs/resilience.md);
-    ``workload`` (with ``simulate``): also each simulated design's completion time of that job
-    (a workload spec, docs/workloads.md), a column and an objective.
-    With ``output`` a directory, writes the HTML report, the plots and the data there
-    (``topolab.report.write_report``). Same arguments, same result (except ``measure_s``, the
-    time each design took).
+    Enumerates every feasible design (``enumerate_designs``), measures at most ``per_family`` per family
+    (``shortlist``; None measures all), ranks them by Pareto layer over cost per endpoint, bisection per
+    endpoint and average latency, and recommends one. Returns the measured designs best first (``rank`` 1 is
+    the recommendation, ``on_front`` marks the Pareto front); ``endpoint_tolerance`` admits endpoint counts
+    within that fraction of ``endpoints`` (``tolerance``, its former name, still works with a warning);
+    ``df.attrs["recommendation"]`` holds the reasons in words and ``df.attrs["settings"]`` what was asked.
+    Only balanced designs are recommended unless ``oversubscription`` allows more (the others are ranked after
+    them, ``recommendable`` False). ``simulate=True`` adds the simulated saturation load (uniform and worst
+    case) of each family's best ``sim_per_family`` designs at their size (``simulate_scaled``: on members of
+    at most ``sim_endpoints`` endpoints) and ranks by it instead of the bisection; the searches run on
+    ``workers`` processes or the Dask ``scheduler`` and resume from ``sim_results`` (default:
+    ``output``/simulations). ``failures`` (with ``simulate``): also the saturation load under uniform traffic
+    with that fraction of the cables failed, a column and an objective, and the degradation curves of the
+    front's simulated designs at ``failure_fractions`` (default 0, F/2, F, 2F) with ``failure_seeds`` failure
+    sets each (``df.attrs["degradation"]``, one row per search; docs/resilience.md); ``workload`` (with
+    ``simulate``): also each simulated design's completion time of that job (a workload spec,
+    docs/workloads.md), a column and an objective. With ``output`` a directory, writes the HTML report, the
+    plots and the data there (``topolab.report.write_report``). Same arguments, same result (except
+    ``measure_s``, the time each design took).
     """
     if output is not None:
         output = check_output_dir("compare", "output", output)
@@ -91,7 +90,9 @@ def compare(
     settings = CompareSettings(
         radix=radix,
         endpoints=endpoints,
-        tolerance=tolerance,
+        endpoint_tolerance=renamed_keyword(
+            "compare", "endpoint_tolerance", endpoint_tolerance, "tolerance", tolerance
+        ),
         oversubscription=oversubscription,
         families=family_names(families),
         floor=floor,

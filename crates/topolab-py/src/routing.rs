@@ -152,6 +152,14 @@ fn infiniband_export(
     Ok(t)
 }
 
+/// The LIDs of an ibnetdiscover report (`io::ibnet::addressing`): each switch's, in the order of
+/// the network read from the same text, and each switch's hosts'.
+#[pyfunction]
+fn ibnet_addressing(text: &str) -> PyResult<(Vec<u16>, Vec<Vec<u16>>)> {
+    let found = topolab_core::io::ibnet::addressing(text).map_err(crate::errors::to_py_err)?;
+    Ok((found.switch_lid, found.host_lid))
+}
+
 /// Reads the three texts back and checks them against `routing`: JSON of IbCheck.
 #[pyfunction]
 fn infiniband_check(
@@ -254,6 +262,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(routing_load, m)?)?;
     m.add_function(wrap_pyfunction!(routing_tables, m)?)?;
     m.add_function(wrap_pyfunction!(infiniband_export, m)?)?;
+    m.add_function(wrap_pyfunction!(ibnet_addressing, m)?)?;
     m.add_function(wrap_pyfunction!(routing_routes, m)?)?;
     m.add_function(wrap_pyfunction!(infiniband_check, m)?)?;
     m.add(

@@ -206,7 +206,7 @@ impl PySearchSession {
 /// Latency-load curve and saturation point; returns {points, saturation_load,
 /// saturation_throughput}. `every_load`: run the loads above the first saturated one too.
 #[pyfunction]
-#[pyo3(signature = (net, routing, traffic, loads=None, tolerance=0.01, every_load=false, seed=None, params=None, progress=None))]
+#[pyo3(signature = (net, routing, traffic, loads=None, load_resolution=0.01, every_load=false, seed=None, params=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn sweep_load<'py>(
     py: Python<'py>,
@@ -214,7 +214,7 @@ fn sweep_load<'py>(
     routing: &str,
     traffic: &str,
     loads: Option<Vec<f64>>,
-    tolerance: f64,
+    load_resolution: f64,
     every_load: bool,
     seed: Option<u64>,
     params: Option<&Bound<'py, PyDict>>,
@@ -227,7 +227,7 @@ fn sweep_load<'py>(
             routing,
             traffic,
             loads.as_deref(),
-            tolerance,
+            load_resolution,
             every_load,
             &cfg,
             monitor,

@@ -89,7 +89,7 @@ const READ_AHEAD_BYTES: u64 = 1 << 20;
 /// 5x6x7x7x7 (87 MB of records) -10%, the HammingMesh 50x51 with 16 VCs -4%, the mesh
 /// 7x9x9x9, the Dragonfly a = 28 (14 MB) and the BDF u = 11 -3%; the Jellyfish of 625 routers
 /// (6 MB) and Slim Fly q = 19 unchanged; Slim Fly q = 13 at 0.5 (1.9 MB) 6.5% more
-/// instructions (docs/simulator-speed-log.md).
+/// instructions (benches/results/simulator-speed.csv).
 const LIST_DELIVERIES_BYTES: u64 = 8 << 20;
 
 /// Routers per span of a parallel pass over `routers`: at least 8, about four spans per

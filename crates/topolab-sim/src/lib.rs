@@ -20,7 +20,7 @@
 // together on their own pages where glibc's malloc interleaves them with everything else, so
 // that a network whose state outgrows the caches touches fewer lines and pages per router:
 // 8-15% less CPU on compare's full-size designs, nothing where the state fits in the caches;
-// memory -12% to +23% (docs/simulator-speed-log.md). Every binary linking the
+// memory -12% to +23% (benches/results/simulator-speed.csv). Every binary linking the
 // simulator, the Python extension included, uses it; the fuzz targets opt out
 // (default-features = false).
 #[cfg(feature = "mimalloc")]
@@ -84,11 +84,11 @@ pub fn sweep_load(
     routing: &str,
     traffic: &str,
     loads: Option<&[f64]>,
-    tolerance: f64,
+    load_resolution: f64,
     every_load: bool,
     cfg: &SimConfig,
     monitor: &dyn Monitor,
 ) -> Result<SweepResult> {
     let prep = Prepared::new(net, routing, cfg, monitor)?;
-    sweep(&prep, traffic, loads, tolerance, every_load, monitor)
+    sweep(&prep, traffic, loads, load_resolution, every_load, monitor)
 }

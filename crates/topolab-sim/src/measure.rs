@@ -706,7 +706,7 @@ struct Window {
 /// Measured periods after which a window short of the offered load has settled: in runs
 /// between the early margins, from the third period to the seventh the window's
 /// accepted/offered rose by at most 0.003 (uniform traffic, its network still filling) or
-/// fell (permutations, UGAL-L under its worst case): docs/simulator-speed-log.md.
+/// fell (permutations, UGAL-L under its worst case): benches/results/simulator-speed.csv.
 /// The margin below, 0.2 x saturation_tolerance (0.006 by default), is twice that rise.
 const SETTLED_PERIODS: u32 = 3;
 
@@ -763,7 +763,8 @@ fn clear_verdict(cfg: &SimConfig, w: &Window, periods: u32) -> Option<Verdict> {
     // Without it a network just past its saturation was judged stable after its first
     // measured period, accepting 98.8-99.1% while its backlog grew and its throughput then
     // fell period after period to a window the full run judges saturated (a 625-router
-    // Jellyfish and a 627-router Xpander under uniform traffic, docs/simulator-speed-log.md).
+    // Jellyfish and a 627-router Xpander under uniform traffic,
+    // benches/results/simulator-speed.csv).
     let period_noise = bernoulli_noise(cfg, w.period_expected_packets);
     let period_shortfall = (w.load - w.last_period_accepted) * w.period_flits;
     let steady = period_shortfall <= period_noise;

@@ -40,7 +40,7 @@ pub enum ReadAhead {
     /// delivery writes them) was slower whatever the routers' size: 16-27% more CPU time on a
     /// 5,103-router mesh of 9 KiB of VC records per router, a 74K-endpoint Slim Fly (15 KiB),
     /// a radix-33 hypercube with 11 VCs (20 KiB) and the million-endpoint Slim Fly (38 KiB) at
-    /// load 0.5 (docs/simulator-speed-log.md).
+    /// load 0.5 (benches/results/simulator-speed.csv).
     Whole,
 }
 

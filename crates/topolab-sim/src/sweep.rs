@@ -2,7 +2,7 @@
 //!
 //! Runs the given loads (by default 0.1, 0.2, ...) in increasing order up to the first saturated
 //! one, then bisects between the highest load that did not saturate and the lowest that did until
-//! they are `tolerance` apart. Loads above the first saturated one are skipped: a higher offered
+//! they are `load_resolution` apart. Loads above the first saturated one are skipped: a higher offered
 //! load cannot be unsaturated where a lower one saturated (up to noise, which a skipped run could
 //! only turn into a wrong, non-monotone saturation load), so they would cost runs without moving
 //! the saturation load. `every_load` runs them anyway, for a latency-load curve that plots its
@@ -12,7 +12,7 @@
 //! accepted throughput of any run (what the network delivers when overloaded). The search's
 //! bracket is [saturation_load, saturated_load]: the highest load a run carried and the lowest
 //! load above it a run saturated at, both among `points`, so the saturation load lies within it
-//! (at most `tolerance` wide after the bisection).
+//! (at most `load_resolution` wide after the bisection).
 
 use crate::engine::Prepared;
 use crate::error::{Result, SimError};
@@ -48,9 +48,9 @@ impl Monitor for Nested<'_> {
 pub const DEFAULT_LOADS: [f64; 10] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
 
 /// The finest bisection resolution: 20 halvings of [0, 1]. Below it the runs' noise decides
-/// the result, and below the spacing of adjacent doubles `hi - lo > tolerance` never ends.
-pub const MIN_TOLERANCE: f64 = 1e-6;
-/// Halvings of [lo, hi] at MIN_TOLERANCE, rounded up: a bound the loop keeps even if `lo` and
+/// the result, and below the spacing of adjacent doubles `hi - lo > load_resolution` never ends.
+pub const MIN_LOAD_RESOLUTION: f64 = 1e-6;
+/// Halvings of [lo, hi] at MIN_LOAD_RESOLUTION, rounded up: a bound the loop keeps even if `lo` and
 /// `hi` stop moving.
 pub const MAX_BISECTION_RUNS: u32 = 21;
 
@@ -58,16 +58,16 @@ pub fn sweep(
     prep: &Prepared,
     traffic: &str,
     loads: Option<&[f64]>,
-    tolerance: f64,
+    load_resolution: f64,
     every_load: bool,
     monitor: &dyn Monitor,
 ) -> Result<SweepResult> {
-    if !(tolerance == 0.0 || (MIN_TOLERANCE..1.0).contains(&tolerance)) {
+    if !(load_resolution == 0.0 || (MIN_LOAD_RESOLUTION..1.0).contains(&load_resolution)) {
         return Err(SimError::param(
-            "tolerance",
-            tolerance,
+            "load_resolution",
+            load_resolution,
             format!(
-                "0 (no bisection) or a load difference from {MIN_TOLERANCE:e} to 1 \
+                "0 (no bisection) or a load difference from {MIN_LOAD_RESOLUTION:e} to 1 \
                  (at most {MAX_BISECTION_RUNS} bisection runs)"
             ),
         ));
@@ -92,7 +92,7 @@ pub fn sweep(
             break;
         }
     }
-    if tolerance > 0.0 {
+    if load_resolution > 0.0 {
         let below = |p: &&RunResult| !p.saturated;
         let mut lo = points
             .iter()
@@ -108,7 +108,7 @@ pub fn sweep(
         };
         let mut hi = hi_of(&points, lo);
         let mut runs = 0;
-        while hi.is_finite() && hi - lo > tolerance && runs < MAX_BISECTION_RUNS {
+        while hi.is_finite() && hi - lo > load_resolution && runs < MAX_BISECTION_RUNS {
             runs += 1;
             let mid = (lo + hi) / 2.0;
             if one(mid, &mut points)? {

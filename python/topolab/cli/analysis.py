@@ -126,7 +126,7 @@ def _degradation(args: argparse.Namespace) -> int:
         routing=args.routing,
         traffic=args.traffic,
         seed=args.seed,
-        tolerance=args.tolerance,
+        load_resolution=args.load_resolution,
         results=args.results,
         workers=args.workers,
         scheduler=args.scheduler,
@@ -142,7 +142,7 @@ def _degradation(args: argparse.Namespace) -> int:
             "routing": args.routing,
             "traffic": args.traffic,
             "seed": args.seed,
-            "tolerance": args.tolerance,
+            "load_resolution": args.load_resolution,
         }
         results = {"summary": summary.to_dict("records"), "searches": df.to_dict("records")}
         print_json(json_document("analyze --resilience --simulate", inputs, DEGRADATION_UNITS, results))

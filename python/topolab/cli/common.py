@@ -268,7 +268,7 @@ def add_load_resolution_flag(p: argparse.ArgumentParser, default: float, when: s
     """``--load-resolution``: how narrow a saturation search's bracket gets."""
     return p.add_argument(
         "--load-resolution",
-        dest="tolerance",
+        dest="load_resolution",
         type=cli_float(0.0, 1.0),
         default=default,
         metavar="L",

@@ -60,7 +60,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     settings = CompareSettings(
         radix=args.radix,
         endpoints=args.endpoints,
-        tolerance=args.tolerance,
+        endpoint_tolerance=args.endpoint_tolerance,
         families=args.families,
         oversubscription=args.oversubscription,
         floor=args.floor,
@@ -173,7 +173,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     tolerance = p.add_argument(
         "--endpoint-tolerance",
-        dest="tolerance",
+        dest="endpoint_tolerance",
         type=cli_float(),
         default=0.15,
         metavar="T",

@@ -27,6 +27,62 @@ def words(name: str, candidates: list[str], files: bool = False) -> dict[str, An
     return {"bash": function, "zsh": zsh, "tcsh": f"({listed})", "preamble": {"bash": bash}}
 
 
+def network_words(families: list[Any]) -> dict[str, Any]:
+    """The completion of a network argument: a family name with its colon, then that family's
+    parameter keys (``slimfly:q=``, then after ``slimfly:q=5,`` the keys not given yet), or a
+    file. zsh and tcsh get the family names and each family's first key."""
+    cases = "\n".join(f'    {f.name}) keys="{" ".join(p.name for p in f.params)}" ;;' for f in families)
+    listed = " ".join(f.name + ":" for f in families)
+    bash = f"""_topolab_complete_networks() {{
+  local word="$1" keys=""
+  case "${{word%%:*}}" in
+{cases}
+  esac
+  if [[ "$word" == *:* && -n "$keys" ]]; then
+    local head="${{word%[:,]*}}" key
+    local sep="${{word:${{#head}}:1}}"
+    for key in $keys; do
+      [[ "$word" == *[:,]"$key"=* ]] && continue
+      [[ "$head$sep$key=" == "$word"* ]] && echo "$head$sep$key="
+    done
+  else
+    compgen -W "{listed}" -- "$word"
+    compgen -f -- "$word"
+  fi
+}}
+# bash splits words at ':' and '=' (COMP_WORDBREAKS), so "slimfly:q=5" reaches a completion
+# function as five words; the parser walk needs it whole. This runs it on the words of the line
+# split at blanks only, then gives bash each candidate without the part of the word before the
+# piece it replaces.
+_topolab_complete_line() {{
+  local piece="${{COMP_WORDS[COMP_CWORD]}}" line="${{COMP_LINE:0:COMP_POINT}}"
+  local -a whole
+  read -ra whole <<< "$line"
+  [[ -z "$line" || "$line" =~ [[:space:]]$ ]] && whole+=("")
+  local full="${{whole[${{#whole[@]}}-1]}}" typed=""
+  [[ "$full" == *"$piece" ]] && typed="${{full%"$piece"}}"
+  COMP_WORDS=("${{whole[@]}}")
+  COMP_CWORD=$((${{#whole[@]}} - 1))
+  _shtab_topolab
+  local i all_open=1
+  for i in "${{!COMPREPLY[@]}}"; do
+    COMPREPLY[i]="${{COMPREPLY[i]#"$typed"}}"
+    [[ "${{COMPREPLY[i]}}" == *[:=] ]] || all_open=0
+  done
+  # a family's colon or a key's '=' is followed by more of the same word, not a blank
+  (( ${{#COMPREPLY[@]}} > 0 && all_open )) && compopt -o nospace 2>/dev/null
+  return 0
+}}"""
+    first_keys = " ".join(f"{f.name}:{f.params[0].name}=" for f in families if f.params)
+    flat = f"{listed} {first_keys}"
+    return {
+        "bash": "_topolab_complete_networks",
+        "zsh": f"_alternative 'names:networks:({flat})' 'files:file:_files'",
+        "tcsh": f"({flat})",
+        "preamble": {"bash": bash},
+    }
+
+
 def annotate(parser: argparse.ArgumentParser) -> None:
     """Sets each name-taking argument's completion (shtab reads ``action.complete``)."""
     import topolab
@@ -36,7 +92,7 @@ def annotate(parser: argparse.ArgumentParser) -> None:
     traffic = words("traffic", [t.name for t in traffic_patterns()])
     families = [f.name for f in topolab.families()]
     family_words = words("families", families)
-    networks = words("networks", [f + ":" for f in families], files=True)
+    networks = network_words(topolab.families())
     by_dest = {
         "routing": routings,
         "routings": routings,
@@ -63,6 +119,8 @@ def cmd_completion(args: argparse.Namespace) -> int:
     parser = make_parser()
     annotate(parser)
     print(shtab.complete(parser, shell=args.shell), end="")
+    if args.shell == "bash":  # replaces shtab's own registration, made just above
+        print("complete -o bashdefault -F _topolab_complete_line topolab")
     return 0
 
 

@@ -69,7 +69,7 @@ def cmd_load(args: argparse.Namespace) -> int:
             args.routing,
             args.traffic,
             seed=args.seed,
-            tolerance=args.tolerance,
+            load_resolution=args.load_resolution,
             progress=args.progress,
         )
         sim = {
@@ -84,7 +84,7 @@ def cmd_load(args: argparse.Namespace) -> int:
             out["simulated"] = sim
         inputs = {"network": args.network, "routing": args.routing, "traffic": args.traffic}
         if args.simulate:
-            inputs.update(seed=args.seed, tolerance=args.tolerance)
+            inputs.update(seed=args.seed, load_resolution=args.load_resolution)
         units = {
             "max_load": "endpoint injection bandwidths per link (width 1)",
             "loads": "endpoint injection bandwidths per link (width 1)",

@@ -305,7 +305,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
             traffic,
             loads,
             seed,
-            tolerance=args.tolerance,
+            load_resolution=args.load_resolution,
             # Loads listed by hand are a latency-load curve: every one runs, the saturated ones
             # plotted and printed as such.
             every_load=loads is not None,
@@ -315,7 +315,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         # The results are printed first: a plot that cannot be written then loses nothing.
         if args.json:
             inputs = _inputs(args, net, routing, traffic, None, seed, params)
-            inputs.update(loads=loads, tolerance=args.tolerance)
+            inputs.update(loads=loads, load_resolution=args.load_resolution)
             out = {
                 "saturation_load": df.attrs["saturation_load"],
                 "saturated_load": df.attrs["saturated_load"],

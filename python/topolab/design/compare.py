@@ -90,7 +90,7 @@ def run_comparison(
     designs = enumerate_designs(
         settings.radix,
         settings.endpoints,
-        settings.tolerance,
+        settings.endpoint_tolerance,
         settings.families,
         oversubscription=settings.shown_oversubscription,
         context="compare",
@@ -101,11 +101,12 @@ def run_comparison(
             "compare",
             "endpoints",
             settings.endpoints,
-            f"a count some design of radix <= {settings.radix} reaches within ±{settings.tolerance:.0%}",
+            f"a count some design of radix <= {settings.radix} reaches within "
+            f"±{settings.endpoint_tolerance:.0%}",
             message=f"compare: no design has radix <= {settings.radix} and "
-            f"{settings.endpoints:,} endpoints ±{settings.tolerance:.0%}"
+            f"{settings.endpoints:,} endpoints ±{settings.endpoint_tolerance:.0%}"
             + ("" if settings.families is None else f" among families {', '.join(settings.families)}")
-            + ": raise 'radix' or 'tolerance', or change 'endpoints' or 'families'",
+            + ": raise 'radix' or 'endpoint_tolerance', or change 'endpoints' or 'families'",
         )
     chosen = designs if settings.per_family is None else shortlist(designs, settings.per_family)
     stream: TextIO | None = None

@@ -1,7 +1,7 @@
 """Enumeration of every feasible configuration for a router radix K and about N endpoints.
 
 ``enumerate_designs(48, 10_000)`` lists, family by family, every configuration topolab builds
-whose busiest router needs at most K ports and whose endpoint count is within ``tolerance`` of
+whose busiest router needs at most K ports and whose endpoint count is within ``endpoint_tolerance`` of
 N, each with its closed-form sizes, the concentration that would balance it, how far it is
 over- or undersubscribed, variant tags and the paper section of the rule. Each family declares
 its rule in its Rust file (``DesignSpace`` in crates/topolab-core/src/topology/, read through
@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable
 
 from topolab import _core
-from topolab._args import bad
+from topolab._args import bad, renamed_keyword
 from topolab.comparison.settings import SHOWN_OVERSUBSCRIPTION
 
 if TYPE_CHECKING:
@@ -76,15 +76,17 @@ class Design:
 def enumerate_designs(
     radix: int,
     endpoints: int,
-    tolerance: float = 0.15,
+    endpoint_tolerance: float = 0.15,
     families: Iterable[str] | str | None = None,
     oversubscription: float = DEFAULT_OVERSUBSCRIPTION,
     undersubscription: float = DEFAULT_UNDERSUBSCRIPTION,
     *,
     context: str = "enumerate_designs",
+    tolerance: float | None = None,
 ) -> list[Design]:
     """Every configuration of the given families (default: all) with radix <= ``radix`` and
-    ``|endpoints' - endpoints| <= tolerance * endpoints``.
+    ``|endpoints' - endpoints| <= endpoint_tolerance * endpoints`` (``tolerance``: its former name,
+    deprecated).
 
     ``oversubscription`` bounds how far the concentration may exceed the family's balanced one
     (0.4: p up to 1.4x, as Besta & Hoefler, SC14, §V-E; 0 keeps only balanced designs; ``math.inf`` no limit);
@@ -95,7 +97,12 @@ def enumerate_designs(
     """
     radix = _int_param(context, "radix", radix, 3, "an integer >= 3 (router ports)")
     endpoints = _int_param(context, "endpoints", endpoints, 1, "an integer >= 1")
-    tolerance = _float_param(context, "tolerance", tolerance, 1.0, False, "a number from 0 to below 1")
+    endpoint_tolerance = renamed_keyword(
+        context, "endpoint_tolerance", endpoint_tolerance, "tolerance", tolerance
+    )
+    endpoint_tolerance = _float_param(
+        context, "endpoint_tolerance", endpoint_tolerance, 1.0, False, "a number from 0 to below 1"
+    )
     oversubscription = _float_param(
         context, "oversubscription", oversubscription, math.inf, True, "a number >= 0 (math.inf: no limit)"
     )
@@ -104,7 +111,7 @@ def enumerate_designs(
     )
     selected = _resolve_families(context, families)
 
-    slack = tolerance * endpoints
+    slack = endpoint_tolerance * endpoints
     # (radix, lo, hi, target, oversubscription, undersubscription): the family's rule keeps
     # what has radix <= K, endpoints in [lo, hi] and, unless exempt, a load within the limits.
     window = (

@@ -31,7 +31,7 @@ def rank_and_recommend(
         note = (
             f"No measured design is within the allowed oversubscription "
             f"({allowed_oversubscription:.0%}); all are ranked together: raise --oversubscription "
-            "or 'tolerance', or add families, for a balanced choice."
+            "or 'endpoint_tolerance', or add families, for a balanced choice."
         )
     else:
         note = _not_recommended_note(measured[~ok], objectives, allowed_oversubscription)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Callable, Mapping
 
 import numpy as np
 
+from topolab.comparison.settings import ALTERNATIVE_COST_FACTOR
 from topolab.design.pareto import DEFAULT_OBJECTIVES, _numeric, rank_designs, used_objectives
 
 if TYPE_CHECKING:
@@ -140,21 +141,31 @@ def _recommendation(best: pd.Series, ranked: pd.DataFrame, used: Mapping[str, st
             reasons.append(f"{_words(column)} not measured")
             continue
         values = _numeric(ranked[column]).to_numpy()
-        leader_at = int(np.nanargmin(values) if sense == "min" else np.nanargmax(values))
-        extreme = float(values[leader_at])
         word = "lowest" if sense == "min" else "highest"
+        leader_at = _leader(values, sense)
+        extreme = float(values[leader_at])
         if v == extreme:
             reasons.append(f"{word} {_words(column)} ({_show(column, v)})")
-        else:
-            leader = _label(ranked.iloc[leader_at])
-            # The leader's price tells whether its lead is worth having (a torus with 4x the
-            # bisection may cost 17x as much per endpoint).
-            leader_cost = _value(ranked.iloc[leader_at], "cost_per_endpoint")
-            if column != "cost_per_endpoint" and leader_cost is not None:
-                leader += f", at {_show('cost_per_endpoint', leader_cost)}"
-            reasons.append(
-                f"{_words(column)} {_show(column, v)} ({word}: {_show(column, extreme)}, {leader})"
+            continue
+        # The leaders among the alternatives worth weighing (ALTERNATIVE_COST_FACTOR) first; a
+        # leader beyond them (a torus with 3x the bisection at 17x the cost) named apart.
+        within = np.where(_competitive(ranked, best), values, np.nan)
+        near_at = _leader(within, sense)
+        if near_at == leader_at or np.isnan(within).all():
+            compared = f"{word}: {_show(column, extreme)}, {_priced(ranked.iloc[leader_at], column)}"
+        elif float(within[near_at]) == v:
+            compared = (
+                f"the {word} within {ALTERNATIVE_COST_FACTOR:g}x its cost; {word}: "
+                f"{_show(column, extreme)}, {_priced(ranked.iloc[leader_at], column)}"
             )
+        else:
+            near = _show(column, float(within[near_at]))
+            compared = (
+                f"{word} within {ALTERNATIVE_COST_FACTOR:g}x its cost: {near}, "
+                f"{_priced(ranked.iloc[near_at], column)}; {word}: {_show(column, extreme)}, "
+                f"{_priced(ranked.iloc[leader_at], column)}"
+            )
+        reasons.append(f"{_words(column)} {_show(column, v)} ({compared})")
     for column in DESCRIBE:
         v = _value(best, column)
         if column not in used and v is not None:
@@ -176,6 +187,33 @@ def _recommendation(best: pd.Series, ranked: pd.DataFrame, used: Mapping[str, st
         else f"one of {front_size} configurations on the Pareto front"
     )
     return f"Recommended: {_label(best)}: {', '.join(reasons)}; {where} (of {total:,} compared)."
+
+
+def _leader(values: np.ndarray, sense: str) -> int:
+    """The position of the best value (the first of equals; NaN never leads)."""
+    if np.isnan(values).all():
+        return 0
+    return int(np.nanargmin(values) if sense == "min" else np.nanargmax(values))
+
+
+def _competitive(ranked: pd.DataFrame, best: pd.Series) -> np.ndarray:
+    """The designs on the Pareto front costing at most ALTERNATIVE_COST_FACTOR times ``best``
+    per endpoint (all front designs when costs are not measured)."""
+    front = (ranked["pareto_layer"] == 0).to_numpy()
+    cost = _value(best, "cost_per_endpoint")
+    if cost is None or "cost_per_endpoint" not in ranked.columns:
+        return front
+    costs = _numeric(ranked["cost_per_endpoint"]).to_numpy()
+    return front & (costs <= ALTERNATIVE_COST_FACTOR * cost)
+
+
+def _priced(row: pd.Series, column: str) -> str:
+    """The design's name with its price, which tells whether a lead is worth having."""
+    label = _label(row)
+    cost = _value(row, "cost_per_endpoint")
+    if column != "cost_per_endpoint" and cost is not None:
+        label += f", at {_show('cost_per_endpoint', cost)}"
+    return label
 
 
 def _size(row: pd.Series) -> str:

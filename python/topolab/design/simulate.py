@@ -171,7 +171,7 @@ def scaled_load(spec: str, family: str) -> float | None:
         designs = enumerate_designs(
             net.radix,
             net.num_endpoints,
-            tolerance=0.0,
+            endpoint_tolerance=0.0,
             families=[family],
             oversubscription=math.inf,
             undersubscription=0.999,
@@ -536,7 +536,7 @@ def degradation_curves(
             traffic="uniform",
             seed=settings.seed,
             first_seed=settings.seed,
-            tolerance=TOLERANCE,
+            load_resolution=TOLERANCE,
             results=results,
             workers=workers,
             scheduler=scheduler,

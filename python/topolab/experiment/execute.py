@@ -123,11 +123,28 @@ def _plain(value: Any, key: str) -> Any:
     if isinstance(value, SCALARS):
         return value
     if isinstance(value, (list, tuple)):
-        return [_plain(v, key) for v in value]
+        items = [_plain(v, key) for v in value]
+        # One column holds one type: a results directory (Parquet) cannot store a list that
+        # mixes them, and a run without one must fail the point just the same.
+        kinds = sorted({_element_kind(v) for v in items if v is not None})
+        if len(kinds) > 1:
+            raise TypeError(
+                f"result '{key}' = {value!r} mixes {' and '.join(kinds)}: a list's elements are all "
+                "numbers, all strings, all booleans or all lists"
+            )
+        return items
     raise TypeError(
         f"result '{key}' = {value!r} is a {type(value).__name__}: results are flat "
         "(numbers, strings, booleans or lists of them)"
     )
+
+
+def _element_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "booleans"
+    if isinstance(value, (int, float)):
+        return "numbers"
+    return "strings" if isinstance(value, str) else "lists"
 
 
 def _now() -> str:

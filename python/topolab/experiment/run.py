@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import math
 import sys
-import tempfile
-from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from topolab._args import bad, bool_arg, opt_int_arg, path_arg
@@ -14,7 +12,7 @@ from topolab.experiment.execute import default_workers, ensure_picklable, run_da
 from topolab.experiment.grid import Point, expand
 from topolab.experiment.kinds import get_kind
 from topolab.experiment.spec import Experiment, PathLike, load_experiment
-from topolab.experiment.store import ResultStore
+from topolab.experiment.store import MemoryStore, ResultStore
 from topolab.progress import Progress, wanted
 
 if TYPE_CHECKING:
@@ -66,10 +64,9 @@ def run_experiment(
         stored = ResultStore(path, create=False).records() if path is not None else {}
         return points_frame(points, stored)
 
-    with tempfile.TemporaryDirectory(prefix="topolab-results-") if path is None else nullcontext() as tmp:
-        store = ResultStore(path if path is not None else str(tmp))
-        with store.exclusive(lambda text: print(f"topolab: {text}", file=sys.stderr)):
-            frame = _run_into(exp, points, store, workers, scheduler, retry_failed, progress)
+    store = ResultStore(path) if path is not None else MemoryStore()
+    with store.exclusive(lambda text: print(f"topolab: {text}", file=sys.stderr)):
+        frame = _run_into(exp, points, store, workers, scheduler, retry_failed, progress)
     frame.attrs.update(experiment=exp.name, results=None if path is None else str(path))
     return frame
 
@@ -77,7 +74,7 @@ def run_experiment(
 def _run_into(
     exp: Experiment,
     points: list[Point],
-    store: ResultStore,
+    store: ResultStore | MemoryStore,
     workers: int | None,
     scheduler: Any,
     retry_failed: bool,

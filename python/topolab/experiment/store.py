@@ -26,8 +26,8 @@ import time
 import uuid
 from typing import Any, Callable, Iterable, Iterator
 
-from topolab._core import FileError
-from topolab._files import TMP_SUFFIX, atomic_write
+from topolab._core import FileError, TopolabError
+from topolab._files import TMP_SUFFIX, atomic_write, has_module
 
 META_COLUMNS = ("point_id", "kind", "params_json", "status", "error", "elapsed_s", "finished_at")
 STATUSES = ("ok", "failed")
@@ -42,6 +42,11 @@ class ResultStore:
     ``params_json``) plus result keys; see the module docstring."""
 
     def __init__(self, path: str | os.PathLike[str], *, create: bool = True):
+        if not has_module("pyarrow"):
+            raise TopolabError(
+                f"the results store {path} is Parquet files, which need pyarrow: "
+                "pip install 'topolab[parquet]' (or pyarrow)"
+            )
         self.path = pathlib.Path(path)
         if self.path.exists() and not self.path.is_dir():
             raise FileError(f"{self.path}: the results store must be a directory, and this is a file")
@@ -123,12 +128,7 @@ class ResultStore:
         if not self.path.is_dir():
             return {}
         records, _ = self._read(self._files())
-        out = {}
-        for pid, row in records.items():
-            rec = {k: v for k, v in row.items() if k in META_COLUMNS or v is not None}
-            rec["params"] = json.loads(rec["params_json"])
-            out[pid] = rec
-        return out
+        return {pid: _decoded(row) for pid, row in records.items()}
 
     def statuses(self) -> dict[str, str]:
         return {pid: rec["status"] for pid, rec in self.records().items()}
@@ -156,12 +156,9 @@ class ResultStore:
             if not set(META_COLUMNS) <= set(table.column_names):
                 print(f"topolab: results store: skipping {path}: not a topolab results file", file=sys.stderr)
                 continue
-            rows = table.to_pylist()
             read.append(path)
-            for row in rows:
-                old = best.get(row["point_id"])
-                if old is None or _rank(row) > _rank(old):
-                    best[row["point_id"]] = row
+            for row in table.to_pylist():
+                _keep_best(best, row)
         return best, read
 
     def _move_aside(self, path: pathlib.Path, err: BaseException) -> None:
@@ -208,6 +205,51 @@ class ResultStore:
                     path.unlink()
             except FileNotFoundError:
                 pass
+
+
+class MemoryStore:
+    """The store of a run that keeps no results directory (``compare``, the reproductions, an
+    experiment without ``results``): the records in memory, the best one per point as
+    ResultStore keeps it. It needs no pyarrow, and nothing outlives the run to resume from."""
+
+    writable = True
+
+    def __init__(self) -> None:
+        self._best: dict[str, dict[str, Any]] = {}
+        self.written = 0
+
+    @contextlib.contextmanager
+    def exclusive(self, wait_note: Callable[[str], None] | None = None) -> Iterator[None]:
+        yield  # nobody else can see this store
+
+    def add(self, records: list[dict[str, Any]]) -> None:
+        for record in records:
+            _keep_best(self._best, _row(record))
+        self.written += 1
+
+    def compact(self) -> bool:
+        return False
+
+    def records(self) -> dict[str, dict[str, Any]]:
+        return {pid: _decoded(row) for pid, row in self._best.items()}
+
+    def statuses(self) -> dict[str, str]:
+        return {pid: rec["status"] for pid, rec in self.records().items()}
+
+
+def _keep_best(best: dict[str, dict[str, Any]], row: dict[str, Any]) -> None:
+    """Keeps ``row`` as its point's record unless a better one is kept: a successful record
+    before a failed one, then the latest."""
+    old = best.get(row["point_id"])
+    if old is None or _rank(row) > _rank(old):
+        best[row["point_id"]] = row
+
+
+def _decoded(row: dict[str, Any]) -> dict[str, Any]:
+    """A stored row as a record: ``params`` decoded, result columns it does not have left out."""
+    rec = {k: v for k, v in row.items() if k in META_COLUMNS or v is not None}
+    rec["params"] = json.loads(rec["params_json"])
+    return rec
 
 
 def _row(record: dict[str, Any]) -> dict[str, Any]:

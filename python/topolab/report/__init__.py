@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Union
 
 import numpy as np
 
-from topolab._files import atomic_write, import_matplotlib, write_bytes, write_text
+from topolab._files import atomic_write, has_module, import_matplotlib, write_bytes, write_text
 from topolab.report.text import summary
 
 if TYPE_CHECKING:
@@ -82,11 +82,17 @@ def write_report(c: Comparison, directory: Union[str, os.PathLike]) -> dict[str,
 
     # Every file goes through atomic_write: a failure or interruption leaves the old file or
     # the whole new one, never half of one.
+    # Parquet copies only where pyarrow is installed (the optional extra topolab[parquet]); the
+    # CSV files hold the same frames.
+    with_parquet = has_module("pyarrow")
     for frame, csv, parquet in [(c.frame, "csv", "parquet"), (c.designs, "designs_csv", "designs_parquet")]:
         with atomic_write(paths[csv], newline="") as f:
             frame.to_csv(f, index=False)
-        with atomic_write(paths[parquet], "wb") as f:
-            frame.to_parquet(f, index=False)
+        if with_parquet:
+            with atomic_write(paths[parquet], "wb") as f:
+                frame.to_parquet(f, index=False)
+        else:
+            del paths[parquet]
     summary_data = {k: v for k, v in c.to_dict().items() if k != "designs"}
     write_text(paths["summary"], json.dumps(summary_data, indent=2) + "\n")
 

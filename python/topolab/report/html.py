@@ -1,8 +1,10 @@
 """The HTML report of a comparison: one self-contained file rendered from the jinja2 templates in
-``templates/``. The recommendation and the Pareto front come first, the reasons and the method
-after. Tables are written out in full (every row in the page, on screen and in print) and
-DataTables adds sorting and filtering; the cost-bandwidth chart is plotly, with a hover naming
-each design; the other plots are the PNG files' bytes, embedded. Everything is inline, so the file
+``templates/``. The answer comes first (the recommended design against the runner-up and the
+best competitive alternative on each objective: ``topolab.report.answer``), then the chart and
+the Pareto front, the reasons and the method after. Tables are written out in full (every row in
+the page, on screen and in print) and DataTables adds sorting and filtering; the cost-bandwidth
+chart is drawn by the report's own script (``templates/chart.js``), with a hover naming each
+design; the other plots are the PNG files' bytes, embedded. Everything is inline, so the file
 needs no network when it is viewed (``topolab.report.interactive``)."""
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import base64
 from typing import TYPE_CHECKING, Any, Sequence
 
 from topolab.references import REFERENCES, cite
-from topolab.report import interactive, plots, tables
+from topolab.report import answer, interactive, plots, tables
 from topolab.report.styles import Style
 from topolab.report.text import OBJECTIVE_WORDS, asked_lines, question, simulated_router, simulated_size
 
@@ -151,9 +153,12 @@ def _figures(c: Comparison, images: dict[str, bytes]) -> list[dict[str, Any]]:
                 alt="latency against offered load",
                 caption="Average packet latency against offered load on the simulated networks of the "
                 "recommended design and the next designs of the front, a colour and marker per design "
-                "(label: design @ simulated endpoints). The points are the loads the saturation search ran; "
-                "the error bars are each run's 95% confidence interval of its average latency (batch means "
-                "over its sample periods; none where a run measured a single period).",
+                "(label: design @ simulated endpoints). The points are the loads the saturation search ran: "
+                "joined up to the saturation load, hollow above it (a saturated run's average latency is of "
+                "the packets delivered before it ended, not a steady value); a design whose one run carried "
+                "full load is a single point, named beside it. The error bars are each run's 95% confidence "
+                "interval of its average latency (batch means over its sample periods; none where a run "
+                "measured a single period).",
                 image="latency_load",
             )
         out.append(entry)
@@ -278,6 +283,60 @@ def _degradation_entry(c: Comparison) -> dict[str, Any]:
     }
 
 
+def _design(row: Any) -> dict[str, Any]:
+    return {"rank": int(row["rank"]), "name": str(row["name"]), "spec": str(row.get("spec", ""))}
+
+
+def _answer(c: Comparison) -> dict[str, Any]:
+    """The first screen: the recommended design against the runner-up and the best competitive
+    alternative on each objective (``topolab.report.answer``), formatted."""
+    frame = c.frame
+    best = frame[frame["rank"] == 1].iloc[0]
+    second = frame[(frame["rank"] == 2) & frame["on_front"].astype(bool)]
+    base_cost = answer.value(best, "cost_per_endpoint")
+    rows = []
+    for o in answer.objectives(frame, c.objectives):
+        entry: dict[str, Any] = {
+            "column": o.column,
+            "words": answer.SHORT.get(o.column, OBJECTIVE_WORDS.get(o.column, o.column).split(" (")[0]),
+            "better": "lower is better" if o.sense == "min" else "higher is better",
+            "recommended": answer.show(o.column, o.recommended),
+            "runner_up": answer.show(o.column, o.runner_up),
+            "runner_up_change": answer.change(o.runner_up, o.recommended, o.sense),
+            "alternative": None,
+            "beyond": None,
+        }
+        for key in ("alternative", "beyond"):
+            row = getattr(o, key)
+            if row is None:
+                continue
+            number = answer.value(row, o.column)
+            cost = answer.value(row, "cost_per_endpoint")
+            entry[key] = {
+                **_design(row),
+                "value": answer.show(o.column, number),
+                "change": answer.change(number, o.recommended, o.sense),
+                "cost": answer.show("cost_per_endpoint", cost),
+                "times": "" if cost is None or not base_cost else f"{cost / base_cost:.1f}x",
+            }
+        rows.append(entry)
+    trades = [(f"{r['runner_up_change'][1]} {r['words']}", r["runner_up_change"][2]) for r in rows]
+    return {
+        "best": {
+            **_design(best),
+            "size": f"{int(best['endpoints']):,} endpoints on {int(best['routers']):,} routers of radix "
+            f"{int(best['radix'])}",
+        },
+        "runner_up": _design(second.iloc[0]) if len(second) else None,
+        "gains": [words for words, verdict in trades if verdict == "better"],
+        "losses": [words for words, verdict in trades if verdict == "worse"],
+        "objectives": rows,
+        "factor": f"{answer.COST_FACTOR:g}",
+        "competitive": len(answer.competitive(frame)),
+        "front": len(c.front),
+    }
+
+
 def _far_out_words(frame: pd.DataFrame, y: str) -> str:
     """The sentence naming the designs that the chart's first view leaves out."""
     data = frame.dropna(subset=["cost_per_endpoint", y])
@@ -285,9 +344,7 @@ def _far_out_words(frame: pd.DataFrame, y: str) -> str:
     if not high.any():
         return ""
     names = ", ".join(f"#{int(r['rank'])} {r['name']}" for _, r in data[high].iterrows())
-    return (
-        f"Far out in bandwidth, above the first view (double-click the chart to show every design): {names}."
-    )
+    return f"Far out in bandwidth, above the first view ('show all' under the chart shows them): {names}."
 
 
 def render(
@@ -309,6 +366,7 @@ def render(
         "s": s,
         "question": question(c),
         "recommendation": list(c.recommendation),
+        "answer": _answer(c),
         "front_count": len(c.front),
         "objectives": ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0],
         "allowed": "balanced"
@@ -337,12 +395,11 @@ def render(
         "files": files,
         "enumerate_s": c.enumerate_s,
         "measure_s": c.measure_s,
-        "plotly_js": interactive.plotly_js(),
         "datatables_js": js,
         "datatables_css": css,
     }
     import markupsafe
 
-    for raw in ("cost_bandwidth_chart", "plotly_js", "datatables_css"):
+    for raw in ("cost_bandwidth_chart", "datatables_css"):
         context[raw] = markupsafe.Markup(context[raw])
     return _environment().get_template("report.html.j2").render(**context)

@@ -159,8 +159,8 @@ def _plain_log_labels(target, leading: tuple[int, ...] = (1, 2, 3, 5)) -> None:
 
 def _rank_labels(ax, front: pd.DataFrame, y: str) -> None:
     """The rank of each front member beside its point, moved apart where they would overlap
-    (adjustText) with a thin line back to the point."""
-    from adjustText import adjust_text
+    (adjustText, when installed) with a thin line back to the point."""
+    from topolab._labels import spread_labels
 
     texts = [
         ax.text(
@@ -173,15 +173,14 @@ def _rank_labels(ax, front: pd.DataFrame, y: str) -> None:
         )
         for _, row in front.iterrows()
     ]
-    if texts:
-        adjust_text(
-            texts,
-            ax=ax,
-            x=front["cost_per_endpoint"].to_numpy(float),
-            y=front[y].to_numpy(float),
-            arrowprops={"arrowstyle": "-", "color": "0.4", "lw": 0.6},
-            expand=(1.3, 1.5),
-        )
+    spread_labels(
+        texts,
+        ax,
+        front["cost_per_endpoint"].to_numpy(float),
+        front[y].to_numpy(float),
+        arrowprops={"arrowstyle": "-", "color": "0.4", "lw": 0.6},
+        expand=(1.3, 1.5),
+    )
 
 
 def _legend_handles(styles: dict[str, Style]) -> tuple[list, list[str]]:
@@ -421,17 +420,65 @@ def has_simulation(frame: pd.DataFrame) -> bool:
     )
 
 
+def _carried(curve: np.ndarray, saturation: Any) -> np.ndarray:
+    """Which runs of a saturation search's curve the network carried: those at or below the
+    highest load the search carried (``saturation``, the bracket's lower end). Above it the
+    network saturated, and a run's average latency is of the packets delivered before the run
+    ended, not a steady value (it may even fall as the load rises). Every run, without the
+    search's verdict."""
+    try:
+        limit = float(saturation)
+    except (TypeError, ValueError):
+        limit = float("nan")
+    if not np.isfinite(limit):
+        return np.ones(len(curve), dtype=bool)
+    return curve[:, 0] <= limit + 1e-9
+
+
+def _name_apart(ax, points: list[tuple[str, float, float]], gap: float = 12.0) -> None:
+    """Names each (name, x, y) point on its left, the names stacked ``gap`` points apart in the
+    order of their y around the points' middle, each with a line back to its point: points that
+    lie together (searches that carried full load in their one run) keep their names apart.
+    Call it once the axes' limits and size are final."""
+    to_axes = ax.transData + ax.transAxes.inverted()
+    height = ax.get_window_extent().height * 72.0 / ax.figure.dpi  # the axes' height in points
+    ordered = sorted(points, key=lambda p: p[2])
+    where = [to_axes.transform((x, y)) for _, x, y in ordered]
+    middle = float(np.mean([w[1] for w in where]))
+    for k, ((name, x, y), w) in enumerate(zip(ordered, where)):
+        ax.annotate(
+            name,
+            (x, y),
+            xytext=(float(w[0]) - 0.14, middle + (k - (len(ordered) - 1) / 2) * gap / height),
+            textcoords="axes fraction",
+            fontsize=7,
+            ha="right",
+            va="center",
+            zorder=6,
+            bbox={"boxstyle": "round,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.85},
+            arrowprops={"arrowstyle": "-", "color": "0.4", "lw": 0.6, "shrinkA": 0, "shrinkB": 3},
+        )
+
+
 @_plain_text
 def latency_load(frame: pd.DataFrame, count: int = LATENCY_LOAD_DESIGNS) -> Figure:
     """Average packet latency (cycles) against offered load, uniform traffic on the left and
     the family's worst case on the right, for the recommended design and the next members of
-    the front (by rank) with a different simulated network; labels say the simulated size."""
+    the front (by rank) with a different simulated network; labels say the simulated size.
+    A curve joins the runs the network carried (``_carried``); the runs above its saturation
+    load are hollow markers, apart. A search of a single carried run (full load carried at
+    once) is a marker named beside it, the names moved apart where such runs lie together."""
     import json
 
+    from matplotlib.lines import Line2D
+
     rows = simulated_front(frame, count)
-    fig = _figure(11.0, 5.4)
+    fig = _figure(11.0, 5.6)
     axes = fig.subplots(1, 2, sharey=True)
+    saturated_drawn = False
+    named = []
     for ax, key, title in ((axes[0], "uniform", "uniform traffic"), (axes[1], "worst", "worst-case traffic")):
+        alone: list[tuple[str, float, float]] = []
         for i, row in enumerate(rows):
             text = row.get(f"sim_curve_{key}")
             if not isinstance(text, str):
@@ -441,29 +488,58 @@ def latency_load(frame: pd.DataFrame, count: int = LATENCY_LOAD_DESIGNS) -> Figu
             curve = np.full((len(json.loads(text)), 5), np.nan)
             for j, point in enumerate(json.loads(text)):
                 curve[j, : len(point)] = [np.nan if x is None else x for x in point]
+            carried = _carried(curve, row.get(f"saturation_{key}"))
+            below, above = curve[carried], curve[~carried]
             label = f"{_short(str(row['name']), 32)} @ {int(row['sim_endpoints']):,}"
-            ax.errorbar(
-                curve[:, 0],
-                curve[:, 2],
-                yerr=np.nan_to_num(curve[:, 4]),
-                capsize=2,
-                elinewidth=0.8,
-                marker=MARKERS[i % len(MARKERS)][0],
-                markersize=4,
-                color=PALETTE[i % len(PALETTE)],
-                linestyle=("-", "--", ":", "-.")[i % 4],
-                label=label if ax is axes[0] else None,
-            )
+            look = {
+                "marker": MARKERS[i % len(MARKERS)][0],
+                "color": PALETTE[i % len(PALETTE)],
+            }
+            if len(below):
+                ax.errorbar(
+                    below[:, 0],
+                    below[:, 2],
+                    yerr=np.nan_to_num(below[:, 4]),
+                    capsize=2,
+                    elinewidth=0.8,
+                    markersize=4 if len(below) > 1 else 7,
+                    linestyle=("-", "--", ":", "-.")[i % 4] if len(below) > 1 else "none",
+                    label=label if ax is axes[0] else None,
+                    **look,
+                )
+            if len(below) == 1:
+                alone.append((_short(str(row["name"]), 24), float(below[0, 0]), float(below[0, 2])))
+            if len(above):
+                saturated_drawn = True
+                ax.plot(
+                    above[:, 0],
+                    above[:, 2],
+                    linestyle="none",
+                    markersize=5,
+                    markerfacecolor="none",
+                    markeredgewidth=1.0,
+                    label=label if ax is axes[0] and not len(below) else None,
+                    **look,
+                )
         ax.set_title(title)
         ax.set_xlabel("offered load (flits per endpoint per cycle)")
         ax.set_xlim(0, 1.05)
         ax.grid(alpha=0.3)
+        ax.set_yscale("log")
+        named.append((ax, alone))
     axes[0].set_ylabel("average latency (cycles)")
-    axes[0].set_yscale("log")
     _plain_log_labels(axes[0].yaxis, leading=(1, 2, 5))
     handles, labels = axes[0].get_legend_handles_labels()
+    if saturated_drawn:
+        handles.append(
+            Line2D([], [], linestyle="none", marker="o", markerfacecolor="none", markeredgecolor="0.3")
+        )
+        labels.append("hollow: a run above the saturation load (latency not steady)")
     fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8, frameon=False)
     fig.tight_layout(rect=(0, 0.045 * -(-len(labels) // 3) + 0.01, 1, 1))
+    for ax, alone in named:
+        if alone:
+            _name_apart(ax, alone)
     return fig
 
 

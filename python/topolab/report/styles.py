@@ -1,42 +1,57 @@
 """One look per family across every plot of the report, PNG and interactive alike: a colour
-and a marker each, so that 18 and more families stay apart in colour and in shape (and in
-print, or for a reader who does not tell colours apart)."""
+and a marker each, no two families alike in colour (up to len(PALETTE) families) nor in the
+pair of colour and marker."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Iterable
 
-# Kelly's colours of maximum contrast (K. L. Kelly, "Twenty-two colors of maximum contrast",
-# Color Engineering 3(6), 1965) without white, strongest first.
+# Glasbey's colours for categorical data (C. Glasbey, G. van der Heijden, V. Toh and A. Gray,
+# "Colour displays for categorical images", Color Research & Application 32(4), 2007): each next
+# colour the farthest in CIELAB from those before it. Here the first 33 of colorcet's
+# ``glasbey_dark`` (the variant kept dark enough to read on white; colorcet 3.2.1, CC-BY 4.0), so
+# that every family of the catalogue (29) has a colour of its own; the marker tells them apart a
+# second time (in print, or for a reader who does not tell colours apart). From the 12th on they
+# are reordered so that two families sharing a marker (len(MARKERS) = 11 apart) have colours at
+# least 0.67 apart in RGB (of at most 1.73).
 PALETTE = (
-    "#0067A5",  # blue
-    "#BE0032",  # red
-    "#008856",  # green
-    "#F38400",  # orange
-    "#875692",  # purple
-    "#222222",  # black
-    "#A1CAF1",  # light blue
-    "#F3C300",  # yellow
-    "#848482",  # grey
-    "#E68FAC",  # purplish pink
-    "#604E97",  # violet
-    # From here on a family shares its marker with the one len(MARKERS) = 11 before it. The order
-    # below maximises the smallest RGB distance between such two (0.69 of at most 1.73): each
-    # colour is far from the one 11 places above it.
-    "#E25822",  # reddish orange (marker of the blue)
-    "#8DB600",  # yellow green (of the red)
-    "#F99379",  # yellowish pink (of the green)
-    "#2B3D26",  # olive green (of the orange)
-    "#DCD300",  # greenish yellow (of the purple)
-    "#C2B280",  # buff (of the black)
-    "#882D17",  # reddish brown (of the light blue)
-    "#B3446C",  # purplish red (of the yellow)
-    "#F6A600",  # orange yellow (of the grey)
-    "#654522",  # yellowish brown (of the purplish pink)
+    "#d60000",
+    "#8c3bff",
+    "#018700",
+    "#00acc6",
+    "#e6a500",
+    "#ff7ed1",
+    "#6b004f",
+    "#573b00",
+    "#005659",
+    "#15e18c",
+    "#0000dd",
+    "#729a7c",
+    "#546744",
+    "#a17569",
+    "#a57bb8",
+    "#645472",
+    "#a03a52",
+    "#a1c8c8",
+    "#e2afaf",
+    "#9e4b00",
+    "#ff7752",
+    "#5e7b87",
+    "#bf03b8",
+    "#f2007b",
+    "#0774d8",
+    "#8e7b01",
+    "#bcb6ff",
+    "#004b00",
+    "#8eba00",
+    "#5901a3",
+    "#bac389",
+    "#60383b",
+    "#790000",
 )
-# (matplotlib marker, plotly symbol) pairs of the same, clearly different shapes. The star is kept
-# for the recommended design.
+# (matplotlib marker, symbol of the report's chart) pairs of the same, clearly different shapes.
+# The star is kept for the recommended design.
 MARKERS = (
     ("o", "circle"),
     ("s", "square"),
@@ -56,7 +71,7 @@ MARKERS = (
 class Style:
     color: str
     marker: str  # matplotlib
-    symbol: str  # plotly
+    symbol: str  # the interactive chart's (report/templates/chart.js)
 
 
 def family_styles(families: Iterable[str]) -> dict[str, Style]:

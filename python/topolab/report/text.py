@@ -51,7 +51,7 @@ def asked_lines(c: Comparison) -> list[tuple[str, str]]:
         (
             "asked",
             f"routers of at most {s.radix} ports, {lo:,} to {hi:,} endpoints "
-            f"({s.endpoints:,} ±{s.tolerance:.0%}), {families}, "
+            f"({s.endpoints:,} ±{s.endpoint_tolerance:.0%}), {families}, "
             + (
                 "recommend balanced designs only"
                 if s.oversubscription == 0

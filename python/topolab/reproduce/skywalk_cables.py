@@ -423,11 +423,12 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
 def plot(rep: Reproduction, path: Path) -> None:
     """Latency against total cable length of the 2,048-switch networks: Skywalk variants as red
     circles, the other topologies as blue squares, each labelled (labels moved apart by
-    adjustText), the paper's cable totals as grey lines."""
+    adjustText when installed), the paper's cable totals as grey lines."""
     import matplotlib.pyplot as plt
-    from adjustText import adjust_text
     from matplotlib.lines import Line2D
     from matplotlib.ticker import FixedLocator, NullFormatter, ScalarFormatter
+
+    from topolab._labels import spread_labels
 
     small = sorted((r for r in rep.data if r["switches"] == 2048), key=lambda r: r["total_cable_km"])
     fig, axes = plt.subplots(1, 2, figsize=(13, 6.2))
@@ -450,12 +451,12 @@ def plot(rep: Reproduction, path: Path) -> None:
         ax.grid(True, which="major", alpha=0.3)
         low, high = ax.get_ylim()
         ax.set_ylim(low - 0.12 * (high - low), high)  # room under the crowded cheap-latency corner
-        adjust_text(
+        spread_labels(
             texts,
-            ax=ax,
+            ax,
+            [r["total_cable_km"] for r in small],
+            [r[key] for r in small],
             expand=(1.3, 1.9),
-            x=[r["total_cable_km"] for r in small],
-            y=[r[key] for r in small],
             arrowprops={"arrowstyle": "-", "color": "0.5", "lw": 0.5},
         )
     legend = [

@@ -33,7 +33,7 @@ use super::{check_endpoints_option, finish, Format, LinkSet, LoadOptions, DEFAUL
 use crate::error::{Result, TopolabError};
 use crate::network::{Network, NetworkBuilder};
 use crate::routing::infiniband::opensm::{host_node_guid, port_guid, GUID_BASE};
-use crate::routing::infiniband::Fabric;
+use crate::routing::infiniband::{Fabric, PortTarget};
 
 /// Family recorded for a fabric read from an ibnetdiscover/ibsim file.
 pub const FAMILY: &str = "infiniband";
@@ -124,8 +124,24 @@ struct Node {
     kind: Kind,
     id: String,
     line: usize,
-    /// (local port, remote id, remote port, line).
-    ports: Vec<(u32, String, u32, usize)>,
+    /// The LID the node line's comment gives (ibnetdiscover's `base port 0 lid N`).
+    lid: Option<u16>,
+    /// (local port, remote id, remote port, line, the remote port's LID from the comment).
+    ports: Vec<(u32, String, u32, usize, Option<u16>)>,
+}
+
+/// The `lid N` of a line's comment, after its quoted description: ibnetdiscover prints a
+/// switch's own LID on its node line and the remote port's LID on each port line.
+fn comment_lid(line: &str) -> Option<u16> {
+    let comment = &line[line.find('#')? + 1..];
+    let after = comment.rfind('"').map_or(comment, |q| &comment[q + 1..]);
+    let mut words = after.split_whitespace();
+    while let Some(w) = words.next() {
+        if w == "lid" {
+            return words.next()?.parse().ok();
+        }
+    }
+    None
 }
 
 /// The quoted text at the start of `s` (after blanks) and what follows it.
@@ -161,6 +177,14 @@ fn port_line(line: &str) -> std::result::Result<(u32, String, u32), String> {
     Ok((local, remote.to_string(), remote_port))
 }
 
+fn node_index(nodes: &[Node]) -> BTreeMap<&str, usize> {
+    nodes
+        .iter()
+        .enumerate()
+        .map(|(k, n)| (n.id.as_str(), k))
+        .collect()
+}
+
 fn guid_of(id: &str) -> Option<u64> {
     let hex = id.strip_prefix("S-")?;
     (hex.len() == 16)
@@ -168,14 +192,8 @@ fn guid_of(id: &str) -> Option<u64> {
         .flatten()
 }
 
-/// Reads an ibnetdiscover or ibsim topology (module documentation).
-pub fn from_str(text: &str, options: &LoadOptions) -> Result<Network> {
-    if options.directed == Some(true) {
-        return Err(err(
-            "",
-            "an InfiniBand fabric is undirected; leave LoadOptions.directed unset",
-        ));
-    }
+/// The nodes of a file and its switches in router order (module documentation).
+fn parse(text: &str) -> Result<(Vec<Node>, Vec<usize>)> {
     let mut nodes: Vec<Node> = Vec::new();
     let mut in_record = false;
     for (i, raw) in text.lines().enumerate() {
@@ -198,6 +216,7 @@ pub fn from_str(text: &str, options: &LoadOptions) -> Result<Network> {
                 kind,
                 id: id.to_string(),
                 line: no,
+                lid: comment_lid(line),
                 ports: Vec::new(),
             });
             in_record = true;
@@ -208,11 +227,13 @@ pub fn from_str(text: &str, options: &LoadOptions) -> Result<Network> {
             ));
         } else if line.starts_with('[') && in_record {
             let (p, remote, q) = port_line(line).map_err(|m| err(format!("line {no}"), m))?;
-            nodes
-                .last_mut()
-                .expect("in a record")
-                .ports
-                .push((p, remote, q, no));
+            nodes.last_mut().expect("in a record").ports.push((
+                p,
+                remote,
+                q,
+                no,
+                comment_lid(line),
+            ));
         } else if line.starts_with('[') {
             return Err(err(
                 format!("line {no}"),
@@ -227,11 +248,7 @@ pub fn from_str(text: &str, options: &LoadOptions) -> Result<Network> {
             ));
         }
     }
-    let by_id: BTreeMap<&str, usize> = nodes
-        .iter()
-        .enumerate()
-        .map(|(k, n)| (n.id.as_str(), k))
-        .collect();
+    let by_id = node_index(&nodes);
     if by_id.len() != nodes.len() {
         let mut seen = BTreeSet::new();
         let dup = nodes
@@ -252,6 +269,19 @@ pub fn from_str(text: &str, options: &LoadOptions) -> Result<Network> {
     if switches.iter().all(|&k| guid_of(&nodes[k].id).is_some()) {
         switches.sort_by_key(|&k| guid_of(&nodes[k].id));
     }
+    Ok((nodes, switches))
+}
+
+/// Reads an ibnetdiscover or ibsim topology (module documentation).
+pub fn from_str(text: &str, options: &LoadOptions) -> Result<Network> {
+    if options.directed == Some(true) {
+        return Err(err(
+            "",
+            "an InfiniBand fabric is undirected; leave LoadOptions.directed unset",
+        ));
+    }
+    let (nodes, switches) = parse(text)?;
+    let by_id = node_index(&nodes);
     let router: BTreeMap<usize, u32> = switches
         .iter()
         .enumerate()
@@ -262,7 +292,7 @@ pub fn from_str(text: &str, options: &LoadOptions) -> Result<Network> {
     for &k in &switches {
         let a = router[&k];
         let mut used = BTreeSet::new();
-        for (p, remote, q, no) in &nodes[k].ports {
+        for (p, remote, q, no, _) in &nodes[k].ports {
             if !used.insert(*p) {
                 return Err(err(
                     format!("line {no}"),
@@ -307,4 +337,109 @@ pub fn from_str(text: &str, options: &LoadOptions) -> Result<Network> {
     }
     links.add_to(&mut b);
     finish(b, Format::Ibnet, FAMILY, "")
+}
+
+/// The LIDs and port numbers of a fabric as the file gives them (a running fabric's, assigned by
+/// its subnet manager), for the network `from_str` reads from the same file: switch `r` there is
+/// `switch_lid[r]` here, its `d`-th host (in the order of its port lines) `host_lid[r][d]`, and
+/// `ports[r]` says where each of its cabled ports leads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Addressing {
+    pub switch_lid: Vec<u16>,
+    pub host_lid: Vec<Vec<u16>>,
+    pub ports: Vec<BTreeMap<u8, PortTarget>>,
+}
+
+/// The addressing of an ibnetdiscover file, which prints every LID (module documentation);
+/// a switch or host port without its LID is an error naming its line.
+pub fn addressing(text: &str) -> Result<Addressing> {
+    let (nodes, switches) = parse(text)?;
+    let by_id = node_index(&nodes);
+    let router: BTreeMap<usize, u32> = switches
+        .iter()
+        .enumerate()
+        .map(|(r, &k)| (k, r as u32))
+        .collect();
+    let mut out = Addressing {
+        switch_lid: Vec::with_capacity(switches.len()),
+        host_lid: vec![Vec::new(); switches.len()],
+        ports: vec![BTreeMap::new(); switches.len()],
+    };
+    for (r, &k) in switches.iter().enumerate() {
+        let node = &nodes[k];
+        let lid = node.lid.ok_or_else(|| {
+            err(
+                format!("line {}", node.line),
+                "the switch line gives no 'lid N' (read the LIDs of a running fabric from ibnetdiscover's output)",
+            )
+        })?;
+        out.switch_lid.push(lid);
+        for (p, remote, _, no, remote_lid) in &node.ports {
+            let port = u8::try_from(*p)
+                .map_err(|_| err(format!("line {no}"), format!("port {p} is above 254")))?;
+            let &m = by_id.get(remote.as_str()).ok_or_else(|| {
+                err(
+                    format!("line {no}"),
+                    format!("port {p} leads to \"{remote}\", which the file does not define"),
+                )
+            })?;
+            let target = match nodes[m].kind {
+                Kind::Switch => PortTarget::Switch(router[&m]),
+                Kind::Adapter => {
+                    let host_lid = remote_lid.ok_or_else(|| {
+                        err(
+                            format!("line {no}"),
+                            "the port line to a host gives no 'lid N' (ibnetdiscover prints it)",
+                        )
+                    })?;
+                    out.host_lid[r].push(host_lid);
+                    PortTarget::Host(out.host_lid[r].len() as u32 - 1)
+                }
+            };
+            out.ports[r].insert(port, target);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// ibnetdiscover's report of `hyperx:dims=3x3,p=2` stood up from topolab's own topology, whose
+    /// LIDs and ports OpenSM kept: its addressing is the export's numbering, port by port.
+    #[test]
+    fn discovered_addressing_of_a_topolab_fabric_is_the_export_numbering() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/infiniband/hyperx_3x3_p2.ibnd"
+        );
+        let text = std::fs::read_to_string(path).expect("the checked-in ibnetdiscover output");
+        let net = from_str(&text, &LoadOptions::default()).unwrap();
+        let fab = Fabric::new(&net).unwrap();
+        let found = addressing(&text).unwrap();
+        for r in 0..net.num_routers() as u32 {
+            assert_eq!(found.switch_lid[r as usize], fab.switch_lid(r));
+            let hosts: Vec<u16> = (0..net.endpoints()[r as usize])
+                .map(|d| fab.host_lid(r, d))
+                .collect();
+            assert_eq!(found.host_lid[r as usize], hosts);
+            let ports = &found.ports[r as usize];
+            assert_eq!(ports.len(), net.neighbors(r as usize).len() + hosts.len());
+            for (&p, &target) in ports {
+                assert_eq!(target, fab.target(r, p), "switch {r} port {p}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_port_line_without_its_lid_is_named() {
+        let text = "Switch\t2 \"S-0000000000000001\"\t# \"a\" base port 0 lid 1 lmc 0\n\
+                    [1]\t\"H-0000000000000010\"[1]\t# \"host\"\n\n\
+                    Ca\t1 \"H-0000000000000010\"\n[1]\t\"S-0000000000000001\"[1]\n";
+        let e = addressing(text).unwrap_err().to_string();
+        assert!(e.contains("line 2") && e.contains("lid"), "{e}");
+        assert_eq!(comment_lid("# \"lid 7 in a name\" lid 12 4xSDR"), Some(12));
+        assert_eq!(comment_lid("[1] \"S-1\"[2]"), None);
+    }
 }

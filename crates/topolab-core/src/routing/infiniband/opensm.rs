@@ -22,9 +22,11 @@
 //! GUID is `HOST_GUID_BASE + 2·LID` and its port 1 GUID one more (ibsim numbers a channel
 //! adapter's ports from its node GUID up, so the two must differ and not meet another node's).
 
-use super::{Fabric, IbTables, VL_DROP};
+use super::{Fabric, IbTables, PortTarget, VL_DROP};
 use crate::error::{Result, TopolabError};
+use crate::io::ibnet::Addressing;
 use crate::network::Network;
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// Base of the GUIDs written ("tl" in the top bytes); a switch's GUID is base + its LID.
@@ -158,11 +160,183 @@ fn switch_of_guid(fab: &Fabric, file: &str, line: usize, guid: u64) -> Result<u3
     Ok(lid as u32 - 1)
 }
 
+/// Where the files' switches, LIDs and ports are numbered.
+enum Numbering<'a> {
+    /// The export's own numbering (`Fabric`): switches found by GUID, LIDs and ports as written.
+    Export,
+    /// A running fabric's, its subnet manager's LIDs and the ports as cabled, translated into the
+    /// export's numbering of the network read from the same ibnetdiscover file.
+    Discovered {
+        addressing: &'a Addressing,
+        switch_of_lid: BTreeMap<u16, u32>,
+        /// The fabric's LID -> the export's.
+        lid: BTreeMap<u16, u16>,
+    },
+}
+
+impl<'a> Numbering<'a> {
+    fn discovered(fab: &Fabric, addressing: &'a Addressing) -> Result<Self> {
+        let net = fab.net;
+        let mismatch = |what: String| {
+            TopolabError::invalid(
+                "infiniband",
+                "fabric",
+                what,
+                "the ibnetdiscover file the network was read from",
+            )
+        };
+        if addressing.switch_lid.len() != net.num_routers() {
+            return Err(mismatch(format!(
+                "a file of {} switches for a network of {}",
+                addressing.switch_lid.len(),
+                net.num_routers()
+            )));
+        }
+        let mut lid = BTreeMap::new();
+        let mut switch_of_lid = BTreeMap::new();
+        for r in 0..net.num_routers() as u32 {
+            let ports = &addressing.ports[r as usize];
+            let neighbours: std::collections::BTreeSet<u32> = ports
+                .values()
+                .filter_map(|t| match t {
+                    PortTarget::Switch(b) => Some(*b),
+                    _ => None,
+                })
+                .collect();
+            let hosts = addressing.host_lid[r as usize].len() as u32;
+            if neighbours
+                .iter()
+                .copied()
+                .ne(net.neighbors(r as usize).iter().copied())
+                || hosts != net.endpoints()[r as usize]
+            {
+                return Err(mismatch(format!(
+                    "switch {r} is cabled otherwise in the file"
+                )));
+            }
+            let real = addressing.switch_lid[r as usize];
+            switch_of_lid.insert(real, r);
+            lid.insert(real, fab.switch_lid(r));
+            for (d, &real) in addressing.host_lid[r as usize].iter().enumerate() {
+                lid.insert(real, fab.host_lid(r, d as u32));
+            }
+        }
+        Ok(Numbering::Discovered {
+            addressing,
+            switch_of_lid,
+            lid,
+        })
+    }
+
+    /// The switch a dump's header line names: by the GUID after `guid_key` in the export's
+    /// numbering, else by the LID after `lid_key`.
+    fn switch(
+        &self,
+        fab: &Fabric,
+        (file, no, line): (&str, usize, &str),
+        guid_key: &str,
+        lid_key: &str,
+    ) -> Result<u32> {
+        match self {
+            Numbering::Export => {
+                let at = line
+                    .find(guid_key)
+                    .ok_or_else(|| format_error(file, no, "switch line without guid".into()))?;
+                let guid = hex(
+                    file,
+                    no,
+                    line[at + guid_key.len()..].split_whitespace().next(),
+                    "guid",
+                )?;
+                switch_of_guid(fab, file, no, guid)
+            }
+            Numbering::Discovered { switch_of_lid, .. } => {
+                let lid = line
+                    .find(lid_key)
+                    .and_then(|at| line[at + lid_key.len()..].split_whitespace().next())
+                    .and_then(|w| w.trim_end_matches(',').parse::<u16>().ok())
+                    .ok_or_else(|| {
+                        format_error(file, no, format!("switch line without '{lid_key}N'"))
+                    })?;
+                switch_of_lid.get(&lid).copied().ok_or_else(|| {
+                    format_error(
+                        file,
+                        no,
+                        format!("LID {lid} is no switch of the fabric file"),
+                    )
+                })
+            }
+        }
+    }
+
+    /// A destination LID of the files in the export's numbering.
+    fn lid(&self, file: &str, no: usize, lid: u64) -> Result<u16> {
+        let found = match self {
+            Numbering::Export => u16::try_from(lid).ok(),
+            Numbering::Discovered { lid: map, .. } => {
+                u16::try_from(lid).ok().and_then(|l| map.get(&l).copied())
+            }
+        };
+        found.ok_or_else(|| {
+            format_error(file, no, format!("LID 0x{lid:x} is no port of the fabric"))
+        })
+    }
+
+    /// A port of switch `r` in the export's numbering (port 0, the switch itself, stays 0).
+    fn port(&self, fab: &Fabric, file: &str, no: usize, r: u32, port: u8) -> Result<u8> {
+        let Numbering::Discovered { addressing, .. } = self else {
+            return Ok(port);
+        };
+        if port == 0 {
+            return Ok(0);
+        }
+        match addressing.ports[r as usize].get(&port) {
+            Some(PortTarget::Switch(b)) => Ok(fab.neighbor_port(r, *b)),
+            Some(PortTarget::Host(d)) => Ok(fab.host_port(r, *d)),
+            _ => Err(format_error(
+                file,
+                no,
+                format!("port {port} of switch {r} is not cabled in the fabric file"),
+            )),
+        }
+    }
+}
+
 /// Reads the three files back into tables for `net` (the switches are found by GUID). The LFTs
 /// may also be what `dump_fts`/`dump_lfts` print from a running fabric (the same entries, with
 /// column titles and `: (...)` after each port).
 pub fn read_tables(net: &Network, lfts: &str, sl2vl: &str, path_sl: &str) -> Result<IbTables> {
+    read_numbered(
+        &Fabric::new(net)?,
+        &Numbering::Export,
+        lfts,
+        sl2vl,
+        Some(path_sl),
+    )
+}
+
+/// Reads the dumps of a running fabric, whose LIDs its subnet manager assigned and whose ports
+/// are cabled as they are, into tables for `net`, the network read from that fabric's
+/// ibnetdiscover file (`addressing` of the same file). Without path SLs every path has SL 0.
+pub fn read_fabric_tables(
+    net: &Network,
+    addressing: &Addressing,
+    lfts: &str,
+    sl2vl: &str,
+    path_sl: Option<&str>,
+) -> Result<IbTables> {
     let fab = Fabric::new(net)?;
+    let numbering = Numbering::discovered(&fab, addressing)?;
+    read_numbered(&fab, &numbering, lfts, sl2vl, path_sl)
+}
+
+fn read_numbered(
+    fab: &Fabric,
+    numbering: &Numbering,
+    lfts: &str,
+    sl2vl: &str,
+    path_sl: Option<&str>,
+) -> Result<IbTables> {
     let mut tb = IbTables::default();
     let mut sw: Option<u32> = None;
     for (i, raw) in lfts.lines().enumerate() {
@@ -177,16 +351,7 @@ pub fn read_tables(net: &Network, lfts: &str, sl2vl: &str, path_sl: &str) -> Res
             continue;
         }
         if line.starts_with("Unicast lids") {
-            let at = line
-                .find(" guid 0x")
-                .ok_or_else(|| format_error(LFTS_FILE, no, "switch line without guid".into()))?;
-            let guid = hex(
-                LFTS_FILE,
-                no,
-                line[at + 6..].split_whitespace().next(),
-                "guid",
-            )?;
-            sw = Some(switch_of_guid(&fab, LFTS_FILE, no, guid)?);
+            sw = Some(numbering.switch(fab, (LFTS_FILE, no, line), " guid ", "Lid ")?);
         } else if line.starts_with("0x") {
             let r =
                 sw.ok_or_else(|| format_error(LFTS_FILE, no, "entry before a switch line".into()))?;
@@ -203,7 +368,9 @@ pub fn read_tables(net: &Network, lfts: &str, sl2vl: &str, path_sl: &str) -> Res
                     format!("lid 0x{lid:x} out of range"),
                 ));
             }
-            tb.lft.insert((r, lid as u16), port);
+            let lid = numbering.lid(LFTS_FILE, no, lid)?;
+            let port = numbering.port(fab, LFTS_FILE, no, r, port)?;
+            tb.lft.insert((r, lid), port);
         } else {
             return Err(format_error(
                 LFTS_FILE,
@@ -218,9 +385,8 @@ pub fn read_tables(net: &Network, lfts: &str, sl2vl: &str, path_sl: &str) -> Res
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        if let Some(rest) = line.strip_prefix("Switch ") {
-            let guid = hex(SL2VL_FILE, no, rest.split_whitespace().next(), "guid")?;
-            sw = Some(switch_of_guid(&fab, SL2VL_FILE, no, guid)?);
+        if line.starts_with("Switch ") {
+            sw = Some(numbering.switch(fab, (SL2VL_FILE, no, line), "Switch ", "base LID ")?);
         } else if line.starts_with("Channel Adapter") {
             sw = None;
         } else if let Some(r) = sw {
@@ -244,14 +410,29 @@ pub fn read_tables(net: &Network, lfts: &str, sl2vl: &str, path_sl: &str) -> Res
                     "expected '<in> <out> : ' and 16 VLs from 0 to 15".into(),
                 ));
             }
+            let inp = numbering.port(fab, SL2VL_FILE, no, r, p[0])?;
+            let out = numbering.port(fab, SL2VL_FILE, no, r, p[1])?;
             for (sl, &vl) in v.iter().enumerate() {
-                if vl != VL_DROP {
-                    tb.sl2vl.insert((r, p[0], p[1], sl as u8), vl);
+                if vl == VL_DROP {
+                    continue;
                 }
+                // Parallel cables are one port of the export: their tables must agree.
+                if let Some(&other) = tb.sl2vl.get(&(r, inp, out, sl as u8)) {
+                    if other != vl {
+                        return Err(format_error(
+                            SL2VL_FILE,
+                            no,
+                            format!(
+                                "switch {r}: SL {sl} goes to VL {vl} here and to VL {other} on a parallel cable between the same switches"
+                            ),
+                        ));
+                    }
+                }
+                tb.sl2vl.insert((r, inp, out, sl as u8), vl);
             }
         }
     }
-    for (i, raw) in path_sl.lines().enumerate() {
+    for (i, raw) in path_sl.unwrap_or("").lines().enumerate() {
         let (line, no) = (raw.trim(), i + 1);
         if line.is_empty() || line.starts_with('#') {
             continue;
@@ -264,14 +445,18 @@ pub fn read_tables(net: &Network, lfts: &str, sl2vl: &str, path_sl: &str) -> Res
             .and_then(|x| x.parse().ok())
             .filter(|&x| x < 16)
             .ok_or_else(|| format_error(PATH_SL_FILE, no, "SL must be 0..15".into()))?;
-        if src == 0 || src > fab.num_switches() as u64 || dst > fab.max_lid() as u64 {
+        let (src, dst) = (
+            numbering.lid(PATH_SL_FILE, no, src)?,
+            numbering.lid(PATH_SL_FILE, no, dst)?,
+        );
+        if src == 0 || src as usize > fab.num_switches() || dst > fab.max_lid() {
             return Err(format_error(
                 PATH_SL_FILE,
                 no,
                 format!("LIDs 0x{src:x} 0x{dst:x} out of range"),
             ));
         }
-        tb.path_sl.insert((src as u32 - 1, dst as u16), sl);
+        tb.path_sl.insert((src as u32 - 1, dst), sl);
     }
     Ok(tb)
 }

@@ -183,9 +183,11 @@ impl HopRouting for TableRouting {
 }
 
 /// `infiniband:dir=DIRECTORY`: the three files of `opensm` (`LFTS_FILE`, `SL2VL_FILE`,
-/// `PATH_SL_FILE`) in DIRECTORY, read for `net`.
+/// `PATH_SL_FILE`) in DIRECTORY, read for `net`. With `fabric=FILE`, the ibnetdiscover output of
+/// the running fabric whose dumps these are (and from which `net` was read): its LIDs and ports
+/// are translated, and the path SLs are optional (SL 0 without them).
 pub fn from_params(net: &Network, params: &crate::spec::Params) -> Result<TableRouting> {
-    use super::opensm::{read_tables, LFTS_FILE, PATH_SL_FILE, SL2VL_FILE};
+    use super::opensm::{read_fabric_tables, read_tables, LFTS_FILE, PATH_SL_FILE, SL2VL_FILE};
     let dir = params.opt_text("dir")?.ok_or_else(|| {
         params.invalid(
             "dir",
@@ -197,26 +199,49 @@ pub fn from_params(net: &Network, params: &crate::spec::Params) -> Result<TableR
         let path = std::path::Path::new(&dir).join(file);
         std::fs::read_to_string(&path).map_err(|e| TopolabError::io(&path, e))
     };
-    let tb = read_tables(
+    let Some(fabric) = params.opt_text("fabric")? else {
+        let tb = read_tables(
+            net,
+            &read(LFTS_FILE)?,
+            &read(SL2VL_FILE)?,
+            &read(PATH_SL_FILE)?,
+        )?;
+        return TableRouting::new(net, &tb, &format!("infiniband:dir={dir}"));
+    };
+    let text = std::fs::read_to_string(&fabric)
+        .map_err(|e| TopolabError::io(std::path::Path::new(&fabric), e))?;
+    let addressing = crate::io::ibnet::addressing(&text)?;
+    let path_sl = std::path::Path::new(&dir).join(PATH_SL_FILE);
+    let path_sl = path_sl.exists().then(|| read(PATH_SL_FILE)).transpose()?;
+    let tb = read_fabric_tables(
         net,
+        &addressing,
         &read(LFTS_FILE)?,
         &read(SL2VL_FILE)?,
-        &read(PATH_SL_FILE)?,
+        path_sl.as_deref(),
     )?;
-    TableRouting::new(net, &tb, &format!("infiniband:dir={dir}"))
+    TableRouting::new(net, &tb, &format!("infiniband:dir={dir},fabric={fabric}"))
 }
 
 /// The catalog entry: the tables a fabric runs, read from OpenSM's dumps.
 pub const INFINIBAND: crate::routing::catalog::RoutingEntry = crate::routing::catalog::RoutingEntry {
     name: "infiniband",
-    params: &[crate::topology::ParamDef {
-        name: "dir",
-        kind: crate::topology::ParamKind::Text,
-        default: None,
-        help: "the directory holding opensm-lfts.dump (LFTs), opensm-sl2vl.dump (SL2VL) and path-sl.txt (path SLs)",
-    }],
+    params: &[
+        crate::topology::ParamDef {
+            name: "dir",
+            kind: crate::topology::ParamKind::Text,
+            default: None,
+            help: "the directory holding opensm-lfts.dump (LFTs), opensm-sl2vl.dump (SL2VL) and path-sl.txt (path SLs)",
+        },
+        crate::topology::ParamDef {
+            name: "fabric",
+            kind: crate::topology::ParamKind::Text,
+            default: None,
+            help: "a running fabric's ibnetdiscover output (the network read from it): the dumps' LIDs and ports are its subnet manager's, translated; path-sl.txt optional (SL 0)",
+        },
+    ],
     readers: crate::routing::catalog::BOTH,
-    summary: "the tables a fabric runs: dir=DIRECTORY with opensm-lfts.dump (LFTs), opensm-sl2vl.dump (SL2VL) and path-sl.txt (path SLs), from `topolab routing export` or `topolab routing opensm`",
+    summary: "the tables a fabric runs: dir=DIRECTORY with opensm-lfts.dump (LFTs), opensm-sl2vl.dump (SL2VL) and path-sl.txt (path SLs), from `topolab routing export` or `topolab routing opensm`; fabric=FILE (ibnetdiscover output) for a fabric whose subnet manager chose the LIDs",
     source: "Daryin & Korzh, JSFI 2014, §3; OpenSM's dump formats",
     definition: crate::routing::catalog::Definition::Rule(|net, p, _| Ok(from_params(net, p)?.into())),
 };
