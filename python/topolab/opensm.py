@@ -228,22 +228,10 @@ class EngineRun:
         return asdict(self)
 
 
-def _export_lids(net: Network) -> tuple[list[int], dict[int, int]]:
-    """The switches' LIDs and each switch's first host's LID -> the switch's LID, in the export's
-    numbering (docs/routing.md "InfiniBand export"), which a fabric stood up from topolab's own
-    topology keeps."""
-    n = net.num_routers
-    first_host: dict[int, int] = {}
-    lid = n + 1
-    for r, e in enumerate(net.endpoints):
-        if e:
-            first_host[lid] = r + 1
-        lid += e
-    return list(range(1, n + 1)), first_host
-
-
-def _discovered_lids(report: str) -> tuple[list[int], dict[int, int]]:
-    """As ``_export_lids``, from ibnetdiscover's report of a fabric whose LIDs OpenSM chose."""
+def _fabric_lids(report: str) -> tuple[list[int], dict[int, int]]:
+    """The switches' LIDs and each switch's first host's LID -> the switch's LID, from a fabric
+    file that gives them: topolab's own topology (the export's LIDs, which OpenSM keeps) or
+    ibnetdiscover's report of a fabric whose LIDs OpenSM chose."""
     switch_lids, host_lids = _core.ibnet_addressing(report)
     return switch_lids, {hosts[0]: lid for lid, hosts in zip(switch_lids, host_lids) if hosts}
 
@@ -252,7 +240,7 @@ def _path_sls(
     lids: tuple[list[int], dict[int, int]], engine: str, log: str
 ) -> tuple[dict[tuple[int, int], int], Optional[int]]:
     """(source switch LID, destination LID) -> SL from OpenSM's log, and the VLs the engine
-    says it needs; ``lids`` the fabric's switch LIDs and first-host LIDs (``_export_lids``).
+    says it needs; ``lids`` the fabric's switch LIDs and first-host LIDs (``_fabric_lids``).
     dfsssp/sssp print every (source LID, destination LID) layer at debug level; a switch's
     routes take its first host's (one host's routes are a subset of the layer's, so still
     acyclic per VL). Nue prints its destination LIDs per VL. Other engines set no SL (0)."""
@@ -356,14 +344,16 @@ def run_engine(
             argv += ["-a", roots]
         with Fabric(topo, work, net) as fab:
             fab.run_opensm(argv, log, timeout)
-            lids = _export_lids(net)
-            if topology is not None:
+            if topology is None:
+                with open(topo) as f:
+                    lids = _fabric_lids(f.read())
+            else:
                 found = fab.run(["ibnetdiscover"], timeout)
                 if found.returncode != 0:
                     raise TopolabError(f"ibnetdiscover failed ({found.returncode}): {found.stderr[-800:]}")
                 with open(os.path.join(directory, DISCOVERED_FILE), "w") as f:
                     f.write(found.stdout)
-                lids = _discovered_lids(found.stdout)
+                lids = _fabric_lids(found.stdout)
         text = open(log).read() if os.path.exists(log) else ""
         shutil.copy(topo, os.path.join(directory, "fabric.ibnet"))
         with open(os.path.join(directory, "opensm.log"), "w") as f:

@@ -233,9 +233,6 @@ class MemoryStore:
     def records(self) -> dict[str, dict[str, Any]]:
         return {pid: _decoded(row) for pid, row in self._best.items()}
 
-    def statuses(self) -> dict[str, str]:
-        return {pid: rec["status"] for pid, rec in self.records().items()}
-
 
 def _keep_best(best: dict[str, dict[str, Any]], row: dict[str, Any]) -> None:
     """Keeps ``row`` as its point's record unless a better one is kept: a successful record
