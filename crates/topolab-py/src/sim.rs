@@ -405,6 +405,26 @@ fn check_sim_params(params: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
     config_from(params, None).map(|_| ())
 }
 
+/// The simulator's result types as `topolab_core::result_type!` declares them, each after the
+/// types its fields hold (scripts/result_types.py writes python/topolab/_results.py from them).
+#[pyfunction]
+fn result_types(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    use topolab_sim::{
+        ExchangeResult, JobResult, PhaseTime, RunResult, SweepResult, WorkloadResult,
+    };
+    to_py(
+        py,
+        &[
+            RunResult::RESULT_TYPE,
+            SweepResult::RESULT_TYPE,
+            ExchangeResult::RESULT_TYPE,
+            PhaseTime::RESULT_TYPE,
+            JobResult::RESULT_TYPE,
+            WorkloadResult::RESULT_TYPE,
+        ],
+    )
+}
+
 /// Every simulation parameter: name, kind, default and meaning.
 #[pyfunction]
 fn sim_params(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
@@ -477,6 +497,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(collective_messages, m)?)?;
     m.add_function(wrap_pyfunction!(workload_patterns, m)?)?;
     m.add_function(wrap_pyfunction!(sim_params, m)?)?;
+    m.add_function(wrap_pyfunction!(result_types, m)?)?;
     m.add_function(wrap_pyfunction!(traffic_patterns, m)?)?;
     m.add_function(wrap_pyfunction!(exchange_patterns, m)?)?;
     m.add_function(wrap_pyfunction!(check_sim_params, m)?)?;

@@ -17,20 +17,26 @@
 use crate::engine::Prepared;
 use crate::error::{Result, SimError};
 use crate::measure::{run, RunResult};
-use serde::Serialize;
 use topolab_core::progress::Monitor;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SweepResult {
-    /// Every run, by increasing offered load.
-    pub points: Vec<RunResult>,
-    /// The highest load a run carried (0 when every run saturated): the bracket's lower end.
-    pub saturation_load: f64,
-    /// The lowest load above `saturation_load` a run saturated at: the bracket's upper end, so
-    /// the network saturates within [saturation_load, saturated_load]; None when no run above
-    /// `saturation_load` saturated (the saturation load is at least the highest load run).
-    pub saturated_load: Option<f64>,
-    pub saturation_throughput: f64,
+topolab_core::result_type! {
+    /// A latency-load sweep: every run by increasing offered load and the saturation bracket.
+    pub struct SweepResult {
+        /// Every run, by increasing offered load.
+        pub points: Vec<RunResult>,
+        /// The highest load a run carried (0 when every run saturated): the bracket's lower end.
+        #[unit = "flits/active endpoint/cycle (highest load a run carried)"]
+        pub saturation_load: f64,
+        /// The lowest load above `saturation_load` a run saturated at: the bracket's upper end,
+        /// so the network saturates within [saturation_load, saturated_load]; None when no run
+        /// above `saturation_load` saturated (the saturation load is at least the highest load
+        /// run).
+        #[unit = "flits/active endpoint/cycle (lowest saturated load above saturation_load)"]
+        pub saturated_load: Option<f64>,
+        /// The highest accepted throughput of any run (what the network delivers overloaded).
+        #[unit = "flits/active endpoint/cycle"]
+        pub saturation_throughput: f64,
+    }
 }
 
 /// Stage reporting that runs within a sweep.
