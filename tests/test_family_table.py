@@ -21,7 +21,7 @@ EXTRA_WINDOWS = {"delorme": [(16, 900)]}
 def test_enumerated_sizes_equal_the_built_network(family):
     designs = []
     for radix, endpoints in WINDOWS + EXTRA_WINDOWS.get(family, []):
-        found = enumerate_designs(radix, endpoints, tolerance=0.5, families=[family], oversubscription=1.0)
+        found = enumerate_designs(radix, endpoints, endpoint_tolerance=0.5, families=[family], oversubscription=1.0)
         designs += shortlist(found, per_family=3)
     assert designs, f"no {family} design in the sample windows"
     for d in designs:

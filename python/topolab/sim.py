@@ -251,12 +251,13 @@ def sweep_load(
     """The latency-load curve: one row per run (columns as ``SimResult``), by increasing load.
 
     Runs ``loads`` (default 0.1, 0.2, ...) in increasing order up to the first saturated one (``every_load``:
-    all of them, for a curve that shows its saturated points), then bisects between the highest load that did
-    not saturate and the lowest that did until they are ``load_resolution`` apart (0 disables; ``tolerance``
-    is its former name, deprecated). ``df.attrs`` holds the search's bracket: ``saturation_load`` (the highest
+    all of them, for a curve that shows its saturated points), then closes the bracket between the highest
+    load that did not saturate and the lowest that did to ``load_resolution`` with the saturation search of
+    ``compare --simulate`` (docs/simulator.md, "Sweep"; 0 disables; ``tolerance`` is its former name,
+    deprecated). ``df.attrs`` holds the search's bracket: ``saturation_load`` (the highest
     load a run carried, 0 when every run saturated) and ``saturated_load`` (the lowest load above it a run
     saturated at, None when none did), so the network saturates within [saturation_load, saturated_load], a
-    bracket at most ``load_resolution`` wide after the bisection; and ``saturation_throughput`` (highest
+    bracket at most ``load_resolution`` wide after the search; and ``saturation_throughput`` (highest
     accepted throughput). ``failures`` as in ``simulate``."""
     import pandas as pd
 

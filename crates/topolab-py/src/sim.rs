@@ -203,6 +203,28 @@ impl PySearchSession {
     }
 }
 
+/// The saturation search (topolab_sim::saturation) with `run(load)` a Python function whose
+/// result has `saturated` and `accepted_throughput`; returns (saturation_load, saturated_load).
+#[pyfunction]
+#[pyo3(signature = (run, start, tolerance, shortfall=0.0))]
+fn saturation_search(
+    run: &Bound<'_, PyAny>,
+    start: Option<f64>,
+    tolerance: f64,
+    shortfall: f64,
+) -> PyResult<(f64, Option<f64>)> {
+    use topolab_sim::saturation::{Search, Verdict};
+    let mut search = Search::new(tolerance, shortfall).map_err(sim_err_to_py)?;
+    search.run_from(start, &mut |load| {
+        let r = run.call1((load,))?;
+        Ok::<_, PyErr>(Verdict {
+            saturated: r.getattr("saturated")?.is_truthy()?,
+            accepted_throughput: r.getattr("accepted_throughput")?.extract()?,
+        })
+    })?;
+    Ok((search.saturation_load(), search.saturated_load()))
+}
+
 /// Latency-load curve and saturation point; returns {points, saturation_load,
 /// saturation_throughput}. `every_load`: run the loads above the first saturated one too.
 #[pyfunction]
@@ -498,6 +520,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(workload_patterns, m)?)?;
     m.add_function(wrap_pyfunction!(sim_params, m)?)?;
     m.add_function(wrap_pyfunction!(result_types, m)?)?;
+    m.add_function(wrap_pyfunction!(saturation_search, m)?)?;
     m.add_function(wrap_pyfunction!(traffic_patterns, m)?)?;
     m.add_function(wrap_pyfunction!(exchange_patterns, m)?)?;
     m.add_function(wrap_pyfunction!(check_sim_params, m)?)?;

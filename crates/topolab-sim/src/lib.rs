@@ -43,6 +43,7 @@ pub mod memory;
 mod read_ahead;
 pub mod router;
 pub mod routing;
+pub mod saturation;
 pub mod session;
 pub mod stats;
 pub mod sweep;
