@@ -138,7 +138,7 @@ def test_bisection_runs_have_a_stated_bound():
 def test_a_sweep_tolerance_below_the_bound_is_refused(tolerance):
     # 1e-17 looped forever: hi - lo > tolerance never fails between adjacent doubles.
     result = run_cli("sim", TORUS, "--sweep", "--load-resolution", tolerance, "--no-progress", timeout=60)
-    clean_error(result, "load_resolution", "1e-6", "at most 21 bisection runs")
+    clean_error(result, "load_resolution", "1e-6", "to below 1")
 
 
 def test_sim_booksim_naming_a_fifo_is_refused(tmp_path):
