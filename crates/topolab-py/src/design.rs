@@ -34,22 +34,18 @@ fn candidate_dict<'py>(py: Python<'py>, c: &Candidate) -> PyResult<Bound<'py, Py
     Ok(d)
 }
 
-/// An integer argument (a bool or a float is not one); an error quoting its repr otherwise.
-fn integer(context: &str, name: &str, value: &Bound<'_, PyAny>, allowed: &str) -> PyResult<i64> {
+/// A numeric argument as `T` (an integer for i64, a real number for f64; a bool is neither);
+/// an error quoting its repr otherwise.
+fn numeric<'py, T: FromPyObject<'py>>(
+    context: &str,
+    name: &str,
+    value: &Bound<'py, PyAny>,
+    allowed: &str,
+) -> PyResult<T> {
     let extracted = if value.is_instance_of::<PyBool>() {
         None
     } else {
-        value.extract::<i64>().ok()
-    };
-    extracted.ok_or_else(|| bad_argument(context, name, repr(value), allowed))
-}
-
-/// A real-number argument (a bool is not one); an error quoting its repr otherwise.
-fn number(context: &str, name: &str, value: &Bound<'_, PyAny>, allowed: &str) -> PyResult<f64> {
-    let extracted = if value.is_instance_of::<PyBool>() {
-        None
-    } else {
-        value.extract::<f64>().ok()
+        value.extract::<T>().ok()
     };
     extracted.ok_or_else(|| bad_argument(context, name, repr(value), allowed))
 }
@@ -105,21 +101,21 @@ fn enumerate_designs<'py>(
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
     let window = Window::around(
         context,
-        integer(context, "radix", radix, design::RADIX_ALLOWED)?,
-        integer(context, "endpoints", endpoints, design::ENDPOINTS_ALLOWED)?,
-        number(
+        numeric::<i64>(context, "radix", radix, design::RADIX_ALLOWED)?,
+        numeric::<i64>(context, "endpoints", endpoints, design::ENDPOINTS_ALLOWED)?,
+        numeric::<f64>(
             context,
             "endpoint_tolerance",
             endpoint_tolerance,
             design::ENDPOINT_TOLERANCE_ALLOWED,
         )?,
-        number(
+        numeric::<f64>(
             context,
             "oversubscription",
             oversubscription,
             design::OVERSUBSCRIPTION_ALLOWED,
         )?,
-        number(
+        numeric::<f64>(
             context,
             "undersubscription",
             undersubscription,
