@@ -2,7 +2,7 @@
 crates/topolab-py/src/lib.rs; `make stubtest` checks it against the built extension)."""
 
 from os import PathLike
-from typing import Any, Callable, final
+from typing import Any, Callable, Iterable, final
 
 __all__ = [
     "TopolabError",
@@ -23,8 +23,7 @@ __all__ = [
     "failure_kinds",
     "degraded_routings",
     "family_sizes",
-    "design_candidates",
-    "design_twins",
+    "enumerate_designs",
     "smaller_members",
     "analyze",
     "moore_bound",
@@ -155,22 +154,12 @@ def apply_failures(net: Network, failures: str) -> tuple[Network, str]: ...
 def failure_kinds() -> list[dict[str, Any]]: ...
 def degraded_routings() -> list[str]: ...
 def family_sizes(spec: str) -> dict[str, Any]: ...
-def design_candidates(
-    family: str,
+def enumerate_designs(
+    context: str,
     radix: int,
-    lo: int,
-    hi: int,
-    target: int,
-    oversubscription: float,
-    undersubscription: float,
-) -> list[dict[str, Any]]: ...
-def design_twins(
-    family: str,
-    origins: list[tuple[int, int, int, str]],
-    radix: int,
-    lo: int,
-    hi: int,
-    target: int,
+    endpoints: int,
+    endpoint_tolerance: float,
+    families: Iterable[str] | str | None,
     oversubscription: float,
     undersubscription: float,
 ) -> list[dict[str, Any]]: ...

@@ -136,10 +136,10 @@ pub struct SimConfig {
     pub acc_stopping_thres: f64,
     pub saturation_tolerance: f64,
     /// Ends the measurement once the 95% intervals of accepted throughput and average latency
-    /// are both narrower than this fraction of their figure (measure.rs); 0: BookSim2's rule.
+    /// are both narrower than this fraction of their figure (measure); 0: BookSim2's rule.
     pub precision: f64,
     /// Ends a run after its first measured period when the verdict is already clear
-    /// (measure.rs, `early_verdict`): a saturation search needs the verdict, not the figures.
+    /// (measure, `early_verdict`): a saturation search needs the verdict, not the figures.
     pub early_verdict: bool,
     /// Warm-up periods of a run that starts from the network a carried run at a lower load
     /// left (`crate::session`, saturation searches).

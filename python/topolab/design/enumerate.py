@@ -4,16 +4,16 @@
 whose busiest router needs at most K ports and whose endpoint count is within ``endpoint_tolerance`` of
 N, each with its closed-form sizes, the concentration that would balance it, how far it is
 over- or undersubscribed, variant tags and the paper section of the rule. Each family declares
-its rule in its Rust file (``DesignSpace`` in crates/topolab-core/src/topology/, read through
-``_core.design_candidates``; docs/compare.md §1 states them); what is common to all families is
-here: the twins of random graphs, one design per spec, the subscription tags and the names.
+its rule in its Rust file (``DesignSpace`` in crates/topolab-core/src/topology/; docs/compare.md
+§1 states them); one call of ``_core.enumerate_designs`` (topology::design::designs) checks the
+question, enumerates every family, adds the twins of random graphs and keeps one design per
+spec; what is here is the subscription tags and the names.
 Nothing is built (sizes are formulas, so this is fast); ``check_design`` builds a design and
 compares, which is what the tests do.
 """
 
 from __future__ import annotations
 
-import math
 import numbers
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable
@@ -31,13 +31,6 @@ if TYPE_CHECKING:
 # declared by the families themselves (crates/topolab-core/src/topology/).
 FAMILY_NAMES = {f["name"]: f["display_name"] for f in _core.families()}
 FAMILY_ORDER = tuple(FAMILY_NAMES)
-
-# The families that declare a design space, and those among them (random graphs) that also
-# take twins: the routers, network degree and p of each balanced Slim Fly and a = 2h = 2p
-# Dragonfly (equal equipment, as Besta & Hoefler, SC14, Table IV's DLN beside its DF).
-ENUMERATED = tuple(f["name"] for f in _core.families() if f["design"] is not None)
-TWINNED = tuple(f["name"] for f in _core.families() if f["design"] and f["design"]["twinned"])
-TWIN_ORIGINS = ("slimfly", "dragonfly")
 
 DEFAULT_OVERSUBSCRIPTION = SHOWN_OVERSUBSCRIPTION
 DEFAULT_UNDERSUBSCRIPTION = 0.25
@@ -95,68 +88,17 @@ def enumerate_designs(
     in ``FAMILY_ORDER``, then the order of each family's parameter loops. ``context`` names the
     caller in errors (``compare`` for topolab.compare).
     """
-    radix = _int_param(context, "radix", radix, 3, "an integer >= 3 (router ports)")
-    endpoints = _int_param(context, "endpoints", endpoints, 1, "an integer >= 1")
     endpoint_tolerance = renamed_keyword(
         context, "endpoint_tolerance", endpoint_tolerance, "tolerance", tolerance
     )
-    endpoint_tolerance = _float_param(
-        context, "endpoint_tolerance", endpoint_tolerance, 1.0, False, "a number from 0 to below 1"
+    found = _core.enumerate_designs(
+        context, radix, endpoints, endpoint_tolerance, families, oversubscription, undersubscription
     )
-    oversubscription = _float_param(
-        context, "oversubscription", oversubscription, math.inf, True, "a number >= 0 (math.inf: no limit)"
-    )
-    undersubscription = _float_param(
-        context, "undersubscription", undersubscription, 1.0, True, "a number from 0 to 1"
-    )
-    selected = _resolve_families(context, families)
-
-    slack = endpoint_tolerance * endpoints
-    # (radix, lo, hi, target, oversubscription, undersubscription): the family's rule keeps
-    # what has radix <= K, endpoints in [lo, hi] and, unless exempt, a load within the limits.
-    window = (
-        radix,
-        max(1, math.ceil(endpoints - slack - 1e-9)),
-        math.floor(endpoints + slack + 1e-9),
-        endpoints,
-        oversubscription,
-        undersubscription,
-    )
-
-    found: dict[str, list[dict[str, Any]]] = {}
-    twinned = selected & set(TWINNED)
-    for family in ENUMERATED:
-        if family in selected or (twinned and family in TWIN_ORIGINS):
-            found[family] = _core.design_candidates(family, *window)
-    if twinned:
-        origins = _twin_origins(found["slimfly"], found["dragonfly"])
-        for family in TWINNED:
-            if family in selected:
-                found[family] += _core.design_twins(family, origins, *window)
-
-    merged: dict[str, dict[str, Any]] = {}  # one design per spec; a repeat adds its tags
-    for family in FAMILY_ORDER:
-        for c in found.get(family, []) if family in selected else []:
-            first = merged.setdefault(c["spec"], c)
-            if first is not c:
-                first["tags"].extend(t for t in c["tags"] if t not in first["tags"])
-    return [_design(c, endpoints) for c in merged.values()]
-
-
-def _twin_origins(slimflies: list, dragonflies: list) -> list[tuple[int, int, int, str]]:
-    """(routers, degree, p, spec) of the balanced Slim Flies and a = 2h = 2p Dragonflies."""
-    out = []
-    for c in slimflies:
-        if c["load"] <= 1 + 1e-9:
-            out.append((c["routers"], c["network_radix"], c["concentration"], c["spec"]))
-    for c in dragonflies:
-        if c["tags"] and c["tags"][0].startswith("a=2h=2p"):
-            out.append((c["routers"], c["network_radix"], c["concentration"], c["spec"]))
-    return out
+    return [_design(c, int(endpoints)) for c in found]
 
 
 def _design(c: dict[str, Any], target: int) -> Design:
-    """The Design of a candidate of ``_core.design_candidates``."""
+    """The Design of a candidate of ``_core.enumerate_designs``."""
     load = c["load"]
     over = max(0.0, load - 1.0)
     balanced = load <= 1 + 1e-9
@@ -297,49 +239,3 @@ def check_design(design: Design, network: Network | None = None) -> list[str]:
     if net_radix > design.network_radix or (net_radix != design.network_radix and not design.radix_is_bound):
         problems.append(f"{design.spec}: network radix claimed {design.network_radix}, built {net_radix}")
     return problems
-
-
-# ---------------------------------------------------------------------------------------------
-# argument checking: errors name the parameter, the value and what is allowed
-# ---------------------------------------------------------------------------------------------
-
-
-def _int_param(context: str, name: str, value: Any, least: int, allowed: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < least:
-        raise bad(context, name, value, allowed)
-    return int(value)
-
-
-def _float_param(context: str, name: str, value: Any, hi: float, hi_allowed: bool, allowed: str) -> float:
-    """A number from 0 to ``hi`` (``hi`` itself only when ``hi_allowed``)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or math.isnan(value):
-        raise bad(context, name, value, allowed)
-    value = float(value)
-    if value < 0 or value > hi or (value == hi and not hi_allowed):
-        raise bad(context, name, value, allowed)
-    return value
-
-
-def _resolve_families(context: str, families: Iterable[str] | str | None) -> set[str]:
-    if families is None:
-        return set(ENUMERATED)
-    if isinstance(families, str):
-        families = [f for f in families.split(",") if f.strip()]
-    aliases = {}
-    for f in _core.families():
-        for name in (f["name"], *f["aliases"]):
-            aliases[name] = f["name"]
-    selected = set()
-    for given in families:
-        name = aliases.get(_core.canonical_name(str(given).strip()))
-        if name is None or name not in ENUMERATED:
-            raise bad(
-                context,
-                "families",
-                given,
-                "family names (or aliases) among " + ", ".join(f for f in FAMILY_ORDER if f in ENUMERATED),
-            )
-        selected.add(name)
-    if not selected:
-        raise bad(context, "families", families, "at least one family name")
-    return selected

@@ -182,6 +182,7 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: Some(smaller_members),
     twin: None,
+    twin_origin: None,
 };
 
 /// Every odd prime power u with network radix 3(u + 1)/2 leaving a port; every p putting N in

@@ -127,6 +127,7 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: Some(smaller_members),
     twin: None,
+    twin_origin: None,
 };
 
 /// MMS graph of every prime power q >= 3 star a Paley graph of every order a = 1 (mod 4), a

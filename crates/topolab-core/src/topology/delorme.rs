@@ -283,6 +283,7 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: None,
     twin: None,
+    twin_origin: None,
 };
 
 /// Every prime power v with k' = (v+1)^2 leaving a port, every p putting N in the window.

@@ -6,14 +6,16 @@
 //! A rule only chooses parameters: what they give (routers, endpoints, radix, balance, load)
 //! and whether the family builds them is the family's closed-form `sizes`, read through
 //! `candidate`; which candidates answer the question is `Window::accepts`, for every family.
-//! Python (`topolab.design.enumerate`) keeps what is not a family's: handing the balanced
-//! Slim Flies and Dragonflies to the random families as twins, one design per spec, the
-//! subscription tags and the names. docs/compare.md §1 states each family's rule.
+//! `designs` answers the whole question in one pass: every selected family's candidates, the
+//! random families' twins of the designs that lend their equipment (`DesignSpace::
+//! twin_origin`), one design per spec, in the registry's order. Python
+//! (`topolab.design.enumerate`) keeps the subscription tags and the names. docs/compare.md §1
+//! states each family's rule.
 
-use super::{sizes_str, Sizes};
-use crate::error::Result;
+use super::{sizes_str, Family, Sizes};
+use crate::error::{Result, TopolabError};
 use crate::spec::{ParamValue, Params, TopologySpec};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 
 /// One parameter value of an enumerated spec, written as a spec string writes it.
@@ -91,7 +93,89 @@ pub struct Window {
     pub undersubscription: f64,
 }
 
+/// What each parameter of the question allows (its error says so).
+pub const RADIX_ALLOWED: &str = "an integer >= 3 (router ports), below 2^32";
+pub const ENDPOINTS_ALLOWED: &str = "an integer >= 1, at most 2^53";
+pub const ENDPOINT_TOLERANCE_ALLOWED: &str = "a number from 0 to below 1";
+pub const OVERSUBSCRIPTION_ALLOWED: &str = "a number >= 0 (math.inf: no limit)";
+pub const UNDERSUBSCRIPTION_ALLOWED: &str = "a number from 0 to 1";
+
+/// Whether a load (injection / what the network carries under uniform traffic) lets every
+/// endpoint inject at full rate, up to rounding.
+pub fn is_balanced(load: f64) -> bool {
+    load <= 1.0 + 1e-9
+}
+
 impl Window {
+    /// The window of the question "routers of at most `radix` ports, `endpoints` endpoints
+    /// give or take `endpoint_tolerance` of them", with the subscription limits; an error
+    /// naming `context` and the parameter for a value out of range.
+    pub fn around(
+        context: &str,
+        radix: i64,
+        endpoints: i64,
+        endpoint_tolerance: f64,
+        oversubscription: f64,
+        undersubscription: f64,
+    ) -> Result<Window> {
+        if !(3..=u32::MAX as i64).contains(&radix) {
+            return Err(TopolabError::invalid(
+                context,
+                "radix",
+                radix,
+                RADIX_ALLOWED,
+            ));
+        }
+        if !(1..=1 << 53).contains(&endpoints) {
+            return Err(TopolabError::invalid(
+                context,
+                "endpoints",
+                endpoints,
+                ENDPOINTS_ALLOWED,
+            ));
+        }
+        let number = |name: &str, value: f64, ok: bool, allowed: &str| {
+            // `!(x >= 0)` rather than `x < 0`: NaN fails every comparison.
+            if ok {
+                Ok(value)
+            } else {
+                Err(TopolabError::invalid(
+                    context,
+                    name,
+                    format!("{value:?}"),
+                    allowed,
+                ))
+            }
+        };
+        let tolerance = number(
+            "endpoint_tolerance",
+            endpoint_tolerance,
+            (0.0..1.0).contains(&endpoint_tolerance),
+            ENDPOINT_TOLERANCE_ALLOWED,
+        )?;
+        let oversubscription = number(
+            "oversubscription",
+            oversubscription,
+            oversubscription >= 0.0,
+            OVERSUBSCRIPTION_ALLOWED,
+        )?;
+        let undersubscription = number(
+            "undersubscription",
+            undersubscription,
+            (0.0..=1.0).contains(&undersubscription),
+            UNDERSUBSCRIPTION_ALLOWED,
+        )?;
+        let slack = tolerance * endpoints as f64;
+        Ok(Window {
+            radix: radix as u32,
+            lo: ((endpoints as f64 - slack - 1e-9).ceil() as u64).max(1),
+            hi: (endpoints as f64 + slack + 1e-9).floor() as u64,
+            target: endpoints as u64,
+            oversubscription,
+            undersubscription,
+        })
+    }
+
     /// Whether a design with this load (injection / sustainable bandwidth) is within the over-
     /// and undersubscription limits.
     pub fn admits(&self, load: f64) -> bool {
@@ -137,6 +221,24 @@ pub struct Candidate {
 impl Candidate {
     pub fn spec(&self) -> String {
         spec_of(self.family, &self.params)
+    }
+
+    /// The integer parameter `name`, None when the candidate has no such parameter.
+    pub fn int(&self, name: &str) -> Option<i64> {
+        self.params.iter().find_map(|(k, v)| match v {
+            Value::Int(x) if *k == name => Some(*x),
+            _ => None,
+        })
+    }
+
+    /// The equipment a twin copies.
+    fn as_twin_origin(&self) -> TwinOrigin {
+        (
+            self.sizes.routers,
+            self.sizes.network_radix,
+            self.sizes.concentration,
+            self.spec(),
+        )
     }
 }
 
@@ -240,6 +342,10 @@ pub struct DesignSpace {
     /// Random graphs: the parameters of a twin with `routers` routers of network degree
     /// `degree` and `p` endpoints each (equal equipment, Besta & Hoefler, SC14, Table IV).
     pub twin: Option<fn(u64, u32, u32) -> DesignParams>,
+    /// Which of the family's designs the random families' twins copy the equipment of
+    /// (routers, network degree, p), as Besta & Hoefler, SC14, Table IV sets a DLN beside its
+    /// Dragonfly; None: none of them.
+    pub twin_origin: Option<fn(&Candidate) -> bool>,
 }
 
 /// The twins of `family` with the equipment of each `(routers, degree, p, spec)` origin that
@@ -268,10 +374,108 @@ pub fn twins(family: &'static str, origins: &[TwinOrigin], window: &Window) -> V
 
 /// The candidates of `family` that `window` accepts, in the order of its rule (empty when it
 /// declares no design space).
-pub fn enumerate(family: &str, window: &Window) -> Result<Vec<Candidate>> {
-    let f = super::find_family(family)?;
-    let found = f.design.map(|d| (d.enumerate)(window)).unwrap_or_default();
-    Ok(found.into_iter().filter(|c| window.accepts(c)).collect())
+pub fn enumerate(family: &Family, window: &Window) -> Vec<Candidate> {
+    let found = family
+        .design
+        .map(|d| (d.enumerate)(window))
+        .unwrap_or_default();
+    found.into_iter().filter(|c| window.accepts(c)).collect()
+}
+
+/// The families that declare a design space, in the registry's order.
+pub fn enumerated_families() -> impl Iterator<Item = &'static Family> {
+    super::families().iter().filter(|f| f.design.is_some())
+}
+
+/// The families named in `names` (names or aliases, in any case; blank ones ignored), each
+/// once, or every family that declares a design space when `names` is None; an error naming
+/// `context` for a name that is not such a family or for no name at all.
+pub fn select_families(context: &str, names: Option<&[String]>) -> Result<BTreeSet<&'static str>> {
+    let Some(names) = names else {
+        return Ok(enumerated_families().map(|f| f.name).collect());
+    };
+    let mut selected = BTreeSet::new();
+    for given in names.iter().filter(|n| !n.trim().is_empty()) {
+        match super::find_family(given.trim()) {
+            Ok(f) if f.design.is_some() => {
+                selected.insert(f.name);
+            }
+            _ => {
+                let allowed: Vec<&str> = enumerated_families().map(|f| f.name).collect();
+                return Err(TopolabError::invalid(
+                    context,
+                    "families",
+                    given,
+                    format!("family names (or aliases) among {}", allowed.join(", ")),
+                ));
+            }
+        }
+    }
+    if selected.is_empty() {
+        return Err(TopolabError::invalid(
+            context,
+            "families",
+            format!("{names:?}"),
+            "at least one family name",
+        ));
+    }
+    Ok(selected)
+}
+
+/// Every design of the `selected` families that `window` accepts: each family's candidates in
+/// the order of its rule, then, for random families, the twins of the candidates that lend
+/// their equipment (of any family, selected or not); one design per spec, the first found in
+/// the registry's family order, carrying the tags of its repeats.
+pub fn designs(window: &Window, selected: &BTreeSet<&str>) -> Vec<Candidate> {
+    let twins_wanted = enumerated_families()
+        .any(|f| selected.contains(f.name) && f.design.is_some_and(|d| d.twin.is_some()));
+    let mut origins: Vec<TwinOrigin> = Vec::new();
+    let mut found: Vec<(&Family, Vec<Candidate>)> = Vec::new();
+    for family in enumerated_families() {
+        let is_selected = selected.contains(family.name);
+        let lends = family
+            .design
+            .and_then(|d| d.twin_origin)
+            .filter(|_| twins_wanted);
+        if !is_selected && lends.is_none() {
+            continue;
+        }
+        let candidates = enumerate(family, window);
+        if let Some(lends) = lends {
+            origins.extend(
+                candidates
+                    .iter()
+                    .filter(|c| lends(c))
+                    .map(Candidate::as_twin_origin),
+            );
+        }
+        if is_selected {
+            found.push((family, candidates));
+        }
+    }
+    for (family, candidates) in &mut found {
+        candidates.extend(twins(family.name, &origins, window));
+    }
+
+    let mut merged: Vec<Candidate> = Vec::new();
+    let mut position: HashMap<String, usize> = HashMap::new();
+    for candidate in found.into_iter().flat_map(|(_, candidates)| candidates) {
+        match position.get(&candidate.spec()) {
+            Some(&first) => {
+                let tags = &mut merged[first].tags;
+                for tag in candidate.tags {
+                    if !tags.contains(&tag) {
+                        tags.push(tag);
+                    }
+                }
+            }
+            None => {
+                position.insert(candidate.spec(), merged.len());
+                merged.push(candidate);
+            }
+        }
+    }
+    merged
 }
 
 /// The smaller members of the family of `spec` that stand in for it (`DesignSpace::

@@ -139,6 +139,7 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: Some(smaller_members),
     twin: Some(twin),
+    twin_origin: None,
 };
 
 /// A ring (2 links per router) plus degree - 2 shortcuts.

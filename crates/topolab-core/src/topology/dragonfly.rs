@@ -268,11 +268,17 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: Some(smaller_members),
     twin: None,
+    twin_origin: Some(is_a_2h_2p),
 };
 
-/// The tag of the balanced Dragonflies of Besta & Hoefler, SC14, §VI-B3e (the random families'
-/// twins take them).
-pub const BALANCED_TAG: &str = "a=2h=2p (Besta & Hoefler, SC14, §VI-B3e)";
+/// The tag of the balanced Dragonflies of Besta & Hoefler, SC14, §VI-B3e.
+const BALANCED_TAG: &str = "a=2h=2p (Besta & Hoefler, SC14, §VI-B3e)";
+
+/// The a = 2h = 2p Dragonflies (Besta & Hoefler, SC14, §VI-B3e) lend their equipment to the
+/// random families' twins (their Table IV's DLN beside its DF).
+fn is_a_2h_2p(c: &Candidate) -> bool {
+    matches!((c.int("a"), c.int("h"), c.int("p")), (Some(a), Some(h), Some(p)) if a == 2 * h && p == h)
+}
 
 /// Besta & Hoefler, SC14, §VI-B4's exhaustive search: every (a, h, p) with a >= 2h and p >= h (full
 /// use of the global channels, Kim et al. §3.1), and every group count g from 2 to a*h + 1 putting

@@ -205,6 +205,7 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: Some(smaller_members),
     twin: None,
+    twin_origin: None,
 };
 
 /// Dragonfly+ / Megafly (Shpiner et al., HiPINEB 2017; Flajslik et al., ISC 2018): every

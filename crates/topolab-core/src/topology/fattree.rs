@@ -232,6 +232,7 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: Some(smaller_members),
     twin: None,
+    twin_origin: None,
 };
 
 /// Fat trees of even radix k <= K: two levels (Kathareios et al., SC15, §2.2.1, N = k p) and three

@@ -394,6 +394,7 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: Some(smaller_members),
     twin: None,
+    twin_origin: None,
 };
 
 /// The paper's square boards, 2 x 2 (Hx2Mesh) and 4 x 4 (Hx4Mesh), with the question's radix

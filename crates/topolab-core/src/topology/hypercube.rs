@@ -113,6 +113,7 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: Some(smaller_members),
     twin: None,
+    twin_origin: None,
 };
 
 /// 2^n routers, width 1 to (K - p)/n in every dimension (Daryin & Korzh, JSFI 2014, §1.3 uses 2); p

@@ -263,6 +263,7 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: Some(smaller_members),
     twin: None,
+    twin_origin: None,
 };
 
 /// Most dimensions tried: Daryin & Korzh, JSFI 2014, §1.2's optimum at 2,048 switches is 4D; more

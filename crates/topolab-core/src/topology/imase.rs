@@ -125,6 +125,7 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: None,
     twin: None,
+    twin_origin: None,
 };
 
 /// Imase-Itoh digraphs (Koibuchi et al., 2018, §III-A, a = b = 1) at full radix: d = K - p, n ~

@@ -354,6 +354,7 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: Some(smaller_members),
     twin: Some(twin),
+    twin_origin: None,
 };
 
 fn twin(routers: u64, degree: u32, p: u32) -> DesignParams {

@@ -241,6 +241,7 @@ const KAUTZ_DESIGN: DesignSpace = DesignSpace {
     enumerate: kautz_design_space,
     smaller_members: None,
     twin: None,
+    twin_origin: None,
 };
 
 /// What `topolab compare` tries of this family (docs/compare.md §1).
@@ -248,6 +249,7 @@ const DEBRUIJN_DESIGN: DesignSpace = DesignSpace {
     enumerate: debruijn_design_space,
     smaller_members: None,
     twin: None,
+    twin_origin: None,
 };
 
 /// Kautz digraphs K(d, k) (Koibuchi et al., 2018, §IV-A): (d+1) d^(k-1) routers, in/out-degree d,

@@ -265,6 +265,7 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: None,
     twin: None,
+    twin_origin: None,
 };
 
 /// 2^n routers, every number of long hops L the family builds with n + L + p <= K, every p;

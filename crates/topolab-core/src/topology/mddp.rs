@@ -198,6 +198,7 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: None,
     twin: None,
+    twin_origin: None,
 };
 
 /// MDDP digraphs (Koibuchi et al., 2018, §III-A, §IV-A) at full radix: d = K - p, n ~ N/p.

@@ -154,6 +154,7 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: Some(smaller_members),
     twin: None,
+    twin_origin: None,
 };
 
 /// Local routers of radix h + p, global routers of radix 2l, N = l (h + 1) p; per (h, p) the

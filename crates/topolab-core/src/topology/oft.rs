@@ -166,6 +166,7 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: Some(smaller_members),
     twin: None,
+    twin_origin: None,
 };
 
 /// k - 1 a prime power, 2k <= K (L1 routers), L0/L2 radix k + p, N = 2 p (1 + k(k-1)).

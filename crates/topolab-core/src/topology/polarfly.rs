@@ -273,6 +273,7 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: Some(smaller_members),
     twin: None,
+    twin_origin: None,
 };
 
 /// Every prime power q >= 2 whose network radix q + 1 leaves a port for endpoints; every p

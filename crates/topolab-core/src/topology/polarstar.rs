@@ -240,6 +240,7 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: Some(smaller_members),
     twin: None,
+    twin_origin: None,
 };
 
 /// ER_q for every prime power q >= 2 star every Inductive-Quad supernode (degree d = 0 or 3

@@ -232,6 +232,7 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: None,
     twin: None,
+    twin_origin: None,
 };
 
 /// Slim Fly x FlatFly (Daryin & Korzh, JSFI 2014, §1.5): an MMS graph (q, link width wa in {1, 2})

@@ -330,6 +330,7 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: None,
     twin: None,
+    twin_origin: None,
 };
 
 /// Random regular digraphs (Koibuchi et al., 2018, §III-A) at full radix: d = K - p, n ~ N/p.

@@ -572,6 +572,7 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: None,
     twin: None,
+    twin_origin: None,
 };
 
 /// Switches per cabinet tried; Fujiwara et al., IPDPS 2014, §III-A uses 8 (di = z - 1: full

@@ -8,7 +8,9 @@
 //!   (0, x, y) ~ (1, m, c)   iff  y = m·x + c
 //! Router index t·q² + x·q + y, which is also the numbering of the BookSim2 reference files.
 
-use super::design::{candidate, sizes_of, smaller_by_one, Candidate, DesignSpace, Member, Window};
+use super::design::{
+    candidate, is_balanced, sizes_of, smaller_by_one, Candidate, DesignSpace, Member, Window,
+};
 use super::{
     ensure_size, p_param, read_p, Family, FamilyPlacement, FamilyRouting, ParamDef, ParamKind,
     SimulationChoice, Sizes,
@@ -215,7 +217,14 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: Some(smaller_members),
     twin: None,
+    twin_origin: Some(balanced),
 };
+
+/// The balanced Slim Flies lend their equipment to the random families' twins (Besta &
+/// Hoefler, SC14, Table IV).
+fn balanced(c: &Candidate) -> bool {
+    is_balanced(c.sizes.load)
+}
 
 /// Every prime power q >= 3 (q = 4w + delta; Besta & Hoefler, SC14, §II-B1) whose network radix
 /// k' = (3q - delta)/2 leaves a port for endpoints; every p putting N in the window. Balanced

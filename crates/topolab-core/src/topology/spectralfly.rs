@@ -427,6 +427,7 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: Some(smaller_members),
     twin: None,
+    twin_origin: None,
 };
 
 fn odd_primes(below: u32) -> impl Iterator<Item = u32> {

@@ -252,6 +252,7 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: Some(smaller_members),
     twin: None,
+    twin_origin: None,
 };
 
 /// Stacked Single-Path Trees other than the MLFM (r2 = 2) and the two-stack OFT, which their

@@ -259,6 +259,7 @@ const TORUS_DESIGN: DesignSpace = DesignSpace {
     enumerate: torus_design_space,
     smaller_members: Some(smaller_members),
     twin: None,
+    twin_origin: None,
 };
 
 /// What `topolab compare` tries of this family (docs/compare.md §1).
@@ -266,6 +267,7 @@ const MESH_DESIGN: DesignSpace = DesignSpace {
     enumerate: mesh_design_space,
     smaller_members: Some(smaller_members),
     twin: None,
+    twin_origin: None,
 };
 
 /// Dimensions tried: Besta & Hoefler, SC14, Table IV: T3D, T5D; Daryin & Korzh, JSFI 2014, §1.1:

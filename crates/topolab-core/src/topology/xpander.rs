@@ -164,6 +164,7 @@ const DESIGN: DesignSpace = DesignSpace {
     enumerate: design_space,
     smaller_members: Some(smaller_members),
     twin: None,
+    twin_origin: None,
 };
 
 /// Random l-lifts of K_{d+1} at full radix, as the other random families: for every p, degree

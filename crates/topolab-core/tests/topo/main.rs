@@ -10,6 +10,7 @@ mod routing_support;
 mod topo_bdf;
 mod topo_bundlefly;
 mod topo_delorme;
+mod topo_design;
 mod topo_dln;
 mod topo_dragonfly;
 mod topo_dragonflyplus;
