@@ -23,8 +23,8 @@ use super::{
     SimulationChoice, Sizes,
 };
 use crate::error::Result;
+use crate::floor_grid::CabinetGrid;
 use crate::network::{Network, NetworkBuilder};
-use crate::physical::CabinetGrid;
 use crate::spec::Params;
 
 pub const FAMILY: Family = Family {

@@ -2,7 +2,7 @@
 //! IPDPS 2014, §II).
 //!
 //! `z` switches in each of `c` cabinets; the cabinets stand on the near-square floor grid of
-//! Fujiwara et al., IPDPS 2014, §III-A (`physical::CabinetGrid`, x = ⌈√c⌉ rows, y = ⌈c/x⌉ columns).
+//! Fujiwara et al., IPDPS 2014, §III-A (`floor_grid::CabinetGrid`, x = ⌈√c⌉ rows, y = ⌈c/x⌉ columns).
 //! Three sub-topologies, each a "Uniform Random" topology built by the algorithm of Fujiwara et
 //! al., IPDPS 2014, §II-C:
 //!   intra    — among the switches of one cabinet, `di` links per switch;
@@ -36,8 +36,8 @@ use super::{
     Sizes, NOT_SIMULATED, SEED_PARAM,
 };
 use crate::error::Result;
+use crate::floor_grid::CabinetGrid;
 use crate::network::{Network, NetworkBuilder};
-use crate::physical::CabinetGrid;
 use crate::rng::{stream, Stream};
 use crate::spec::Params;
 use rand::Rng;
