@@ -86,6 +86,10 @@ pub const FAMILY: Family = Family {
     ],
     build,
     example: "skywalk:z=4,c=16,di=3,do=3",
+    samples: &[
+        "skywalk:z=4,c=6,di=3,do=2",
+        "skywalk:z=2,c=9,di=1,do=3,p=2",
+    ],
     display_name: "Skywalk",
     sizes,
     routing: NOT_SIMULATED,
@@ -613,3 +617,8 @@ fn design_space(w: &Window) -> Vec<Candidate> {
     }
     out
 }
+
+// The construction against the paper, in a file of its own: with it this one would pass 800
+// lines.
+#[cfg(test)]
+mod construction;
