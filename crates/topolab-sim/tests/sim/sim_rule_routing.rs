@@ -91,11 +91,11 @@ fn detours_are_taken_only_when_preferred_outputs_are_busy() {
     );
 }
 
+/// One path: its routers, the VC of each hop and its probability.
+type WeightedPath = (Vec<u32>, Vec<u8>, f64);
+
 /// Every path with its VCs and probability, per pair of routers with endpoints.
-fn all_paths(
-    net: &topolab_core::Network,
-    def: &dyn RouteDef,
-) -> Vec<Vec<(Vec<u32>, Vec<u8>, f64)>> {
+fn all_paths(net: &topolab_core::Network, def: &dyn RouteDef) -> Vec<Vec<WeightedPath>> {
     let mut ps = PathSet::default();
     let ends: Vec<usize> = (0..net.num_routers())
         .filter(|&r| net.endpoints()[r] > 0)
