@@ -35,7 +35,7 @@ def _load_of(spec: str, family: str) -> float:
     for d in enumerate_designs(
         net.radix,
         net.num_endpoints,
-        tolerance=0.0,
+        endpoint_tolerance=0.0,
         families=[family],
         oversubscription=10.0,
         undersubscription=0.99,

@@ -27,7 +27,9 @@ def example_window(family: str) -> tuple[int, int]:
 def sample_designs(family: str, windows: list[tuple[int, int]]) -> list:
     designs = []
     for radix, endpoints in windows:
-        found = enumerate_designs(radix, endpoints, tolerance=0.5, families=[family], oversubscription=1.0)
+        found = enumerate_designs(
+            radix, endpoints, endpoint_tolerance=0.5, families=[family], oversubscription=1.0
+        )
         designs += shortlist(found, per_family=3)
     return designs
 

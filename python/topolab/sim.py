@@ -14,11 +14,12 @@ from __future__ import annotations
 import functools
 import math
 import os
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from topolab import _core
 from topolab._args import U32_MAX, bad, float_arg, int_arg, path_arg, renamed_keyword, text_arg
+from topolab._results import ExchangeResult, SimResult, SweepResult
 from topolab.defaults import DEFAULT_SEED
 from topolab.display import Summarized
 from topolab.families import Param
@@ -45,118 +46,6 @@ def half_width(interval: Any) -> float | None:
         return None
     low, high = float(interval[0]), float(interval[1])
     return (high - low) / 2 if math.isfinite(low) and math.isfinite(high) else None
-
-
-@dataclass(frozen=True, repr=False)
-class SimResult(Summarized):
-    """One run, measured the BookSim2 way (warm-up, sample periods, convergence, latency
-    threshold). Latencies in cycles; ``offered_load``, ``accepted_throughput`` and
-    ``injected_throughput`` in flits per *active* endpoint per cycle (``active_endpoints``: the
-    endpoints that send under the pattern; bit patterns idle those outside the largest
-    power-of-two subset, Besta & Hoefler, SC14, §V-B); ``avg_hops`` counts routers traversed (BookSim2's
-    count: router-to-router hops + 1). A latency (and ``avg_hops``) is NaN when no packet was
-    measured; ``saturated`` comes with ``saturation_reason`` saying why (the figures compared);
-    ``cycles`` never exceeds ``cycle_budget``, which follows from the measurement parameters
-    (docs/simulator.md, "Measurement")."""
-
-    UNITS: ClassVar[dict[str, str]] = {
-        "offered_load": "flits/active endpoint/cycle",
-        "accepted_throughput": "flits/active endpoint/cycle",
-        "injected_throughput": "flits/active endpoint/cycle",
-        "saturation_load": "flits/active endpoint/cycle (highest load a run carried)",
-        "saturated_load": (
-            "flits/active endpoint/cycle (lowest load above saturation_load a run saturated at)"
-        ),
-        "saturation_throughput": "flits/active endpoint/cycle",
-        "accepted_throughput_ci95": "flits/active endpoint/cycle (95% confidence interval, batch means)",
-        "avg_latency": "cycles",
-        "avg_latency_ci95": "cycles (95% confidence interval, batch means)",
-        "p99_latency": "cycles",
-        "avg_network_latency": "cycles",
-        "avg_hops": "routers traversed",
-        "cycles": "cycles",
-        "wall_seconds": "s",
-    }
-
-    routing: str
-    traffic: str
-    offered_load: float
-    accepted_throughput: float
-    injected_throughput: float
-    avg_latency: float
-    p99_latency: float
-    avg_network_latency: float
-    avg_hops: float
-    saturated: bool
-    saturation_reason: str
-    unstable: bool
-    converged: bool
-    cycles: int
-    cycle_budget: int
-    measured_packets: int
-    sample_periods: int
-    routers: int
-    endpoints: int
-    active_endpoints: int
-    wall_seconds: float
-    router_cycles: int
-    active_router_cycles: int
-    flit_hops: int
-    #: router="hotpotato": share of router-to-router hops deflected off a preferred path in the
-    #: measurement window (0 for the iq router).
-    deflection_rate: float
-    #: The most routers a flit traversed during the run (the unit of ``avg_hops``).
-    max_hops: int
-    #: With ``early_verdict=True``: "saturated: ..." or "stable: ..." when the measurement
-    #: ended after a period whose verdict was already clear, with the figures compared; "" else.
-    early_verdict: str = ""
-    #: 95% confidence interval (low, high) of ``accepted_throughput`` by batch means over the
-    #: measured sample periods (docs/simulator.md, "Confidence intervals"); None with fewer than
-    #: two measured periods.
-    accepted_throughput_ci95: tuple[float, float] | None = None
-    #: 95% confidence interval (low, high) of ``avg_latency``, likewise.
-    avg_latency_ci95: tuple[float, float] | None = None
-    #: With ``precision=X``: the measurement ended because both intervals' half-widths were below
-    #: X times their figure (False: it ended at ``max_samples`` or unstable, or X = 0).
-    precision_reached: bool = False
-
-    @classmethod
-    def _from_core(cls, d: dict[str, Any]) -> SimResult:
-        values: dict[str, Any] = {}
-        for f in fields(cls):
-            v = d[f.name]
-            if f.name.endswith("_ci95"):
-                values[f.name] = None if v is None else (_num(v[0]), _num(v[1]))
-            else:
-                values[f.name] = _num(v) if f.type == "float" else v
-        return cls(**values)
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass(frozen=True, repr=False)
-class ExchangeResult(Summarized):
-    """A fixed exchange run to completion (Kathareios et al., SC15, §4.4)."""
-
-    name: str
-    routing: str
-    completion_cycles: int
-    packets: int
-    flits: int
-    #: Packets and flits received at the endpoints (equal to ``packets`` and ``flits`` unless
-    #: one was lost or duplicated) and flits the endpoints generated.
-    delivered_packets: int
-    delivered_flits: int
-    sent_flits: int
-    effective_throughput: float
-    avg_latency: float
-    p99_latency: float
-    avg_hops: float
-    wall_seconds: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -362,12 +251,13 @@ def sweep_load(
     """The latency-load curve: one row per run (columns as ``SimResult``), by increasing load.
 
     Runs ``loads`` (default 0.1, 0.2, ...) in increasing order up to the first saturated one (``every_load``:
-    all of them, for a curve that shows its saturated points), then bisects between the highest load that did
-    not saturate and the lowest that did until they are ``load_resolution`` apart (0 disables; ``tolerance``
-    is its former name, deprecated). ``df.attrs`` holds the search's bracket: ``saturation_load`` (the highest
+    all of them, for a curve that shows its saturated points), then closes the bracket between the highest
+    load that did not saturate and the lowest that did to ``load_resolution`` with the saturation search of
+    ``compare --simulate`` (docs/simulator.md, "Sweep"; 0 disables; ``tolerance`` is its former name,
+    deprecated). ``df.attrs`` holds the search's bracket: ``saturation_load`` (the highest
     load a run carried, 0 when every run saturated) and ``saturated_load`` (the lowest load above it a run
     saturated at, None when none did), so the network saturates within [saturation_load, saturated_load], a
-    bracket at most ``load_resolution`` wide after the bisection; and ``saturation_throughput`` (highest
+    bracket at most ``load_resolution`` wide after the search; and ``saturation_throughput`` (highest
     accepted throughput). ``failures`` as in ``simulate``."""
     import pandas as pd
 
@@ -395,11 +285,12 @@ def sweep_load(
             params=router_params,
             progress=bar.callback,
         )
-    rows = [SimResult._from_core(p).to_dict() for p in d["points"]]
+    result = SweepResult._from_core(d)
+    rows = [p.to_dict() for p in result.points]
     df = pd.DataFrame(rows, columns=[f.name for f in fields(SimResult)])
-    df.attrs["saturation_load"] = _num(d["saturation_load"])
-    df.attrs["saturated_load"] = None if d["saturated_load"] is None else float(d["saturated_load"])
-    df.attrs["saturation_throughput"] = _num(d["saturation_throughput"])
+    df.attrs["saturation_load"] = result.saturation_load
+    df.attrs["saturated_load"] = result.saturated_load
+    df.attrs["saturation_throughput"] = result.saturation_throughput
     df.attrs["routing"] = routing
     df.attrs["traffic"] = traffic
     return df
@@ -596,8 +487,7 @@ def run_exchange(
         d = _core.run_exchange(
             net._net, routing, messages, name=name, seed=seed, params=router_params, progress=bar.callback
         )
-    values: dict[str, Any] = {k: (_num(v) if isinstance(v, float) or v is None else v) for k, v in d.items()}
-    return ExchangeResult(**values)
+    return ExchangeResult._from_core(d)
 
 
 EXCHANGE_ALLOWED = "a list per source endpoint of (destination endpoint, packets) pairs, or an exchange spec"

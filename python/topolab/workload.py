@@ -17,13 +17,13 @@ import contextlib
 import math
 import os
 import tempfile
-from dataclasses import asdict, dataclass, fields
+from dataclasses import replace
 from typing import Any, Iterator, Sequence
 
-from topolab import _core
+from topolab import _core, _results
 from topolab._args import U32_MAX, bad, bool_arg, float_arg, int_arg, text_arg
+from topolab._results import JobResult, PhaseTime
 from topolab.defaults import DEFAULT_SEED
-from topolab.display import Summarized
 from topolab.network import Network, as_network
 from topolab.progress import Progress, legacy_keyword
 from topolab.routing import warn_if_not_deadlock_free
@@ -42,93 +42,9 @@ __all__ = [
 ]
 
 
-def _num(value: Any) -> float:
-    return math.nan if value is None else float(value)
-
-
-def _floats(cls: Any, values: dict[str, Any]) -> dict[str, Any]:
-    """``values`` with the dataclass's float fields as floats (NaN for what the core could not
-    measure, sent as None)."""
-    floats = {f.name for f in fields(cls) if f.type == "float"}
-    return {k: _num(v) if k in floats else v for k, v in values.items()}
-
-
-@dataclass(frozen=True)
-class PhaseTime:
-    """One phase of a job: cycles from its first message ready to its last arrived, summed
-    over the iterations."""
-
-    phase: str
-    cycles: int
-
-
-@dataclass(frozen=True, repr=False)
-class JobResult(Summarized):
-    """One job of a workload run. Times in cycles from the start of the run; ``bytes`` is the
-    operation's size as NCCL's tests give it (each rank's buffer); ``algbw`` and ``busbw`` in
-    bytes per cycle, ``busbw_link_fraction`` the bus bandwidth over one link's (a flit per
-    cycle). ``alone_cycles`` and ``slowdown`` are set by ``run_workload(slowdown=True)``: the
-    job's completion time alone on the same endpoints, and the ratio of the two."""
-
-    name: str
-    operation: str
-    algorithm: str
-    ranks: int
-    iterations: int
-    bytes: int
-    completion_cycles: int
-    iteration_cycles: tuple[int, ...]
-    algbw_bytes_per_cycle: float
-    busbw_bytes_per_cycle: float
-    busbw_link_fraction: float
-    phases: tuple[PhaseTime, ...]
-    slowest_rank: int
-    slowest_rank_cycles: int
-    mean_rank_cycles: float
-    messages: int
-    bytes_sent: int
-    alone_cycles: int | None = None
-    slowdown: float | None = None
-
-    @classmethod
-    def _from_core(cls, d: dict[str, Any]) -> JobResult:
-        values = dict(d)
-        values["iteration_cycles"] = tuple(d["iteration_cycles"])
-        values["phases"] = tuple(PhaseTime(**p) for p in d["phases"])
-        return cls(**_floats(cls, values))
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass(frozen=True, repr=False)
-class WorkloadResult(Summarized):
-    """A workload run to completion: every job's result, and the network's totals (the jobs'
-    packets delivered equal their packets sent unless one was lost or duplicated; background
-    packets delivered before the jobs finished; latencies in cycles, of every packet)."""
-
-    routing: str
-    completion_cycles: int
-    jobs: tuple[JobResult, ...]
-    packets: int
-    flits: int
-    delivered_packets: int
-    delivered_flits: int
-    background_packets: int
-    avg_latency: float
-    p99_latency: float
-    avg_hops: float
-    packet_bytes: int
-    wall_seconds: float
-
-    @classmethod
-    def _from_core(cls, d: dict[str, Any]) -> WorkloadResult:
-        values = dict(d)
-        values["jobs"] = tuple(JobResult._from_core(j) for j in d["jobs"])
-        return cls(**_floats(cls, values))
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+class WorkloadResult(_results.WorkloadResult):
+    """A workload run to completion (its fields: ``topolab._results.WorkloadResult``, declared
+    in Rust), with its jobs as a table."""
 
     def to_dataframe(self) -> Any:
         """One row per job (phases and iterations left out)."""
@@ -246,8 +162,8 @@ def run_workload(
     for j, job in enumerate(result.jobs):
         alone = one(j, f"job {j} alone").jobs[0].completion_cycles
         ratio = job.completion_cycles / alone if alone else math.nan
-        jobs_out.append(JobResult(**{**job.__dict__, "alone_cycles": alone, "slowdown": ratio}))
-    return WorkloadResult(**{**result.__dict__, "jobs": tuple(jobs_out)})
+        jobs_out.append(replace(job, alone_cycles=alone, slowdown=ratio))
+    return replace(result, jobs=tuple(jobs_out))
 
 
 def workload_messages(net: Network | str, jobs: str | Sequence[str]) -> list[dict[str, Any]]:

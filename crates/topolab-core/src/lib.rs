@@ -10,6 +10,7 @@ pub mod network;
 pub mod physical;
 pub mod progress;
 pub mod resources;
+pub mod result_type;
 pub mod rng;
 pub mod routing;
 pub mod spec;

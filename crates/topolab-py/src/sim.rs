@@ -203,6 +203,28 @@ impl PySearchSession {
     }
 }
 
+/// The saturation search (topolab_sim::saturation) with `run(load)` a Python function whose
+/// result has `saturated` and `accepted_throughput`; returns (saturation_load, saturated_load).
+#[pyfunction]
+#[pyo3(signature = (run, start, tolerance, shortfall=0.0))]
+fn saturation_search(
+    run: &Bound<'_, PyAny>,
+    start: Option<f64>,
+    tolerance: f64,
+    shortfall: f64,
+) -> PyResult<(f64, Option<f64>)> {
+    use topolab_sim::saturation::{Search, Verdict};
+    let mut search = Search::new(tolerance, shortfall).map_err(sim_err_to_py)?;
+    search.run_from(start, &mut |load| {
+        let r = run.call1((load,))?;
+        Ok::<_, PyErr>(Verdict {
+            saturated: r.getattr("saturated")?.is_truthy()?,
+            accepted_throughput: r.getattr("accepted_throughput")?.extract()?,
+        })
+    })?;
+    Ok((search.saturation_load(), search.saturated_load()))
+}
+
 /// Latency-load curve and saturation point; returns {points, saturation_load,
 /// saturation_throughput}. `every_load`: run the loads above the first saturated one too.
 #[pyfunction]
@@ -405,6 +427,26 @@ fn check_sim_params(params: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
     config_from(params, None).map(|_| ())
 }
 
+/// The simulator's result types as `topolab_core::result_type!` declares them, each after the
+/// types its fields hold (scripts/result_types.py writes python/topolab/_results.py from them).
+#[pyfunction]
+fn result_types(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    use topolab_sim::{
+        ExchangeResult, JobResult, PhaseTime, RunResult, SweepResult, WorkloadResult,
+    };
+    to_py(
+        py,
+        &[
+            RunResult::RESULT_TYPE,
+            SweepResult::RESULT_TYPE,
+            ExchangeResult::RESULT_TYPE,
+            PhaseTime::RESULT_TYPE,
+            JobResult::RESULT_TYPE,
+            WorkloadResult::RESULT_TYPE,
+        ],
+    )
+}
+
 /// Every simulation parameter: name, kind, default and meaning.
 #[pyfunction]
 fn sim_params(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
@@ -477,6 +519,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(collective_messages, m)?)?;
     m.add_function(wrap_pyfunction!(workload_patterns, m)?)?;
     m.add_function(wrap_pyfunction!(sim_params, m)?)?;
+    m.add_function(wrap_pyfunction!(result_types, m)?)?;
+    m.add_function(wrap_pyfunction!(saturation_search, m)?)?;
     m.add_function(wrap_pyfunction!(traffic_patterns, m)?)?;
     m.add_function(wrap_pyfunction!(exchange_patterns, m)?)?;
     m.add_function(wrap_pyfunction!(check_sim_params, m)?)?;

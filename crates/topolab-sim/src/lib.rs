@@ -43,6 +43,7 @@ pub mod memory;
 mod read_ahead;
 pub mod router;
 pub mod routing;
+pub mod saturation;
 pub mod session;
 pub mod stats;
 pub mod sweep;
@@ -59,7 +60,7 @@ pub use measure::{run, run_exchange, run_from, ExchangeResult, RunResult};
 pub use routing::simulator_routings;
 pub use session::SearchSession;
 pub use sweep::{sweep, SweepResult};
-pub use workload::{run_workload, BoundWorkload, Job, WorkloadResult};
+pub use workload::{run_workload, BoundWorkload, Job, JobResult, PhaseTime, WorkloadResult};
 
 use topolab_core::progress::Monitor;
 use topolab_core::Network;

@@ -28,84 +28,105 @@ use crate::injection::Source;
 use crate::router::Phase;
 use crate::stats::{batch_means_interval, quantile, Batches, Totals};
 use crate::traffic::{Exchange, Traffic};
-use serde::Serialize;
 use std::sync::Arc;
 use std::time::Instant;
 use topolab_core::progress::Monitor;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct RunResult {
-    pub routing: String,
-    pub traffic: String,
-    /// Offered load, flits per active endpoint per cycle: every endpoint that sends under the
-    /// traffic pattern (`active_endpoints`) offers this much; idle ones (outside the
-    /// power-of-two subset of a bit pattern, Besta & Hoefler, SC14, §V-B) offer nothing.
-    pub offered_load: f64,
-    /// Flits ejected per active endpoint per cycle over the measurement window (the same unit
-    /// as `offered_load`, so that accepted = offered below saturation for every pattern).
-    pub accepted_throughput: f64,
-    /// Flits injected per active endpoint per cycle over the measurement window.
-    pub injected_throughput: f64,
-    /// 95% confidence interval of `accepted_throughput` by batch means over the measurement's
-    /// sample periods (each period one batch; Student's t with batches - 1 degrees of freedom),
-    /// centred on the figure; None with fewer than 2 measured periods.
-    pub accepted_throughput_ci95: Option<[f64; 2]>,
-    /// Packet latency, creation to tail ejection (cycles).
-    pub avg_latency: f64,
-    /// 95% confidence interval of `avg_latency` by batch means: the spread of the periods'
-    /// average latencies (packets ejected in each), centred on the figure; None with fewer than
-    /// 2 measured periods that ejected packets.
-    pub avg_latency_ci95: Option<[f64; 2]>,
-    pub p99_latency: f64,
-    /// Network latency, head injection to tail ejection (cycles).
-    pub avg_network_latency: f64,
-    /// Routers traversed per packet (BookSim2's count: router-to-router hops + 1).
-    pub avg_hops: f64,
-    /// `saturation_reason` is not empty: unstable, the measured packets not delivered within
-    /// the cycle budget, the adaptive warm-up not settled, or accepted below
-    /// (1 - saturation_tolerance) x offered by more than the Bernoulli noise.
-    pub saturated: bool,
-    /// Why the run counts as saturated, in words with the figures compared ("" when not).
-    pub saturation_reason: String,
-    /// The latency threshold was exceeded (BookSim2: "Simulation unstable"), or the measured
-    /// packets were not delivered within the cycle budget.
-    pub unstable: bool,
-    /// BookSim2's verdict: measurement ended normally (3 converged periods or max_samples),
-    /// which BookSim2 also gives runs past saturation that stay below the latency threshold;
-    /// never together with `unstable`.
-    pub converged: bool,
-    /// Cycles simulated, warm-up and drain included; at most `cycle_budget`.
-    pub cycles: u64,
-    /// The most cycles this run could take, from its parameters (`cycle_budget`).
-    pub cycle_budget: u64,
-    pub measured_packets: u64,
-    pub sample_periods: u32,
-    pub routers: u32,
-    pub endpoints: u32,
-    /// Endpoints that send under the traffic pattern (`Traffic::is_source`): the divisor of
-    /// the throughputs.
-    pub active_endpoints: u32,
-    pub wall_seconds: f64,
-    /// Routers x cycles (what a simulator that steps every router pays for).
-    pub router_cycles: u64,
-    /// Router-cycles actually processed (idle routers are skipped).
-    pub active_router_cycles: u64,
-    /// Flits through a crossbar, warm-up included.
-    pub flit_hops: u64,
-    /// Share of router-to-router flit hops in the measurement window that were deflections off
-    /// a preferred path (router=hotpotato; 0 for the input-queued router).
-    pub deflection_rate: f64,
-    /// Most routers any flit traversed during the run (the unit of `avg_hops`).
-    pub max_hops: u32,
-    /// With `early_verdict = true`, why the measurement ended after `sample_periods` periods
-    /// instead of BookSim2's rule: "saturated: ..." or "stable: ...", the figures compared
-    /// ("" when the option is off or no verdict was clear). A saturated one is also the
-    /// `saturation_reason`.
-    pub early_verdict: String,
-    /// With `precision` > 0: the measurement ended because both 95% intervals were narrower
-    /// than `precision` times their figure (false: it ended otherwise, at max_samples or
-    /// unstable; always false with `precision` = 0).
-    pub precision_reached: bool,
+topolab_core::result_type! {
+    /// One run, measured the BookSim2 way (warm-up, sample periods, convergence, latency
+    /// threshold). Latencies in cycles; `offered_load`, `accepted_throughput` and
+    /// `injected_throughput` in flits per *active* endpoint per cycle (`active_endpoints`: the
+    /// endpoints that send under the pattern; bit patterns idle those outside the largest
+    /// power-of-two subset, Besta & Hoefler, SC14, §V-B); `avg_hops` counts routers traversed
+    /// (BookSim2's count: router-to-router hops + 1). A latency (and `avg_hops`) is NaN when no
+    /// packet was measured; `saturated` comes with `saturation_reason` saying why (the figures
+    /// compared); `cycles` never exceeds `cycle_budget`, which follows from the measurement
+    /// parameters (docs/simulator.md, "Measurement").
+    #[python = "SimResult"]
+    pub struct RunResult {
+        pub routing: String,
+        pub traffic: String,
+        /// Offered load, flits per active endpoint per cycle: every endpoint that sends under the
+        /// traffic pattern (`active_endpoints`) offers this much; idle ones (outside the
+        /// power-of-two subset of a bit pattern, Besta & Hoefler, SC14, §V-B) offer nothing.
+        #[unit = "flits/active endpoint/cycle"]
+        pub offered_load: f64,
+        /// Flits ejected per active endpoint per cycle over the measurement window (the same unit
+        /// as `offered_load`, so that accepted = offered below saturation for every pattern).
+        #[unit = "flits/active endpoint/cycle"]
+        pub accepted_throughput: f64,
+        /// Flits injected per active endpoint per cycle over the measurement window.
+        #[unit = "flits/active endpoint/cycle"]
+        pub injected_throughput: f64,
+        /// 95% confidence interval of `accepted_throughput` by batch means over the measurement's
+        /// sample periods (each period one batch; Student's t with batches - 1 degrees of freedom),
+        /// centred on the figure; None with fewer than 2 measured periods.
+        #[unit = "flits/active endpoint/cycle (95% confidence interval, batch means)"]
+        pub accepted_throughput_ci95: Option<[f64; 2]>,
+        /// Packet latency, creation to tail ejection (cycles).
+        #[unit = "cycles"]
+        pub avg_latency: f64,
+        /// 95% confidence interval of `avg_latency` by batch means: the spread of the periods'
+        /// average latencies (packets ejected in each), centred on the figure; None with fewer than
+        /// 2 measured periods that ejected packets.
+        #[unit = "cycles (95% confidence interval, batch means)"]
+        pub avg_latency_ci95: Option<[f64; 2]>,
+        #[unit = "cycles"]
+        pub p99_latency: f64,
+        /// Network latency, head injection to tail ejection (cycles).
+        #[unit = "cycles"]
+        pub avg_network_latency: f64,
+        /// Routers traversed per packet (BookSim2's count: router-to-router hops + 1).
+        #[unit = "routers traversed"]
+        pub avg_hops: f64,
+        /// `saturation_reason` is not empty: unstable, the measured packets not delivered within
+        /// the cycle budget, the adaptive warm-up not settled, or accepted below
+        /// (1 - saturation_tolerance) x offered by more than the Bernoulli noise.
+        pub saturated: bool,
+        /// Why the run counts as saturated, in words with the figures compared ("" when not).
+        pub saturation_reason: String,
+        /// The latency threshold was exceeded (BookSim2: "Simulation unstable"), or the measured
+        /// packets were not delivered within the cycle budget.
+        pub unstable: bool,
+        /// BookSim2's verdict: measurement ended normally (3 converged periods or max_samples),
+        /// which BookSim2 also gives runs past saturation that stay below the latency threshold;
+        /// never together with `unstable`.
+        pub converged: bool,
+        /// Cycles simulated, warm-up and drain included; at most `cycle_budget`.
+        #[unit = "cycles"]
+        pub cycles: u64,
+        /// The most cycles this run could take, from its parameters (`cycle_budget`).
+        pub cycle_budget: u64,
+        pub measured_packets: u64,
+        pub sample_periods: u32,
+        pub routers: u32,
+        pub endpoints: u32,
+        /// Endpoints that send under the traffic pattern (`Traffic::is_source`): the divisor of
+        /// the throughputs.
+        pub active_endpoints: u32,
+        #[unit = "s"]
+        pub wall_seconds: f64,
+        /// Routers x cycles (what a simulator that steps every router pays for).
+        pub router_cycles: u64,
+        /// Router-cycles actually processed (idle routers are skipped).
+        pub active_router_cycles: u64,
+        /// Flits through a crossbar, warm-up included.
+        pub flit_hops: u64,
+        /// Share of router-to-router flit hops in the measurement window that were deflections off
+        /// a preferred path (router=hotpotato; 0 for the input-queued router).
+        pub deflection_rate: f64,
+        /// Most routers any flit traversed during the run (the unit of `avg_hops`).
+        pub max_hops: u32,
+        /// With `early_verdict = true`, why the measurement ended after `sample_periods` periods
+        /// instead of BookSim2's rule: "saturated: ..." or "stable: ...", the figures compared
+        /// ("" when the option is off or no verdict was clear). A saturated one is also the
+        /// `saturation_reason`.
+        pub early_verdict: String,
+        /// With `precision` > 0: the measurement ended because both 95% intervals were narrower
+        /// than `precision` times their figure (false: it ended otherwise, at max_samples or
+        /// unstable; always false with `precision` = 0).
+        pub precision_reached: bool,
+    }
 }
 
 /// Measured periods before `precision` may end a measurement: the three periods BookSim2's
@@ -847,27 +868,34 @@ fn interval_verdict(
     None
 }
 
-/// The outcome of a fixed exchange (Kathareios et al., SC15, §4.4).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ExchangeResult {
-    pub name: String,
-    pub routing: String,
-    /// Cycles until the last flit was delivered.
-    pub completion_cycles: u64,
-    pub packets: u64,
-    pub flits: u64,
-    /// Packets and flits the endpoints received, counted at ejection; at completion no flit is
-    /// in flight, so they equal `packets` and `flits` unless one was lost or duplicated.
-    pub delivered_packets: u64,
-    pub delivered_flits: u64,
-    /// Flits the endpoints generated.
-    pub sent_flits: u64,
-    /// Flits delivered per endpoint per cycle until completion.
-    pub effective_throughput: f64,
-    pub avg_latency: f64,
-    pub p99_latency: f64,
-    pub avg_hops: f64,
-    pub wall_seconds: f64,
+topolab_core::result_type! {
+    /// The outcome of a fixed exchange (Kathareios et al., SC15, §4.4).
+    pub struct ExchangeResult {
+        pub name: String,
+        pub routing: String,
+        /// Cycles until the last flit was delivered.
+        #[unit = "cycles"]
+        pub completion_cycles: u64,
+        pub packets: u64,
+        pub flits: u64,
+        /// Packets and flits the endpoints received, counted at ejection; at completion no flit is
+        /// in flight, so they equal `packets` and `flits` unless one was lost or duplicated.
+        pub delivered_packets: u64,
+        pub delivered_flits: u64,
+        /// Flits the endpoints generated.
+        pub sent_flits: u64,
+        /// Flits delivered per endpoint per cycle until completion.
+        #[unit = "flits/endpoint/cycle"]
+        pub effective_throughput: f64,
+        #[unit = "cycles"]
+        pub avg_latency: f64,
+        #[unit = "cycles"]
+        pub p99_latency: f64,
+        #[unit = "routers traversed"]
+        pub avg_hops: f64,
+        #[unit = "s"]
+        pub wall_seconds: f64,
+    }
 }
 
 /// Runs an exchange to completion: every endpoint sends its messages in order, one packet as

@@ -1,36 +1,46 @@
 //! Load sweeps: the latency-load curve and the saturation point.
 //!
 //! Runs the given loads (by default 0.1, 0.2, ...) in increasing order up to the first saturated
-//! one, then bisects between the highest load that did not saturate and the lowest that did until
-//! they are `load_resolution` apart. Loads above the first saturated one are skipped: a higher offered
-//! load cannot be unsaturated where a lower one saturated (up to noise, which a skipped run could
-//! only turn into a wrong, non-monotone saturation load), so they would cost runs without moving
-//! the saturation load. `every_load` runs them anyway, for a latency-load curve that plots its
-//! saturated points. A run is saturated when BookSim2's latency threshold declares it unstable
-//! or when it accepts less than (1 - saturation_tolerance) of the offered load. The saturation
-//! load is the highest load found not saturated; the saturation throughput is the highest
-//! accepted throughput of any run (what the network delivers when overloaded). The search's
-//! bracket is [saturation_load, saturated_load]: the highest load a run carried and the lowest
-//! load above it a run saturated at, both among `points`, so the saturation load lies within it
-//! (at most `load_resolution` wide after the bisection).
+//! one, then closes the bracket between the highest load that did not saturate and the lowest
+//! that did to `load_resolution` with the saturation search (`saturation.rs`, the one search of
+//! topolab, which `compare --simulate` runs from the static bound): the listed runs are its
+//! first runs, and it goes on from where they leave it. Loads above the first saturated one are
+//! skipped: a higher offered load cannot be unsaturated where a lower one saturated (up to
+//! noise, which a skipped run could only turn into a wrong, non-monotone saturation load), so
+//! they would cost runs without moving the saturation load. `every_load` runs them anyway, for
+//! a latency-load curve that plots its saturated points (they play no part in the search). A
+//! run is saturated when BookSim2's latency threshold declares it unstable or when it accepts
+//! less than (1 - saturation_tolerance) of the offered load. The saturation load is the highest
+//! load found not saturated; the saturation throughput is the highest accepted throughput of
+//! any run (what the network delivers when overloaded). The sweep's bracket is
+//! [saturation_load, saturated_load]: the highest load a run carried and the lowest load above
+//! it a run saturated at, both among `points`, so the saturation load lies within it (at most
+//! `load_resolution` wide after the search).
 
 use crate::engine::Prepared;
 use crate::error::{Result, SimError};
 use crate::measure::{run, RunResult};
-use serde::Serialize;
+use crate::saturation::{Search, Verdict, MIN_TOLERANCE};
 use topolab_core::progress::Monitor;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SweepResult {
-    /// Every run, by increasing offered load.
-    pub points: Vec<RunResult>,
-    /// The highest load a run carried (0 when every run saturated): the bracket's lower end.
-    pub saturation_load: f64,
-    /// The lowest load above `saturation_load` a run saturated at: the bracket's upper end, so
-    /// the network saturates within [saturation_load, saturated_load]; None when no run above
-    /// `saturation_load` saturated (the saturation load is at least the highest load run).
-    pub saturated_load: Option<f64>,
-    pub saturation_throughput: f64,
+topolab_core::result_type! {
+    /// A latency-load sweep: every run by increasing offered load and the saturation bracket.
+    pub struct SweepResult {
+        /// Every run, by increasing offered load.
+        pub points: Vec<RunResult>,
+        /// The highest load a run carried (0 when every run saturated): the bracket's lower end.
+        #[unit = "flits/active endpoint/cycle (highest load a run carried)"]
+        pub saturation_load: f64,
+        /// The lowest load above `saturation_load` a run saturated at: the bracket's upper end,
+        /// so the network saturates within [saturation_load, saturated_load]; None when no run
+        /// above `saturation_load` saturated (the saturation load is at least the highest load
+        /// run).
+        #[unit = "flits/active endpoint/cycle (lowest saturated load above saturation_load)"]
+        pub saturated_load: Option<f64>,
+        /// The highest accepted throughput of any run (what the network delivers overloaded).
+        #[unit = "flits/active endpoint/cycle"]
+        pub saturation_throughput: f64,
+    }
 }
 
 /// Stage reporting that runs within a sweep.
@@ -47,13 +57,6 @@ impl Monitor for Nested<'_> {
 
 pub const DEFAULT_LOADS: [f64; 10] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
 
-/// The finest bisection resolution: 20 halvings of [0, 1]. Below it the runs' noise decides
-/// the result, and below the spacing of adjacent doubles `hi - lo > load_resolution` never ends.
-pub const MIN_LOAD_RESOLUTION: f64 = 1e-6;
-/// Halvings of [lo, hi] at MIN_LOAD_RESOLUTION, rounded up: a bound the loop keeps even if `lo` and
-/// `hi` stop moving.
-pub const MAX_BISECTION_RUNS: u32 = 21;
-
 pub fn sweep(
     prep: &Prepared,
     traffic: &str,
@@ -62,13 +65,13 @@ pub fn sweep(
     every_load: bool,
     monitor: &dyn Monitor,
 ) -> Result<SweepResult> {
-    if !(load_resolution == 0.0 || (MIN_LOAD_RESOLUTION..1.0).contains(&load_resolution)) {
+    if !(load_resolution == 0.0 || (MIN_TOLERANCE..1.0).contains(&load_resolution)) {
         return Err(SimError::param(
             "load_resolution",
             load_resolution,
             format!(
-                "0 (no bisection) or a load difference from {MIN_LOAD_RESOLUTION:e} to 1 \
-                 (at most {MAX_BISECTION_RUNS} bisection runs)"
+                "0 (the listed loads only) or a load difference from {MIN_TOLERANCE:e} to \
+                 below 1"
             ),
         ));
     }
@@ -76,47 +79,37 @@ pub fn sweep(
     grid.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
     grid.dedup();
     let mut points: Vec<RunResult> = Vec::new();
-    let one = |load: f64, points: &mut Vec<RunResult>| -> Result<bool> {
+    let one = |load: f64, points: &mut Vec<RunResult>| -> Result<Verdict> {
         let nested = Nested {
             inner: monitor,
             stage: format!("load {load:.4}"),
         };
         let r = run(prep, traffic, load, &nested)?;
-        let sat = r.saturated;
+        let verdict = Verdict {
+            saturated: r.saturated,
+            accepted_throughput: r.accepted_throughput,
+        };
         points.push(r);
-        Ok(sat)
+        Ok(verdict)
     };
+    // the listed runs up to the first saturated one are the search's first runs
+    let mut search = (load_resolution > 0.0)
+        .then(|| Search::new(load_resolution, prep.cfg.saturation_tolerance))
+        .transpose()?;
+    let mut next = None;
+    let mut saturated = false;
     for &load in &grid {
-        let sat = one(load, &mut points)?;
-        if sat && !every_load {
+        let r = one(load, &mut points)?;
+        if let (Some(s), false) = (&mut search, saturated) {
+            next = s.record(load, r);
+        }
+        saturated |= r.saturated;
+        if saturated && !every_load {
             break;
         }
     }
-    if load_resolution > 0.0 {
-        let below = |p: &&RunResult| !p.saturated;
-        let mut lo = points
-            .iter()
-            .filter(below)
-            .map(|p| p.offered_load)
-            .fold(0.0, f64::max);
-        let hi_of = |points: &[RunResult], lo: f64| {
-            points
-                .iter()
-                .filter(|p| p.saturated && p.offered_load > lo)
-                .map(|p| p.offered_load)
-                .fold(f64::INFINITY, f64::min)
-        };
-        let mut hi = hi_of(&points, lo);
-        let mut runs = 0;
-        while hi.is_finite() && hi - lo > load_resolution && runs < MAX_BISECTION_RUNS {
-            runs += 1;
-            let mid = (lo + hi) / 2.0;
-            if one(mid, &mut points)? {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
+    if let (Some(s), true) = (&mut search, saturated) {
+        s.run_from_next(next, &mut |load| one(load, &mut points))?;
     }
     points.sort_by(|a, b| {
         a.offered_load

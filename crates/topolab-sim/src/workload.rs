@@ -21,7 +21,6 @@ use crate::injection::{Background, Source};
 use crate::router::Phase;
 use crate::stats::quantile;
 use crate::traffic::Traffic;
-use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use std::sync::Arc;
@@ -468,64 +467,90 @@ impl WorkloadState {
     }
 }
 
-/// Completion of one phase of a job (over its ranks and iterations).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PhaseTime {
-    pub phase: String,
-    /// Cycles from its first message ready to its last arrived, summed over iterations.
-    pub cycles: u64,
+topolab_core::result_type! {
+    /// Completion of one phase of a job (over its ranks and iterations).
+    pub struct PhaseTime {
+        pub phase: String,
+        /// Cycles from its first message ready to its last arrived, summed over iterations.
+        #[unit = "cycles"]
+        pub cycles: u64,
+    }
 }
 
-/// One job's outcome.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct JobResult {
-    pub name: String,
-    pub operation: String,
-    pub algorithm: String,
-    pub ranks: u32,
-    pub iterations: u32,
-    /// The operation's size (bytes per rank buffer, NCCL's "size").
-    pub bytes: u64,
-    /// Cycle the job's last message arrived (it starts at cycle 0).
-    pub completion_cycles: u64,
-    /// Per iteration, cycles from its first message ready to its last arrived.
-    pub iteration_cycles: Vec<u64>,
-    /// Bytes per cycle: `bytes` / mean iteration time (NCCL's algbw).
-    pub algbw_bytes_per_cycle: f64,
-    /// algbw x the operation's factor (NCCL's busbw).
-    pub busbw_bytes_per_cycle: f64,
-    /// busbw as a fraction of one link's bandwidth (one flit per cycle).
-    pub busbw_link_fraction: f64,
-    pub phases: Vec<PhaseTime>,
-    /// The rank whose last message arrived last, and when.
-    pub slowest_rank: u32,
-    pub slowest_rank_cycles: u64,
-    /// Mean over ranks of the cycle each rank's last message arrived.
-    pub mean_rank_cycles: f64,
-    pub messages: u64,
-    pub bytes_sent: u64,
+topolab_core::result_type! {
+    /// One job of a workload run. Times in cycles from the start of the run; `bytes` is the
+    /// operation's size as NCCL's tests give it (each rank's buffer); `algbw` and `busbw` in
+    /// bytes per cycle, `busbw_link_fraction` the bus bandwidth over one link's (a flit per
+    /// cycle). `alone_cycles` and `slowdown` are set by `run_workload(slowdown=True)` (Python):
+    /// the job's completion time alone on the same endpoints, and the ratio of the two.
+    pub struct JobResult {
+        pub name: String,
+        pub operation: String,
+        pub algorithm: String,
+        pub ranks: u32,
+        pub iterations: u32,
+        /// The operation's size (bytes per rank buffer, NCCL's "size").
+        pub bytes: u64,
+        /// Cycle the job's last message arrived (it starts at cycle 0).
+        #[unit = "cycles"]
+        pub completion_cycles: u64,
+        /// Per iteration, cycles from its first message ready to its last arrived.
+        pub iteration_cycles: Vec<u64>,
+        /// Bytes per cycle: `bytes` / mean iteration time (NCCL's algbw).
+        #[unit = "bytes/cycle"]
+        pub algbw_bytes_per_cycle: f64,
+        /// algbw x the operation's factor (NCCL's busbw).
+        #[unit = "bytes/cycle"]
+        pub busbw_bytes_per_cycle: f64,
+        /// busbw as a fraction of one link's bandwidth (one flit per cycle).
+        pub busbw_link_fraction: f64,
+        pub phases: Vec<PhaseTime>,
+        /// The rank whose last message arrived last, and when.
+        pub slowest_rank: u32,
+        #[unit = "cycles"]
+        pub slowest_rank_cycles: u64,
+        /// Mean over ranks of the cycle each rank's last message arrived.
+        #[unit = "cycles"]
+        pub mean_rank_cycles: f64,
+        pub messages: u64,
+        pub bytes_sent: u64,
+        /// With `slowdown`: the job's completion time alone on the same endpoints (None without).
+        #[unit = "cycles"]
+        pub alone_cycles: Option<u64>,
+        /// With `slowdown`: `completion_cycles` / `alone_cycles` (None without).
+        pub slowdown: Option<f64>,
+    }
 }
 
-/// A workload run's outcome.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct WorkloadResult {
-    pub routing: String,
-    /// Cycle the last message arrived, plus one.
-    pub completion_cycles: u64,
-    pub jobs: Vec<JobResult>,
-    pub packets: u64,
-    pub flits: u64,
-    /// The jobs' packets and flits the endpoints received: equal to `packets` and `flits`
-    /// unless one was lost or duplicated.
-    pub delivered_packets: u64,
-    pub delivered_flits: u64,
-    /// Background packets delivered before the jobs finished (the run ends then).
-    pub background_packets: u64,
-    pub avg_latency: f64,
-    pub p99_latency: f64,
-    pub avg_hops: f64,
-    pub packet_bytes: u64,
-    pub wall_seconds: f64,
+topolab_core::result_type! {
+    /// A workload run to completion: every job's result, and the network's totals (the jobs'
+    /// packets delivered equal their packets sent unless one was lost or duplicated; background
+    /// packets delivered before the jobs finished; latencies in cycles, of every packet).
+    pub struct WorkloadResult {
+        pub routing: String,
+        /// Cycle the last message arrived, plus one.
+        #[unit = "cycles"]
+        pub completion_cycles: u64,
+        pub jobs: Vec<JobResult>,
+        pub packets: u64,
+        pub flits: u64,
+        /// The jobs' packets and flits the endpoints received: equal to `packets` and `flits`
+        /// unless one was lost or duplicated.
+        pub delivered_packets: u64,
+        pub delivered_flits: u64,
+        /// Background packets delivered before the jobs finished (the run ends then).
+        pub background_packets: u64,
+        #[unit = "cycles"]
+        pub avg_latency: f64,
+        #[unit = "cycles"]
+        pub p99_latency: f64,
+        #[unit = "routers traversed"]
+        pub avg_hops: f64,
+        #[unit = "bytes"]
+        pub packet_bytes: u64,
+        #[unit = "s"]
+        pub wall_seconds: f64,
+    }
 }
 
 /// Runs `workload` on `prep` until every message has arrived.
@@ -708,5 +733,7 @@ fn job_result(
             / wl.ranks.max(1) as f64,
         messages,
         bytes_sent,
+        alone_cycles: None,
+        slowdown: None,
     }
 }

@@ -29,6 +29,7 @@ from topolab.defaults import DEFAULT_SEED
 from topolab.families import Param
 from topolab.sim import (
     SimResult,
+    SweepResult,
     Timeline,
     from_booksim,
     half_width,
@@ -322,7 +323,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
                 "saturation_throughput": df.attrs["saturation_throughput"],
                 "points": df.to_dict(orient="records"),
             }
-            print_json(json_document("sim --sweep", inputs, SimResult.UNITS, out))
+            print_json(json_document("sim --sweep", inputs, {**SimResult.UNITS, **SweepResult.UNITS}, out))
         else:
             rows = [[_with_interval(r, k) for k in RESULT_KEYS] for r in df.to_dict(orient="records")]
             print_table(rows, RESULT_KEYS)

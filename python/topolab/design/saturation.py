@@ -18,37 +18,32 @@ offered load a network carries under a routing and a traffic pattern, found in a
 2. **Stop each run once its verdict is clear** (the simulator's ``early_verdict`` option,
    docs/simulator.md: clearly saturated or clearly stable after a measured period, stated in
    the run's ``early_verdict``); runs whose verdict is not clear go on by the usual rules.
-3. **Estimate, then bracket.** A saturated run's accepted throughput A is what the network
-   delivers when overloaded. A run counts as carried while it accepts at least
-   (1 - saturation_tolerance) x the offered load, so a network that keeps delivering A past
-   its saturation is judged carried up to A / (1 - saturation_tolerance): the next run is
-   there (kept inside the bracket), then the bracket [highest load not saturated, lowest load
-   saturated] is closed until it is ``tolerance`` wide: after a saturated run by its new
-   estimate; after an estimate that was carried by one step of ``tolerance`` above it. A
-   carried run that was no estimate (the step above a carried estimate, which undershot)
-   is followed by a climb: 10% of the load (at least two steps of ``tolerance``) above it,
-   twice that after the next, never past the middle of the bracket. A carried run that
-   accepted less than (1 - ``saturation_tolerance`` / 2) x its load (carried, but not clearly:
-   the saturation load is near) starts the climb again from one step of ``tolerance``: the
-   default question's torus under ``tornado`` was carried at 0.3297 accepting 97.8%, saturated
-   at 0.3397, and the doubled step had gone to 0.4897 and bisected back down in four
-   overloaded runs. A saturated run that
-   estimates nothing above the highest load carried is followed by bisection. So is a run at
-   an estimate that saturated and whose own estimate is lower, by more than half of
-   ``tolerance``, than the one it ran at, when that new estimate would lie in the bracket's
-   upper half: such a network
-   delivers nearly what it is offered past its saturation, each overloaded run's estimate lies
-   only a little below its load, and following them crept down a step at a time (the default
-   question's DLN under ``randperm``, 97% of the offered load: nine saturated runs from 0.51
-   down to 0.38). Before any load was carried (a start at full load) the next run is at
-   ``CREEPING_RESTART`` = 0.9 of the new estimate instead, not half the saturated load. A
-   network delivering the same throughput at every overload estimates the same again, and its
-   next run is carried. A network whose throughput collapses past saturation delivers less
-   than it carried, so every
-   estimate from a far overloaded run undershoots: bisecting down from such a run cost the
-   default question's 7x9x9x9 mesh under tornado traffic 11 runs, four of them overloaded
-   (accepting 0.16-0.21 against 0.22 carried), where the climb needs no overloaded run but
-   the first.
+3. **Estimate, then bracket** (topolab-sim's ``saturation.rs``, the one saturation search,
+   which ``topolab sim --sweep`` also runs past its list of loads). A saturated run's accepted
+   throughput A is what the network delivers when overloaded. A run counts as carried while
+   it accepts at least (1 - saturation_tolerance) x the offered load, so a network that keeps
+   delivering A past its saturation is judged carried up to A / (1 - saturation_tolerance):
+   the next run is there (kept inside the bracket), then the bracket [highest load not
+   saturated, lowest load saturated] is closed until it is ``tolerance`` wide. What each
+   rule of that file cost or saved on the default question:
+
+   - a carried run that accepted less than (1 - ``saturation_tolerance`` / 2) x its load
+     starts the climb again from one step of ``tolerance``: the default question's torus
+     under ``tornado`` was carried at 0.3297 accepting 97.8%, saturated at 0.3397, and the
+     doubled step had gone to 0.4897 and bisected back down in four overloaded runs;
+   - estimates creeping down (each overloaded run's estimate a little below its load) are
+     bisected instead of followed: following them, the default question's DLN under
+     ``randperm`` (97% of the offered load delivered) took nine saturated runs from 0.51 down
+     to 0.38. Before any load was carried the next run is at ``CREEPING_RESTART`` (saturation.rs) = 0.9 of
+     the new estimate instead: the default question's five such searches (HammingMesh and
+     BDF under ``randperm``, the mesh and the Dragonfly under uniform traffic, the Dragonfly
+     under its worst case) saturated at 0.91-0.99 of that estimate, where the middle of [0,
+     saturated load] was 0.52-0.61 of it and climbing back cost 3-5 runs;
+   - a network whose throughput collapses past saturation delivers less than it carried, so
+     every estimate from a far overloaded run undershoots: bisecting down from such a run
+     cost the default question's 7x9x9x9 mesh under tornado traffic 11 runs, four of them
+     overloaded (accepting 0.16-0.21 against 0.22 carried), where the climb needs no
+     overloaded run but the first.
 
 4. **Warm starts, on request** (``warm_start = true``). A run above the highest load carried
    so far starts from the network that run left (``_core.SearchSession``; docs/simulator.md,
@@ -70,7 +65,6 @@ import math
 from typing import Any, Callable
 
 from topolab import _core
-from topolab._args import bad
 from topolab.defaults import DEFAULT_SEED
 
 # The search stops when the highest load not saturated and the lowest saturated are this close;
@@ -93,12 +87,6 @@ STATIC_BOUND_MAX_PAIRS = 4_000_000
 STATIC_BOUND_MAX_PATHS = 10_000_000
 # The fallback of adaptive routings: Valiant's two phases load every router pair (n^2 pairs).
 ADAPTIVE_BOUND_MAX_ROUTERS = 1000
-# Where a search that started at full load goes when its estimates creep down before any load
-# was carried: this fraction of the last estimate. The default question's five such searches
-# (HammingMesh and BDF under `randperm`, the mesh and the Dragonfly under uniform traffic, the
-# Dragonfly under its worst case) saturated at 0.91-0.99 of that estimate; the middle of
-# [0, saturated load] they went to before was 0.52-0.61 of it, and climbing back cost 3-5 runs.
-CREEPING_RESTART = 0.9
 
 Run = Callable[[float], Any]
 
@@ -139,67 +127,23 @@ def search(
     run: Run, start: float | None, tolerance: float = TOLERANCE, shortfall: float = 0.0
 ) -> dict[str, Any]:
     """The saturation load by the runs of ``run(load)`` (a result with ``saturated`` and
-    ``accepted_throughput``), starting at ``start`` (the static bound; None: 1). ``shortfall``
-    is the relative shortfall of the accepted throughput a carried run may have (the
-    simulator's ``saturation_tolerance``): a saturated run accepting A puts the next guess at
-    A / (1 - shortfall). Returns ``saturation_load`` (highest load not saturated, 0 when even
-    ``tolerance`` saturates), ``saturated_load`` (lowest load saturated, None when 1 is
-    carried) and ``runs``: (load, result) by increasing load."""
-    if not 0 < tolerance < 1:
-        raise bad("saturation search", "tolerance", tolerance, "a load difference above 0 and below 1")
-    if not 0 <= shortfall < 1:
-        raise bad("saturation search", "shortfall", shortfall, "a fraction from 0 to below 1")
-    runs: dict[float, Any] = {}
-    lo, hi = 0.0, math.inf
-    load = 1.0 if start is None or not math.isfinite(start) else min(1.0, max(tolerance, start))
-    estimated = False  # the load just run was an estimate
-    # how far above the highest carried load the search climbs when no estimate guides it or
-    # the start was carried; it doubles with each climb (see the module's step 3)
-    step = 0.0
-    last_estimate = math.nan  # the estimate of the last saturated run
-    while True:
-        load = round(load, 4)
-        result = runs[load] = run(load)
-        if result.saturated:
-            hi = min(hi, load)
-        else:
-            lo = max(lo, load)
-        if lo >= 1.0 or hi <= tolerance or hi - lo <= tolerance + 1e-9:
-            break
-        # carried, but short of the offered load by more than half the shortfall allowed: the
-        # saturation load is near, so the climb starts again from one step of tolerance
-        close = not result.saturated and result.accepted_throughput < (1 - shortfall / 2) * load
-        if math.isinf(hi):  # carried at the start: the bound was cautious, climb
-            step = tolerance if close else 2 * step if step else max(tolerance, 0.1 * lo)
-            load, estimated = min(1.0, lo + step), False
-            continue
-        # the highest load judged carried at what the overloaded network delivered
-        accepted = result.accepted_throughput if result.saturated else math.nan
-        estimate = accepted / (1 - shortfall) if math.isfinite(accepted) else math.nan
-        if estimate > lo:
-            guess = min(hi - tolerance, max(lo + tolerance, estimate))
-            # an estimate saturated and estimates less than it did: the network delivers less
-            # the less it is offered, and its estimates creep down towards its saturation
-            creeping = estimated and estimate < last_estimate - tolerance / 2
-            if creeping and guess > (lo + hi) / 2:
-                # with nothing carried yet the middle lies at half the saturated load, far
-                # below where such networks saturate
-                below = (lo + hi) / 2 if lo > 0 else max(hi / 2, CREEPING_RESTART * estimate)
-                load, estimated = below, False
-            else:
-                load, estimated = guess, True
-            last_estimate = estimate
-        elif result.saturated:  # nothing estimated above what was carried
-            load, estimated = (lo + hi) / 2, False
-        elif estimated:  # the estimate was carried: the saturation load is likely just above
-            load, estimated = lo + tolerance, False
-        else:  # climb
-            step = tolerance if close else 2 * step if step else max(2 * tolerance, 0.1 * lo)
-            load = lo + min(step, (hi - lo) / 2)
+    ``accepted_throughput``), starting at ``start`` (the static bound; None: 1), by the one
+    saturation search (topolab-sim ``saturation.rs``, module docstring step 3). ``shortfall`` is
+    the relative shortfall of the accepted throughput a carried run may have (the simulator's
+    ``saturation_tolerance``). Returns ``saturation_load`` (highest load not saturated, 0 when
+    even ``tolerance`` saturates), ``saturated_load`` (lowest load saturated, None when 1 is
+    carried) and ``runs``: (load, result) by increasing load, one per load."""
+    results: dict[float, Any] = {}
+
+    def judged(load: float) -> Any:
+        result = results[load] = run(load)
+        return result
+
+    saturation_load, saturated_load = _core.saturation_search(judged, start, tolerance, shortfall)
     return {
-        "saturation_load": lo,
-        "saturated_load": None if math.isinf(hi) else hi,
-        "runs": sorted(runs.items()),
+        "saturation_load": saturation_load,
+        "saturated_load": saturated_load,
+        "runs": sorted(results.items()),
     }
 
 

@@ -1,0 +1,426 @@
+"""The simulator's result classes, written by scripts/result_types.py from their declarations in
+Rust (``topolab_core::result_type!`` in crates/topolab-sim): do not edit, run the script."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any, ClassVar, TypeVar
+
+from topolab.display import Summarized
+
+
+def _float(value: Any) -> float:
+    """NaN for a figure that could not be measured (the core sends None)."""
+    return math.nan if value is None else float(value)
+
+
+def _interval(value: Any) -> tuple[float, float] | None:
+    """A 95% confidence interval (low, high), or None."""
+    return None if value is None else (_float(value[0]), _float(value[1]))
+
+
+__all__ = ["SimResult", "SweepResult", "ExchangeResult", "PhaseTime", "JobResult", "WorkloadResult"]
+
+
+_SimResultT = TypeVar("_SimResultT", bound="SimResult")
+
+
+@dataclass(frozen=True, repr=False)
+class SimResult(Summarized):
+    """One run, measured the BookSim2 way (warm-up, sample periods, convergence, latency
+    threshold). Latencies in cycles; ``offered_load``, ``accepted_throughput`` and
+    ``injected_throughput`` in flits per *active* endpoint per cycle (``active_endpoints``: the
+    endpoints that send under the pattern; bit patterns idle those outside the largest
+    power-of-two subset, Besta & Hoefler, SC14, §V-B); ``avg_hops`` counts routers traversed
+    (BookSim2's count: router-to-router hops + 1). A latency (and ``avg_hops``) is NaN when no
+    packet was measured; ``saturated`` comes with ``saturation_reason`` saying why (the figures
+    compared); ``cycles`` never exceeds ``cycle_budget``, which follows from the measurement
+    parameters (docs/simulator.md, "Measurement")."""
+
+    UNITS: ClassVar[dict[str, str]] = {
+        "offered_load": "flits/active endpoint/cycle",
+        "accepted_throughput": "flits/active endpoint/cycle",
+        "injected_throughput": "flits/active endpoint/cycle",
+        "accepted_throughput_ci95": "flits/active endpoint/cycle (95% confidence interval, batch means)",
+        "avg_latency": "cycles",
+        "avg_latency_ci95": "cycles (95% confidence interval, batch means)",
+        "p99_latency": "cycles",
+        "avg_network_latency": "cycles",
+        "avg_hops": "routers traversed",
+        "cycles": "cycles",
+        "wall_seconds": "s",
+    }
+
+    routing: str
+    traffic: str
+    #: Offered load, flits per active endpoint per cycle: every endpoint that sends under the
+    #: traffic pattern (``active_endpoints``) offers this much; idle ones (outside the
+    #: power-of-two subset of a bit pattern, Besta & Hoefler, SC14, §V-B) offer nothing.
+    offered_load: float
+    #: Flits ejected per active endpoint per cycle over the measurement window (the same unit
+    #: as ``offered_load``, so that accepted = offered below saturation for every pattern).
+    accepted_throughput: float
+    #: Flits injected per active endpoint per cycle over the measurement window.
+    injected_throughput: float
+    #: 95% confidence interval of ``accepted_throughput`` by batch means over the measurement's
+    #: sample periods (each period one batch; Student's t with batches - 1 degrees of freedom),
+    #: centred on the figure; None with fewer than 2 measured periods.
+    accepted_throughput_ci95: tuple[float, float] | None
+    #: Packet latency, creation to tail ejection (cycles).
+    avg_latency: float
+    #: 95% confidence interval of ``avg_latency`` by batch means: the spread of the periods'
+    #: average latencies (packets ejected in each), centred on the figure; None with fewer than
+    #: 2 measured periods that ejected packets.
+    avg_latency_ci95: tuple[float, float] | None
+    p99_latency: float
+    #: Network latency, head injection to tail ejection (cycles).
+    avg_network_latency: float
+    #: Routers traversed per packet (BookSim2's count: router-to-router hops + 1).
+    avg_hops: float
+    #: ``saturation_reason`` is not empty: unstable, the measured packets not delivered within
+    #: the cycle budget, the adaptive warm-up not settled, or accepted below
+    #: (1 - saturation_tolerance) x offered by more than the Bernoulli noise.
+    saturated: bool
+    #: Why the run counts as saturated, in words with the figures compared ("" when not).
+    saturation_reason: str
+    #: The latency threshold was exceeded (BookSim2: "Simulation unstable"), or the measured
+    #: packets were not delivered within the cycle budget.
+    unstable: bool
+    #: BookSim2's verdict: measurement ended normally (3 converged periods or max_samples),
+    #: which BookSim2 also gives runs past saturation that stay below the latency threshold;
+    #: never together with ``unstable``.
+    converged: bool
+    #: Cycles simulated, warm-up and drain included; at most ``cycle_budget``.
+    cycles: int
+    #: The most cycles this run could take, from its parameters (``cycle_budget``).
+    cycle_budget: int
+    measured_packets: int
+    sample_periods: int
+    routers: int
+    endpoints: int
+    #: Endpoints that send under the traffic pattern (``Traffic::is_source``): the divisor of
+    #: the throughputs.
+    active_endpoints: int
+    wall_seconds: float
+    #: Routers x cycles (what a simulator that steps every router pays for).
+    router_cycles: int
+    #: Router-cycles actually processed (idle routers are skipped).
+    active_router_cycles: int
+    #: Flits through a crossbar, warm-up included.
+    flit_hops: int
+    #: Share of router-to-router flit hops in the measurement window that were deflections off
+    #: a preferred path (router=hotpotato; 0 for the input-queued router).
+    deflection_rate: float
+    #: Most routers any flit traversed during the run (the unit of ``avg_hops``).
+    max_hops: int
+    #: With ``early_verdict = true``, why the measurement ended after ``sample_periods`` periods
+    #: instead of BookSim2's rule: "saturated: ..." or "stable: ...", the figures compared
+    #: ("" when the option is off or no verdict was clear). A saturated one is also the
+    #: ``saturation_reason``.
+    early_verdict: str
+    #: With ``precision`` > 0: the measurement ended because both 95% intervals were narrower
+    #: than ``precision`` times their figure (false: it ended otherwise, at max_samples or
+    #: unstable; always false with ``precision`` = 0).
+    precision_reached: bool
+
+    @classmethod
+    def _from_core(cls: type[_SimResultT], d: dict[str, Any]) -> _SimResultT:
+        """The SimResult of the core's result (a dict of its JSON)."""
+        return cls(
+            routing=str(d["routing"]),
+            traffic=str(d["traffic"]),
+            offered_load=_float(d["offered_load"]),
+            accepted_throughput=_float(d["accepted_throughput"]),
+            injected_throughput=_float(d["injected_throughput"]),
+            accepted_throughput_ci95=_interval(d["accepted_throughput_ci95"]),
+            avg_latency=_float(d["avg_latency"]),
+            avg_latency_ci95=_interval(d["avg_latency_ci95"]),
+            p99_latency=_float(d["p99_latency"]),
+            avg_network_latency=_float(d["avg_network_latency"]),
+            avg_hops=_float(d["avg_hops"]),
+            saturated=bool(d["saturated"]),
+            saturation_reason=str(d["saturation_reason"]),
+            unstable=bool(d["unstable"]),
+            converged=bool(d["converged"]),
+            cycles=int(d["cycles"]),
+            cycle_budget=int(d["cycle_budget"]),
+            measured_packets=int(d["measured_packets"]),
+            sample_periods=int(d["sample_periods"]),
+            routers=int(d["routers"]),
+            endpoints=int(d["endpoints"]),
+            active_endpoints=int(d["active_endpoints"]),
+            wall_seconds=_float(d["wall_seconds"]),
+            router_cycles=int(d["router_cycles"]),
+            active_router_cycles=int(d["active_router_cycles"]),
+            flit_hops=int(d["flit_hops"]),
+            deflection_rate=_float(d["deflection_rate"]),
+            max_hops=int(d["max_hops"]),
+            early_verdict=str(d["early_verdict"]),
+            precision_reached=bool(d["precision_reached"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_SweepResultT = TypeVar("_SweepResultT", bound="SweepResult")
+
+
+@dataclass(frozen=True, repr=False)
+class SweepResult(Summarized):
+    """A latency-load sweep: every run by increasing offered load and the saturation bracket."""
+
+    UNITS: ClassVar[dict[str, str]] = {
+        "saturation_load": "flits/active endpoint/cycle (highest load a run carried)",
+        "saturated_load": "flits/active endpoint/cycle (lowest saturated load above saturation_load)",
+        "saturation_throughput": "flits/active endpoint/cycle",
+    }
+
+    #: Every run, by increasing offered load.
+    points: tuple[SimResult, ...]
+    #: The highest load a run carried (0 when every run saturated): the bracket's lower end.
+    saturation_load: float
+    #: The lowest load above ``saturation_load`` a run saturated at: the bracket's upper end,
+    #: so the network saturates within [saturation_load, saturated_load]; None when no run
+    #: above ``saturation_load`` saturated (the saturation load is at least the highest load
+    #: run).
+    saturated_load: float | None
+    #: The highest accepted throughput of any run (what the network delivers overloaded).
+    saturation_throughput: float
+
+    @classmethod
+    def _from_core(cls: type[_SweepResultT], d: dict[str, Any]) -> _SweepResultT:
+        """The SweepResult of the core's result (a dict of its JSON)."""
+        return cls(
+            points=tuple(SimResult._from_core(x) for x in d["points"]),
+            saturation_load=_float(d["saturation_load"]),
+            saturated_load=None if d["saturated_load"] is None else _float(d["saturated_load"]),
+            saturation_throughput=_float(d["saturation_throughput"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_ExchangeResultT = TypeVar("_ExchangeResultT", bound="ExchangeResult")
+
+
+@dataclass(frozen=True, repr=False)
+class ExchangeResult(Summarized):
+    """The outcome of a fixed exchange (Kathareios et al., SC15, §4.4)."""
+
+    UNITS: ClassVar[dict[str, str]] = {
+        "completion_cycles": "cycles",
+        "effective_throughput": "flits/endpoint/cycle",
+        "avg_latency": "cycles",
+        "p99_latency": "cycles",
+        "avg_hops": "routers traversed",
+        "wall_seconds": "s",
+    }
+
+    name: str
+    routing: str
+    #: Cycles until the last flit was delivered.
+    completion_cycles: int
+    packets: int
+    flits: int
+    #: Packets and flits the endpoints received, counted at ejection; at completion no flit is
+    #: in flight, so they equal ``packets`` and ``flits`` unless one was lost or duplicated.
+    delivered_packets: int
+    delivered_flits: int
+    #: Flits the endpoints generated.
+    sent_flits: int
+    #: Flits delivered per endpoint per cycle until completion.
+    effective_throughput: float
+    avg_latency: float
+    p99_latency: float
+    avg_hops: float
+    wall_seconds: float
+
+    @classmethod
+    def _from_core(cls: type[_ExchangeResultT], d: dict[str, Any]) -> _ExchangeResultT:
+        """The ExchangeResult of the core's result (a dict of its JSON)."""
+        return cls(
+            name=str(d["name"]),
+            routing=str(d["routing"]),
+            completion_cycles=int(d["completion_cycles"]),
+            packets=int(d["packets"]),
+            flits=int(d["flits"]),
+            delivered_packets=int(d["delivered_packets"]),
+            delivered_flits=int(d["delivered_flits"]),
+            sent_flits=int(d["sent_flits"]),
+            effective_throughput=_float(d["effective_throughput"]),
+            avg_latency=_float(d["avg_latency"]),
+            p99_latency=_float(d["p99_latency"]),
+            avg_hops=_float(d["avg_hops"]),
+            wall_seconds=_float(d["wall_seconds"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_PhaseTimeT = TypeVar("_PhaseTimeT", bound="PhaseTime")
+
+
+@dataclass(frozen=True, repr=False)
+class PhaseTime(Summarized):
+    """Completion of one phase of a job (over its ranks and iterations)."""
+
+    UNITS: ClassVar[dict[str, str]] = {
+        "cycles": "cycles",
+    }
+
+    phase: str
+    #: Cycles from its first message ready to its last arrived, summed over iterations.
+    cycles: int
+
+    @classmethod
+    def _from_core(cls: type[_PhaseTimeT], d: dict[str, Any]) -> _PhaseTimeT:
+        """The PhaseTime of the core's result (a dict of its JSON)."""
+        return cls(
+            phase=str(d["phase"]),
+            cycles=int(d["cycles"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_JobResultT = TypeVar("_JobResultT", bound="JobResult")
+
+
+@dataclass(frozen=True, repr=False)
+class JobResult(Summarized):
+    """One job of a workload run. Times in cycles from the start of the run; ``bytes`` is the
+    operation's size as NCCL's tests give it (each rank's buffer); ``algbw`` and ``busbw`` in
+    bytes per cycle, ``busbw_link_fraction`` the bus bandwidth over one link's (a flit per
+    cycle). ``alone_cycles`` and ``slowdown`` are set by ``run_workload(slowdown=True)`` (Python):
+    the job's completion time alone on the same endpoints, and the ratio of the two."""
+
+    UNITS: ClassVar[dict[str, str]] = {
+        "completion_cycles": "cycles",
+        "algbw_bytes_per_cycle": "bytes/cycle",
+        "busbw_bytes_per_cycle": "bytes/cycle",
+        "slowest_rank_cycles": "cycles",
+        "mean_rank_cycles": "cycles",
+        "alone_cycles": "cycles",
+    }
+
+    name: str
+    operation: str
+    algorithm: str
+    ranks: int
+    iterations: int
+    #: The operation's size (bytes per rank buffer, NCCL's "size").
+    bytes: int
+    #: Cycle the job's last message arrived (it starts at cycle 0).
+    completion_cycles: int
+    #: Per iteration, cycles from its first message ready to its last arrived.
+    iteration_cycles: tuple[int, ...]
+    #: Bytes per cycle: ``bytes`` / mean iteration time (NCCL's algbw).
+    algbw_bytes_per_cycle: float
+    #: algbw x the operation's factor (NCCL's busbw).
+    busbw_bytes_per_cycle: float
+    #: busbw as a fraction of one link's bandwidth (one flit per cycle).
+    busbw_link_fraction: float
+    phases: tuple[PhaseTime, ...]
+    #: The rank whose last message arrived last, and when.
+    slowest_rank: int
+    slowest_rank_cycles: int
+    #: Mean over ranks of the cycle each rank's last message arrived.
+    mean_rank_cycles: float
+    messages: int
+    bytes_sent: int
+    #: With ``slowdown``: the job's completion time alone on the same endpoints (None without).
+    alone_cycles: int | None
+    #: With ``slowdown``: ``completion_cycles`` / ``alone_cycles`` (None without).
+    slowdown: float | None
+
+    @classmethod
+    def _from_core(cls: type[_JobResultT], d: dict[str, Any]) -> _JobResultT:
+        """The JobResult of the core's result (a dict of its JSON)."""
+        return cls(
+            name=str(d["name"]),
+            operation=str(d["operation"]),
+            algorithm=str(d["algorithm"]),
+            ranks=int(d["ranks"]),
+            iterations=int(d["iterations"]),
+            bytes=int(d["bytes"]),
+            completion_cycles=int(d["completion_cycles"]),
+            iteration_cycles=tuple(int(x) for x in d["iteration_cycles"]),
+            algbw_bytes_per_cycle=_float(d["algbw_bytes_per_cycle"]),
+            busbw_bytes_per_cycle=_float(d["busbw_bytes_per_cycle"]),
+            busbw_link_fraction=_float(d["busbw_link_fraction"]),
+            phases=tuple(PhaseTime._from_core(x) for x in d["phases"]),
+            slowest_rank=int(d["slowest_rank"]),
+            slowest_rank_cycles=int(d["slowest_rank_cycles"]),
+            mean_rank_cycles=_float(d["mean_rank_cycles"]),
+            messages=int(d["messages"]),
+            bytes_sent=int(d["bytes_sent"]),
+            alone_cycles=None if d["alone_cycles"] is None else int(d["alone_cycles"]),
+            slowdown=None if d["slowdown"] is None else _float(d["slowdown"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_WorkloadResultT = TypeVar("_WorkloadResultT", bound="WorkloadResult")
+
+
+@dataclass(frozen=True, repr=False)
+class WorkloadResult(Summarized):
+    """A workload run to completion: every job's result, and the network's totals (the jobs'
+    packets delivered equal their packets sent unless one was lost or duplicated; background
+    packets delivered before the jobs finished; latencies in cycles, of every packet)."""
+
+    UNITS: ClassVar[dict[str, str]] = {
+        "completion_cycles": "cycles",
+        "avg_latency": "cycles",
+        "p99_latency": "cycles",
+        "avg_hops": "routers traversed",
+        "packet_bytes": "bytes",
+        "wall_seconds": "s",
+    }
+
+    routing: str
+    #: Cycle the last message arrived, plus one.
+    completion_cycles: int
+    jobs: tuple[JobResult, ...]
+    packets: int
+    flits: int
+    #: The jobs' packets and flits the endpoints received: equal to ``packets`` and ``flits``
+    #: unless one was lost or duplicated.
+    delivered_packets: int
+    delivered_flits: int
+    #: Background packets delivered before the jobs finished (the run ends then).
+    background_packets: int
+    avg_latency: float
+    p99_latency: float
+    avg_hops: float
+    packet_bytes: int
+    wall_seconds: float
+
+    @classmethod
+    def _from_core(cls: type[_WorkloadResultT], d: dict[str, Any]) -> _WorkloadResultT:
+        """The WorkloadResult of the core's result (a dict of its JSON)."""
+        return cls(
+            routing=str(d["routing"]),
+            completion_cycles=int(d["completion_cycles"]),
+            jobs=tuple(JobResult._from_core(x) for x in d["jobs"]),
+            packets=int(d["packets"]),
+            flits=int(d["flits"]),
+            delivered_packets=int(d["delivered_packets"]),
+            delivered_flits=int(d["delivered_flits"]),
+            background_packets=int(d["background_packets"]),
+            avg_latency=_float(d["avg_latency"]),
+            p99_latency=_float(d["p99_latency"]),
+            avg_hops=_float(d["avg_hops"]),
+            packet_bytes=int(d["packet_bytes"]),
+            wall_seconds=_float(d["wall_seconds"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)

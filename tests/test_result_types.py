@@ -1,0 +1,89 @@
+"""The simulator's result classes are declared once, in Rust (``topolab_core::result_type!``), and
+python/topolab/_results.py is what scripts/result_types.py writes from that declaration: a field
+added, renamed or documented in Rust fails here until the module is written again. The classes
+then hold what a real run returns, field for field, with the types they declare."""
+
+import dataclasses
+import importlib.util
+import math
+import subprocess
+import sys
+import typing
+from pathlib import Path
+
+import topolab
+from topolab import _core, _results
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location("result_types", ROOT / "scripts" / "result_types.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_module_is_what_the_script_writes_from_the_rust_declarations():
+    script = load_script()
+    assert (ROOT / "python" / "topolab" / "_results.py").read_text() == script.source(), (
+        "python/topolab/_results.py is out of date: run python scripts/result_types.py"
+    )
+    check = subprocess.run([sys.executable, str(ROOT / "scripts" / "result_types.py"), "--check"])
+    assert check.returncode == 0
+
+
+def test_every_declared_type_is_a_class_with_the_declared_fields_in_order():
+    for declared in _core.result_types():
+        cls = getattr(_results, declared["python"] or declared["name"])
+        assert [f.name for f in dataclasses.fields(cls)] == [f["name"] for f in declared["fields"]]
+        assert cls.UNITS == {f["name"]: f["unit"] for f in declared["fields"] if f["unit"]}
+
+
+def _check_types(value, cls):
+    hints = typing.get_type_hints(cls, vars(_results))
+    for f in dataclasses.fields(cls):
+        v = getattr(value, f.name)
+        hint = hints[f.name]
+        if hint is float:
+            assert isinstance(v, float), (cls.__name__, f.name, v)
+        elif hint is int:
+            assert isinstance(v, int) and not isinstance(v, bool), (cls.__name__, f.name, v)
+        elif hint in (str, bool):
+            assert isinstance(v, hint), (cls.__name__, f.name, v)
+        elif typing.get_origin(hint) is tuple:
+            assert isinstance(v, tuple), (cls.__name__, f.name, v)
+
+
+def test_a_run_fills_every_field_with_its_declared_type():
+    net = topolab.build("slimfly:q=5,p=2")
+    r = topolab.simulate(net, "min", "uniform", 0.2, sample_period=300, warmup_periods=1, max_samples=3)
+    assert type(r) is _results.SimResult
+    _check_types(r, _results.SimResult)
+    # the run's own figures, read independently of the class: the dict the core returns
+    raw = _core.simulate(
+        net._net,
+        "min",
+        "uniform",
+        0.2,
+        seed=0,
+        params={"sample_period": 300, "warmup_periods": 1, "max_samples": 3},
+    )
+    assert set(raw) == {f.name for f in dataclasses.fields(r)}
+    assert r.accepted_throughput == raw["accepted_throughput"]
+    low, high = r.accepted_throughput_ci95
+    assert low <= r.accepted_throughput <= high
+    assert r.to_dict()["flit_hops"] == raw["flit_hops"] > 0
+
+
+def test_nested_results_are_classes_and_unmeasured_figures_are_nan():
+    net = topolab.build("slimfly:q=5,p=2")
+    w = topolab.run_workload(net, "allreduce:bytes=64KiB,ranks=8", slowdown=True)
+    _check_types(w, _results.WorkloadResult)
+    job = w.jobs[0]
+    assert type(job) is _results.JobResult and all(type(p) is _results.PhaseTime for p in job.phases)
+    assert job.alone_cycles > 0 and math.isclose(job.slowdown, job.completion_cycles / job.alone_cycles)
+    assert list(w.to_dataframe()["name"]) == [j.name for j in w.jobs]
+    # a run that measures no packet: its latencies are NaN, not None
+    idle = topolab.simulate(net, "min", "uniform", 0.0, sample_period=100, warmup_periods=1, max_samples=2)
+    assert math.isnan(idle.avg_latency) and idle.measured_packets == 0
