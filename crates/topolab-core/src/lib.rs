@@ -3,6 +3,7 @@
 pub mod error;
 pub mod failures;
 pub mod field;
+pub mod floor_grid;
 pub mod io;
 pub mod metrics;
 pub mod network;

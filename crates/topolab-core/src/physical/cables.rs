@@ -7,14 +7,49 @@
 //! length. Cables up to the floor's `max_electric_m` are electric, longer ones optical (Besta &
 //! Hoefler, SC14, §VI-B: intra-rack electric, inter-rack optical; §VI-B3c: shorter than 20 m
 //! electric).
+//!
+//! Cable length (Fujiwara et al., IPDPS 2014, §III-A): a cable inside one cabinet is 2 m; a cable
+//! between cabinets is the floor distance plus 4 m of overhead (2 m at each end). `CableRule` holds
+//! those two numbers so that a cost model can use other values for the same layout.
 
 use super::floor::Floor;
 use super::placement::Placement;
+use crate::floor_grid::CabinetGrid;
 use crate::network::Network;
 use serde::Serialize;
 
 /// The link-class name under which endpoint cables are reported.
 pub const ENDPOINT_CLASS: &str = "endpoint";
+
+/// How long a cable is, given where its ends stand (Fujiwara et al., IPDPS 2014, §III-A).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CableRule {
+    /// Length of any cable whose ends are in the same cabinet (Fujiwara et al., IPDPS 2014: 2 m).
+    pub intra_cabinet: f64,
+    /// Added to the floor distance for a cable between cabinets (Fujiwara et al., IPDPS 2014: 4 m,
+    /// 2 m at each end).
+    pub inter_cabinet_overhead: f64,
+}
+
+impl Default for CableRule {
+    fn default() -> Self {
+        CableRule {
+            intra_cabinet: 2.0,
+            inter_cabinet_overhead: 4.0,
+        }
+    }
+}
+
+impl CableRule {
+    /// Length in metres of a cable between cabinets `a` and `b` of `grid`.
+    pub fn length(&self, grid: &CabinetGrid, a: usize, b: usize) -> f64 {
+        if a == b {
+            self.intra_cabinet
+        } else {
+            grid.distance(a, b) + self.inter_cabinet_overhead
+        }
+    }
+}
 
 /// Length in metres of one cable of each link of `net` (parallel to `net.links()`).
 pub fn link_lengths(net: &Network, placement: &Placement, floor: &Floor) -> Vec<f64> {
@@ -129,4 +164,19 @@ pub fn total(name: &str, classes: &[ClassCables]) -> ClassCables {
         sum.absorb(c);
     }
     sum
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cable_lengths_in_metres() {
+        let g = CabinetGrid::new(256).unwrap();
+        let rule = CableRule::default();
+        let at = |r, k| g.cabinet_at(r, k).unwrap();
+        assert_eq!(rule.length(&g, 7, 7), 2.0);
+        // (0, 0) to (1, 1): one row (2.1 m) and one column (0.6 m) plus 4 m.
+        assert!((rule.length(&g, at(0, 0), at(1, 1)) - 6.7).abs() < 1e-12);
+    }
 }

@@ -12,9 +12,10 @@
 //! y = ⌈c/x⌉ columns); Besta & Hoefler, SC14, §VI-A's "remaining z racks at an arbitrary side" is
 //! the partly filled last row.
 
+use super::cables::CableRule;
 use super::data::{self, check_number, Named};
-use super::grid::{CabinetGrid, CableRule};
 use crate::error::{Result, TopolabError};
+use crate::floor_grid::CabinetGrid;
 use serde::{Deserialize, Serialize};
 
 const BUILTIN_FLOORS: &str = include_str!("../../data/floors.toml");

@@ -29,8 +29,8 @@
 //! e.g. from a file read by `read_placement`).
 
 use super::floor::Floor;
-use super::grid::CabinetGrid;
 use crate::error::{Result, TopolabError};
+use crate::floor_grid::CabinetGrid;
 use crate::network::Network;
 use crate::topology::{FamilyPlacement, ARBITRARY_PLACEMENT};
 use serde::Serialize;

@@ -4,9 +4,9 @@
 //! kept as aliases of one definition. Unknown names and keys are rejected with the valid ones
 //! listed.
 //!
-//! Adding a routing: its file with a `HopRouting`, its type on one line of `rules!` (the
-//! enum the simulator's cycle loop dispatches on) unless an existing type takes the new
-//! name, and one `RoutingEntry` in `ROUTINGS`.
+//! Adding a routing (docs/routing.md, "Adding a routing"): its file with a `HopRouting` and its
+//! `RoutingEntry`, whose definition wraps the rule in `Rule::boxed`; its `pub mod` line in
+//! `routing/mod.rs`; its entry on one line of `ROUTINGS` below.
 
 use super::path::RouteDef;
 use super::rule::{Ports, Reading, RuleRoute, Select, VcSplit};

@@ -741,7 +741,7 @@ pub fn random_graph_members(
 pub const P1_TAG: &str = "p=1 (Besta & Hoefler, SC14, §III)";
 
 #[cfg(test)]
-mod tests {
+mod construction {
     use super::max_min_widths;
 
     /// Every width vector within `budget`, the best by (bottleneck, fewest ports in widths):

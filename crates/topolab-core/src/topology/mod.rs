@@ -89,6 +89,10 @@ pub struct Family {
     pub build: fn(&Params) -> Result<Network>,
     /// A small spec that builds quickly, for examples and smoke tests.
     pub example: &'static str,
+    /// Specs the sizes test builds against `sizes` (tests/topo/topo_sizes.rs), besides
+    /// `example`: uneven shapes, non-default widths and concentrations, the family's variants
+    /// (cabinet parameters, fewer groups or pods, oversubscribed leaves). At least one.
+    pub samples: &'static [&'static str],
     /// The name a report shows ("Slim Fly").
     pub display_name: &'static str,
     /// Sizes and balance from the parameters alone, without building; fails exactly where

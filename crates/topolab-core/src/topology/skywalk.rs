@@ -2,7 +2,7 @@
 //! IPDPS 2014, §II).
 //!
 //! `z` switches in each of `c` cabinets; the cabinets stand on the near-square floor grid of
-//! Fujiwara et al., IPDPS 2014, §III-A (`physical::CabinetGrid`, x = ⌈√c⌉ rows, y = ⌈c/x⌉ columns).
+//! Fujiwara et al., IPDPS 2014, §III-A (`floor_grid::CabinetGrid`, x = ⌈√c⌉ rows, y = ⌈c/x⌉ columns).
 //! Three sub-topologies, each a "Uniform Random" topology built by the algorithm of Fujiwara et
 //! al., IPDPS 2014, §II-C:
 //!   intra    — among the switches of one cabinet, `di` links per switch;
@@ -36,8 +36,8 @@ use super::{
     Sizes, NOT_SIMULATED, SEED_PARAM,
 };
 use crate::error::Result;
+use crate::floor_grid::CabinetGrid;
 use crate::network::{Network, NetworkBuilder};
-use crate::physical::CabinetGrid;
 use crate::rng::{stream, Stream};
 use crate::spec::Params;
 use rand::Rng;
@@ -86,6 +86,10 @@ pub const FAMILY: Family = Family {
     ],
     build,
     example: "skywalk:z=4,c=16,di=3,do=3",
+    samples: &[
+        "skywalk:z=4,c=6,di=3,do=2",
+        "skywalk:z=2,c=9,di=1,do=3,p=2",
+    ],
     display_name: "Skywalk",
     sizes,
     routing: NOT_SIMULATED,
@@ -614,3 +618,8 @@ fn design_space(w: &Window) -> Vec<Candidate> {
     }
     out
 }
+
+// The construction against the paper, in a file of its own: with it this one would pass 800
+// lines.
+#[cfg(test)]
+mod construction;

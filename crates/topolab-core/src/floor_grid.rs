@@ -1,5 +1,6 @@
-//! Cabinets on a machine-room floor grid and the cable-length rule of Fujiwara et al., IPDPS 2014,
-//! §III-A.
+//! Cabinets on a machine-room floor grid (Fujiwara et al., IPDPS 2014, §III-A): the geometry the
+//! layout-aware constructions (`topology::skywalk`, `topology::hyperx`'s HyperX(z, c, d)) build on
+//! and the physical models (`physical::floor`, `physical::placement`) measure, below both.
 //!
 //! Layout (Fujiwara et al., IPDPS 2014, §III-A): `c` cabinets stand in an `x × y` grid with `x =
 //! ⌈√c⌉` cabinet rows and `y = ⌈c/x⌉` cabinet columns. Cabinets of one row stand side by side, so
@@ -8,10 +9,7 @@
 //! (row-major), so only the last row can be partly empty. Cables run rectilinearly ("Manhattan"
 //! cabling, Fujiwara et al., IPDPS 2014, §II-D), so the floor distance between two cabinets is
 //! `|Δrow|·depth + |Δcol|·width`.
-//!
-//! Cable length (Fujiwara et al., IPDPS 2014, §III-A): a cable inside one cabinet is 2 m; a cable
-//! between cabinets is the floor distance plus 4 m of overhead (2 m at each end). `CableRule` holds
-//! those two numbers so that a cost model can use other values for the same layout.
+//! How long a cable between two cabinets is: `physical::CableRule`.
 
 use crate::error::{Result, TopolabError};
 
@@ -142,36 +140,6 @@ fn ceil_sqrt(n: usize) -> usize {
     x
 }
 
-/// How long a cable is, given where its ends stand (Fujiwara et al., IPDPS 2014, §III-A).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CableRule {
-    /// Length of any cable whose ends are in the same cabinet (Fujiwara et al., IPDPS 2014: 2 m).
-    pub intra_cabinet: f64,
-    /// Added to the floor distance for a cable between cabinets (Fujiwara et al., IPDPS 2014: 4 m,
-    /// 2 m at each end).
-    pub inter_cabinet_overhead: f64,
-}
-
-impl Default for CableRule {
-    fn default() -> Self {
-        CableRule {
-            intra_cabinet: 2.0,
-            inter_cabinet_overhead: 4.0,
-        }
-    }
-}
-
-impl CableRule {
-    /// Length in metres of a cable between cabinets `a` and `b` of `grid`.
-    pub fn length(&self, grid: &CabinetGrid, a: usize, b: usize) -> f64 {
-        if a == b {
-            self.intra_cabinet
-        } else {
-            grid.distance(a, b) + self.inter_cabinet_overhead
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -205,17 +173,14 @@ mod tests {
     }
 
     #[test]
-    fn distances_and_cable_lengths_in_metres() {
+    fn distances_in_metres() {
         let g = CabinetGrid::new(256).unwrap();
-        let rule = CableRule::default();
         let at = |r, k| g.cabinet_at(r, k).unwrap();
         assert!((g.distance(at(0, 0), at(0, 1)) - 0.6).abs() < 1e-12);
         assert!((g.distance(at(0, 0), at(1, 0)) - 2.1).abs() < 1e-12);
         assert!((g.distance(at(2, 3), at(5, 1)) - (3.0 * 2.1 + 2.0 * 0.6)).abs() < 1e-12);
         assert!((g.diagonal() - (15.0 * 2.1 + 15.0 * 0.6)).abs() < 1e-12);
         assert!((g.distance(at(0, 0), at(15, 15)) - g.diagonal()).abs() < 1e-12);
-        assert_eq!(rule.length(&g, 7, 7), 2.0);
-        assert!((rule.length(&g, at(0, 0), at(1, 1)) - 6.7).abs() < 1e-12);
         assert!(g.aligned(at(4, 2), at(4, 9)) && g.aligned(at(4, 2), at(0, 2)));
         assert!(!g.aligned(at(4, 2), at(5, 3)) && !g.aligned(7, 7));
         let wide = CabinetGrid::with_cabinet_size(4, 1.0, 3.0).unwrap();

@@ -3,8 +3,8 @@
 //! the paper's numbers (0.6 m × 2.1 m cabinets, 2 m intra-cabinet cables, Manhattan distance + 4 m
 //! between cabinets).
 
-use topolab_core::metrics::distance::diameter;
-use topolab_core::{build_str, Network, TopolabError};
+use crate::metrics::distance::diameter;
+use crate::{build_str, Network, TopolabError};
 
 /// (x, y): x = ⌈√c⌉ cabinet rows, y = ⌈c/x⌉ columns (Fujiwara et al., IPDPS 2014, §III-A).
 fn grid(c: i64) -> (i64, i64) {
@@ -15,7 +15,7 @@ fn grid(c: i64) -> (i64, i64) {
     (x, (c + x - 1) / x)
 }
 
-fn class<'a>(net: &'a Network, l: &topolab_core::Link) -> &'a str {
+fn class<'a>(net: &'a Network, l: &crate::Link) -> &'a str {
     &net.link_classes()[l.class as usize]
 }
 
@@ -280,7 +280,7 @@ fn bad_parameters_are_errors_naming_the_parameter() {
 
 #[test]
 fn registry_example_builds() {
-    let family = topolab_core::find_family("skywalk").unwrap();
+    let family = crate::find_family("skywalk").unwrap();
     let net = build_str(family.example).unwrap();
     check_rules(&net, 4, 16, 3, 3, 1.0);
     assert_eq!(net.spec(), "skywalk:c=16,di=3,do=3,z=4");
