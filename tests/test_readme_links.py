@@ -1,6 +1,8 @@
-"""The README as a newcomer reads it on a clone: every page under docs/ is linked from it, every
-relative link points at a file of the repository (none outside it), and every flag it shows is a
-flag of the command line (tests/test_cli_flags.py checks the flags' meanings)."""
+"""The README as a newcomer reads it on a clone: every page under docs/ is linked from it (the
+family pages, ``docs/families/<family>.md``, through the families' README it links and the
+families' names, so that a new family's page needs no line here), every relative link points at a
+file of the repository (none outside it), and every flag it shows is a flag of the command line
+(tests/test_cli_flags.py checks the flags' meanings)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import argparse
 import pathlib
 import re
 
+import topolab
 from topolab.cli import make_parser
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -15,12 +18,30 @@ README = (ROOT / "README.md").read_text()
 LINKS = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", README)
 
 
+def _titled_families(page: pathlib.Path) -> set[str]:
+    """The families a page's title names: ``# torus, mesh``, ``# kautz, debruijn — ...``,
+    ``# hammingmesh (alias hxmesh) — ...``."""
+    title = page.read_text().splitlines()[0].removeprefix("# ").split(" — ")[0]
+    title = re.sub(r"\(alias [^)]*\)", "", title)
+    return {name.strip().lower() for name in title.split(",")}
+
+
 def test_every_doc_is_linked_from_the_readme():
     linked = {(ROOT / link).resolve() for link in LINKS if not link.startswith(("http://", "https://"))}
+    assert (ROOT / "docs" / "families" / "README.md").resolve() in linked
+    names = {f.name for f in topolab.families()}
+    pages = {
+        p: _titled_families(p) for p in (ROOT / "docs" / "families").glob("*.md") if p.name != "README.md"
+    }
+    family_pages = {p.resolve() for p, titled in pages.items() if titled & names}
     docs = sorted(ROOT.glob("docs/**/*.md"))
     assert len(docs) >= 20
-    missing = [str(d.relative_to(ROOT)) for d in docs if d.resolve() not in linked]
-    assert not missing, f"not linked from README.md: {missing}"
+    missing = [str(d.relative_to(ROOT)) for d in docs if d.resolve() not in linked | family_pages]
+    assert not missing, f"not linked from README.md, nor a family's page: {missing}"
+    documented = set().union(*pages.values())
+    assert names <= documented, (
+        f"families no docs/families page names in its title: {sorted(names - documented)}"
+    )
 
 
 def test_every_relative_link_is_a_file_of_the_repository():

@@ -105,6 +105,10 @@ pub const FAMILY: Family = Family {
         "hammingmesh:a=2,x=12,y=5,radix=8,taper=3",
         "hammingmesh:a=1,b=1,x=2,y=2",
         "hammingmesh:a=2,x=1,y=1",
+        // odd leaf down-ports (radix 6, taper 1: 3 down, 3 up): a board's two edge ports on two
+        // leaves
+        "hammingmesh:a=2,b=2,x=3,y=4,radix=6,p=1",
+        "hammingmesh:a=1,b=1,x=3,y=5,radix=6",
     ],
     display_name: "HammingMesh",
     sizes,
@@ -329,16 +333,19 @@ fn build_tree(
         };
         b.set_label(first + i as usize, &label(level, index as i64));
     }
+    // Edge port q is on leaf q / down, so that no leaf has more than `down` edge ports: with an
+    // odd `down` a board's two edge ports can fall on two leaves.
     let mut port = 0;
     while port < tree.ports {
-        let (k, leaf) = (port / 2, first + (port / tree.down) as usize);
+        let k = port / 2;
         let (west, east) = (edge(k, 0), edge(k, 1));
-        if west == east {
+        let leaf = |q: u32| first + (q / tree.down) as usize;
+        if west == east && leaf(port) == leaf(port + 1) {
             // a one-wide board: both edge ports of the accelerator on this leaf
-            b.add_link(west, leaf, 2, classes.0);
+            b.add_link(west, leaf(port), 2, classes.0);
         } else {
-            b.add_link(west, leaf, 1, classes.0);
-            b.add_link(east, leaf, 1, classes.0);
+            b.add_link(west, leaf(port), 1, classes.0);
+            b.add_link(east, leaf(port + 1), 1, classes.0);
         }
         port += 2;
     }
