@@ -29,7 +29,7 @@ def test_curves_equal_direct_sweeps_and_resume(tmp_path, monkeypatch):
     got = run_curves("test", CURVES, TABLE, 0.05, Execution(results=store))
     for curve, m in zip(CURVES, got):
         direct = topolab.sweep_load(
-            curve.network, curve.routing, curve.traffic, tolerance=0.05, seed=1, **sim_params(TABLE)
+            curve.network, curve.routing, curve.traffic, load_resolution=0.05, seed=1, **sim_params(TABLE)
         )
         assert m["curve"] == curve
         assert m["saturation_load"] == direct.attrs["saturation_load"]
