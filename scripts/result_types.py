@@ -25,9 +25,13 @@ TARGET = PACKAGE / "_results.py"
 def load_core() -> Any:
     """The built extension, loaded by itself: importing the package would import the module
     this script writes, which may be missing or out of date."""
-    found = sorted(PACKAGE.glob("_core*.so")) + sorted(PACKAGE.glob("_core*.pyd"))
+    # the source tree's (maturin develop, pip install -e) first, then an installed package's
+    folders = [PACKAGE] + [Path(p) / "topolab" for p in sys.path if p]
+    found = [f for d in folders for pattern in ("_core*.so", "_core*.pyd") for f in sorted(d.glob(pattern))]
     if not found:
-        raise SystemExit(f"result_types.py: no built extension in {PACKAGE} (run make install)")
+        raise SystemExit(
+            f"result_types.py: no built extension in {PACKAGE} or on sys.path (run make install)"
+        )
     loader = importlib.machinery.ExtensionFileLoader("topolab._core", str(found[0]))
     spec = importlib.util.spec_from_loader("topolab._core", loader)
     assert spec is not None
