@@ -34,11 +34,12 @@ offered load a network carries under a routing and a traffic pattern, found in a
    - estimates creeping down (each overloaded run's estimate a little below its load) are
      bisected instead of followed: following them, the default question's DLN under
      ``randperm`` (97% of the offered load delivered) took nine saturated runs from 0.51 down
-     to 0.38. Before any load was carried the next run is at ``CREEPING_RESTART`` (saturation.rs) = 0.9 of
-     the new estimate instead: the default question's five such searches (HammingMesh and
-     BDF under ``randperm``, the mesh and the Dragonfly under uniform traffic, the Dragonfly
-     under its worst case) saturated at 0.91-0.99 of that estimate, where the middle of [0,
-     saturated load] was 0.52-0.61 of it and climbing back cost 3-5 runs;
+     to 0.38. Before any load was carried the next run is at ``CREEPING_RESTART`` = 0.9
+     (saturation.rs) of the new estimate instead: the default question's five such searches
+     (HammingMesh and BDF under ``randperm``, the mesh and the Dragonfly under uniform
+     traffic, the Dragonfly under its worst case) saturated at 0.91-0.99 of that estimate,
+     where the middle of [0, saturated load] was 0.52-0.61 of it and climbing back cost 3-5
+     runs;
    - a network whose throughput collapses past saturation delivers less than it carried, so
      every estimate from a far overloaded run undershoots: bisecting down from such a run
      cost the default question's 7x9x9x9 mesh under tornado traffic 11 runs, four of them
