@@ -1,4 +1,4 @@
-"""Writes python/topolab/_results.py, the Python classes of the simulator's results, from their one
+"""Writes python/topolab/_results.py, the Python classes of topolab's results, from their one
 declaration in Rust (``topolab_core::result_type!``, read through ``topolab._core.result_types()``):
 fields, types, doc comments and units.
 
@@ -40,8 +40,8 @@ def load_core() -> Any:
     return module
 
 
-HEADER = '''"""The simulator's result classes, written by scripts/result_types.py from their declarations in
-Rust (``topolab_core::result_type!`` in crates/topolab-sim): do not edit, run the script."""
+HEADER = '''"""topolab's result classes, written by scripts/result_types.py from their declarations in Rust
+(``topolab_core::result_type!``): do not edit, run the script."""
 
 from __future__ import annotations
 
@@ -85,6 +85,10 @@ def annotation(rust_type: str, python_names: dict[str, str]) -> tuple[str, str]:
         return SCALARS[t]
     if t == "Option<[f64;2]>":
         return "tuple[float, float] | None", "_interval({})"
+    if t.startswith("(") and t.endswith(")"):
+        parts = [annotation(part, python_names) for part in t[1:-1].split(",")]
+        items = ", ".join(conv.format(f"{{0}}[{i}]") for i, (_, conv) in enumerate(parts))
+        return f"tuple[{', '.join(ann for ann, _ in parts)}]", f"({items})"
     inner = re.fullmatch(r"Option<(.+)>", t)
     if inner:
         ann, conv = annotation(inner.group(1), python_names)

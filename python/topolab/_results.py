@@ -1,5 +1,5 @@
-"""The simulator's result classes, written by scripts/result_types.py from their declarations in
-Rust (``topolab_core::result_type!`` in crates/topolab-sim): do not edit, run the script."""
+"""topolab's result classes, written by scripts/result_types.py from their declarations in Rust
+(``topolab_core::result_type!``): do not edit, run the script."""
 
 from __future__ import annotations
 
@@ -20,7 +20,15 @@ def _interval(value: Any) -> tuple[float, float] | None:
     return None if value is None else (_float(value[0]), _float(value[1]))
 
 
-__all__ = ["SimResult", "SweepResult", "ExchangeResult", "PhaseTime", "JobResult", "WorkloadResult"]
+__all__ = [
+    "SimResult",
+    "SweepResult",
+    "ExchangeResult",
+    "PhaseTime",
+    "JobResult",
+    "WorkloadResult",
+    "DeadlockReport",
+]
 
 
 _SimResultT = TypeVar("_SimResultT", bound="SimResult")
@@ -420,6 +428,49 @@ class WorkloadResult(Summarized):
             avg_hops=_float(d["avg_hops"]),
             packet_bytes=int(d["packet_bytes"]),
             wall_seconds=_float(d["wall_seconds"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_DeadlockReportT = TypeVar("_DeadlockReportT", bound="DeadlockReport")
+
+
+@dataclass(frozen=True, repr=False)
+class DeadlockReport(Summarized):
+    """The deadlock check of a routing: its channel dependency graph (the routing is
+    deadlock-free when the graph has no cycle, Dally & Seitz) and, when it has one, a cycle."""
+
+    routing: str
+    #: Channels (directed link x VC) and dependencies between them.
+    num_channels: int
+    num_dependencies: int
+    #: Paths enumerated over every pair of routers with endpoints.
+    num_paths: int
+    #: Highest VC used on any hop, plus one.
+    vcs_used: int
+    #: Largest hop count of any path.
+    max_hops: int
+    acyclic: bool
+    #: A cycle c0 -> c1 -> ... -> c0 of channels (from router, to router, VC) when not
+    #: acyclic (the last depends on the first).
+    cycle: tuple[tuple[int, int, int], ...] | None
+
+    @classmethod
+    def _from_core(cls: type[_DeadlockReportT], d: dict[str, Any]) -> _DeadlockReportT:
+        """The DeadlockReport of the core's result (a dict of its JSON)."""
+        return cls(
+            routing=str(d["routing"]),
+            num_channels=int(d["num_channels"]),
+            num_dependencies=int(d["num_dependencies"]),
+            num_paths=int(d["num_paths"]),
+            vcs_used=int(d["vcs_used"]),
+            max_hops=int(d["max_hops"]),
+            acyclic=bool(d["acyclic"]),
+            cycle=None
+            if d["cycle"] is None
+            else tuple((int(x[0]), int(x[1]), int(x[2])) for x in d["cycle"]),
         )
 
     def to_dict(self) -> dict[str, Any]:

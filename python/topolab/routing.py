@@ -10,26 +10,11 @@ from dataclasses import asdict, dataclass
 from typing import Any, Optional, Sequence
 
 from topolab import _core
+from topolab._results import DeadlockReport
 from topolab.display import Summarized
 from topolab.families import Param
 from topolab.network import Network
 from topolab.progress import Progress, legacy_keyword
-
-
-@dataclass(repr=False)
-class DeadlockReport(Summarized):
-    routing: str
-    num_channels: int
-    num_dependencies: int
-    num_paths: int
-    vcs_used: int
-    max_hops: int
-    acyclic: bool
-    # [(from router, to router, vc), ...]; the last channel depends on the first.
-    cycle: Optional[list[tuple[int, int, int]]]
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass(repr=False)
@@ -76,10 +61,7 @@ def check(
 
 def deadlock_report(d: dict[str, Any]) -> DeadlockReport:
     """A DeadlockReport from the core's JSON object (CdgReport)."""
-    cycle = d.pop("cycle")
-    if cycle is not None:
-        cycle = [(c["from"], c["to"], c["vc"]) for c in cycle]
-    return DeadlockReport(cycle=cycle, **d)
+    return DeadlockReport._from_core(d)
 
 
 def channel_load(

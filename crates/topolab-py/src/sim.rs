@@ -427,8 +427,8 @@ fn check_sim_params(params: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
     config_from(params, None).map(|_| ())
 }
 
-/// The simulator's result types as `topolab_core::result_type!` declares them, each after the
-/// types its fields hold (scripts/result_types.py writes python/topolab/_results.py from them).
+/// The result types as `topolab_core::result_type!` declares them, each after the types its
+/// fields hold (scripts/result_types.py writes python/topolab/_results.py from them).
 #[pyfunction]
 fn result_types(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     use topolab_sim::{
@@ -443,6 +443,7 @@ fn result_types(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
             PhaseTime::RESULT_TYPE,
             JobResult::RESULT_TYPE,
             WorkloadResult::RESULT_TYPE,
+            topolab_core::routing::cdg::CdgReport::RESULT_TYPE,
         ],
     )
 }

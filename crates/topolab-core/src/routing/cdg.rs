@@ -37,18 +37,26 @@ pub struct Cdg {
     pub num_paths: u64,
 }
 
-/// Result of the deadlock check.
-#[derive(Debug, Clone, Serialize)]
-pub struct CdgReport {
-    pub routing: String,
-    pub num_channels: u64,
-    pub num_dependencies: u64,
-    pub num_paths: u64,
-    pub vcs_used: u32,
-    pub max_hops: u32,
-    pub acyclic: bool,
-    /// A cycle of channels c0 -> c1 -> ... -> c0 when not acyclic (the last depends on the first).
-    pub cycle: Option<Vec<Channel>>,
+crate::result_type! {
+    /// The deadlock check of a routing: its channel dependency graph (the routing is
+    /// deadlock-free when the graph has no cycle, Dally & Seitz) and, when it has one, a cycle.
+    #[python = "DeadlockReport"]
+    pub struct CdgReport {
+        pub routing: String,
+        /// Channels (directed link x VC) and dependencies between them.
+        pub num_channels: u64,
+        pub num_dependencies: u64,
+        /// Paths enumerated over every pair of routers with endpoints.
+        pub num_paths: u64,
+        /// Highest VC used on any hop, plus one.
+        pub vcs_used: u32,
+        /// Largest hop count of any path.
+        pub max_hops: u32,
+        pub acyclic: bool,
+        /// A cycle c0 -> c1 -> ... -> c0 of channels (from router, to router, VC) when not
+        /// acyclic (the last depends on the first).
+        pub cycle: Option<Vec<(u32, u32, u32)>>,
+    }
 }
 
 impl Cdg {
@@ -189,9 +197,14 @@ impl Cdg {
     }
 
     pub fn report(&self, routing: &str) -> CdgReport {
-        let cycle = self
-            .find_cycle()
-            .map(|c| c.into_iter().map(|id| self.channel(id)).collect());
+        let cycle = self.find_cycle().map(|c| {
+            c.into_iter()
+                .map(|id| {
+                    let ch = self.channel(id);
+                    (ch.from, ch.to, ch.vc)
+                })
+                .collect()
+        });
         CdgReport {
             routing: routing.to_string(),
             num_channels: self.num_channels() as u64,
