@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from topolab import _core
 from topolab._args import U32_MAX, bad, float_arg, int_arg, path_arg, renamed_keyword, text_arg
-from topolab._results import ExchangeResult, SimResult, SweepResult
+from topolab._results import ExchangeResult, SimResult, SweepResult, _float, _interval
 from topolab.defaults import DEFAULT_SEED
 from topolab.display import Summarized
 from topolab.families import Param
@@ -32,11 +32,6 @@ CYCLE_STAGES = ("simulating", "draining", "emptying")
 
 if TYPE_CHECKING:
     import pandas as pd
-
-
-def _num(value: Any) -> float:
-    """NaN for results that could not be measured (the core sends None)."""
-    return math.nan if value is None else float(value)
 
 
 def half_width(interval: Any) -> float | None:
@@ -411,7 +406,6 @@ def timeline(
     warn_if_not_deadlock_free(routing)
     with Progress("timeline", unit="cycle", enabled=progress, unit_stages=("timeline",)) as bar:
         d = _core.sim_timeline(*args, seed=seed, params=router_params, progress=bar.callback)
-    pair = lambda v: None if v is None else (_num(v[0]), _num(v[1]))  # noqa: E731
     dropped = d["dropped"]
     return Timeline(
         routing=d["routing"],
@@ -427,19 +421,19 @@ def timeline(
         senders=d["senders"],
         windows=pd.DataFrame(
             [
-                {k: _num(v) if isinstance(v, float) or v is None else v for k, v in w.items()}
+                {k: _float(v) if isinstance(v, float) or v is None else v for k, v in w.items()}
                 for w in d["windows"]
             ],
             columns=TIMELINE_COLUMNS,
         ),
-        accepted_before=_num(d["accepted_before"]),
-        accepted_before_ci95=pair(d["accepted_before_interval"]),
-        latency_before=_num(d["latency_before"]),
-        latency_before_ci95=pair(d["latency_before_interval"]),
-        accepted_after=None if d["accepted_after"] is None else _num(d["accepted_after"]),
-        accepted_after_ci95=pair(d["accepted_after_interval"]),
-        latency_after=None if d["latency_after"] is None else _num(d["latency_after"]),
-        latency_after_ci95=pair(d["latency_after_interval"]),
+        accepted_before=_float(d["accepted_before"]),
+        accepted_before_ci95=_interval(d["accepted_before_interval"]),
+        latency_before=_float(d["latency_before"]),
+        latency_before_ci95=_interval(d["latency_before_interval"]),
+        accepted_after=None if d["accepted_after"] is None else _float(d["accepted_after"]),
+        accepted_after_ci95=_interval(d["accepted_after_interval"]),
+        latency_after=None if d["latency_after"] is None else _float(d["latency_after"]),
+        latency_after_ci95=_interval(d["latency_after_interval"]),
         recovery_cycles=d["recovery_cycles"],
         created_flits=d["created_flits"],
         delivered_flits=d["delivered_flits"],

@@ -107,7 +107,7 @@ impl Search {
     }
 
     /// The first load to run from `start` (the static bound; None or not finite: full load).
-    pub fn first_load(&self, start: Option<f64>) -> f64 {
+    fn first_load(&self, start: Option<f64>) -> f64 {
         let load = match start {
             Some(s) if s.is_finite() => s.max(self.tolerance).min(1.0),
             _ => 1.0,
@@ -116,12 +116,12 @@ impl Search {
     }
 
     /// `load` rounded as the search runs loads.
-    pub fn round(&self, load: f64) -> f64 {
+    fn round(&self, load: f64) -> f64 {
         round_decimals(load, self.decimals)
     }
 
     /// The verdict of an earlier run at `load`, if any.
-    pub fn known(&self, load: f64) -> Option<Verdict> {
+    fn known(&self, load: f64) -> Option<Verdict> {
         self.runs.iter().find(|r| r.0 == load).map(|r| r.1)
     }
 
@@ -213,26 +213,6 @@ impl Search {
             first
         }
     }
-
-    /// Every run: load and verdict, by increasing load.
-    pub fn runs(&self) -> Vec<(f64, Verdict)> {
-        let mut runs = self.runs.clone();
-        runs.sort_by(|a, b| a.0.total_cmp(&b.0));
-        runs
-    }
-}
-
-/// Runs the search from `start` with `run` (called once per distinct load) and returns the
-/// search with its runs.
-pub fn search(
-    start: Option<f64>,
-    tolerance: f64,
-    shortfall: f64,
-    run: &mut dyn FnMut(f64) -> Result<Verdict>,
-) -> Result<Search> {
-    let mut s = Search::new(tolerance, shortfall)?;
-    s.run_from(start, run)?;
-    Ok(s)
 }
 
 impl Search {
@@ -282,6 +262,17 @@ fn round_decimals(x: f64, decimals: usize) -> f64 {
 mod tests {
     use super::*;
 
+    fn search(
+        start: Option<f64>,
+        tolerance: f64,
+        shortfall: f64,
+        run: &mut dyn FnMut(f64) -> Result<Verdict>,
+    ) -> Result<Search> {
+        let mut s = Search::new(tolerance, shortfall)?;
+        s.run_from(start, run)?;
+        Ok(s)
+    }
+
     /// A network that carries every load up to `sat` and delivers `after(load)` above it.
     fn stand_in(sat: f64, after: impl Fn(f64) -> f64) -> impl FnMut(f64) -> Result<Verdict> {
         move |load| {
@@ -311,7 +302,8 @@ mod tests {
                     "{sat} {start:?}: {lo} {hi}"
                 );
                 // no load is run twice
-                let loads: Vec<f64> = s.runs().iter().map(|r| r.0).collect();
+                let mut loads: Vec<f64> = s.runs.iter().map(|r| r.0).collect();
+                loads.sort_by(f64::total_cmp);
                 let mut distinct = loads.clone();
                 distinct.dedup();
                 assert_eq!(loads, distinct);
@@ -330,7 +322,7 @@ mod tests {
             lo <= 0.500_03 && 0.500_03 < hi && hi - lo <= 1e-5 + 1e-9,
             "{lo} {hi}"
         );
-        assert!(s.runs().len() < 40);
+        assert!(s.runs.len() < 40);
     }
 
     #[test]
