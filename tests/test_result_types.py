@@ -5,14 +5,16 @@ then hold what a real run returns, field for field, with the types they declare.
 
 import dataclasses
 import importlib.util
+import json
 import math
 import subprocess
 import sys
+import types
 import typing
 from pathlib import Path
 
 import topolab
-from topolab import _core, _results
+from topolab import _core, _results, routing
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,19 +42,37 @@ def test_every_declared_type_is_a_class_with_the_declared_fields_in_order():
         assert cls.UNITS == {f["name"]: f["unit"] for f in declared["fields"] if f["unit"]}
 
 
+def _check_value(v, hint, where):
+    """``v`` is of the annotation ``hint``: scalars by their class (an int is no bool), tuples
+    element by element, optional values when not None, nested results field by field."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if hint is float:
+        assert isinstance(v, float), (where, v)
+    elif hint is int:
+        assert isinstance(v, int) and not isinstance(v, bool), (where, v)
+    elif hint in (str, bool):
+        assert isinstance(v, hint), (where, v)
+    elif origin in (typing.Union, getattr(types, "UnionType", typing.Union)):
+        if v is not None or type(None) not in args:
+            (inner,) = [a for a in args if a is not type(None)]
+            _check_value(v, inner, where)
+    elif origin is tuple:
+        assert isinstance(v, tuple), (where, v)
+        items = args[:1] * len(v) if len(args) == 2 and args[1] is Ellipsis else args
+        assert len(items) == len(v), (where, v)
+        for i, (item, item_hint) in enumerate(zip(v, items)):
+            _check_value(item, item_hint, f"{where}[{i}]")
+    elif dataclasses.is_dataclass(hint):
+        assert isinstance(v, hint), (where, v)
+        _check_types(v, hint)
+    else:
+        raise AssertionError(f"{where}: no check for the annotation {hint}")
+
+
 def _check_types(value, cls):
     hints = typing.get_type_hints(cls, vars(_results))
     for f in dataclasses.fields(cls):
-        v = getattr(value, f.name)
-        hint = hints[f.name]
-        if hint is float:
-            assert isinstance(v, float), (cls.__name__, f.name, v)
-        elif hint is int:
-            assert isinstance(v, int) and not isinstance(v, bool), (cls.__name__, f.name, v)
-        elif hint in (str, bool):
-            assert isinstance(v, hint), (cls.__name__, f.name, v)
-        elif typing.get_origin(hint) is tuple:
-            assert isinstance(v, tuple), (cls.__name__, f.name, v)
+        _check_value(getattr(value, f.name), hints[f.name], f"{cls.__name__}.{f.name}")
 
 
 def test_a_run_fills_every_field_with_its_declared_type():
@@ -87,3 +107,18 @@ def test_nested_results_are_classes_and_unmeasured_figures_are_nan():
     # a run that measures no packet: its latencies are NaN, not None
     idle = topolab.simulate(net, "min", "uniform", 0.0, sample_period=100, warmup_periods=1, max_samples=2)
     assert math.isnan(idle.avg_latency) and idle.measured_packets == 0
+
+
+def test_a_channel_load_fills_every_field_with_its_declared_type():
+    net = topolab.build("slimfly:q=5,p=2")
+    load = routing.channel_load(net, "min", traffic="worst")
+    assert type(load) is _results.ChannelLoad is routing.ChannelLoad
+    _check_types(load, _results.ChannelLoad)
+    raw = json.loads(_core.routing_load(net._net, "min", None, None, "worst"))
+    assert list(raw) == [f.name for f in dataclasses.fields(load)]
+    assert load.loads == tuple(raw["loads"]) and len(load.loads) == 2 * net.num_links
+    # the summary figures agree with the per-arc loads they summarize
+    assert load.max_load == max(load.loads) > 0
+    assert load.throughput_bound == 1 / load.max_load
+    src, dst = load.max_link
+    assert dst in net.neighbors(src)

@@ -28,6 +28,7 @@ __all__ = [
     "JobResult",
     "WorkloadResult",
     "DeadlockReport",
+    "ChannelLoad",
 ]
 
 
@@ -471,6 +472,48 @@ class DeadlockReport(Summarized):
             cycle=None
             if d["cycle"] is None
             else tuple((int(x[0]), int(x[1]), int(x[2])) for x in d["cycle"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_ChannelLoadT = TypeVar("_ChannelLoadT", bound="ChannelLoad")
+
+
+@dataclass(frozen=True, repr=False)
+class ChannelLoad(Summarized):
+    """The channel load of a routing under a traffic: the expected load of every directed
+    link when every endpoint injects at rate 1, and the throughput bound it implies."""
+
+    UNITS: ClassVar[dict[str, str]] = {
+        "max_load": "endpoint injection bandwidths per link (width 1)",
+        "throughput_bound": "flits/endpoint/cycle",
+        "loads": "endpoint injection bandwidths per link (width 1)",
+    }
+
+    routing: str
+    #: The load of the most loaded directed link.
+    max_load: float
+    #: The most loaded directed link (from router, to router).
+    max_link: tuple[int, int]
+    #: 1 / max_load: the accepted injection rate per endpoint the routing cannot exceed
+    #: (infinite when no link carries load; Python reads it as NaN, JSON having no infinity).
+    throughput_bound: float
+    #: Load per arc (CSR order of the network's adjacency) in links' worth: its busiest
+    #: port's when the routing takes one port of a link (``Ports::Destination``,
+    #: ``Ports::First``), else divided by the link's width.
+    loads: tuple[float, ...]
+
+    @classmethod
+    def _from_core(cls: type[_ChannelLoadT], d: dict[str, Any]) -> _ChannelLoadT:
+        """The ChannelLoad of the core's result (a dict of its JSON)."""
+        return cls(
+            routing=str(d["routing"]),
+            max_load=_float(d["max_load"]),
+            max_link=(int(d["max_link"][0]), int(d["max_link"][1])),
+            throughput_bound=_float(d["throughput_bound"]),
+            loads=tuple(_float(x) for x in d["loads"]),
         )
 
     def to_dict(self) -> dict[str, Any]:

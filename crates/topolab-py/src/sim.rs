@@ -444,6 +444,7 @@ fn result_types(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
             JobResult::RESULT_TYPE,
             WorkloadResult::RESULT_TYPE,
             topolab_core::routing::cdg::CdgReport::RESULT_TYPE,
+            topolab_core::routing::load::ChannelLoad::RESULT_TYPE,
         ],
     )
 }
