@@ -36,10 +36,19 @@ def test_the_module_is_what_the_script_writes_from_the_rust_declarations():
 
 
 def test_every_declared_type_is_a_class_with_the_declared_fields_in_order():
-    for declared in _core.result_types():
+    types = {t["name"]: t for t in _core.result_types()}
+
+    def held(t):
+        # a flattened field (serde's flatten) stands for its type's fields
+        for f in t["fields"]:
+            yield from held(types[f["rust_type"]]) if f["serde"] == "flatten" else [f]
+
+    for declared in types.values():
         cls = getattr(_results, declared["python"] or declared["name"])
-        assert [f.name for f in dataclasses.fields(cls)] == [f["name"] for f in declared["fields"]]
-        assert cls.UNITS == {f["name"]: f["unit"] for f in declared["fields"] if f["unit"]}
+        assert [f.name for f in dataclasses.fields(cls)] == [f["name"] for f in held(declared)]
+        assert cls.UNITS == {f["name"]: f["unit"] for f in held(declared) if f["unit"]}
+    flattened = [f for f in types["Analysis"]["fields"] if f["serde"] == "flatten"]
+    assert [f["rust_type"] for f in flattened] == ["Distances"]
 
 
 def _check_value(v, hint, where):
@@ -122,3 +131,31 @@ def test_a_channel_load_fills_every_field_with_its_declared_type():
     assert load.throughput_bound == 1 / load.max_load
     src, dst = load.max_link
     assert dst in net.neighbors(src)
+
+
+def test_an_analysis_fills_every_field_with_its_declared_type():
+    net = topolab.build("slimfly:q=5")
+    everything = {"paths": True, "resilience": True, "bisection": True, "spectrum": True, "seed": 3}
+    a = topolab.analyze(net, **everything)
+    assert type(a) is topolab.Analysis and isinstance(a, _results.Analysis)
+    sections = (a.paths, a.resilience, a.bisection, a.spectrum)
+    assert [type(s) for s in sections] == [
+        _results.PathDiversity,
+        _results.Resilience,
+        _results.Bisection,
+        _results.Spectrum,
+    ]
+    _check_types(a, _results.Analysis)
+    # the core's JSON is flat (the distances flattened into it) and holds every field
+    raw = json.loads(_core.analyze(net._net, **everything))
+    assert list(raw) == [f.name for f in dataclasses.fields(a)]
+    # Slim Fly q=5 is the Hoffman-Singleton graph: 50 routers of degree 7 at diameter 2, a
+    # Moore graph (1 + 7 + 7 * 6 = 50)
+    assert (a.routers, a.network_radix, a.diameter) == (50, 7, 2)
+    assert a.moore_bound == 1 + 7 + 7 * 6 and a.moore_fraction == 1.0
+    assert a.histogram == (0, 50 * 7, 50 * 42) and a.eccentricities == (2,) * 50
+    # the methods of nested sections come with them (topolab/_result_methods.py)
+    t = a.resilience.disconnect
+    assert t.interval == (t.ci_low, t.ci_high) and t.ci_low <= t.mean <= t.ci_high
+    assert a.to_dict()["bisection_links"] == a.bisection.links_cut >= a.bisection.lower_bound
+    assert a.to_dict()["histogram"] == list(a.histogram)

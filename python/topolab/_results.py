@@ -7,6 +7,13 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, TypeVar
 
+from topolab._result_methods import (
+    BisectionMethods,
+    PathDiversityMethods,
+    ResilienceMethods,
+    SpectrumMethods,
+    ThresholdMethods,
+)
 from topolab.display import Summarized
 
 
@@ -29,6 +36,13 @@ __all__ = [
     "WorkloadResult",
     "DeadlockReport",
     "ChannelLoad",
+    "Distances",
+    "PathDiversity",
+    "Threshold",
+    "Resilience",
+    "Bisection",
+    "Spectrum",
+    "Analysis",
 ]
 
 
@@ -514,6 +528,397 @@ class ChannelLoad(Summarized):
             max_link=(int(d["max_link"][0]), int(d["max_link"][1])),
             throughput_bound=_float(d["throughput_bound"]),
             loads=tuple(_float(x) for x in d["loads"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_DistancesT = TypeVar("_DistancesT", bound="Distances")
+
+
+@dataclass(frozen=True, repr=False)
+class Distances(Summarized):
+    """Distances between routers, exact. Everything that is not defined for the network (e.g. the
+    diameter of a disconnected one) is None, never infinite."""
+
+    UNITS: ClassVar[dict[str, str]] = {
+        "diameter": "router-to-router hops",
+        "radius": "hops",
+        "aspl": "hops",
+        "endpoint_aspl": "hops",
+        "endpoint_diameter": "hops",
+    }
+
+    #: Every router reaches every other (for a directed network: strongly connected).
+    connected: bool
+    #: Connected components; for a directed network the weakly connected ones (link direction
+    #: ignored), see ``strong_components``.
+    components: int
+    #: Strongly connected components (directed networks only).
+    strong_components: int | None
+    #: Largest router-to-router distance; None when not connected.
+    diameter: int | None
+    #: Smallest eccentricity; None when not connected.
+    radius: int | None
+    #: Mean distance over the ordered pairs of distinct routers; None when not connected or
+    #: with fewer than 2 routers.
+    aspl: float | None
+    #: Mean router-to-router hops over the ordered pairs of distinct endpoints, a pair on one
+    #: router counting 0 (Besta & Hoefler, SC14, Fig. 1); None when some endpoint cannot reach
+    #: another or the network has fewer than 2 endpoints.
+    endpoint_aspl: float | None
+    #: Largest distance between two routers that carry endpoints (the diameter of indirect
+    #: networks); None when some endpoint cannot reach another or there are no endpoints.
+    endpoint_diameter: int | None
+    #: ``histogram[d]``: ordered pairs of distinct routers at distance d (index 0 is 0);
+    #: over the reachable pairs only.
+    histogram: tuple[int, ...]
+    #: Ordered pairs (s, t), s ≠ t, where s does not reach t.
+    unreachable_pairs: int
+    #: Per router: the largest distance to any other router (out-distance when directed);
+    #: None when not connected.
+    eccentricities: tuple[int, ...] | None
+
+    @classmethod
+    def _from_core(cls: type[_DistancesT], d: dict[str, Any]) -> _DistancesT:
+        """The Distances of the core's result (a dict of its JSON)."""
+        return cls(
+            connected=bool(d["connected"]),
+            components=int(d["components"]),
+            strong_components=None if d["strong_components"] is None else int(d["strong_components"]),
+            diameter=None if d["diameter"] is None else int(d["diameter"]),
+            radius=None if d["radius"] is None else int(d["radius"]),
+            aspl=None if d["aspl"] is None else _float(d["aspl"]),
+            endpoint_aspl=None if d["endpoint_aspl"] is None else _float(d["endpoint_aspl"]),
+            endpoint_diameter=None if d["endpoint_diameter"] is None else int(d["endpoint_diameter"]),
+            histogram=tuple(int(x) for x in d["histogram"]),
+            unreachable_pairs=int(d["unreachable_pairs"]),
+            eccentricities=None
+            if d["eccentricities"] is None
+            else tuple(int(x) for x in d["eccentricities"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_PathDiversityT = TypeVar("_PathDiversityT", bound="PathDiversity")
+
+
+@dataclass(frozen=True, repr=False)
+class PathDiversity(PathDiversityMethods, Summarized):
+    """Shortest-path counts σ over ordered pairs of distinct routers at distance >= 2
+    (Kathareios et al., SC15, §2.3.3)."""
+
+    #: Ordered pairs counted (distinct, reachable, not adjacent).
+    pairs: int
+    #: Mean σ over those pairs; None when there are none (e.g. a complete graph).
+    mean: float | None
+    #: Largest σ; None when there are no pairs.
+    max: int | None
+    #: Pairs with more than one shortest path.
+    multipath_pairs: int
+    #: Some count reached u64::MAX (then mean and max are lower bounds).
+    saturated: bool
+
+    @classmethod
+    def _from_core(cls: type[_PathDiversityT], d: dict[str, Any]) -> _PathDiversityT:
+        """The PathDiversity of the core's result (a dict of its JSON)."""
+        return cls(
+            pairs=int(d["pairs"]),
+            mean=None if d["mean"] is None else _float(d["mean"]),
+            max=None if d["max"] is None else int(d["max"]),
+            multipath_pairs=int(d["multipath_pairs"]),
+            saturated=bool(d["saturated"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_ThresholdT = TypeVar("_ThresholdT", bound="Threshold")
+
+
+@dataclass(frozen=True, repr=False)
+class Threshold(ThresholdMethods, Summarized):
+    """One criterion's threshold over the samples: the mean over samples of the largest
+    fraction of removed cables at which the criterion holds, with its 95 % confidence
+    interval; ``survival[k]`` is the share of samples meeting it with ``k * step`` of the cables
+    removed."""
+
+    #: Mean of the per-sample largest fraction of removed cables at which the criterion holds.
+    mean: float
+    ci_low: float
+    ci_high: float
+    std_dev: float
+    #: ``survival[k]``: fraction of the samples meeting the criterion with k/steps removed.
+    survival: tuple[float, ...]
+
+    @classmethod
+    def _from_core(cls: type[_ThresholdT], d: dict[str, Any]) -> _ThresholdT:
+        """The Threshold of the core's result (a dict of its JSON)."""
+        return cls(
+            mean=_float(d["mean"]),
+            ci_low=_float(d["ci_low"]),
+            ci_high=_float(d["ci_high"]),
+            std_dev=_float(d["std_dev"]),
+            survival=tuple(_float(x) for x in d["survival"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_ResilienceT = TypeVar("_ResilienceT", bound="Resilience")
+
+
+@dataclass(frozen=True, repr=False)
+class Resilience(ResilienceMethods, Summarized):
+    """Resilience to random cable failures (Besta & Hoefler, SC14, §III-D)."""
+
+    seed: int
+    #: Cables (links counted with their width).
+    cables: int
+    #: Fraction of the cables removed per step.
+    step: float
+    samples: int
+    #: Every interval is at most the requested width (else max_samples was reached).
+    converged: bool
+    base_diameter: int
+    base_aspl: float
+    disconnect: Threshold
+    diameter_plus2: Threshold
+    aspl_plus1: Threshold
+
+    @classmethod
+    def _from_core(cls: type[_ResilienceT], d: dict[str, Any]) -> _ResilienceT:
+        """The Resilience of the core's result (a dict of its JSON)."""
+        return cls(
+            seed=int(d["seed"]),
+            cables=int(d["cables"]),
+            step=_float(d["step"]),
+            samples=int(d["samples"]),
+            converged=bool(d["converged"]),
+            base_diameter=int(d["base_diameter"]),
+            base_aspl=_float(d["base_aspl"]),
+            disconnect=Threshold._from_core(d["disconnect"]),
+            diameter_plus2=Threshold._from_core(d["diameter_plus2"]),
+            aspl_plus1=Threshold._from_core(d["aspl_plus1"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_BisectionT = TypeVar("_BisectionT", bound="Bisection")
+
+
+@dataclass(frozen=True, repr=False)
+class Bisection(BisectionMethods, Summarized):
+    """The endpoint-balanced bisection METIS finds, best of ``runs`` seeded runs (Besta &
+    Hoefler, SC14, §III-C; docs/bisection.md): ``links_cut`` is an upper bound on the minimum
+    bisection (minimum bisection is NP-hard); ``lower_bound``, where it holds, a lower bound:
+    the minimum lies between the two."""
+
+    #: Links between the two sides, counting width; directed: both directions added.
+    links_cut: int
+    #: Link capacity from side 0 to side 1 (undirected: equals ``links_cut``).
+    links_0_to_1: int
+    #: Link capacity from side 1 to side 0 (undirected: equals ``links_cut``).
+    links_1_to_0: int
+    #: Bisection bandwidth per endpoint in link units:
+    #: ``min(links_0_to_1, links_1_to_0) / (N/2)``.
+    per_endpoint: float
+    #: Endpoints on side 0 and side 1.
+    endpoints: tuple[int, int]
+    #: Routers on side 0 and side 1.
+    routers: tuple[int, int]
+    #: Side (0 or 1) of each router; router 0 is always on side 0.
+    side: tuple[int, ...]
+    directed: bool
+    runs: int
+    seed: int
+    #: The run (0-based) whose partition was kept: the first one with the fewest links cut.
+    best_run: int
+    #: The spectral lower bound on the minimum (``spectral_lower_bound``) where it holds
+    #: (undirected, regular, the same endpoints on every router), else None; ``analyze``
+    #: fills it in.
+    lower_bound: int | None
+
+    @classmethod
+    def _from_core(cls: type[_BisectionT], d: dict[str, Any]) -> _BisectionT:
+        """The Bisection of the core's result (a dict of its JSON)."""
+        return cls(
+            links_cut=int(d["links_cut"]),
+            links_0_to_1=int(d["links_0_to_1"]),
+            links_1_to_0=int(d["links_1_to_0"]),
+            per_endpoint=_float(d["per_endpoint"]),
+            endpoints=(int(d["endpoints"][0]), int(d["endpoints"][1])),
+            routers=(int(d["routers"][0]), int(d["routers"][1])),
+            side=tuple(int(x) for x in d["side"]),
+            directed=bool(d["directed"]),
+            runs=int(d["runs"]),
+            seed=int(d["seed"]),
+            best_run=int(d["best_run"]),
+            lower_bound=None if d["lower_bound"] is None else int(d["lower_bound"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_SpectrumT = TypeVar("_SpectrumT", bound="Spectrum")
+
+
+@dataclass(frozen=True, repr=False)
+class Spectrum(SpectrumMethods, Summarized):
+    """Adjacency eigenvalues for expander comparisons (docs/bisection.md): λ1, λ2 (second
+    largest counting multiplicity), λmin and the gaps."""
+
+    #: Largest adjacency eigenvalue (the degree for a connected regular network).
+    lambda1: float
+    #: Second largest eigenvalue counting multiplicity.
+    lambda2: float
+    #: Smallest eigenvalue (-λ1 exactly when the network has a bipartite component as large).
+    lambda_min: float
+    #: One-sided spectral gap λ1 - λ2 (0 when disconnected).
+    gap: float
+    #: max(|λ2|, |λmin|): the λ of the expander mixing lemma and of the Ramanujan property.
+    lambda_abs: float
+    #: Two-sided gap λ1 - max(|λ2|, |λmin|) (0 for bipartite networks).
+    two_sided_gap: float
+    #: The degree d (counting width) when every router has the same degree.
+    regular_degree: int | None
+    #: 2·sqrt(d - 1) for a d-regular network: Ramanujan when ``lambda_abs`` is at most this.
+    ramanujan_bound: float | None
+    components: int
+    #: Every reported eigenvalue is within this distance of an exact eigenvalue (residual
+    #: bound).
+    error_bound: float
+    #: Lanczos steps (matrix-vector products) over all components.
+    lanczos_steps: int
+
+    @classmethod
+    def _from_core(cls: type[_SpectrumT], d: dict[str, Any]) -> _SpectrumT:
+        """The Spectrum of the core's result (a dict of its JSON)."""
+        return cls(
+            lambda1=_float(d["lambda1"]),
+            lambda2=_float(d["lambda2"]),
+            lambda_min=_float(d["lambda_min"]),
+            gap=_float(d["gap"]),
+            lambda_abs=_float(d["lambda_abs"]),
+            two_sided_gap=_float(d["two_sided_gap"]),
+            regular_degree=None if d["regular_degree"] is None else int(d["regular_degree"]),
+            ramanujan_bound=None if d["ramanujan_bound"] is None else _float(d["ramanujan_bound"]),
+            components=int(d["components"]),
+            error_bound=_float(d["error_bound"]),
+            lanczos_steps=int(d["lanczos_steps"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_AnalysisT = TypeVar("_AnalysisT", bound="Analysis")
+
+
+@dataclass(frozen=True, repr=False)
+class Analysis(Summarized):
+    """Everything ``analyze`` computed. Optional sections (``paths``, ``resilience``, ``bisection``,
+    ``spectrum``) are None unless requested. ``diameter``, ``radius``, ``aspl`` and ``eccentricities``
+    are None only when the network is not connected (``connected``); the endpoint-level ones
+    also when it has fewer than two endpoints; ``moore_fraction`` with the diameter, and
+    ``moore_bound`` also when the bound exceeds 2**128."""
+
+    UNITS: ClassVar[dict[str, str]] = {
+        "diameter": "router-to-router hops",
+        "radius": "hops",
+        "aspl": "hops",
+        "endpoint_aspl": "hops",
+        "endpoint_diameter": "hops",
+    }
+
+    family: str
+    spec: str
+    routers: int
+    endpoints: int
+    #: Router-to-router cables, counting width.
+    links: int
+    network_radix: int
+    radix: int
+    directed: bool
+    #: Every router reaches every other (for a directed network: strongly connected).
+    connected: bool
+    #: Connected components; for a directed network the weakly connected ones (link direction
+    #: ignored), see ``strong_components``.
+    components: int
+    #: Strongly connected components (directed networks only).
+    strong_components: int | None
+    #: Largest router-to-router distance; None when not connected.
+    diameter: int | None
+    #: Smallest eccentricity; None when not connected.
+    radius: int | None
+    #: Mean distance over the ordered pairs of distinct routers; None when not connected or
+    #: with fewer than 2 routers.
+    aspl: float | None
+    #: Mean router-to-router hops over the ordered pairs of distinct endpoints, a pair on one
+    #: router counting 0 (Besta & Hoefler, SC14, Fig. 1); None when some endpoint cannot reach
+    #: another or the network has fewer than 2 endpoints.
+    endpoint_aspl: float | None
+    #: Largest distance between two routers that carry endpoints (the diameter of indirect
+    #: networks); None when some endpoint cannot reach another or there are no endpoints.
+    endpoint_diameter: int | None
+    #: ``histogram[d]``: ordered pairs of distinct routers at distance d (index 0 is 0);
+    #: over the reachable pairs only.
+    histogram: tuple[int, ...]
+    #: Ordered pairs (s, t), s ≠ t, where s does not reach t.
+    unreachable_pairs: int
+    #: Per router: the largest distance to any other router (out-distance when directed);
+    #: None when not connected.
+    eccentricities: tuple[int, ...] | None
+    #: The Moore bound at the network radix and the diameter, exact;
+    #: None when the network is not connected or the bound exceeds 2**128.
+    moore_bound: int | None
+    #: routers / the Moore bound (1.0 for a Moore graph); None when not connected.
+    moore_fraction: float | None
+    paths: PathDiversity | None
+    resilience: Resilience | None
+    #: With its spectral lower bound (its ``lower_bound``) where that holds.
+    bisection: Bisection | None
+    spectrum: Spectrum | None
+
+    @classmethod
+    def _from_core(cls: type[_AnalysisT], d: dict[str, Any]) -> _AnalysisT:
+        """The Analysis of the core's result (a dict of its JSON)."""
+        return cls(
+            family=str(d["family"]),
+            spec=str(d["spec"]),
+            routers=int(d["routers"]),
+            endpoints=int(d["endpoints"]),
+            links=int(d["links"]),
+            network_radix=int(d["network_radix"]),
+            radix=int(d["radix"]),
+            directed=bool(d["directed"]),
+            connected=bool(d["connected"]),
+            components=int(d["components"]),
+            strong_components=None if d["strong_components"] is None else int(d["strong_components"]),
+            diameter=None if d["diameter"] is None else int(d["diameter"]),
+            radius=None if d["radius"] is None else int(d["radius"]),
+            aspl=None if d["aspl"] is None else _float(d["aspl"]),
+            endpoint_aspl=None if d["endpoint_aspl"] is None else _float(d["endpoint_aspl"]),
+            endpoint_diameter=None if d["endpoint_diameter"] is None else int(d["endpoint_diameter"]),
+            histogram=tuple(int(x) for x in d["histogram"]),
+            unreachable_pairs=int(d["unreachable_pairs"]),
+            eccentricities=None
+            if d["eccentricities"] is None
+            else tuple(int(x) for x in d["eccentricities"]),
+            moore_bound=None if d["moore_bound"] is None else int(d["moore_bound"]),
+            moore_fraction=None if d["moore_fraction"] is None else _float(d["moore_fraction"]),
+            paths=None if d["paths"] is None else PathDiversity._from_core(d["paths"]),
+            resilience=None if d["resilience"] is None else Resilience._from_core(d["resilience"]),
+            bisection=None if d["bisection"] is None else Bisection._from_core(d["bisection"]),
+            spectrum=None if d["spectrum"] is None else Spectrum._from_core(d["spectrum"]),
         )
 
     def to_dict(self) -> dict[str, Any]:

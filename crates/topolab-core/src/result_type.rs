@@ -19,6 +19,9 @@ pub struct ResultField {
     /// The unit of a measured figure ("cycles", "flits/active endpoint/cycle"); "" for counts
     /// and words.
     pub unit: &'static str,
+    /// The field's serde attribute: "flatten" when the fields of its type (a result type) stand
+    /// in its place, in the JSON and in the Python class; "" otherwise.
+    pub serde: &'static str,
 }
 
 /// A result type: its name, doc comment and fields.
@@ -34,7 +37,8 @@ pub struct ResultType {
 /// Declares a result struct (`Debug, Clone, PartialEq, Serialize`, every field public) and its
 /// `RESULT_TYPE` description. A field's unit is written `#[unit = "cycles"]` after its doc
 /// comment, and the Python class's name, when it differs, `#[python = "SimResult"]` after the
-/// struct's; the macro consumes both.
+/// struct's; the macro consumes both. A field marked `#[serde(flatten)]` (after the unit) is
+/// flattened in the JSON, and the Python class holds its type's fields in its place.
 #[macro_export]
 macro_rules! result_type {
     (
@@ -44,6 +48,7 @@ macro_rules! result_type {
             $(
                 $(#[doc = $fdoc:literal])*
                 $(#[unit = $unit:literal])?
+                $(#[serde($serde:ident)])?
                 pub $field:ident : $ty:ty
             ),* $(,)?
         }
@@ -53,6 +58,7 @@ macro_rules! result_type {
         pub struct $name {
             $(
                 $(#[doc = $fdoc])*
+                $(#[serde($serde)])?
                 pub $field: $ty,
             )*
         }
@@ -70,6 +76,7 @@ macro_rules! result_type {
                             rust_type: stringify!($ty),
                             doc: concat!($($fdoc, "\n"),*),
                             unit: concat!($($unit)?),
+                            serde: concat!($(stringify!($serde))?),
                         },
                     )*
                 ],

@@ -431,6 +431,7 @@ fn check_sim_params(params: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
 /// fields hold (scripts/result_types.py writes python/topolab/_results.py from them).
 #[pyfunction]
 fn result_types(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    use topolab_core::metrics;
     use topolab_sim::{
         ExchangeResult, JobResult, PhaseTime, RunResult, SweepResult, WorkloadResult,
     };
@@ -445,6 +446,13 @@ fn result_types(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
             WorkloadResult::RESULT_TYPE,
             topolab_core::routing::cdg::CdgReport::RESULT_TYPE,
             topolab_core::routing::load::ChannelLoad::RESULT_TYPE,
+            metrics::Distances::RESULT_TYPE,
+            metrics::PathDiversity::RESULT_TYPE,
+            metrics::Threshold::RESULT_TYPE,
+            metrics::Resilience::RESULT_TYPE,
+            metrics::Bisection::RESULT_TYPE,
+            metrics::Spectrum::RESULT_TYPE,
+            metrics::Analysis::RESULT_TYPE,
         ],
     )
 }
