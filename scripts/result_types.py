@@ -81,6 +81,8 @@ SCALARS = {
     "i32": ("int", "int({})"),
     "bool": ("bool", "bool({})"),
     "String": ("str", "str({})"),
+    # enums that serde writes as a word (rename_all = "lowercase")
+    "Routing": ("str", "str({})"),
 }
 
 
@@ -138,7 +140,7 @@ def methods() -> dict[str, set[str]]:
 
 def fields(t: dict, by_rust_name: dict[str, dict]) -> list[dict]:
     """The fields of ``t`` as Python holds them: a flattened field's type's fields in its place
-    (serde writes them into the same JSON object)."""
+    (serde writes them into the same JSON object), a skipped one left out."""
     out = []
     for f in t["fields"]:
         if f["serde"] == "flatten":
@@ -146,6 +148,8 @@ def fields(t: dict, by_rust_name: dict[str, dict]) -> list[dict]:
             if inner is None:
                 raise SystemExit(f"result_types.py: {t['name']}.{f['name']}: flattens no result type")
             out += fields(inner, by_rust_name)
+        elif f["serde"] == "skip":
+            continue
         elif f["serde"]:
             raise SystemExit(f"result_types.py: {t['name']}.{f['name']}: serde({f['serde']}) is not read")
         else:

@@ -39,9 +39,13 @@ def test_every_declared_type_is_a_class_with_the_declared_fields_in_order():
     types = {t["name"]: t for t in _core.result_types()}
 
     def held(t):
-        # a flattened field (serde's flatten) stands for its type's fields
+        # a flattened field (serde's flatten) stands for its type's fields; a skipped one is
+        # not seen
         for f in t["fields"]:
-            yield from held(types[f["rust_type"]]) if f["serde"] == "flatten" else [f]
+            if f["serde"] == "flatten":
+                yield from held(types[f["rust_type"]])
+            elif f["serde"] != "skip":
+                yield f
 
     for declared in types.values():
         cls = getattr(_results, declared["python"] or declared["name"])
@@ -159,3 +163,26 @@ def test_an_analysis_fills_every_field_with_its_declared_type():
     assert t.interval == (t.ci_low, t.ci_high) and t.ci_low <= t.mean <= t.ci_high
     assert a.to_dict()["bisection_links"] == a.bisection.links_cut >= a.bisection.lower_bound
     assert a.to_dict()["histogram"] == list(a.histogram)
+
+
+def test_the_physical_reports_fill_every_field_with_its_declared_type():
+    net = topolab.build("slimfly:q=5")
+    placed = topolab.place(net, floor="slimfly")
+    cost = topolab.cost(net, "fdr10", "slimfly")
+    latency = topolab.latency(net, routing="fastest", floor="slimfly", progress=False)
+    for report in (placed, cost, latency):
+        _check_types(report, type(report))
+    assert [type(c) for c in cost.by_class] == [_results.ClassCables] * len(cost.by_class)
+    # the core's dict holds every declared field and nothing else (the placement's grid is Rust's)
+    raw = _core.place(net._net, "slimfly", None, None, None)
+    assert set(raw) == {f.name for f in dataclasses.fields(placed)}
+    # the fields agree with each other and with the network
+    assert len(placed.cabinet_of) == net.num_routers and max(placed.cabinet_of) + 1 == placed.cabinets
+    assert placed.position(placed.cabinets - 1) == divmod(placed.cabinets - 1, placed.cols)
+    links = [c for c in cost.by_class if c.link_class != "endpoint"]
+    assert sum(c.cables for c in links) == cost.electric_cables + cost.optical_cables == net.num_links
+    assert cost.cables_of("endpoint").cables == cost.endpoint_cables == net.num_endpoints
+    assert math.isclose(sum(c.cost for c in cost.by_class), cost.cable_cost)
+    assert cost.to_dict()["by_class"] == [dataclasses.asdict(c) for c in cost.by_class]
+    assert latency.routing == "fastest" and latency.pairs == net.num_routers * (net.num_routers - 1)
+    assert latency.min_latency_ns <= latency.avg_latency_ns <= latency.max_latency_ns

@@ -6,10 +6,20 @@ class (the mixin itself declares none)."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
-    from topolab._results import Bisection, PathDiversity, Resilience, Spectrum, Threshold
+    from topolab._results import (
+        Bisection,
+        ClassCables,
+        CostReport,
+        PathDiversity,
+        Placement,
+        Resilience,
+        Spectrum,
+        Threshold,
+    )
 
 
 class PathDiversityMethods:
@@ -77,3 +87,28 @@ class SpectrumMethods:
             "two_sided_spectral_gap": r.two_sided_gap,
             "ramanujan_bound": r.ramanujan_bound,
         }
+
+
+class PlacementMethods:
+    def position(self, cabinet: int) -> tuple[int, int]:
+        """(row, column) of a cabinet on the grid."""
+        return divmod(cabinet, cast("Placement", self).cols)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(cast("Placement", self))
+        d["cabinet_of"] = list(d["cabinet_of"])
+        return d
+
+
+class CostReportMethods:
+    def cables_of(self, link_class: str) -> ClassCables:
+        """The cables of ``link_class`` (``endpoint``: the endpoints' cables)."""
+        for c in cast("CostReport", self).by_class:
+            if c.link_class == link_class:
+                return c
+        raise KeyError(link_class)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(cast("CostReport", self))
+        d["by_class"] = list(d["by_class"])
+        return d

@@ -9,7 +9,9 @@ from typing import Any, ClassVar, TypeVar
 
 from topolab._result_methods import (
     BisectionMethods,
+    CostReportMethods,
     PathDiversityMethods,
+    PlacementMethods,
     ResilienceMethods,
     SpectrumMethods,
     ThresholdMethods,
@@ -43,6 +45,10 @@ __all__ = [
     "Bisection",
     "Spectrum",
     "Analysis",
+    "Placement",
+    "ClassCables",
+    "CostReport",
+    "LatencyReport",
 ]
 
 
@@ -919,6 +925,226 @@ class Analysis(Summarized):
             resilience=None if d["resilience"] is None else Resilience._from_core(d["resilience"]),
             bisection=None if d["bisection"] is None else Bisection._from_core(d["bisection"]),
             spectrum=None if d["spectrum"] is None else Spectrum._from_core(d["spectrum"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_PlacementT = TypeVar("_PlacementT", bound="Placement")
+
+
+@dataclass(frozen=True, repr=False)
+class Placement(PlacementMethods, Summarized):
+    """Where every router stands: the cabinet of every router and the floor grid (rows × cols,
+    cabinet i at cell i)."""
+
+    #: The floor's name.
+    floor: str
+    #: How the cabinets were chosen, with the paper section.
+    method: str
+    #: Z when the placement is sequential or arbitrary.
+    per_cabinet: int | None
+    cabinets: int
+    rows: int
+    cols: int
+    #: Cabinet of each router.
+    cabinet_of: tuple[int, ...]
+
+    @classmethod
+    def _from_core(cls: type[_PlacementT], d: dict[str, Any]) -> _PlacementT:
+        """The Placement of the core's result (a dict of its JSON)."""
+        return cls(
+            floor=str(d["floor"]),
+            method=str(d["method"]),
+            per_cabinet=None if d["per_cabinet"] is None else int(d["per_cabinet"]),
+            cabinets=int(d["cabinets"]),
+            rows=int(d["rows"]),
+            cols=int(d["cols"]),
+            cabinet_of=tuple(int(x) for x in d["cabinet_of"]),
+        )
+
+
+_ClassCablesT = TypeVar("_ClassCablesT", bound="ClassCables")
+
+
+@dataclass(frozen=True, repr=False)
+class ClassCables(Summarized):
+    """Cables of one link class (or ``endpoint``, the endpoints' cables) by medium, length and
+    price."""
+
+    link_class: str
+    cables: int
+    electric: int
+    optical: int
+    total_m: float
+    avg_m: float
+    electric_m: float
+    optical_m: float
+    #: Price of these cables under the catalog used (0 when only counting).
+    cost: float
+
+    @classmethod
+    def _from_core(cls: type[_ClassCablesT], d: dict[str, Any]) -> _ClassCablesT:
+        """The ClassCables of the core's result (a dict of its JSON)."""
+        return cls(
+            link_class=str(d["link_class"]),
+            cables=int(d["cables"]),
+            electric=int(d["electric"]),
+            optical=int(d["optical"]),
+            total_m=_float(d["total_m"]),
+            avg_m=_float(d["avg_m"]),
+            electric_m=_float(d["electric_m"]),
+            optical_m=_float(d["optical_m"]),
+            cost=_float(d["cost"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_CostReportT = TypeVar("_CostReportT", bound="CostReport")
+
+
+@dataclass(frozen=True, repr=False)
+class CostReport(CostReportMethods, Summarized):
+    """Cables, cost and power of a placed network (Besta & Hoefler, SC14, §VI-B, §VI-C).
+
+    ``electric_cables``, ``optical_cables``, ``total_cable_m`` count router-to-router cables;
+    endpoint cables are in ``endpoint_cables`` and in ``by_class`` (class ``endpoint``), and in the
+    cost. ``cost_per_endpoint`` and ``power_per_endpoint_w`` are None only for a network without
+    endpoints; ``max_electric_m`` is None when every cable may be electric."""
+
+    UNITS: ClassVar[dict[str, str]] = {
+        "max_electric_m": "m",
+        "total_cable_m": "m",
+        "avg_cable_m": "m",
+        "endpoint_cable_m": "m",
+        "cable_cost": "USD",
+        "router_cost": "USD",
+        "total_cost": "USD",
+        "cost_per_endpoint": "USD/endpoint",
+        "power_w": "W",
+        "power_per_endpoint_w": "W/endpoint",
+    }
+
+    floor: str
+    catalog: str
+    placement: str
+    cabinets: int
+    grid_rows: int
+    grid_cols: int
+    routers: int
+    endpoints: int
+    router_radix: int
+    #: Longest electric cable allowed (m); None: every cable electric.
+    max_electric_m: float | None
+    #: Router-to-router cables by medium, and their lengths.
+    electric_cables: int
+    optical_cables: int
+    total_cable_m: float
+    avg_cable_m: float
+    #: Router-to-endpoint cables (one per endpoint) and their total length.
+    endpoint_cables: int
+    endpoint_cable_m: float
+    #: One entry per link class of the network, then one for the endpoint cables.
+    by_class: tuple[ClassCables, ...]
+    #: All cables, endpoint cables included.
+    cable_cost: float
+    router_cost: float
+    total_cost: float
+    #: None for a network without endpoints.
+    cost_per_endpoint: float | None
+    power_w: float
+    power_per_endpoint_w: float | None
+
+    @classmethod
+    def _from_core(cls: type[_CostReportT], d: dict[str, Any]) -> _CostReportT:
+        """The CostReport of the core's result (a dict of its JSON)."""
+        return cls(
+            floor=str(d["floor"]),
+            catalog=str(d["catalog"]),
+            placement=str(d["placement"]),
+            cabinets=int(d["cabinets"]),
+            grid_rows=int(d["grid_rows"]),
+            grid_cols=int(d["grid_cols"]),
+            routers=int(d["routers"]),
+            endpoints=int(d["endpoints"]),
+            router_radix=int(d["router_radix"]),
+            max_electric_m=None if d["max_electric_m"] is None else _float(d["max_electric_m"]),
+            electric_cables=int(d["electric_cables"]),
+            optical_cables=int(d["optical_cables"]),
+            total_cable_m=_float(d["total_cable_m"]),
+            avg_cable_m=_float(d["avg_cable_m"]),
+            endpoint_cables=int(d["endpoint_cables"]),
+            endpoint_cable_m=_float(d["endpoint_cable_m"]),
+            by_class=tuple(ClassCables._from_core(x) for x in d["by_class"]),
+            cable_cost=_float(d["cable_cost"]),
+            router_cost=_float(d["router_cost"]),
+            total_cost=_float(d["total_cost"]),
+            cost_per_endpoint=None if d["cost_per_endpoint"] is None else _float(d["cost_per_endpoint"]),
+            power_w=_float(d["power_w"]),
+            power_per_endpoint_w=None
+            if d["power_per_endpoint_w"] is None
+            else _float(d["power_per_endpoint_w"]),
+        )
+
+
+_LatencyReportT = TypeVar("_LatencyReportT", bound="LatencyReport")
+
+
+@dataclass(frozen=True, repr=False)
+class LatencyReport(Summarized):
+    """All-pairs latency under Nearest or Fastest Routing (Fujiwara et al., IPDPS 2014, §II-E,
+    §III-A)."""
+
+    UNITS: ClassVar[dict[str, str]] = {
+        "switch_delay_ns": "ns",
+        "cable_ns_per_m": "ns/m",
+        "injection_ns": "ns",
+        "max_latency_ns": "ns",
+        "avg_latency_ns": "ns",
+        "min_latency_ns": "ns",
+        "avg_hops": "router-to-router hops",
+        "max_hops": "router-to-router hops",
+    }
+
+    routing: str
+    switch_delay_ns: float
+    cable_ns_per_m: float
+    injection_ns: float
+    floor: str
+    placement: str
+    cabinets: int
+    #: Routers between which paths are measured (those with endpoints, or all).
+    routers: int
+    #: Ordered pairs of distinct such routers.
+    pairs: int
+    max_latency_ns: float
+    avg_latency_ns: float
+    min_latency_ns: float
+    #: Hop counts of the chosen paths.
+    avg_hops: float
+    max_hops: int
+
+    @classmethod
+    def _from_core(cls: type[_LatencyReportT], d: dict[str, Any]) -> _LatencyReportT:
+        """The LatencyReport of the core's result (a dict of its JSON)."""
+        return cls(
+            routing=str(d["routing"]),
+            switch_delay_ns=_float(d["switch_delay_ns"]),
+            cable_ns_per_m=_float(d["cable_ns_per_m"]),
+            injection_ns=_float(d["injection_ns"]),
+            floor=str(d["floor"]),
+            placement=str(d["placement"]),
+            cabinets=int(d["cabinets"]),
+            routers=int(d["routers"]),
+            pairs=int(d["pairs"]),
+            max_latency_ns=_float(d["max_latency_ns"]),
+            avg_latency_ns=_float(d["avg_latency_ns"]),
+            min_latency_ns=_float(d["min_latency_ns"]),
+            avg_hops=_float(d["avg_hops"]),
+            max_hops=int(d["max_hops"]),
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -20,7 +20,8 @@ pub struct ResultField {
     /// and words.
     pub unit: &'static str,
     /// The field's serde attribute: "flatten" when the fields of its type (a result type) stand
-    /// in its place, in the JSON and in the Python class; "" otherwise.
+    /// in its place, in the JSON and in the Python class; "skip" for a field Python does not
+    /// see (a private one the Rust methods use); "" otherwise.
     pub serde: &'static str,
 }
 
@@ -34,11 +35,12 @@ pub struct ResultType {
     pub fields: &'static [ResultField],
 }
 
-/// Declares a result struct (`Debug, Clone, PartialEq, Serialize`, every field public) and its
+/// Declares a result struct (`Debug, Clone, PartialEq, Serialize`) and its
 /// `RESULT_TYPE` description. A field's unit is written `#[unit = "cycles"]` after its doc
 /// comment, and the Python class's name, when it differs, `#[python = "SimResult"]` after the
 /// struct's; the macro consumes both. A field marked `#[serde(flatten)]` (after the unit) is
-/// flattened in the JSON, and the Python class holds its type's fields in its place.
+/// flattened in the JSON, and the Python class holds its type's fields in its place; one
+/// marked `#[serde(skip)]` (which need not be public) is left out of both.
 #[macro_export]
 macro_rules! result_type {
     (
@@ -49,7 +51,7 @@ macro_rules! result_type {
                 $(#[doc = $fdoc:literal])*
                 $(#[unit = $unit:literal])?
                 $(#[serde($serde:ident)])?
-                pub $field:ident : $ty:ty
+                $vis:vis $field:ident : $ty:ty
             ),* $(,)?
         }
     ) => {
@@ -59,7 +61,7 @@ macro_rules! result_type {
             $(
                 $(#[doc = $fdoc])*
                 $(#[serde($serde)])?
-                pub $field: $ty,
+                $vis $field: $ty,
             )*
         }
 

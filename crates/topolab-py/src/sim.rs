@@ -431,7 +431,7 @@ fn check_sim_params(params: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
 /// fields hold (scripts/result_types.py writes python/topolab/_results.py from them).
 #[pyfunction]
 fn result_types(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
-    use topolab_core::metrics;
+    use topolab_core::{metrics, physical};
     use topolab_sim::{
         ExchangeResult, JobResult, PhaseTime, RunResult, SweepResult, WorkloadResult,
     };
@@ -453,6 +453,10 @@ fn result_types(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
             metrics::Bisection::RESULT_TYPE,
             metrics::Spectrum::RESULT_TYPE,
             metrics::Analysis::RESULT_TYPE,
+            physical::Placement::RESULT_TYPE,
+            physical::ClassCables::RESULT_TYPE,
+            physical::CostReport::RESULT_TYPE,
+            physical::LatencyReport::RESULT_TYPE,
         ],
     )
 }
