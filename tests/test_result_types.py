@@ -186,3 +186,18 @@ def test_the_physical_reports_fill_every_field_with_its_declared_type():
     assert cost.to_dict()["by_class"] == [dataclasses.asdict(c) for c in cost.by_class]
     assert latency.routing == "fastest" and latency.pairs == net.num_routers * (net.num_routers - 1)
     assert latency.min_latency_ns <= latency.avg_latency_ns <= latency.max_latency_ns
+
+
+def test_an_infiniband_check_fills_every_field_with_its_declared_type(tmp_path):
+    from topolab import infiniband
+
+    net = topolab.build("hyperx:dims=3x3,p=2")
+    checked = infiniband.export(net, "hyperx_dor", tmp_path, progress=False)
+    assert type(checked) is _results.InfinibandCheck and type(checked.cdg) is _results.DeadlockReport
+    _check_types(checked, _results.InfinibandCheck)
+    # every switch has hosts: each host is reached from the 8 other switches, along DOR's at
+    # most 2 hops, on a deadlock-free channel graph
+    assert (checked.switches, checked.hosts) == (net.num_routers, net.num_endpoints)
+    assert checked.pairs == checked.hosts * (checked.switches - 1)
+    assert checked.max_hops == 2 and checked.cdg.acyclic and checked.cdg.cycle is None
+    assert checked == infiniband.check(net, "hyperx_dor", tmp_path)

@@ -49,6 +49,7 @@ __all__ = [
     "ClassCables",
     "CostReport",
     "LatencyReport",
+    "InfinibandCheck",
 ]
 
 
@@ -1145,6 +1146,45 @@ class LatencyReport(Summarized):
             min_latency_ns=_float(d["min_latency_ns"]),
             avg_hops=_float(d["avg_hops"]),
             max_hops=int(d["max_hops"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_InfinibandCheckT = TypeVar("_InfinibandCheckT", bound="InfinibandCheck")
+
+
+@dataclass(frozen=True, repr=False)
+class InfinibandCheck(Summarized):
+    """What a check of re-read InfiniBand tables found: every (switch, host) pair followed
+    through the forwarding tables, the VLs and SLs they use, and the deadlock check of the
+    routes they produce."""
+
+    routing: str
+    switches: int
+    hosts: int
+    #: (source switch, destination host) pairs followed through the tables.
+    pairs: int
+    #: Largest hop count of a followed route.
+    max_hops: int
+    vls_used: int
+    sls_used: int
+    #: Deadlock check of the routes the tables produce, channels = (link, VL).
+    cdg: DeadlockReport
+
+    @classmethod
+    def _from_core(cls: type[_InfinibandCheckT], d: dict[str, Any]) -> _InfinibandCheckT:
+        """The InfinibandCheck of the core's result (a dict of its JSON)."""
+        return cls(
+            routing=str(d["routing"]),
+            switches=int(d["switches"]),
+            hosts=int(d["hosts"]),
+            pairs=int(d["pairs"]),
+            max_hops=int(d["max_hops"]),
+            vls_used=int(d["vls_used"]),
+            sls_used=int(d["sls_used"]),
+            cdg=DeadlockReport._from_core(d["cdg"]),
         )
 
     def to_dict(self) -> dict[str, Any]:

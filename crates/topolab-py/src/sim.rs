@@ -457,6 +457,7 @@ fn result_types(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
             physical::ClassCables::RESULT_TYPE,
             physical::CostReport::RESULT_TYPE,
             physical::LatencyReport::RESULT_TYPE,
+            topolab_core::routing::infiniband::IbCheck::RESULT_TYPE,
         ],
     )
 }
