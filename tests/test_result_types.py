@@ -201,3 +201,19 @@ def test_an_infiniband_check_fills_every_field_with_its_declared_type(tmp_path):
     assert checked.pairs == checked.hosts * (checked.switches - 1)
     assert checked.max_hops == 2 and checked.cdg.acyclic and checked.cdg.cycle is None
     assert checked == infiniband.check(net, "hyperx_dor", tmp_path)
+
+
+def test_a_timeline_fills_every_field_with_its_declared_type():
+    failing = {"num_vcs": 8, "dynamic_failures": "links:fraction=0.05,seed=3", "failure_cycle": 1000}
+    t = topolab.timeline("slimfly:q=5,p=2", "min", "uniform", 0.3, window=250, progress=False, **failing)
+    assert type(t) is topolab.Timeline and isinstance(t, _results.Timeline)
+    _check_types(t, _results.Timeline)
+    assert {type(w) for w in t.windows} == {_results.TimelineWindow}
+    # the windows tile the run and count every flit lost; the table holds the same figures
+    assert [w.start for w in t.windows] == list(range(0, t.cycles, 250))
+    assert sum(w.dropped for w in t.windows) == t.dropped_flits == t.dropped_on_wire + t.dropped_at_dead_port
+    frame = t.to_dataframe()
+    assert list(frame.columns) == [f.name for f in dataclasses.fields(_results.TimelineWindow)]
+    assert list(frame["dropped"]) == [w.dropped for w in t.windows]
+    assert list(frame["accepted"]) == [w.accepted for w in t.windows]
+    assert t.UNITS["accepted"] == t.UNITS["load"] == "flits/active endpoint/cycle"

@@ -50,6 +50,8 @@ __all__ = [
     "CostReport",
     "LatencyReport",
     "InfinibandCheck",
+    "TimelineWindow",
+    "Timeline",
 ]
 
 
@@ -1185,6 +1187,150 @@ class InfinibandCheck(Summarized):
             vls_used=int(d["vls_used"]),
             sls_used=int(d["sls_used"]),
             cdg=DeadlockReport._from_core(d["cdg"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_TimelineWindowT = TypeVar("_TimelineWindowT", bound="TimelineWindow")
+
+
+@dataclass(frozen=True, repr=False)
+class TimelineWindow(Summarized):
+    """What the network carried in one window of a timeline run."""
+
+    UNITS: ClassVar[dict[str, str]] = {
+        "accepted": "flits/active endpoint/cycle",
+        "avg_latency": "cycles",
+        "p99_latency": "cycles",
+        "dropped": "flits",
+        "in_flight": "flits",
+    }
+
+    #: First cycle of the window.
+    start: int
+    cycles: int
+    #: Flits accepted per sending endpoint per cycle (the unit of the offered load).
+    accepted: float
+    #: Packets that arrived, and their average and 99th-percentile latency (creation to
+    #: arrival, source queueing included; NaN without packets).
+    packets: int
+    avg_latency: float
+    p99_latency: float
+    #: Flits lost to dead cables in the window.
+    dropped: int
+    #: Flits created and neither delivered nor dropped at the window's end.
+    in_flight: int
+
+    @classmethod
+    def _from_core(cls: type[_TimelineWindowT], d: dict[str, Any]) -> _TimelineWindowT:
+        """The TimelineWindow of the core's result (a dict of its JSON)."""
+        return cls(
+            start=int(d["start"]),
+            cycles=int(d["cycles"]),
+            accepted=_float(d["accepted"]),
+            packets=int(d["packets"]),
+            avg_latency=_float(d["avg_latency"]),
+            p99_latency=_float(d["p99_latency"]),
+            dropped=int(d["dropped"]),
+            in_flight=int(d["in_flight"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_TimelineT = TypeVar("_TimelineT", bound="Timeline")
+
+
+@dataclass(frozen=True, repr=False)
+class Timeline(Summarized):
+    """A run cut into windows around cables dying during it (``dynamic_failures``): what the
+    network carried in each window, before the failure, after it and once rerouted
+    (docs/resilience.md, "Failures during a run")."""
+
+    UNITS: ClassVar[dict[str, str]] = {
+        "load": "flits/active endpoint/cycle",
+        "accepted_before": "flits/active endpoint/cycle",
+        "latency_before": "cycles",
+        "accepted_after": "flits/active endpoint/cycle",
+        "latency_after": "cycles",
+        "recovery_cycles": "cycles",
+    }
+
+    routing: str
+    traffic: str
+    load: float
+    #: The failure spec, its cycle and the cycle the routing changed (None: no failure).
+    failures: str | None
+    failure_cycle: int | None
+    reroute_cycle: int | None
+    failed_cables: int
+    cables_before: int
+    window: int
+    cycles: int
+    #: Endpoints that send under the traffic pattern (the unit of the throughputs).
+    senders: int
+    windows: tuple[TimelineWindow, ...]
+    #: Before the failure (the second half of the cycles before it, warmed up): mean
+    #: accepted throughput and latency over its windows, with 95% batch-means intervals
+    #: over them.
+    accepted_before: float
+    accepted_before_ci95: tuple[float, float] | None
+    latency_before: float
+    latency_before_ci95: tuple[float, float] | None
+    #: After recovery (from ``recovery_cycles`` on): the same over the windows to the end;
+    #: None without such windows.
+    accepted_after: float | None
+    accepted_after_ci95: tuple[float, float] | None
+    latency_after: float | None
+    latency_after_ci95: tuple[float, float] | None
+    #: Cycles from the failure to the start of the first window from which every window
+    #: drops nothing and accepts at least (1 - saturation_tolerance) of the throughput
+    #: before; None when the run ends first.
+    recovery_cycles: int | None
+    #: Flits the sources created, delivered to their endpoints, lost (on the wire when the
+    #: cables died, or sent to a dead port afterwards), and in flight at the end:
+    #: created = delivered + dropped + in flight, checked.
+    created_flits: int
+    delivered_flits: int
+    dropped_flits: int
+    dropped_on_wire: int
+    dropped_at_dead_port: int
+    in_flight_flits: int
+
+    @classmethod
+    def _from_core(cls: type[_TimelineT], d: dict[str, Any]) -> _TimelineT:
+        """The Timeline of the core's result (a dict of its JSON)."""
+        return cls(
+            routing=str(d["routing"]),
+            traffic=str(d["traffic"]),
+            load=_float(d["load"]),
+            failures=None if d["failures"] is None else str(d["failures"]),
+            failure_cycle=None if d["failure_cycle"] is None else int(d["failure_cycle"]),
+            reroute_cycle=None if d["reroute_cycle"] is None else int(d["reroute_cycle"]),
+            failed_cables=int(d["failed_cables"]),
+            cables_before=int(d["cables_before"]),
+            window=int(d["window"]),
+            cycles=int(d["cycles"]),
+            senders=int(d["senders"]),
+            windows=tuple(TimelineWindow._from_core(x) for x in d["windows"]),
+            accepted_before=_float(d["accepted_before"]),
+            accepted_before_ci95=_interval(d["accepted_before_ci95"]),
+            latency_before=_float(d["latency_before"]),
+            latency_before_ci95=_interval(d["latency_before_ci95"]),
+            accepted_after=None if d["accepted_after"] is None else _float(d["accepted_after"]),
+            accepted_after_ci95=_interval(d["accepted_after_ci95"]),
+            latency_after=None if d["latency_after"] is None else _float(d["latency_after"]),
+            latency_after_ci95=_interval(d["latency_after_ci95"]),
+            recovery_cycles=None if d["recovery_cycles"] is None else int(d["recovery_cycles"]),
+            created_flits=int(d["created_flits"]),
+            delivered_flits=int(d["delivered_flits"]),
+            dropped_flits=int(d["dropped_flits"]),
+            dropped_on_wire=int(d["dropped_on_wire"]),
+            dropped_at_dead_port=int(d["dropped_at_dead_port"]),
+            in_flight_flits=int(d["in_flight_flits"]),
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -458,6 +458,8 @@ fn result_types(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
             physical::CostReport::RESULT_TYPE,
             physical::LatencyReport::RESULT_TYPE,
             topolab_core::routing::infiniband::IbCheck::RESULT_TYPE,
+            topolab_sim::failure::TimelineWindow::RESULT_TYPE,
+            topolab_sim::failure::Timeline::RESULT_TYPE,
         ],
     )
 }
