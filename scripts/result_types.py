@@ -121,21 +121,13 @@ def doc_lines(doc: str) -> list[str]:
 
 
 def methods() -> dict[str, set[str]]:
-    """The mixins of python/topolab/_result_methods.py: class name -> names it defines."""
+    """The mixins of python/topolab/_result_methods.py: class name -> the methods it defines."""
     tree = ast.parse(METHODS.read_text())
-    found = {}
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name.endswith("Methods"):
-            names = set()
-            for item in node.body:
-                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    names.add(item.name)
-                elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
-                    names.add(item.target.id)
-                elif isinstance(item, ast.Assign):
-                    names.update(t.id for t in item.targets if isinstance(t, ast.Name))
-            found[node.name] = names
-    return found
+    return {
+        node.name: {item.name for item in node.body if isinstance(item, ast.FunctionDef)}
+        for node in tree.body
+        if isinstance(node, ast.ClassDef) and node.name.endswith("Methods")
+    }
 
 
 def fields(t: dict, by_rust_name: dict[str, dict]) -> list[dict]:
@@ -211,6 +203,9 @@ def source() -> str:
     by_rust_name = {t["name"]: t for t in types}
     mixins = methods()
     used = [f"{python_names[t['name']]}Methods" for t in types]
+    unused = sorted(set(mixins) - set(used))
+    if unused:
+        raise SystemExit(f"result_types.py: {', '.join(unused)} in {METHODS.name} name no result type")
     used = [m for m in used if m in mixins]
     names = ", ".join(repr(python_names[t["name"]]) for t in types)
     imported = f"from topolab._result_methods import {', '.join(sorted(used))}\n" if used else ""

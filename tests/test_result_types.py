@@ -1,7 +1,8 @@
-"""The simulator's result classes are declared once, in Rust (``topolab_core::result_type!``), and
+"""topolab's result classes are declared once, in Rust (``topolab_core::result_type!``), and
 python/topolab/_results.py is what scripts/result_types.py writes from that declaration: a field
 added, renamed or documented in Rust fails here until the module is written again. The classes
-then hold what a real run returns, field for field, with the types they declare."""
+then hold what a real call returns (a run, a channel load, an analysis, the physical reports, an
+InfiniBand check, a timeline), field for field, with the types they declare."""
 
 import dataclasses
 import importlib.util
@@ -14,7 +15,7 @@ import typing
 from pathlib import Path
 
 import topolab
-from topolab import _core, _results, routing
+from topolab import _core, _result_methods, _results, routing
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,6 +54,11 @@ def test_every_declared_type_is_a_class_with_the_declared_fields_in_order():
         assert cls.UNITS == {f["name"]: f["unit"] for f in held(declared) if f["unit"]}
     flattened = [f for f in types["Analysis"]["fields"] if f["serde"] == "flatten"]
     assert [f["rust_type"] for f in flattened] == ["Distances"]
+    # every mixin of _result_methods.py is a base of the class it names
+    mixins = [name for name in vars(_result_methods) if name.endswith("Methods")]
+    assert "ThresholdMethods" in mixins
+    for name in mixins:
+        assert issubclass(getattr(_results, name.removesuffix("Methods")), getattr(_result_methods, name))
 
 
 def _check_value(v, hint, where):
