@@ -70,10 +70,14 @@ impl HopRouting for Ugal {
         }
     }
     fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
+        self.next_each(r, t, hop, st, out)
+    }
+    #[inline]
+    fn next_each<F: FnMut(Hop)>(&self, r: u32, t: u32, hop: u32, st: RouteState, out: F) {
         if st.phase == UGAL_MINIMAL {
-            self.min.next(r, t, hop, st, out)
+            self.min.next_each(r, t, hop, st, out)
         } else {
-            self.val.next(r, t, hop, st, out)
+            self.val.next_each(r, t, hop, st, out)
         }
     }
 }

@@ -211,8 +211,11 @@ impl HopRouting for Valiant {
         self.table
             .entry(r as usize, self.target(r, t, st).0 as usize)
     }
-    #[inline]
     fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
+        self.next_each(r, t, hop, st, out)
+    }
+    #[inline]
+    fn next_each<F: FnMut(Hop)>(&self, r: u32, t: u32, hop: u32, st: RouteState, mut out: F) {
         let (target, phase) = self.target(r, t, st);
         let vc = match self.vcs {
             VcRule::Single => 0,
