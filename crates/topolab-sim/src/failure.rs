@@ -132,8 +132,7 @@ impl DynamicFailure {
         let after = &degraded.network;
         let n = topo.num_routers as usize;
         let mut channels = Vec::new();
-        let mut nbr_first_port = Vec::new();
-        let mut nbr_width = Vec::new();
+        let mut nbr_ports = Vec::new();
         let mut csr_offset = Vec::with_capacity(n + 1);
         let mut csr_target = Vec::new();
         for r in 0..n {
@@ -148,8 +147,7 @@ impl DynamicFailure {
                 };
                 if kept > 0 {
                     csr_target.push(v);
-                    nbr_first_port.push(first);
-                    nbr_width.push(kept);
+                    nbr_ports.push((first, kept));
                 }
                 // The failed cables of a link are its last ports: parallel cables are alike.
                 for p in first + kept..first + width {
@@ -165,8 +163,7 @@ impl DynamicFailure {
         }
         csr_offset.push(csr_target.len() as u32);
         let mut topo_after = topo.clone();
-        topo_after.nbr_first_port = nbr_first_port;
-        topo_after.nbr_width = nbr_width;
+        topo_after.nbr_ports = nbr_ports;
         topo_after.csr_offset = csr_offset;
         topo_after.csr_target = csr_target;
         let routing_after = Routing::parse(routing, after, &topo_after, cfg, monitor)?;

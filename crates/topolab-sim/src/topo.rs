@@ -60,10 +60,10 @@ pub struct SimTopology {
     /// Every input port's channel, back towards the upstream router (credits).
     pub in_link: Vec<PortLink>,
     /// For each CSR entry of the network (router r, neighbour position i): the first output
-    /// port towards that neighbour and the link width (parallel ports).
-    pub nbr_first_port: Vec<u32>,
-    pub nbr_width: Vec<u32>,
-    /// CSR offsets and targets of the network (neighbours ascending), to index nbr_* by
+    /// port towards that neighbour and the link width (parallel ports), side by side since a
+    /// routing decision reads both.
+    pub nbr_ports: Vec<(u32, u32)>,
+    /// CSR offsets and targets of the network (neighbours ascending), to index nbr_ports by
     /// (router, position).
     pub csr_offset: Vec<u32>,
     pub csr_target: Vec<u32>,
@@ -161,8 +161,7 @@ impl SimTopology {
         // Output ports.
         let mut out_offset = Vec::with_capacity(n + 1);
         let mut out_link: Vec<PortLink> = Vec::new();
-        let mut nbr_first_port = Vec::with_capacity(csr_offset[n] as usize);
-        let mut nbr_width = Vec::with_capacity(csr_offset[n] as usize);
+        let mut nbr_ports = Vec::with_capacity(csr_offset[n] as usize);
         for r in 0..n {
             out_offset.push(out_link.len() as u32);
             for e in 0..net.endpoints()[r] {
@@ -174,8 +173,7 @@ impl SimTopology {
             for (&v, &l) in net.neighbors(r).iter().zip(net.neighbor_links(r)) {
                 let link = &links[l as usize];
                 let local = out_link.len() as u32 - out_offset[r];
-                nbr_first_port.push(local);
-                nbr_width.push(link.width);
+                nbr_ports.push((local, link.width));
                 for _ in 0..link.width {
                     out_link.push(PortLink::new(v, link_latency[l as usize]));
                 }
@@ -260,8 +258,7 @@ impl SimTopology {
             out_link,
             in_offset,
             in_link,
-            nbr_first_port,
-            nbr_width,
+            nbr_ports,
             csr_offset,
             csr_target,
             endpoint_latency: cfg.endpoint_latency,
@@ -292,8 +289,7 @@ impl SimTopology {
     /// First output port of router `r` towards its `pos`-th CSR neighbour, and the link width.
     #[inline]
     pub fn nbr_port(&self, r: usize, pos: usize) -> (u32, u32) {
-        let i = self.csr_offset[r] as usize + pos;
-        (self.nbr_first_port[i], self.nbr_width[i])
+        self.nbr_ports[self.csr_offset[r] as usize + pos]
     }
     /// Neighbours of router r (ascending).
     #[inline]

@@ -31,7 +31,7 @@ pub fn port_table(
 ) -> Result<(Vec<u16>, Option<Vec<u16>>)> {
     let n = topo.num_routers as usize;
     let mut ports = vec![u16::MAX; n * n];
-    let wide = topo.nbr_width.iter().any(|&w| w > 1);
+    let wide = topo.nbr_ports.iter().any(|&(_, w)| w > 1);
     let mut widths = if wide { vec![1u16; n * n] } else { Vec::new() };
     for r in 0..n {
         if topo.num_out(r) > u16::MAX as u32 {
