@@ -220,6 +220,8 @@ def latency(
 ) -> dict[str, Any]: ...
 
 # Simulator (crates/topolab-py/src/sim.rs); results are plain dicts, see topolab/sim.py.
+# A default written "= ..." is a Rust value (crates/topolab-py/src/args.rs `Arg::default`),
+# which the runtime signature shows as "...".
 def simulate(
     net: Network,
     routing: str,
@@ -253,7 +255,7 @@ def sim_timeline(
     traffic: str,
     load: float,
     window: int,
-    cycles: int,
+    cycles: int | None = None,
     seed: int | None = None,
     params: dict[str, Any] | None = None,
     progress: _ProgressCallback | None = None,
@@ -263,8 +265,8 @@ def sweep_load(
     routing: str,
     traffic: str,
     loads: list[float] | None = None,
-    load_resolution: float = 0.01,
-    every_load: bool = False,
+    load_resolution: float = ...,
+    every_load: bool = ...,
     seed: int | None = None,
     params: dict[str, Any] | None = None,
     progress: _ProgressCallback | None = None,
@@ -273,20 +275,20 @@ def run_exchange(
     net: Network,
     routing: str,
     per_source: list[list[tuple[int, int]]],
-    name: str = "exchange",
+    name: str = ...,
     seed: int | None = None,
     params: dict[str, Any] | None = None,
     progress: _ProgressCallback | None = None,
 ) -> dict[str, Any]: ...
-def exchange_messages(net: Network, spec: str) -> tuple[str, list[list[tuple[int, int]]]]: ...
+def exchange_messages(net: Network, per_source: str) -> tuple[str, list[list[tuple[int, int]]]]: ...
 def run_workload(
     net: Network,
     routing: str,
     jobs: list[str],
-    packet_bytes: int = 256,
+    packet_bytes: int = ...,
     alone: int | None = None,
     background: str | None = None,
-    background_load: float = 0.0,
+    background_load: float = ...,
     seed: int | None = None,
     params: dict[str, Any] | None = None,
     progress: _ProgressCallback | None = None,
@@ -310,7 +312,12 @@ def saturation_search(
 ) -> tuple[float, float | None]: ...
 def traffic_patterns() -> list[tuple[str, list[str], list[tuple[str, str, str | None, str]]]]: ...
 def exchange_patterns() -> list[tuple[str, list[str], list[tuple[str, str, str | None, str]]]]: ...
-def check_sim_params(params: dict[str, Any] | None = None) -> None: ...
+def check_sim_params(
+    params: dict[str, Any] | None = None,
+    load: float | None = None,
+    seed: int | None = None,
+    packet_bytes: int | None = None,
+) -> None: ...
 def read_booksim_config(
     path: str | PathLike[str],
 ) -> tuple[Network, str, str, float, dict[str, Any], str]: ...

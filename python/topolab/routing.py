@@ -37,7 +37,7 @@ class DeadlockWarning(UserWarning):
 def warn_if_not_deadlock_free(routing: str, stacklevel: int = 3) -> None:
     """Warns (``DeadlockWarning``) when ``routing`` is one of the catalog's routings known not to be
     deadlock-free (``topolab routing check`` shows the cycle); silent otherwise."""
-    caution = _core.routing_deadlock_caution(routing) if isinstance(routing, str) else None
+    caution = _core.routing_deadlock_caution(routing)
     if caution:
         warnings.warn(f"routing {routing!r}: {caution}", DeadlockWarning, stacklevel=stacklevel)
 

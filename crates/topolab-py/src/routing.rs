@@ -195,10 +195,12 @@ struct RoutingRow {
 }
 
 /// Why `routing` is not deadlock-free, for the few catalog routings kept so on purpose; None
-/// otherwise.
+/// otherwise, and for anything that is not a routing name (the run refuses it).
 #[pyfunction]
-fn routing_deadlock_caution(routing: &str) -> Option<&'static str> {
-    topolab_core::routing::catalog::deadlock_caution(routing)
+fn routing_deadlock_caution(routing: crate::args::Arg<String>) -> Option<&'static str> {
+    use crate::args::Get;
+    let routing: String = routing.get("routing", "routing", None).ok()?;
+    topolab_core::routing::catalog::deadlock_caution(&routing)
 }
 
 /// One declared parameter (`topolab_core::ParamDef`).

@@ -1,0 +1,144 @@
+"""Arguments are checked where their type lives: the bindings convert each Python argument to its
+Rust type (crates/topolab-py/src/args.rs) and the Rust type or function that owns the value checks
+its range and meaning. A value of the wrong Python type and a value out of range both raise a
+ParameterError naming the parameter, the value and what is allowed, never a TypeError or
+OverflowError from the bindings, and before any work starts."""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+import topolab
+from topolab import _core
+from topolab.sim import check_point
+from topolab.workload import check_workload_point
+
+NET = topolab.build("torus:dims=2x3")
+QUICK = {"progress": False, "sample_period": 50, "max_samples": 4}
+
+
+def simulate(**kw):
+    return topolab.simulate(NET, **{**QUICK, **kw})
+
+
+def sweep(**kw):
+    return topolab.sweep_load(NET, **{"loads": [0.1], "load_resolution": 0.0, **QUICK, **kw})
+
+
+def timeline(**kw):
+    return topolab.timeline(NET, **{"window": 50, "cycles": 400, "progress": False, **kw})
+
+
+def workload(**kw):
+    return topolab.run_workload(NET, "allreduce:bytes=512", **{"progress": False, **kw})
+
+
+def exchange(per_source=((1, 2),), **kw):
+    return topolab.run_exchange(NET, [list(per_source)], **{"progress": False, **kw})
+
+
+# (call, parameter, words the allowed text holds): a wrong type, then a value out of range.
+CASES = [
+    ("simulate load str", lambda: simulate(load="0.5"), "load", "a number"),
+    ("simulate load bool", lambda: simulate(load=True), "load", "a number"),
+    ("simulate load 1.5", lambda: simulate(load=1.5), "load", "from 0 to 1"),
+    ("simulate load nan", lambda: simulate(load=float("nan")), "load", "from 0 to 1"),
+    ("simulate seed float", lambda: simulate(seed=1.5), "seed", "an integer"),
+    ("simulate seed -1", lambda: simulate(seed=-1), "seed", "an integer from 0"),
+    ("simulate seed 2**64", lambda: simulate(seed=2**64), "seed", "18446744073709551615"),
+    ("simulate routing bytes", lambda: simulate(routing=b"min"), "routing", "a string"),
+    ("simulate traffic surrogate", lambda: simulate(traffic="\ud800"), "traffic", "a string"),
+    ("sweep loads str", lambda: sweep(loads="0.1"), "loads", "a list"),
+    ("sweep loads empty", lambda: sweep(loads=[]), "loads", "non-empty"),
+    ("sweep loads item", lambda: sweep(loads=[0.1, 2.0]), "loads[1]", "from 0 to 1"),
+    ("sweep resolution str", lambda: sweep(load_resolution="0.1"), "load_resolution", "a number"),
+    ("sweep resolution 2", lambda: sweep(load_resolution=2.0), "load_resolution", "below 1"),
+    ("sweep every_load int", lambda: sweep(every_load=1), "every_load", "True or False"),
+    ("timeline window str", lambda: timeline(window="50"), "window", "an integer"),
+    ("timeline window 0", lambda: timeline(window=0), "window", "run's length"),
+    ("timeline window past the run", lambda: timeline(window=500), "window", "run's length"),
+    ("timeline cycles float", lambda: timeline(cycles=400.0), "cycles", "an integer"),
+    ("timeline cycles 0", lambda: timeline(cycles=0), "cycles", "1 to"),
+    ("timeline load 2", lambda: timeline(load=2), "load", "from 0 to 1"),
+    ("workload packet_bytes str", lambda: workload(packet_bytes="256"), "packet_bytes", "an integer"),
+    ("workload packet_bytes 0", lambda: workload(packet_bytes=0), "packet_bytes", "at least 1"),
+    ("workload background_load str", lambda: workload(background_load="0.1"), "background_load", "a number"),
+    ("workload background_load 3", lambda: workload(background_load=3.0), "background_load", "from 0 to 1"),
+    ("workload seed -1", lambda: workload(seed=-1), "seed", "an integer from 0"),
+    ("exchange packets -1", lambda: exchange([(1, -1)]), "per_source", "(destination endpoint, packets)"),
+    (
+        "exchange pair of three",
+        lambda: exchange([(1, 2, 3)]),
+        "per_source",
+        "(destination endpoint, packets)",
+    ),
+    ("exchange destination", lambda: exchange([(6, 1)]), "destination", "from 0 to 5"),
+    ("exchange packets in all", lambda: exchange([(1, 60_000_000)] * 2), "packets", "at most 100000000"),
+    ("exchange name int", lambda: exchange(name=5), "name", "a string"),
+    ("from_booksim bytes", lambda: topolab.from_booksim(b"x.cfg"), "path", "a file path"),
+    ("from_booksim empty", lambda: topolab.from_booksim(""), "path", "a file path"),
+    ("point load str", lambda: check_point({"network": "ring:n=4", "load": "x"}), "load", "a number"),
+    ("point load 1.5", lambda: check_point({"network": "ring:n=4", "load": 1.5}), "load", "from 0 to 1"),
+    (
+        "point seed -1",
+        lambda: check_point({"network": "ring:n=4", "load": 0.1, "seed": -1}),
+        "seed",
+        "from 0",
+    ),
+    (
+        "workload point packet_bytes 0",
+        lambda: check_workload_point({"network": "ring:n=4", "jobs": "allreduce", "packet_bytes": 0}),
+        "packet_bytes",
+        "at least 1",
+    ),
+]
+
+
+@pytest.mark.parametrize("case, call, parameter, allowed", CASES, ids=[c[0] for c in CASES])
+def test_a_bad_argument_names_its_parameter_value_and_what_is_allowed(case, call, parameter, allowed):
+    with pytest.raises(topolab.ParameterError) as info:
+        call()
+    err = info.value
+    assert err.parameter == parameter, str(err)
+    assert allowed in err.allowed, str(err)
+    assert isinstance(err.value, str) and err.value and err.value in str(err)
+    assert f"'{parameter}'" in str(err) and err.allowed in str(err)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda progress: _core.simulate(NET._net, "min", "uniform", 1.5, progress=progress),
+        lambda progress: _core.sweep_load(NET._net, "min", "uniform", loads=[0.2, -1.0], progress=progress),
+        lambda progress: _core.sim_timeline(NET._net, "min", "uniform", 0.2, 0, 400, progress=progress),
+    ],
+    ids=["simulate", "sweep_load", "timeline"],
+)
+def test_a_bad_load_or_window_is_refused_before_the_network_is_wired(call):
+    """The core checks them on entry: no stage (wiring the routing tables, a run) reports
+    progress before the error."""
+    reports = []
+    with pytest.raises(topolab.ParameterError):
+        call(lambda stage, done, total: reports.append(stage))
+    assert reports == []
+
+
+def test_the_timeline_length_defaults_to_twice_the_failure_cycle_plus_the_reaction_delay():
+    t = topolab.timeline(NET, window=50, failure_cycle=300, reaction_delay=40, progress=False)
+    assert t.cycles == 2 * 300 + 40
+
+
+def test_pairs_may_be_lists_and_a_sequence_of_loads_a_tuple():
+    listed = topolab.run_exchange(NET, [[[1, 2]], [[0, 1]]], progress=False)
+    paired = topolab.run_exchange(NET, [[(1, 2)], [(0, 1)]], progress=False)
+    assert listed.packets == paired.packets == 3
+    df = topolab.sweep_load(NET, loads=(0.1,), load_resolution=0.0, **QUICK)
+    assert list(df["offered_load"]) == [0.1]
+
+
+def test_a_path_may_be_a_pathlike(tmp_path):
+    cfg = tmp_path / "torus.cfg"
+    cfg.write_text("topology = torus;\nk = 4;\nn = 2;\nrouting_function = dim_order;\n")
+    assert topolab.from_booksim(pathlib.Path(cfg)).network.num_routers == 16
