@@ -40,7 +40,8 @@ def exchange(per_source=((1, 2),), **kw):
 
 
 # (call, parameter, words the allowed text holds): a wrong type, then a value out of range.
-CASES = [
+# The simulator's arguments (topolab-sim: check_load, sweep, timeline, Exchange::listed, SimConfig).
+SIM_CASES = [
     ("simulate load str", lambda: simulate(load="0.5"), "load", "a number"),
     ("simulate load bool", lambda: simulate(load=True), "load", "a number"),
     ("simulate load 1.5", lambda: simulate(load=1.5), "load", "from 0 to 1"),
@@ -94,6 +95,31 @@ CASES = [
         "at least 1",
     ),
 ]
+
+# Networks: specs, files and formats (topolab_core::io, the spec parser).
+NETWORK_CASES = [
+    ("neighbors -1", lambda: NET.neighbors(-1), "router", "an integer from 0"),
+    ("neighbors past the routers", lambda: NET.neighbors(6), "router", "from 0 to 5"),
+    ("dumps format int", lambda: NET.dumps(5), "format", "json"),
+    ("build spec int", lambda: topolab.build(5), "spec", "a spec string"),
+    ("load path bytes", lambda: topolab.load(b"x.json"), "path", "a file path"),
+    ("load format int", lambda: topolab.load("x.json", format=5), "format", "json"),
+    (
+        "load endpoints_per_router -1",
+        lambda: topolab.load("x.json", endpoints_per_router=-1),
+        "endpoints_per_router",
+        "from 0 to 4294967295",
+    ),
+    ("loads directed str", lambda: topolab.loads(NET.dumps(), directed="yes"), "directed", "True or False"),
+    ("loads text bytes", lambda: topolab.loads(NET.dumps().encode()), "text", "a str"),
+    (
+        "from_networkx family int",
+        lambda: topolab.from_networkx(__import__("networkx").path_graph(3), family=5),
+        "family",
+        "a string",
+    ),
+]
+CASES = SIM_CASES + NETWORK_CASES
 
 
 @pytest.mark.parametrize("case, call, parameter, allowed", CASES, ids=[c[0] for c in CASES])

@@ -69,6 +69,9 @@ __all__ = [
 
 __version__: str
 
+# A default written "= ..." is a Rust value (crates/topolab-py/src/args.rs `Arg::default`),
+# which the runtime signature shows as "...".
+
 # Called on the main thread as progress(stage, done, total) while a long call runs.
 _ProgressCallback = Callable[[str, int, int], object]
 
@@ -147,7 +150,7 @@ def from_parts(
     label_fields: list[str],
     labels: list[list[int]],
     link_classes: list[str],
-    family: str = "imported",
+    family: str = ...,
 ) -> Network: ...
 def families() -> list[dict[str, Any]]: ...
 def apply_failures(net: Network, failures: str) -> tuple[Network, str]: ...
@@ -220,8 +223,6 @@ def latency(
 ) -> dict[str, Any]: ...
 
 # Simulator (crates/topolab-py/src/sim.rs); results are plain dicts, see topolab/sim.py.
-# A default written "= ..." is a Rust value (crates/topolab-py/src/args.rs `Arg::default`),
-# which the runtime signature shows as "...".
 def simulate(
     net: Network,
     routing: str,
