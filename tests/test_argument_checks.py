@@ -119,7 +119,46 @@ NETWORK_CASES = [
         "a string",
     ),
 ]
-CASES = SIM_CASES + NETWORK_CASES
+
+# Floors, catalogs, placement, cost and latency (topolab_core::physical).
+PHYSICAL_CASES = [
+    ("place per_cabinet str", lambda: topolab.place(NET, per_cabinet="2"), "per_cabinet", "an integer"),
+    ("place per_cabinet 0", lambda: topolab.place(NET, per_cabinet=0), "per_cabinet", ">= 1"),
+    ("place floor int", lambda: topolab.place(NET, floor=5), "floor", "a built-in name or the path"),
+    ("place placement int", lambda: topolab.place(NET, placement=5.0), "placement", "a list of cabinets"),
+    ("cost max_electric_m str", lambda: topolab.cost(NET, max_electric_m="3"), "max_electric_m", "a number"),
+    ("cost max_electric_m -1", lambda: topolab.cost(NET, max_electric_m=-1.0), "max_electric_m", ">= 0"),
+    ("cost router_radix -1", lambda: topolab.cost(NET, router_radix=-1), "router_radix", "an integer from 0"),
+    (
+        "cost router_radix below the network's",
+        lambda: topolab.cost(NET, router_radix=2),
+        "router_radix",
+        "network's radix",
+    ),
+    ("cost catalog None", lambda: topolab.cost(NET, catalog=None), "catalog", "a built-in name or the path"),
+    (
+        "latency switch_delay_ns str",
+        lambda: topolab.latency(NET, switch_delay_ns="60", progress=False),
+        "switch_delay_ns",
+        "a number",
+    ),
+    (
+        "latency switch_delay_ns -1",
+        lambda: topolab.latency(NET, switch_delay_ns=-1.0, progress=False),
+        "switch_delay_ns",
+        "from 0",
+    ),
+    (
+        "latency injection_ns inf",
+        lambda: topolab.latency(NET, injection_ns=float("inf"), progress=False),
+        "injection_ns",
+        "a finite number",
+    ),
+    ("latency routing int", lambda: topolab.latency(NET, routing=5, progress=False), "routing", "a string"),
+    ("load_floor None", lambda: topolab.load_floor(None), "name", "a built-in name or the path"),
+    ("load_catalog int", lambda: topolab.load_catalog(5), "name", "a built-in name or the path"),
+]
+CASES = SIM_CASES + NETWORK_CASES + PHYSICAL_CASES
 
 
 @pytest.mark.parametrize("case, call, parameter, allowed", CASES, ids=[c[0] for c in CASES])

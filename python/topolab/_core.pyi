@@ -183,20 +183,20 @@ def moore_bound(degree: int, diameter: int, directed: bool = False) -> int: ...
 # --- physical (crates/topolab-py/src/physical.rs); dicts mirror topolab.physical's dataclasses
 def floors() -> list[dict[str, Any]]: ...
 def catalogs() -> list[dict[str, Any]]: ...
-def floor(name: str) -> dict[str, Any]: ...
-def catalog(name: str) -> dict[str, Any]: ...
+def floor(name: str | PathLike[str]) -> dict[str, Any]: ...
+def catalog(name: str | PathLike[str]) -> dict[str, Any]: ...
 def place(
     net: Network,
-    floor: str = "slimfly",
-    placement: str | None = None,
+    floor: str | PathLike[str] = ...,
+    placement: str | PathLike[str] | None = None,
     cabinets: list[int] | None = None,
     per_cabinet: int | None = None,
 ) -> dict[str, Any]: ...
 def cost(
     net: Network,
-    catalog: str = "fdr10",
-    floor: str = "slimfly",
-    placement: str | None = None,
+    catalog: str | PathLike[str] = ...,
+    floor: str | PathLike[str] = ...,
+    placement: str | PathLike[str] | None = None,
     cabinets: list[int] | None = None,
     per_cabinet: int | None = None,
     max_electric_m: float | None = None,
@@ -204,19 +204,19 @@ def cost(
 ) -> dict[str, Any]: ...
 def cable_lengths(
     net: Network,
-    floor: str = "slimfly",
-    placement: str | None = None,
+    floor: str | PathLike[str] = ...,
+    placement: str | PathLike[str] | None = None,
     cabinets: list[int] | None = None,
     per_cabinet: int | None = None,
 ) -> list[float]: ...
 def latency(
     net: Network,
-    routing: str = "fastest",
-    switch_delay_ns: float = 60.0,
-    cable_ns_per_m: float = 5.0,
-    injection_ns: float = 300.0,
-    floor: str = "slimfly",
-    placement: str | None = None,
+    routing: str = ...,
+    switch_delay_ns: float = ...,
+    cable_ns_per_m: float = ...,
+    injection_ns: float = ...,
+    floor: str | PathLike[str] = ...,
+    placement: str | PathLike[str] | None = None,
     cabinets: list[int] | None = None,
     per_cabinet: int | None = None,
     progress: _ProgressCallback | None = None,
