@@ -158,7 +158,34 @@ PHYSICAL_CASES = [
     ("load_floor None", lambda: topolab.load_floor(None), "name", "a built-in name or the path"),
     ("load_catalog int", lambda: topolab.load_catalog(5), "name", "a built-in name or the path"),
 ]
-CASES = SIM_CASES + NETWORK_CASES + PHYSICAL_CASES
+
+# Metrics (topolab_core::metrics).
+ANALYSIS_CASES = [
+    (
+        "analyze bisection_runs str",
+        lambda: topolab.analyze(NET, bisection_runs="5", progress=False),
+        "bisection_runs",
+        "an integer",
+    ),
+    (
+        "analyze bisection_runs 0",
+        lambda: topolab.analyze(NET, bisection_runs=0, progress=False),
+        "bisection_runs",
+        "from 1 to 1000",
+    ),
+    ("analyze paths int", lambda: topolab.analyze(NET, paths=1, progress=False), "paths", "True or False"),
+    ("analyze seed -1", lambda: topolab.analyze(NET, seed=-1, progress=False), "seed", "an integer from 0"),
+    ("moore_bound degree -1", lambda: topolab.moore_bound(-1, 2), "degree", "an integer from 0"),
+    ("moore_bound diameter 2**32", lambda: topolab.moore_bound(3, 2**32), "diameter", "4294967295"),
+    (
+        "moore_bound directed str",
+        lambda: topolab.moore_bound(3, 2, directed="yes"),
+        "directed",
+        "True or False",
+    ),
+    ("moore_bound past 2**128", lambda: topolab.moore_bound(2**63, 2**20), "diameter", "fits in 128 bits"),
+]
+CASES = SIM_CASES + NETWORK_CASES + PHYSICAL_CASES + ANALYSIS_CASES
 
 
 @pytest.mark.parametrize("case, call, parameter, allowed", CASES, ids=[c[0] for c in CASES])

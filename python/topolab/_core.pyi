@@ -170,15 +170,15 @@ def smaller_members(spec: str) -> list[str] | None: ...
 def analyze(
     net: Network,
     *,
-    paths: bool = False,
-    resilience: bool = False,
-    bisection: bool = False,
-    bisection_runs: int = 5,
-    spectrum: bool = False,
-    seed: int = 0,
+    paths: bool = ...,
+    resilience: bool = ...,
+    bisection: bool = ...,
+    bisection_runs: int = ...,
+    spectrum: bool = ...,
+    seed: int = ...,
     progress: _ProgressCallback | None = None,
 ) -> str: ...
-def moore_bound(degree: int, diameter: int, directed: bool = False) -> int: ...
+def moore_bound(degree: int, diameter: int, directed: bool = ...) -> int: ...
 
 # --- physical (crates/topolab-py/src/physical.rs); dicts mirror topolab.physical's dataclasses
 def floors() -> list[dict[str, Any]]: ...
