@@ -428,16 +428,17 @@ pub fn param_dicts<'py>(
 
 /// Daryin & Korzh §2 mapping: the labelled network and the JSON of the MappingReport.
 #[pyfunction]
-#[pyo3(signature = (net, family, max_missing = 0))]
+#[pyo3(signature = (net, family, max_missing = Arg::default(0)))]
 fn map_network(
     py: Python<'_>,
     net: &PyNetwork,
-    family: &str,
-    max_missing: u64,
+    family: Arg<String>,
+    max_missing: Arg<u64>,
 ) -> PyResult<(PyNetwork, String)> {
+    args!("map_network"; family as "a family name: hyperx or dragonfly", max_missing);
     let mapped = py
         .allow_threads(|| {
-            topolab_core::topology::mapping::map_network(&net.inner, family, max_missing)
+            topolab_core::topology::mapping::map_network(&net.inner, &family, max_missing)
         })
         .map_err(to_py_err)?;
     let report = serde_json::to_string(&mapped.report)
