@@ -12,6 +12,7 @@ import pytest
 
 import topolab
 from topolab import _core
+from topolab.design.saturation import check_saturation_point
 from topolab.sim import check_point
 from topolab.workload import check_workload_point
 
@@ -185,7 +186,52 @@ ANALYSIS_CASES = [
     ),
     ("moore_bound past 2**128", lambda: topolab.moore_bound(2**63, 2**20), "diameter", "fits in 128 bits"),
 ]
-CASES = SIM_CASES + NETWORK_CASES + PHYSICAL_CASES + ANALYSIS_CASES
+# Mapping, failure sets and the saturation search (topolab_core::topology::mapping,
+# topolab_core::failures, topolab_sim::saturation::Search).
+MORE_CASES = [
+    ("map_network family int", lambda: topolab.map_network(NET, 5), "family", "hyperx or dragonfly"),
+    (
+        "map_network max_missing -1",
+        lambda: topolab.map_network(NET, "hyperx", -1),
+        "max_missing",
+        "an integer",
+    ),
+    ("apply_failures int", lambda: topolab.apply_failures(NET, 5), "failures", "a failure spec"),
+    ("apply_failures fraction 2", lambda: topolab.apply_failures(NET, "links:fraction=2"), "fraction", "1"),
+    ("simulate failures bytes", lambda: simulate(failures=b"links"), "failures", "a failure spec"),
+    ("search tolerance str", lambda: saturation_search(tolerance="0.01"), "tolerance", "a number"),
+    ("search tolerance 0", lambda: saturation_search(tolerance=0.0), "tolerance", "from 1e-6"),
+    ("search start str", lambda: saturation_search(start="0.5"), "start", "a number"),
+    (
+        "search session warm_starts int",
+        lambda: _core.SearchSession(NET._net, "min", "uniform", warm_starts=1),
+        "warm_starts",
+        "True or False",
+    ),
+    (
+        "search session seed -1",
+        lambda: _core.SearchSession(NET._net, "min", "uniform", seed=-1),
+        "seed",
+        "an integer from 0",
+    ),
+    (
+        "saturation point tolerance 1",
+        lambda: check_saturation_point({"network": "ring:n=4", "tolerance": 1.0}),
+        "tolerance",
+        "below 1",
+    ),
+    (
+        "saturation point seed str",
+        lambda: check_saturation_point({"network": "ring:n=4", "seed": "1"}),
+        "seed",
+        "an integer",
+    ),
+]
+CASES = SIM_CASES + NETWORK_CASES + PHYSICAL_CASES + ANALYSIS_CASES + MORE_CASES
+
+
+def saturation_search(start=None, tolerance=0.01):
+    return _core.saturation_search(lambda load: None, start, tolerance)
 
 
 @pytest.mark.parametrize("case, call, parameter, allowed", CASES, ids=[c[0] for c in CASES])

@@ -245,7 +245,7 @@ class SearchSession:
         traffic: str,
         seed: int | None = None,
         params: dict[str, Any] | None = None,
-        warm_starts: bool = False,
+        warm_starts: bool = ...,
     ) -> SearchSession: ...
     def run(self, load: float, progress: _ProgressCallback | None = None) -> dict[str, Any]: ...
     def warm_load(self) -> float | None: ...
@@ -318,6 +318,7 @@ def check_sim_params(
     load: float | None = None,
     seed: int | None = None,
     packet_bytes: int | None = None,
+    tolerance: float | None = None,
 ) -> None: ...
 def read_booksim_config(
     path: str | PathLike[str],

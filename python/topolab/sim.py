@@ -108,14 +108,6 @@ def simulate(
 SIMULATE_POINT_KEYS = ("network", "routing", "traffic", "load", "seed", "failures")
 
 
-def _failures_of(params: dict[str, Any]) -> str | None:
-    """A point's ``failures`` (a failure spec, docs/resilience.md), None when absent."""
-    failures = params.get("failures")
-    if failures is None:
-        return None
-    return text_arg("experiment point", "failures", failures)
-
-
 def run_point(params: dict[str, Any]) -> dict[str, Any]:
     """One experiment point of kind "simulate" (topolab run): ``network``, ``routing``,
     ``traffic``, ``load``, ``seed``, ``failures`` (optional failure spec); every other key is
@@ -127,7 +119,7 @@ def run_point(params: dict[str, Any]) -> dict[str, Any]:
         traffic=str(params.get("traffic", "uniform")),
         load=float(params["load"]),
         seed=int(params.get("seed", DEFAULT_SEED)),
-        failures=_failures_of(params),
+        failures=params.get("failures"),
         progress=False,
         **router_params,
     )
@@ -168,7 +160,7 @@ def sweep_point(params: dict[str, Any]) -> dict[str, Any]:
         seed=int(params.get("seed", DEFAULT_SEED)),
         load_resolution=float(params.get("tolerance", 0.01)),
         **({"every_load": bool(params["every_load"])} if "every_load" in params else {}),
-        failures=_failures_of(params),
+        failures=params.get("failures"),
         **router_params,
     )
     out: dict[str, Any] = {

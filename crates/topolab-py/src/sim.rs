@@ -164,22 +164,23 @@ struct PySearchSession {
 #[pymethods]
 impl PySearchSession {
     #[new]
-    #[pyo3(signature = (net, routing, traffic, seed=None, params=None, warm_starts=false))]
+    #[pyo3(signature = (net, routing, traffic, seed=None, params=None, warm_starts=Arg::default(false)))]
     fn new(
         py: Python<'_>,
         net: &PyNetwork,
-        routing: &str,
-        traffic: &str,
-        seed: Option<u64>,
+        routing: Arg<String>,
+        traffic: Arg<String>,
+        seed: Option<Arg<u64>>,
         params: Option<&Bound<'_, PyDict>>,
-        warm_starts: bool,
+        warm_starts: Arg<bool>,
     ) -> PyResult<Self> {
+        args!("saturation"; routing, traffic, seed, warm_starts);
         let cfg = config_from(params, seed)?;
         let inner = crate::monitor::run(py, None, |monitor| {
             Ok(topolab_sim::SearchSession::new(
                 &net.inner,
-                routing,
-                traffic,
+                &routing,
+                &traffic,
                 &cfg,
                 warm_starts,
                 monitor,
@@ -212,14 +213,15 @@ impl PySearchSession {
 /// The saturation search (topolab_sim::saturation) with `run(load)` a Python function whose
 /// result has `saturated` and `accepted_throughput`; returns (saturation_load, saturated_load).
 #[pyfunction]
-#[pyo3(signature = (run, start, tolerance, shortfall=0.0))]
+#[pyo3(signature = (run, start, tolerance, shortfall=Arg::default(0.0)))]
 fn saturation_search(
     run: &Bound<'_, PyAny>,
-    start: Option<f64>,
-    tolerance: f64,
-    shortfall: f64,
+    start: Option<Arg<f64>>,
+    tolerance: Arg<f64>,
+    shortfall: Arg<f64>,
 ) -> PyResult<(f64, Option<f64>)> {
     use topolab_sim::saturation::{Search, Verdict};
+    args!("saturation"; start, tolerance, shortfall);
     let mut search = Search::new(tolerance, shortfall).map_err(sim_err_to_py)?;
     search.run_from(start, &mut |load| {
         let r = run.call1((load,))?;
@@ -435,24 +437,31 @@ fn exchange_messages(
     Ok((exchange.name, exchange.per_source))
 }
 
-/// Checks simulation parameters (BookSim2 names) and, when given, a load and a seed without
-/// running anything: what an experiment's points are checked with before any runs.
+/// Checks simulation parameters (BookSim2 names) and, when given, the load of a run, the seed,
+/// the packet bytes of a workload and the tolerance of a saturation search, without running
+/// anything: what an experiment's points are checked with before any runs.
 #[pyfunction]
-#[pyo3(signature = (params=None, load=None, seed=None, packet_bytes=None))]
+#[pyo3(signature = (params=None, load=None, seed=None, packet_bytes=None, tolerance=None))]
 fn check_sim_params(
     params: Option<&Bound<'_, PyDict>>,
     load: Option<Arg<f64>>,
     seed: Option<Arg<u64>>,
     packet_bytes: Option<Arg<u64>>,
+    tolerance: Option<Arg<f64>>,
 ) -> PyResult<()> {
-    args!("simulation"; load, seed, packet_bytes);
+    args!("simulation"; load, seed, packet_bytes, tolerance);
     if let Some(load) = load {
         topolab_sim::check_load("load", load).map_err(sim_err_to_py)?;
     }
     if let Some(packet_bytes) = packet_bytes {
         topolab_sim::workload::check_packet_bytes(packet_bytes).map_err(sim_err_to_py)?;
     }
-    config_from(params, seed).map(|_| ())
+    let cfg = config_from(params, seed)?;
+    if let Some(tolerance) = tolerance {
+        topolab_sim::saturation::Search::new(tolerance, cfg.saturation_tolerance)
+            .map_err(sim_err_to_py)?;
+    }
+    Ok(())
 }
 
 /// The result types as `topolab_core::result_type!` declares them, each after the types its
