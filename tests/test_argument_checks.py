@@ -13,6 +13,7 @@ import pytest
 import topolab
 from topolab import _core
 from topolab.design.saturation import check_saturation_point
+from topolab.experiment.kinds import check_exchange_point, check_values
 from topolab.sim import check_point
 from topolab.workload import check_workload_point
 
@@ -227,7 +228,24 @@ MORE_CASES = [
         "an integer",
     ),
 ]
-CASES = SIM_CASES + NETWORK_CASES + PHYSICAL_CASES + ANALYSIS_CASES + MORE_CASES
+# Experiment points checked before any runs (topolab.experiment.kinds) by the same core checks.
+POINT_CASES = [
+    (
+        "analyze point seed -1",
+        lambda: check_values("analyze", {"network": "ring:n=4", "seed": -1}),
+        "seed",
+        "from 0",
+    ),
+    ("simulate point load str", lambda: check_values("simulate", {"load": "0.1"}), "load", "a number"),
+    ("simulate point load 2", lambda: check_values("simulate", {"load": 2.0}), "load", "from 0 to 1"),
+    (
+        "exchange point seed str",
+        lambda: check_exchange_point({"exchange": "alltoall", "seed": "1"}),
+        "seed",
+        "an integer",
+    ),
+]
+CASES = POINT_CASES + SIM_CASES + NETWORK_CASES + PHYSICAL_CASES + ANALYSIS_CASES + MORE_CASES
 
 
 def saturation_search(start=None, tolerance=0.01):
