@@ -1,6 +1,8 @@
 """Writes python/topolab/_results.py, the Python classes of topolab's results, from their one
 declaration in Rust (``topolab_core::result_type!``, read through ``topolab._core.result_types()``):
-fields, types, doc comments and units.
+fields, types, doc comments and units. A class ``<Name>Methods`` in python/topolab/_result_methods.py
+(methods only, no fields: presentation and figures derived from the fields) becomes a base of the
+generated class ``<Name>``, so a nested result has its methods too.
 
     python scripts/result_types.py          # rewrite the module
     python scripts/result_types.py --check  # exit 1 when it differs (tests/test_result_types.py)
@@ -9,6 +11,7 @@ fields, types, doc comments and units.
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib.machinery
 import importlib.util
 import re
@@ -20,6 +23,7 @@ from typing import Any
 
 PACKAGE = Path(__file__).resolve().parent.parent / "python" / "topolab"
 TARGET = PACKAGE / "_results.py"
+METHODS = PACKAGE / "_result_methods.py"
 
 
 def load_core() -> Any:
@@ -49,6 +53,7 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, TypeVar
 
+# mixins
 from topolab.display import Summarized
 
 
@@ -66,6 +71,7 @@ def _interval(value: Any) -> tuple[float, float] | None:
 SCALARS = {
     "f64": ("float", "_float({})"),
     "f32": ("float", "_float({})"),
+    "u128": ("int", "int({})"),
     "u64": ("int", "int({})"),
     "u32": ("int", "int({})"),
     "u16": ("int", "int({})"),
@@ -75,6 +81,8 @@ SCALARS = {
     "i32": ("int", "int({})"),
     "bool": ("bool", "bool({})"),
     "String": ("str", "str({})"),
+    # enums that serde writes as a word (rename_all = "lowercase")
+    "Routing": ("str", "str({})"),
 }
 
 
@@ -93,6 +101,9 @@ def annotation(rust_type: str, python_names: dict[str, str]) -> tuple[str, str]:
     if inner:
         ann, conv = annotation(inner.group(1), python_names)
         return f"{ann} | None", f"None if {{0}} is None else {conv.format('{0}')}"
+    inner = re.fullmatch(r"\[(.+);(\d+)\]", t)
+    if inner:
+        return annotation(f"({','.join([inner.group(1)] * int(inner.group(2)))})", python_names)
     inner = re.fullmatch(r"Vec<(.+)>", t)
     if inner:
         ann, conv = annotation(inner.group(1), python_names)
@@ -109,25 +120,60 @@ def doc_lines(doc: str) -> list[str]:
     return [re.sub(r"(?<!`)`([^`]+)`(?!`)", r"``\1``", line) for line in lines if doc]
 
 
-def class_source(t: dict, python_names: dict[str, str]) -> str:
+def methods() -> dict[str, set[str]]:
+    """The mixins of python/topolab/_result_methods.py: class name -> the methods it defines."""
+    tree = ast.parse(METHODS.read_text())
+    return {
+        node.name: {item.name for item in node.body if isinstance(item, ast.FunctionDef)}
+        for node in tree.body
+        if isinstance(node, ast.ClassDef) and node.name.endswith("Methods")
+    }
+
+
+def fields(t: dict, by_rust_name: dict[str, dict]) -> list[dict]:
+    """The fields of ``t`` as Python holds them: a flattened field's type's fields in its place
+    (serde writes them into the same JSON object), a skipped one left out."""
+    out = []
+    for f in t["fields"]:
+        if f["serde"] == "flatten":
+            inner = by_rust_name.get(f["rust_type"].replace(" ", ""))
+            if inner is None:
+                raise SystemExit(f"result_types.py: {t['name']}.{f['name']}: flattens no result type")
+            out += fields(inner, by_rust_name)
+        elif f["serde"] == "skip":
+            continue
+        elif f["serde"]:
+            raise SystemExit(f"result_types.py: {t['name']}.{f['name']}: serde({f['serde']}) is not read")
+        else:
+            out.append(f)
+    return out
+
+
+def class_source(
+    t: dict, python_names: dict[str, str], by_rust_name: dict[str, dict], mixins: dict[str, set[str]]
+) -> str:
     name = python_names[t["name"]]
+    mixin = f"{name}Methods"
+    own = mixins.get(mixin, set())
+    bases = f"{mixin}, Summarized" if mixin in mixins else "Summarized"
     # _from_core returns the class it is called on (a subclass adding methods gets its own)
     self_type = f"_{name}T"
     out = ["", "", f'{self_type} = TypeVar("{self_type}", bound="{name}")', ""]
-    out += ["", "@dataclass(frozen=True, repr=False)", f"class {name}(Summarized):"]
+    out += ["", "@dataclass(frozen=True, repr=False)", f"class {name}({bases}):"]
     doc = doc_lines(t["doc"])
     if doc:
         body = "\n".join(doc)
         out.append(textwrap.indent(f'"""{body}"""', "    "))
         out.append("")
-    units = {f["name"]: f["unit"] for f in t["fields"] if f["unit"]}
+    held = fields(t, by_rust_name)
+    units = {f["name"]: f["unit"] for f in held if f["unit"]}
     if units:
         out.append("    UNITS: ClassVar[dict[str, str]] = {")
         out += [f"        {k!r}: {v!r}," for k, v in units.items()]
         out.append("    }")
         out.append("")
     conversions = []
-    for f in t["fields"]:
+    for f in held:
         ann, conv = annotation(f["rust_type"], python_names)
         out += [f"    #: {line}".rstrip() for line in doc_lines(f["doc"])]
         out.append(f"    {f['name']}: {ann}")
@@ -140,12 +186,13 @@ def class_source(t: dict, python_names: dict[str, str]) -> str:
         "        return cls(",
     ]
     out += [f"            {field}={conv}," for field, conv in conversions]
-    out += [
-        "        )",
-        "",
-        "    def to_dict(self) -> dict[str, Any]:",
-        "        return asdict(self)",
-    ]
+    out.append("        )")
+    if "to_dict" not in own:
+        out += [
+            "",
+            "    def to_dict(self) -> dict[str, Any]:",
+            "        return asdict(self)",
+        ]
     return "\n".join(out)
 
 
@@ -153,9 +200,17 @@ def source() -> str:
     """The module's text, formatted as ``ruff format`` (the project's formatter) writes it."""
     types = load_core().result_types()
     python_names = {t["name"]: t["python"] or t["name"] for t in types}
+    by_rust_name = {t["name"]: t for t in types}
+    mixins = methods()
+    used = [f"{python_names[t['name']]}Methods" for t in types]
+    unused = sorted(set(mixins) - set(used))
+    if unused:
+        raise SystemExit(f"result_types.py: {', '.join(unused)} in {METHODS.name} name no result type")
+    used = [m for m in used if m in mixins]
     names = ", ".join(repr(python_names[t["name"]]) for t in types)
-    parts = [HEADER, f"\n__all__ = [{names}]"]
-    parts += [class_source(t, python_names) for t in types]
+    imported = f"from topolab._result_methods import {', '.join(sorted(used))}\n" if used else ""
+    parts = [HEADER.replace("# mixins\n", imported), f"\n__all__ = [{names}]"]
+    parts += [class_source(t, python_names, by_rust_name, mixins) for t in types]
     formatted = subprocess.run(
         [sys.executable, "-m", "ruff", "format", "--stdin-filename", str(TARGET), "-"],
         input="\n".join(parts) + "\n",

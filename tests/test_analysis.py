@@ -85,6 +85,8 @@ def check(g: nx.Graph, what: str) -> None:
     for key, value in want.items():
         if isinstance(value, float):
             assert getattr(got, key) == pytest.approx(value, rel=1e-12), f"{what}: {key}"
+        elif isinstance(value, list):  # a per-router or per-distance list: a tuple in the result
+            assert getattr(got, key) == tuple(value), f"{what}: {key}"
         else:
             assert getattr(got, key) == value, f"{what}: {key}"
 

@@ -7,6 +7,7 @@ recovered network against the surviving network simulated alone, and one thread 
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 
 import pytest
 
@@ -27,7 +28,8 @@ def run(capsys, *argv):
 
 def test_timeline_counts_every_flit_and_recovers():
     t = topolab.timeline(NET, "min", "uniform", 0.3, window=200, progress=False, **FAILING)
-    w = t.windows
+    w = t.to_dataframe()
+    assert len(w) == len(t.windows) and list(w.columns) == [f.name for f in fields(type(t.windows[0]))]
     assert (t.failure_cycle, t.reroute_cycle, t.cycles) == (2000, 2400, 2 * 2000 + 400)
     assert list(w["start"]) == list(range(0, t.cycles, 200))
     assert t.created_flits == t.delivered_flits + t.dropped_flits + t.in_flight_flits
@@ -47,7 +49,7 @@ def test_timeline_counts_every_flit_and_recovers():
 def test_timeline_without_failures_is_the_intact_network():
     t = topolab.timeline(NET, "min", "uniform", 0.3, window=250, cycles=2000, progress=False, num_vcs=8)
     assert t.failures is None and t.failure_cycle is None and t.recovery_cycles is None
-    assert t.dropped_flits == 0 and t.windows["dropped"].sum() == 0
+    assert t.dropped_flits == 0 and sum(w.dropped for w in t.windows) == 0
 
 
 def test_sim_timeline_json_and_plot(capsys, tmp_path):

@@ -8,34 +8,16 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass
-from typing import Any
 
 from topolab import _core
 from topolab._args import quote
 from topolab._files import write_text
+from topolab._results import InfinibandCheck
 from topolab.network import Network, as_network
 from topolab.progress import Progress
-from topolab.routing import DeadlockReport, deadlock_report
 
 #: (LFT dump, SL2VL dump, path SLs): the file names written into the export directory.
 FILES: tuple[str, str, str] = _core.INFINIBAND_FILES
-
-
-@dataclass
-class InfinibandCheck:
-    routing: str
-    switches: int
-    hosts: int
-    # (source switch, destination host) pairs followed through the tables.
-    pairs: int
-    max_hops: int
-    vls_used: int
-    sls_used: int
-    cdg: DeadlockReport
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def export(
@@ -78,5 +60,4 @@ def check(net: Network | str, routing: str, directory: str | os.PathLike[str]) -
                 texts.append(f.read())
         except OSError as e:
             raise _core.FileError(f"{quote(str(path))}: {e.strerror}") from None
-    d = json.loads(_core.infiniband_check(net._net, routing, *texts))
-    return InfinibandCheck(cdg=deadlock_report(d.pop("cdg")), **d)
+    return InfinibandCheck._from_core(json.loads(_core.infiniband_check(net._net, routing, *texts)))

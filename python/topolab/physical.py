@@ -1,7 +1,8 @@
 """The machine room: floors, placement of routers into cabinets, cables, cost, power and latency.
 
 The models (Besta & Hoefler, SC14, §VI, Fujiwara et al., IPDPS 2014, §II-E and §III-A) live in the Rust core;
-this module converts arguments and wraps the results in dataclasses. Floors and catalogs are TOML data: a
+this module converts arguments; its results (``Placement``, ``CostReport`` with its ``ClassCables``,
+``LatencyReport``) are declared in Rust (``topolab._results``). Floors and catalogs are TOML data: a
 built-in name (``topolab.floors()``, ``topolab.catalogs()``) or the path of a file of the same layout
 (``file.toml#name`` picks one entry). See docs/physical.md.
 
@@ -20,14 +21,36 @@ import math
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
-from typing import Any, ClassVar, Optional, Union
+from typing import Any, Optional, Union
 
 from topolab import _core
 from topolab._args import U32_MAX, bad, int_arg
+from topolab._results import ClassCables, CostReport, LatencyReport, Placement
 from topolab.defaults import DEFAULT_CATALOG, DEFAULT_FLOOR
-from topolab.display import Summarized
 from topolab.network import Network, as_network
 from topolab.progress import Progress, legacy_keyword
+
+__all__ = [
+    "CablePrice",
+    "Catalog",
+    "ClassCables",
+    "CostReport",
+    "Floor",
+    "LatencyReport",
+    "NetworkLike",
+    "PathLike",
+    "Placement",
+    "PlacementLike",
+    "RouterPrice",
+    "cable_lengths",
+    "catalogs",
+    "cost",
+    "floors",
+    "latency",
+    "load_catalog",
+    "load_floor",
+    "place",
+]
 
 NetworkLike = Union[Network, str]
 PathLike = Union[str, "os.PathLike[str]"]
@@ -104,141 +127,6 @@ class Catalog:
             optical=_from_dict(CablePrice, d["optical"]),
             router=_from_dict(RouterPrice, d["router"]),
         )
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass(frozen=True, repr=False)
-class Placement(Summarized):
-    """The cabinet of every router and the floor grid (rows × cols, cabinet i at cell i)."""
-
-    floor: str
-    method: str
-    per_cabinet: Optional[int]
-    cabinets: int
-    rows: int
-    cols: int
-    cabinet_of: tuple[int, ...]
-
-    def position(self, cabinet: int) -> tuple[int, int]:
-        """(row, column) of a cabinet on the grid."""
-        return divmod(cabinet, self.cols)
-
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["cabinet_of"] = list(self.cabinet_of)
-        return d
-
-
-@dataclass(frozen=True, repr=False)
-class ClassCables(Summarized):
-    """Cables of one link class (or ``endpoint``) by medium, length and price."""
-
-    link_class: str
-    cables: int
-    electric: int
-    optical: int
-    total_m: float
-    avg_m: float
-    electric_m: float
-    optical_m: float
-    cost: float
-
-
-@dataclass(frozen=True, repr=False)
-class CostReport(Summarized):
-    """Cables, cost and power of a placed network (Besta & Hoefler, SC14, §VI-B, §VI-C).
-
-    ``electric_cables``, ``optical_cables``, ``total_cable_m`` count router-to-router cables;
-    endpoint cables are in ``endpoint_cables`` and in ``by_class`` (class ``endpoint``), and
-    in the cost. ``cost_per_endpoint`` and ``power_per_endpoint_w`` are None only for a network
-    without endpoints; ``max_electric_m`` is None when every cable may be electric."""
-
-    UNITS: ClassVar[dict[str, str]] = {
-        "total_cable_m": "m",
-        "avg_cable_m": "m",
-        "endpoint_cable_m": "m",
-        "max_electric_m": "m",
-        "cable_cost": "USD",
-        "router_cost": "USD",
-        "total_cost": "USD",
-        "cost_per_endpoint": "USD/endpoint",
-        "power_w": "W",
-        "power_per_endpoint_w": "W/endpoint",
-    }
-
-    floor: str
-    catalog: str
-    placement: str
-    cabinets: int
-    grid_rows: int
-    grid_cols: int
-    routers: int
-    endpoints: int
-    router_radix: int
-    max_electric_m: Optional[float]
-    electric_cables: int
-    optical_cables: int
-    total_cable_m: float
-    avg_cable_m: float
-    endpoint_cables: int
-    endpoint_cable_m: float
-    by_class: tuple[ClassCables, ...]
-    cable_cost: float
-    router_cost: float
-    total_cost: float
-    cost_per_endpoint: Optional[float]
-    power_w: float
-    power_per_endpoint_w: Optional[float]
-
-    @classmethod
-    def _of(cls, d: dict[str, Any]) -> CostReport:
-        d = dict(d)
-        d["by_class"] = tuple(_from_dict(ClassCables, c) for c in d["by_class"])
-        return _from_dict(cls, d)
-
-    def cables_of(self, link_class: str) -> ClassCables:
-        for c in self.by_class:
-            if c.link_class == link_class:
-                return c
-        raise KeyError(link_class)
-
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["by_class"] = [asdict(c) for c in self.by_class]
-        return d
-
-
-@dataclass(frozen=True, repr=False)
-class LatencyReport(Summarized):
-    """All-pairs latency under Nearest or Fastest Routing (Fujiwara et al., IPDPS 2014, §II-E, §III-A)."""
-
-    UNITS: ClassVar[dict[str, str]] = {
-        "switch_delay_ns": "ns",
-        "cable_ns_per_m": "ns/m",
-        "injection_ns": "ns",
-        "max_latency_ns": "ns",
-        "avg_latency_ns": "ns",
-        "min_latency_ns": "ns",
-        "avg_hops": "router-to-router hops",
-        "max_hops": "router-to-router hops",
-    }
-
-    routing: str
-    switch_delay_ns: float
-    cable_ns_per_m: float
-    injection_ns: float
-    floor: str
-    placement: str
-    cabinets: int
-    routers: int
-    pairs: int
-    max_latency_ns: float
-    avg_latency_ns: float
-    min_latency_ns: float
-    avg_hops: float
-    max_hops: int
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -321,9 +209,7 @@ def place(
     """
     n = as_network(net)
     rule, cabinets = _placement_args(placement, n.num_routers)
-    d = _core.place(n._net, floor, rule, cabinets, per_cabinet)
-    d["cabinet_of"] = tuple(d["cabinet_of"])
-    return _from_dict(Placement, d)
+    return Placement._from_core(_core.place(n._net, floor, rule, cabinets, per_cabinet))
 
 
 def cost(
@@ -344,7 +230,7 @@ def cost(
     n = as_network(net)
     rule, cabinets = _placement_args(placement, n.num_routers)
     d = _core.cost(n._net, catalog, floor, rule, cabinets, per_cabinet, max_electric_m, router_radix)
-    return CostReport._of(d)
+    return CostReport._from_core(d)
 
 
 def cable_lengths(
@@ -399,4 +285,4 @@ def latency(
             per_cabinet,
             bar.callback,
         )
-    return _from_dict(LatencyReport, d)
+    return LatencyReport._from_core(d)

@@ -10,23 +10,10 @@ from dataclasses import asdict, dataclass
 from typing import Any, Optional, Sequence
 
 from topolab import _core
-from topolab._results import DeadlockReport
-from topolab.display import Summarized
+from topolab._results import ChannelLoad, DeadlockReport
 from topolab.families import Param
 from topolab.network import Network
 from topolab.progress import Progress, legacy_keyword
-
-
-@dataclass(repr=False)
-class ChannelLoad(Summarized):
-    routing: str
-    max_load: float
-    max_link: tuple[int, int]
-    throughput_bound: float
-    loads: list[float]
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 class DeadlockWarning(UserWarning):
@@ -92,8 +79,7 @@ def channel_load(
                 net._net, routing, perm, bar.callback, traffic, max_pairs, max_paths, valiant_phases
             )
         )
-    d["max_link"] = tuple(d["max_link"])
-    return ChannelLoad(**d)
+    return ChannelLoad._from_core(d)
 
 
 def forwarding_tables(net: Network, routing: str, vl_budget: int = 8) -> str:

@@ -14,14 +14,13 @@ from __future__ import annotations
 import functools
 import math
 import os
-from dataclasses import dataclass, fields
+from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
-from topolab import _core
+from topolab import _core, _results
 from topolab._args import bad, renamed_keyword, text_arg
-from topolab._results import ExchangeResult, SimResult, SweepResult, _float, _interval
+from topolab._results import ExchangeResult, SimResult, SweepResult
 from topolab.defaults import DEFAULT_SEED
-from topolab.display import Summarized
 from topolab.families import Param
 from topolab.network import Network, as_network
 from topolab.progress import Progress, legacy_keyword
@@ -277,78 +276,18 @@ def sweep_load(
     return df
 
 
-@dataclass(frozen=True, repr=False)
-class Timeline(Summarized):
-    """A run cut into windows around cables dying during it (``dynamic_failures``): what the
-    network carried in each window, before the failure, after it and once rerouted
-    (docs/resilience.md, "Failures during a run")."""
+class Timeline(_results.Timeline):
+    """A run cut into windows around cables dying during it (its fields:
+    ``topolab._results.Timeline``, declared in Rust), with its windows as a table."""
 
-    UNITS: ClassVar[dict[str, str]] = {
-        "load": "flits/active endpoint/cycle",
-        "accepted": "flits/active endpoint/cycle",
-        "accepted_before": "flits/active endpoint/cycle",
-        "accepted_after": "flits/active endpoint/cycle",
-        "avg_latency": "cycles",
-        "p99_latency": "cycles",
-        "latency_before": "cycles",
-        "latency_after": "cycles",
-        "recovery_cycles": "cycles",
-        "dropped": "flits",
-        "in_flight": "flits",
-    }
+    UNITS: ClassVar[dict[str, str]] = {**_results.Timeline.UNITS, **_results.TimelineWindow.UNITS}
 
-    routing: str
-    traffic: str
-    load: float
-    failures: str | None
-    failure_cycle: int | None
-    reroute_cycle: int | None
-    failed_cables: int
-    cables_before: int
-    window: int
-    cycles: int
-    #: Endpoints that send under the traffic pattern (the unit of the throughputs).
-    senders: int
-    #: One row per window: start (cycle), cycles, accepted (flits per sending endpoint per
-    #: cycle), packets, avg_latency and p99_latency (cycles), dropped and in_flight (flits).
-    windows: pd.DataFrame
-    #: Mean accepted throughput and latency over the windows of the second half before the
-    #: failure and over those from recovery on, with 95% batch-means intervals over the windows.
-    accepted_before: float
-    accepted_before_ci95: tuple[float, float] | None
-    latency_before: float
-    latency_before_ci95: tuple[float, float] | None
-    accepted_after: float | None
-    accepted_after_ci95: tuple[float, float] | None
-    latency_after: float | None
-    latency_after_ci95: tuple[float, float] | None
-    #: Cycles from the failure until every later window drops nothing and accepts at least
-    #: (1 - saturation_tolerance) of the throughput before; None: not within the run.
-    recovery_cycles: int | None
-    #: created = delivered + dropped + in flight (checked by the simulator).
-    created_flits: int
-    delivered_flits: int
-    dropped_flits: int
-    dropped_on_wire: int
-    dropped_at_dead_port: int
-    in_flight_flits: int
+    def to_dataframe(self) -> pd.DataFrame:
+        """One row per window, a column per field of ``TimelineWindow``."""
+        import pandas as pd
 
-    def to_dict(self) -> dict[str, Any]:
-        d = {f.name: getattr(self, f.name) for f in fields(self)}
-        d["windows"] = self.windows.to_dict(orient="records")
-        return d
-
-
-TIMELINE_COLUMNS = [
-    "start",
-    "cycles",
-    "accepted",
-    "packets",
-    "avg_latency",
-    "p99_latency",
-    "dropped",
-    "in_flight",
-]
+        columns = [f.name for f in fields(_results.TimelineWindow)]
+        return pd.DataFrame([asdict(w) for w in self.windows], columns=columns)
 
 
 def timeline(
@@ -371,8 +310,6 @@ def timeline(
     recovery time. ``cycles`` defaults to twice the failure cycle plus the reaction delay.
     Without ``dynamic_failures`` the windows show the intact network. ``failures``: a static
     failure set applied before the run, as in ``simulate``."""
-    import pandas as pd
-
     network = as_network(net, failures)._net
     warn_if_not_deadlock_free(routing)
     with Progress("timeline", unit="cycle", enabled=progress, unit_stages=("timeline",)) as bar:
@@ -387,42 +324,7 @@ def timeline(
             params=router_params,
             progress=bar.callback,
         )
-    dropped = d["dropped"]
-    return Timeline(
-        routing=d["routing"],
-        traffic=d["traffic"],
-        load=d["load"],
-        failures=d["failures"],
-        failure_cycle=d["failure_cycle"],
-        reroute_cycle=d["reroute_cycle"],
-        failed_cables=d["failed_cables"],
-        cables_before=d["cables_before"],
-        window=d["window"],
-        cycles=d["cycles"],
-        senders=d["senders"],
-        windows=pd.DataFrame(
-            [
-                {k: _float(v) if isinstance(v, float) or v is None else v for k, v in w.items()}
-                for w in d["windows"]
-            ],
-            columns=TIMELINE_COLUMNS,
-        ),
-        accepted_before=_float(d["accepted_before"]),
-        accepted_before_ci95=_interval(d["accepted_before_interval"]),
-        latency_before=_float(d["latency_before"]),
-        latency_before_ci95=_interval(d["latency_before_interval"]),
-        accepted_after=None if d["accepted_after"] is None else _float(d["accepted_after"]),
-        accepted_after_ci95=_interval(d["accepted_after_interval"]),
-        latency_after=None if d["latency_after"] is None else _float(d["latency_after"]),
-        latency_after_ci95=_interval(d["latency_after_interval"]),
-        recovery_cycles=d["recovery_cycles"],
-        created_flits=d["created_flits"],
-        delivered_flits=d["delivered_flits"],
-        dropped_flits=dropped["on_wire"] + dropped["at_dead_port"],
-        dropped_on_wire=dropped["on_wire"],
-        dropped_at_dead_port=dropped["at_dead_port"],
-        in_flight_flits=d["in_flight_flits"],
-    )
+    return Timeline._from_core(d)
 
 
 def run_exchange(

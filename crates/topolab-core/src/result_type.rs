@@ -19,6 +19,10 @@ pub struct ResultField {
     /// The unit of a measured figure ("cycles", "flits/active endpoint/cycle"); "" for counts
     /// and words.
     pub unit: &'static str,
+    /// The field's serde attribute: "flatten" when the fields of its type (a result type) stand
+    /// in its place, in the JSON and in the Python class; "skip" for a field Python does not
+    /// see (a private one the Rust methods use); "" otherwise.
+    pub serde: &'static str,
 }
 
 /// A result type: its name, doc comment and fields.
@@ -31,10 +35,12 @@ pub struct ResultType {
     pub fields: &'static [ResultField],
 }
 
-/// Declares a result struct (`Debug, Clone, PartialEq, Serialize`, every field public) and its
+/// Declares a result struct (`Debug, Clone, PartialEq, Serialize`) and its
 /// `RESULT_TYPE` description. A field's unit is written `#[unit = "cycles"]` after its doc
 /// comment, and the Python class's name, when it differs, `#[python = "SimResult"]` after the
-/// struct's; the macro consumes both.
+/// struct's; the macro consumes both. A field marked `#[serde(flatten)]` (after the unit) is
+/// flattened in the JSON, and the Python class holds its type's fields in its place; one
+/// marked `#[serde(skip)]` (which need not be public) is left out of both.
 #[macro_export]
 macro_rules! result_type {
     (
@@ -44,7 +50,8 @@ macro_rules! result_type {
             $(
                 $(#[doc = $fdoc:literal])*
                 $(#[unit = $unit:literal])?
-                pub $field:ident : $ty:ty
+                $(#[serde($serde:ident)])?
+                $vis:vis $field:ident : $ty:ty
             ),* $(,)?
         }
     ) => {
@@ -53,7 +60,8 @@ macro_rules! result_type {
         pub struct $name {
             $(
                 $(#[doc = $fdoc])*
-                pub $field: $ty,
+                $(#[serde($serde)])?
+                $vis $field: $ty,
             )*
         }
 
@@ -70,6 +78,7 @@ macro_rules! result_type {
                             rust_type: stringify!($ty),
                             doc: concat!($($fdoc, "\n"),*),
                             unit: concat!($($unit)?),
+                            serde: concat!($(stringify!($serde))?),
                         },
                     )*
                 ],

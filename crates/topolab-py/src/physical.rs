@@ -1,6 +1,7 @@
 //! Floors, catalogs, placement, cost and latency (topolab_core::physical). Results cross as
-//! plain dicts built from the core's serde structs; python/topolab/physical.py wraps them in
-//! dataclasses.
+//! plain dicts built from the core's serde structs: the placement, cost and latency reports
+//! become the classes python/topolab/_results.py writes from their Rust declarations
+//! (`topolab_core::result_type!`), floors and catalogs the dataclasses of physical.py.
 
 use crate::args::{args, Arg};
 use crate::errors::{bad_argument, to_py_err};
@@ -154,9 +155,7 @@ fn place<'py>(
     let f = floor_of(&name_of(floor), None)?;
     let placement = placement.map(name_of);
     let p = placement_of(&net.inner, &f, placement.as_deref(), cabinets, per_cabinet)?;
-    let d = to_dict(py, &p)?;
-    d.set_item("floor", &f.name)?;
-    Ok(d)
+    to_dict(py, &p)
 }
 
 #[pyfunction]

@@ -1,5 +1,6 @@
 //! Static routing analysis: deadlock check, channel load, forwarding tables. Results cross as
-//! JSON text and become dataclasses in python/topolab/routing.py.
+//! JSON text that the classes python/topolab/_results.py writes from their Rust declarations
+//! (`topolab_core::result_type!`) read.
 
 use crate::network::PyNetwork;
 use pyo3::prelude::*;

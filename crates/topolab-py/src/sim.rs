@@ -468,6 +468,7 @@ fn check_sim_params(
 /// fields hold (scripts/result_types.py writes python/topolab/_results.py from them).
 #[pyfunction]
 fn result_types(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    use topolab_core::{metrics, physical};
     use topolab_sim::{
         ExchangeResult, JobResult, PhaseTime, RunResult, SweepResult, WorkloadResult,
     };
@@ -481,6 +482,21 @@ fn result_types(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
             JobResult::RESULT_TYPE,
             WorkloadResult::RESULT_TYPE,
             topolab_core::routing::cdg::CdgReport::RESULT_TYPE,
+            topolab_core::routing::load::ChannelLoad::RESULT_TYPE,
+            metrics::Distances::RESULT_TYPE,
+            metrics::PathDiversity::RESULT_TYPE,
+            metrics::Threshold::RESULT_TYPE,
+            metrics::Resilience::RESULT_TYPE,
+            metrics::Bisection::RESULT_TYPE,
+            metrics::Spectrum::RESULT_TYPE,
+            metrics::Analysis::RESULT_TYPE,
+            physical::Placement::RESULT_TYPE,
+            physical::ClassCables::RESULT_TYPE,
+            physical::CostReport::RESULT_TYPE,
+            physical::LatencyReport::RESULT_TYPE,
+            topolab_core::routing::infiniband::IbCheck::RESULT_TYPE,
+            topolab_sim::failure::TimelineWindow::RESULT_TYPE,
+            topolab_sim::failure::Timeline::RESULT_TYPE,
         ],
     )
 }

@@ -232,63 +232,83 @@ pub fn only_in_timelines(prep: &crate::engine::Prepared, what: &str) -> Result<(
     }
 }
 
-/// What the network carried in one window of a timeline run.
-#[derive(Debug, Clone, Serialize)]
-pub struct TimelineWindow {
-    /// First cycle of the window.
-    pub start: u64,
-    pub cycles: u64,
-    /// Flits accepted per sending endpoint per cycle (the unit of the offered load).
-    pub accepted: f64,
-    /// Packets that arrived, and their average and 99th-percentile latency (creation to
-    /// arrival, source queueing included; NaN without packets).
-    pub packets: u64,
-    pub avg_latency: f64,
-    pub p99_latency: f64,
-    /// Flits lost to dead cables in the window.
-    pub dropped: u64,
-    /// Flits created and neither delivered nor dropped at the window's end.
-    pub in_flight: u64,
+topolab_core::result_type! {
+    /// What the network carried in one window of a timeline run.
+    pub struct TimelineWindow {
+        /// First cycle of the window.
+        pub start: u64,
+        pub cycles: u64,
+        /// Flits accepted per sending endpoint per cycle (the unit of the offered load).
+        #[unit = "flits/active endpoint/cycle"]
+        pub accepted: f64,
+        /// Packets that arrived, and their average and 99th-percentile latency (creation to
+        /// arrival, source queueing included; NaN without packets).
+        pub packets: u64,
+        #[unit = "cycles"]
+        pub avg_latency: f64,
+        #[unit = "cycles"]
+        pub p99_latency: f64,
+        /// Flits lost to dead cables in the window.
+        #[unit = "flits"]
+        pub dropped: u64,
+        /// Flits created and neither delivered nor dropped at the window's end.
+        #[unit = "flits"]
+        pub in_flight: u64,
+    }
 }
 
-/// A run cut into windows around a dynamic failure: throughput and latency over time.
-#[derive(Debug, Clone, Serialize)]
-pub struct Timeline {
-    pub routing: String,
-    pub traffic: String,
-    pub load: f64,
-    /// The failure spec, its cycle and the cycle the routing changed (None: no failure).
-    pub failures: Option<String>,
-    pub failure_cycle: Option<u64>,
-    pub reroute_cycle: Option<u64>,
-    pub failed_cables: u64,
-    pub cables_before: u64,
-    pub window: u64,
-    /// Endpoints that send under the traffic pattern (the unit of the throughputs).
-    pub senders: u32,
-    pub windows: Vec<TimelineWindow>,
-    /// Before the failure (the second half of the cycles before it, warmed up): mean accepted
-    /// throughput and latency over its windows, with 95% batch-means intervals over them.
-    pub accepted_before: f64,
-    pub accepted_before_interval: Option<[f64; 2]>,
-    pub latency_before: f64,
-    pub latency_before_interval: Option<[f64; 2]>,
-    /// After recovery (from `recovery_cycles` on): the same over the windows to the end.
-    pub accepted_after: Option<f64>,
-    pub accepted_after_interval: Option<[f64; 2]>,
-    pub latency_after: Option<f64>,
-    pub latency_after_interval: Option<[f64; 2]>,
-    /// Cycles from the failure to the start of the first window from which every window
-    /// drops nothing and accepts at least (1 - saturation_tolerance) of the throughput
-    /// before; None when the run ends first.
-    pub recovery_cycles: Option<u64>,
-    /// Flits the sources created, delivered to their endpoints, lost, and in flight at the
-    /// end: created = delivered + dropped + in flight, checked.
-    pub created_flits: u64,
-    pub delivered_flits: u64,
-    pub dropped: Dropped,
-    pub in_flight_flits: u64,
-    pub cycles: u64,
+topolab_core::result_type! {
+    /// A run cut into windows around cables dying during it (`dynamic_failures`): what the
+    /// network carried in each window, before the failure, after it and once rerouted
+    /// (docs/resilience.md, "Failures during a run").
+    pub struct Timeline {
+        pub routing: String,
+        pub traffic: String,
+        #[unit = "flits/active endpoint/cycle"]
+        pub load: f64,
+        /// The failure spec, its cycle and the cycle the routing changed (None: no failure).
+        pub failures: Option<String>,
+        pub failure_cycle: Option<u64>,
+        pub reroute_cycle: Option<u64>,
+        pub failed_cables: u64,
+        pub cables_before: u64,
+        pub window: u64,
+        pub cycles: u64,
+        /// Endpoints that send under the traffic pattern (the unit of the throughputs).
+        pub senders: u32,
+        pub windows: Vec<TimelineWindow>,
+        /// Before the failure (the second half of the cycles before it, warmed up): mean
+        /// accepted throughput and latency over its windows, with 95% batch-means intervals
+        /// over them.
+        #[unit = "flits/active endpoint/cycle"]
+        pub accepted_before: f64,
+        pub accepted_before_ci95: Option<[f64; 2]>,
+        #[unit = "cycles"]
+        pub latency_before: f64,
+        pub latency_before_ci95: Option<[f64; 2]>,
+        /// After recovery (from `recovery_cycles` on): the same over the windows to the end;
+        /// None without such windows.
+        #[unit = "flits/active endpoint/cycle"]
+        pub accepted_after: Option<f64>,
+        pub accepted_after_ci95: Option<[f64; 2]>,
+        #[unit = "cycles"]
+        pub latency_after: Option<f64>,
+        pub latency_after_ci95: Option<[f64; 2]>,
+        /// Cycles from the failure to the start of the first window from which every window
+        /// drops nothing and accepts at least (1 - saturation_tolerance) of the throughput
+        /// before; None when the run ends first.
+        #[unit = "cycles"]
+        pub recovery_cycles: Option<u64>,
+        /// Flits the sources created, delivered to their endpoints, lost (on the wire when the
+        /// cables died, or sent to a dead port afterwards), and in flight at the end:
+        /// created = delivered + dropped + in flight, checked.
+        pub created_flits: u64,
+        pub delivered_flits: u64,
+        pub dropped_flits: u64,
+        pub dropped_on_wire: u64,
+        pub dropped_at_dead_port: u64,
+        pub in_flight_flits: u64,
+    }
 }
 
 /// Mean of `values` and its 95% interval over them as batches.
@@ -405,10 +425,8 @@ pub fn run_timeline(
             .filter(|x| x.is_finite())
             .collect::<Vec<f64>>()
     };
-    let (accepted_before, accepted_before_interval) =
-        mean_interval(&series(&before, |w| w.accepted));
-    let (latency_before, latency_before_interval) =
-        mean_interval(&series(&before, |w| w.avg_latency));
+    let (accepted_before, accepted_before_ci95) = mean_interval(&series(&before, |w| w.accepted));
+    let (latency_before, latency_before_ci95) = mean_interval(&series(&before, |w| w.avg_latency));
     let floor = (1.0 - prep.cfg.saturation_tolerance) * accepted_before;
     let recovered_from = failure.and_then(|_| {
         let after: Vec<&TimelineWindow> = windows.iter().filter(|w| w.start >= fail_at).collect();
@@ -428,8 +446,8 @@ pub fn run_timeline(
             .collect(),
         None => Vec::new(),
     };
-    let (accepted_after, accepted_after_interval) = mean_interval(&series(&after, |w| w.accepted));
-    let (latency_after, latency_after_interval) = mean_interval(&series(&after, |w| w.avg_latency));
+    let (accepted_after, accepted_after_ci95) = mean_interval(&series(&after, |w| w.accepted));
+    let (latency_after, latency_after_ci95) = mean_interval(&series(&after, |w| w.avg_latency));
     let has_after = !after.is_empty();
     Ok(Timeline {
         routing: prep.routing_name.clone(),
@@ -441,21 +459,23 @@ pub fn run_timeline(
         failed_cables: failure.map_or(0, |f| f.failed_cables),
         cables_before: failure.map_or(0, |f| f.cables_before),
         window,
+        cycles,
         senders: active,
         windows,
         accepted_before,
-        accepted_before_interval,
+        accepted_before_ci95,
         latency_before,
-        latency_before_interval,
+        latency_before_ci95,
         accepted_after: has_after.then_some(accepted_after),
-        accepted_after_interval,
+        accepted_after_ci95,
         latency_after: has_after.then_some(latency_after),
-        latency_after_interval,
+        latency_after_ci95,
         recovery_cycles: recovered_from.map(|from| from - fail_at),
         created_flits: created,
         delivered_flits: delivered,
-        dropped,
+        dropped_flits: dropped.total(),
+        dropped_on_wire: dropped.on_wire,
+        dropped_at_dead_port: dropped.at_dead_port,
         in_flight_flits: in_flight,
-        cycles,
     })
 }

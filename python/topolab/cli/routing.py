@@ -86,9 +86,7 @@ def cmd_load(args: argparse.Namespace) -> int:
         if args.simulate:
             inputs.update(seed=args.seed, load_resolution=args.load_resolution)
         units = {
-            "max_load": "endpoint injection bandwidths per link (width 1)",
-            "loads": "endpoint injection bandwidths per link (width 1)",
-            "throughput_bound": "flits/endpoint/cycle",
+            **routing.ChannelLoad.UNITS,
             "saturation_load": "flits/endpoint/cycle (highest load the sweep carried)",
             "saturated_load": "flits/endpoint/cycle (lowest load above it the sweep saturated at)",
             "saturation_throughput": "flits/endpoint/cycle",

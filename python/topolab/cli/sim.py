@@ -149,7 +149,7 @@ def _plot_timeline(t: topolab.Timeline, path: str, title: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    w = t.windows
+    w = t.to_dataframe()
     middle = w["start"] + w["cycles"] / 2
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(7, 5), sharex=True)
     top.plot(middle, w["accepted"], "o-", ms=3, label="accepted")
@@ -200,7 +200,7 @@ def _run_timeline(
         print_json(json_document("sim --timeline", inputs, Timeline.UNITS, t.to_dict()))
     else:
         columns = ["start", "accepted", "avg_latency", "p99_latency", "dropped", "in_flight"]
-        rows = [[_fmt(r[c]) for c in columns] for r in t.windows.to_dict(orient="records")]
+        rows = [[_fmt(r[c]) for c in columns] for r in t.to_dataframe().to_dict(orient="records")]
         print_table(rows, columns)
         print(_timeline_summary(t))
     if args.plot:

@@ -460,7 +460,7 @@ def resilience_from_results(row: Mapping[str, Any]) -> Any:
             ci_low=float(row[f"{key}_fraction_interval"][0]),
             ci_high=float(row[f"{key}_fraction_interval"][1]),
             std_dev=float(row[f"{key}_fraction_std_dev"]),
-            survival=[float(x) for x in row[f"{key}_survival"]],
+            survival=tuple(float(x) for x in row[f"{key}_survival"]),
         )
         for key in RESILIENCE_CRITERIA
     }

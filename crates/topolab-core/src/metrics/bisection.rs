@@ -24,32 +24,40 @@ use crate::progress::Monitor;
 use crate::rng::{stream, Stream};
 use metis::{Graph, Idx, Real};
 use rand::RngCore;
-use serde::Serialize;
 use std::collections::BTreeSet;
 use std::sync::Mutex;
 
-/// The bisection found: the best of `runs` seeded METIS runs.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Bisection {
-    /// Links between the two sides, counting width; directed: both directions added.
-    pub links_cut: u64,
-    /// Link capacity from side 0 to side 1 (undirected: equals `links_cut`).
-    pub links_0_to_1: u64,
-    /// Link capacity from side 1 to side 0 (undirected: equals `links_cut`).
-    pub links_1_to_0: u64,
-    /// Bisection bandwidth per endpoint in link units: `min(links_0_to_1, links_1_to_0) / (N/2)`.
-    pub per_endpoint: f64,
-    /// Endpoints on side 0 and side 1.
-    pub endpoints: [u64; 2],
-    /// Routers on side 0 and side 1.
-    pub routers: [u64; 2],
-    /// Side (0 or 1) of each router; router 0 is always on side 0.
-    pub side: Vec<u8>,
-    pub directed: bool,
-    pub runs: u32,
-    pub seed: u64,
-    /// The run (0-based) whose partition was kept: the first one with the fewest links cut.
-    pub best_run: u32,
+crate::result_type! {
+    /// The endpoint-balanced bisection METIS finds, best of `runs` seeded runs (Besta &
+    /// Hoefler, SC14, §III-C; docs/bisection.md): `links_cut` is an upper bound on the minimum
+    /// bisection (minimum bisection is NP-hard); `lower_bound`, where it holds, a lower bound:
+    /// the minimum lies between the two.
+    pub struct Bisection {
+        /// Links between the two sides, counting width; directed: both directions added.
+        pub links_cut: u64,
+        /// Link capacity from side 0 to side 1 (undirected: equals `links_cut`).
+        pub links_0_to_1: u64,
+        /// Link capacity from side 1 to side 0 (undirected: equals `links_cut`).
+        pub links_1_to_0: u64,
+        /// Bisection bandwidth per endpoint in link units:
+        /// `min(links_0_to_1, links_1_to_0) / (N/2)`.
+        pub per_endpoint: f64,
+        /// Endpoints on side 0 and side 1.
+        pub endpoints: [u64; 2],
+        /// Routers on side 0 and side 1.
+        pub routers: [u64; 2],
+        /// Side (0 or 1) of each router; router 0 is always on side 0.
+        pub side: Vec<u8>,
+        pub directed: bool,
+        pub runs: u32,
+        pub seed: u64,
+        /// The run (0-based) whose partition was kept: the first one with the fewest links cut.
+        pub best_run: u32,
+        /// The spectral lower bound on the minimum (`spectral_lower_bound`) where it holds
+        /// (undirected, regular, the same endpoints on every router), else None; `analyze`
+        /// fills it in.
+        pub lower_bound: Option<u64>,
+    }
 }
 
 /// A lower bound on the links any endpoint-balanced bisection cuts, from the spectrum (Donath &
@@ -167,6 +175,7 @@ fn describe(net: &Network, side: Vec<u8>, runs: u32, seed: u64, best_run: u32) -
         runs,
         seed,
         best_run,
+        lower_bound: None,
     }
 }
 

@@ -7,44 +7,49 @@ use super::apsp::{all_pairs, PairOptions, PairStats};
 use crate::error::Result;
 use crate::network::Network;
 use crate::progress::{Monitor, Silent};
-use serde::Serialize;
 
 /// Marks a router that cannot be reached.
 pub const UNREACHABLE: u32 = u32::MAX;
 
-/// Distances between routers, exact. Everything that is not defined for the network (e.g. the
-/// diameter of a disconnected one) is None, never infinite.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Distances {
-    /// Every router reaches every other (for a directed network: strongly connected).
-    pub connected: bool,
-    /// Connected components; for a directed network the weakly connected ones (link direction
-    /// ignored), see `strong_components`.
-    pub components: usize,
-    /// Strongly connected components (directed networks only).
-    pub strong_components: Option<usize>,
-    /// Largest router-to-router distance; None when not connected.
-    pub diameter: Option<u32>,
-    /// Smallest eccentricity; None when not connected.
-    pub radius: Option<u32>,
-    /// Mean distance over the ordered pairs of distinct routers; None when not connected or
-    /// with fewer than 2 routers.
-    pub aspl: Option<f64>,
-    /// Mean router-to-router hops over the ordered pairs of distinct endpoints, a pair on one
-    /// router counting 0 (Besta & Hoefler, SC14, Fig. 1); None when some endpoint cannot reach
-    /// another or the network has fewer than 2 endpoints.
-    pub endpoint_aspl: Option<f64>,
-    /// Largest distance between two routers that carry endpoints (the diameter of indirect
-    /// networks); None when some endpoint cannot reach another or there are no endpoints.
-    pub endpoint_diameter: Option<u32>,
-    /// `histogram[d]`: ordered pairs of distinct routers at distance d (index 0 is 0);
-    /// over the reachable pairs only.
-    pub histogram: Vec<u64>,
-    /// Ordered pairs (s, t), s ≠ t, where s does not reach t.
-    pub unreachable_pairs: u64,
-    /// Per router: the largest distance to any other router (out-distance when directed);
-    /// None when not connected.
-    pub eccentricities: Option<Vec<u32>>,
+crate::result_type! {
+    /// Distances between routers, exact. Everything that is not defined for the network (e.g. the
+    /// diameter of a disconnected one) is None, never infinite.
+    pub struct Distances {
+        /// Every router reaches every other (for a directed network: strongly connected).
+        pub connected: bool,
+        /// Connected components; for a directed network the weakly connected ones (link direction
+        /// ignored), see `strong_components`.
+        pub components: usize,
+        /// Strongly connected components (directed networks only).
+        pub strong_components: Option<usize>,
+        /// Largest router-to-router distance; None when not connected.
+        #[unit = "router-to-router hops"]
+        pub diameter: Option<u32>,
+        /// Smallest eccentricity; None when not connected.
+        #[unit = "hops"]
+        pub radius: Option<u32>,
+        /// Mean distance over the ordered pairs of distinct routers; None when not connected or
+        /// with fewer than 2 routers.
+        #[unit = "hops"]
+        pub aspl: Option<f64>,
+        /// Mean router-to-router hops over the ordered pairs of distinct endpoints, a pair on one
+        /// router counting 0 (Besta & Hoefler, SC14, Fig. 1); None when some endpoint cannot reach
+        /// another or the network has fewer than 2 endpoints.
+        #[unit = "hops"]
+        pub endpoint_aspl: Option<f64>,
+        /// Largest distance between two routers that carry endpoints (the diameter of indirect
+        /// networks); None when some endpoint cannot reach another or there are no endpoints.
+        #[unit = "hops"]
+        pub endpoint_diameter: Option<u32>,
+        /// `histogram[d]`: ordered pairs of distinct routers at distance d (index 0 is 0);
+        /// over the reachable pairs only.
+        pub histogram: Vec<u64>,
+        /// Ordered pairs (s, t), s ≠ t, where s does not reach t.
+        pub unreachable_pairs: u64,
+        /// Per router: the largest distance to any other router (out-distance when directed);
+        /// None when not connected.
+        pub eccentricities: Option<Vec<u32>>,
+    }
 }
 
 /// Ordered pairs of distinct endpoints whose routers differ: Σ_{r≠r'} e_r·e_r' = N² − Σ e_r².

@@ -15,20 +15,22 @@ use crate::error::Result;
 use crate::network::Network;
 use crate::progress::{Counter, Monitor};
 use rayon::prelude::*;
-use serde::Serialize;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PathDiversity {
-    /// Ordered pairs counted (distinct, reachable, not adjacent).
-    pub pairs: u64,
-    /// Mean σ over those pairs; None when there are none (e.g. a complete graph).
-    pub mean: Option<f64>,
-    /// Largest σ; None when there are no pairs.
-    pub max: Option<u64>,
-    /// Pairs with more than one shortest path.
-    pub multipath_pairs: u64,
-    /// Some count reached u64::MAX (then mean and max are lower bounds).
-    pub saturated: bool,
+crate::result_type! {
+    /// Shortest-path counts σ over ordered pairs of distinct routers at distance >= 2
+    /// (Kathareios et al., SC15, §2.3.3).
+    pub struct PathDiversity {
+        /// Ordered pairs counted (distinct, reachable, not adjacent).
+        pub pairs: u64,
+        /// Mean σ over those pairs; None when there are none (e.g. a complete graph).
+        pub mean: Option<f64>,
+        /// Largest σ; None when there are no pairs.
+        pub max: Option<u64>,
+        /// Pairs with more than one shortest path.
+        pub multipath_pairs: u64,
+        /// Some count reached u64::MAX (then mean and max are lower bounds).
+        pub saturated: bool,
+    }
 }
 
 /// Sources per unit of progress (and of interruption checks).

@@ -31,7 +31,6 @@ use crate::progress::Monitor;
 use crate::rng::{stream, Stream};
 use rand::seq::SliceRandom;
 use rayon::prelude::*;
-use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// z for a two-sided 95 % normal interval.
@@ -62,33 +61,39 @@ impl Default for ResilienceOptions {
     }
 }
 
-/// One criterion's threshold over the samples.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Threshold {
-    /// Mean of the per-sample largest fraction of removed cables at which the criterion holds.
-    pub mean: f64,
-    pub ci_low: f64,
-    pub ci_high: f64,
-    pub std_dev: f64,
-    /// `survival[k]`: fraction of the samples meeting the criterion with k/steps removed.
-    pub survival: Vec<f64>,
+crate::result_type! {
+    /// One criterion's threshold over the samples: the mean over samples of the largest
+    /// fraction of removed cables at which the criterion holds, with its 95 % confidence
+    /// interval; `survival[k]` is the share of samples meeting it with `k * step` of the cables
+    /// removed.
+    pub struct Threshold {
+        /// Mean of the per-sample largest fraction of removed cables at which the criterion holds.
+        pub mean: f64,
+        pub ci_low: f64,
+        pub ci_high: f64,
+        pub std_dev: f64,
+        /// `survival[k]`: fraction of the samples meeting the criterion with k/steps removed.
+        pub survival: Vec<f64>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Resilience {
-    pub seed: u64,
-    /// Cables (links counted with their width).
-    pub cables: u64,
-    /// Fraction of the cables removed per step.
-    pub step: f64,
-    pub samples: u32,
-    /// Every interval is at most the requested width (else max_samples was reached).
-    pub converged: bool,
-    pub base_diameter: u32,
-    pub base_aspl: f64,
-    pub disconnect: Threshold,
-    pub diameter_plus2: Threshold,
-    pub aspl_plus1: Threshold,
+crate::result_type! {
+    /// Resilience to random cable failures (Besta & Hoefler, SC14, §III-D).
+    pub struct Resilience {
+        pub seed: u64,
+        /// Cables (links counted with their width).
+        pub cables: u64,
+        /// Fraction of the cables removed per step.
+        pub step: f64,
+        pub samples: u32,
+        /// Every interval is at most the requested width (else max_samples was reached).
+        pub converged: bool,
+        pub base_diameter: u32,
+        pub base_aspl: f64,
+        pub disconnect: Threshold,
+        pub diameter_plus2: Threshold,
+        pub aspl_plus1: Threshold,
+    }
 }
 
 /// Resilience of `net`, whose distances are computed first.

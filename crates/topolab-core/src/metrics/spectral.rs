@@ -26,31 +26,34 @@ use crate::progress::Monitor;
 use crate::rng::{stream, Stream};
 use rand::Rng;
 use rayon::prelude::*;
-use serde::Serialize;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Spectrum {
-    /// Largest adjacency eigenvalue (the degree for a connected regular network).
-    pub lambda1: f64,
-    /// Second largest eigenvalue counting multiplicity.
-    pub lambda2: f64,
-    /// Smallest eigenvalue (-λ1 exactly when the network has a bipartite component as large).
-    pub lambda_min: f64,
-    /// One-sided spectral gap λ1 - λ2 (0 when disconnected).
-    pub gap: f64,
-    /// max(|λ2|, |λmin|): the λ of the expander mixing lemma and of the Ramanujan property.
-    pub lambda_abs: f64,
-    /// Two-sided gap λ1 - max(|λ2|, |λmin|) (0 for bipartite networks).
-    pub two_sided_gap: f64,
-    /// The degree d (counting width) when every router has the same degree.
-    pub regular_degree: Option<u32>,
-    /// 2·sqrt(d - 1) for a d-regular network: Ramanujan when `lambda_abs` is at most this.
-    pub ramanujan_bound: Option<f64>,
-    pub components: u32,
-    /// Every reported eigenvalue is within this distance of an exact eigenvalue (residual bound).
-    pub error_bound: f64,
-    /// Lanczos steps (matrix-vector products) over all components.
-    pub lanczos_steps: u64,
+crate::result_type! {
+    /// Adjacency eigenvalues for expander comparisons (docs/bisection.md): λ1, λ2 (second
+    /// largest counting multiplicity), λmin and the gaps.
+    pub struct Spectrum {
+        /// Largest adjacency eigenvalue (the degree for a connected regular network).
+        pub lambda1: f64,
+        /// Second largest eigenvalue counting multiplicity.
+        pub lambda2: f64,
+        /// Smallest eigenvalue (-λ1 exactly when the network has a bipartite component as large).
+        pub lambda_min: f64,
+        /// One-sided spectral gap λ1 - λ2 (0 when disconnected).
+        pub gap: f64,
+        /// max(|λ2|, |λmin|): the λ of the expander mixing lemma and of the Ramanujan property.
+        pub lambda_abs: f64,
+        /// Two-sided gap λ1 - max(|λ2|, |λmin|) (0 for bipartite networks).
+        pub two_sided_gap: f64,
+        /// The degree d (counting width) when every router has the same degree.
+        pub regular_degree: Option<u32>,
+        /// 2·sqrt(d - 1) for a d-regular network: Ramanujan when `lambda_abs` is at most this.
+        pub ramanujan_bound: Option<f64>,
+        pub components: u32,
+        /// Every reported eigenvalue is within this distance of an exact eigenvalue (residual
+        /// bound).
+        pub error_bound: f64,
+        /// Lanczos steps (matrix-vector products) over all components.
+        pub lanczos_steps: u64,
+    }
 }
 
 const CONTEXT: &str = "spectrum";

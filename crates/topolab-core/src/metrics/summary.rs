@@ -4,14 +4,13 @@
 
 use super::bisection::{bisection, check_runs, spectral_lower_bound, Bisection};
 use super::distance::{distances, Distances};
-use super::moore::{moore_fraction, MooreFraction};
+use super::moore::moore_fraction;
 use super::paths::{path_diversity, PathDiversity};
 use super::resilience::{resilience_from, Resilience, ResilienceOptions};
 use super::spectral::{spectrum, Spectrum};
 use crate::error::Result;
 use crate::network::Network;
 use crate::progress::Monitor;
-use serde::Serialize;
 
 /// What `analyze` computes beyond the always-present sizes, distances and Moore fraction.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -39,27 +38,35 @@ impl Default for BisectionOptions {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Analysis {
-    pub family: String,
-    pub spec: String,
-    pub routers: usize,
-    pub endpoints: u64,
-    /// Router-to-router cables, counting width.
-    pub links: u64,
-    pub network_radix: u32,
-    pub radix: u32,
-    pub directed: bool,
-    pub distances: Distances,
-    /// At the network radix and diameter; None when the network is not connected.
-    pub moore: Option<MooreFraction>,
-    pub paths: Option<PathDiversity>,
-    pub resilience: Option<Resilience>,
-    pub bisection: Option<Bisection>,
-    /// With the bisection: the spectral lower bound on the minimum (`spectral_lower_bound`),
-    /// where it holds; METIS's cut is an upper bound.
-    pub bisection_lower_bound: Option<u64>,
-    pub spectrum: Option<Spectrum>,
+crate::result_type! {
+    /// Everything `analyze` computed. Optional sections (`paths`, `resilience`, `bisection`,
+    /// `spectrum`) are None unless requested. `diameter`, `radius`, `aspl` and `eccentricities`
+    /// are None only when the network is not connected (`connected`); the endpoint-level ones
+    /// also when it has fewer than two endpoints; `moore_fraction` with the diameter, and
+    /// `moore_bound` also when the bound exceeds 2**128.
+    pub struct Analysis {
+        pub family: String,
+        pub spec: String,
+        pub routers: usize,
+        pub endpoints: u64,
+        /// Router-to-router cables, counting width.
+        pub links: u64,
+        pub network_radix: u32,
+        pub radix: u32,
+        pub directed: bool,
+        #[serde(flatten)]
+        pub distances: Distances,
+        /// The Moore bound at the network radix and the diameter, exact;
+        /// None when the network is not connected or the bound exceeds 2**128.
+        pub moore_bound: Option<u128>,
+        /// routers / the Moore bound (1.0 for a Moore graph); None when not connected.
+        pub moore_fraction: Option<f64>,
+        pub paths: Option<PathDiversity>,
+        pub resilience: Option<Resilience>,
+        /// With its spectral lower bound (its `lower_bound`) where that holds.
+        pub bisection: Option<Bisection>,
+        pub spectrum: Option<Spectrum>,
+    }
 }
 
 impl Analysis {
@@ -99,8 +106,11 @@ pub fn analyze(net: &Network, options: &AnalyzeOptions, monitor: &dyn Monitor) -
         true => Some(spectrum(net, monitor)?),
         false => None,
     };
-    let bisection_lower_bound = match &bisection {
-        Some(_) => bisection_bound(net, spectrum.as_ref(), monitor)?,
+    let bisection = match bisection {
+        Some(b) => Some(Bisection {
+            lower_bound: bisection_bound(net, spectrum.as_ref(), monitor)?,
+            ..b
+        }),
         None => None,
     };
     Ok(Analysis {
@@ -113,11 +123,11 @@ pub fn analyze(net: &Network, options: &AnalyzeOptions, monitor: &dyn Monitor) -
         radix: net.radix(),
         directed: net.directed(),
         distances,
-        moore,
+        moore_bound: moore.as_ref().and_then(|m| m.bound),
+        moore_fraction: moore.map(|m| m.fraction),
         paths,
         resilience,
         bisection,
-        bisection_lower_bound,
         spectrum,
     })
 }

@@ -16,7 +16,6 @@ use super::floor::Floor;
 use super::placement::Placement;
 use crate::floor_grid::CabinetGrid;
 use crate::network::Network;
-use serde::Serialize;
 
 /// The link-class name under which endpoint cables are reported.
 pub const ENDPOINT_CLASS: &str = "endpoint";
@@ -67,19 +66,21 @@ pub fn link_lengths(net: &Network, placement: &Placement, floor: &Floor) -> Vec<
         .collect()
 }
 
-/// Cables of one link class (or of the endpoints), split by medium.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ClassCables {
-    pub link_class: String,
-    pub cables: u64,
-    pub electric: u64,
-    pub optical: u64,
-    pub total_m: f64,
-    pub avg_m: f64,
-    pub electric_m: f64,
-    pub optical_m: f64,
-    /// Price of these cables under the catalog used (0 when only counting).
-    pub cost: f64,
+crate::result_type! {
+    /// Cables of one link class (or `endpoint`, the endpoints' cables) by medium, length and
+    /// price.
+    pub struct ClassCables {
+        pub link_class: String,
+        pub cables: u64,
+        pub electric: u64,
+        pub optical: u64,
+        pub total_m: f64,
+        pub avg_m: f64,
+        pub electric_m: f64,
+        pub optical_m: f64,
+        /// Price of these cables under the catalog used (0 when only counting).
+        pub cost: f64,
+    }
 }
 
 impl ClassCables {

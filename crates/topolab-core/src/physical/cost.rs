@@ -19,7 +19,6 @@ use super::floor::Floor;
 use super::placement::Placement;
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
-use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct CostOptions {
@@ -27,37 +26,54 @@ pub struct CostOptions {
     pub router_radix: Option<u32>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CostReport {
-    pub floor: String,
-    pub catalog: String,
-    pub placement: String,
-    pub cabinets: usize,
-    pub grid_rows: usize,
-    pub grid_cols: usize,
-    pub routers: usize,
-    pub endpoints: u64,
-    pub router_radix: u32,
-    /// Longest electric cable allowed (m); None: every cable electric.
-    pub max_electric_m: Option<f64>,
-    /// Router-to-router cables by medium, and their lengths.
-    pub electric_cables: u64,
-    pub optical_cables: u64,
-    pub total_cable_m: f64,
-    pub avg_cable_m: f64,
-    /// Router-to-endpoint cables (one per endpoint) and their total length.
-    pub endpoint_cables: u64,
-    pub endpoint_cable_m: f64,
-    /// One entry per link class of the network, then one for the endpoint cables.
-    pub by_class: Vec<ClassCables>,
-    /// All cables, endpoint cables included.
-    pub cable_cost: f64,
-    pub router_cost: f64,
-    pub total_cost: f64,
-    /// None for a network without endpoints.
-    pub cost_per_endpoint: Option<f64>,
-    pub power_w: f64,
-    pub power_per_endpoint_w: Option<f64>,
+crate::result_type! {
+    /// Cables, cost and power of a placed network (Besta & Hoefler, SC14, §VI-B, §VI-C).
+    ///
+    /// `electric_cables`, `optical_cables`, `total_cable_m` count router-to-router cables;
+    /// endpoint cables are in `endpoint_cables` and in `by_class` (class `endpoint`), and in the
+    /// cost. `cost_per_endpoint` and `power_per_endpoint_w` are None only for a network without
+    /// endpoints; `max_electric_m` is None when every cable may be electric.
+    pub struct CostReport {
+        pub floor: String,
+        pub catalog: String,
+        pub placement: String,
+        pub cabinets: usize,
+        pub grid_rows: usize,
+        pub grid_cols: usize,
+        pub routers: usize,
+        pub endpoints: u64,
+        pub router_radix: u32,
+        /// Longest electric cable allowed (m); None: every cable electric.
+        #[unit = "m"]
+        pub max_electric_m: Option<f64>,
+        /// Router-to-router cables by medium, and their lengths.
+        pub electric_cables: u64,
+        pub optical_cables: u64,
+        #[unit = "m"]
+        pub total_cable_m: f64,
+        #[unit = "m"]
+        pub avg_cable_m: f64,
+        /// Router-to-endpoint cables (one per endpoint) and their total length.
+        pub endpoint_cables: u64,
+        #[unit = "m"]
+        pub endpoint_cable_m: f64,
+        /// One entry per link class of the network, then one for the endpoint cables.
+        pub by_class: Vec<ClassCables>,
+        /// All cables, endpoint cables included.
+        #[unit = "USD"]
+        pub cable_cost: f64,
+        #[unit = "USD"]
+        pub router_cost: f64,
+        #[unit = "USD"]
+        pub total_cost: f64,
+        /// None for a network without endpoints.
+        #[unit = "USD/endpoint"]
+        pub cost_per_endpoint: Option<f64>,
+        #[unit = "W"]
+        pub power_w: f64,
+        #[unit = "W/endpoint"]
+        pub power_per_endpoint_w: Option<f64>,
+    }
 }
 
 /// Rejects a radix below the range of the catalog's router price regression: a line fitted to

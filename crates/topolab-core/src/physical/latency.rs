@@ -323,25 +323,36 @@ impl<'a> LatencyGraph<'a> {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct LatencyReport {
-    pub routing: Routing,
-    pub switch_delay_ns: f64,
-    pub cable_ns_per_m: f64,
-    pub injection_ns: f64,
-    pub floor: String,
-    pub placement: String,
-    pub cabinets: usize,
-    /// Routers between which paths are measured (those with endpoints, or all).
-    pub routers: usize,
-    /// Ordered pairs of distinct such routers.
-    pub pairs: u64,
-    pub max_latency_ns: f64,
-    pub avg_latency_ns: f64,
-    pub min_latency_ns: f64,
-    /// Hop counts of the chosen paths.
-    pub avg_hops: f64,
-    pub max_hops: u32,
+crate::result_type! {
+    /// All-pairs latency under Nearest or Fastest Routing (Fujiwara et al., IPDPS 2014, §II-E,
+    /// §III-A).
+    pub struct LatencyReport {
+        pub routing: Routing,
+        #[unit = "ns"]
+        pub switch_delay_ns: f64,
+        #[unit = "ns/m"]
+        pub cable_ns_per_m: f64,
+        #[unit = "ns"]
+        pub injection_ns: f64,
+        pub floor: String,
+        pub placement: String,
+        pub cabinets: usize,
+        /// Routers between which paths are measured (those with endpoints, or all).
+        pub routers: usize,
+        /// Ordered pairs of distinct such routers.
+        pub pairs: u64,
+        #[unit = "ns"]
+        pub max_latency_ns: f64,
+        #[unit = "ns"]
+        pub avg_latency_ns: f64,
+        #[unit = "ns"]
+        pub min_latency_ns: f64,
+        /// Hop counts of the chosen paths.
+        #[unit = "router-to-router hops"]
+        pub avg_hops: f64,
+        #[unit = "router-to-router hops"]
+        pub max_hops: u32,
+    }
 }
 
 #[derive(Debug, Clone, Copy)]

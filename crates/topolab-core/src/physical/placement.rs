@@ -33,7 +33,6 @@ use crate::error::{Result, TopolabError};
 use crate::floor_grid::CabinetGrid;
 use crate::network::Network;
 use crate::topology::{FamilyPlacement, ARBITRARY_PLACEMENT};
-use serde::Serialize;
 
 /// Largest cabinet index a given placement may use: beyond this the grid is surely a typo.
 const MAX_CABINETS: u64 = 1 << 24;
@@ -57,20 +56,24 @@ pub struct PlaceOptions {
     pub per_cabinet: Option<u32>,
 }
 
-/// Where every router stands.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Placement {
-    /// How the cabinets were chosen, with the paper section.
-    pub method: String,
-    /// Z when the placement is sequential or arbitrary.
-    pub per_cabinet: Option<u32>,
-    pub cabinets: usize,
-    pub rows: usize,
-    pub cols: usize,
-    /// Cabinet of each router.
-    pub cabinet_of: Vec<u32>,
-    #[serde(skip)]
-    grid: CabinetGrid,
+crate::result_type! {
+    /// Where every router stands: the cabinet of every router and the floor grid (rows × cols,
+    /// cabinet i at cell i).
+    pub struct Placement {
+        /// The floor's name.
+        pub floor: String,
+        /// How the cabinets were chosen, with the paper section.
+        pub method: String,
+        /// Z when the placement is sequential or arbitrary.
+        pub per_cabinet: Option<u32>,
+        pub cabinets: usize,
+        pub rows: usize,
+        pub cols: usize,
+        /// Cabinet of each router.
+        pub cabinet_of: Vec<u32>,
+        #[serde(skip)]
+        grid: CabinetGrid,
+    }
 }
 
 impl Placement {
@@ -91,6 +94,7 @@ impl Placement {
     ) -> Result<Placement> {
         let grid = floor.grid(cabinets)?;
         Ok(Placement {
+            floor: floor.name.clone(),
             method,
             per_cabinet,
             cabinets,

@@ -394,19 +394,26 @@ impl Bundles {
     }
 }
 
-/// Result of the channel-load analysis.
-#[derive(Debug, Clone, Serialize)]
-pub struct ChannelLoad {
-    pub routing: String,
-    /// Load per arc (CSR order of the network's adjacency) in links' worth: its busiest port's
-    /// when the routing takes one port of a link (`Ports::Destination`, `Ports::First`), else
-    /// divided by the link's width.
-    pub loads: Vec<f64>,
-    pub max_load: f64,
-    /// The most loaded directed link (from, to).
-    pub max_link: (u32, u32),
-    /// 1 / max_load: accepted injection rate per endpoint the routing cannot exceed.
-    pub throughput_bound: f64,
+crate::result_type! {
+    /// The channel load of a routing under a traffic: the expected load of every directed
+    /// link when every endpoint injects at rate 1, and the throughput bound it implies.
+    pub struct ChannelLoad {
+        pub routing: String,
+        /// The load of the most loaded directed link.
+        #[unit = "endpoint injection bandwidths per link (width 1)"]
+        pub max_load: f64,
+        /// The most loaded directed link (from router, to router).
+        pub max_link: (u32, u32),
+        /// 1 / max_load: the accepted injection rate per endpoint the routing cannot exceed
+        /// (infinite when no link carries load; Python reads it as NaN, JSON having no infinity).
+        #[unit = "flits/endpoint/cycle"]
+        pub throughput_bound: f64,
+        /// Load per arc (CSR order of the network's adjacency) in links' worth: its busiest
+        /// port's when the routing takes one port of a link (`Ports::Destination`,
+        /// `Ports::First`), else divided by the link's width.
+        #[unit = "endpoint injection bandwidths per link (width 1)"]
+        pub loads: Vec<f64>,
+    }
 }
 
 /// Expected load of every directed link.

@@ -155,10 +155,11 @@ pub struct IqState {
     unit_xbar: bool,
     /// One internal step per cycle and unit switch and crossbar delays (`fused_output`).
     fused_output: bool,
-    /// The reference configurations' case: single-flit packets, wormhole, fused output,
-    /// direct credits, unit VC allocation delay. The step is compiled for it apart
-    /// (`step_as::<true>`), its configuration tests decided at compile time.
-    single_flit: bool,
+    /// One-flit packets, wormhole, unit VC allocation, switch and crossbar delays, at any
+    /// internal speedup: the reference configurations' case (speedup 1, with `fused_output`)
+    /// and `compare`'s (speedup 2). The step is compiled for it apart (`step_as::<true, _>`),
+    /// its configuration tests decided at compile time.
+    one_flit: bool,
     pub n_in: u32,
     pub n_out: u32,
     pub n_ep: u32,
@@ -243,9 +244,8 @@ impl IqState {
             fused_output: cfg.internal_speedup == 1.0
                 && cfg.sw_alloc_delay == 1
                 && cfg.st_final_delay == 1,
-            single_flit: cfg.largest_packet() == 1
+            one_flit: cfg.largest_packet() == 1
                 && cfg.flow_control != FlowControl::Vct
-                && cfg.internal_speedup == 1.0
                 && cfg.sw_alloc_delay == 1
                 && cfg.st_final_delay == 1
                 && cfg.vc_alloc_delay == 1,
@@ -484,6 +484,7 @@ impl IqState {
 
     // ----- one internal step ------------------------------------------------------------------
 
+    /// One internal step, compiled for the router's configuration (`step_as`).
     pub fn step(
         &mut self,
         now: u32,
@@ -493,15 +494,19 @@ impl IqState {
         stats: &mut RouterStats,
         out: &mut Outbox,
     ) {
-        if self.single_flit {
-            self.step_as::<true>(now, step, next_step_cycle, env, stats, out);
-        } else {
-            self.step_as::<false>(now, step, next_step_cycle, env, stats, out);
+        match (self.one_flit, self.fused_output) {
+            (true, true) => self.step_as::<true, true>(now, step, next_step_cycle, env, stats, out),
+            (true, false) => {
+                self.step_as::<true, false>(now, step, next_step_cycle, env, stats, out)
+            }
+            _ => self.step_as::<false, false>(now, step, next_step_cycle, env, stats, out),
         }
     }
 
-    /// One internal step; `SINGLE`: `single_flit` holds.
-    fn step_as<const SINGLE: bool>(
+    /// One internal step. `ONE_FLIT`: `one_flit` holds; `FUSED` (with `ONE_FLIT` only):
+    /// `fused_output` holds as well. The general step (`ONE_FLIT` false) reads both from the
+    /// configuration at run time.
+    fn step_as<const ONE_FLIT: bool, const FUSED: bool>(
         &mut self,
         now: u32,
         step: u64,
@@ -519,7 +524,12 @@ impl IqState {
         }
         // With unit delays the flits granted in the last step leave the crossbar now; with
         // fused output `emit` sends them instead.
-        if !SINGLE && !self.fused_output && self.unit_xbar && !self.crossing.is_empty() {
+        let unit_crossing = if ONE_FLIT {
+            !FUSED
+        } else {
+            !self.fused_output && self.unit_xbar
+        };
+        if unit_crossing && !self.crossing.is_empty() {
             let crossed = std::mem::take(&mut self.crossing);
             for x in &crossed {
                 debug_assert!(x.ready <= now && x.step < step);
@@ -529,20 +539,20 @@ impl IqState {
             self.crossing.clear();
         }
         while let Some(x) = self.xbar.front().copied() {
-            if SINGLE || self.unit_xbar || x.ready > now || x.step >= step {
+            if ONE_FLIT || self.unit_xbar || x.ready > now || x.step >= step {
                 break;
             }
             self.xbar.pop_front();
             self.leave_crossbar(&x);
         }
         if self.booksim {
-            self.vc_evaluate::<SINGLE>(now, step);
-            self.sw_allocate::<SINGLE>(now, step, next_step_cycle, env, stats, out);
-            self.vc_apply::<SINGLE>(now);
+            self.vc_evaluate::<ONE_FLIT>(now, step);
+            self.sw_allocate::<ONE_FLIT, FUSED>(now, step, next_step_cycle, env, stats, out);
+            self.vc_apply::<ONE_FLIT>(now);
         } else {
-            self.sw_allocate::<SINGLE>(now, step, next_step_cycle, env, stats, out);
-            self.vc_evaluate::<SINGLE>(now, step);
-            self.vc_apply::<SINGLE>(now);
+            self.sw_allocate::<ONE_FLIT, FUSED>(now, step, next_step_cycle, env, stats, out);
+            self.vc_evaluate::<ONE_FLIT>(now, step);
+            self.vc_apply::<ONE_FLIT>(now);
         }
         if !self.routing_list.is_empty() {
             self.finish_routing(now, step, env);
@@ -575,7 +585,7 @@ impl IqState {
 
     /// The front flit of `iv` wins the switch: it leaves the input buffer for the crossbar.
     #[allow(clippy::too_many_arguments)]
-    fn send_flit<const SINGLE: bool>(
+    fn send_flit<const ONE_FLIT: bool, const FUSED: bool>(
         &mut self,
         iv: usize,
         now: u32,
@@ -597,7 +607,7 @@ impl IqState {
         self.buffered -= 1;
         let port = by_v.quot(ov);
         // Every packet has `pkt` flits: with one, each flit is a tail, known without reading it.
-        let tail = SINGLE || self.pkt == 1 || self.flits[slot as usize].is_tail();
+        let tail = ONE_FLIT || self.pkt == 1 || self.flits[slot as usize].is_tail();
         let o = &mut self.ov[ov as usize];
         o.used += 1;
         if tail {
@@ -611,10 +621,10 @@ impl IqState {
         let in_port = by_v.quot(iv as u32);
         let update = now + self.sw_delay - 1;
         let credit_vc = by_v.modulo(iv as u32) as u8;
-        if SINGLE {
+        if ONE_FLIT && FUSED {
             // One grant per input port per cycle: always its port's first.
             out.credit(in_port, credit_vc, self.n_ep);
-        } else if self.sw_delay == 1
+        } else if (ONE_FLIT || self.sw_delay == 1)
             && self.credit_sent[in_port as usize] != now
             && self.credit_backlog[in_port as usize] == 0
         {
@@ -627,7 +637,7 @@ impl IqState {
             self.credit_backlog[in_port as usize] += 1;
             self.credit_q.push_back((in_port, credit_vc, update));
         }
-        let xbar_start = if SINGLE || self.sw_delay == 1 {
+        let xbar_start = if ONE_FLIT || self.sw_delay == 1 {
             next_step_cycle
         } else {
             update + 1
@@ -635,7 +645,7 @@ impl IqState {
         let x = Xbar {
             slot,
             port,
-            ready: if SINGLE {
+            ready: if ONE_FLIT {
                 next_step_cycle
             } else {
                 xbar_start + self.xbar_delay - 1
@@ -643,12 +653,12 @@ impl IqState {
             vc: by_v.modulo(ov) as u8,
             step,
         };
-        if SINGLE || self.unit_xbar {
+        if ONE_FLIT || self.unit_xbar {
             self.crossing.push(x);
         } else {
             self.xbar.push_back(x);
         }
-        if !SINGLE && self.sw_delay > 1 {
+        if !ONE_FLIT && self.sw_delay > 1 {
             self.iv[iv].ready = update;
         }
         stats.flit_hops += 1;

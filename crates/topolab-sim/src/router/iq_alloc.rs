@@ -25,7 +25,7 @@ pub struct SwInput {
 impl IqState {
     /// VC allocation, input stage fused: each waiting head picks, among the free VCs of its
     /// route, the one first in round-robin order from its pointer; the output stage follows.
-    pub(super) fn vc_evaluate<const SINGLE: bool>(&mut self, now: u32, step: u64) {
+    pub(super) fn vc_evaluate<const ONE_FLIT: bool>(&mut self, now: u32, step: u64) {
         self.vc_grants.clear();
         self.tried.clear();
         let v = self.vcs;
@@ -38,13 +38,13 @@ impl IqState {
             }
             // With vc_alloc_delay 1 a requester without a grant asks again in the next step
             // anyway (its `ready` stays at or before now): only longer delays need the list.
-            if !SINGLE && self.vc_delay > 1 {
+            if !ONE_FLIT && self.vc_delay > 1 {
                 self.tried.push(iv);
             }
             let rt = i.route();
             let ptr = i.vc_ptr;
             let mut best = NONE;
-            if !SINGLE && self.vct {
+            if !ONE_FLIT && self.vct {
                 let mut best_d = u32::MAX;
                 for vc in rt.vc_lo as u32..=rt.vc_hi as u32 {
                     let ov = rt.port * v + vc;
@@ -79,7 +79,7 @@ impl IqState {
         self.vc_out.finish(&mut self.vc_grants);
     }
 
-    pub(super) fn vc_apply<const SINGLE: bool>(&mut self, now: u32) {
+    pub(super) fn vc_apply<const ONE_FLIT: bool>(&mut self, now: u32) {
         // Requesters without a grant ask again vc_alloc_delay cycles on (`tried` is empty
         // with a delay of 1: they ask again in the next step).
         let retry = now + self.vc_delay;
@@ -98,7 +98,7 @@ impl IqState {
             i.state = ACTIVE;
             i.vc_ptr = next_mod(ov, nov);
             // Switch requests from the next step on, or vc_alloc_delay cycles later.
-            i.ready = if !SINGLE && self.vc_delay > 1 {
+            i.ready = if !ONE_FLIT && self.vc_delay > 1 {
                 now + self.vc_delay - 1
             } else {
                 0
@@ -122,7 +122,7 @@ impl IqState {
     /// for, and for that output the VC first from the VC after the port's last winner
     /// (BookSim2's per-input request replacement, RoundRobinArbiter::Supersedes); the output
     /// stage follows.
-    pub(super) fn sw_allocate<const SINGLE: bool>(
+    pub(super) fn sw_allocate<const ONE_FLIT: bool, const FUSED: bool>(
         &mut self,
         now: u32,
         step: u64,
@@ -177,7 +177,15 @@ impl IqState {
             let iv = a.iv;
             a.out_ptr = next_mod(op, self.n_out) as u16;
             a.vc_ptr = next_mod(by_v.modulo(iv), v) as u16;
-            self.send_flit::<SINGLE>(iv as usize, now, step, next_step_cycle, env, stats, out);
+            self.send_flit::<ONE_FLIT, FUSED>(
+                iv as usize,
+                now,
+                step,
+                next_step_cycle,
+                env,
+                stats,
+                out,
+            );
         }
         for &ip in &self.sw_touched {
             self.sw_in[ip as usize].iv = NONE;

@@ -376,19 +376,24 @@ fn program_path(
     Ok(())
 }
 
-/// What a check of re-read tables found.
-#[derive(Debug, Clone, Serialize)]
-pub struct IbCheck {
-    pub routing: String,
-    pub switches: usize,
-    pub hosts: u64,
-    /// (source switch, destination host) pairs followed through the tables.
-    pub pairs: u64,
-    pub max_hops: u32,
-    pub vls_used: u32,
-    pub sls_used: u32,
-    /// Deadlock check of the routes the tables produce, channels = (link, VL).
-    pub cdg: CdgReport,
+crate::result_type! {
+    /// What a check of re-read InfiniBand tables found: every (switch, host) pair followed
+    /// through the forwarding tables, the VLs and SLs they use, and the deadlock check of the
+    /// routes they produce.
+    #[python = "InfinibandCheck"]
+    pub struct IbCheck {
+        pub routing: String,
+        pub switches: usize,
+        pub hosts: u64,
+        /// (source switch, destination host) pairs followed through the tables.
+        pub pairs: u64,
+        /// Largest hop count of a followed route.
+        pub max_hops: u32,
+        pub vls_used: u32,
+        pub sls_used: u32,
+        /// Deadlock check of the routes the tables produce, channels = (link, VL).
+        pub cdg: CdgReport,
+    }
 }
 
 /// One route with its VLs and probability.
