@@ -11,7 +11,7 @@ import pathlib
 import pytest
 
 import topolab
-from topolab import _core
+from topolab import _core, routing
 from topolab.design.saturation import check_saturation_point
 from topolab.experiment.kinds import check_exchange_point, check_values
 from topolab.sim import check_point
@@ -245,7 +245,35 @@ POINT_CASES = [
         "an integer",
     ),
 ]
-CASES = POINT_CASES + SIM_CASES + NETWORK_CASES + PHYSICAL_CASES + ANALYSIS_CASES + MORE_CASES
+# Static routing analysis (routing.rs): these took PyO3's TypeError before.
+ROUTING_CASES = [
+    ("routing.check routing int", lambda: routing.check(NET, 5), "routing", "a string"),
+    (
+        "channel_load permutation int",
+        lambda: routing.channel_load(NET, "min", permutation=5),
+        "permutation",
+        "a list",
+    ),
+    (
+        "channel_load permutation -1",
+        lambda: routing.channel_load(NET, "min", permutation=[-1]),
+        "permutation",
+        "a list",
+    ),
+    (
+        "channel_load max_pairs -1",
+        lambda: routing.channel_load(NET, "min", max_pairs=-1),
+        "max_pairs",
+        "an integer",
+    ),
+    (
+        "forwarding_tables vl_budget str",
+        lambda: routing.forwarding_tables(NET, "min", vl_budget="8"),
+        "vl_budget",
+        "an integer",
+    ),
+]
+CASES = ROUTING_CASES + POINT_CASES + SIM_CASES + NETWORK_CASES + PHYSICAL_CASES + ANALYSIS_CASES + MORE_CASES
 
 
 def saturation_search(start=None, tolerance=0.01):

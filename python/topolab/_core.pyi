@@ -2,7 +2,7 @@
 crates/topolab-py/src/lib.rs; `make stubtest` checks it against the built extension)."""
 
 from os import PathLike
-from typing import Any, Callable, Iterable, final
+from typing import Any, Callable, Iterable, Sequence, final
 
 __all__ = [
     "TopolabError",
@@ -329,19 +329,19 @@ def routing_check(net: Network, routing: str, progress: _ProgressCallback | None
 def routing_load(
     net: Network,
     routing: str,
-    permutation: list[int] | None = None,
+    permutation: Sequence[int] | None = None,
     progress: _ProgressCallback | None = None,
     traffic: str | None = None,
     max_pairs: int | None = None,
     max_paths: int | None = None,
-    valiant_phases: bool = False,
+    valiant_phases: bool = ...,
 ) -> str: ...
-def routing_tables(net: Network, routing: str, vl_budget: int = 8) -> str: ...
+def routing_tables(net: Network, routing: str, vl_budget: int = ...) -> str: ...
 def routing_routes(net: Network, routing: str) -> list[tuple[int, int, list[int]]]: ...
 
 INFINIBAND_FILES: tuple[str, str, str]
 
-def infiniband_export(net: Network, routing: str, vl_budget: int = 8) -> tuple[str, str, str]: ...
+def infiniband_export(net: Network, routing: str, vl_budget: int = ...) -> tuple[str, str, str]: ...
 def infiniband_check(net: Network, routing: str, lfts: str, sl2vl: str, path_sl: str) -> str: ...
 def ibnet_addressing(text: str) -> tuple[list[int], list[list[int]]]: ...
 def routing_catalog() -> str: ...
