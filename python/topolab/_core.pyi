@@ -2,7 +2,7 @@
 crates/topolab-py/src/lib.rs; `make stubtest` checks it against the built extension)."""
 
 from os import PathLike
-from typing import Any, Callable, Iterable, final
+from typing import Any, Callable, Iterable, Sequence, final
 
 __all__ = [
     "TopolabError",
@@ -68,6 +68,9 @@ __all__ = [
 ]
 
 __version__: str
+
+# A default written "= ..." is a Rust value (crates/topolab-py/src/args.rs `Arg::default`),
+# which the runtime signature shows as "...".
 
 # Called on the main thread as progress(stage, done, total) while a long call runs.
 _ProgressCallback = Callable[[str, int, int], object]
@@ -138,7 +141,7 @@ def loads(
     directed: bool | None = None,
     endpoints_per_router: int | None = None,
 ) -> Network: ...
-def map_network(net: Network, family: str, max_missing: int = 0) -> tuple[Network, str]: ...
+def map_network(net: Network, family: str, max_missing: int = ...) -> tuple[Network, str]: ...
 def from_parts(
     num_routers: int,
     links: list[tuple[int, int, int, int]],
@@ -147,7 +150,7 @@ def from_parts(
     label_fields: list[str],
     labels: list[list[int]],
     link_classes: list[str],
-    family: str = "imported",
+    family: str = ...,
 ) -> Network: ...
 def families() -> list[dict[str, Any]]: ...
 def apply_failures(net: Network, failures: str) -> tuple[Network, str]: ...
@@ -167,33 +170,33 @@ def smaller_members(spec: str) -> list[str] | None: ...
 def analyze(
     net: Network,
     *,
-    paths: bool = False,
-    resilience: bool = False,
-    bisection: bool = False,
-    bisection_runs: int = 5,
-    spectrum: bool = False,
-    seed: int = 0,
+    paths: bool = ...,
+    resilience: bool = ...,
+    bisection: bool = ...,
+    bisection_runs: int = ...,
+    spectrum: bool = ...,
+    seed: int = ...,
     progress: _ProgressCallback | None = None,
 ) -> str: ...
-def moore_bound(degree: int, diameter: int, directed: bool = False) -> int: ...
+def moore_bound(degree: int, diameter: int, directed: bool = ...) -> int: ...
 
 # --- physical (crates/topolab-py/src/physical.rs); dicts mirror topolab.physical's dataclasses
 def floors() -> list[dict[str, Any]]: ...
 def catalogs() -> list[dict[str, Any]]: ...
-def floor(name: str) -> dict[str, Any]: ...
-def catalog(name: str) -> dict[str, Any]: ...
+def floor(name: str | PathLike[str]) -> dict[str, Any]: ...
+def catalog(name: str | PathLike[str]) -> dict[str, Any]: ...
 def place(
     net: Network,
-    floor: str = "slimfly",
-    placement: str | None = None,
+    floor: str | PathLike[str] = ...,
+    placement: str | PathLike[str] | None = None,
     cabinets: list[int] | None = None,
     per_cabinet: int | None = None,
 ) -> dict[str, Any]: ...
 def cost(
     net: Network,
-    catalog: str = "fdr10",
-    floor: str = "slimfly",
-    placement: str | None = None,
+    catalog: str | PathLike[str] = ...,
+    floor: str | PathLike[str] = ...,
+    placement: str | PathLike[str] | None = None,
     cabinets: list[int] | None = None,
     per_cabinet: int | None = None,
     max_electric_m: float | None = None,
@@ -201,19 +204,19 @@ def cost(
 ) -> dict[str, Any]: ...
 def cable_lengths(
     net: Network,
-    floor: str = "slimfly",
-    placement: str | None = None,
+    floor: str | PathLike[str] = ...,
+    placement: str | PathLike[str] | None = None,
     cabinets: list[int] | None = None,
     per_cabinet: int | None = None,
 ) -> list[float]: ...
 def latency(
     net: Network,
-    routing: str = "fastest",
-    switch_delay_ns: float = 60.0,
-    cable_ns_per_m: float = 5.0,
-    injection_ns: float = 300.0,
-    floor: str = "slimfly",
-    placement: str | None = None,
+    routing: str = ...,
+    switch_delay_ns: float = ...,
+    cable_ns_per_m: float = ...,
+    injection_ns: float = ...,
+    floor: str | PathLike[str] = ...,
+    placement: str | PathLike[str] | None = None,
     cabinets: list[int] | None = None,
     per_cabinet: int | None = None,
     progress: _ProgressCallback | None = None,
@@ -242,7 +245,7 @@ class SearchSession:
         traffic: str,
         seed: int | None = None,
         params: dict[str, Any] | None = None,
-        warm_starts: bool = False,
+        warm_starts: bool = ...,
     ) -> SearchSession: ...
     def run(self, load: float, progress: _ProgressCallback | None = None) -> dict[str, Any]: ...
     def warm_load(self) -> float | None: ...
@@ -253,7 +256,7 @@ def sim_timeline(
     traffic: str,
     load: float,
     window: int,
-    cycles: int,
+    cycles: int | None = None,
     seed: int | None = None,
     params: dict[str, Any] | None = None,
     progress: _ProgressCallback | None = None,
@@ -263,8 +266,8 @@ def sweep_load(
     routing: str,
     traffic: str,
     loads: list[float] | None = None,
-    load_resolution: float = 0.01,
-    every_load: bool = False,
+    load_resolution: float = ...,
+    every_load: bool = ...,
     seed: int | None = None,
     params: dict[str, Any] | None = None,
     progress: _ProgressCallback | None = None,
@@ -273,20 +276,20 @@ def run_exchange(
     net: Network,
     routing: str,
     per_source: list[list[tuple[int, int]]],
-    name: str = "exchange",
+    name: str = ...,
     seed: int | None = None,
     params: dict[str, Any] | None = None,
     progress: _ProgressCallback | None = None,
 ) -> dict[str, Any]: ...
-def exchange_messages(net: Network, spec: str) -> tuple[str, list[list[tuple[int, int]]]]: ...
+def exchange_messages(net: Network, per_source: str) -> tuple[str, list[list[tuple[int, int]]]]: ...
 def run_workload(
     net: Network,
     routing: str,
     jobs: list[str],
-    packet_bytes: int = 256,
+    packet_bytes: int = ...,
     alone: int | None = None,
     background: str | None = None,
-    background_load: float = 0.0,
+    background_load: float = ...,
     seed: int | None = None,
     params: dict[str, Any] | None = None,
     progress: _ProgressCallback | None = None,
@@ -310,7 +313,13 @@ def saturation_search(
 ) -> tuple[float, float | None]: ...
 def traffic_patterns() -> list[tuple[str, list[str], list[tuple[str, str, str | None, str]]]]: ...
 def exchange_patterns() -> list[tuple[str, list[str], list[tuple[str, str, str | None, str]]]]: ...
-def check_sim_params(params: dict[str, Any] | None = None) -> None: ...
+def check_sim_params(
+    params: dict[str, Any] | None = None,
+    load: float | None = None,
+    seed: int | None = None,
+    packet_bytes: int | None = None,
+    tolerance: float | None = None,
+) -> None: ...
 def read_booksim_config(
     path: str | PathLike[str],
 ) -> tuple[Network, str, str, float, dict[str, Any], str]: ...
@@ -320,19 +329,19 @@ def routing_check(net: Network, routing: str, progress: _ProgressCallback | None
 def routing_load(
     net: Network,
     routing: str,
-    permutation: list[int] | None = None,
+    permutation: Sequence[int] | None = None,
     progress: _ProgressCallback | None = None,
     traffic: str | None = None,
     max_pairs: int | None = None,
     max_paths: int | None = None,
-    valiant_phases: bool = False,
+    valiant_phases: bool = ...,
 ) -> str: ...
-def routing_tables(net: Network, routing: str, vl_budget: int = 8) -> str: ...
+def routing_tables(net: Network, routing: str, vl_budget: int = ...) -> str: ...
 def routing_routes(net: Network, routing: str) -> list[tuple[int, int, list[int]]]: ...
 
 INFINIBAND_FILES: tuple[str, str, str]
 
-def infiniband_export(net: Network, routing: str, vl_budget: int = 8) -> tuple[str, str, str]: ...
+def infiniband_export(net: Network, routing: str, vl_budget: int = ...) -> tuple[str, str, str]: ...
 def infiniband_check(net: Network, routing: str, lfts: str, sl2vl: str, path_sl: str) -> str: ...
 def ibnet_addressing(text: str) -> tuple[list[int], list[list[int]]]: ...
 def routing_catalog() -> str: ...

@@ -14,7 +14,6 @@ from dataclasses import fields
 from typing import Any, ClassVar
 
 from topolab import _core, _results
-from topolab._args import U32_MAX, bad, bool_arg, int_arg
 from topolab._results import Bisection, PathDiversity, Resilience, Spectrum, Threshold
 from topolab.defaults import DEFAULT_SEED
 from topolab.network import Network, as_network
@@ -87,17 +86,6 @@ def analyze(
     Runs in the Rust core with the GIL released; Ctrl-C raises KeyboardInterrupt. ``progress``
     prints progress on stderr (default: when stderr is a terminal)."""
     net = as_network(net, context="analyze")
-    seed = int_arg("analyze", "seed", seed)
-    bisection_runs = int_arg("analyze", "bisection_runs", bisection_runs, 1, U32_MAX)
-    paths, resilience, bisection, spectrum = (
-        bool_arg("analyze", name, value)
-        for name, value in (
-            ("paths", paths),
-            ("resilience", resilience),
-            ("bisection", bisection),
-            ("spectrum", spectrum),
-        )
-    )
     progress = legacy_keyword(progress, None, "analyze")
     with Progress("analyze", unit="step", enabled=progress) as bar:
         raw = _core.analyze(
@@ -116,8 +104,4 @@ def analyze(
 def moore_bound(degree: int, diameter: int, directed: bool = False) -> int:
     """The Moore bound: undirected 1 + d·Σ_{i<D}(d−1)^i (Besta & Hoefler, SC14, §II-A), directed Σ_{i≤D} d^i
     (Koibuchi et al., 2018, §I); exact. Raises ParameterError when it exceeds 2**128."""
-    for name, value in (("degree", degree), ("diameter", diameter)):
-        limit = 2**64 if name == "degree" else 2**32
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < limit:
-            raise bad("moore_bound", name, value, f"an integer 0 <= {name} < {limit}")
-    return _core.moore_bound(degree, diameter, bool_arg("moore_bound", "directed", directed))
+    return _core.moore_bound(degree, diameter, directed)

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from topolab import _core
-from topolab._args import text_arg
 from topolab.network import Network
 
 
@@ -64,8 +63,7 @@ def apply_failures(net: Network | str, failures: str) -> Failures:
     an unreadable failure list."""
     from topolab.network import as_network
 
-    spec = text_arg("apply_failures", "failures", failures)
-    core, report = _core.apply_failures(as_network(net)._net, spec)
+    core, report = _core.apply_failures(as_network(net)._net, failures)
     return Failures(network=Network(core), **json.loads(report))
 
 

@@ -9,7 +9,6 @@ import json
 from dataclasses import dataclass, field
 
 from topolab import _core
-from topolab._args import U32_MAX, int_arg, text_arg
 from topolab.network import Network, as_network
 
 
@@ -33,8 +32,6 @@ def map_network(net: Network | str, family: str, max_missing: int = 0) -> Mapped
     widths and endpoints are kept; the labels become the family's (d0, d1, ... or group,
     index). Up to ``max_missing`` missing links or cables are accepted and listed; more, or a
     network not of the family, raise ``topolab.NetworkError`` naming the property that failed."""
-    max_missing = int_arg("map_network", "max_missing", max_missing, 0, U32_MAX)
-    family = text_arg("map_network", "family", family, "a family name: hyperx or dragonfly")
     core_net, report = _core.map_network(as_network(net)._net, family, max_missing)
     r = json.loads(report)
     return MappedNetwork(

@@ -7,18 +7,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from topolab import _core
-from topolab._args import (
-    U32_MAX,
-    bad,
-    int_arg,
-    opt_bool_arg,
-    opt_int_arg,
-    opt_text_arg,
-    path_arg,
-    quote,
-    spec_arg,
-    text_arg,
-)
+from topolab._args import U32_MAX, bad, int_arg, quote
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -134,10 +123,10 @@ class Network:
         from topolab._files import check_output_file
 
         path = check_output_file("save", "path", path)
-        self._net.save(path, opt_text_arg("save", "format", format, FORMAT_ALLOWED))
+        self._net.save(path, format)
 
     def dumps(self, format: str = "json") -> str:
-        return self._net.dumps(text_arg("dumps", "format", format, FORMAT_ALLOWED))
+        return self._net.dumps(format)
 
     # A Network is immutable: pickling (Dask, multiprocessing) and deep copies go through its
     # JSON form, which keeps family, spec, labels, link classes and widths.
@@ -185,8 +174,6 @@ class Network:
         )
 
 
-FORMAT_ALLOWED = "a format name: json, edgelist, graphml, anynet or ibnet"
-
 #: File name endings ``network_from_argument`` takes for a network file.
 FILE_EXTENSIONS = (".json", ".edgelist", ".edges", ".txt", ".graphml", ".anynet", ".ibnet", ".ibnd")
 
@@ -213,7 +200,7 @@ def build(spec: str, *, failures: str | None = None, **params: Any) -> Network:
     ``failures`` (e.g. ``"links:fraction=0.05,seed=1"``, ``topolab.failure_kinds()``): the
     network that survives them (``topolab.apply_failures`` also reports what was lost).
     """
-    net = Network(_core.build(spec_arg("build", "spec", spec), params))
+    net = Network(_core.build(spec, params))
     return net if failures is None else _degrade(net, failures)
 
 
@@ -245,17 +232,7 @@ def load(
     ibnetdiscover prints it (.ibnet, .ibnd); by extension unless
     ``format`` is given). ``directed`` and ``endpoints_per_router`` apply to formats that do not
     carry them (plain edge lists, foreign GraphML)."""
-    directed, endpoints_per_router = _load_options("load", directed, endpoints_per_router)
-    path = path_arg("load", "path", path)
-    format = opt_text_arg("load", "format", format, FORMAT_ALLOWED)
     return Network(_core.load(path, format, directed, endpoints_per_router))
-
-
-def _load_options(context: str, directed: Any, endpoints_per_router: Any) -> tuple[bool | None, int | None]:
-    return (
-        opt_bool_arg(context, "directed", directed),
-        opt_int_arg(context, "endpoints_per_router", endpoints_per_router, 0, 2**32 - 1),
-    )
 
 
 def loads(
@@ -266,9 +243,6 @@ def loads(
     endpoints_per_router: int | None = None,
 ) -> Network:
     """Reads a network from text in ``format``."""
-    directed, endpoints_per_router = _load_options("loads", directed, endpoints_per_router)
-    text = text_arg("loads", "text", text, "the text of a network file (a str)")
-    format = text_arg("loads", "format", format, FORMAT_ALLOWED)
     return Network(_core.loads(text, format, directed, endpoints_per_router))
 
 
@@ -289,7 +263,6 @@ def from_networkx(
 
     if not isinstance(graph, nx.Graph):
         raise bad("from_networkx", "graph", graph, "a networkx Graph, DiGraph, MultiGraph or MultiDiGraph")
-    family = text_arg("from_networkx", "family", family)
     nodes = list(graph.nodes)
     index = {n: i for i, n in enumerate(nodes)}
     if isinstance(endpoints, bool) or not isinstance(endpoints, (int, str, dict)):
@@ -319,7 +292,9 @@ def from_networkx(
         if widths[key] > U32_MAX:
             raise bad("from_networkx", "width", widths[key], f"parallel links of at most {U32_MAX} cables")
     links = [(a, b, w, c) for (a, b, c), w in widths.items()]
-    return Network(_core.from_parts(len(nodes), links, graph.is_directed(), counts, [], [], classes, family))
+    return Network(
+        _core.from_parts(len(nodes), links, graph.is_directed(), counts, [], [], classes, family=family)
+    )
 
 
 def _whole(value: Any) -> Any:

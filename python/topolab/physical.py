@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, Optional, Union
 
 from topolab import _core
-from topolab._args import U32_MAX, bad, float_arg, int_arg, opt_float_arg, opt_int_arg, path_arg, text_arg
+from topolab._args import U32_MAX, bad, int_arg
 from topolab._results import ClassCables, CostReport, LatencyReport, Placement
 from topolab.defaults import DEFAULT_CATALOG, DEFAULT_FLOOR
 from topolab.network import Network, as_network
@@ -145,22 +145,25 @@ def catalogs() -> list[Catalog]:
 
 def load_floor(name: PathLike) -> Floor:
     """A floor by built-in name, TOML file path, or ``file.toml#name``."""
-    return Floor._of(_core.floor(_path("load_floor", "name", name)))
+    return Floor._of(_core.floor(name))
 
 
 def load_catalog(name: PathLike) -> Catalog:
     """A catalog by built-in name, TOML file path, or ``file.toml#name``."""
-    return Catalog._of(_core.catalog(_path("load_catalog", "name", name)))
+    return Catalog._of(_core.catalog(name))
 
 
-def _placement_args(placement: PlacementLike, routers: int) -> tuple[Optional[str], Optional[list[int]]]:
-    """(rule or file name, cabinets) for the core."""
+def _placement_args(
+    placement: PlacementLike, routers: int
+) -> tuple[Optional[str | os.PathLike[str]], Optional[list[int]]]:
+    """(rule or file name, cabinets) for the core: a Placement, a dict or a list become the
+    cabinets in router order here (Python objects the core does not know)."""
     if placement is None:
         return None, None
     if isinstance(placement, Placement):
         return None, list(placement.cabinet_of)
     if isinstance(placement, (str, os.PathLike)):
-        return path_arg("placement", "placement", placement), None
+        return placement, None
     if isinstance(placement, Mapping):
         missing = [r for r in range(routers) if r not in placement]
         if missing:
@@ -182,13 +185,6 @@ def _placement_args(placement: PlacementLike, routers: int) -> tuple[Optional[st
         "'family', 'sequential', a file path, a list of cabinets in router order, a dict "
         "router -> cabinet, or a Placement",
     )
-
-
-def _path(context: str, name: str, value: Any) -> str:
-    """A built-in name or a file path."""
-    if not isinstance(value, (str, os.PathLike)):
-        raise bad(context, name, value, "a built-in name or the path of a TOML file")
-    return path_arg(context, name, value)
 
 
 def _cabinet(router: int, cabinet: Any) -> int:
@@ -213,10 +209,7 @@ def place(
     """
     n = as_network(net)
     rule, cabinets = _placement_args(placement, n.num_routers)
-    per_cabinet = opt_int_arg("place", "per_cabinet", per_cabinet, 1, U32_MAX)
-    return Placement._from_core(
-        _core.place(n._net, _path("place", "floor", floor), rule, cabinets, per_cabinet)
-    )
+    return Placement._from_core(_core.place(n._net, floor, rule, cabinets, per_cabinet))
 
 
 def cost(
@@ -236,19 +229,7 @@ def cost(
     """
     n = as_network(net)
     rule, cabinets = _placement_args(placement, n.num_routers)
-    per_cabinet = opt_int_arg("cost", "per_cabinet", per_cabinet, 1, U32_MAX)
-    max_electric_m = opt_float_arg("cost", "max_electric_m", max_electric_m, 0.0, allow_inf=True)
-    router_radix = opt_int_arg("cost", "router_radix", router_radix, 1, U32_MAX)
-    d = _core.cost(
-        n._net,
-        _path("cost", "catalog", catalog),
-        _path("cost", "floor", floor),
-        rule,
-        cabinets,
-        per_cabinet,
-        max_electric_m,
-        router_radix,
-    )
+    d = _core.cost(n._net, catalog, floor, rule, cabinets, per_cabinet, max_electric_m, router_radix)
     return CostReport._from_core(d)
 
 
@@ -264,8 +245,7 @@ def cable_lengths(
     """
     n = as_network(net)
     rule, cabinets = _placement_args(placement, n.num_routers)
-    per_cabinet = opt_int_arg("cable_lengths", "per_cabinet", per_cabinet, 1, U32_MAX)
-    return _core.cable_lengths(n._net, _path("cable_lengths", "floor", floor), rule, cabinets, per_cabinet)
+    return _core.cable_lengths(n._net, floor, rule, cabinets, per_cabinet)
 
 
 def latency(
@@ -291,18 +271,18 @@ def latency(
     progress = legacy_keyword(progress, show_progress, "latency")
     n = as_network(net)
     rule, cabinets = _placement_args(placement, n.num_routers)
-    # Arguments are checked before the bar starts: a bad one is an error, not a failed run.
-    args = (
-        n._net,
-        text_arg("latency", "routing", routing),
-        float_arg("latency", "switch_delay_ns", switch_delay_ns, 0.0),
-        float_arg("latency", "cable_ns_per_m", cable_ns_per_m, 0.0),
-        float_arg("latency", "injection_ns", injection_ns, 0.0),
-        _path("latency", "floor", floor),
-        rule,
-        cabinets,
-        opt_int_arg("latency", "per_cabinet", per_cabinet, 1, U32_MAX),
-    )
+    # The core checks the arguments before the first progress report.
     with Progress("latency", unit="router", enabled=progress) as bar:
-        d = _core.latency(*args, bar.callback)
+        d = _core.latency(
+            n._net,
+            routing,
+            switch_delay_ns,
+            cable_ns_per_m,
+            injection_ns,
+            floor,
+            rule,
+            cabinets,
+            per_cabinet,
+            bar.callback,
+        )
     return LatencyReport._from_core(d)

@@ -24,7 +24,7 @@ class DeadlockWarning(UserWarning):
 def warn_if_not_deadlock_free(routing: str, stacklevel: int = 3) -> None:
     """Warns (``DeadlockWarning``) when ``routing`` is one of the catalog's routings known not to be
     deadlock-free (``topolab routing check`` shows the cycle); silent otherwise."""
-    caution = _core.routing_deadlock_caution(routing) if isinstance(routing, str) else None
+    caution = _core.routing_deadlock_caution(routing)
     if caution:
         warnings.warn(f"routing {routing!r}: {caution}", DeadlockWarning, stacklevel=stacklevel)
 
@@ -72,11 +72,10 @@ def channel_load(
     on) along ``routing``'s paths: with ``routing="min"`` these are Valiant's own loads
     (docs/routing.md, "Channel load"), without listing a path per intermediate."""
     progress = legacy_keyword(progress, show_progress, "routing.channel_load")
-    perm = list(permutation) if permutation is not None else None
     with Progress("channel load", unit="step", enabled=progress) as bar:
         d = json.loads(
             _core.routing_load(
-                net._net, routing, perm, bar.callback, traffic, max_pairs, max_paths, valiant_phases
+                net._net, routing, permutation, bar.callback, traffic, max_pairs, max_paths, valiant_phases
             )
         )
     return ChannelLoad._from_core(d)

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from topolab import _core, _results
-from topolab._args import U32_MAX, bad, float_arg, int_arg, path_arg, renamed_keyword, text_arg
+from topolab._args import bad, renamed_keyword, text_arg
 from topolab._results import ExchangeResult, SimResult, SweepResult
 from topolab.defaults import DEFAULT_SEED
 from topolab.families import Param
@@ -93,29 +93,18 @@ def simulate(
     BookSim2's convergence rule; ``precision_reached`` says whether it was met by
     ``max_samples`` (docs/simulator.md, "Confidence intervals")."""
     progress = legacy_keyword(progress, show_progress, "simulate")
-    # Arguments are checked before the bar starts: a bad one is an error, not a failed run.
-    args = (
-        as_network(net, failures)._net,
-        text_arg("simulate", "routing", routing),
-        text_arg("simulate", "traffic", traffic),
-        float_arg("simulate", "load", load, 0.0, 1.0),
-    )
-    seed = int_arg("simulate", "seed", seed)
+    network = as_network(net, failures)._net
     warn_if_not_deadlock_free(routing)
+    # The core checks the arguments before the first progress report: a bad one is an error
+    # before the bar starts, not a failed run.
     with Progress("simulate", unit="cycle", enabled=progress, unit_stages=CYCLE_STAGES) as bar:
-        d = _core.simulate(*args, seed=seed, params=router_params, progress=bar.callback)
+        d = _core.simulate(
+            network, routing, traffic, load, seed=seed, params=router_params, progress=bar.callback
+        )
     return SimResult._from_core(d)
 
 
 SIMULATE_POINT_KEYS = ("network", "routing", "traffic", "load", "seed", "failures")
-
-
-def _failures_of(params: dict[str, Any]) -> str | None:
-    """A point's ``failures`` (a failure spec, docs/resilience.md), None when absent."""
-    failures = params.get("failures")
-    if failures is None:
-        return None
-    return text_arg("experiment point", "failures", failures)
 
 
 def run_point(params: dict[str, Any]) -> dict[str, Any]:
@@ -129,7 +118,7 @@ def run_point(params: dict[str, Any]) -> dict[str, Any]:
         traffic=str(params.get("traffic", "uniform")),
         load=float(params["load"]),
         seed=int(params.get("seed", DEFAULT_SEED)),
-        failures=_failures_of(params),
+        failures=params.get("failures"),
         progress=False,
         **router_params,
     )
@@ -170,7 +159,7 @@ def sweep_point(params: dict[str, Any]) -> dict[str, Any]:
         seed=int(params.get("seed", DEFAULT_SEED)),
         load_resolution=float(params.get("tolerance", 0.01)),
         **({"every_load": bool(params["every_load"])} if "every_load" in params else {}),
-        failures=_failures_of(params),
+        failures=params.get("failures"),
         **router_params,
     )
     out: dict[str, Any] = {
@@ -195,12 +184,14 @@ def check_point(params: dict[str, Any]) -> None:
         if key not in allowed:
             known = ", ".join(sorted(allowed))
             raise bad("simulate", key, params[key], f"a parameter of the simulator ({known})")
-    float_arg("simulate", "load", params["load"], 0.0, 1.0)
-    int_arg("simulate", "seed", params.get("seed", DEFAULT_SEED))
     for key in ("routing", "traffic"):
         if key in params and not isinstance(params[key], str):
             raise bad("simulate", key, params[key], "a name, e.g. 'min' or 'uniform'")
-    _core.check_sim_params({k: v for k, v in params.items() if k not in SIMULATE_POINT_KEYS})
+    _core.check_sim_params(
+        {k: v for k, v in params.items() if k not in SIMULATE_POINT_KEYS},
+        load=params["load"],
+        seed=params.get("seed", DEFAULT_SEED),
+    )
     check_network("simulate", params["network"])
 
 
@@ -256,25 +247,20 @@ def sweep_load(
     import pandas as pd
 
     progress = legacy_keyword(progress, show_progress, "sweep_load")
-    # The core names each run of a sweep "load X" (crates/topolab-sim/src/sweep.rs).
-    args = (
-        as_network(net, failures)._net,
-        text_arg("sweep_load", "routing", routing),
-        text_arg("sweep_load", "traffic", traffic),
-    )
-    checked_loads = None if loads is None else _loads(loads)
+    network = as_network(net, failures)._net
     load_resolution = renamed_keyword(
         "sweep_load", "load_resolution", load_resolution, "tolerance", tolerance
     )
-    load_resolution = float_arg("sweep_load", "load_resolution", load_resolution, 0.0, 1.0)
-    seed = int_arg("sweep_load", "seed", seed)
     warn_if_not_deadlock_free(routing)
+    # The core names each run of a sweep "load X" (crates/topolab-sim/src/sweep.rs).
     with Progress("sweep", unit="cycle", enabled=progress, cumulative="load ", unit_stages=("load ",)) as bar:
         d = _core.sweep_load(
-            *args,
-            loads=checked_loads,
+            network,
+            routing,
+            traffic,
+            loads=loads,
             load_resolution=load_resolution,
-            every_load=bool(every_load),
+            every_load=every_load,
             seed=seed,
             params=router_params,
             progress=bar.callback,
@@ -324,32 +310,21 @@ def timeline(
     recovery time. ``cycles`` defaults to twice the failure cycle plus the reaction delay.
     Without ``dynamic_failures`` the windows show the intact network. ``failures``: a static
     failure set applied before the run, as in ``simulate``."""
-    if cycles is None:
-        defaults = {p.name: p.default for p in sim_params()}
-        at = {
-            name: int_arg("timeline", name, router_params.get(name, int(defaults[name])), 0, U32_MAX)
-            for name in ("failure_cycle", "reaction_delay")
-        }
-        cycles = 2 * at["failure_cycle"] + at["reaction_delay"]
-    args = (
-        as_network(net, failures)._net,
-        text_arg("timeline", "routing", routing),
-        text_arg("timeline", "traffic", traffic),
-        float_arg("timeline", "load", load, 0.0, 1.0),
-        int_arg("timeline", "window", window, 1, U32_MAX),
-        int_arg("timeline", "cycles", cycles, 1, U32_MAX),
-    )
-    seed = int_arg("timeline", "seed", seed)
+    network = as_network(net, failures)._net
     warn_if_not_deadlock_free(routing)
     with Progress("timeline", unit="cycle", enabled=progress, unit_stages=("timeline",)) as bar:
-        d = _core.sim_timeline(*args, seed=seed, params=router_params, progress=bar.callback)
+        d = _core.sim_timeline(
+            network,
+            routing,
+            traffic,
+            load,
+            window,
+            cycles,
+            seed=seed,
+            params=router_params,
+            progress=bar.callback,
+        )
     return Timeline._from_core(d)
-
-
-def _loads(loads: Any) -> list[float]:
-    if isinstance(loads, (str, bytes)) or not isinstance(loads, Sequence) or not loads:
-        raise bad("sweep_load", "loads", loads, "a non-empty list of loads from 0 to 1")
-    return [float_arg("sweep_load", f"loads[{i}]", x, 0.0, 1.0) for i, x in enumerate(loads)]
 
 
 def run_exchange(
@@ -368,66 +343,16 @@ def run_exchange(
     ``per_source`` may instead be an exchange spec (``"alltoall"``, ``"nn3d:packets=64"``:
     docs/traffic.md "Exchanges"); ``name`` is then the spec with every parameter resolved."""
     net = as_network(net)
-    routing = text_arg("run_exchange", "routing", routing)
-    name = text_arg("run_exchange", "name", name)
     if isinstance(per_source, str):
-        name, per_source = _core.exchange_messages(
-            net._net, text_arg("run_exchange", "per_source", per_source)
-        )
+        name, per_source = _core.exchange_messages(net._net, per_source)
     progress = legacy_keyword(progress, show_progress, "run_exchange")
-    seed = int_arg("run_exchange", "seed", seed)
-    messages = _exchange_messages(per_source, net.num_endpoints)
     warn_if_not_deadlock_free(routing)
     # the exchange reports the flits delivered of all it has to send
     with Progress("exchange", unit="flit", enabled=progress, unit_stages=("exchange",)) as bar:
         d = _core.run_exchange(
-            net._net, routing, messages, name=name, seed=seed, params=router_params, progress=bar.callback
+            net._net, routing, per_source, name=name, seed=seed, params=router_params, progress=bar.callback
         )
     return ExchangeResult._from_core(d)
-
-
-EXCHANGE_ALLOWED = "a list per source endpoint of (destination endpoint, packets) pairs, or an exchange spec"
-# Packets of one exchange in all: at the simulator's tens of thousands of flits a second per
-# core an hour's work, and a bound on what a typo (10**9 for 10**3) can ask.
-MAX_EXCHANGE_PACKETS = 100_000_000
-
-
-def _exchange_messages(per_source: Any, endpoints: int) -> list[list[tuple[int, int]]]:
-    """``per_source`` checked: at most one list per endpoint, destinations below ``endpoints``,
-    packet counts that fit a u32 and MAX_EXCHANGE_PACKETS in all."""
-    if isinstance(per_source, (str, bytes)) or not isinstance(per_source, Sequence):
-        raise bad("run_exchange", "per_source", per_source, EXCHANGE_ALLOWED)
-    if len(per_source) > endpoints:
-        raise bad(
-            "run_exchange",
-            "per_source",
-            f"{len(per_source)} sources",
-            f"at most one list per endpoint ({endpoints})",
-        )
-    messages: list[list[tuple[int, int]]] = []
-    total = 0
-    for msgs in per_source:
-        if isinstance(msgs, (str, bytes)) or not isinstance(msgs, Sequence):
-            raise bad("run_exchange", "per_source", msgs, EXCHANGE_ALLOWED)
-        row = []
-        for message in msgs:
-            if isinstance(message, (str, bytes)) or not isinstance(message, Sequence) or len(message) != 2:
-                raise bad("run_exchange", "per_source", message, "a (destination endpoint, packets) pair")
-            dst = int_arg("run_exchange", "destination", message[0], 0, max(endpoints - 1, 0))
-            if endpoints == 0:
-                raise bad("run_exchange", "destination", dst, "an endpoint of the network (it has none)")
-            count = int_arg("run_exchange", "packets", message[1], 0, U32_MAX)
-            total += count
-            if total > MAX_EXCHANGE_PACKETS:
-                raise bad(
-                    "run_exchange",
-                    "packets",
-                    f"{total} in all",
-                    f"at most {MAX_EXCHANGE_PACKETS} packets in all",
-                )
-            row.append((dst, count))
-        messages.append(row)
-    return messages
 
 
 def sim_params() -> list[SimParam]:
@@ -468,9 +393,7 @@ def exchange_patterns() -> list[TrafficPattern]:
 def from_booksim(path: str | os.PathLike[str]) -> BooksimSetup:
     """Reads a BookSim2 configuration file (the keys topolab supports; others are rejected by
     name). The parameters include ``booksim_compat=True``, so runs reproduce BookSim2's router."""
-    net, routing, traffic, load, config, spec = _core.read_booksim_config(
-        path_arg("from_booksim", "path", path)
-    )
+    net, routing, traffic, load, config, spec = _core.read_booksim_config(path)
     defaults = {p.name: p.default for p in sim_params()}
     params: dict[str, Any] = {}
     for key, value in config.items():

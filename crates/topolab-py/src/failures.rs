@@ -1,6 +1,7 @@
 //! Failure sets: apply_failures (the surviving network and the JSON of what was lost) and the
 //! table of failure kinds (failure_kinds).
 
+use crate::args::{args, Arg};
 use crate::network::PyNetwork;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -11,10 +12,11 @@ use topolab_core::failures::{apply, FAILURE_KINDS};
 fn apply_failures(
     py: Python<'_>,
     net: &PyNetwork,
-    failures: &str,
+    failures: Arg<String>,
 ) -> PyResult<(PyNetwork, String)> {
+    args!("apply_failures"; failures as "a failure spec such as 'links:fraction=0.05,seed=1'");
     let inner = &net.inner;
-    let degraded = crate::monitor::run(py, None, |_| apply(inner, failures))?;
+    let degraded = crate::monitor::run(py, None, |_| apply(inner, &failures))?;
     let report = serde_json::to_string(&degraded).map_err(|e| {
         pyo3::exceptions::PyRuntimeError::new_err(format!("cannot convert result: {e}"))
     })?;

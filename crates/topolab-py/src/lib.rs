@@ -3,6 +3,7 @@
 //! `register` function, called below.
 
 mod analysis;
+mod args;
 mod design;
 mod errors;
 mod failures;

@@ -1,6 +1,7 @@
 //! The Network class and the functions that make one: build, load, loads, from_parts; the
 //! family table (families) and a family's closed-form sizes (family_sizes).
 
+use crate::args::{args, Arg};
 use crate::errors::{bad_argument, to_py_err, NetworkError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
@@ -90,22 +91,29 @@ impl PyNetwork {
             .map(|l| (l.src, l.dst, l.width, l.class))
             .collect()
     }
-    fn degree(&self, router: usize) -> PyResult<u32> {
-        self.check_router(router)?;
+    fn degree(&self, router: Arg<usize>) -> PyResult<u32> {
+        let router = self.check_router(router)?;
         Ok(self.inner.degree(router))
     }
-    fn neighbors(&self, router: usize) -> PyResult<Vec<u32>> {
-        self.check_router(router)?;
+    fn neighbors(&self, router: Arg<usize>) -> PyResult<Vec<u32>> {
+        let router = self.check_router(router)?;
         Ok(self.inner.neighbors(router).to_vec())
     }
     /// The network in `format` ("json", "edgelist", "graphml", "anynet", "ibnet") as text.
-    fn dumps(&self, format: &str) -> PyResult<String> {
-        let format = Format::from_name(format).map_err(to_py_err)?;
+    fn dumps(&self, format: Arg<String>) -> PyResult<String> {
+        args!("dumps"; format as &format_allowed());
+        let format = Format::from_name(&format).map_err(to_py_err)?;
         io::to_string(&self.inner, format).map_err(to_py_err)
     }
     #[pyo3(signature = (path, format=None))]
-    fn save(&self, py: Python<'_>, path: std::path::PathBuf, format: Option<&str>) -> PyResult<()> {
-        let format = resolve_format(&path, format)?;
+    fn save(
+        &self,
+        py: Python<'_>,
+        path: Arg<std::path::PathBuf>,
+        format: Option<Arg<String>>,
+    ) -> PyResult<()> {
+        args!("save"; path, format as &format_allowed());
+        let format = resolve_format(&path, format.as_deref())?;
         py.allow_threads(|| io::save(&self.inner, &path, format))
             .map_err(to_py_err)
     }
@@ -128,7 +136,9 @@ impl PyNetwork {
 }
 
 impl PyNetwork {
-    fn check_router(&self, router: usize) -> PyResult<()> {
+    /// `router` as a router id of this network.
+    fn check_router(&self, router: Arg<usize>) -> PyResult<usize> {
+        args!("network"; router);
         if router >= self.inner.num_routers() {
             return Err(bad_argument(
                 "network",
@@ -140,8 +150,14 @@ impl PyNetwork {
                 ),
             ));
         }
-        Ok(())
+        Ok(router)
     }
+}
+
+/// What a format argument takes, for a caller who gave no string.
+fn format_allowed() -> String {
+    let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+    format!("a format name: one of {}", names.join(", "))
 }
 
 fn resolve_format(path: &std::path::Path, format: Option<&str>) -> PyResult<Format> {
@@ -199,8 +215,13 @@ fn param_value(key: &str, value: &Bound<'_, PyAny>) -> PyResult<ParamValue> {
 /// Builds a network from a family name or spec string plus keyword parameters.
 #[pyfunction]
 #[pyo3(signature = (spec, params=None))]
-fn build(py: Python<'_>, spec: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<PyNetwork> {
-    let mut parsed = TopologySpec::parse(spec).map_err(to_py_err)?;
+fn build(
+    py: Python<'_>,
+    spec: Arg<String>,
+    params: Option<&Bound<'_, PyDict>>,
+) -> PyResult<PyNetwork> {
+    args!("build"; spec as "a spec string such as 'slimfly:q=19'");
+    let mut parsed = TopologySpec::parse(&spec).map_err(to_py_err)?;
     if let Some(params) = params {
         for (k, v) in params.iter() {
             let key: String = k.extract()?;
@@ -210,7 +231,7 @@ fn build(py: Python<'_>, spec: &str, params: Option<&Bound<'_, PyDict>>) -> PyRe
                 return Err(bad_argument(
                     "build",
                     &key,
-                    spec,
+                    &spec,
                     "a parameter given once: in the spec string or as a keyword, not both",
                 ));
             }
@@ -233,12 +254,13 @@ fn load_options(directed: Option<bool>, endpoints_per_router: Option<u32>) -> Lo
 #[pyo3(signature = (path, format=None, directed=None, endpoints_per_router=None))]
 fn load(
     py: Python<'_>,
-    path: std::path::PathBuf,
-    format: Option<&str>,
-    directed: Option<bool>,
-    endpoints_per_router: Option<u32>,
+    path: Arg<std::path::PathBuf>,
+    format: Option<Arg<String>>,
+    directed: Option<Arg<bool>>,
+    endpoints_per_router: Option<Arg<u32>>,
 ) -> PyResult<PyNetwork> {
-    let format = resolve_format(&path, format)?;
+    args!("load"; path, format as &format_allowed(), directed, endpoints_per_router);
+    let format = resolve_format(&path, format.as_deref())?;
     let options = load_options(directed, endpoints_per_router);
     let net = py
         .allow_threads(|| io::load(&path, format, &options))
@@ -249,20 +271,26 @@ fn load(
 #[pyfunction]
 #[pyo3(signature = (text, format, directed=None, endpoints_per_router=None))]
 fn loads(
-    text: &str,
-    format: &str,
-    directed: Option<bool>,
-    endpoints_per_router: Option<u32>,
+    text: Arg<String>,
+    format: Arg<String>,
+    directed: Option<Arg<bool>>,
+    endpoints_per_router: Option<Arg<u32>>,
 ) -> PyResult<PyNetwork> {
-    let format = Format::from_name(format).map_err(to_py_err)?;
+    args!("loads";
+        text as "the text of a network file (a str)",
+        format as &format_allowed(),
+        directed,
+        endpoints_per_router,
+    );
+    let format = Format::from_name(&format).map_err(to_py_err)?;
     let options = load_options(directed, endpoints_per_router);
-    let net = io::from_str(text, format, &options).map_err(to_py_err)?;
+    let net = io::from_str(&text, format, &options).map_err(to_py_err)?;
     Ok(PyNetwork { inner: net })
 }
 
 /// A network from explicit parts (used by `topolab.from_networkx`).
 #[pyfunction]
-#[pyo3(signature = (num_routers, links, directed, endpoints, label_fields, labels, link_classes, family="imported"))]
+#[pyo3(signature = (num_routers, links, directed, endpoints, label_fields, labels, link_classes, family=Arg::default("imported".into())))]
 #[allow(clippy::too_many_arguments)]
 fn from_parts(
     num_routers: usize,
@@ -272,8 +300,10 @@ fn from_parts(
     label_fields: Vec<String>,
     labels: Vec<Vec<i64>>,
     link_classes: Vec<String>,
-    family: &str,
+    family: Arg<String>,
 ) -> PyResult<PyNetwork> {
+    args!("from_networkx"; family);
+    let family = family.as_str();
     let err = |m: String| NetworkError::new_err(m);
     if endpoints.len() != num_routers {
         return Err(err(format!(
@@ -398,16 +428,17 @@ pub fn param_dicts<'py>(
 
 /// Daryin & Korzh §2 mapping: the labelled network and the JSON of the MappingReport.
 #[pyfunction]
-#[pyo3(signature = (net, family, max_missing = 0))]
+#[pyo3(signature = (net, family, max_missing = Arg::default(0)))]
 fn map_network(
     py: Python<'_>,
     net: &PyNetwork,
-    family: &str,
-    max_missing: u64,
+    family: Arg<String>,
+    max_missing: Arg<u64>,
 ) -> PyResult<(PyNetwork, String)> {
+    args!("map_network"; family as "a family name: hyperx or dragonfly", max_missing);
     let mapped = py
         .allow_threads(|| {
-            topolab_core::topology::mapping::map_network(&net.inner, family, max_missing)
+            topolab_core::topology::mapping::map_network(&net.inner, &family, max_missing)
         })
         .map_err(to_py_err)?;
     let report = serde_json::to_string(&mapped.report)

@@ -3,12 +3,13 @@
 //! become the classes python/topolab/_results.py writes from their Rust declarations
 //! (`topolab_core::result_type!`), floors and catalogs the dataclasses of physical.py.
 
+use crate::args::{args, Arg};
 use crate::errors::{bad_argument, to_py_err};
 use crate::network::PyNetwork;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use serde::Serialize;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use topolab_core::physical::{
     self, load_placement, Catalog, CostOptions, Floor, LatencyModel, PlaceOptions, Placement,
     PlacementRule, Routing,
@@ -50,6 +51,18 @@ fn to_dict<'py>(py: Python<'py>, value: &impl Serialize) -> PyResult<Bound<'py, 
     })?;
     to_py(py, &json)
 }
+
+/// What a floor or catalog argument takes.
+const NAME_OR_TOML: &str = "a built-in name or the path of a TOML file (str or os.PathLike)";
+
+/// A floor or catalog argument's text: a built-in name, a TOML path or `file.toml#name`.
+fn name_of(path: PathBuf) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// A placement argument: "family", "sequential" or the path of a placement file.
+const PLACEMENT_ALLOWED: &str =
+    "'family', 'sequential' or the path of a placement file (str or os.PathLike)";
 
 fn floor_of(floor: &str, max_electric_m: Option<f64>) -> PyResult<Floor> {
     let f = Floor::resolve(floor).map_err(to_py_err)?;
@@ -116,49 +129,62 @@ fn catalogs(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyAny>>> {
 
 /// One floor (built-in name, TOML file, or file#name) as a dict.
 #[pyfunction]
-fn floor<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-    to_dict(py, &Floor::resolve(name).map_err(to_py_err)?)
+fn floor<'py>(py: Python<'py>, name: Arg<PathBuf>) -> PyResult<Bound<'py, PyAny>> {
+    args!("load_floor"; name as NAME_OR_TOML);
+    to_dict(py, &Floor::resolve(&name_of(name)).map_err(to_py_err)?)
 }
 
 /// One catalog (built-in name, TOML file, or file#name) as a dict.
 #[pyfunction]
-fn catalog<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-    to_dict(py, &Catalog::resolve(name).map_err(to_py_err)?)
+fn catalog<'py>(py: Python<'py>, name: Arg<PathBuf>) -> PyResult<Bound<'py, PyAny>> {
+    args!("load_catalog"; name as NAME_OR_TOML);
+    to_dict(py, &Catalog::resolve(&name_of(name)).map_err(to_py_err)?)
 }
 
 #[pyfunction]
-#[pyo3(signature = (net, floor="slimfly", placement=None, cabinets=None, per_cabinet=None))]
+#[pyo3(signature = (net, floor=Arg::default("slimfly".into()), placement=None, cabinets=None, per_cabinet=None))]
 fn place<'py>(
     py: Python<'py>,
     net: &PyNetwork,
-    floor: &str,
-    placement: Option<&str>,
+    floor: Arg<PathBuf>,
+    placement: Option<Arg<PathBuf>>,
     cabinets: Option<Vec<u32>>,
-    per_cabinet: Option<u32>,
+    per_cabinet: Option<Arg<u32>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let f = floor_of(floor, None)?;
-    let p = placement_of(&net.inner, &f, placement, cabinets, per_cabinet)?;
+    args!("place"; floor as NAME_OR_TOML, placement as PLACEMENT_ALLOWED, per_cabinet);
+    let f = floor_of(&name_of(floor), None)?;
+    let placement = placement.map(name_of);
+    let p = placement_of(&net.inner, &f, placement.as_deref(), cabinets, per_cabinet)?;
     to_dict(py, &p)
 }
 
 #[pyfunction]
-#[pyo3(signature = (net, catalog="fdr10", floor="slimfly", placement=None, cabinets=None,
-    per_cabinet=None, max_electric_m=None, router_radix=None))]
+#[pyo3(signature = (net, catalog=Arg::default("fdr10".into()), floor=Arg::default("slimfly".into()),
+    placement=None, cabinets=None, per_cabinet=None, max_electric_m=None, router_radix=None))]
 #[allow(clippy::too_many_arguments)]
 fn cost<'py>(
     py: Python<'py>,
     net: &PyNetwork,
-    catalog: &str,
-    floor: &str,
-    placement: Option<&str>,
+    catalog: Arg<PathBuf>,
+    floor: Arg<PathBuf>,
+    placement: Option<Arg<PathBuf>>,
     cabinets: Option<Vec<u32>>,
-    per_cabinet: Option<u32>,
-    max_electric_m: Option<f64>,
-    router_radix: Option<u32>,
+    per_cabinet: Option<Arg<u32>>,
+    max_electric_m: Option<Arg<f64>>,
+    router_radix: Option<Arg<u32>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let f = floor_of(floor, max_electric_m)?;
-    let cat = Catalog::resolve(catalog).map_err(to_py_err)?;
-    let p = placement_of(&net.inner, &f, placement, cabinets, per_cabinet)?;
+    args!("cost";
+        catalog as NAME_OR_TOML,
+        floor as NAME_OR_TOML,
+        placement as PLACEMENT_ALLOWED,
+        per_cabinet,
+        max_electric_m,
+        router_radix,
+    );
+    let f = floor_of(&name_of(floor), max_electric_m)?;
+    let cat = Catalog::resolve(&name_of(catalog)).map_err(to_py_err)?;
+    let placement = placement.map(name_of);
+    let p = placement_of(&net.inner, &f, placement.as_deref(), cabinets, per_cabinet)?;
     let options = CostOptions { router_radix };
     let report = py
         .allow_threads(|| physical::cost(&net.inner, &p, &f, &cat, &options))
@@ -169,41 +195,54 @@ fn cost<'py>(
 /// Length in metres of one cable of each link, parallel to `net.links()` (a link of width w is
 /// w cables of that length), for the network placed on `floor`.
 #[pyfunction]
-#[pyo3(signature = (net, floor="slimfly", placement=None, cabinets=None, per_cabinet=None))]
+#[pyo3(signature = (net, floor=Arg::default("slimfly".into()), placement=None, cabinets=None, per_cabinet=None))]
 fn cable_lengths(
     py: Python<'_>,
     net: &PyNetwork,
-    floor: &str,
-    placement: Option<&str>,
+    floor: Arg<PathBuf>,
+    placement: Option<Arg<PathBuf>>,
     cabinets: Option<Vec<u32>>,
-    per_cabinet: Option<u32>,
+    per_cabinet: Option<Arg<u32>>,
 ) -> PyResult<Vec<f64>> {
-    let f = floor_of(floor, None)?;
-    let p = placement_of(&net.inner, &f, placement, cabinets, per_cabinet)?;
+    args!("cable_lengths"; floor as NAME_OR_TOML, placement as PLACEMENT_ALLOWED, per_cabinet);
+    let f = floor_of(&name_of(floor), None)?;
+    let placement = placement.map(name_of);
+    let p = placement_of(&net.inner, &f, placement.as_deref(), cabinets, per_cabinet)?;
     Ok(py.allow_threads(|| physical::link_lengths(&net.inner, &p, &f)))
 }
 
 #[pyfunction]
-#[pyo3(signature = (net, routing="fastest", switch_delay_ns=60.0, cable_ns_per_m=5.0,
-    injection_ns=300.0, floor="slimfly", placement=None, cabinets=None, per_cabinet=None,
+#[pyo3(signature = (net, routing=Arg::default("fastest".into()), switch_delay_ns=Arg::default(60.0),
+    cable_ns_per_m=Arg::default(5.0), injection_ns=Arg::default(300.0),
+    floor=Arg::default("slimfly".into()), placement=None, cabinets=None, per_cabinet=None,
     progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn latency<'py>(
     py: Python<'py>,
     net: &PyNetwork,
-    routing: &str,
-    switch_delay_ns: f64,
-    cable_ns_per_m: f64,
-    injection_ns: f64,
-    floor: &str,
-    placement: Option<&str>,
+    routing: Arg<String>,
+    switch_delay_ns: Arg<f64>,
+    cable_ns_per_m: Arg<f64>,
+    injection_ns: Arg<f64>,
+    floor: Arg<PathBuf>,
+    placement: Option<Arg<PathBuf>>,
     cabinets: Option<Vec<u32>>,
-    per_cabinet: Option<u32>,
+    per_cabinet: Option<Arg<u32>>,
     progress: Option<PyObject>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let routing = Routing::from_name(routing).map_err(to_py_err)?;
-    let f = floor_of(floor, None)?;
-    let p = placement_of(&net.inner, &f, placement, cabinets, per_cabinet)?;
+    args!("latency";
+        routing,
+        switch_delay_ns,
+        cable_ns_per_m,
+        injection_ns,
+        floor as NAME_OR_TOML,
+        placement as PLACEMENT_ALLOWED,
+        per_cabinet,
+    );
+    let routing = Routing::from_name(&routing).map_err(to_py_err)?;
+    let f = floor_of(&name_of(floor), None)?;
+    let placement = placement.map(name_of);
+    let p = placement_of(&net.inner, &f, placement.as_deref(), cabinets, per_cabinet)?;
     let model = LatencyModel {
         switch_delay_ns,
         cable_ns_per_m,

@@ -2,6 +2,7 @@
 //! JSON text that the classes python/topolab/_results.py writes from their Rust declarations
 //! (`topolab_core::result_type!`) read.
 
+use crate::args::{args, Arg};
 use crate::network::PyNetwork;
 use pyo3::prelude::*;
 use topolab_core::routing::catalog::{build_rule, build_static, Definition, ALIASES, ROUTINGS};
@@ -19,11 +20,12 @@ fn json<T: serde::Serialize>(v: &T) -> PyResult<String> {
 fn routing_check(
     py: Python<'_>,
     net: &PyNetwork,
-    routing: &str,
+    routing: Arg<String>,
     progress: Option<PyObject>,
 ) -> PyResult<String> {
+    args!("routing.check"; routing);
     let report = crate::monitor::run(py, progress, |m| {
-        let r = build_static(&net.inner, routing, m)?;
+        let r = build_static(&net.inner, &routing, m)?;
         cdg::check(&net.inner, &*r, m)
     })?;
     json(&report)
@@ -36,19 +38,21 @@ fn routing_check(
 /// routing's two phases (`Demands::valiant_phases`), loaded on `routing`, which is then the
 /// minimal routing Valiant's phases take.
 #[pyfunction]
-#[pyo3(signature = (net, routing, permutation = None, progress=None, traffic = None, max_pairs = None, max_paths = None, valiant_phases = false))]
+#[pyo3(signature = (net, routing, permutation = None, progress=None, traffic = None, max_pairs = None, max_paths = None, valiant_phases = Arg::default(false)))]
 #[allow(clippy::too_many_arguments)]
 fn routing_load(
     py: Python<'_>,
     net: &PyNetwork,
-    routing: &str,
-    permutation: Option<Vec<u64>>,
+    routing: Arg<String>,
+    permutation: Option<Arg<Vec<u64>>>,
     progress: Option<PyObject>,
-    traffic: Option<String>,
-    max_pairs: Option<usize>,
-    max_paths: Option<u64>,
-    valiant_phases: bool,
+    traffic: Option<Arg<String>>,
+    max_pairs: Option<Arg<usize>>,
+    max_paths: Option<Arg<u64>>,
+    valiant_phases: Arg<bool>,
 ) -> PyResult<String> {
+    args!("routing.channel_load"; routing, permutation, traffic, max_pairs, max_paths, valiant_phases);
+    let routing = routing.as_str();
     if permutation.is_some() && traffic.is_some() {
         return Err(crate::errors::bad_argument(
             "routing_load",
@@ -80,15 +84,16 @@ fn routing_load(
 
 /// Forwarding tables in the text format of docs/routing.md.
 #[pyfunction]
-#[pyo3(signature = (net, routing, vl_budget = 8))]
+#[pyo3(signature = (net, routing, vl_budget = Arg::default(8)))]
 fn routing_tables(
     py: Python<'_>,
     net: &PyNetwork,
-    routing: &str,
-    vl_budget: u32,
+    routing: Arg<String>,
+    vl_budget: Arg<u32>,
 ) -> PyResult<String> {
+    args!("routing.forwarding_tables"; routing, vl_budget);
     let t = crate::monitor::run(py, None, |m| {
-        let r = build_static(&net.inner, routing, m)?;
+        let r = build_static(&net.inner, &routing, m)?;
         export::forwarding_tables(&net.inner, &*r, vl_budget)
     })?;
     Ok(t.to_text())
@@ -100,10 +105,11 @@ fn routing_tables(
 fn routing_routes(
     py: Python<'_>,
     net: &PyNetwork,
-    routing: &str,
+    routing: Arg<String>,
 ) -> PyResult<Vec<(u32, u32, Vec<u32>)>> {
+    args!("simgrid platform"; routing);
     crate::monitor::run(py, None, |m| {
-        let r = build_static(&net.inner, routing, m)?;
+        let r = build_static(&net.inner, &routing, m)?;
         topolab_core::routing::path::static_routes(&net.inner, &*r)
     })
 }
@@ -134,15 +140,16 @@ fn hop_rule(
 /// InfiniBand tables (Daryin & Korzh §3) as the texts of (opensm-lfts.dump,
 /// opensm-sl2vl.dump, path-sl.txt).
 #[pyfunction]
-#[pyo3(signature = (net, routing, vl_budget = 8))]
+#[pyo3(signature = (net, routing, vl_budget = Arg::default(8)))]
 fn infiniband_export(
     py: Python<'_>,
     net: &PyNetwork,
-    routing: &str,
-    vl_budget: u32,
+    routing: Arg<String>,
+    vl_budget: Arg<u32>,
 ) -> PyResult<(String, String, String)> {
+    args!("infiniband export"; routing, vl_budget);
     let t = crate::monitor::run(py, None, |_| {
-        let rule = hop_rule(&net.inner, routing)?;
+        let rule = hop_rule(&net.inner, &routing)?;
         let tb = infiniband::build_tables(&net.inner, &*rule, vl_budget)?;
         Ok((
             opensm::write_lfts(&net.inner, &tb)?,
@@ -196,10 +203,12 @@ struct RoutingRow {
 }
 
 /// Why `routing` is not deadlock-free, for the few catalog routings kept so on purpose; None
-/// otherwise.
+/// otherwise, and for anything that is not a routing name (the run refuses it).
 #[pyfunction]
-fn routing_deadlock_caution(routing: &str) -> Option<&'static str> {
-    topolab_core::routing::catalog::deadlock_caution(routing)
+fn routing_deadlock_caution(routing: crate::args::Arg<String>) -> Option<&'static str> {
+    use crate::args::Get;
+    let routing: String = routing.get("routing", "routing", None).ok()?;
+    topolab_core::routing::catalog::deadlock_caution(&routing)
 }
 
 /// One declared parameter (`topolab_core::ParamDef`).

@@ -3,6 +3,7 @@
 //! with the GIL released (crate::monitor::run: progress to a Python callable, Ctrl-C honoured), results
 //! come back as plain dicts that python/topolab/sim.py turns into dataclasses and DataFrames.
 
+use crate::args::{args, Arg};
 use crate::errors::{bad_argument, to_py_err, DeadlockError, SimulationError};
 use crate::network::PyNetwork;
 use pyo3::prelude::*;
@@ -101,17 +102,18 @@ fn config_from(params: Option<&Bound<'_, PyDict>>, seed: Option<u64>) -> PyResul
 fn simulate<'py>(
     py: Python<'py>,
     net: &PyNetwork,
-    routing: &str,
-    traffic: &str,
-    load: f64,
-    seed: Option<u64>,
+    routing: Arg<String>,
+    traffic: Arg<String>,
+    load: Arg<f64>,
+    seed: Option<Arg<u64>>,
     params: Option<&Bound<'py, PyDict>>,
     progress: Option<PyObject>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    args!("simulate"; routing, traffic, load, seed);
     let cfg = config_from(params, seed)?;
     let result = crate::monitor::run(py, progress, |monitor| {
         Ok(topolab_sim::simulate(
-            &net.inner, routing, traffic, load, &cfg, monitor,
+            &net.inner, &routing, &traffic, load, &cfg, monitor,
         ))
     })?
     .map_err(sim_err_to_py)?;
@@ -121,26 +123,30 @@ fn simulate<'py>(
 /// A run from an empty network cut into windows of `window` cycles, through the cables
 /// `params["dynamic_failures"]` fails at `failure_cycle` (topolab_sim::failure).
 #[pyfunction]
-#[pyo3(signature = (net, routing, traffic, load, window, cycles, seed=None, params=None, progress=None))]
+/// `cycles` None: `failure::default_timeline_cycles`.
+#[pyo3(signature = (net, routing, traffic, load, window, cycles=None, seed=None, params=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn sim_timeline<'py>(
     py: Python<'py>,
     net: &PyNetwork,
-    routing: &str,
-    traffic: &str,
-    load: f64,
-    window: u64,
-    cycles: u64,
-    seed: Option<u64>,
+    routing: Arg<String>,
+    traffic: Arg<String>,
+    load: Arg<f64>,
+    window: Arg<u64>,
+    cycles: Option<Arg<u64>>,
+    seed: Option<Arg<u64>>,
     params: Option<&Bound<'py, PyDict>>,
     progress: Option<PyObject>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    use topolab_sim::failure::{check_timeline, default_timeline_cycles, run_timeline};
+    args!("timeline"; routing, traffic, load, window, cycles, seed);
     let cfg = config_from(params, seed)?;
+    let cycles = cycles.unwrap_or_else(|| default_timeline_cycles(&cfg));
+    check_timeline(load, window, cycles).map_err(sim_err_to_py)?;
     let result = crate::monitor::run(py, progress, |monitor| {
         Ok(
-            topolab_sim::Prepared::new(&net.inner, routing, &cfg, monitor).and_then(|prep| {
-                topolab_sim::failure::run_timeline(&prep, traffic, load, window, cycles, monitor)
-            }),
+            topolab_sim::Prepared::new(&net.inner, &routing, &cfg, monitor)
+                .and_then(|prep| run_timeline(&prep, &traffic, load, window, cycles, monitor)),
         )
     })?
     .map_err(sim_err_to_py)?;
@@ -158,22 +164,23 @@ struct PySearchSession {
 #[pymethods]
 impl PySearchSession {
     #[new]
-    #[pyo3(signature = (net, routing, traffic, seed=None, params=None, warm_starts=false))]
+    #[pyo3(signature = (net, routing, traffic, seed=None, params=None, warm_starts=Arg::default(false)))]
     fn new(
         py: Python<'_>,
         net: &PyNetwork,
-        routing: &str,
-        traffic: &str,
-        seed: Option<u64>,
+        routing: Arg<String>,
+        traffic: Arg<String>,
+        seed: Option<Arg<u64>>,
         params: Option<&Bound<'_, PyDict>>,
-        warm_starts: bool,
+        warm_starts: Arg<bool>,
     ) -> PyResult<Self> {
+        args!("saturation"; routing, traffic, seed, warm_starts);
         let cfg = config_from(params, seed)?;
         let inner = crate::monitor::run(py, None, |monitor| {
             Ok(topolab_sim::SearchSession::new(
                 &net.inner,
-                routing,
-                traffic,
+                &routing,
+                &traffic,
                 &cfg,
                 warm_starts,
                 monitor,
@@ -206,14 +213,15 @@ impl PySearchSession {
 /// The saturation search (topolab_sim::saturation) with `run(load)` a Python function whose
 /// result has `saturated` and `accepted_throughput`; returns (saturation_load, saturated_load).
 #[pyfunction]
-#[pyo3(signature = (run, start, tolerance, shortfall=0.0))]
+#[pyo3(signature = (run, start, tolerance, shortfall=Arg::default(0.0)))]
 fn saturation_search(
     run: &Bound<'_, PyAny>,
-    start: Option<f64>,
-    tolerance: f64,
-    shortfall: f64,
+    start: Option<Arg<f64>>,
+    tolerance: Arg<f64>,
+    shortfall: Arg<f64>,
 ) -> PyResult<(f64, Option<f64>)> {
     use topolab_sim::saturation::{Search, Verdict};
+    args!("saturation"; start, tolerance, shortfall);
     let mut search = Search::new(tolerance, shortfall).map_err(sim_err_to_py)?;
     search.run_from(start, &mut |load| {
         let r = run.call1((load,))?;
@@ -228,26 +236,27 @@ fn saturation_search(
 /// Latency-load curve and saturation point; returns {points, saturation_load,
 /// saturation_throughput}. `every_load`: run the loads above the first saturated one too.
 #[pyfunction]
-#[pyo3(signature = (net, routing, traffic, loads=None, load_resolution=0.01, every_load=false, seed=None, params=None, progress=None))]
+#[pyo3(signature = (net, routing, traffic, loads=None, load_resolution=Arg::default(0.01), every_load=Arg::default(false), seed=None, params=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn sweep_load<'py>(
     py: Python<'py>,
     net: &PyNetwork,
-    routing: &str,
-    traffic: &str,
-    loads: Option<Vec<f64>>,
-    load_resolution: f64,
-    every_load: bool,
-    seed: Option<u64>,
+    routing: Arg<String>,
+    traffic: Arg<String>,
+    loads: Option<Arg<Vec<f64>>>,
+    load_resolution: Arg<f64>,
+    every_load: Arg<bool>,
+    seed: Option<Arg<u64>>,
     params: Option<&Bound<'py, PyDict>>,
     progress: Option<PyObject>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    args!("sweep_load"; routing, traffic, loads, load_resolution, every_load, seed);
     let cfg = config_from(params, seed)?;
     let result = crate::monitor::run(py, progress, |monitor| {
         Ok(topolab_sim::sweep_load(
             &net.inner,
-            routing,
-            traffic,
+            &routing,
+            &traffic,
             loads.as_deref(),
             load_resolution,
             every_load,
@@ -259,27 +268,30 @@ fn sweep_load<'py>(
     to_py(py, &result)
 }
 
+/// What `run_exchange` takes as its messages.
+const EXCHANGE_ALLOWED: &str =
+    "a list per source endpoint of (destination endpoint, packets) pairs, or an exchange spec";
+
 /// Runs a fixed exchange (per source endpoint: [(destination, packets), ...]) to completion.
 #[pyfunction]
-#[pyo3(signature = (net, routing, per_source, name="exchange", seed=None, params=None, progress=None))]
+#[pyo3(signature = (net, routing, per_source, name=Arg::default("exchange".into()), seed=None, params=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn run_exchange<'py>(
     py: Python<'py>,
     net: &PyNetwork,
-    routing: &str,
-    per_source: Vec<Vec<(u32, u32)>>,
-    name: &str,
-    seed: Option<u64>,
+    routing: Arg<String>,
+    per_source: Arg<Vec<Vec<(u32, u32)>>>,
+    name: Arg<String>,
+    seed: Option<Arg<u64>>,
     params: Option<&Bound<'py, PyDict>>,
     progress: Option<PyObject>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    args!("run_exchange"; routing, per_source as EXCHANGE_ALLOWED, name, seed);
     let cfg = config_from(params, seed)?;
-    let exchange = Exchange {
-        name: name.to_string(),
-        per_source,
-    };
+    let exchange =
+        Exchange::listed(&name, per_source, net.inner.num_endpoints()).map_err(to_py_err)?;
     let result = crate::monitor::run(py, progress, |monitor| {
-        Ok(Prepared::new(&net.inner, routing, &cfg, monitor)
+        Ok(Prepared::new(&net.inner, &routing, &cfg, monitor)
             .and_then(|prep| topolab_sim::run_exchange(&prep, &exchange, monitor)))
     })?
     .map_err(sim_err_to_py)?;
@@ -291,26 +303,28 @@ fn run_exchange<'py>(
 /// only that job runs, its ranks where the mix placed them; with `background` (a traffic
 /// pattern), the endpoints no job uses send it at `background_load` flits per cycle.
 #[pyfunction]
-#[pyo3(signature = (net, routing, jobs, packet_bytes=256, alone=None, background=None, background_load=0.0, seed=None, params=None, progress=None))]
+#[pyo3(signature = (net, routing, jobs, packet_bytes=Arg::default(256), alone=None, background=None, background_load=Arg::default(0.0), seed=None, params=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn run_workload<'py>(
     py: Python<'py>,
     net: &PyNetwork,
-    routing: &str,
-    jobs: Vec<String>,
-    packet_bytes: u64,
-    alone: Option<usize>,
-    background: Option<&str>,
-    background_load: f64,
-    seed: Option<u64>,
+    routing: Arg<String>,
+    jobs: Arg<Vec<String>>,
+    packet_bytes: Arg<u64>,
+    alone: Option<Arg<usize>>,
+    background: Option<Arg<String>>,
+    background_load: Arg<f64>,
+    seed: Option<Arg<u64>>,
     params: Option<&Bound<'py, PyDict>>,
     progress: Option<PyObject>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    args!("run_workload"; routing, jobs, packet_bytes, alone, background, background_load, seed);
+    topolab_sim::check_load("background_load", background_load).map_err(sim_err_to_py)?;
     let cfg = config_from(params, seed)?;
     let specs: Vec<&str> = jobs.iter().map(String::as_str).collect();
     let result = crate::monitor::run(py, progress, |monitor| {
         Ok(BoundWorkload::parse(&net.inner, &specs, packet_bytes)
-            .and_then(|w| match background {
+            .and_then(|w| match &background {
                 // the load in flits per endpoint per cycle, as for simulate; the process counts
                 // packets
                 Some(spec) => w.with_background(
@@ -324,7 +338,7 @@ fn run_workload<'py>(
                 None => Ok(w),
             })
             .and_then(|w| {
-                Prepared::new(&net.inner, routing, &cfg, monitor)
+                Prepared::new(&net.inner, &routing, &cfg, monitor)
                     .and_then(|prep| topolab_sim::run_workload(&prep, &w, monitor))
             }))
     })?
@@ -414,17 +428,40 @@ type MessagesBySource = Vec<Vec<(u32, u32)>>;
 /// The messages of an exchange spec (`alltoall[:...]`, `nn3d[:...]`, docs/traffic.md) on `net`:
 /// (canonical name with every parameter resolved, messages by source endpoint).
 #[pyfunction]
-fn exchange_messages(net: &PyNetwork, spec: &str) -> PyResult<(String, MessagesBySource)> {
-    let exchange = Exchange::parse(spec, &net.inner).map_err(to_py_err)?;
+fn exchange_messages(
+    net: &PyNetwork,
+    per_source: Arg<String>,
+) -> PyResult<(String, MessagesBySource)> {
+    args!("run_exchange"; per_source as EXCHANGE_ALLOWED);
+    let exchange = Exchange::parse(&per_source, &net.inner).map_err(to_py_err)?;
     Ok((exchange.name, exchange.per_source))
 }
 
-/// Checks simulation parameters (BookSim2 names) without running anything: what an experiment's
-/// points are checked with before any runs.
+/// Checks simulation parameters (BookSim2 names) and, when given, the load of a run, the seed,
+/// the packet bytes of a workload and the tolerance of a saturation search, without running
+/// anything: what an experiment's points are checked with before any runs.
 #[pyfunction]
-#[pyo3(signature = (params=None))]
-fn check_sim_params(params: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
-    config_from(params, None).map(|_| ())
+#[pyo3(signature = (params=None, load=None, seed=None, packet_bytes=None, tolerance=None))]
+fn check_sim_params(
+    params: Option<&Bound<'_, PyDict>>,
+    load: Option<Arg<f64>>,
+    seed: Option<Arg<u64>>,
+    packet_bytes: Option<Arg<u64>>,
+    tolerance: Option<Arg<f64>>,
+) -> PyResult<()> {
+    args!("simulation"; load, seed, packet_bytes, tolerance);
+    if let Some(load) = load {
+        topolab_sim::check_load("load", load).map_err(sim_err_to_py)?;
+    }
+    if let Some(packet_bytes) = packet_bytes {
+        topolab_sim::workload::check_packet_bytes(packet_bytes).map_err(sim_err_to_py)?;
+    }
+    let cfg = config_from(params, seed)?;
+    if let Some(tolerance) = tolerance {
+        topolab_sim::saturation::Search::new(tolerance, cfg.saturation_tolerance)
+            .map_err(sim_err_to_py)?;
+    }
+    Ok(())
 }
 
 /// The result types as `topolab_core::result_type!` declares them, each after the types its
@@ -474,8 +511,9 @@ fn sim_params(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
 #[pyfunction]
 fn read_booksim_config<'py>(
     py: Python<'py>,
-    path: std::path::PathBuf,
+    path: Arg<std::path::PathBuf>,
 ) -> PyResult<(PyNetwork, String, String, f64, Bound<'py, PyAny>, String)> {
+    args!("from_booksim"; path);
     let setup = py
         .allow_threads(|| topolab_sim::booksim::read_config(&path))
         .map_err(sim_err_to_py)?;

@@ -314,6 +314,34 @@ fn mean_interval(values: &[f64]) -> (f64, Option<[f64; 2]>) {
     (mean, crate::stats::batch_means_interval(mean, values))
 }
 
+/// A timeline's length when the caller gives none: twice the failure cycle plus the reaction
+/// delay, so that the run after the reroute lasts as long as the one before the failure.
+pub fn default_timeline_cycles(cfg: &SimConfig) -> u64 {
+    2 * cfg.failure_cycle as u64 + cfg.reaction_delay as u64
+}
+
+/// A timeline's load, window and length, checked before anything is wired (`run_timeline`
+/// checks them again, with the failure cycle against them).
+pub fn check_timeline(load: f64, window: u64, cycles: u64) -> Result<()> {
+    use crate::engine::MAX_CYCLES;
+    crate::measure::check_load("load", load)?;
+    if cycles == 0 || cycles > MAX_CYCLES {
+        return Err(SimError::param(
+            "cycles",
+            cycles,
+            format!("1 to {MAX_CYCLES}"),
+        ));
+    }
+    if window == 0 || window > cycles {
+        return Err(SimError::param(
+            "window",
+            window,
+            format!("1 to the run's length ({cycles} cycles)"),
+        ));
+    }
+    Ok(())
+}
+
 /// Runs `traffic` at `load` from an empty network for `cycles` cycles, cut into windows of
 /// `window` cycles, through the dynamic failure of `prep` (if any): what a fabric shows around
 /// a cable dying and its subnet manager reacting.
@@ -325,21 +353,8 @@ pub fn run_timeline(
     cycles: u64,
     monitor: &dyn Monitor,
 ) -> Result<Timeline> {
-    use crate::engine::{Engine, MAX_CYCLES};
-    if window == 0 || window > cycles {
-        return Err(SimError::param(
-            "window",
-            window,
-            format!("1 to the run's length ({cycles} cycles)"),
-        ));
-    }
-    if cycles > MAX_CYCLES {
-        return Err(SimError::param(
-            "cycles",
-            cycles,
-            format!("at most {MAX_CYCLES}"),
-        ));
-    }
+    use crate::engine::Engine;
+    check_timeline(load, window, cycles)?;
     let failure = prep.failure.as_deref();
     if let Some(f) = failure {
         let windows_before = f.cycle as u64 / window;

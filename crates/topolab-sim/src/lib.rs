@@ -56,7 +56,7 @@ pub mod workload;
 pub use config::{FlowControl, ParamDoc, RouterModel, SimConfig, PARAMS};
 pub use engine::Prepared;
 pub use error::{Result, SimError};
-pub use measure::{run, run_exchange, run_from, ExchangeResult, RunResult};
+pub use measure::{check_load, run, run_exchange, run_from, ExchangeResult, RunResult};
 pub use routing::simulator_routings;
 pub use session::SearchSession;
 pub use sweep::{sweep, SweepResult};
@@ -74,6 +74,7 @@ pub fn simulate(
     cfg: &SimConfig,
     monitor: &dyn Monitor,
 ) -> Result<RunResult> {
+    check_load("load", load)?;
     let prep = Prepared::new(net, routing, cfg, monitor)?;
     run(&prep, traffic, load, monitor)
 }
@@ -90,6 +91,7 @@ pub fn sweep_load(
     cfg: &SimConfig,
     monitor: &dyn Monitor,
 ) -> Result<SweepResult> {
+    sweep::check_arguments(loads, load_resolution)?;
     let prep = Prepared::new(net, routing, cfg, monitor)?;
     sweep(&prep, traffic, loads, load_resolution, every_load, monitor)
 }

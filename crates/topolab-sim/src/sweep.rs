@@ -19,7 +19,7 @@
 
 use crate::engine::Prepared;
 use crate::error::{Result, SimError};
-use crate::measure::{run, RunResult};
+use crate::measure::{check_load, run, RunResult};
 use crate::saturation::{Search, Verdict, MIN_TOLERANCE};
 use topolab_core::progress::Monitor;
 
@@ -57,14 +57,21 @@ impl Monitor for Nested<'_> {
 
 pub const DEFAULT_LOADS: [f64; 10] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
 
-pub fn sweep(
-    prep: &Prepared,
-    traffic: &str,
-    loads: Option<&[f64]>,
-    load_resolution: f64,
-    every_load: bool,
-    monitor: &dyn Monitor,
-) -> Result<SweepResult> {
+/// The listed loads (None: `DEFAULT_LOADS`), each an offered load, and the resolution of the
+/// saturation search.
+pub fn check_arguments(loads: Option<&[f64]>, load_resolution: f64) -> Result<()> {
+    if let Some(loads) = loads {
+        if loads.is_empty() {
+            return Err(SimError::param(
+                "loads",
+                "[]",
+                "a non-empty list of offered loads from 0 to 1 (or none for the default list)",
+            ));
+        }
+        for (i, &load) in loads.iter().enumerate() {
+            check_load(&format!("loads[{i}]"), load)?;
+        }
+    }
     if !(load_resolution == 0.0 || (MIN_TOLERANCE..1.0).contains(&load_resolution)) {
         return Err(SimError::param(
             "load_resolution",
@@ -75,6 +82,18 @@ pub fn sweep(
             ),
         ));
     }
+    Ok(())
+}
+
+pub fn sweep(
+    prep: &Prepared,
+    traffic: &str,
+    loads: Option<&[f64]>,
+    load_resolution: f64,
+    every_load: bool,
+    monitor: &dyn Monitor,
+) -> Result<SweepResult> {
+    check_arguments(loads, load_resolution)?;
     let mut grid: Vec<f64> = loads.map(|l| l.to_vec()).unwrap_or(DEFAULT_LOADS.to_vec());
     grid.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
     grid.dedup();

@@ -74,6 +74,14 @@ pub struct BoundWorkload {
 /// The message index background packets carry (`Flit::message`): no message's.
 pub(crate) const BACKGROUND_MESSAGE: u32 = MAX_MESSAGE_INDEX - 1;
 
+/// Bytes per packet a workload's messages are cut into: at least 1.
+pub fn check_packet_bytes(packet_bytes: u64) -> Result<u64> {
+    if packet_bytes == 0 {
+        return Err(SimError::param("packet_bytes", 0, "at least 1"));
+    }
+    Ok(packet_bytes)
+}
+
 impl BoundWorkload {
     /// The jobs of `specs` (`allreduce:bytes=1MiB,ranks=64,placement=random`, ...) placed on
     /// `net` in order (`topolab_core::workload::parse_jobs`), `packet_bytes` bytes per packet.
@@ -91,9 +99,7 @@ impl BoundWorkload {
 
     /// Binds `jobs` to a network of `endpoints` endpoints, `packet_bytes` bytes per packet.
     pub fn new(jobs: Vec<Job>, endpoints: u32, packet_bytes: u64) -> Result<BoundWorkload> {
-        if packet_bytes == 0 {
-            return Err(SimError::param("packet_bytes", 0, "at least 1"));
-        }
+        check_packet_bytes(packet_bytes)?;
         let mut used = vec![false; endpoints as usize];
         for (j, job) in jobs.iter().enumerate() {
             if job.endpoints.len() != job.workload.ranks as usize {

@@ -160,17 +160,15 @@ def saturation_point(params: dict[str, Any]) -> dict[str, Any]:
     means, None for a run that measured fewer than two periods);
     with ``failures`` also ``failed_cables``, ``failed_routers``, ``surviving_endpoints``,
     ``endpoints_before``, ``excluded_pair_fraction``."""
-    from topolab._args import bool_arg
     from topolab.network import build
     from topolab.sim import SimResult, half_width
 
     net = build(str(params["network"]))
     lost = None
     if params.get("failures") is not None:
-        from topolab._args import text_arg
         from topolab.failures import apply_failures
 
-        lost = apply_failures(net, text_arg("saturation", "failures", params["failures"]))
+        lost = apply_failures(net, params["failures"])
         net = lost.network
     if lost is not None and "num_vcs" not in params:
         from topolab.design.simulate import _vcs_needed
@@ -179,19 +177,19 @@ def saturation_point(params: dict[str, Any]) -> dict[str, Any]:
         params = {**params, "num_vcs": _vcs_needed(net, str(params.get("routing", "min")))}
     routing = str(params.get("routing", "min"))
     traffic = str(params.get("traffic", "uniform"))
-    seed = int(params.get("seed", DEFAULT_SEED))
+    seed = params.get("seed", DEFAULT_SEED)
     sim_params = {k: v for k, v in params.items() if k not in SEARCH_KEYS}
     sim_params["early_verdict"] = True
     bound = static_bound(net, routing, traffic)
     shortfall = float(sim_params.get("saturation_tolerance", _sim_default("saturation_tolerance")))
 
-    warm = bool_arg("saturation", "warm_start", params.get("warm_start", False))
+    warm = params.get("warm_start", False)
     session = _core.SearchSession(net._net, routing, traffic, seed=seed, params=sim_params, warm_starts=warm)
 
     def run(load: float) -> Any:
         return SimResult._from_core(session.run(load))
 
-    found = search(run, bound, float(params.get("tolerance", TOLERANCE)), shortfall)
+    found = search(run, bound, params.get("tolerance", TOLERANCE), shortfall)
     results = [r for _, r in found["runs"]]
     lost_columns = (
         {}
@@ -225,12 +223,15 @@ def saturation_point(params: dict[str, Any]) -> dict[str, Any]:
 
 def check_saturation_point(params: dict[str, Any]) -> None:
     """Before any point runs: the tolerance, the seed, warm_start and the simulator parameters."""
-    from topolab._args import bool_arg, float_arg, int_arg
+    from topolab._args import bool_arg
 
-    float_arg("saturation", "tolerance", params.get("tolerance", TOLERANCE), 1e-6, 0.5)
-    int_arg("saturation", "seed", params.get("seed", DEFAULT_SEED))
+    # warm_start's type; the core checks it again when the point runs
     bool_arg("saturation", "warm_start", params.get("warm_start", False))
-    _core.check_sim_params({k: v for k, v in params.items() if k not in SEARCH_KEYS})
+    _core.check_sim_params(
+        {k: v for k, v in params.items() if k not in SEARCH_KEYS},
+        seed=params.get("seed", DEFAULT_SEED),
+        tolerance=params.get("tolerance", TOLERANCE),
+    )
 
 
 def _sim_default(name: str) -> str:

@@ -211,14 +211,20 @@ TEXT_PARAMS = ("routing", "traffic", "exchange", "floor", "catalog")
 
 def check_values(kind: str, params: Mapping[str, Any]) -> None:
     """The checks a run would make, made before any point runs (and by a dry run): types and
-    ranges of the built-in kinds' parameters, through the same helpers as the Python API, and
-    a network that builds or loads (each distinct one once per process)."""
-    from topolab import _args
+    ranges of the built-in kinds' parameters, and a network that builds or loads (each distinct
+    one once per process). The load and the seed are checked by the core
+    (``_core.check_sim_params``); a router parameter's value here must have its declared kind's
+    Python type (an experiment file writes ``num_vcs = 4``, not ``"4"``, which the Python API and
+    the command line pass as text), its range is SimConfig's (the kinds' validate functions)."""
+    from topolab import _args, _core
     from topolab.sim import check_network, sim_params
 
     context = f"kind '{kind}'"
+    try:
+        _core.check_sim_params(load=params.get("load"), seed=params.get("seed"))
+    except _core.ParameterError as err:
+        raise _args.in_context(context, err) from None
     numbers: dict[str, tuple[float, float, bool]] = {
-        "load": (0.0, 1.0, False),
         "tolerance": (0.0, 1.0, False),
         "switch_delay_ns": (0.0, math.inf, False),
         "cable_ns_per_m": (0.0, math.inf, False),
@@ -226,7 +232,6 @@ def check_values(kind: str, params: Mapping[str, Any]) -> None:
         "max_electric_m": (0.0, math.inf, True),
     }
     integers = {
-        "seed": (0, _args.U64_MAX),
         "bisection_runs": (1, _args.U32_MAX),
         "per_cabinet": (1, _args.U32_MAX),
         "router_radix": (1, _args.U32_MAX),
@@ -335,7 +340,6 @@ def check_exchange_point(params: dict) -> None:
     parameters the simulator takes (the exchange spec and the routing are read against the
     network when the point runs)."""
     from topolab import _core
-    from topolab._args import int_arg
 
     for key in ("exchange", "routing"):
         if key in params and not isinstance(params[key], str):
@@ -345,8 +349,10 @@ def check_exchange_point(params: dict) -> None:
                 params[key],
                 "a name, e.g. " + ("'alltoall' or 'nn3d:packets=64'" if key == "exchange" else "'min'"),
             )
-    int_arg("exchange", "seed", params.get("seed", DEFAULT_SEED))
-    _core.check_sim_params({k: v for k, v in params.items() if k not in EXCHANGE_POINT_KEYS})
+    _core.check_sim_params(
+        {k: v for k, v in params.items() if k not in EXCHANGE_POINT_KEYS},
+        seed=params.get("seed", DEFAULT_SEED),
+    )
 
 
 register_kind(

@@ -10,7 +10,7 @@
 
 use super::{endpoint_count, parse_spec, pattern_rng, Spec};
 use crate::topology::{ParamDef, ParamKind};
-use crate::{Network, Result};
+use crate::{Network, Result, TopolabError};
 use rand::seq::SliceRandom;
 
 /// Packet size of Kathareios et al., SC15, §4.1.
@@ -22,6 +22,10 @@ pub const NN_MESSAGE_BYTES: u64 = 512 * 1024;
 /// Largest number of messages an exchange may hold (8 bytes each: 1 GiB). An all-to-all over
 /// N endpoints has N(N-1) messages, so this allows N up to about 11,585.
 pub const MAX_MESSAGES: u64 = 1 << 27;
+
+/// Packets of one listed exchange in all: at the simulator's tens of thousands of flits a second
+/// per core an hour's work, and a bound on what a typo (10**9 for 10**3) can ask.
+pub const MAX_LISTED_PACKETS: u64 = 100_000_000;
 
 /// A fixed workload (Kathareios et al., SC15, §4.4): for each source endpoint, the messages it
 /// sends in order, as (destination endpoint, packets). The engine runs it to completion.
@@ -116,6 +120,54 @@ impl Exchange {
             "alltoall" => all_to_all(&spec, endpoints),
             _ => nearest_neighbor(&spec, endpoints),
         }
+    }
+
+    /// An exchange a caller lists (`per_source[s]`: the (destination endpoint, packets)
+    /// messages endpoint `s` sends, in order) on a network of `endpoints` endpoints: at most
+    /// one list per endpoint, destinations among the endpoints, at most MAX_LISTED_PACKETS
+    /// packets in all.
+    pub fn listed(
+        name: &str,
+        per_source: Vec<Vec<(u32, u32)>>,
+        endpoints: u64,
+    ) -> Result<Exchange> {
+        let context = "run_exchange";
+        if per_source.len() as u64 > endpoints {
+            return Err(TopolabError::invalid(
+                context,
+                "per_source",
+                format!("{} sources", per_source.len()),
+                format!("at most one list per endpoint ({endpoints})"),
+            ));
+        }
+        let mut total = 0u64;
+        for &(destination, packets) in per_source.iter().flatten() {
+            if destination as u64 >= endpoints {
+                let allowed = match endpoints {
+                    0 => "an endpoint of the network (it has none)".to_string(),
+                    n => format!("an endpoint of the network, from 0 to {}", n - 1),
+                };
+                return Err(TopolabError::invalid(
+                    context,
+                    "destination",
+                    destination,
+                    allowed,
+                ));
+            }
+            total += packets as u64;
+            if total > MAX_LISTED_PACKETS {
+                return Err(TopolabError::invalid(
+                    context,
+                    "packets",
+                    format!("{total} in all"),
+                    format!("at most {MAX_LISTED_PACKETS} packets in all"),
+                ));
+            }
+        }
+        Ok(Exchange {
+            name: name.to_string(),
+            per_source,
+        })
     }
 
     /// Messages over all sources.

@@ -166,3 +166,39 @@ fn bad_exchange_specs_are_rejected_by_name() {
         "{err}"
     );
 }
+
+#[test]
+fn a_listed_exchange_is_checked_against_the_network() {
+    use topolab_core::traffic::MAX_LISTED_PACKETS;
+    use topolab_core::TopolabError;
+    let param = |r: topolab_core::Result<Exchange>| match r {
+        Err(TopolabError::InvalidParameter { param, .. }) => param,
+        other => panic!("expected a parameter error, got {other:?}"),
+    };
+    let ok = Exchange::listed("x", vec![vec![(1, 2)], vec![(0, 3)]], 2).unwrap();
+    assert_eq!((ok.name.as_str(), ok.total_packets()), ("x", 5));
+    // one list per endpoint at most, destinations among the endpoints
+    assert_eq!(
+        param(Exchange::listed("x", vec![vec![]; 3], 2)),
+        "per_source"
+    );
+    assert_eq!(
+        param(Exchange::listed("x", vec![vec![(2, 1)]], 2)),
+        "destination"
+    );
+    assert_eq!(
+        param(Exchange::listed("x", vec![vec![(0, 1)]], 0)),
+        "per_source"
+    );
+    // the bound on packets in all, reached exactly and passed by one
+    let half = (MAX_LISTED_PACKETS / 2) as u32;
+    assert!(Exchange::listed("x", vec![vec![(1, half), (1, half)]], 2).is_ok());
+    assert_eq!(
+        param(Exchange::listed(
+            "x",
+            vec![vec![(1, half), (1, half + 1)]],
+            2
+        )),
+        "packets"
+    );
+}

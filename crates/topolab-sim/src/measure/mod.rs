@@ -249,6 +249,21 @@ pub fn run(prep: &Prepared, traffic: &str, load: f64, monitor: &dyn Monitor) -> 
     run_from(prep, traffic, load, None, monitor).map(|(result, _)| result)
 }
 
+/// `load` (the argument `name`) as an offered load: from 0 to 1 flit per endpoint per cycle.
+/// Every entry point checks it before it wires a network, so that a bad load is an error of
+/// the call, not of a run.
+pub fn check_load(name: &str, load: f64) -> Result<f64> {
+    if (0.0..=1.0).contains(&load) {
+        Ok(load)
+    } else {
+        Err(SimError::param(
+            name,
+            load,
+            "an offered load from 0 to 1 flit per endpoint per cycle",
+        ))
+    }
+}
+
 /// The sources of `traffic` at `load` flits per endpoint per cycle, how many endpoints send
 /// under it, and their rate in packets per endpoint per cycle.
 pub(crate) fn pattern_source(
@@ -256,13 +271,7 @@ pub(crate) fn pattern_source(
     traffic: &str,
     load: f64,
 ) -> Result<(Source, u32, f64)> {
-    if !(0.0..=1.0).contains(&load) || load.is_nan() {
-        return Err(SimError::param(
-            "load",
-            load,
-            "an offered load from 0 to 1 flit per endpoint per cycle",
-        ));
-    }
+    check_load("load", load)?;
     let pattern = Traffic::parse(traffic, &prep.net)?;
     let active = (0..prep.topo.num_endpoints)
         .filter(|&s| pattern.is_source(s))

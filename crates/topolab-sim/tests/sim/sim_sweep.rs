@@ -194,3 +194,60 @@ fn the_bracket_is_two_runs_around_the_saturation_load() {
         (0.0, Some(0.95))
     );
 }
+
+/// The name of the parameter an argument check refuses, None when it passes.
+fn refused(r: topolab_sim::Result<()>) -> Option<String> {
+    match r {
+        Ok(()) => None,
+        Err(topolab_sim::SimError::Core(topolab_core::TopolabError::InvalidParameter {
+            param,
+            ..
+        })) => Some(param),
+        Err(e) => panic!("not a parameter error: {e}"),
+    }
+}
+
+#[test]
+fn the_arguments_of_a_sweep_and_a_timeline_are_checked_on_entry() {
+    use topolab_sim::failure::check_timeline;
+    use topolab_sim::sweep::check_arguments;
+    assert_eq!(refused(check_arguments(Some(&[0.0, 1.0]), 0.0)), None);
+    assert_eq!(refused(check_arguments(None, 1e-6)), None);
+    assert_eq!(
+        refused(check_arguments(Some(&[]), 0.01)).as_deref(),
+        Some("loads")
+    );
+    assert_eq!(
+        refused(check_arguments(Some(&[0.1, f64::NAN]), 0.01)).as_deref(),
+        Some("loads[1]")
+    );
+    assert_eq!(
+        refused(check_arguments(Some(&[1.5]), 0.01)).as_deref(),
+        Some("loads[0]")
+    );
+    assert_eq!(
+        refused(check_arguments(None, 1.0)).as_deref(),
+        Some("load_resolution")
+    );
+    assert_eq!(refused(check_timeline(0.5, 50, 400)), None);
+    assert_eq!(
+        refused(check_timeline(-0.1, 50, 400)).as_deref(),
+        Some("load")
+    );
+    assert_eq!(
+        refused(check_timeline(0.5, 50, 0)).as_deref(),
+        Some("cycles")
+    );
+    assert_eq!(
+        refused(check_timeline(0.5, 0, 400)).as_deref(),
+        Some("window")
+    );
+    assert_eq!(
+        refused(check_timeline(0.5, 401, 400)).as_deref(),
+        Some("window")
+    );
+    assert_eq!(
+        refused(check_timeline(0.5, 50, u64::MAX)).as_deref(),
+        Some("cycles")
+    );
+}
