@@ -4,6 +4,7 @@
 
 mod analysis;
 mod args;
+mod convert;
 mod design;
 mod errors;
 mod failures;

@@ -4,53 +4,16 @@
 //! (`topolab_core::result_type!`), floors and catalogs the dataclasses of physical.py.
 
 use crate::args::{args, Arg};
+use crate::convert::to_py;
 use crate::errors::{bad_argument, to_py_err};
 use crate::network::PyNetwork;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
-use serde::Serialize;
 use std::path::{Path, PathBuf};
 use topolab_core::physical::{
     self, load_placement, Catalog, CostOptions, Floor, LatencyModel, PlaceOptions, Placement,
     PlacementRule, Routing,
 };
 use topolab_core::Network;
-
-/// A serde value as the matching Python object (dict, list, float, int, str, bool, None).
-fn to_py<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
-    use serde_json::Value;
-    Ok(match value {
-        Value::Null => py.None().into_bound(py),
-        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
-        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
-            (Some(u), _) => u.into_pyobject(py)?.into_any(),
-            (None, Some(i)) => i.into_pyobject(py)?.into_any(),
-            _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
-        },
-        Value::String(s) => s.into_pyobject(py)?.into_any(),
-        Value::Array(items) => {
-            let list = PyList::empty(py);
-            for item in items {
-                list.append(to_py(py, item)?)?;
-            }
-            list.into_any()
-        }
-        Value::Object(map) => {
-            let dict = PyDict::new(py);
-            for (k, v) in map {
-                dict.set_item(k, to_py(py, v)?)?;
-            }
-            dict.into_any()
-        }
-    })
-}
-
-fn to_dict<'py>(py: Python<'py>, value: &impl Serialize) -> PyResult<Bound<'py, PyAny>> {
-    let json = serde_json::to_value(value).map_err(|e| {
-        pyo3::exceptions::PyRuntimeError::new_err(format!("cannot convert result: {e}"))
-    })?;
-    to_py(py, &json)
-}
 
 /// What a floor or catalog argument takes.
 const NAME_OR_TOML: &str = "a built-in name or the path of a TOML file (str or os.PathLike)";
@@ -114,7 +77,7 @@ fn placement_of(
 fn floors(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyAny>>> {
     Floor::builtin_names()
         .iter()
-        .map(|n| to_dict(py, &Floor::builtin(n).map_err(to_py_err)?))
+        .map(|n| to_py(py, &Floor::builtin(n).map_err(to_py_err)?))
         .collect()
 }
 
@@ -123,7 +86,7 @@ fn floors(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyAny>>> {
 fn catalogs(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyAny>>> {
     Catalog::builtin_names()
         .iter()
-        .map(|n| to_dict(py, &Catalog::builtin(n).map_err(to_py_err)?))
+        .map(|n| to_py(py, &Catalog::builtin(n).map_err(to_py_err)?))
         .collect()
 }
 
@@ -131,14 +94,14 @@ fn catalogs(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyAny>>> {
 #[pyfunction]
 fn floor<'py>(py: Python<'py>, name: Arg<PathBuf>) -> PyResult<Bound<'py, PyAny>> {
     args!("load_floor"; name as NAME_OR_TOML);
-    to_dict(py, &Floor::resolve(&name_of(name)).map_err(to_py_err)?)
+    to_py(py, &Floor::resolve(&name_of(name)).map_err(to_py_err)?)
 }
 
 /// One catalog (built-in name, TOML file, or file#name) as a dict.
 #[pyfunction]
 fn catalog<'py>(py: Python<'py>, name: Arg<PathBuf>) -> PyResult<Bound<'py, PyAny>> {
     args!("load_catalog"; name as NAME_OR_TOML);
-    to_dict(py, &Catalog::resolve(&name_of(name)).map_err(to_py_err)?)
+    to_py(py, &Catalog::resolve(&name_of(name)).map_err(to_py_err)?)
 }
 
 #[pyfunction]
@@ -155,7 +118,7 @@ fn place<'py>(
     let f = floor_of(&name_of(floor), None)?;
     let placement = placement.map(name_of);
     let p = placement_of(&net.inner, &f, placement.as_deref(), cabinets, per_cabinet)?;
-    to_dict(py, &p)
+    to_py(py, &p)
 }
 
 #[pyfunction]
@@ -189,7 +152,7 @@ fn cost<'py>(
     let report = py
         .allow_threads(|| physical::cost(&net.inner, &p, &f, &cat, &options))
         .map_err(to_py_err)?;
-    to_dict(py, &report)
+    to_py(py, &report)
 }
 
 /// Length in metres of one cable of each link, parallel to `net.links()` (a link of width w is
@@ -252,7 +215,7 @@ fn latency<'py>(
     let report = crate::monitor::run(py, progress, |monitor| {
         physical::latency(inner, &p, &f, &model, routing, monitor)
     })?;
-    to_dict(py, &report)
+    to_py(py, &report)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -1,14 +1,14 @@
 //! The simulator's entry points: simulate, sweep_load, run_exchange, run_workload, the parameter table and
 //! BookSim2 configuration files. Arguments are converted here, the work runs in topolab-sim
 //! with the GIL released (crate::monitor::run: progress to a Python callable, Ctrl-C honoured), results
-//! come back as plain dicts that python/topolab/sim.py turns into dataclasses and DataFrames.
+//! come back as plain dicts (crate::convert) that the classes of python/topolab/_results.py read.
 
 use crate::args::{args, Arg};
+use crate::convert::to_py;
 use crate::errors::{bad_argument, to_py_err, DeadlockError, SimulationError};
 use crate::network::PyNetwork;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyList};
-use serde::Serialize;
+use pyo3::types::{PyBool, PyDict};
 use topolab_sim::traffic::{Exchange, Traffic};
 use topolab_sim::{BoundWorkload, Prepared, SimConfig, SimError};
 
@@ -20,46 +20,6 @@ pub fn sim_err_to_py(err: SimError) -> PyErr {
         e @ SimError::Conservation { .. } => SimulationError::new_err(e.to_string()),
         e @ SimError::Livelock { .. } => SimulationError::new_err(e.to_string()),
     }
-}
-
-/// A Python value from anything serde serialises (dicts, lists, numbers, strings, None; NaN
-/// results, such as the latency of a run that measured no packet, become None).
-fn to_py<'py>(py: Python<'py>, value: &impl Serialize) -> PyResult<Bound<'py, PyAny>> {
-    let v = serde_json::to_value(value)
-        .map_err(|e| SimulationError::new_err(format!("result conversion: {e}")))?;
-    json_to_py(py, &v)
-}
-
-fn json_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
-    use serde_json::Value;
-    Ok(match v {
-        Value::Null => py.None().into_bound(py),
-        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
-        Value::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                i.into_pyobject(py)?.into_any()
-            } else if let Some(u) = n.as_u64() {
-                u.into_pyobject(py)?.into_any()
-            } else {
-                n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any()
-            }
-        }
-        Value::String(s) => s.into_pyobject(py)?.into_any(),
-        Value::Array(a) => {
-            let items = a
-                .iter()
-                .map(|x| json_to_py(py, x))
-                .collect::<PyResult<Vec<_>>>()?;
-            PyList::new(py, items)?.into_any()
-        }
-        Value::Object(o) => {
-            let d = PyDict::new(py);
-            for (k, x) in o {
-                d.set_item(k, json_to_py(py, x)?)?;
-            }
-            d.into_any()
-        }
-    })
 }
 
 /// Simulation parameters from Python keywords (values given as bool, int, float or str).
