@@ -265,7 +265,7 @@ def sweep_load(
     net: Network,
     routing: str,
     traffic: str,
-    loads: list[float] | None = None,
+    loads: Sequence[float] | None = None,
     load_resolution: float = ...,
     every_load: bool = ...,
     seed: int | None = None,
@@ -275,7 +275,7 @@ def sweep_load(
 def run_exchange(
     net: Network,
     routing: str,
-    per_source: list[list[tuple[int, int]]],
+    per_source: Sequence[Sequence[tuple[int, int]]],
     name: str = ...,
     seed: int | None = None,
     params: dict[str, Any] | None = None,
