@@ -272,9 +272,9 @@ impl Routing {
     }
 
     /// Output port and VC range for the head flit `f` at `ctx.router`.
-    // Always inlined into the router's route computation: left to LLVM, a larger rule
-    // variant (NextMasks::get) tips it out of line and the table routing of the reference
-    // configurations pays a call per flit-hop (+1.1% instructions, callgrind).
+    // Always inlined into the router's route computation: left to LLVM, a larger rule variant
+    // can tip it out of line, and the table routing of the reference configurations would pay
+    // a call per flit-hop.
     #[inline(always)]
     pub fn route(&self, ctx: &RouteCtx, f: &mut Flit, rng: &mut ChaCha8Rng) -> RouteChoice {
         match self {
