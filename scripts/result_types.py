@@ -83,6 +83,8 @@ SCALARS = {
     "String": ("str", "str({})"),
     # enums that serde writes as a word (rename_all = "lowercase")
     "Routing": ("str", "str({})"),
+    # the network of a result that holds one, a topolab._core.Network
+    "Network": ("Network", "Network({})"),
 }
 
 
@@ -140,6 +142,10 @@ def fields(t: dict, by_rust_name: dict[str, dict]) -> list[dict]:
             if inner is None:
                 raise SystemExit(f"result_types.py: {t['name']}.{f['name']}: flattens no result type")
             out += fields(inner, by_rust_name)
+        elif f["serde"] == "skip" and f["rust_type"] == "Network":
+            # serde cannot write a network: the binding hands it over as an object under the
+            # field's name (topolab-py's convert::to_py_with_network)
+            out.append(f)
         elif f["serde"] == "skip":
             continue
         elif f["serde"]:
@@ -209,7 +215,11 @@ def source() -> str:
     used = [m for m in used if m in mixins]
     names = ", ".join(repr(python_names[t["name"]]) for t in types)
     imported = f"from topolab._result_methods import {', '.join(sorted(used))}\n" if used else ""
-    parts = [HEADER.replace("# mixins\n", imported), f"\n__all__ = [{names}]"]
+    header = HEADER.replace("# mixins\n", imported)
+    if any(f["rust_type"] == "Network" for t in types for f in t["fields"]):
+        summarized = "from topolab.display import Summarized\n"
+        header = header.replace(summarized, summarized + "from topolab.network import Network\n")
+    parts = [header, f"\n__all__ = [{names}]"]
     parts += [class_source(t, python_names, by_rust_name, mixins) for t in types]
     formatted = subprocess.run(
         [sys.executable, "-m", "ruff", "format", "--stdin-filename", str(TARGET), "-"],

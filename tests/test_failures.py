@@ -108,8 +108,8 @@ def test_build_with_failures_is_apply_failures():
 
 def test_a_failed_router_cuts_off_its_endpoints():
     lost = topolab.apply_failures("slimfly:q=5,p=3", "router:id=2")
-    assert lost.cut_off_endpoints == [6, 7, 8]
-    assert lost.failed_routers == [2]
+    assert lost.cut_off_endpoints == (6, 7, 8)
+    assert lost.failed_routers == (2,)
     assert lost.network.num_endpoints == 147
 
 

@@ -20,8 +20,8 @@ def example_window(family: str) -> tuple[int, int]:
     outside WINDOWS (Delorme v = 2: 225 routers, p ~ 3; a complete graph's few dozen endpoints)
     has some, with no list of exceptions kept beside the family table."""
     example = next(f["example"] for f in _core.families() if f["name"] == family)
-    sizes = _core.family_sizes(example)
-    return sizes["radix"], sizes["endpoints"]
+    sizes = topolab.family_sizes(example)
+    return sizes.radix, sizes.endpoints
 
 
 def sample_designs(family: str, windows: list[tuple[int, int]]) -> list:
@@ -47,16 +47,16 @@ def test_enumerated_sizes_equal_the_built_network(family):
 
 def test_family_sizes_of_a_paper_design_without_building():
     # Besta & Hoefler, SC14, §V-E: the q = 19 Slim Fly, 722 routers of network radix 29, p = 15
-    s = _core.family_sizes("slimfly:q=19")
-    assert (s["routers"], s["network_radix"], s["concentration"], s["endpoints"]) == (722, 29, 15, 10830)
-    assert s["load"] == 1.0 and not s["radix_is_bound"]
+    s = topolab.family_sizes("slimfly:q=19")
+    assert (s.routers, s.network_radix, s.concentration, s.endpoints) == (722, 29, 15, 10830)
+    assert s.load == 1.0 and not s.radix_is_bound
 
 
 def test_family_sizes_names_the_bad_parameter():
     with pytest.raises(_core.ParameterError, match="'q'.*6"):
-        _core.family_sizes("slimfly:q=6")
+        topolab.family_sizes("slimfly:q=6")
     with pytest.raises(_core.ParameterError, match="shortcuts"):
-        _core.family_sizes("dln:routers=8,shortcuts=6")
+        topolab.family_sizes("dln:routers=8,shortcuts=6")
 
 
 def test_every_family_declares_a_display_name_and_routings_the_catalogue_has():

@@ -7,7 +7,6 @@ import networkx as nx
 import pytest
 
 import topolab
-from topolab import _core
 
 
 @pytest.mark.parametrize("n", [4, 5, 6, 7])
@@ -36,7 +35,7 @@ def test_balanced_concentration_from_networkx_distances(spec):
     # 0)
     total = nx.average_shortest_path_length(g) * r * (r - 1)
     expected = 2 * g.number_of_edges() * r / total
-    assert _core.family_sizes(spec)["balanced_concentration"] == pytest.approx(expected)
+    assert topolab.family_sizes(spec).balanced_concentration == pytest.approx(expected)
 
 
 def test_delorme_v2_degrees_and_diameter():

@@ -55,7 +55,7 @@ def test_dragonfly_mapping_recovers_groups() -> None:
         groups.setdefault(lab[0], set()).add(m.network.labels[perm[r]][0])
     assert all(len(s) == 1 for s in groups.values())
     assert len({next(iter(s)) for s in groups.values()}) == len(groups)
-    assert m.shape == [9, 4]
+    assert m.shape == (9, 4)
 
 
 def test_cli_map_then_routing_check(tmp_path) -> None:

@@ -2,7 +2,8 @@
 python/topolab/_results.py is what scripts/result_types.py writes from that declaration: a field
 added, renamed or documented in Rust fails here until the module is written again. The classes
 then hold what a real call returns (a run, a channel load, an analysis, the physical reports, an
-InfiniBand check, a timeline), field for field, with the types they declare."""
+InfiniBand check, a timeline, a failure set, a mapping, a family's sizes), field for field, with
+the types they declare."""
 
 import dataclasses
 import importlib.util
@@ -41,11 +42,11 @@ def test_every_declared_type_is_a_class_with_the_declared_fields_in_order():
 
     def held(t):
         # a flattened field (serde's flatten) stands for its type's fields; a skipped one is
-        # not seen
+        # not seen, unless it is a network (which the binding hands over as an object)
         for f in t["fields"]:
             if f["serde"] == "flatten":
                 yield from held(types[f["rust_type"]])
-            elif f["serde"] != "skip":
+            elif f["serde"] != "skip" or f["rust_type"] == "Network":
                 yield f
 
     for declared in types.values():
@@ -69,7 +70,7 @@ def _check_value(v, hint, where):
         assert isinstance(v, float), (where, v)
     elif hint is int:
         assert isinstance(v, int) and not isinstance(v, bool), (where, v)
-    elif hint in (str, bool):
+    elif hint in (str, bool, topolab.Network):
         assert isinstance(v, hint), (where, v)
     elif origin in (typing.Union, getattr(types, "UnionType", typing.Union)):
         if v is not None or type(None) not in args:
@@ -223,3 +224,43 @@ def test_a_timeline_fills_every_field_with_its_declared_type():
     assert list(frame["dropped"]) == [w.dropped for w in t.windows]
     assert list(frame["accepted"]) == [w.accepted for w in t.windows]
     assert t.UNITS["accepted"] == t.UNITS["load"] == "flits/active endpoint/cycle"
+
+
+def test_a_failure_set_fills_every_field_with_its_declared_type():
+    net = topolab.build("slimfly:q=5,p=2")
+    lost = topolab.apply_failures(net, "router:id=3")
+    assert type(lost) is topolab.Failures and isinstance(lost, _results.Failures)
+    _check_types(lost, _results.Failures)
+    # router 3 and its 2 endpoints go; the Hoffman-Singleton graph less a vertex stays connected
+    assert lost.failed_routers == (3,) and lost.isolated_routers == ()
+    assert lost.cut_off_endpoints == (6, 7)
+    assert lost.network.num_routers == 49 and lost.network.num_endpoints == 98
+    assert lost.router_ids == tuple(r for r in range(50) if r != 3)
+    # a router failing counts no failed cable, but its 7 links (degree 7) are gone
+    assert lost.failed_cables == 0 and lost.cables_before == 175
+    assert lost.network.num_links == 175 - 7
+    # ordered endpoint pairs (s != t) with a cut-off end, of 100 endpoints
+    assert lost.excluded_pair_fraction == 1 - (98 * 97) / (100 * 99)
+    d = lost.to_dict()
+    assert "network" not in d and "router_ids" not in d
+    assert d["surviving_endpoints"] == 98 and json.loads(json.dumps(d)) == d
+
+
+def test_a_mapping_fills_every_field_with_its_declared_type():
+    # the bare graph of a 3x4 HyperX: no labels, as a subnet manager sees a fabric
+    bare = topolab.from_networkx(topolab.build("hyperx:dims=3x4,p=1").to_networkx(), endpoints=1)
+    m = topolab.map_network(bare, "hyperx")
+    assert type(m) is topolab.MappedNetwork and isinstance(m, _results.MappedNetwork)
+    _check_types(m, _results.MappedNetwork)
+    assert sorted(m.shape) == [3, 4] and m.missing_links == () and m.missing_cables == 0
+    assert m.network.num_routers == 12 and m.network.label_fields[:2] == ["d0", "d1"]
+    d = m.to_dict()
+    assert "network" not in d and json.loads(json.dumps(d)) == d
+
+
+def test_family_sizes_fill_every_field_with_its_declared_type():
+    s = topolab.family_sizes("torus:dims=4x4x4,p=2")
+    assert type(s) is topolab.FamilySizes
+    _check_types(s, _results.FamilySizes)
+    built = topolab.build("torus:dims=4x4x4,p=2")
+    assert (s.routers, s.endpoints, s.network_radix) == (built.num_routers, built.num_endpoints, 6)

@@ -33,7 +33,7 @@ from topolab.analysis import (
 from topolab.comparison import Comparison
 from topolab.experiment import run_experiment
 from topolab.failures import Failures, apply_failures, failure_kinds
-from topolab.families import families
+from topolab.families import FamilySizes, families, family_sizes
 from topolab.mapping import MappedNetwork, map_network
 from topolab.network import Network, build, from_networkx, load, loads
 from topolab.physical import (
@@ -77,6 +77,7 @@ __all__ = [
     "DeadlockError",
     "ExchangeResult",
     "Failures",
+    "FamilySizes",
     "FileError",
     "Floor",
     "FormatError",
@@ -106,6 +107,7 @@ __all__ = [
     "cost",
     "failure_kinds",
     "families",
+    "family_sizes",
     "floors",
     "from_booksim",
     "from_networkx",

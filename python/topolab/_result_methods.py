@@ -14,6 +14,8 @@ if TYPE_CHECKING:
         Bisection,
         ClassCables,
         CostReport,
+        Failures,
+        MappedNetwork,
         PathDiversity,
         Placement,
         Resilience,
@@ -112,3 +114,38 @@ class CostReportMethods:
         d = asdict(cast("CostReport", self))
         d["by_class"] = list(d["by_class"])
         return d
+
+
+class FailuresMethods:
+    @property
+    def surviving_endpoints(self) -> int:
+        r = cast("Failures", self)
+        return r.endpoints_before - len(r.cut_off_endpoints)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything but the network and the router id map, for JSON and tables."""
+        r = cast("Failures", self)
+        return {
+            "failures": r.failures,
+            "failed_cables": r.failed_cables,
+            "cables_before": r.cables_before,
+            "failed_routers": list(r.failed_routers),
+            "isolated_routers": list(r.isolated_routers),
+            "endpoints_before": r.endpoints_before,
+            "surviving_endpoints": self.surviving_endpoints,
+            "cut_off_endpoints": list(r.cut_off_endpoints),
+            "excluded_pair_fraction": r.excluded_pair_fraction,
+        }
+
+
+class MappedNetworkMethods:
+    def to_dict(self) -> dict[str, Any]:
+        """What the mapping found, without the network, for JSON."""
+        r = cast("MappedNetwork", self)
+        return {
+            "family": r.family,
+            "shape": list(r.shape),
+            "widths": list(r.widths),
+            "missing_links": [list(pair) for pair in r.missing_links],
+            "missing_cables": r.missing_cables,
+        }

@@ -10,6 +10,8 @@ from typing import Any, ClassVar, TypeVar
 from topolab._result_methods import (
     BisectionMethods,
     CostReportMethods,
+    FailuresMethods,
+    MappedNetworkMethods,
     PathDiversityMethods,
     PlacementMethods,
     ResilienceMethods,
@@ -17,6 +19,7 @@ from topolab._result_methods import (
     ThresholdMethods,
 )
 from topolab.display import Summarized
+from topolab.network import Network
 
 
 def _float(value: Any) -> float:
@@ -52,6 +55,10 @@ __all__ = [
     "InfinibandCheck",
     "TimelineWindow",
     "Timeline",
+    "Failures",
+    "MappingReport",
+    "MappedNetwork",
+    "FamilySizes",
 ]
 
 
@@ -1331,6 +1338,174 @@ class Timeline(Summarized):
             dropped_on_wire=int(d["dropped_on_wire"]),
             dropped_at_dead_port=int(d["dropped_at_dead_port"]),
             in_flight_flits=int(d["in_flight_flits"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_FailuresT = TypeVar("_FailuresT", bound="Failures")
+
+
+@dataclass(frozen=True, repr=False)
+class Failures(FailuresMethods, Summarized):
+    """The surviving network of a failure set (``network``) and what the set cost.
+
+    The survivors are the connected component (strongly connected when directed) holding the
+    most endpoints; ``cut_off_endpoints`` (ids of the intact network) are on failed routers or
+    outside it. The degraded network numbers its endpoints afresh, so traffic from or to a
+    cut-off endpoint is excluded from every measurement on it: ``excluded_pair_fraction`` is
+    the share of the intact network's ordered endpoint pairs excluded that way."""
+
+    #: The surviving network.
+    network: Network
+    #: The failure spec, as given.
+    failures: str
+    #: Cables failed (a link of width w counts w).
+    failed_cables: int
+    #: Cables of the intact network.
+    cables_before: int
+    #: Routers the failure set names (original ids, ascending).
+    failed_routers: tuple[int, ...]
+    #: Routers that work but are cut off from the kept component (original ids, ascending).
+    isolated_routers: tuple[int, ...]
+    #: For each router of the degraded network, its id in the intact one.
+    router_ids: tuple[int, ...]
+    #: Endpoints of the intact network.
+    endpoints_before: int
+    #: Endpoints cut off (ids of the intact network, ascending): on failed routers or outside
+    #: the kept component. The degraded network numbers its endpoints afresh, router by router.
+    cut_off_endpoints: tuple[int, ...]
+    #: Share of the intact network's ordered endpoint pairs (s != t) with a cut-off end: the
+    #: share of uniform traffic excluded from any measurement of the degraded network.
+    excluded_pair_fraction: float
+
+    @classmethod
+    def _from_core(cls: type[_FailuresT], d: dict[str, Any]) -> _FailuresT:
+        """The Failures of the core's result (a dict of its JSON)."""
+        return cls(
+            network=Network(d["network"]),
+            failures=str(d["failures"]),
+            failed_cables=int(d["failed_cables"]),
+            cables_before=int(d["cables_before"]),
+            failed_routers=tuple(int(x) for x in d["failed_routers"]),
+            isolated_routers=tuple(int(x) for x in d["isolated_routers"]),
+            router_ids=tuple(int(x) for x in d["router_ids"]),
+            endpoints_before=int(d["endpoints_before"]),
+            cut_off_endpoints=tuple(int(x) for x in d["cut_off_endpoints"]),
+            excluded_pair_fraction=_float(d["excluded_pair_fraction"]),
+        )
+
+
+_MappingReportT = TypeVar("_MappingReportT", bound="MappingReport")
+
+
+@dataclass(frozen=True, repr=False)
+class MappingReport(Summarized):
+    """What the mapping recovered."""
+
+    #: "hyperx" or "dragonfly".
+    family: str
+    #: HyperX: K_n per dimension. Dragonfly: [groups, routers per group].
+    shape: tuple[int, ...]
+    #: HyperX: link width L_n per dimension (the largest width seen in the dimension).
+    #: Dragonfly: [local width, largest number of cables between two groups].
+    widths: tuple[int, ...]
+    #: Router pairs the family has a link between but the network does not (a cabling
+    #: fault), as (router, router) with the routers' ids in the input.
+    missing_links: tuple[tuple[int, int], ...]
+    #: Cables missing from links that exist but are narrower than their dimension's width.
+    missing_cables: int
+
+    @classmethod
+    def _from_core(cls: type[_MappingReportT], d: dict[str, Any]) -> _MappingReportT:
+        """The MappingReport of the core's result (a dict of its JSON)."""
+        return cls(
+            family=str(d["family"]),
+            shape=tuple(int(x) for x in d["shape"]),
+            widths=tuple(int(x) for x in d["widths"]),
+            missing_links=tuple((int(x[0]), int(x[1])) for x in d["missing_links"]),
+            missing_cables=int(d["missing_cables"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_MappedNetworkT = TypeVar("_MappedNetworkT", bound="MappedNetwork")
+
+
+@dataclass(frozen=True, repr=False)
+class MappedNetwork(MappedNetworkMethods, Summarized):
+    """The labelled network and what the mapping found."""
+
+    #: The input's routers, links, widths and endpoints under the family's labels.
+    network: Network
+    #: "hyperx" or "dragonfly".
+    family: str
+    #: HyperX: K_n per dimension. Dragonfly: [groups, routers per group].
+    shape: tuple[int, ...]
+    #: HyperX: link width L_n per dimension (the largest width seen in the dimension).
+    #: Dragonfly: [local width, largest number of cables between two groups].
+    widths: tuple[int, ...]
+    #: Router pairs the family has a link between but the network does not (a cabling
+    #: fault), as (router, router) with the routers' ids in the input.
+    missing_links: tuple[tuple[int, int], ...]
+    #: Cables missing from links that exist but are narrower than their dimension's width.
+    missing_cables: int
+
+    @classmethod
+    def _from_core(cls: type[_MappedNetworkT], d: dict[str, Any]) -> _MappedNetworkT:
+        """The MappedNetwork of the core's result (a dict of its JSON)."""
+        return cls(
+            network=Network(d["network"]),
+            family=str(d["family"]),
+            shape=tuple(int(x) for x in d["shape"]),
+            widths=tuple(int(x) for x in d["widths"]),
+            missing_links=tuple((int(x[0]), int(x[1])) for x in d["missing_links"]),
+            missing_cables=int(d["missing_cables"]),
+        )
+
+
+_FamilySizesT = TypeVar("_FamilySizesT", bound="FamilySizes")
+
+
+@dataclass(frozen=True, repr=False)
+class FamilySizes(Summarized):
+    """What a family's parameters give, in closed form: the network a spec describes, sized
+    without building it."""
+
+    routers: int
+    endpoints: int
+    #: Ports of the busiest router: links (counting width) plus endpoints.
+    radix: int
+    #: Router-to-router ports of the busiest router (out-ports when directed).
+    network_radix: int
+    #: p: endpoints per endpoint-carrying router.
+    concentration: int
+    #: The p at which the family's balance rule is met exactly: injection equals what the
+    #: network carries under uniform traffic (docs/compare.md §1).
+    #: Infinite for a network that carries no router-to-router traffic (one router), NaN in
+    #: Python (JSON has no infinity).
+    balanced_concentration: float
+    #: Injection over what the network carries under uniform traffic (1 = balanced, above 1
+    #: oversubscribed); p / balanced_concentration except where the family says otherwise.
+    load: float
+    #: The construction may leave ports free, so ``radix`` and ``network_radix`` are upper bounds.
+    radix_is_bound: bool
+
+    @classmethod
+    def _from_core(cls: type[_FamilySizesT], d: dict[str, Any]) -> _FamilySizesT:
+        """The FamilySizes of the core's result (a dict of its JSON)."""
+        return cls(
+            routers=int(d["routers"]),
+            endpoints=int(d["endpoints"]),
+            radix=int(d["radix"]),
+            network_radix=int(d["network_radix"]),
+            concentration=int(d["concentration"]),
+            balanced_concentration=_float(d["balanced_concentration"]),
+            load=_float(d["load"]),
+            radix_is_bound=bool(d["radix_is_bound"]),
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from topolab import _core
+from topolab._results import FamilySizes
 
 
 @dataclass(frozen=True)
@@ -63,3 +64,10 @@ def families() -> list[Family]:
         )
         for f in _core.families()
     ]
+
+
+def family_sizes(spec: str) -> FamilySizes:
+    """Routers, endpoints, radix and balance of the network ``spec`` describes, from its
+    family's closed-form rule: nothing is built (``slimfly:q=101`` answers at once), and bad
+    parameters raise ``topolab.ParameterError`` as ``build`` does."""
+    return FamilySizes._from_core(_core.family_sizes(spec))

@@ -13,6 +13,20 @@ pub fn to_py<'py>(py: Python<'py>, value: &impl Serialize) -> PyResult<Bound<'py
     json_to_py(py, &v)
 }
 
+/// A result that holds a network (`failures::Degraded`, `mapping::Mapped`): its JSON fields
+/// and, under `network` (the field serde skips), the network `into_network` moves out of it
+/// as a Python object.
+pub fn to_py_with_network<'py, T: Serialize>(
+    py: Python<'py>,
+    value: T,
+    into_network: fn(T) -> topolab_core::Network,
+) -> PyResult<Bound<'py, PyAny>> {
+    let d = to_py(py, &value)?;
+    let inner = into_network(value);
+    d.set_item("network", crate::network::PyNetwork { inner })?;
+    Ok(d)
+}
+
 fn json_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
     use serde_json::Value;
     Ok(match v {

@@ -1,31 +1,25 @@
-//! Failure sets: apply_failures (the surviving network and the JSON of what was lost) and the
+//! Failure sets: apply_failures (the surviving network and what was lost) and the
 //! table of failure kinds (failure_kinds).
 
 use crate::args::{args, Arg};
+use crate::convert::to_py_with_network;
 use crate::network::PyNetwork;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use topolab_core::failures::{apply, FAILURE_KINDS};
 
-/// The network that survives `failures` on `net` and the JSON of `failures::Degraded`.
+/// The network that survives `failures` on `net` and what was lost (`failures::Degraded`,
+/// Python's `Failures`).
 #[pyfunction]
-fn apply_failures(
-    py: Python<'_>,
+fn apply_failures<'py>(
+    py: Python<'py>,
     net: &PyNetwork,
     failures: Arg<String>,
-) -> PyResult<(PyNetwork, String)> {
+) -> PyResult<Bound<'py, PyAny>> {
     args!("apply_failures"; failures as "a failure spec such as 'links:fraction=0.05,seed=1'");
     let inner = &net.inner;
     let degraded = crate::monitor::run(py, None, |_| apply(inner, &failures))?;
-    let report = serde_json::to_string(&degraded).map_err(|e| {
-        pyo3::exceptions::PyRuntimeError::new_err(format!("cannot convert result: {e}"))
-    })?;
-    Ok((
-        PyNetwork {
-            inner: degraded.network,
-        },
-        report,
-    ))
+    to_py_with_network(py, degraded, |d| d.network)
 }
 
 /// Every kind of failure set with its declared parameters.

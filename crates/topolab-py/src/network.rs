@@ -426,46 +426,33 @@ pub fn param_dicts<'py>(
         .collect()
 }
 
-/// Daryin & Korzh §2 mapping: the labelled network and the JSON of the MappingReport.
+/// Daryin & Korzh, JSFI 2014, §2 mapping: the labelled network and what the mapping found
+/// (`mapping::Mapped`, Python's `MappedNetwork`).
 #[pyfunction]
 #[pyo3(signature = (net, family, max_missing = Arg::default(0)))]
-fn map_network(
-    py: Python<'_>,
+fn map_network<'py>(
+    py: Python<'py>,
     net: &PyNetwork,
     family: Arg<String>,
     max_missing: Arg<u64>,
-) -> PyResult<(PyNetwork, String)> {
+) -> PyResult<Bound<'py, PyAny>> {
     args!("map_network"; family as "a family name: hyperx or dragonfly", max_missing);
     let mapped = py
         .allow_threads(|| {
             topolab_core::topology::mapping::map_network(&net.inner, &family, max_missing)
         })
         .map_err(to_py_err)?;
-    let report = serde_json::to_string(&mapped.report)
-        .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
-    Ok((
-        PyNetwork {
-            inner: mapped.network,
-        },
-        report,
-    ))
+    crate::convert::to_py_with_network(py, mapped, |m| m.network)
 }
 
 /// Routers, endpoints, radix and balance of the network `spec` describes, from the family's
-/// closed-form rule: nothing is built, and bad parameters fail as `build` fails.
+/// closed-form rule (`topology::Sizes`, Python's `FamilySizes`): nothing is built, and bad
+/// parameters fail as `build` fails.
 #[pyfunction]
-fn family_sizes<'py>(py: Python<'py>, spec: &str) -> PyResult<Bound<'py, PyDict>> {
-    let s = topolab_core::sizes_str(spec).map_err(to_py_err)?;
-    let d = PyDict::new(py);
-    d.set_item("routers", s.routers)?;
-    d.set_item("endpoints", s.endpoints)?;
-    d.set_item("radix", s.radix)?;
-    d.set_item("network_radix", s.network_radix)?;
-    d.set_item("concentration", s.concentration)?;
-    d.set_item("balanced_concentration", s.balanced_concentration)?;
-    d.set_item("load", s.load)?;
-    d.set_item("radix_is_bound", s.radix_is_bound)?;
-    Ok(d)
+fn family_sizes<'py>(py: Python<'py>, spec: Arg<String>) -> PyResult<Bound<'py, PyAny>> {
+    args!("family_sizes"; spec as "a topology spec such as 'slimfly:q=19'");
+    let sizes = topolab_core::sizes_str(&spec).map_err(to_py_err)?;
+    crate::convert::to_py(py, &sizes)
 }
 
 /// The memory a request may use, in bytes, and where that figure comes from

@@ -457,6 +457,10 @@ fn result_types(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
             topolab_core::routing::infiniband::IbCheck::RESULT_TYPE,
             topolab_sim::failure::TimelineWindow::RESULT_TYPE,
             topolab_sim::failure::Timeline::RESULT_TYPE,
+            topolab_core::failures::Degraded::RESULT_TYPE,
+            topolab_core::topology::mapping::MappingReport::RESULT_TYPE,
+            topolab_core::topology::mapping::Mapped::RESULT_TYPE,
+            topolab_core::topology::Sizes::RESULT_TYPE,
         ],
     )
 }

@@ -26,13 +26,7 @@ def cmd_map(args: argparse.Namespace) -> int:
         args.output = check_output_file("map", "--output", args.output)
     net = network_from_argument(args.network, args.format)
     m = map_network(net, args.family, args.max_missing)
-    summary = {
-        "family": m.family,
-        "shape": m.shape,
-        "widths": m.widths,
-        "missing_links": m.missing_links,
-        "missing_cables": m.missing_cables,
-    }
+    summary = m.to_dict()
     if args.output:
         m.network.save(args.output, args.output_format)
     if args.json:
@@ -42,7 +36,7 @@ def cmd_map(args: argparse.Namespace) -> int:
         shape = "x".join(map(str, m.shape))
         what = "dimensions" if m.family == "hyperx" else "groups x routers"
         print(
-            f"{m.family}: {what} {shape}, widths {m.widths}, "
+            f"{m.family}: {what} {shape}, widths {list(m.widths)}, "
             f"{len(m.missing_links)} links and {m.missing_cables} cables missing"
         )
     if args.output:

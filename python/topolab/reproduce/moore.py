@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any, Optional
 
 import topolab
-from topolab._core import family_sizes
 from topolab._files import save_figure
+from topolab.families import family_sizes
 from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow
 from topolab.reproduce.cases import Execution, default_execution, run_points, scale_of
 
@@ -143,7 +143,7 @@ HOW = {
 def _sized(spec: str) -> tuple[int, int]:
     """(network radix, routers) from the family's own size rule, without building."""
     s = family_sizes(spec)
-    return s["network_radix"], s["routers"]
+    return s.network_radix, s.routers
 
 
 def has_family(name: str) -> bool:

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any, Optional
 
 import topolab
-from topolab._core import family_sizes
 from topolab._files import save_figure
+from topolab.families import family_sizes
 from topolab.reproduce import Comparison, Reproduction, Setup, SetupRow, percent, sim_params
 from topolab.reproduce.cases import Execution, default_execution, run_points, scale_of
 
@@ -111,7 +111,7 @@ def kautz_cases(quick: bool) -> list[tuple[int, int, Optional[int], Optional[int
 
 def kautz_bi_spec(d: int, k: int) -> str:
     """The bi-directional random graph of K(d, k)'s size and degree (the size by the family's rule)."""
-    return f"jellyfish:routers={family_sizes(f'kautz:d={d},k={k}')['routers']},degree={d}"
+    return f"jellyfish:routers={family_sizes(f'kautz:d={d},k={k}').routers},degree={d}"
 
 
 def sweep_specs(quick: bool) -> list[tuple[int, str, str]]:

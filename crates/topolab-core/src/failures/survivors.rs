@@ -7,11 +7,18 @@ use super::Failed;
 use crate::error::Result;
 use crate::network::{Network, NetworkBuilder};
 use crate::union_find::UnionFind;
-use serde::Serialize;
 
-/// A degraded network and what the failures cost.
-#[derive(Debug, Clone, Serialize)]
+crate::result_type! {
+/// The surviving network of a failure set (`network`) and what the set cost.
+///
+/// The survivors are the connected component (strongly connected when directed) holding the
+/// most endpoints; `cut_off_endpoints` (ids of the intact network) are on failed routers or
+/// outside it. The degraded network numbers its endpoints afresh, so traffic from or to a
+/// cut-off endpoint is excluded from every measurement on it: `excluded_pair_fraction` is
+/// the share of the intact network's ordered endpoint pairs excluded that way.
+#[python = "Failures"]
 pub struct Degraded {
+    /// The surviving network.
     #[serde(skip)]
     pub network: Network,
     /// The failure spec, as given.
@@ -34,6 +41,7 @@ pub struct Degraded {
     /// Share of the intact network's ordered endpoint pairs (s != t) with a cut-off end: the
     /// share of uniform traffic excluded from any measurement of the degraded network.
     pub excluded_pair_fraction: f64,
+}
 }
 
 impl Degraded {

@@ -105,8 +105,10 @@ pub struct Family {
     pub design: Option<design::DesignSpace>,
 }
 
-/// What a family's parameters give, in closed form.
-#[derive(Debug, Clone, Copy, PartialEq)]
+crate::result_type! {
+/// What a family's parameters give, in closed form: the network a spec describes, sized
+/// without building it.
+#[python = "FamilySizes"]
 pub struct Sizes {
     pub routers: u64,
     pub endpoints: u64,
@@ -118,6 +120,8 @@ pub struct Sizes {
     pub concentration: u32,
     /// The p at which the family's balance rule is met exactly: injection equals what the
     /// network carries under uniform traffic (docs/compare.md §1).
+    /// Infinite for a network that carries no router-to-router traffic (one router), NaN in
+    /// Python (JSON has no infinity).
     pub balanced_concentration: f64,
     /// Injection over what the network carries under uniform traffic (1 = balanced, above 1
     /// oversubscribed); p / balanced_concentration except where the family says otherwise.
@@ -125,6 +129,10 @@ pub struct Sizes {
     /// The construction may leave ports free, so `radix` and `network_radix` are upper bounds.
     pub radix_is_bound: bool,
 }
+}
+
+// Sizes are a handful of numbers, passed by value.
+impl Copy for Sizes {}
 
 impl Sizes {
     /// A direct network: every router carries p endpoints, load p / balanced.

@@ -17,17 +17,21 @@ pub mod hyperx;
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
 pub use crate::union_find::UnionFind;
-use serde::Serialize;
 
-/// The result of a mapping: the labelled network and what was found on the way.
-#[derive(Debug, Clone)]
+crate::result_type! {
+/// The labelled network and what the mapping found.
+#[python = "MappedNetwork"]
 pub struct Mapped {
+    /// The input's routers, links, widths and endpoints under the family's labels.
+    #[serde(skip)]
     pub network: Network,
+    #[serde(flatten)]
     pub report: MappingReport,
 }
+}
 
-/// What the mapping recovered, for the user and for tests.
-#[derive(Debug, Clone, Serialize)]
+crate::result_type! {
+/// What the mapping recovered.
 pub struct MappingReport {
     /// "hyperx" or "dragonfly".
     pub family: String,
@@ -41,6 +45,7 @@ pub struct MappingReport {
     pub missing_links: Vec<(u32, u32)>,
     /// Cables missing from links that exist but are narrower than their dimension's width.
     pub missing_cables: u64,
+}
 }
 
 /// Maps `net` as a network of `family` ("hyperx" or "dragonfly"), accepting at most
