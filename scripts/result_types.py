@@ -65,6 +65,11 @@ def _float(value: Any) -> float:
 def _interval(value: Any) -> tuple[float, float] | None:
     """A 95% confidence interval (low, high), or None."""
     return None if value is None else (_float(value[0]), _float(value[1]))
+
+
+def _params(pairs: Any) -> dict[str, int | tuple[int, ...] | str]:
+    """A spec's parameters in its order (the core sends [name, value] pairs, sizes as lists)."""
+    return {str(k): tuple(v) if isinstance(v, list) else v for k, v in pairs}
 '''
 
 # Rust scalar types as Python annotations and the conversion of the core's JSON value.
@@ -83,6 +88,8 @@ SCALARS = {
     "String": ("str", "str({})"),
     # enums that serde writes as a word (rename_all = "lowercase")
     "Routing": ("str", "str({})"),
+    # a design's parameters (topology::design::DesignParams)
+    "DesignParams": ("dict[str, int | tuple[int, ...] | str]", "_params({})"),
     # the network of a result that holds one, a topolab._core.Network
     "Network": ("Network", "Network({})"),
 }

@@ -2,8 +2,8 @@
 python/topolab/_results.py is what scripts/result_types.py writes from that declaration: a field
 added, renamed or documented in Rust fails here until the module is written again. The classes
 then hold what a real call returns (a run, a channel load, an analysis, the physical reports, an
-InfiniBand check, a timeline, a failure set, a mapping, a family's sizes), field for field, with
-the types they declare."""
+InfiniBand check, a timeline, a failure set, a mapping, a family's sizes, compare's designs),
+field for field, with the types they declare."""
 
 import dataclasses
 import importlib.util
@@ -74,8 +74,20 @@ def _check_value(v, hint, where):
         assert isinstance(v, hint), (where, v)
     elif origin in (typing.Union, getattr(types, "UnionType", typing.Union)):
         if v is not None or type(None) not in args:
-            (inner,) = [a for a in args if a is not type(None)]
-            _check_value(v, inner, where)
+            inner = [a for a in args if a is not type(None)]
+            errors = []
+            for hint in inner:  # one of them holds
+                try:
+                    return _check_value(v, hint, where)
+                except AssertionError as e:
+                    errors.append(e)
+            raise AssertionError(where, v, errors)
+    elif origin is dict:
+        assert isinstance(v, dict), (where, v)
+        key_hint, value_hint = args
+        for key, item in v.items():
+            _check_value(key, key_hint, f"{where} key")
+            _check_value(item, value_hint, f"{where}[{key!r}]")
     elif origin is tuple:
         assert isinstance(v, tuple), (where, v)
         items = args[:1] * len(v) if len(args) == 2 and args[1] is Ellipsis else args
@@ -264,3 +276,22 @@ def test_family_sizes_fill_every_field_with_its_declared_type():
     _check_types(s, _results.FamilySizes)
     built = topolab.build("torus:dims=4x4x4,p=2")
     assert (s.routers, s.endpoints, s.network_radix) == (built.num_routers, built.num_endpoints, 6)
+
+
+def test_compare_designs_fill_every_field_with_their_declared_type():
+    from topolab.design import enumerate_designs
+
+    designs = enumerate_designs(16, 400, endpoint_tolerance=0.5, oversubscription=1.0)
+    assert {type(d) for d in designs} == {_results.Design}
+    for d in designs:
+        _check_types(d, _results.Design)
+        # the spec is the family and its parameters in order; the name shows every value
+        assert d.spec == f"{d.family}:" + ",".join(
+            f"{k}=" + ("x".join(map(str, v)) if isinstance(v, tuple) else str(v)) for k, v in d.params.items()
+        )
+        shown = ("x".join(map(str, v)) if isinstance(v, tuple) else str(v) for v in d.params.values())
+        assert all(s.strip("()").split("=")[-1] in d.name for s in shown), (d.name, d.params)
+        assert d.deviation == d.endpoints / 400 - 1
+        assert d.balanced == (d.tags[0] == "balanced") == (d.oversubscription == 0)
+    product = [d for d in enumerate_designs(64, 20000, families=["product"], endpoint_tolerance=0.3)]
+    assert product and all(d.name.startswith("Slim Fly q=") and " x HyperX " in d.name for d in product)

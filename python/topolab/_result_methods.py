@@ -14,6 +14,7 @@ if TYPE_CHECKING:
         Bisection,
         ClassCables,
         CostReport,
+        Design,
         Failures,
         MappedNetwork,
         PathDiversity,
@@ -149,3 +150,11 @@ class MappedNetworkMethods:
             "missing_links": [list(pair) for pair in r.missing_links],
             "missing_cables": r.missing_cables,
         }
+
+
+class DesignMethods:
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(cast("Design", self))
+        d["tags"] = list(d["tags"])
+        d["params"] = {k: list(v) if isinstance(v, tuple) else v for k, v in d["params"].items()}
+        return d

@@ -10,6 +10,7 @@ from typing import Any, ClassVar, TypeVar
 from topolab._result_methods import (
     BisectionMethods,
     CostReportMethods,
+    DesignMethods,
     FailuresMethods,
     MappedNetworkMethods,
     PathDiversityMethods,
@@ -30,6 +31,11 @@ def _float(value: Any) -> float:
 def _interval(value: Any) -> tuple[float, float] | None:
     """A 95% confidence interval (low, high), or None."""
     return None if value is None else (_float(value[0]), _float(value[1]))
+
+
+def _params(pairs: Any) -> dict[str, int | tuple[int, ...] | str]:
+    """A spec's parameters in its order (the core sends [name, value] pairs, sizes as lists)."""
+    return {str(k): tuple(v) if isinstance(v, list) else v for k, v in pairs}
 
 
 __all__ = [
@@ -59,6 +65,7 @@ __all__ = [
     "MappingReport",
     "MappedNetwork",
     "FamilySizes",
+    "Design",
 ]
 
 
@@ -1510,3 +1517,71 @@ class FamilySizes(Summarized):
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+_DesignT = TypeVar("_DesignT", bound="Design")
+
+
+@dataclass(frozen=True, repr=False)
+class Design(DesignMethods, Summarized):
+    """One feasible configuration of the design comparison; ``spec`` builds it
+    (``topolab.build(design.spec)``)."""
+
+    family: str
+    spec: str
+    #: For people: "Slim Fly q=19 p=15".
+    name: str
+    routers: int
+    endpoints: int
+    #: Ports of the busiest router: links (counting width) plus endpoints.
+    radix: int
+    #: Router-to-router ports of the busiest router (out-ports when directed).
+    network_radix: int
+    #: p: endpoints per endpoint-carrying router.
+    concentration: int
+    #: The p at which the family's balance rule is met exactly: injection equals what the
+    #: network carries under uniform traffic (docs/compare.md §1).
+    #: Infinite for a network that carries no router-to-router traffic (one router), NaN in
+    #: Python (JSON has no infinity).
+    balanced_concentration: float
+    #: Injection over what the network carries under uniform traffic (1 = balanced, above 1
+    #: oversubscribed); p / balanced_concentration except where the family says otherwise.
+    load: float
+    #: The construction may leave ports free, so ``radix`` and ``network_radix`` are upper bounds.
+    radix_is_bound: bool
+    #: ``load - 1`` when above 1, else 0.
+    oversubscription: float
+    #: Injection at most what the network carries under uniform traffic (up to rounding).
+    balanced: bool
+    #: ``endpoints / N - 1`` for the question's N.
+    deviation: float
+    #: The subscription tag ("balanced", "undersubscribed 12%", "oversubscribed 40%"), then
+    #: the family's own.
+    tags: tuple[str, ...]
+    #: Paper sections of the family's rule.
+    source: str
+    #: The parameters in the spec's order (sizes as tuples, a nested spec in parentheses).
+    params: dict[str, int | tuple[int, ...] | str]
+
+    @classmethod
+    def _from_core(cls: type[_DesignT], d: dict[str, Any]) -> _DesignT:
+        """The Design of the core's result (a dict of its JSON)."""
+        return cls(
+            family=str(d["family"]),
+            spec=str(d["spec"]),
+            name=str(d["name"]),
+            routers=int(d["routers"]),
+            endpoints=int(d["endpoints"]),
+            radix=int(d["radix"]),
+            network_radix=int(d["network_radix"]),
+            concentration=int(d["concentration"]),
+            balanced_concentration=_float(d["balanced_concentration"]),
+            load=_float(d["load"]),
+            radix_is_bound=bool(d["radix_is_bound"]),
+            oversubscription=_float(d["oversubscription"]),
+            balanced=bool(d["balanced"]),
+            deviation=_float(d["deviation"]),
+            tags=tuple(str(x) for x in d["tags"]),
+            source=str(d["source"]),
+            params=_params(d["params"]),
+        )

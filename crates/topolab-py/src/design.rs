@@ -4,35 +4,8 @@
 
 use crate::errors::{bad_argument, to_py_err};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyString, PyTuple};
-use topolab_core::topology::design::{self, Candidate, Value, Window};
-
-fn candidate_dict<'py>(py: Python<'py>, c: &Candidate) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("family", c.family)?;
-    let params = PyDict::new(py);
-    for (k, v) in &c.params {
-        match v {
-            Value::Int(x) => params.set_item(*k, *x)?,
-            Value::Dims(xs) => params.set_item(*k, PyTuple::new(py, xs)?)?,
-            Value::Spec(_) => params.set_item(*k, v.to_string())?,
-        }
-    }
-    d.set_item("params", params)?;
-    d.set_item("spec", c.spec())?;
-    d.set_item("routers", c.sizes.routers)?;
-    d.set_item("endpoints", c.sizes.endpoints)?;
-    d.set_item("radix", c.sizes.radix)?;
-    d.set_item("network_radix", c.sizes.network_radix)?;
-    d.set_item("concentration", c.sizes.concentration)?;
-    d.set_item("balanced_concentration", c.sizes.balanced_concentration)?;
-    d.set_item("load", c.sizes.load)?;
-    d.set_item("radix_is_bound", c.sizes.radix_is_bound)?;
-    d.set_item("source", c.source)?;
-    d.set_item("tags", c.tags.clone())?;
-    d.set_item("exempt", c.exempt)?;
-    Ok(d)
-}
+use pyo3::types::{PyBool, PyString};
+use topolab_core::topology::design::{self, Window};
 
 /// A numeric argument as `T` (an integer for i64, a real number for f64; a bool is neither);
 /// an error quoting its repr otherwise.
@@ -85,7 +58,7 @@ fn family_names(context: &str, value: Option<&Bound<'_, PyAny>>) -> PyResult<Opt
 /// Every design of the selected families (default: all) with routers of at most `radix`
 /// ports and `endpoints` endpoints give or take `endpoint_tolerance` of them, within the
 /// subscription limits: twins included, one per spec, in the registry's family order
-/// (`topology::design::designs`). `context` names the caller in errors.
+/// (`topology::design::designs`), each a `Design`. `context` names the caller in errors.
 #[pyfunction]
 #[pyo3(signature = (context, radix, endpoints, endpoint_tolerance, families, oversubscription, undersubscription))]
 #[allow(clippy::too_many_arguments)]
@@ -98,7 +71,7 @@ fn enumerate_designs<'py>(
     families: Option<&Bound<'py, PyAny>>,
     oversubscription: &Bound<'py, PyAny>,
     undersubscription: &Bound<'py, PyAny>,
-) -> PyResult<Vec<Bound<'py, PyDict>>> {
+) -> PyResult<Bound<'py, PyAny>> {
     let window = Window::around(
         context,
         numeric::<i64>(context, "radix", radix, design::RADIX_ALLOWED)?,
@@ -125,8 +98,13 @@ fn enumerate_designs<'py>(
     .map_err(to_py_err)?;
     let names = family_names(context, families)?;
     let selected = design::select_families(context, names.as_deref()).map_err(to_py_err)?;
-    let found = py.allow_threads(|| design::designs(&window, &selected));
-    found.iter().map(|c| candidate_dict(py, c)).collect()
+    let found = py.allow_threads(|| {
+        design::designs(&window, &selected)
+            .iter()
+            .map(|c| design::Design::of(c, window.target))
+            .collect::<Vec<_>>()
+    });
+    crate::convert::to_py(py, &found)
 }
 
 /// The smaller members of `spec`'s family that may stand in for it in simulation, about

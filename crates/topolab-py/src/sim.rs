@@ -461,6 +461,7 @@ fn result_types(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
             topolab_core::topology::mapping::MappingReport::RESULT_TYPE,
             topolab_core::topology::mapping::Mapped::RESULT_TYPE,
             topolab_core::topology::Sizes::RESULT_TYPE,
+            topolab_core::topology::design::Design::RESULT_TYPE,
         ],
     )
 }

@@ -6,8 +6,9 @@ N, each with its closed-form sizes, the concentration that would balance it, how
 over- or undersubscribed, variant tags and the paper section of the rule. Each family declares
 its rule in its Rust file (``DesignSpace`` in crates/topolab-core/src/topology/; docs/compare.md
 §1 states them); one call of ``_core.enumerate_designs`` (topology::design::designs) checks the
-question, enumerates every family, adds the twins of random graphs and keeps one design per
-spec; what is here is the subscription tags and the names.
+question, enumerates every family, adds the twins of random graphs, keeps one design per
+spec and describes each (``Design``, declared in Rust: its name, subscription tag and distance
+from N); what is here is the shortlist and the table.
 Nothing is built (sizes are formulas, so this is fast); ``check_design`` builds a design and
 compares, which is what the tests do.
 """
@@ -15,11 +16,11 @@ compares, which is what the tests do.
 from __future__ import annotations
 
 import numbers
-from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from topolab import _core
 from topolab._args import bad, renamed_keyword
+from topolab._results import Design
 from topolab.comparison.settings import SHOWN_OVERSUBSCRIPTION
 
 if TYPE_CHECKING:
@@ -34,36 +35,6 @@ FAMILY_ORDER = tuple(FAMILY_NAMES)
 
 DEFAULT_OVERSUBSCRIPTION = SHOWN_OVERSUBSCRIPTION
 DEFAULT_UNDERSUBSCRIPTION = 0.25
-
-
-@dataclass(frozen=True)
-class Design:
-    """One feasible configuration. ``spec`` builds it (``topolab.build(design.spec)``)."""
-
-    family: str
-    spec: str
-    name: str  # for people: "Slim Fly q=19 p=15"
-    routers: int
-    endpoints: int
-    radix: int  # ports of the busiest router: links (counting width) plus endpoints
-    network_radix: int  # router-to-router ports of the busiest router
-    concentration: int  # p: endpoints per endpoint-carrying router
-    balanced_concentration: float  # the p at which the family's balance rule is met exactly
-    load: float  # injection / what the network carries under uniform traffic (1 = balanced);
-    # p / balanced p except fat trees: p / (k - p) above k/2 (down : up ports of a leaf)
-    oversubscription: float  # load - 1 when above 1, else 0
-    balanced: bool  # injection <= what the network carries under uniform traffic
-    deviation: float  # endpoints / N - 1
-    tags: tuple[str, ...]
-    source: str  # paper sections of the rule
-    radix_is_bound: bool = False  # True where the construction may use fewer ports (Skywalk)
-    params: dict = field(default_factory=dict, compare=False, hash=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["tags"] = list(self.tags)
-        d["params"] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.params.items()}
-        return d
 
 
 def enumerate_designs(
@@ -94,55 +65,7 @@ def enumerate_designs(
     found = _core.enumerate_designs(
         context, radix, endpoints, endpoint_tolerance, families, oversubscription, undersubscription
     )
-    return [_design(c, int(endpoints)) for c in found]
-
-
-def _design(c: dict[str, Any], target: int) -> Design:
-    """The Design of a candidate of ``_core.enumerate_designs``."""
-    load = c["load"]
-    over = max(0.0, load - 1.0)
-    balanced = load <= 1 + 1e-9
-    if balanced:
-        tags = ["balanced"]
-        if load < 1 - 0.005:
-            tags.append(f"undersubscribed {round(100 * (1 - load))}%")
-    else:
-        tags = [f"oversubscribed {round(100 * over)}%"]
-    return Design(
-        family=c["family"],
-        spec=c["spec"],
-        name=_name(c["family"], c["params"]),
-        routers=c["routers"],
-        endpoints=c["endpoints"],
-        radix=c["radix"],
-        network_radix=c["network_radix"],
-        concentration=c["concentration"],
-        balanced_concentration=float(c["balanced_concentration"]),
-        load=load,
-        oversubscription=over,
-        balanced=balanced,
-        deviation=c["endpoints"] / target - 1.0,
-        tags=tuple(tags + c["tags"]),
-        source=c["source"],
-        radix_is_bound=c["radix_is_bound"],
-        params=dict(c["params"]),
-    )
-
-
-def _name(family: str, params: dict[str, Any]) -> str:
-    def show(v):
-        return "x".join(map(str, v)) if isinstance(v, tuple) else str(v)
-
-    params = dict(params)
-    if family == "product":  # "Slim Fly q=5 x HyperX 25 wa=2 p=8"
-        q = params.pop("a").strip("()").split("=")[-1]
-        dims = params.pop("b").strip("()").split("=")[-1]
-        rest = " ".join(f"{k}={show(v)}" for k, v in params.items())
-        return f"Slim Fly q={q} x HyperX {dims} {rest}"
-    parts = [f"{k}={show(v)}" for k, v in params.items() if k != "dims"]
-    if "dims" in params:
-        parts.insert(0, show(params["dims"]))
-    return f"{FAMILY_NAMES[family]} " + " ".join(parts)
+    return [Design._from_core(c) for c in found]
 
 
 def shortlist(designs: Iterable[Design], per_family: int = 4, keep: Iterable[str] = ()) -> list[Design]:

@@ -2,7 +2,7 @@
 //! the family is: its parameters (with defaults and meaning), its builder, its sizes in closed
 //! form, its balance rule, the routings and worst-case traffic it is simulated with, how it is
 //! placed on a floor and its design space (which parameters `topolab compare` tries and the
-//! smaller members that stand in for a design in simulation; `design.rs`). The registry below
+//! smaller members that stand in for a design in simulation; `design/`). The registry below
 //! is the one place that lists them; parsing, validation, `topolab list`, the design
 //! enumeration (through `_core`) and the docs all read these tables, so a new family is its
 //! own file and one line in `families()`.
