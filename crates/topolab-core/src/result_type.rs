@@ -21,7 +21,9 @@ pub struct ResultField {
     pub unit: &'static str,
     /// The field's serde attribute: "flatten" when the fields of its type (a result type) stand
     /// in its place, in the JSON and in the Python class; "skip" for a field Python does not
-    /// see (a private one the Rust methods use); "" otherwise.
+    /// see (a private one the Rust methods use), except a `Network`, which serde cannot write
+    /// and the binding hands over as an object (topolab-py's `convert::to_py_with_network`);
+    /// "" otherwise.
     pub serde: &'static str,
 }
 
