@@ -69,6 +69,10 @@ __all__ = [
 
 __version__: str
 
+# A result (declared in Rust with `topolab_core::result_type!`) crosses as the dict of its JSON,
+# or as that JSON's text, and its class in topolab/_results.py (written by
+# scripts/result_types.py from the same declaration) reads it with `_from_core`.
+
 # A default written "= ..." is a Rust value (crates/topolab-py/src/args.rs `Arg::default`),
 # which the runtime signature shows as "...".
 
@@ -180,7 +184,8 @@ def analyze(
 ) -> str: ...
 def moore_bound(degree: int, diameter: int, directed: bool = ...) -> int: ...
 
-# --- physical (crates/topolab-py/src/physical.rs); dicts mirror topolab.physical's dataclasses
+# --- physical (crates/topolab-py/src/physical.rs); floors and catalogs are the TOML inputs of
+# topolab.physical's dataclasses
 def floors() -> list[dict[str, Any]]: ...
 def catalogs() -> list[dict[str, Any]]: ...
 def floor(name: str | PathLike[str]) -> dict[str, Any]: ...
@@ -222,7 +227,7 @@ def latency(
     progress: _ProgressCallback | None = None,
 ) -> dict[str, Any]: ...
 
-# Simulator (crates/topolab-py/src/sim.rs); results are plain dicts, see topolab/sim.py.
+# Simulator (crates/topolab-py/src/sim.rs).
 def simulate(
     net: Network,
     routing: str,
