@@ -40,9 +40,10 @@ class Curve:
     """One latency-load curve of a figure: ``label`` (the paper's legend, e.g. "SF-MIN") of
     ``routing`` on ``network`` under ``traffic``, drawn in the plot's ``panel`` (default: the
     traffic). ``loads``: the offered loads run in increasing order up to the first saturated one
-    (default: sweep_load's 0.1 steps), before the bisection. ``params``: simulator keywords
-    this curve sets itself, each one a varied row of the setup table (``varied``) that lists it
-    (a varied row listing None may be left unset: it does not apply to the curve)."""
+    (default: sweep_load's 0.1 steps), before the saturation search narrows the bracket.
+    ``params``: simulator keywords this curve sets itself, each one a varied row of the setup
+    table (``varied``) that lists it (a varied row listing None may be left unset: it does not
+    apply to the curve)."""
 
     label: str
     network: str
@@ -87,7 +88,7 @@ def loads_around(center: float, low: tuple[float, ...] = (0.1, 0.3)) -> tuple[fl
     """Offered loads for a saturation search expected near ``center`` (a static bound, or the
     load the paper states): ``low`` loads for the curve's shape, five around ``center`` (-0.1,
     -0.04, 0, +0.04, +0.1) and 1 (a sweep with explicit loads stops at the first saturated
-    one; the bisection then narrows the step that saturates)."""
+    one; the saturation search then narrows the step that saturates)."""
     near = {round(min(1.0, max(0.02, center + d)), 4) for d in (-0.1, -0.04, 0.0, 0.04, 0.1)}
     start = min(near)
     return tuple(sorted({x for x in low if x < start - 1e-9} | near | {1.0}))

@@ -175,7 +175,7 @@ def setup_table(quick: bool = False) -> tuple[SetupRow, ...]:
             "saturation search resolution",
             "not stated (read off Fig. 6)",
             0.05 if quick else 0.02,
-            "bisection between the highest load not saturated and the lowest saturated",
+            "the saturation search's bracket: the highest load carried and the lowest saturated",
         ),
     )
 

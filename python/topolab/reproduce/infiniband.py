@@ -163,7 +163,7 @@ SETUP_TABLE: tuple[SetupRow, ...] = (
         "saturation search resolution",
         "not stated",
         TOLERANCE,
-        f"loads {LOADS[0]}..{LOADS[-1]} up to the first saturated one, bisected",
+        f"loads {LOADS[0]}..{LOADS[-1]} up to the first saturated one, then the saturation search",
     ),
 )
 

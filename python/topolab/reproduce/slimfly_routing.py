@@ -130,7 +130,7 @@ def measurement_rows(scale: str) -> tuple[SetupRow, ...]:
             "saturation search resolution",
             "not stated (read off the figures)",
             resolution,
-            "bisection between the highest load not saturated and the lowest saturated",
+            "the saturation search's bracket: the highest load carried and the lowest saturated",
         ),
     )
 
