@@ -128,8 +128,11 @@ impl Valiant {
         } else {
             REJECTION_TRIES
         };
+        // Drawn over a u32 range (routers are u32): rand samples a usize range below 2^32 as
+        // this same u32 range, so the draws are the same, and the u32 sampler inlines here.
+        let len = candidates.len() as u32;
         for _ in 0..tries {
-            let i = candidates[rng.random_range(0..candidates.len())];
+            let i = candidates[rng.random_range(0..len) as usize];
             if self.admissible(s, t, i) {
                 return RouteState::new(TO_INTERMEDIATE, i);
             }

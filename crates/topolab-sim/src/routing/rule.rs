@@ -100,10 +100,26 @@ impl<R: HopRouting> RuleRouting<R> {
             f.intermediate = st.aux;
         }
         let st = RouteState::new(f.phase, f.intermediate);
-        match self.pick(ctx, r, t, f.hops as u32, st, f.dest, rng) {
+        let picked = self.pick(ctx, r, t, f.hops as u32, st, f.dest, rng);
+        self.take(ctx, f, st, picked, rng)
+    }
+
+    /// Routes the head flit `f` in state `st` by the hop `picked` for it at `ctx.router`: that
+    /// hop, or with none the ejection at its destination router (a packet elsewhere starts
+    /// afresh).
+    #[inline(always)]
+    pub fn take(
+        &self,
+        ctx: &RouteCtx,
+        f: &mut Flit,
+        st: RouteState,
+        picked: Option<(u32, Hop)>,
+        rng: &mut ChaCha8Rng,
+    ) -> RouteChoice {
+        match picked {
             Some((port, h)) => self.commit(f, port, h),
             None => {
-                if r != t {
+                if ctx.router != f.dest_router {
                     return self.start_afresh(ctx, f, rng);
                 }
                 self.eject(ctx, f, st)
@@ -204,9 +220,9 @@ impl<R: HopRouting> RuleRouting<R> {
     }
 
     /// `pick` under random selection among the candidates of `rule`, a concrete candidates
-    /// type behind this reading's rule (UGAL's source decision draws its 1 + n candidates'
-    /// first hops through it), inlined whole: no call per candidate, and no match on the
-    /// rule's enum per hop.
+    /// type behind this reading's rule (UGAL draws every hop through it: the source decision's
+    /// 1 + n first hops, then the chosen candidate's), inlined whole: no call per candidate,
+    /// and no match on the rule's enum per hop.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub fn pick_random_in<Q: HopRouting>(

@@ -180,14 +180,32 @@ impl UgalRouting {
     // small enough to inline into the router for the table and rule routings.
     #[inline(never)]
     pub fn route(&self, ctx: &RouteCtx, f: &mut Flit, rng: &mut ChaCha8Rng) -> RouteChoice {
-        if !ctx.from_endpoint {
-            return self.hop.route(ctx, f, rng);
-        }
-        // One match per packet; the decision is compiled for each candidates type.
+        // One match per packet and router; the rest is compiled for each candidates type.
         match &*self.hop.rule {
-            UgalCandidates::Shortest(u) => self.decide(u, ctx, f, rng),
-            UgalCandidates::Dragonfly(d) => self.decide(d, ctx, f, rng),
+            UgalCandidates::Shortest(u) => self.route_over(u, ctx, f, rng),
+            UgalCandidates::Dragonfly(d) => self.route_over(d, ctx, f, rng),
         }
+    }
+
+    /// The source decision at the packet's first router; after it, the chosen candidate's
+    /// hop, drawn as the rule's hop-by-hop reading draws it.
+    #[inline(always)]
+    fn route_over<C: UgalSource>(
+        &self,
+        cands: &C,
+        ctx: &RouteCtx,
+        f: &mut Flit,
+        rng: &mut ChaCha8Rng,
+    ) -> RouteChoice {
+        if ctx.from_endpoint {
+            return self.decide(cands, ctx, f, rng);
+        }
+        let (r, t) = (ctx.router, f.dest_router);
+        let st = RouteState::new(f.phase, f.intermediate);
+        let picked = self
+            .hop
+            .pick_random_in(cands, ctx, r, t, f.hops as u32, st, f.dest, rng);
+        self.hop.take(ctx, f, st, picked, rng)
     }
 
     /// The source router's choice among the minimal candidate and n non-minimal ones of
