@@ -311,7 +311,10 @@ impl MinimalTable {
 
     /// Calls `f` with the position in `neighbors(r)` of every neighbour one hop closer to t
     /// (nothing when r == t or t is unreachable).
-    #[inline]
+    // The mask's loop is inlined into the caller's; the other readings are out of line (one
+    // call per decision, with `f` inlined there), so that a caller's callback is inlined at
+    // one place instead of seven and stays inlined into its own loop.
+    #[inline(always)]
     pub fn for_each_next(&self, r: usize, t: usize, mut f: impl FnMut(u32)) {
         if let Some(mut m) = self.mask(r, t) {
             while m != 0 {
@@ -320,6 +323,12 @@ impl MinimalTable {
             }
             return;
         }
+        self.for_each_next_unmasked(r, t, f)
+    }
+
+    /// `for_each_next` without the mask: from the unique-next table, or computed.
+    #[inline(never)]
+    fn for_each_next_unmasked(&self, r: usize, t: usize, mut f: impl FnMut(u32)) {
         if let Some(UniqueNext(next)) = &self.unique_next {
             // A neighbouring destination is found in r's own neighbour list, which the
             // router's earlier decisions this cycle have brought into the cache; the table's
@@ -447,17 +456,24 @@ impl HopRouting for Minimal {
     fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
         self.next_each(r, t, hop, st, out)
     }
-    #[inline]
+    #[inline(always)]
     fn next_each<F: FnMut(Hop)>(&self, r: u32, t: u32, hop: u32, st: RouteState, mut out: F) {
         let vc = self.vc(hop);
-        self.table.for_each_next(r as usize, t as usize, |nb| {
-            out(Hop {
-                detour: 0,
-                nb,
-                vc,
-                state: st,
-            })
-        });
+        // Inlined into the mask's loop with the caller's `out`: one call per candidate hop
+        // otherwise.
+        self.table.for_each_next(
+            r as usize,
+            t as usize,
+            #[inline(always)]
+            |nb| {
+                out(Hop {
+                    detour: 0,
+                    nb,
+                    vc,
+                    state: st,
+                })
+            },
+        );
     }
 }
 

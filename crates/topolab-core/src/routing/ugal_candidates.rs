@@ -72,7 +72,7 @@ impl HopRouting for Ugal {
     fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
         self.next_each(r, t, hop, st, out)
     }
-    #[inline]
+    #[inline(always)]
     fn next_each<F: FnMut(Hop)>(&self, r: u32, t: u32, hop: u32, st: RouteState, out: F) {
         if st.phase == UGAL_MINIMAL {
             self.min.next_each(r, t, hop, st, out)
@@ -92,12 +92,77 @@ pub enum UgalCandidates {
     Dragonfly(super::dragonfly_ugal::DragonflyUgal),
 }
 
+/// What UGAL's source decision (topolab-sim `routing::ugal`) reads of one candidates type. Each
+/// type implements it and the decision is compiled once per type: a packet's 1 + n candidates
+/// are drawn, measured and costed without a match on `UgalCandidates` per candidate, and each
+/// step inlines into the decision's loop.
+pub trait UgalSource: HopRouting + Sized {
+    /// The minimal candidate's starting state.
+    fn minimal_start(&self, s: u32, t: u32) -> RouteState;
+    /// One non-minimal candidate's starting state, drawn.
+    fn sample_nonminimal(&self, s: u32, t: u32, rng: &mut ChaCha8Rng) -> RouteState;
+    /// Whether `st` is the minimal candidate's state.
+    fn is_minimal(&self, st: RouteState) -> bool;
+    /// Hops of the candidate path from r to t starting in `st`.
+    fn length(&self, r: u32, t: u32, st: RouteState) -> u32;
+}
+
+impl UgalSource for Ugal {
+    #[inline]
+    fn minimal_start(&self, _s: u32, _t: u32) -> RouteState {
+        RouteState::new(UGAL_MINIMAL, 0)
+    }
+    #[inline]
+    fn sample_nonminimal(&self, s: u32, t: u32, rng: &mut ChaCha8Rng) -> RouteState {
+        self.val.draw_start(s, t, rng)
+    }
+    #[inline]
+    fn is_minimal(&self, st: RouteState) -> bool {
+        st.phase == UGAL_MINIMAL
+    }
+    #[inline]
+    fn length(&self, r: u32, t: u32, st: RouteState) -> u32 {
+        let table = &self.min.table;
+        let (r, t) = (r as usize, t as usize);
+        if st.phase == UGAL_MINIMAL || st.aux as usize == r {
+            return table.dist(r, t) as u32;
+        }
+        // Valiant: phase 0 via the intermediate `aux`; phase 1 (no admissible intermediate)
+        // minimal.
+        if st.phase == 0 {
+            let i = st.aux as usize;
+            table.dist(r, i) as u32 + table.dist(i, t) as u32
+        } else {
+            table.dist(r, t) as u32
+        }
+    }
+}
+
+impl UgalSource for super::dragonfly_ugal::DragonflyUgal {
+    #[inline]
+    fn minimal_start(&self, s: u32, t: u32) -> RouteState {
+        self.minimal_start(s, t)
+    }
+    #[inline]
+    fn sample_nonminimal(&self, s: u32, t: u32, rng: &mut ChaCha8Rng) -> RouteState {
+        self.sample_nonminimal(s, t, rng)
+    }
+    #[inline]
+    fn is_minimal(&self, st: RouteState) -> bool {
+        self.is_minimal(st)
+    }
+    #[inline]
+    fn length(&self, r: u32, t: u32, st: RouteState) -> u32 {
+        self.length(r, t, st)
+    }
+}
+
 impl UgalCandidates {
     /// The minimal candidate's starting state.
     #[inline]
     pub fn minimal_start(&self, s: u32, t: u32) -> RouteState {
         match self {
-            UgalCandidates::Shortest(_) => RouteState::new(UGAL_MINIMAL, 0),
+            UgalCandidates::Shortest(u) => u.minimal_start(s, t),
             UgalCandidates::Dragonfly(d) => d.minimal_start(s, t),
         }
     }
@@ -105,7 +170,7 @@ impl UgalCandidates {
     #[inline]
     pub fn sample_nonminimal(&self, s: u32, t: u32, rng: &mut ChaCha8Rng) -> RouteState {
         match self {
-            UgalCandidates::Shortest(u) => u.val.sample_start(s, t, rng),
+            UgalCandidates::Shortest(u) => u.sample_nonminimal(s, t, rng),
             UgalCandidates::Dragonfly(d) => d.sample_nonminimal(s, t, rng),
         }
     }
@@ -113,7 +178,7 @@ impl UgalCandidates {
     #[inline]
     pub fn is_minimal(&self, st: RouteState) -> bool {
         match self {
-            UgalCandidates::Shortest(_) => st.phase == UGAL_MINIMAL,
+            UgalCandidates::Shortest(u) => UgalSource::is_minimal(u, st),
             UgalCandidates::Dragonfly(d) => d.is_minimal(st),
         }
     }
@@ -121,21 +186,7 @@ impl UgalCandidates {
     #[inline]
     pub fn length(&self, r: u32, t: u32, st: RouteState) -> u32 {
         match self {
-            UgalCandidates::Shortest(u) => {
-                let table = &u.min.table;
-                let (r, t) = (r as usize, t as usize);
-                if st.phase == UGAL_MINIMAL || st.aux as usize == r {
-                    return table.dist(r, t) as u32;
-                }
-                // Valiant: phase 0 via the intermediate `aux`; phase 1 (no admissible
-                // intermediate) minimal.
-                if st.phase == 0 {
-                    let i = st.aux as usize;
-                    table.dist(r, i) as u32 + table.dist(i, t) as u32
-                } else {
-                    table.dist(r, t) as u32
-                }
-            }
+            UgalCandidates::Shortest(u) => UgalSource::length(u, r, t, st),
             UgalCandidates::Dragonfly(d) => d.length(r, t, st),
         }
     }

@@ -113,7 +113,43 @@ impl Valiant {
         }
     }
 
-    #[inline]
+    /// `sample_start`, inlined whole into UGAL's source decision, which draws n intermediates
+    /// per packet; the listing after the rejection tries stays out of line.
+    #[inline(always)]
+    pub fn draw_start(&self, s: u32, t: u32, rng: &mut ChaCha8Rng) -> RouteState {
+        if s == t {
+            return RouteState::new(TO_DESTINATION, 0);
+        }
+        // Rejection sampling is uniform over the admissible intermediates; after a few misses
+        // (a tight max_hops) they are listed, which is uniform too.
+        let candidates = self.candidates(s, t);
+        let tries = if candidates.is_empty() {
+            0
+        } else {
+            REJECTION_TRIES
+        };
+        // Drawn over a u32 range (routers are u32): rand samples a usize range below 2^32 as
+        // this same u32 range, so the draws are the same, and the u32 sampler inlines here.
+        let len = candidates.len() as u32;
+        for _ in 0..tries {
+            let i = candidates[rng.random_range(0..len) as usize];
+            if self.admissible(s, t, i) {
+                return RouteState::new(TO_INTERMEDIATE, i);
+            }
+        }
+        self.sample_listed(s, t, rng)
+    }
+
+    /// One admissible intermediate drawn from their list (the minimal state when there is none).
+    #[cold]
+    #[inline(never)]
+    fn sample_listed(&self, s: u32, t: u32, rng: &mut ChaCha8Rng) -> RouteState {
+        let mut all = Vec::new();
+        self.start(s, t, &mut all);
+        super::rule::sample_weighted(&all, rng)
+    }
+
+    #[inline(always)]
     fn admissible(&self, s: u32, t: u32, i: u32) -> bool {
         if i == s || i == t {
             return false;
@@ -185,26 +221,7 @@ impl HopRouting for Valiant {
         }
     }
     fn sample_start(&self, s: u32, t: u32, rng: &mut ChaCha8Rng) -> RouteState {
-        if s == t {
-            return RouteState::new(TO_DESTINATION, 0);
-        }
-        // Rejection sampling is uniform over the admissible intermediates; after a few misses
-        // (a tight max_hops) they are listed, which is uniform too.
-        let candidates = self.candidates(s, t);
-        let tries = if candidates.is_empty() {
-            0
-        } else {
-            REJECTION_TRIES
-        };
-        for _ in 0..tries {
-            let i = candidates[rng.random_range(0..candidates.len())];
-            if self.admissible(s, t, i) {
-                return RouteState::new(TO_INTERMEDIATE, i);
-            }
-        }
-        let mut all = Vec::new();
-        self.start(s, t, &mut all);
-        super::rule::sample_weighted(&all, rng)
+        self.draw_start(s, t, rng)
     }
     #[inline]
     fn table_entry(&self, r: u32, t: u32, st: RouteState) -> Option<&u8> {
@@ -214,7 +231,7 @@ impl HopRouting for Valiant {
     fn next(&self, r: u32, t: u32, hop: u32, st: RouteState, out: &mut dyn FnMut(Hop)) {
         self.next_each(r, t, hop, st, out)
     }
-    #[inline]
+    #[inline(always)]
     fn next_each<F: FnMut(Hop)>(&self, r: u32, t: u32, hop: u32, st: RouteState, mut out: F) {
         let (target, phase) = self.target(r, t, st);
         let vc = match self.vcs {
@@ -223,14 +240,21 @@ impl HopRouting for Valiant {
             VcRule::Hop => hop.min(self.vc_classes() - 1) as u8,
         };
         let state = RouteState::new(phase, st.aux);
-        self.table.for_each_next(r as usize, target as usize, |nb| {
-            out(Hop {
-                detour: 0,
-                nb,
-                vc,
-                state,
-            })
-        });
+        // Inlined into the mask's loop with the caller's `out`: one call per candidate hop
+        // otherwise.
+        self.table.for_each_next(
+            r as usize,
+            target as usize,
+            #[inline(always)]
+            |nb| {
+                out(Hop {
+                    detour: 0,
+                    nb,
+                    vc,
+                    state,
+                })
+            },
+        );
     }
 }
 

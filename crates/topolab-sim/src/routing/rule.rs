@@ -100,10 +100,26 @@ impl<R: HopRouting> RuleRouting<R> {
             f.intermediate = st.aux;
         }
         let st = RouteState::new(f.phase, f.intermediate);
-        match self.pick(ctx, r, t, f.hops as u32, st, f.dest, rng) {
+        let picked = self.pick(ctx, r, t, f.hops as u32, st, f.dest, rng);
+        self.take(ctx, f, st, picked, rng)
+    }
+
+    /// Routes the head flit `f` in state `st` by the hop `picked` for it at `ctx.router`: that
+    /// hop, or with none the ejection at its destination router (a packet elsewhere starts
+    /// afresh).
+    #[inline(always)]
+    pub fn take(
+        &self,
+        ctx: &RouteCtx,
+        f: &mut Flit,
+        st: RouteState,
+        picked: Option<(u32, Hop)>,
+        rng: &mut ChaCha8Rng,
+    ) -> RouteChoice {
+        match picked {
             Some((port, h)) => self.commit(f, port, h),
             None => {
-                if r != t {
+                if ctx.router != f.dest_router {
                     return self.start_afresh(ctx, f, rng);
                 }
                 self.eject(ctx, f, st)
@@ -196,23 +212,61 @@ impl<R: HopRouting> RuleRouting<R> {
                 self.pick_port_uniform::<false>(ctx, router, t, hop, st, rng)
             }
             (Select::Random, ports) => {
-                // One draw among the candidates, each counted once; the port follows.
-                let h = self.rule.draw_next(router, t, hop, st, rng)?;
-                let (first, width) = ctx.topo.nbr_port(router as usize, h.nb as usize);
-                let port = match ports {
-                    Ports::Destination => first + dest % width,
-                    _ => first,
-                };
-                Some((port, h))
+                Self::draw_then_port(&*self.rule, ports, ctx, router, t, hop, st, dest, rng)
             }
             (Select::Queue, _) => self.pick_least_used(ctx, router, t, hop, st, rng),
             (Select::TwoChoices, _) => self.pick_two_choices(ctx, router, t, hop, st, rng),
         }
     }
 
-    /// Uniformly over the ports of the least-detouring candidates, or of every candidate
-    /// when `EVERY_LEVEL` (a link of width w counts w times; the first single-cable candidate
-    /// is taken without a draw). Over candidates of one detour level both draw alike.
+    /// `pick` under random selection among the candidates of `rule`, a concrete candidates
+    /// type behind this reading's rule (UGAL draws every hop through it: the source decision's
+    /// 1 + n first hops, then the chosen candidate's), inlined whole: no call per candidate,
+    /// and no match on the rule's enum per hop.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn pick_random_in<Q: HopRouting>(
+        &self,
+        rule: &Q,
+        ctx: &RouteCtx,
+        router: u32,
+        t: u32,
+        hop: u32,
+        st: RouteState,
+        dest: u32,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<(u32, Hop)> {
+        match self.ports {
+            Ports::Random => port_uniform::<false, Q>(rule, ctx, router, t, hop, st, rng),
+            ports => Self::draw_then_port(rule, ports, ctx, router, t, hop, st, dest, rng),
+        }
+    }
+
+    /// One draw among `rule`'s candidates, each counted once; the port follows (`ports` is
+    /// not `Ports::Random`).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn draw_then_port<Q: HopRouting>(
+        rule: &Q,
+        ports: Ports,
+        ctx: &RouteCtx,
+        router: u32,
+        t: u32,
+        hop: u32,
+        st: RouteState,
+        dest: u32,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<(u32, Hop)> {
+        let h = rule.draw_next(router, t, hop, st, rng)?;
+        let (first, width) = ctx.topo.nbr_port(router as usize, h.nb as usize);
+        let port = match ports {
+            Ports::Destination => first + dest % width,
+            _ => first,
+        };
+        Some((port, h))
+    }
+
+    /// `port_uniform` over this reading's rule.
     // Out of line, as `pick_least_used`: only the uniform draw is inlined into `route`.
     #[inline(never)]
     fn pick_port_uniform<const EVERY_LEVEL: bool>(
@@ -224,32 +278,7 @@ impl<R: HopRouting> RuleRouting<R> {
         st: RouteState,
         rng: &mut ChaCha8Rng,
     ) -> Option<(u32, Hop)> {
-        let mut chosen: Option<(u32, Hop)> = None;
-        let mut seen = 0u32;
-        let mut least = u8::MAX;
-        let topo = ctx.topo;
-        self.rule.next_each(router, t, hop, st, |h: Hop| {
-            if !EVERY_LEVEL {
-                if h.detour > least {
-                    return;
-                }
-                if h.detour < least {
-                    least = h.detour;
-                    seen = 0;
-                }
-            }
-            let (first, width) = topo.nbr_port(router as usize, h.nb as usize);
-            seen += width;
-            let k = if seen == 1 {
-                0
-            } else {
-                rng.random_range(0..seen)
-            };
-            if k < width {
-                chosen = Some((first + k, h));
-            }
-        });
-        chosen
+        port_uniform::<EVERY_LEVEL, R>(&self.rule, ctx, router, t, hop, st, rng)
     }
 
     /// Two ports drawn uniformly: the first among the least-detouring candidates' ports, the
@@ -315,6 +344,57 @@ impl<R: HopRouting> RuleRouting<R> {
         });
         chosen
     }
+}
+
+/// One of `rule`'s candidate hops at `router` and its output port, uniformly over the ports of
+/// the least-detouring candidates, or of every candidate when `EVERY_LEVEL` (a link of width w
+/// counts w times; the first single-cable candidate is taken without a draw). Over candidates
+/// of one detour level both draw alike.
+#[inline(always)]
+fn port_uniform<const EVERY_LEVEL: bool, Q: HopRouting>(
+    rule: &Q,
+    ctx: &RouteCtx,
+    router: u32,
+    t: u32,
+    hop: u32,
+    st: RouteState,
+    rng: &mut ChaCha8Rng,
+) -> Option<(u32, Hop)> {
+    let mut chosen: Option<(u32, Hop)> = None;
+    let mut seen = 0u32;
+    let mut least = u8::MAX;
+    let topo = ctx.topo;
+    // The callback is inlined into each of the rule's loops (a rule with several, such as
+    // UGAL's candidates, would otherwise call it per candidate hop).
+    rule.next_each(
+        router,
+        t,
+        hop,
+        st,
+        #[inline(always)]
+        |h: Hop| {
+            if !EVERY_LEVEL {
+                if h.detour > least {
+                    return;
+                }
+                if h.detour < least {
+                    least = h.detour;
+                    seen = 0;
+                }
+            }
+            let (first, width) = topo.nbr_port(router as usize, h.nb as usize);
+            seen += width;
+            let k = if seen == 1 {
+                0
+            } else {
+                rng.random_range(0..seen)
+            };
+            if k < width {
+                chosen = Some((first + k, h));
+            }
+        },
+    );
+    chosen
 }
 
 #[cfg(test)]

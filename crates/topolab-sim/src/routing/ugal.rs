@@ -28,7 +28,7 @@ use crate::flit::Flit;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 use topolab_core::routing::catalog::UgalChoice;
-use topolab_core::routing::ugal_candidates::UgalCandidates;
+use topolab_core::routing::ugal_candidates::{UgalCandidates, UgalSource};
 use topolab_core::routing::{Hop, HopRouting, Reading, RouteState, Select};
 
 /// Which queues a candidate's cost reads.
@@ -107,8 +107,9 @@ impl UgalRouting {
     /// Sum of published output queues along a path drawn hop by hop from the first hop on.
     // Out of line: UGAL-L's per-packet cost stays small enough to inline.
     #[inline(never)]
-    fn path_queues(
+    fn path_queues<C: UgalSource>(
         &self,
+        cands: &C,
         ctx: &RouteCtx,
         t: u32,
         port: u32,
@@ -119,13 +120,12 @@ impl UgalRouting {
         let mut r = ctx.topo.neighbors(ctx.router as usize)[first.nb as usize];
         let mut st = first.state;
         let mut hop = 1u32;
-        let ugal = &*self.hop.rule;
-        let limit = ugal.max_hops() + 1;
+        let limit = cands.max_hops() + 1;
         while hop <= limit {
             // Random next hop by reservoir sampling, as the adapter draws it later.
             let mut chosen: Option<Hop> = None;
             let mut seen = 0u32;
-            ugal.next_each(r, t, hop, st, |h: Hop| {
+            cands.next_each(r, t, hop, st, |h: Hop| {
                 seen += 1;
                 if seen == 1 || rand::Rng::random_range(&mut *rng, 0..seen) == 0 {
                     chosen = Some(h);
@@ -143,9 +143,9 @@ impl UgalRouting {
 
     /// The hop count a candidate's cost weighs its queue by (1 without `hops`).
     #[inline(always)]
-    fn length(&self, ctx: &RouteCtx, t: u32, st: RouteState) -> f64 {
+    fn length<C: UgalSource>(&self, cands: &C, ctx: &RouteCtx, t: u32, st: RouteState) -> f64 {
         if self.hops {
-            self.hop.rule.length(ctx.router, t, st) as f64
+            cands.length(ctx.router, t, st) as f64
         } else {
             1.0
         }
@@ -154,8 +154,9 @@ impl UgalRouting {
     /// Cost of a candidate of `len` hops whose first hop leaves through `port`.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn cost(
+    fn cost<C: UgalSource>(
         &self,
+        cands: &C,
         ctx: &RouteCtx,
         t: u32,
         st: RouteState,
@@ -166,10 +167,9 @@ impl UgalRouting {
     ) -> f64 {
         let queue = match self.kind {
             UgalKind::Local => ctx.port_used[port as usize] as f64,
-            UgalKind::Global => self.path_queues(ctx, t, port, first, rng),
+            UgalKind::Global => self.path_queues(cands, ctx, t, port, first, rng),
         };
-        let ugal = &*self.hop.rule;
-        if ugal.is_minimal(st) {
+        if cands.is_minimal(st) {
             len * queue
         } else {
             self.c * len * queue + self.bias
@@ -180,30 +180,68 @@ impl UgalRouting {
     // small enough to inline into the router for the table and rule routings.
     #[inline(never)]
     pub fn route(&self, ctx: &RouteCtx, f: &mut Flit, rng: &mut ChaCha8Rng) -> RouteChoice {
-        if !ctx.from_endpoint {
-            return self.hop.route(ctx, f, rng);
+        // One match per packet and router; the rest is compiled for each candidates type.
+        match &*self.hop.rule {
+            UgalCandidates::Shortest(u) => self.route_over(u, ctx, f, rng),
+            UgalCandidates::Dragonfly(d) => self.route_over(d, ctx, f, rng),
+        }
+    }
+
+    /// The source decision at the packet's first router; after it, the chosen candidate's
+    /// hop, drawn as the rule's hop-by-hop reading draws it.
+    #[inline(always)]
+    fn route_over<C: UgalSource>(
+        &self,
+        cands: &C,
+        ctx: &RouteCtx,
+        f: &mut Flit,
+        rng: &mut ChaCha8Rng,
+    ) -> RouteChoice {
+        if ctx.from_endpoint {
+            return self.decide(cands, ctx, f, rng);
         }
         let (r, t) = (ctx.router, f.dest_router);
-        let ugal = &*self.hop.rule;
-        let min_state = ugal.minimal_start(r, t);
+        let st = RouteState::new(f.phase, f.intermediate);
+        let picked = self
+            .hop
+            .pick_random_in(cands, ctx, r, t, f.hops as u32, st, f.dest, rng);
+        self.hop.take(ctx, f, st, picked, rng)
+    }
+
+    /// The source router's choice among the minimal candidate and n non-minimal ones of
+    /// `cands` (the module's doc gives the costs).
+    #[inline(always)]
+    fn decide<C: UgalSource>(
+        &self,
+        cands: &C,
+        ctx: &RouteCtx,
+        f: &mut Flit,
+        rng: &mut ChaCha8Rng,
+    ) -> RouteChoice {
+        let (r, t, dest) = (ctx.router, f.dest_router, f.dest);
+        let min_state = cands.minimal_start(r, t);
         // Each candidate's length is read before its first hop is drawn: on networks of
         // thousands of routers both are table reads that miss the cache, and the draw must
         // wait for its own (the next candidate's draws depend on it) but not for the length's,
         // so the two misses overlap instead of following each other.
-        let min_len = self.length(ctx, t, min_state);
-        let Some((min_port, min_hop)) = self.hop.pick(ctx, r, t, 0, min_state, f.dest, rng) else {
+        let min_len = self.length(cands, ctx, t, min_state);
+        let pick = |st: RouteState, rng: &mut ChaCha8Rng| {
+            self.hop.pick_random_in(cands, ctx, r, t, 0, st, dest, rng)
+        };
+        let Some((min_port, min_hop)) = pick(min_state, rng) else {
             // Source and destination share the router.
             return self.hop.eject(ctx, f, min_state);
         };
         let mut best = (min_port, min_hop);
         let q_min = ctx.port_used[min_port as usize] as f64;
         if self.threshold.is_none_or(|th| q_min >= th) {
-            let mut best_cost = self.cost(ctx, t, min_state, min_len, min_port, min_hop, rng);
+            let mut best_cost =
+                self.cost(cands, ctx, t, min_state, min_len, min_port, min_hop, rng);
             for _ in 0..self.n {
-                let st = ugal.sample_nonminimal(r, t, rng);
-                let len = self.length(ctx, t, st);
-                if let Some((port, h)) = self.hop.pick(ctx, r, t, 0, st, f.dest, rng) {
-                    let c = self.cost(ctx, t, st, len, port, h, rng);
+                let st = cands.sample_nonminimal(r, t, rng);
+                let len = self.length(cands, ctx, t, st);
+                if let Some((port, h)) = pick(st, rng) {
+                    let c = self.cost(cands, ctx, t, st, len, port, h, rng);
                     if c < best_cost {
                         best_cost = c;
                         best = (port, h);
