@@ -21,8 +21,11 @@ test: install-test test-rust test-python typecheck stubtest ## the whole test su
 test-rust: ## Rust unit and integration tests
 	cargo test --workspace --exclude topolab-py
 
-test-python: ## Python API, CLI and networkx cross-checks
-	$(PYTHON) -m pytest -q
+# pytest-xdist: one worker per core, an idle worker taking tests still queued on the other
+# (the tests' durations range from milliseconds to minutes)
+PYTEST_WORKERS ?= auto
+test-python: ## Python API, CLI and networkx cross-checks (PYTEST_WORKERS=0 runs them in one process)
+	$(PYTHON) -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal
 
 typecheck: ## mypy over the Python package (configuration in pyproject.toml)
 	$(PYTHON) -m mypy -p topolab

@@ -14,6 +14,15 @@ def booksim_reference() -> pathlib.Path:
     return REFERENCE
 
 
+@pytest.fixture(autouse=True)
+def output_to_a_pipe(monkeypatch):
+    """The CLI wraps its tables to $COLUMNS when set (topolab.cli.common.terminal_width); tests
+    read its output as a pipe's reader does, whole lines, whatever the runner exports (pytest-xdist
+    workers start with COLUMNS=80 and LINES=24). Tests of the wrapping set COLUMNS themselves."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
+
+
 # Hypothesis (tests/test_reliability_properties.py): a bounded run in CI, a long one on request
 # (TOPOLAB_HYPOTHESIS_PROFILE=campaign, docs/reliability.md).
 try:

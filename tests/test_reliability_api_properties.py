@@ -70,6 +70,7 @@ QUICK = {
     "cost": {"net": NET, "catalog": "fdr10", "floor": "slimfly", "router_radix": 8, "per_cabinet": None},
     "failure_kinds": {},
     "families": {},
+    "family_sizes": {"spec": "torus:dims=2x3"},
     "floors": {},
     "from_booksim": {"path": str(DATA / "torus.cfg")},
     "from_networkx": {"graph": nx.path_graph(3), "endpoints": 1, "family": "path"},
