@@ -35,7 +35,8 @@ impl Design {
     /// `candidate` described for a question of `target` endpoints.
     pub fn of(candidate: &Candidate, target: u64) -> Design {
         let load = candidate.sizes.load;
-        let mut tags = if is_balanced(load) {
+        let balanced = is_balanced(load);
+        let mut tags = if balanced {
             let mut tags = vec!["balanced".to_string()];
             if load < 1.0 - 0.005 {
                 tags.push(format!("undersubscribed {}%", percent(1.0 - load)));
@@ -51,7 +52,7 @@ impl Design {
             name: name(candidate.family, &candidate.params),
             sizes: candidate.sizes,
             oversubscription: (load - 1.0).max(0.0),
-            balanced: is_balanced(load),
+            balanced,
             deviation: candidate.sizes.endpoints as f64 / target as f64 - 1.0,
             tags,
             source: candidate.source.to_string(),
