@@ -2,7 +2,7 @@
 PYTHON ?= python3
 PIP_INSTALL = $(PYTHON) -m pip install --quiet --disable-pip-version-check
 
-.PHONY: help install install-test run test test-rust test-python typecheck stubtest lint fmt bench fuzz
+.PHONY: help install install-test run test test-rust test-python typecheck stubtest lint fmt bench fuzz miri
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -50,3 +50,6 @@ bench: install-test ## simulator speed and agreement against BookSim2 (TOPOLAB_B
 FUZZ_SECONDS ?= 60
 fuzz: ## the fuzzing campaign: every fuzz target for FUZZ_SECONDS each (docs/reliability.md)
 	fuzz/run.sh $(FUZZ_SECONDS)
+
+miri: ## the simulator's unchecked indexing under Miri (needs: rustup component add --toolchain nightly miri rust-src)
+	MIRIFLAGS=-Zmiri-disable-isolation cargo +nightly miri test -p topolab-sim --no-default-features --lib unchecked

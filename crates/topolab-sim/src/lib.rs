@@ -48,6 +48,7 @@ pub mod session;
 pub mod stats;
 pub mod sweep;
 pub mod topo;
+mod unchecked;
 /// The traffic patterns and exchanges live in the core (static analysis reads them too).
 pub use topolab_core::traffic;
 pub mod watchdog;

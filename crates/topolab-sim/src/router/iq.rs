@@ -44,6 +44,7 @@ use crate::flit::Flit;
 use crate::routing::{GlobalView, RouteChoice, RouteCtx, Routing};
 use crate::stats::RouterStats;
 use crate::topo::{SimTopology, NONE};
+use crate::unchecked::Unchecked;
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
 
@@ -144,6 +145,24 @@ fn after(a: u32, b: u32) -> bool {
     (a.wrapping_sub(b) as i32) > 0
 }
 
+/// A router's state.
+///
+/// **Index invariants** (what the allocation loops' unchecked accesses rest on,
+/// crate::unchecked; the fields are private to the crate so that nothing else breaks them):
+/// - (fixed) `iv` (n_in x V), `ov` (n_out x V), `op_used` (n_out) and `sw_in` (n_in) keep
+///   the lengths `new` gives them;
+/// - (lists) every entry of `vca_list`, `active_list`, `routing_list` and `tried`, and every
+///   input VC of `vc_grants`, is an input VC index below `iv.len()`: each is pushed only right
+///   after a checked access to the same index, or taken from another list; every entry of
+///   `sw_touched` is an input port below n_in (an active VC's port), and every input of
+///   `sw_grants` is one of them;
+/// - (held) an input VC's `ov` is NONE or below `ov.len()`, and not NONE while the VC is
+///   ACTIVE: it is set only from a VC grant, `port * V + vc` with the route's port below
+///   n_out and vc_lo <= vc <= vc_hi < V, which `compute_route` checks where a routing's choice
+///   enters the router; every output VC of `vc_grants` is one of those; a VC leaves ACTIVE
+///   when its `ov` becomes NONE;
+/// - (slab) `flits` and `next` have the same length and never shrink; a VC's `head` and
+///   `tail` are NONE or slots below it, and `head` is a slot whenever `len > 0`.
 #[derive(Debug, Clone)]
 pub struct IqState {
     pub router: u32,
@@ -175,11 +194,11 @@ pub struct IqState {
     pub credit_delay: u32,
 
     /// Input VCs, index in_port * V + vc.
-    pub iv: Vec<InputVc>,
+    pub(crate) iv: Vec<InputVc>,
     /// Output VCs, index out_port * V + vc.
-    pub ov: Vec<OutputVc>,
+    pub(crate) ov: Vec<OutputVc>,
     /// Credits in use per output port, all VCs (BookSim2 GetUsedCredit).
-    pub op_used: Vec<u32>,
+    pub(crate) op_used: Vec<u32>,
     /// The output VCs without an owner: VC allocation reads a head's candidates as one word
     /// (`num_vcs` <= 64) instead of looping over its range.
     ov_free: OvSet,
@@ -194,15 +213,15 @@ pub struct IqState {
     sw_touched: Vec<u32>,
 
     // Flits held by the router: a slab with FIFO links.
-    pub flits: Vec<Flit>,
+    pub(crate) flits: Vec<Flit>,
     next: Vec<u32>,
     free: Vec<u32>,
     /// Flits in input buffers.
     pub buffered: u32,
 
     // Work lists.
-    pub vca_list: Vec<u32>,
-    pub active_list: Vec<u32>,
+    pub(crate) vca_list: Vec<u32>,
+    pub(crate) active_list: Vec<u32>,
     routing_list: Vec<u32>,
     xbar: VecDeque<Xbar>,
     /// With `unit_xbar` the crossbar is `crossing` instead: the flits granted the switch in
@@ -474,8 +493,19 @@ impl IqState {
         };
         let slot = self.iv[iv].head as usize;
         let choice = env.routing.route(&ctx, &mut self.flits[slot], env.rng);
-        debug_assert!(choice.port < self.n_out && (choice.vc_hi as u32) < self.vcs);
-        debug_assert!(choice.vc_lo <= choice.vc_hi);
+        // The "held" invariant's entry point (unchecked indexing in the allocation loops):
+        // checked in every build, once per head.
+        assert!(
+            choice.port < self.n_out
+                && choice.vc_lo <= choice.vc_hi
+                && (choice.vc_hi as u32) < self.vcs,
+            "routing chose output port {} VCs {}..={} at a router of {} outputs and {} VCs",
+            choice.port,
+            choice.vc_lo,
+            choice.vc_hi,
+            self.n_out,
+            self.vcs
+        );
         let i = &mut self.iv[iv];
         i.port = choice.port as u16;
         i.vc_lo = choice.vc_lo;
@@ -583,8 +613,9 @@ impl IqState {
         self.oq_len[p] += 1;
     }
 
-    /// The front flit of `iv` wins the switch: it leaves the input buffer for the crossbar.
-    #[allow(clippy::too_many_arguments)]
+    /// The front flit of `iv` (an active input VC with a flit, granted the switch) wins the
+    /// switch: it leaves the input buffer for the crossbar.
+    #[allow(clippy::too_many_arguments, unsafe_code)]
     fn send_flit<const ONE_FLIT: bool, const FUSED: bool>(
         &mut self,
         iv: usize,
@@ -596,9 +627,12 @@ impl IqState {
         out: &mut Outbox,
     ) {
         let by_v = self.by_v;
-        let i = &mut self.iv[iv];
+        // SAFETY: the granted VC comes from active_list ("lists").
+        let i = unsafe { self.iv.at_mut(iv) };
         let slot = i.head;
-        i.head = self.next[slot as usize];
+        // SAFETY: the VC holds a flit (the switch scan skips empty ones), so its head is a
+        // slot ("slab").
+        i.head = unsafe { *self.next.at(slot as usize) };
         if i.head == NONE {
             i.tail = NONE;
         }
@@ -608,7 +642,8 @@ impl IqState {
         let port = by_v.quot(ov);
         // Every packet has `pkt` flits: with one, each flit is a tail, known without reading it.
         let tail = ONE_FLIT || self.pkt == 1 || self.flits[slot as usize].is_tail();
-        let o = &mut self.ov[ov as usize];
+        // SAFETY: an active VC holds an output VC ("held").
+        let o = unsafe { self.ov.at_mut(ov as usize) };
         o.used += 1;
         if tail {
             o.tail_sent = true;
@@ -617,7 +652,8 @@ impl IqState {
                 self.ov_free.insert(ov);
             }
         }
-        self.op_used[port as usize] += 1;
+        // SAFETY: port = ov / V with ov < n_out x V ("held", "fixed").
+        unsafe { *self.op_used.at_mut(port as usize) += 1 };
         let in_port = by_v.quot(iv as u32);
         let update = now + self.sw_delay - 1;
         let credit_vc = by_v.modulo(iv as u32) as u8;
@@ -665,9 +701,11 @@ impl IqState {
         stats.moved += 1;
         if tail {
             // Leaves active_list at the next switch allocation scan.
-            self.iv[iv].ov = NONE;
-            if self.iv[iv].len == 0 {
-                self.iv[iv].state = IDLE;
+            // SAFETY: as above, iv is an input VC ("lists").
+            let i = unsafe { self.iv.at_mut(iv) };
+            i.ov = NONE;
+            if i.len == 0 {
+                i.state = IDLE;
             } else {
                 self.start_head(iv, true, now, step, next_step_cycle, env);
             }

@@ -7,6 +7,7 @@ use crate::allocator::{first_from, next_mod, rr_distance};
 use crate::router::Outbox;
 use crate::stats::RouterStats;
 use crate::topo::NONE;
+use crate::unchecked::Unchecked;
 
 /// A switch input port's arbiter: its pointers over outputs and over its VCs, and its pick
 /// in the current allocation (`iv` NONE when it has none), side by side so that a request
@@ -25,6 +26,7 @@ pub struct SwInput {
 impl IqState {
     /// VC allocation, input stage fused: each waiting head picks, among the free VCs of its
     /// route, the one first in round-robin order from its pointer; the output stage follows.
+    #[allow(unsafe_code)]
     pub(super) fn vc_evaluate<const ONE_FLIT: bool>(&mut self, now: u32, step: u64) {
         self.vc_grants.clear();
         self.tried.clear();
@@ -32,7 +34,8 @@ impl IqState {
         let size = self.n_out * v;
         let step = step as u32;
         for &iv in &self.vca_list {
-            let i = &self.iv[iv as usize];
+            // SAFETY: a vca_list entry is an input VC ("lists", IqState's index invariants).
+            let i = unsafe { self.iv.at(iv as usize) };
             if after(i.step, step) || i.ready > now || i.state != VC_ALLOC {
                 continue;
             }
@@ -48,7 +51,8 @@ impl IqState {
                 let mut best_d = u32::MAX;
                 for vc in rt.vc_lo as u32..=rt.vc_hi as u32 {
                     let ov = rt.port * v + vc;
-                    let o = &self.ov[ov as usize];
+                    // SAFETY: the route's port < n_out and vc <= vc_hi < V ("held").
+                    let o = unsafe { self.ov.at(ov as usize) };
                     if o.owner != NONE || self.buf - (o.used as u32) < self.pkt {
                         continue;
                     }
@@ -79,6 +83,7 @@ impl IqState {
         self.vc_out.finish(&mut self.vc_grants);
     }
 
+    #[allow(unsafe_code)]
     pub(super) fn vc_apply<const ONE_FLIT: bool>(&mut self, now: u32) {
         // Requesters without a grant ask again vc_alloc_delay cycles on (`tried` is empty
         // with a delay of 1: they ask again in the next step).
@@ -89,11 +94,14 @@ impl IqState {
         }
         let nov = self.n_out * self.vcs;
         for k in 0..self.vc_grants.len() {
-            let (iv, ov) = self.vc_grants[k];
-            let o = &mut self.ov[ov as usize];
+            // SAFETY: k < vc_grants.len(), the loop's bound.
+            let (iv, ov) = unsafe { *self.vc_grants.at(k) };
+            // SAFETY: a granted output VC is one of a route's ("held").
+            let o = unsafe { self.ov.at_mut(ov as usize) };
             o.owner = iv;
             self.ov_free.remove(ov);
-            let i = &mut self.iv[iv as usize];
+            // SAFETY: a granted input VC is an input VC ("lists").
+            let i = unsafe { self.iv.at_mut(iv as usize) };
             i.ov = ov;
             i.state = ACTIVE;
             i.vc_ptr = next_mod(ov, nov);
@@ -110,8 +118,9 @@ impl IqState {
         }
         if !self.vc_grants.is_empty() {
             let ivs = &self.iv;
+            // SAFETY: a vca_list entry is an input VC ("lists").
             self.vca_list
-                .retain(|&iv| ivs[iv as usize].state == VC_ALLOC);
+                .retain(|&iv| unsafe { ivs.at(iv as usize) }.state == VC_ALLOC);
         }
         self.tried.clear();
         self.vc_grants.clear();
@@ -122,6 +131,7 @@ impl IqState {
     /// for, and for that output the VC first from the VC after the port's last winner
     /// (BookSim2's per-input request replacement, RoundRobinArbiter::Supersedes); the output
     /// stage follows.
+    #[allow(unsafe_code)]
     pub(super) fn sw_allocate<const ONE_FLIT: bool, const FUSED: bool>(
         &mut self,
         now: u32,
@@ -135,23 +145,27 @@ impl IqState {
         // Entries whose VC is no longer active (its tail left) are dropped here.
         let mut k = 0;
         while k < self.active_list.len() {
-            let iv = self.active_list[k];
-            if self.iv[iv as usize].state != ACTIVE {
-                self.iv[iv as usize].listed = false;
+            // SAFETY: k < active_list.len(), the loop's bound.
+            let iv = unsafe { *self.active_list.at(k) };
+            // SAFETY: an active_list entry is an input VC ("lists").
+            let i = unsafe { self.iv.at_mut(iv as usize) };
+            if i.state != ACTIVE {
+                i.listed = false;
                 self.active_list.swap_remove(k);
                 continue;
             }
-            let i = &self.iv[iv as usize];
             k += 1;
             if i.len == 0 || (i.ready != 0 && i.ready >= now) {
                 continue;
             }
-            if self.ov[i.ov as usize].used as u32 >= self.buf {
+            // SAFETY: an active VC holds an output VC ("held").
+            if unsafe { self.ov.at(i.ov as usize) }.used as u32 >= self.buf {
                 continue;
             }
             let in_port = by_v.quot(iv);
             let out_port = by_v.quot(i.ov);
-            let a = &mut self.sw_in[in_port as usize];
+            // SAFETY: iv < n_in x V ("lists"), so iv / V < n_in = sw_in.len() ("fixed").
+            let a = unsafe { self.sw_in.at_mut(in_port as usize) };
             // (output distance, VC distance) as one number: VC distances are below 64.
             let key = rr_distance(out_port, a.out_ptr as u32, self.n_out) << 8
                 | rr_distance(by_v.modulo(iv), a.vc_ptr as u32, v);
@@ -166,14 +180,16 @@ impl IqState {
             return;
         }
         for &ip in &self.sw_touched {
-            let op = self.sw_in[ip as usize].out;
+            // SAFETY: a sw_touched entry is an input port ("lists").
+            let op = unsafe { self.sw_in.at(ip as usize) }.out;
             self.sw_out.offer(ip, op);
         }
         self.sw_grants.clear();
         self.sw_out.finish(&mut self.sw_grants);
         let grants = std::mem::take(&mut self.sw_grants);
         for &(ip, op) in &grants {
-            let a = &mut self.sw_in[ip as usize];
+            // SAFETY: a switch grant's input offered, so it is a sw_touched entry ("lists").
+            let a = unsafe { self.sw_in.at_mut(ip as usize) };
             let iv = a.iv;
             a.out_ptr = next_mod(op, self.n_out) as u16;
             a.vc_ptr = next_mod(by_v.modulo(iv), v) as u16;
@@ -188,7 +204,8 @@ impl IqState {
             );
         }
         for &ip in &self.sw_touched {
-            self.sw_in[ip as usize].iv = NONE;
+            // SAFETY: a sw_touched entry is an input port ("lists").
+            unsafe { self.sw_in.at_mut(ip as usize) }.iv = NONE;
         }
         self.sw_touched.clear();
         self.sw_grants = grants;
