@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The fuzzing campaign (docs/reliability.md). Builds the fuzz targets with libFuzzer's coverage
 # instrumentation on the stable compiler (the flags cargo-fuzz passes, minus the nightly-only
-# AddressSanitizer: topolab has no unsafe code) and runs them one after the other.
+# AddressSanitizer: the code these targets run is safe Rust) and runs them one after the other.
 #
 #   fuzz/run.sh                    every target for 60 s each
 #   fuzz/run.sh 3600 spec graphml  spec and graphml for an hour each

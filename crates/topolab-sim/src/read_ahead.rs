@@ -67,7 +67,7 @@ pub fn deque<T>(queue: &std::collections::VecDeque<T>) {
 pub fn prefetch<T>(value: *const T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch reads nothing the program sees and faults on no address (one of the
-    // crate's two unsafe operations).
+    // crate's unsafe operations, with `read_volatile` below and crate::unchecked's).
     #[allow(unsafe_code)]
     unsafe {
         std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(value as *const i8)
@@ -82,7 +82,7 @@ pub fn value<T>(value: &T) {
     bytes(value as *const T as *const u8, std::mem::size_of::<T>());
 }
 
-// One of the crate's two unsafe operations (the other: `prefetch`): see the SAFETY comment.
+// One of the crate's unsafe operations (the others: `prefetch`, crate::unchecked): see the SAFETY comment.
 #[allow(unsafe_code)]
 #[inline]
 fn bytes(start: *const u8, len: usize) {
