@@ -198,6 +198,24 @@ impl OutputStage {
         }
     }
 
+    /// `input` picked `output` with priority `priority`: among the offers for one output the
+    /// highest priority wins, the first in round-robin order among equals. An output's offers
+    /// are either all ranked or none (`offer`, priority 0 alike).
+    #[inline]
+    pub fn offer_with_priority(&mut self, input: u32, output: u32, priority: u8) {
+        let a = &mut self.outputs[output as usize];
+        // Inputs (ports x VCs) number below 2^24, so the rank fits above the distance.
+        let dist = (u8::MAX - priority) as u32 * (1 << 24) + rr_distance(input, a.ptr, self.inputs);
+        if a.best_in == NO_INPUT {
+            self.touched.push(output);
+            a.best_in = input;
+            a.best_dist = dist;
+        } else if dist < a.best_dist {
+            a.best_in = input;
+            a.best_dist = dist;
+        }
+    }
+
     /// After the offers: per output, the input offered first in round-robin order from the
     /// output's pointer is granted and the pointer moves one past it; grants are appended to
     /// `grants` in the order the outputs were first offered.

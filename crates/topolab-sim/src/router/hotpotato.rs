@@ -54,7 +54,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, VecDeque};
-use topolab_core::routing::{Hop, RouteState};
+use topolab_core::routing::Hop;
 
 /// The routings that can name preferred outputs.
 pub const PREFERRED_ROUTINGS: &str =
@@ -504,7 +504,7 @@ impl HotPotatoState {
             if self.free(p, now) {
                 if self.deflect == HotPotatoDeflect::Closest {
                     let next = topo.out_link(ru, p).peer;
-                    let d = path_length(topo, routing, next, t, rng);
+                    let d = routing.path_length(topo, next, t, rng);
                     if d > nearest {
                         continue;
                     }
@@ -542,46 +542,26 @@ impl HotPotatoState {
         f: &mut Flit,
         rng: &mut ChaCha8Rng,
     ) -> Option<u32> {
-        let ru = r as usize;
-        let t = f.dest_router as usize;
         let mut pick = None;
         let mut seen = 0u32;
-        let mut consider = |first: u32, width: u32, seen: &mut u32, pick: &mut Option<u32>| {
+        let mut chosen: Option<Hop> = None;
+        routing.each_candidate(topo, r, f, |first, width, hop| {
             for p in first..first + width {
                 if self.free(p, now) {
-                    *seen += 1;
-                    if rng.random_range(0..*seen) == 0 {
-                        *pick = Some(p);
+                    seen += 1;
+                    if rng.random_range(0..seen) == 0 {
+                        pick = Some(p);
+                        chosen = hop;
                     }
                 }
             }
-        };
-        match routing {
-            Routing::MinStatic(m) => {
-                let first = m.fixed[ru * topo.num_routers as usize + t] as u32;
-                let pos = topo.neighbor_pos(ru, topo.out_link(ru, first).peer);
-                let width = pos.map_or(1, |pos| topo.nbr_port(ru, pos).1);
-                consider(first, width, &mut seen, &mut pick);
-                pick
-            }
-            Routing::Rule(rr) => {
-                let st = RouteState::new(f.phase, f.intermediate);
-                let mut chosen: Option<(u32, Hop)> = None;
-                rr.rule.next(r, t as u32, f.hops as u32, st, &mut |h: Hop| {
-                    let (first, width) = topo.nbr_port(ru, h.nb as usize);
-                    let before = pick;
-                    consider(first, width, &mut seen, &mut pick);
-                    if pick != before {
-                        chosen = Some((pick.expect("just picked"), h));
-                    }
-                });
-                let (p, h) = chosen?;
-                f.phase = h.state.phase;
-                f.intermediate = h.state.aux;
-                Some(p)
-            }
-            _ => unreachable!("hotpotato::check admits only minimal and rule routings"),
+        });
+        let p = pick?;
+        if let Some(h) = chosen {
+            f.phase = h.state.phase;
+            f.intermediate = h.state.aux;
         }
+        Some(p)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -647,49 +627,5 @@ impl HotPotatoState {
             }
         }
         ej_wheel.push(ep_arrival, (port, f));
-    }
-}
-
-/// Hops from router `from` to router `t` along the routing's own path (its first candidate at
-/// every step): the distance for `min` and `min_static`, the path the routing would take from
-/// there for a rule routing. Bounded by the number of routers (a rule that does not reach `t`
-/// counts as that far).
-fn path_length(
-    topo: &SimTopology,
-    routing: &Routing,
-    from: u32,
-    t: u32,
-    rng: &mut ChaCha8Rng,
-) -> u32 {
-    let n = topo.num_routers as usize;
-    let mut at = from;
-    let mut hops = 0u32;
-    match routing {
-        Routing::MinStatic(m) => {
-            while at != t && (hops as usize) < n {
-                let port = m.fixed[at as usize * n + t as usize] as u32;
-                at = topo.out_link(at as usize, port).peer;
-                hops += 1;
-            }
-        }
-        Routing::Rule(rr) => {
-            let mut st = rr.rule.sample_start(at, t, rng);
-            while at != t && (hops as usize) < n {
-                let mut first: Option<Hop> = None;
-                rr.rule.next(at, t, hops, st, &mut |h: Hop| {
-                    first.get_or_insert(h);
-                });
-                let Some(h) = first else { break };
-                at = topo.neighbors(at as usize)[h.nb as usize];
-                st = h.state;
-                hops += 1;
-            }
-        }
-        _ => unreachable!("hotpotato::check admits only minimal and rule routings"),
-    }
-    if at == t {
-        hops
-    } else {
-        n as u32
     }
 }

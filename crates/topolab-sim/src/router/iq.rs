@@ -39,7 +39,8 @@ use alloc::SwInput;
 #[path = "iq_read_ahead.rs"]
 mod read_ahead;
 use crate::allocator::{ByVcs, OutputStage, OvSet};
-use crate::config::{FlowControl, SimConfig};
+use crate::config::{FlowControl, HotPotatoDeflect, SimConfig, VcPriority};
+use crate::error::{Result, SimError};
 use crate::flit::Flit;
 use crate::routing::{GlobalView, RouteChoice, RouteCtx, Routing};
 use crate::stats::RouterStats;
@@ -58,6 +59,37 @@ pub struct RouteEnv<'a> {
     pub routing: &'a Routing,
     pub global: &'a dyn GlobalView,
     pub rng: &'a mut ChaCha8Rng,
+}
+
+/// Checks that the routing suits deflection (`deflect`): a deflected head keeps the VC range
+/// of its route, right on every output only when that range follows from the hop number alone,
+/// as for `min` and `min_static` (hop-indexed or any VC), and a deflection needs minimal
+/// candidates to prefer.
+pub fn check_deflect(routing: &Routing, cfg: &SimConfig) -> Result<()> {
+    let Some(d) = cfg.deflect else {
+        return Ok(());
+    };
+    let minimal = match routing {
+        Routing::MinStatic(_) => true,
+        Routing::Rule(r) => matches!(*r.rule, topolab_core::routing::Rule::Minimal(_)),
+        Routing::Ugal(_) => false,
+    };
+    if !minimal {
+        return Err(SimError::param(
+            "routing",
+            format!("'{}' with deflect={}", routing_label(routing), d.name()),
+            "min or min_static (a deflected head keeps its hop's VCs, which only these assign              by the hop number alone)",
+        ));
+    }
+    Ok(())
+}
+
+fn routing_label(routing: &Routing) -> String {
+    match routing {
+        Routing::MinStatic(_) => "min_static".to_string(),
+        Routing::Rule(r) => r.rule.name(),
+        Routing::Ugal(_) => "ugal".to_string(),
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -173,6 +205,12 @@ pub struct IqState {
     sw_delay: u32,
     xbar_delay: u32,
     pub credit_delay: u32,
+    /// Deflection (`deflect`): where a head goes when no minimal output has a VC for it, and
+    /// after how many internal steps of waiting; None: it waits.
+    deflect: Option<HotPotatoDeflect>,
+    deflect_after: u32,
+    /// The VC allocator's output arbiters grant the head with the most routers traversed.
+    hop_priority: bool,
 
     /// Input VCs, index in_port * V + vc.
     pub iv: Vec<InputVc>,
@@ -228,6 +266,10 @@ pub struct IqState {
     sw_grants: Vec<(u32, u32)>,
     tried: Vec<u32>,
     credit_keep: Vec<(u32, u8, u32)>,
+    /// Deflection: heads that found no VC on their route in this VC allocation, and the output
+    /// VCs offered for them elsewhere (input VC, output VC, whether it is a deflection).
+    blocked: Vec<u32>,
+    detours: Vec<(u32, u32, bool)>,
 }
 
 impl IqState {
@@ -248,7 +290,9 @@ impl IqState {
                 && cfg.flow_control != FlowControl::Vct
                 && cfg.sw_alloc_delay == 1
                 && cfg.st_final_delay == 1
-                && cfg.vc_alloc_delay == 1,
+                && cfg.vc_alloc_delay == 1
+                && cfg.deflect.is_none()
+                && cfg.vc_priority == VcPriority::RoundRobin,
             n_in,
             n_out,
             n_ep,
@@ -262,6 +306,9 @@ impl IqState {
             sw_delay: cfg.sw_alloc_delay,
             xbar_delay: cfg.st_final_delay,
             credit_delay: cfg.credit_delay,
+            deflect: cfg.deflect,
+            deflect_after: cfg.deflect_after,
+            hop_priority: cfg.vc_priority == VcPriority::Hops,
             iv: vec![InputVc::default(); niv],
             ov: vec![
                 OutputVc {
@@ -308,6 +355,8 @@ impl IqState {
             sw_grants: Vec::new(),
             tried: Vec::new(),
             credit_keep: Vec::new(),
+            blocked: Vec::new(),
+            detours: Vec::new(),
         }
     }
 
@@ -546,13 +595,13 @@ impl IqState {
             self.leave_crossbar(&x);
         }
         if self.booksim {
-            self.vc_evaluate::<ONE_FLIT>(now, step);
+            self.vc_evaluate::<ONE_FLIT>(now, step, env);
             self.sw_allocate::<ONE_FLIT, FUSED>(now, step, next_step_cycle, env, stats, out);
-            self.vc_apply::<ONE_FLIT>(now);
+            self.vc_apply::<ONE_FLIT>(now, stats);
         } else {
             self.sw_allocate::<ONE_FLIT, FUSED>(now, step, next_step_cycle, env, stats, out);
-            self.vc_evaluate::<ONE_FLIT>(now, step);
-            self.vc_apply::<ONE_FLIT>(now);
+            self.vc_evaluate::<ONE_FLIT>(now, step, env);
+            self.vc_apply::<ONE_FLIT>(now, stats);
         }
         if !self.routing_list.is_empty() {
             self.finish_routing(now, step, env);
