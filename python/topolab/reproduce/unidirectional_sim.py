@@ -184,8 +184,7 @@ def setup_table(scale: str = "default") -> tuple[SetupRow, ...]:
             "router",
             "virtual cut-through (minimal); hot-potato without flow control (§III-B2)",
             varied("iq", "hotpotato"),
-            "minimal and the buffered reading: iq; hot-potato: the bufferless router "
-            "(docs/simulator.md)",
+            "minimal and the buffered reading: iq; hot-potato: the bufferless router (docs/simulator.md)",
             "router",
         ),
         SetupRow(

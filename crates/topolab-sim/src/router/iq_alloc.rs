@@ -4,11 +4,11 @@
 
 use super::{after, IqState, RouteEnv, ACTIVE, VC_ALLOC};
 use crate::allocator::{first_from, next_mod, rr_distance};
-use crate::router::Outbox;
 use crate::config::HotPotatoDeflect;
+use crate::router::Outbox;
 use crate::stats::RouterStats;
-use rand::Rng;
 use crate::topo::NONE;
+use rand::Rng;
 
 /// A switch input port's arbiter: its pointers over outputs and over its VCs, and its pick
 /// in the current allocation (`iv` NONE when it has none), side by side so that a request
@@ -131,7 +131,6 @@ impl IqState {
         }
     }
 
-
     /// Deflection (`deflect`): every head in `blocked` found no VC on its route's output. It is
     /// offered a VC of the same range on another minimal output (uniformly among those with
     /// one), and, when none has one and it has waited `deflect_after` steps, on a router
@@ -178,7 +177,9 @@ impl IqState {
                     }
                     if closest {
                         let next = env.topo.out_link(ru, p).peer;
-                        let d = env.routing.path_length(env.topo, next, f.dest_router, env.rng);
+                        let d = env
+                            .routing
+                            .path_length(env.topo, next, f.dest_router, env.rng);
                         if d > nearest {
                             continue;
                         }
@@ -260,8 +261,10 @@ impl IqState {
                 continue;
             }
             stats.router_hops += 1;
-            if let Some(&(_, _, deflected)) =
-                self.detours.iter().find(|&&(d_iv, d_ov, _)| d_iv == iv && d_ov == ov)
+            if let Some(&(_, _, deflected)) = self
+                .detours
+                .iter()
+                .find(|&&(d_iv, d_ov, _)| d_iv == iv && d_ov == ov)
             {
                 self.iv[iv as usize].port = port as u16;
                 stats.deflections += deflected as u64;

@@ -346,13 +346,7 @@ impl Routing {
     /// at every step): the distance for `min` and `min_static`, the path the routing would take
     /// from there for a rule routing. Bounded by the number of routers (a routing that does not
     /// reach `t`, and UGAL, count as that far).
-    pub fn path_length(
-        &self,
-        topo: &SimTopology,
-        from: u32,
-        t: u32,
-        rng: &mut ChaCha8Rng,
-    ) -> u32 {
+    pub fn path_length(&self, topo: &SimTopology, from: u32, t: u32, rng: &mut ChaCha8Rng) -> u32 {
         let n = topo.num_routers as usize;
         let mut at = from;
         let mut hops = 0u32;

@@ -251,12 +251,18 @@ fn bad_parameters_are_refused_by_name() {
         from(&[("router", "hotpotato"), ("deflect", "random")]),
         "min",
     );
-    assert!(e.contains("deflect") && e.contains("hotpotato_deflect"), "{e}");
+    assert!(
+        e.contains("deflect") && e.contains("hotpotato_deflect"),
+        "{e}"
+    );
     let e = refused(
         from(&[("router", "hotpotato"), ("vc_priority", "hops")]),
         "min",
     );
-    assert!(e.contains("vc_priority") && e.contains("round_robin"), "{e}");
+    assert!(
+        e.contains("vc_priority") && e.contains("round_robin"),
+        "{e}"
+    );
     let e = refused(from(&[("deflect", "random")]), "valiant:vcs=any");
     assert!(
         e.contains("routing") && e.contains("valiant") && e.contains("min_static"),
@@ -266,7 +272,6 @@ fn bad_parameters_are_refused_by_name() {
     let net = build_str(KAUTZ).unwrap();
     for routing in ["min_static", "min:vcs=any"] {
         let cfg = from(&[("deflect", "random")]).unwrap();
-        Prepared::new(&net, routing, &cfg, &Silent)
-            .unwrap_or_else(|e| panic!("{routing}: {e}"));
+        Prepared::new(&net, routing, &cfg, &Silent).unwrap_or_else(|e| panic!("{routing}: {e}"));
     }
 }
