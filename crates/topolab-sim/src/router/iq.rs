@@ -7,7 +7,10 @@
 //! 1. credits whose `credit_delay` has elapsed return to their output VC;
 //! 2. crossbar: flits that finished traversal enter their output port's queue;
 //! 3. VC allocation for head flits at the front of their VC (separable input-first, round
-//!    robin): an input VC asks for every free VC of its route's range on its route's port;
+//!    robin, or by routers traversed first with `vc_priority = hops`): an input VC asks for
+//!    every free VC of its route's range on its route's port; with `deflect`, a head that
+//!    finds none there asks on another minimal output, and after `deflect_after` steps on a
+//!    non-minimal one (iq_alloc.rs, `offer_detours`);
 //! 4. switch allocation for active VCs with a flit and a credit: per input port one VC per
 //!    output (round robin from the VC after the last winner), then separable input-first;
 //! 5. granted flits leave their buffer: the hop count grows, the upstream credit is queued, the
