@@ -183,25 +183,16 @@ impl OutputStage {
         crate::read_ahead::value(&self.outputs[output as usize]);
     }
 
-    /// `input` picked `output`.
+    /// `input` picked `output` (every offer of an output alike: round robin decides).
     #[inline(always)]
     pub fn offer(&mut self, input: u32, output: u32) {
-        let a = &mut self.outputs[output as usize];
-        let dist = rr_distance(input, a.ptr, self.inputs);
-        if a.best_in == NO_INPUT {
-            self.touched.push(output);
-            a.best_in = input;
-            a.best_dist = dist;
-        } else if dist < a.best_dist {
-            a.best_in = input;
-            a.best_dist = dist;
-        }
+        self.offer_with_priority(input, output, u8::MAX);
     }
 
     /// `input` picked `output` with priority `priority`: among the offers for one output the
-    /// highest priority wins, the first in round-robin order among equals. An output's offers
-    /// are either all ranked or none (`offer`, priority 0 alike).
-    #[inline]
+    /// highest priority wins, the first in round-robin order among equals (`offer` is the
+    /// highest priority).
+    #[inline(always)]
     pub fn offer_with_priority(&mut self, input: u32, output: u32, priority: u8) {
         let a = &mut self.outputs[output as usize];
         // Inputs (ports x VCs) number below 2^24, so the rank fits above the distance.

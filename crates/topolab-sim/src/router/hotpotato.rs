@@ -495,31 +495,17 @@ impl HotPotatoState {
         if injected && self.inject_preferred {
             return None;
         }
-        // Deflection: uniformly among the free router outputs (`closest`: among the free ones
-        // whose next router is nearest the destination).
-        let mut pick = None;
-        let mut seen = 0u32;
-        let mut nearest = u32::MAX;
-        for p in self.n_ep..self.n_out {
-            if self.free(p, now) {
-                if self.deflect == HotPotatoDeflect::Closest {
-                    let next = topo.out_link(ru, p).peer;
-                    let d = routing.path_length(topo, next, t, rng);
-                    if d > nearest {
-                        continue;
-                    }
-                    if d < nearest {
-                        nearest = d;
-                        seen = 0;
-                    }
-                }
-                seen += 1;
-                if rng.random_range(0..seen) == 0 {
-                    pick = Some(p);
-                }
-            }
-        }
-        let p = pick?;
+        let p = deflection_port(
+            topo,
+            routing,
+            r,
+            t,
+            self.n_ep..self.n_out,
+            self.deflect,
+            rng,
+            |p| self.free(p, now),
+        );
+        let p = p?;
         self.taken[p as usize] = now.wrapping_add(1);
         if let Routing::Rule(rr) = routing {
             // The rule's path is planned again from the router the flit is deflected to.
@@ -628,4 +614,46 @@ impl HotPotatoState {
         }
         ej_wheel.push(ep_arrival, (port, f));
     }
+}
+
+/// Where a flit or packet that finds no preferred output at router `r` is deflected: one of the
+/// router outputs `ports` that `usable` accepts, uniformly (`Random`), or uniformly among those
+/// whose next router is nearest destination router `t` by the routing's own path length
+/// (`Closest`); None when none is usable. The bufferless router and the iq router's `deflect`
+/// both choose by it.
+#[allow(clippy::too_many_arguments)]
+pub fn deflection_port(
+    topo: &SimTopology,
+    routing: &Routing,
+    r: u32,
+    t: u32,
+    ports: std::ops::Range<u32>,
+    how: HotPotatoDeflect,
+    rng: &mut ChaCha8Rng,
+    mut usable: impl FnMut(u32) -> bool,
+) -> Option<u32> {
+    let mut pick = None;
+    let mut seen = 0u32;
+    let mut nearest = u32::MAX;
+    for p in ports {
+        if !usable(p) {
+            continue;
+        }
+        if how == HotPotatoDeflect::Closest {
+            let next = topo.out_link(r as usize, p).peer;
+            let d = routing.path_length(topo, next, t, rng);
+            if d > nearest {
+                continue;
+            }
+            if d < nearest {
+                nearest = d;
+                seen = 0;
+            }
+        }
+        seen += 1;
+        if rng.random_range(0..seen) == 0 {
+            pick = Some(p);
+        }
+    }
+    pick
 }

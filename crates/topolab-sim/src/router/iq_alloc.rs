@@ -2,9 +2,9 @@
 //! step): BookSim2's separable input-first allocators with round-robin arbiters, their input
 //! stages fused into the scans of the router's work lists (`vca_list`, `active_list`).
 
+use crate::router::hotpotato::deflection_port;
 use super::{after, IqState, RouteEnv, ACTIVE, VC_ALLOC};
 use crate::allocator::{first_from, next_mod, rr_distance};
-use crate::config::HotPotatoDeflect;
 use crate::router::Outbox;
 use crate::stats::RouterStats;
 use crate::topo::NONE;
@@ -140,7 +140,6 @@ impl IqState {
     /// router waits for its ejection port.
     fn offer_detours(&mut self, step: u32, env: &mut RouteEnv) {
         let blocked = std::mem::take(&mut self.blocked);
-        let ru = self.router as usize;
         for &iv in &blocked {
             let i = self.iv[iv as usize];
             let f = self.flits[i.head as usize];
@@ -168,30 +167,19 @@ impl IqState {
             if pick == NONE && waited >= self.deflect_after {
                 // Every minimal output is blocked: any router output with a VC is off the
                 // minimal paths.
-                let closest = self.deflect == Some(HotPotatoDeflect::Closest);
-                let mut nearest = u32::MAX;
-                for p in self.n_ep..self.n_out {
-                    let ov = self.free_vc(p, lo, hi, ptr);
-                    if ov == NONE {
-                        continue;
-                    }
-                    if closest {
-                        let next = env.topo.out_link(ru, p).peer;
-                        let d = env
-                            .routing
-                            .path_length(env.topo, next, f.dest_router, env.rng);
-                        if d > nearest {
-                            continue;
-                        }
-                        if d < nearest {
-                            nearest = d;
-                            seen = 0;
-                        }
-                    }
-                    seen += 1;
-                    if env.rng.random_range(0..seen) == 0 {
-                        pick = ov;
-                    }
+                let how = self.deflect.expect("offer_detours runs with deflect on");
+                let port = deflection_port(
+                    env.topo,
+                    env.routing,
+                    self.router,
+                    f.dest_router,
+                    self.n_ep..self.n_out,
+                    how,
+                    env.rng,
+                    |p| self.free_vc(p, lo, hi, ptr) != NONE,
+                );
+                if let Some(p) = port {
+                    pick = self.free_vc(p, lo, hi, ptr);
                 }
                 deflected = pick != NONE;
             }
