@@ -11,7 +11,12 @@ import pytest
 import topolab
 from topolab import reproduce
 from topolab.cli import main
-from topolab.reproduce.unidirectional_sim import READINGS_PANEL
+from topolab.reproduce.unidirectional_sim import (
+    BUFFERED_DEFLECTIONS,
+    BUFFERED_LABEL,
+    BUFFERED_WAITS,
+    READINGS_PANEL,
+)
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +31,9 @@ def test_quick_reproduction_has_both_routings_on_both_networks(rep):
     routings = ("minimal", "hot-potato", "hot-potato worms")
     assert keys == {(n, r) for n in ("mddp", "jellyfish") for r in routings}
     # Fig. 8's readings: every other priority x deflection (x path count for flits) on the MDDP
-    readings = [r for r in rep.data if r["panel"].startswith(READINGS_PANEL)]
+    all_readings = [r for r in rep.data if r["panel"].startswith(READINGS_PANEL)]
+    readings = [r for r in all_readings if not r["label"].startswith(BUFFERED_LABEL)]
+    buffered = [r for r in all_readings if r["label"].startswith(BUFFERED_LABEL)]
     policies = {
         (
             r["hotpotato_switching"],
@@ -42,7 +49,10 @@ def test_quick_reproduction_has_both_routings_on_both_networks(rep):
     per_reading = [
         x for x in rep.rows if x.column.startswith(READINGS_PANEL) and "routers per packet" in x.quantity
     ]
-    assert len(per_reading) == len(policies) + 2
+    grid = {(deflect, wait) for deflect in BUFFERED_DEFLECTIONS for wait in BUFFERED_WAITS}
+    assert {(r["deflect"], r["deflect_after"]) for r in buffered} == grid
+    assert {(r["router"], r["flow_control"], r["vc_priority"]) for r in buffered} == {("iq", "vct", "hops")}
+    assert len(per_reading) == len(policies) + 2 + len(grid)
     for r in rep.data:
         # accepted never above offered (3% measurement tolerance), latency at least the
         # 33-flit serialization
@@ -57,6 +67,23 @@ def test_quick_reproduction_has_both_routings_on_both_networks(rep):
     # Fig. 8: deflections lengthen paths as load grows
     assert hp[-1]["deflection_rate"] > hp[0]["deflection_rate"]
     assert hp[-1]["avg_hops"] > hp[0]["avg_hops"]
+    # The buffered reading: at the low load a packet rarely finds every minimal output blocked,
+    # so its path is about minimal routing's on the same network; at the higher load the VCs
+    # fill and it deflects more, and less the longer it waits before deflecting.
+    low, high = sorted({r["offered_load"] for r in buffered})
+    minimal_low = next(
+        r["avg_hops"]
+        for r in rep.data
+        if r["label"] == "minimal" and r["network"] == buffered[0]["network"] and r["offered_load"] == low
+    )
+    at = {(r["deflect"], r["deflect_after"], r["offered_load"]): r for r in buffered}
+    for deflect, wait in grid:
+        r_low, r_high = at[deflect, wait, low], at[deflect, wait, high]
+        assert r_low["deflection_rate"] < 0.05 and r_low["avg_hops"] <= 1.05 * minimal_low, r_low
+        assert r_high["deflection_rate"] > r_low["deflection_rate"] or r_high["deflection_rate"] == 0, r_high
+    for deflect in BUFFERED_DEFLECTIONS:
+        first, last = min(BUFFERED_WAITS), max(BUFFERED_WAITS)
+        assert at[deflect, last, high]["deflection_rate"] < at[deflect, first, high]["deflection_rate"]
     assert any("scaled" in n for n in rep.notes)
 
 

@@ -60,6 +60,26 @@ pub enum HotPotatoDeflect {
     Closest,
 }
 
+/// Which head a VC allocator's output arbiter grants among those asking for one output VC.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VcPriority {
+    /// Round robin over the input VCs (BookSim2's arbiter).
+    RoundRobin,
+    /// Most routers traversed first (Koibuchi et al., 2018, §III-B2's hop counter), round
+    /// robin among equals.
+    Hops,
+}
+
+impl HotPotatoDeflect {
+    pub fn name(self) -> &'static str {
+        match self {
+            HotPotatoDeflect::Random => "random",
+            HotPotatoDeflect::Closest => "closest",
+        }
+    }
+}
+
 /// The routers a multi-flit packet counts in `avg_hops` under flit switching, where its flits
 /// may take different paths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -159,6 +179,12 @@ pub struct SimConfig {
     pub hotpotato_priority: HotPotatoPriority,
     pub hotpotato_deflect: HotPotatoDeflect,
     pub hotpotato_packet_hops: HotPotatoPacketHops,
+    /// Input-queued router: where a head that finds no output VC on its minimal outputs goes
+    /// (`router::iq`, "Deflection"); None: it waits.
+    pub deflect: Option<HotPotatoDeflect>,
+    /// Internal steps a head waits for a minimal output before it may be deflected.
+    pub deflect_after: u32,
+    pub vc_priority: VcPriority,
     /// A failure set whose cables die during the run (`crate::failure`); empty: none.
     pub dynamic_failures: String,
     pub failure_cycle: u32,
@@ -235,6 +261,9 @@ impl SimConfig {
             hotpotato_priority: HotPotatoPriority::Hops,
             hotpotato_deflect: HotPotatoDeflect::Random,
             hotpotato_packet_hops: HotPotatoPacketHops::Last,
+            deflect: None,
+            deflect_after: 0,
+            vc_priority: VcPriority::RoundRobin,
             dynamic_failures: String::new(),
             failure_cycle: 0,
             reaction_delay: 0,
@@ -320,6 +349,9 @@ pub const PARAMS: &[ParamDoc] = &[
     doc("hotpotato_priority", "str", "hops", "router=hotpotato: which arriving flits take their outputs first: hops (most routers traversed, Koibuchi et al., 2018, §III-B2's hop counter), oldest (creation cycle) or random (a new order every cycle)"),
     doc("hotpotato_deflect", "str", "random", "router=hotpotato: a flit with no preferred output free goes to a random free router output, or closest (a free one whose next router is nearest its destination)"),
     doc("hotpotato_packet_hops", "str", "last", "router=hotpotato, flit switching: the routers a multi-flit packet counts in avg_hops: last (its last flit's) or mean (the mean over its flits)"),
+    doc("deflect", "str", "off", "router=iq, routing min or min_static: off (a head waits for a VC on its route's output), or a buffered deflection router (Koibuchi et al., 2018, §III-B3's virtual cut-through switches running §III-B2's hot-potato routing): a head that finds no free output VC on its route (with flow_control=vct none with room for its whole packet) takes one on another minimal output, and once it has waited deflect_after cycles and no minimal output has one, on a non-minimal router output: random (any with a free VC) or closest (one whose next router is nearest its destination); a deflected hop keeps its hop's VCs (min's class min(hops, classes - 1)), which is not deadlock-free: a deadlock stops the run with the simulator's deadlock error"),
+    doc("deflect_after", "int", "0", "deflect: cycles (internal steps) a head waits for a minimal output before a non-minimal one is offered; 0: as soon as every minimal output is blocked"),
+    doc("vc_priority", "str", "round_robin", "router=iq: which head the VC allocator grants an output VC asked for by several: round_robin (BookSim2's arbiter) or hops (most routers traversed first, Koibuchi et al., 2018, §III-B2's hop counter; round robin among equals)"),
     doc("dynamic_failures", "str", "", "a failure set (the --failures spec, docs/resilience.md: links:fraction=0.01,seed=1, bundle:..., file:path=...) whose cables die at failure_cycle during the run: flits on them and sent to them afterwards are dropped and counted, and the routing is recomputed on the surviving network reaction_delay cycles later; cables only, every endpoint left reachable, single-flit packets, router=iq; empty: none"),
     doc("failure_cycle", "int", "10000", "dynamic_failures: the cycle at which the cables die"),
     doc("reaction_delay", "int", "1000", "dynamic_failures: cycles from the failure until heads are routed on the surviving network (the subnet manager's sweep and table upload; milliseconds in InfiniBand fabrics, 10^5-10^6 cycles of 1 ns)"),
@@ -576,6 +608,34 @@ impl SimConfig {
                     }
                 }
             }
+            "deflect" => {
+                self.deflect = match value.trim().to_ascii_lowercase().as_str() {
+                    "off" | "none" | "false" => None,
+                    "random" => Some(HotPotatoDeflect::Random),
+                    "closest" => Some(HotPotatoDeflect::Closest),
+                    other => {
+                        return Err(SimError::param(
+                            k,
+                            format!("'{other}'"),
+                            "off, random (any router output with a free VC) or closest (the one nearest the destination)",
+                        ))
+                    }
+                }
+            }
+            "deflect_after" => self.deflect_after = parse_u32(k, value, 0, 1_000_000)?,
+            "vc_priority" => {
+                self.vc_priority = match value.trim().to_ascii_lowercase().as_str() {
+                    "round_robin" | "rr" => VcPriority::RoundRobin,
+                    "hops" => VcPriority::Hops,
+                    other => {
+                        return Err(SimError::param(
+                            k,
+                            format!("'{other}'"),
+                            "round_robin or hops (most routers traversed first)",
+                        ))
+                    }
+                }
+            }
             _ => {
                 return Err(SimError::Core(
                     topolab_core::TopolabError::UnknownParameter {
@@ -668,6 +728,22 @@ impl SimConfig {
                     "use_read_write",
                     "true",
                     "false with flow_control=vct (request-reply traffic runs with wormhole flow control)",
+                ));
+            }
+        }
+        if self.router == RouterModel::HotPotato {
+            if let Some(d) = self.deflect {
+                return Err(SimError::param(
+                    "deflect",
+                    format!("'{}'", d.name()),
+                    "off with router=hotpotato (the bufferless router deflects by hotpotato_deflect)",
+                ));
+            }
+            if self.vc_priority != VcPriority::RoundRobin {
+                return Err(SimError::param(
+                    "vc_priority",
+                    "'hops'",
+                    "round_robin with router=hotpotato (it ranks flits by hotpotato_priority)",
                 ));
             }
         }

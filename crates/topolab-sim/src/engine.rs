@@ -56,7 +56,9 @@ impl Prepared {
             crate::router::hotpotato::check(&topo, &r, cfg)?;
             r
         } else {
-            Routing::parse(routing, net, &topo, cfg, monitor)?
+            let r = Routing::parse(routing, net, &topo, cfg, monitor)?;
+            crate::router::iq::check_deflect(&r, cfg)?;
+            r
         };
         let failure = DynamicFailure::new(net, &topo, routing, cfg, monitor)?.map(Arc::new);
         Ok(Prepared {

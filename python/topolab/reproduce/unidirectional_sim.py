@@ -22,7 +22,11 @@ Fig. 8 readings: §III-B2 states only the hop-counter priority; every other hot-
 (priority oldest / random, deflection to the free output closest to the destination, a
 packet's path counted as the mean over its flits rather than its last flit's, and the same for
 worms) runs on the uni-directional MDDP under uniform traffic, with its path length growth and
-routers per packet at load 0.1 beside the paper's (docs/reproduce.md).
+routers per packet at load 0.1 beside the paper's (docs/reproduce.md). So does the buffered
+reading of §III-B3's "simple implementation" (virtual cut-through switches with four VCs): the
+``iq`` router routing minimally, granting VCs to the head with the most hops first, and
+deflecting a packet to a non-minimal output only when no minimal output has a VC with room for
+it and it has waited ``deflect_after`` cycles (``deflect``, docs/simulator.md).
 
 ``quick`` (what the test runs) simulates 16-switch networks under uniform traffic only.
 """
@@ -84,6 +88,14 @@ PRIORITIES = ("hops", "oldest", "random")
 DEFLECTIONS = ("random", "closest")
 PACKET_HOPS = ("last", "mean")
 POLICY_KEYS = ("hotpotato_priority", "hotpotato_deflect", "hotpotato_packet_hops")
+# The buffered reading (§III-B3's VCT switches deflecting when blocked): where a blocked packet is
+# deflected, and after how many cycles of waiting for a minimal output (0: at once; 33: one packet
+# time; longer: only packets stuck behind a congested output).
+BUFFERED_DEFLECTIONS = ("random", "closest")
+BUFFERED_WAITS = (0, 33, 100, 300)
+BUFFERED_LABEL = "buffered deflection"
+# Keywords of the buffered reading that the other curves leave unset.
+BUFFERED_KEYS = ("deflect", "deflect_after", "vc_priority")
 PAPER_POLICY = ("hops", "random", "last")  # the hop counter of §III-B2; the router's defaults
 # label -> the router keywords of the routing (the setup table's varied rows list them).
 ROUTINGS: dict[str, tuple[tuple[str, Any], ...]] = {
@@ -131,6 +143,27 @@ def policy_readings() -> list[tuple[str, tuple[tuple[str, Any], ...]]]:
     return out
 
 
+def buffered_readings() -> list[tuple[str, tuple[tuple[str, Any], ...]]]:
+    """(label, router keywords) of the buffered reading of the hot-potato router: virtual
+    cut-through ``iq`` routers with minimal routing and hop-counter priority in VC allocation,
+    deflecting a packet blocked on every minimal output (each deflection target x wait), run on
+    the uni-directional MDDP under uniform traffic (Fig. 8)."""
+    return [
+        (
+            f"{BUFFERED_LABEL} {deflect}/after {wait}",
+            (
+                ("router", "iq"),
+                ("flow_control", "vct"),
+                ("deflect", deflect),
+                ("deflect_after", wait),
+                ("vc_priority", "hops"),
+            ),
+        )
+        for deflect in BUFFERED_DEFLECTIONS
+        for wait in BUFFERED_WAITS
+    ]
+
+
 def setup_table(scale: str = "default") -> tuple[SetupRow, ...]:
     """Koibuchi et al., 2018, §III-B3's setup beside the one run at ``scale``."""
     n, degrees, _ = SIZES[check_scale(scale)]
@@ -151,7 +184,7 @@ def setup_table(scale: str = "default") -> tuple[SetupRow, ...]:
             "router",
             "virtual cut-through (minimal); hot-potato without flow control (§III-B2)",
             varied("iq", "hotpotato"),
-            "minimal: iq; hot-potato: the bufferless router (docs/simulator.md)",
+            "minimal and the buffered reading: iq; hot-potato: the bufferless router (docs/simulator.md)",
             "router",
         ),
         SetupRow(
@@ -160,6 +193,31 @@ def setup_table(scale: str = "default") -> tuple[SetupRow, ...]:
             varied("vct", None),
             "None: hot-potato",
             "flow_control",
+        ),
+        SetupRow(
+            "buffered reading: deflection target",
+            "'alternate paths are used' (§III-B2) by VCT switches with four VCs (§III-B3)",
+            varied(None, *BUFFERED_DEFLECTIONS),
+            "a packet blocked on every minimal output (no VC with room for it) goes to a random "
+            "router output with such a VC, or the one nearest its destination (Fig. 8 readings); "
+            "None: minimal and the bufferless router",
+            "deflect",
+        ),
+        SetupRow(
+            "buffered reading: cycles waited before a deflection",
+            "not stated",
+            varied(None, *BUFFERED_WAITS),
+            "0: as soon as every minimal output is blocked; 33: one packet time; 100, 300: only "
+            "packets held up longer (Fig. 8 readings)",
+            "deflect_after",
+        ),
+        SetupRow(
+            "buffered reading: VC allocation priority",
+            "'higher priority for packets with higher hop counts' (§III-B2)",
+            varied(None, "hops"),
+            "hops: an output VC asked for by several packets goes to the one with the most routers "
+            "traversed (Fig. 8 readings); None: round robin (minimal)",
+            "vc_priority",
         ),
         SetupRow(
             "hot-potato switching",
@@ -198,10 +256,10 @@ def setup_table(scale: str = "default") -> tuple[SetupRow, ...]:
             "contradictory: no flow control is needed since 'each packet moves at each clock cycle' "
             "(§III-B2), yet the switches use virtual cut-through and 'four virtual channels in all "
             "our experiments' (§III-B3)",
-            "none (bufferless)",
-            "§III-B2's reading, the one that needs no feedback wire: a deflection router moves every "
-            "flit every cycle, and the four VCs are the minimal router's; the buffered reading "
-            "(deflect only when the buffers are full) is not implemented",
+            "none (bufferless); buffered (Fig. 8 readings)",
+            "the figures follow §III-B2, the reading that needs no feedback wire: a deflection router "
+            "moves every flit every cycle, and the four VCs are the minimal router's; §III-B3's "
+            "reading runs as the buffered Fig. 8 readings (iq router with deflect)",
         ),
         SetupRow(
             "hot-potato injection",
@@ -265,7 +323,7 @@ def curves(scale: str = "default") -> list[Curve]:
                         )
                     )
         uni = _networks(n, d)[0][1]
-        for label, own in policy_readings():
+        for label, own in policy_readings() + buffered_readings():
             out.append(
                 Curve(
                     label,
@@ -284,8 +342,11 @@ READINGS_PANEL = "Fig. 8 readings (uniform)"
 
 
 def _reading(c: Curve) -> str:
-    """The hot-potato policy of a curve: switching/priority/deflection[/path count]."""
+    """The hot-potato policy of a curve: switching/priority/deflection[/path count], or for the
+    buffered reading buffered/hops/deflection/after cycles waited."""
     p = dict(c.params)
+    if "deflect" in p:
+        return f"buffered/{p['vc_priority']}/{p['deflect']}/after {p['deflect_after']}"
     parts = [p["hotpotato_switching"], p["hotpotato_priority"], p["hotpotato_deflect"]]
     if "hotpotato_packet_hops" in p:
         parts.append(p["hotpotato_packet_hops"])
@@ -406,7 +467,8 @@ def run(quick: bool = False, *, full: bool = False, execution: Optional[Executio
                 _networks(n, d)[0][1],
                 "hot-potato readings of Koibuchi et al., 2018, §III-B2: switching/priority/deflection"
                 "[/path count of a packet's flits]; flit/hops/random/last and packet/hops/random are the "
-                "curves of the figures",
+                "curves of the figures; buffered/hops/deflection/after N: §III-B3's VCT switches "
+                "deflecting a packet blocked on every minimal output after N cycles",
             )
         )
     notes = [

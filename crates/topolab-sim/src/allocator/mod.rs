@@ -183,11 +183,20 @@ impl OutputStage {
         crate::read_ahead::value(&self.outputs[output as usize]);
     }
 
-    /// `input` picked `output`.
+    /// `input` picked `output` (every offer of an output alike: round robin decides).
     #[inline(always)]
     pub fn offer(&mut self, input: u32, output: u32) {
+        self.offer_with_priority(input, output, u8::MAX);
+    }
+
+    /// `input` picked `output` with priority `priority`: among the offers for one output the
+    /// highest priority wins, the first in round-robin order among equals (`offer` is the
+    /// highest priority).
+    #[inline(always)]
+    pub fn offer_with_priority(&mut self, input: u32, output: u32, priority: u8) {
         let a = &mut self.outputs[output as usize];
-        let dist = rr_distance(input, a.ptr, self.inputs);
+        // Inputs (ports x VCs) number below 2^24, so the rank fits above the distance.
+        let dist = (u8::MAX - priority) as u32 * (1 << 24) + rr_distance(input, a.ptr, self.inputs);
         if a.best_in == NO_INPUT {
             self.touched.push(output);
             a.best_in = input;

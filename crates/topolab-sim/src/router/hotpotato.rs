@@ -54,7 +54,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, VecDeque};
-use topolab_core::routing::{Hop, RouteState};
+use topolab_core::routing::Hop;
 
 /// The routings that can name preferred outputs.
 pub const PREFERRED_ROUTINGS: &str =
@@ -495,31 +495,17 @@ impl HotPotatoState {
         if injected && self.inject_preferred {
             return None;
         }
-        // Deflection: uniformly among the free router outputs (`closest`: among the free ones
-        // whose next router is nearest the destination).
-        let mut pick = None;
-        let mut seen = 0u32;
-        let mut nearest = u32::MAX;
-        for p in self.n_ep..self.n_out {
-            if self.free(p, now) {
-                if self.deflect == HotPotatoDeflect::Closest {
-                    let next = topo.out_link(ru, p).peer;
-                    let d = path_length(topo, routing, next, t, rng);
-                    if d > nearest {
-                        continue;
-                    }
-                    if d < nearest {
-                        nearest = d;
-                        seen = 0;
-                    }
-                }
-                seen += 1;
-                if rng.random_range(0..seen) == 0 {
-                    pick = Some(p);
-                }
-            }
-        }
-        let p = pick?;
+        let p = deflection_port(
+            topo,
+            routing,
+            r,
+            t,
+            self.n_ep..self.n_out,
+            self.deflect,
+            rng,
+            |p| self.free(p, now),
+        );
+        let p = p?;
         self.taken[p as usize] = now.wrapping_add(1);
         if let Routing::Rule(rr) = routing {
             // The rule's path is planned again from the router the flit is deflected to.
@@ -542,46 +528,26 @@ impl HotPotatoState {
         f: &mut Flit,
         rng: &mut ChaCha8Rng,
     ) -> Option<u32> {
-        let ru = r as usize;
-        let t = f.dest_router as usize;
         let mut pick = None;
         let mut seen = 0u32;
-        let mut consider = |first: u32, width: u32, seen: &mut u32, pick: &mut Option<u32>| {
+        let mut chosen: Option<Hop> = None;
+        routing.each_candidate(topo, r, f, |first, width, hop| {
             for p in first..first + width {
                 if self.free(p, now) {
-                    *seen += 1;
-                    if rng.random_range(0..*seen) == 0 {
-                        *pick = Some(p);
+                    seen += 1;
+                    if rng.random_range(0..seen) == 0 {
+                        pick = Some(p);
+                        chosen = hop;
                     }
                 }
             }
-        };
-        match routing {
-            Routing::MinStatic(m) => {
-                let first = m.fixed[ru * topo.num_routers as usize + t] as u32;
-                let pos = topo.neighbor_pos(ru, topo.out_link(ru, first).peer);
-                let width = pos.map_or(1, |pos| topo.nbr_port(ru, pos).1);
-                consider(first, width, &mut seen, &mut pick);
-                pick
-            }
-            Routing::Rule(rr) => {
-                let st = RouteState::new(f.phase, f.intermediate);
-                let mut chosen: Option<(u32, Hop)> = None;
-                rr.rule.next(r, t as u32, f.hops as u32, st, &mut |h: Hop| {
-                    let (first, width) = topo.nbr_port(ru, h.nb as usize);
-                    let before = pick;
-                    consider(first, width, &mut seen, &mut pick);
-                    if pick != before {
-                        chosen = Some((pick.expect("just picked"), h));
-                    }
-                });
-                let (p, h) = chosen?;
-                f.phase = h.state.phase;
-                f.intermediate = h.state.aux;
-                Some(p)
-            }
-            _ => unreachable!("hotpotato::check admits only minimal and rule routings"),
+        });
+        let p = pick?;
+        if let Some(h) = chosen {
+            f.phase = h.state.phase;
+            f.intermediate = h.state.aux;
         }
+        Some(p)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -650,46 +616,44 @@ impl HotPotatoState {
     }
 }
 
-/// Hops from router `from` to router `t` along the routing's own path (its first candidate at
-/// every step): the distance for `min` and `min_static`, the path the routing would take from
-/// there for a rule routing. Bounded by the number of routers (a rule that does not reach `t`
-/// counts as that far).
-fn path_length(
+/// Where a flit or packet that finds no preferred output at router `r` is deflected: one of the
+/// router outputs `ports` that `usable` accepts, uniformly (`Random`), or uniformly among those
+/// whose next router is nearest destination router `t` by the routing's own path length
+/// (`Closest`); None when none is usable. The bufferless router and the iq router's `deflect`
+/// both choose by it.
+#[allow(clippy::too_many_arguments)]
+pub fn deflection_port(
     topo: &SimTopology,
     routing: &Routing,
-    from: u32,
+    r: u32,
     t: u32,
+    ports: std::ops::Range<u32>,
+    how: HotPotatoDeflect,
     rng: &mut ChaCha8Rng,
-) -> u32 {
-    let n = topo.num_routers as usize;
-    let mut at = from;
-    let mut hops = 0u32;
-    match routing {
-        Routing::MinStatic(m) => {
-            while at != t && (hops as usize) < n {
-                let port = m.fixed[at as usize * n + t as usize] as u32;
-                at = topo.out_link(at as usize, port).peer;
-                hops += 1;
+    mut usable: impl FnMut(u32) -> bool,
+) -> Option<u32> {
+    let mut pick = None;
+    let mut seen = 0u32;
+    let mut nearest = u32::MAX;
+    for p in ports {
+        if !usable(p) {
+            continue;
+        }
+        if how == HotPotatoDeflect::Closest {
+            let next = topo.out_link(r as usize, p).peer;
+            let d = routing.path_length(topo, next, t, rng);
+            if d > nearest {
+                continue;
+            }
+            if d < nearest {
+                nearest = d;
+                seen = 0;
             }
         }
-        Routing::Rule(rr) => {
-            let mut st = rr.rule.sample_start(at, t, rng);
-            while at != t && (hops as usize) < n {
-                let mut first: Option<Hop> = None;
-                rr.rule.next(at, t, hops, st, &mut |h: Hop| {
-                    first.get_or_insert(h);
-                });
-                let Some(h) = first else { break };
-                at = topo.neighbors(at as usize)[h.nb as usize];
-                st = h.state;
-                hops += 1;
-            }
+        seen += 1;
+        if rng.random_range(0..seen) == 0 {
+            pick = Some(p);
         }
-        _ => unreachable!("hotpotato::check admits only minimal and rule routings"),
     }
-    if at == t {
-        hops
-    } else {
-        n as u32
-    }
+    pick
 }

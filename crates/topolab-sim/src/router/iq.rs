@@ -7,7 +7,10 @@
 //! 1. credits whose `credit_delay` has elapsed return to their output VC;
 //! 2. crossbar: flits that finished traversal enter their output port's queue;
 //! 3. VC allocation for head flits at the front of their VC (separable input-first, round
-//!    robin): an input VC asks for every free VC of its route's range on its route's port;
+//!    robin, or by routers traversed first with `vc_priority = hops`): an input VC asks for
+//!    every free VC of its route's range on its route's port; with `deflect`, a head that
+//!    finds none there asks on another minimal output, and after `deflect_after` steps on a
+//!    non-minimal one (iq_alloc.rs, `offer_detours`);
 //! 4. switch allocation for active VCs with a flit and a credit: per input port one VC per
 //!    output (round robin from the VC after the last winner), then separable input-first;
 //! 5. granted flits leave their buffer: the hop count grows, the upstream credit is queued, the
@@ -39,7 +42,8 @@ use alloc::SwInput;
 #[path = "iq_read_ahead.rs"]
 mod read_ahead;
 use crate::allocator::{ByVcs, OutputStage, OvSet};
-use crate::config::{FlowControl, SimConfig};
+use crate::config::{FlowControl, HotPotatoDeflect, SimConfig, VcPriority};
+use crate::error::{Result, SimError};
 use crate::flit::Flit;
 use crate::routing::{GlobalView, RouteChoice, RouteCtx, Routing};
 use crate::stats::RouterStats;
@@ -59,6 +63,37 @@ pub struct RouteEnv<'a> {
     pub routing: &'a Routing,
     pub global: &'a dyn GlobalView,
     pub rng: &'a mut ChaCha8Rng,
+}
+
+/// Checks that the routing suits deflection (`deflect`): a deflected head keeps the VC range
+/// of its route, right on every output only when that range follows from the hop number alone,
+/// as for `min` and `min_static` (hop-indexed or any VC), and a deflection needs minimal
+/// candidates to prefer.
+pub fn check_deflect(routing: &Routing, cfg: &SimConfig) -> Result<()> {
+    let Some(d) = cfg.deflect else {
+        return Ok(());
+    };
+    let minimal = match routing {
+        Routing::MinStatic(_) => true,
+        Routing::Rule(r) => matches!(*r.rule, topolab_core::routing::Rule::Minimal(_)),
+        Routing::Ugal(_) => false,
+    };
+    if !minimal {
+        return Err(SimError::param(
+            "routing",
+            format!("'{}' with deflect={}", routing_label(routing), d.name()),
+            "min or min_static (a deflected head keeps its hop's VCs, which only these assign              by the hop number alone)",
+        ));
+    }
+    Ok(())
+}
+
+fn routing_label(routing: &Routing) -> String {
+    match routing {
+        Routing::MinStatic(_) => "min_static".to_string(),
+        Routing::Rule(r) => r.rule.name(),
+        Routing::Ugal(_) => "ugal".to_string(),
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -157,10 +192,11 @@ fn after(a: u32, b: u32) -> bool {
 ///   `sw_touched` is an input port below n_in (an active VC's port), and every input of
 ///   `sw_grants` is one of them;
 /// - (held) an input VC's `ov` is NONE or below `ov.len()`, and not NONE while the VC is
-///   ACTIVE: it is set only from a VC grant, `port * V + vc` with the route's port below
-///   n_out and vc_lo <= vc <= vc_hi < V, which `compute_route` checks where a routing's choice
-///   enters the router; every output VC of `vc_grants` is one of those; a VC leaves ACTIVE
-///   when its `ov` becomes NONE;
+///   ACTIVE: it is set only from a VC grant, and every output VC offered to the VC allocator
+///   is one whose record or free bit was read with a checked access (a route's
+///   `port * V + vc`, whose port and VC range `compute_route` checks where a routing's choice
+///   enters the router; a detour's, `free_vc`), `ov_free` holding output VCs only; a VC
+///   leaves ACTIVE when its `ov` becomes NONE;
 /// - (slab) `flits` and `next` have the same length and never shrink; a VC's `head` and
 ///   `tail` are NONE or slots below it, and `head` is a slot whenever `len > 0`.
 #[derive(Debug, Clone)]
@@ -192,6 +228,12 @@ pub struct IqState {
     sw_delay: u32,
     xbar_delay: u32,
     pub credit_delay: u32,
+    /// Deflection (`deflect`): where a head goes when no minimal output has a VC for it, and
+    /// after how many internal steps of waiting; None: it waits.
+    deflect: Option<HotPotatoDeflect>,
+    deflect_after: u32,
+    /// The VC allocator's output arbiters grant the head with the most routers traversed.
+    hop_priority: bool,
 
     /// Input VCs, index in_port * V + vc.
     pub(crate) iv: Vec<InputVc>,
@@ -247,6 +289,10 @@ pub struct IqState {
     sw_grants: Vec<(u32, u32)>,
     tried: Vec<u32>,
     credit_keep: Vec<(u32, u8, u32)>,
+    /// Deflection: heads that found no VC on their route in this VC allocation, and the output
+    /// VCs offered for them elsewhere (input VC, output VC, whether it is a deflection).
+    blocked: Vec<u32>,
+    detours: Vec<(u32, u32, bool)>,
 }
 
 impl IqState {
@@ -267,7 +313,9 @@ impl IqState {
                 && cfg.flow_control != FlowControl::Vct
                 && cfg.sw_alloc_delay == 1
                 && cfg.st_final_delay == 1
-                && cfg.vc_alloc_delay == 1,
+                && cfg.vc_alloc_delay == 1
+                && cfg.deflect.is_none()
+                && cfg.vc_priority == VcPriority::RoundRobin,
             n_in,
             n_out,
             n_ep,
@@ -281,6 +329,9 @@ impl IqState {
             sw_delay: cfg.sw_alloc_delay,
             xbar_delay: cfg.st_final_delay,
             credit_delay: cfg.credit_delay,
+            deflect: cfg.deflect,
+            deflect_after: cfg.deflect_after,
+            hop_priority: cfg.vc_priority == VcPriority::Hops,
             iv: vec![InputVc::default(); niv],
             ov: vec![
                 OutputVc {
@@ -327,6 +378,8 @@ impl IqState {
             sw_grants: Vec::new(),
             tried: Vec::new(),
             credit_keep: Vec::new(),
+            blocked: Vec::new(),
+            detours: Vec::new(),
         }
     }
 
@@ -576,13 +629,13 @@ impl IqState {
             self.leave_crossbar(&x);
         }
         if self.booksim {
-            self.vc_evaluate::<ONE_FLIT>(now, step);
+            self.vc_evaluate::<ONE_FLIT>(now, step, env);
             self.sw_allocate::<ONE_FLIT, FUSED>(now, step, next_step_cycle, env, stats, out);
-            self.vc_apply::<ONE_FLIT>(now);
+            self.vc_apply::<ONE_FLIT>(now, stats);
         } else {
             self.sw_allocate::<ONE_FLIT, FUSED>(now, step, next_step_cycle, env, stats, out);
-            self.vc_evaluate::<ONE_FLIT>(now, step);
-            self.vc_apply::<ONE_FLIT>(now);
+            self.vc_evaluate::<ONE_FLIT>(now, step, env);
+            self.vc_apply::<ONE_FLIT>(now, stats);
         }
         if !self.routing_list.is_empty() {
             self.finish_routing(now, step, env);

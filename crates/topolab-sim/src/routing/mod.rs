@@ -30,6 +30,7 @@ use topolab_core::progress::Monitor;
 use topolab_core::routing::catalog::{self, Definition};
 use topolab_core::routing::minimal::endpoint_diameter;
 use topolab_core::routing::rule::{HopRouting, RouteState};
+use topolab_core::routing::Hop;
 use topolab_core::routing::HopMatrix;
 use topolab_core::routing::{Ports, VcSplit};
 use topolab_core::Network;
@@ -306,6 +307,76 @@ impl Routing {
             Routing::Rule(r) => r.injection_vcs(num_vcs, booksim, rng),
             Routing::Ugal(r) => r.hops().injection_vcs(num_vcs, booksim, rng),
             Routing::MinStatic(_) => (0, (num_vcs - 1) as u8),
+        }
+    }
+
+    /// Visits the output ports of every hop the routing offers head `f` at `router` (`min`:
+    /// every minimal next hop; `min_static`: its one fixed hop; a rule: its candidate hops), as
+    /// (first port, link width, the rule's hop) per candidate link, in the rule's order. The
+    /// deflection routers read these as the preferred outputs (`router::hotpotato`, the iq
+    /// router's `deflect`). UGAL offers none: its choice is the source's decision.
+    pub fn each_candidate(
+        &self,
+        topo: &SimTopology,
+        router: u32,
+        f: &Flit,
+        mut visit: impl FnMut(u32, u32, Option<Hop>),
+    ) {
+        let ru = router as usize;
+        let t = f.dest_router;
+        match self {
+            Routing::MinStatic(m) => {
+                let first = m.fixed[ru * topo.num_routers as usize + t as usize] as u32;
+                let pos = topo.neighbor_pos(ru, topo.out_link(ru, first).peer);
+                let width = pos.map_or(1, |pos| topo.nbr_port(ru, pos).1);
+                visit(first, width, None);
+            }
+            Routing::Rule(rr) => {
+                let st = RouteState::new(f.phase, f.intermediate);
+                rr.rule.next(router, t, f.hops as u32, st, &mut |h: Hop| {
+                    let (first, width) = topo.nbr_port(ru, h.nb as usize);
+                    visit(first, width, Some(h));
+                });
+            }
+            Routing::Ugal(_) => {}
+        }
+    }
+
+    /// Hops from router `from` to router `t` along the routing's own path (its first candidate
+    /// at every step): the distance for `min` and `min_static`, the path the routing would take
+    /// from there for a rule routing. Bounded by the number of routers (a routing that does not
+    /// reach `t`, and UGAL, count as that far).
+    pub fn path_length(&self, topo: &SimTopology, from: u32, t: u32, rng: &mut ChaCha8Rng) -> u32 {
+        let n = topo.num_routers as usize;
+        let mut at = from;
+        let mut hops = 0u32;
+        match self {
+            Routing::MinStatic(m) => {
+                while at != t && (hops as usize) < n {
+                    let port = m.fixed[at as usize * n + t as usize] as u32;
+                    at = topo.out_link(at as usize, port).peer;
+                    hops += 1;
+                }
+            }
+            Routing::Rule(rr) => {
+                let mut st = rr.rule.sample_start(at, t, rng);
+                while at != t && (hops as usize) < n {
+                    let mut first: Option<Hop> = None;
+                    rr.rule.next(at, t, hops, st, &mut |h: Hop| {
+                        first.get_or_insert(h);
+                    });
+                    let Some(h) = first else { break };
+                    at = topo.neighbors(at as usize)[h.nb as usize];
+                    st = h.state;
+                    hops += 1;
+                }
+            }
+            Routing::Ugal(_) => {}
+        }
+        if at == t {
+            hops
+        } else {
+            n as u32
         }
     }
 

@@ -9,6 +9,7 @@ mod common;
 mod sim_batch;
 mod sim_booksim_agreement;
 mod sim_confidence;
+mod sim_deflect;
 mod sim_dynamic_failure;
 mod sim_early_verdict;
 mod sim_engine;
