@@ -8,7 +8,8 @@ seconds, their ratios, both average packet latencies and accepted throughputs an
 agree (scripts/booksim_agreement.py's criteria); and the load average before and after.
 
     python benches/simulator.py --booksim /path/to/booksim [--only sf_q5] [--loads 0.1,0.5]
-    TOPOLAB_BOOKSIM=/path/to/booksim make bench
+    python benches/simulator.py --booksim /path/to/booksim --caminos ~/.cargo/bin/caminos --only torus
+    TOPOLAB_BOOKSIM=/path/to/booksim TOPOLAB_CAMINOS=~/.cargo/bin/caminos make bench
     python benches/simulator.py --only sf_q5      # no binary: against the recorded figures
 
 BookSim2 is not shipped with topolab: build it from its public source
