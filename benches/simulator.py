@@ -97,15 +97,21 @@ def parse_booksim_output(text: str) -> tuple[float, float, bool, int | None]:
     return float(lat[-1]), float(acc[-1]), converged, int(cycles.group(1)) if cycles else None
 
 
+def run_timed(cmd: list[str], cwd: pathlib.Path) -> tuple[subprocess.CompletedProcess, float, float]:
+    """A peer's run: its completed process, wall seconds and CPU seconds (user + system, from
+    the child rusage)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return proc, wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def run_booksim(binary: str, ref: pathlib.Path, config: str, load: float) -> BooksimRun:
     cfg, vcs = reference.split_config(config)
     cmd = [binary, cfg, f"injection_rate={load}"] + ([f"num_vcs={vcs}"] if vcs else [])
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=ref, capture_output=True, text=True)
-    wall = time.perf_counter() - t
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    proc, wall, cpu = run_timed(cmd, ref)
     # BookSim2's main returns -1 after a completed simulation (`return result ? -1 : 0`), so
     # its exit status says nothing; its output does.
     try:
@@ -287,12 +293,7 @@ def run_caminos(binary: str, setup: topolab.BooksimSetup, load: float) -> Camino
         workdir = pathlib.Path(tmp)
         (workdir / "run.cfg").write_text(caminos_config(setup, load, workdir))
         cmd = [binary, "run.cfg", "--results=result.txt"]
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t = time.perf_counter()
-        proc = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True)
-        wall = time.perf_counter() - t
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        proc, wall, cpu = run_timed(cmd, workdir)
         result = workdir / "result.txt"
         try:
             lat, acc, hops, cycles = parse_caminos_output(result.read_text() if result.exists() else "")

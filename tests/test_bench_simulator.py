@@ -201,3 +201,21 @@ def test_without_caminos_binary_its_line_says_not_given_or_not_expressible(bench
 def test_missing_caminos_binary_is_refused_by_name(bench, capsys):
     assert bench.main(["--caminos", "/nonexistent/caminos", "--only", "sf_q5"]) == 2
     assert "--caminos" in capsys.readouterr().err
+
+
+def test_caminos_line_compares_per_simulated_cycle(bench, monkeypatch):
+    # A CAMINOS run of the recorded output with chosen times (no binary), against a topolab and
+    # a BookSim2 run of other lengths: the per-cycle ratios are those of CPU seconds per cycle.
+    lat, acc, hops, cycles = bench.parse_caminos_output(
+        (CAMINOS_OUTPUTS / "sf_q5_p4_min_0.3.result").read_text()
+    )
+    monkeypatch.setattr(bench, "run_caminos", lambda *_: bench.CaminosRun(lat, acc, hops, cycles, 9.0, 6.0))
+    row = {"topolab": {"cpu_s": 0.5, "wall_s": 0.6, "cycles": 3000}}
+    booksim = bench.BooksimRun(14.34, 0.2994, True, 6047, 40.0, 30.235)
+    c = bench.caminos_row("caminos", _setup(bench, "sf_q5_p4_min.cfg"), 0.3, row, booksim)
+    assert c["cycle_cpu_ratio"] == pytest.approx((6.0 / 6000) / (0.5 / 3000))  # 6x, not 12x whole-run
+    assert c["cpu_ratio"] == pytest.approx(12.0)
+    assert c["booksim_cycle_cpu_ratio"] == pytest.approx((30.235 / 6047) / (0.5 / 3000))
+    assert c["accepted_ok"] and c["accepted_error"] == pytest.approx(abs(0.30072 - 0.2994))
+    line = bench.format_caminos(c)
+    assert "6000 cycles" in line and "per cycle 6.0x and 30.0x topolab's" in line
