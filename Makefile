@@ -44,7 +44,7 @@ fmt: ## format the Rust and Python code
 	ruff format python tests examples benches scripts
 
 BENCH_ARGS ?=
-bench: install-test ## simulator speed and agreement against BookSim2 (TOPOLAB_BOOKSIM=binary; BENCH_ARGS='--only sf_q5')
+bench: install-test ## simulator speed and agreement against BookSim2 and CAMINOS (TOPOLAB_BOOKSIM=binary, TOPOLAB_CAMINOS=binary, both optional; BENCH_ARGS='--only sf_q5')
 	$(PYTHON) benches/simulator.py $(BENCH_ARGS)
 
 FUZZ_SECONDS ?= 60
