@@ -80,6 +80,16 @@ impl HotPotatoDeflect {
     }
 }
 
+/// `deflect` as the parameter's own words ("off" for None), so that a configuration written
+/// out (a BookSim2 file read by `from_booksim`, a result's settings) can be passed back as
+/// it is: parameters take no null.
+fn serialize_deflect<S: serde::Serializer>(
+    deflect: &Option<HotPotatoDeflect>,
+    serializer: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    serializer.serialize_str(deflect.map_or("off", HotPotatoDeflect::name))
+}
+
 /// The routers a multi-flit packet counts in `avg_hops` under flit switching, where its flits
 /// may take different paths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -181,6 +191,7 @@ pub struct SimConfig {
     pub hotpotato_packet_hops: HotPotatoPacketHops,
     /// Input-queued router: where a head that finds no output VC on its minimal outputs goes
     /// (`router::iq`, "Deflection"); None: it waits.
+    #[serde(serialize_with = "serialize_deflect")]
     pub deflect: Option<HotPotatoDeflect>,
     /// Internal steps a head waits for a minimal output before it may be deflected.
     pub deflect_after: u32,
@@ -807,5 +818,49 @@ impl SimConfig {
         }
         let s = self.internal_speedup;
         ((t + 1) as f64 * s + 1e-9).floor() as u32 - (t as f64 * s + 1e-9).floor() as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A configuration written out (`from_booksim`'s parameters, a result's settings) is passed
+    /// back as keyword arguments, which take no null: every declared parameter it holds reads
+    /// back through `set` to the same configuration, with deflection off and on.
+    #[test]
+    fn a_written_configuration_sets_back_as_it_is() {
+        for deflect in ["off", "closest"] {
+            let mut written = SimConfig::default();
+            written.set("deflect", deflect).unwrap();
+            let value = serde_json::to_value(&written).unwrap();
+            let fields = value.as_object().unwrap();
+            for (k, v) in fields {
+                assert!(!v.is_null(), "{k} written as null");
+            }
+            let mut read = SimConfig::default();
+            let mut set = 0;
+            for p in PARAMS {
+                let Some(v) = fields.get(p.name) else {
+                    continue;
+                };
+                let text = match v {
+                    serde_json::Value::String(s) => s.clone(),
+                    serde_json::Value::Bool(b) => b.to_string(),
+                    serde_json::Value::Number(n) => n.to_string(),
+                    // A map (per-class link latencies) is set by its own keys.
+                    _ => continue,
+                };
+                read.set(p.name, &text)
+                    .unwrap_or_else(|e| panic!("{} = {text}: {e}", p.name));
+                set += 1;
+            }
+            assert!(set > 20, "only {set} parameters written");
+            assert_eq!(
+                serde_json::to_value(&read).unwrap(),
+                value,
+                "deflect = {deflect}"
+            );
+        }
     }
 }
