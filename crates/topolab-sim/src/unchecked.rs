@@ -90,15 +90,15 @@ mod tests {
 
     #[test]
     fn one_flit_packets_at_speedup_one_and_two() {
-        run("torus:dims=3x3", "dor", 0.6, &[]);
-        run("torus:dims=3x3", "dor", 0.6, &[("internal_speedup", "2")]);
+        run("torus:dims=4", "dor", 0.6, &[]);
+        run("torus:dims=4", "dor", 0.6, &[("internal_speedup", "2")]);
     }
 
     #[test]
     fn multi_flit_packets_wormhole_and_cut_through() {
-        run("torus:dims=3x3", "dor", 0.5, &[("packet_size", "3")]);
+        run("torus:dims=4", "dor", 0.5, &[("packet_size", "3")]);
         run(
-            "torus:dims=3x3",
+            "torus:dims=4",
             "dor",
             0.5,
             &[
@@ -112,7 +112,7 @@ mod tests {
     #[test]
     fn booksim_order_and_longer_delays() {
         run(
-            "torus:dims=3x3",
+            "torus:dims=4",
             "dor",
             0.5,
             &[
