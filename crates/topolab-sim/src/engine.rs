@@ -57,7 +57,7 @@ impl Prepared {
             r
         } else {
             let r = Routing::parse(routing, net, &topo, cfg, monitor)?;
-            crate::router::iq::check_deflect(&r, cfg)?;
+            crate::router::iq::check_deflect(&r, routing, cfg)?;
             r
         };
         let failure = DynamicFailure::new(net, &topo, routing, cfg, monitor)?.map(Arc::new);

@@ -68,8 +68,8 @@ pub struct RouteEnv<'a> {
 /// Checks that the routing suits deflection (`deflect`): a deflected head keeps the VC range
 /// of its route, right on every output only when that range follows from the hop number alone,
 /// as for `min` and `min_static` (hop-indexed or any VC), and a deflection needs minimal
-/// candidates to prefer.
-pub fn check_deflect(routing: &Routing, cfg: &SimConfig) -> Result<()> {
+/// candidates to prefer. `spec`: the routing as given, which the error names.
+pub fn check_deflect(routing: &Routing, spec: &str, cfg: &SimConfig) -> Result<()> {
     let Some(d) = cfg.deflect else {
         return Ok(());
     };
@@ -81,19 +81,12 @@ pub fn check_deflect(routing: &Routing, cfg: &SimConfig) -> Result<()> {
     if !minimal {
         return Err(SimError::param(
             "routing",
-            format!("'{}' with deflect={}", routing_label(routing), d.name()),
-            "min or min_static (a deflected head keeps its hop's VCs, which only these assign              by the hop number alone)",
+            format!("'{}' with deflect={}", spec.trim(), d.name()),
+            "min or min_static (a deflected head keeps its hop's VCs, which only these assign \
+             by the hop number alone)",
         ));
     }
     Ok(())
-}
-
-fn routing_label(routing: &Routing) -> String {
-    match routing {
-        Routing::MinStatic(_) => "min_static".to_string(),
-        Routing::Rule(r) => r.rule.name(),
-        Routing::Ugal(_) => "ugal".to_string(),
-    }
 }
 
 #[derive(Debug, Clone, Copy)]
