@@ -78,6 +78,15 @@ impl HotPotatoDeflect {
             HotPotatoDeflect::Closest => "closest",
         }
     }
+
+    /// The deflection `text` names (trimmed, any case), as `hotpotato_deflect` and `deflect`
+    /// read it.
+    fn parse(text: &str) -> Option<HotPotatoDeflect> {
+        let text = text.trim().to_ascii_lowercase();
+        [HotPotatoDeflect::Random, HotPotatoDeflect::Closest]
+            .into_iter()
+            .find(|d| d.name() == text)
+    }
 }
 
 /// `deflect` as the parameter's own words ("off" for None), so that a configuration written
@@ -595,16 +604,13 @@ impl SimConfig {
                 }
             }
             "hotpotato_deflect" => {
-                self.hotpotato_deflect =
-                    match value.trim().to_ascii_lowercase().as_str() {
-                        "random" => HotPotatoDeflect::Random,
-                        "closest" => HotPotatoDeflect::Closest,
-                        other => return Err(SimError::param(
-                            k,
-                            format!("'{other}'"),
-                            "random (any free router output) or closest (nearest the destination)",
-                        )),
-                    }
+                self.hotpotato_deflect = HotPotatoDeflect::parse(value).ok_or_else(|| {
+                    SimError::param(
+                        k,
+                        format!("'{}'", value.trim().to_ascii_lowercase()),
+                        "random (any free router output) or closest (nearest the destination)",
+                    )
+                })?
             }
             "hotpotato_packet_hops" => {
                 self.hotpotato_packet_hops = match value.trim().to_ascii_lowercase().as_str() {
@@ -622,15 +628,13 @@ impl SimConfig {
             "deflect" => {
                 self.deflect = match value.trim().to_ascii_lowercase().as_str() {
                     "off" | "none" | "false" => None,
-                    "random" => Some(HotPotatoDeflect::Random),
-                    "closest" => Some(HotPotatoDeflect::Closest),
-                    other => {
-                        return Err(SimError::param(
+                    other => Some(HotPotatoDeflect::parse(other).ok_or_else(|| {
+                        SimError::param(
                             k,
                             format!("'{other}'"),
                             "off, random (any router output with a free VC) or closest (the one nearest the destination)",
-                        ))
-                    }
+                        )
+                    })?),
                 }
             }
             "deflect_after" => self.deflect_after = parse_u32(k, value, 0, 1_000_000)?,
