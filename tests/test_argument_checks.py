@@ -80,6 +80,7 @@ SIM_CASES = [
     ("exchange destination", lambda: exchange([(6, 1)]), "destination", "from 0 to 5"),
     ("exchange packets in all", lambda: exchange([(1, 60_000_000)] * 2), "packets", "at most 100000000"),
     ("exchange name int", lambda: exchange(name=5), "name", "a string"),
+    ("exchange interleave str", lambda: exchange(interleave="yes"), "interleave", "True or False"),
     ("from_booksim bytes", lambda: topolab.from_booksim(b"x.cfg"), "path", "a file path"),
     ("from_booksim empty", lambda: topolab.from_booksim(""), "path", "a file path"),
     ("point load str", lambda: check_point({"network": "ring:n=4", "load": "x"}), "load", "a number"),

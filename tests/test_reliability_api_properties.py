@@ -95,6 +95,7 @@ QUICK = {
         "routing": "min",
         "seed": 0,
         "name": "x",
+        "interleave": True,
         "progress": False,
     },
     "run_experiment": {

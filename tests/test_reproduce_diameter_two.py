@@ -64,7 +64,7 @@ def test_exchange_spec_expanded():
     assert res.packets == 12 * 11 * 3
     # nn3d on 12 endpoints: 2x2x3 torus, 6 messages per process (size-2 dims send +1 and -1).
     res = topolab.run_exchange(net, "nn3d:packets=5", "min", seed=1)
-    assert res.name == "nn3d:dims=2x2x3,packets=5" and res.packets == 12 * 6 * 5
+    assert res.name == "nn3d:dims=2x2x3,packets=5,interleave=true" and res.packets == 12 * 6 * 5
     with pytest.raises(topolab.TopolabError, match="exchange"):
         topolab.run_exchange(net, "alltoone", "min")
 
@@ -91,5 +91,16 @@ def test_full_declares_the_papers_networks():
     exchanges = diameter_two.exchanges(full=True)
     assert {c.network for c, _ in curves} == {x.network for x, _, _ in exchanges} == set(endpoints)
     assert len(curves) == 4 * 2 * 2 and len(exchanges) == 4 * 2 * 3
-    # The full exchanges have Kathareios et al., SC15, §4.1's message sizes, the defaults of the specs.
-    assert {x.exchange for x, _, _ in exchanges} == {"alltoall", "nn3d"}
+    # The full exchanges have Kathareios et al., SC15, §4.1's message sizes, the defaults of the specs;
+    # the MLFM's torus is §4.4's 15x16x15 (x in a router, y in a layer, z across layers).
+    assert {x.exchange for x, _, _ in exchanges} == {"alltoall", "nn3d", "nn3d:dims=15x16x15"}
+    assert {x.network for x, _, _ in exchanges if x.exchange == "nn3d:dims=15x16x15"} == {"mlfm:h=15"}
+
+
+def test_nearest_neighbour_adaptive_near_full_bandwidth_on_the_mlfm(rep):
+    # Kathareios et al., SC15, §4.4: with the torus aligned to the MLFM (x in a router, y in a layer,
+    # z across layers) and the six messages sent together, UGAL-L routes x and z minimally and y
+    # indirectly, "close to 100%", well above INR's ~70%.
+    ugal = _value(rep, "MLFM h=4", "Fig. 14 NN UGAL-L effective throughput")
+    inr = _value(rep, "MLFM h=4", "Fig. 14 NN INR effective throughput")
+    assert ugal >= 0.85 and ugal > inr + 0.15, (ugal, inr)

@@ -158,6 +158,35 @@ def test_exchange_runs_to_completion():
     assert 0 < r.effective_throughput <= 1.0
 
 
+def test_interleaved_exchange_is_one_packet_of_each_message_in_turn():
+    # The nn3d spec's default order against the same messages listed one packet at a time, in
+    # turn: the engine must put the same packets on the wire in the same order.
+    net = topolab.build("mlfm:h=2")
+    spec = topolab.run_exchange(net, "nn3d:packets=6", "min", seed=3)
+    assert spec.name == "nn3d:dims=2x2x3,packets=6,interleave=true"
+    _, messages = topolab._core.exchange_messages(net._net, "nn3d:packets=6")
+    one_at_a_time = [[(d, 1) for _ in range(6) for d, _ in msgs] for msgs in messages]
+    listed = topolab.run_exchange(net, one_at_a_time, "min", seed=3)
+    same = topolab.run_exchange(net, messages, "min", seed=3, interleave=True)
+    for r in (listed, same):
+        assert (r.completion_cycles, r.avg_latency, r.p99_latency) == (
+            spec.completion_cycles,
+            spec.avg_latency,
+            spec.p99_latency,
+        )
+    whole = topolab.run_exchange(net, "nn3d:packets=6,interleave=false", "min", seed=3)
+    assert whole.packets == spec.packets
+    assert whole.completion_cycles != spec.completion_cycles
+
+
+def test_exchange_interleave_errors_name_the_parameter():
+    net = topolab.build("mlfm:h=2")
+    with pytest.raises(topolab.ParameterError, match="'interleave'.*the spec's own"):
+        topolab.run_exchange(net, "nn3d", interleave=True)
+    with pytest.raises(topolab.ParameterError, match="source 0 with messages of 2 and 3 packets"):
+        topolab.run_exchange(net, [[(1, 2), (2, 3)]], interleave=True)
+
+
 def test_errors_name_the_parameter():
     with pytest.raises(topolab.ParameterError, match="num_vc.*num_vcs"):
         topolab.simulate("slimfly:q=5,p=2", num_vc=4)

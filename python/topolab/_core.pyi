@@ -280,8 +280,10 @@ def sweep_load(
 def run_exchange(
     net: Network,
     routing: str,
-    per_source: Sequence[Sequence[tuple[int, int]]],
+    per_source: Sequence[Sequence[tuple[int, int]]] | None = None,
+    spec: str | None = None,
     name: str = ...,
+    interleave: bool = ...,
     seed: int | None = None,
     params: dict[str, Any] | None = None,
     progress: _ProgressCallback | None = None,

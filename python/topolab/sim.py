@@ -334,23 +334,37 @@ def run_exchange(
     seed: int = DEFAULT_SEED,
     *,
     name: str = "exchange",
+    interleave: bool | None = None,
     progress: bool | None = None,
     show_progress: bool | None = None,
     **router_params: Any,
 ) -> ExchangeResult:
     """Runs a fixed exchange to completion: ``per_source[s]`` lists the (destination endpoint,
-    packets) messages endpoint ``s`` sends, in order, as fast as its injection channel allows.
-    ``per_source`` may instead be an exchange spec (``"alltoall"``, ``"nn3d:packets=64"``:
-    docs/traffic.md "Exchanges"); ``name`` is then the spec with every parameter resolved."""
+    packets) messages endpoint ``s`` sends, as fast as its injection channel allows, each message
+    whole in turn (the default) or, with ``interleave=True``, one packet of each in turn (the
+    messages of a source must then be of one size). ``per_source`` may instead be an exchange
+    spec (``"alltoall"``, ``"nn3d:packets=64"``: docs/traffic.md "Exchanges"), whose own
+    ``interleave`` parameter says the order (true by default); ``name`` is then the spec with
+    every parameter resolved."""
     net = as_network(net)
-    if isinstance(per_source, str):
-        name, per_source = _core.exchange_messages(net._net, per_source)
     progress = legacy_keyword(progress, show_progress, "run_exchange")
     warn_if_not_deadlock_free(routing)
+    if isinstance(per_source, str):
+        if interleave is not None:
+            raise bad(
+                "run_exchange",
+                "interleave",
+                interleave,
+                'nothing with an exchange spec: give the spec\'s own ("nn3d:interleave=false")',
+            )
+        messages: dict[str, Any] = {"spec": per_source}
+    else:
+        interleave = False if interleave is None else interleave
+        messages = {"per_source": per_source, "name": name, "interleave": interleave}
     # the exchange reports the flits delivered of all it has to send
     with Progress("exchange", unit="flit", enabled=progress, unit_stages=("exchange",)) as bar:
         d = _core.run_exchange(
-            net._net, routing, per_source, name=name, seed=seed, params=router_params, progress=bar.callback
+            net._net, routing, seed=seed, params=router_params, progress=bar.callback, **messages
         )
     return ExchangeResult._from_core(d)
 

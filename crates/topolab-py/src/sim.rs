@@ -9,7 +9,7 @@ use crate::errors::{bad_argument, to_py_err, DeadlockError, SimulationError};
 use crate::network::PyNetwork;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict};
-use topolab_sim::traffic::{Exchange, Traffic};
+use topolab_sim::traffic::{Exchange, MessageOrder, Traffic};
 use topolab_sim::{BoundWorkload, Prepared, SimConfig, SimError};
 
 /// The one mapping of simulator errors to Python exceptions.
@@ -232,24 +232,49 @@ fn sweep_load<'py>(
 const EXCHANGE_ALLOWED: &str =
     "a list per source endpoint of (destination endpoint, packets) pairs, or an exchange spec";
 
-/// Runs a fixed exchange (per source endpoint: [(destination, packets), ...]) to completion.
+/// Runs a fixed exchange to completion: an exchange spec (`spec`, docs/traffic.md "Exchanges"),
+/// or messages listed per source endpoint ([(destination, packets), ...]), each whole in turn or,
+/// with `interleave`, one packet of each in turn.
 #[pyfunction]
-#[pyo3(signature = (net, routing, per_source, name=Arg::default("exchange".into()), seed=None, params=None, progress=None))]
+#[pyo3(signature = (net, routing, per_source=None, spec=None, name=Arg::default("exchange".into()), interleave=Arg::default(false), seed=None, params=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn run_exchange<'py>(
     py: Python<'py>,
     net: &PyNetwork,
     routing: Arg<String>,
-    per_source: Arg<Vec<Vec<(u32, u32)>>>,
+    per_source: Option<Arg<MessagesBySource>>,
+    spec: Option<Arg<String>>,
     name: Arg<String>,
+    interleave: Arg<bool>,
     seed: Option<Arg<u64>>,
     params: Option<&Bound<'py, PyDict>>,
     progress: Option<PyObject>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    args!("run_exchange"; routing, per_source as EXCHANGE_ALLOWED, name, seed);
+    args!("run_exchange"; routing, name, interleave, seed);
     let cfg = config_from(params, seed)?;
-    let exchange =
-        Exchange::listed(&name, per_source, net.inner.num_endpoints()).map_err(to_py_err)?;
+    let exchange = match (per_source, spec) {
+        (Some(per_source), None) => {
+            args!("run_exchange"; per_source as EXCHANGE_ALLOWED);
+            let mut exchange = Exchange::listed(&name, per_source, net.inner.num_endpoints())
+                .map_err(to_py_err)?;
+            if interleave {
+                exchange.order = MessageOrder::Interleaved;
+            }
+            exchange
+        }
+        (None, Some(spec)) => {
+            args!("run_exchange"; spec as EXCHANGE_ALLOWED);
+            Exchange::parse(&spec, &net.inner).map_err(to_py_err)?
+        }
+        _ => {
+            return Err(bad_argument(
+                "run_exchange",
+                "per_source",
+                "both or neither of the message lists and an exchange spec",
+                EXCHANGE_ALLOWED,
+            ))
+        }
+    };
     let result = crate::monitor::run(py, progress, |monitor| {
         Ok(Prepared::new(&net.inner, &routing, &cfg, monitor)
             .and_then(|prep| topolab_sim::run_exchange(&prep, &exchange, monitor)))

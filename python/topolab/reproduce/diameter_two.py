@@ -11,7 +11,10 @@ numbers Kathareios et al., SC15, §4.3.1 gives: MIN ~96-98% uniform (SF with the
 
 Figs. 13/14: effective throughput (data / completion time, per endpoint, as a fraction of the
 injection bandwidth, Kathareios et al., SC15, §4.4) of one all-to-all exchange and one 3D nearest-neighbour
-exchange with the contiguous mapping (``run_exchange`` with ``alltoall`` / ``nn3d``), for MIN, INR and
+exchange with the contiguous mapping (``run_exchange`` with ``alltoall`` / ``nn3d``; the six
+nearest-neighbour messages interleaved, as a halo exchange posting its sends together puts them
+on the wire, and on the MLFM the torus h × (h + 1) × h that §4.4 aligns with a router, a layer and
+a column), for MIN, INR and
 UGAL-L (Kathareios et al., SC15, §3.3: the Slim Fly cost (L_I/L_M)·c·q_I, topolab's default ``ugal_l``; MLFM-A
 and OFT-A the constant-c cost, ``ugal_l:hops=false,c=2`` with the two-VC scheme).
 
@@ -235,6 +238,13 @@ def _routings(spec: str, adaptive: str) -> dict[str, str]:
     return {"MIN": "min", "INR": INR_SF if spec.startswith("slimfly") else INR_SPSP, "UGAL-L": adaptive}
 
 
+def _mlfm_torus(spec: str, nn: str) -> str:
+    """``nn`` on the MLFM with Kathareios et al.'s (SC15, §4.4) orientation of the torus, 15×16×15
+    at h = 15: x the h endpoints of a router, y the h + 1 routers of a layer, z the h layers."""
+    h = max(topolab.build(spec).endpoints)
+    return f"{nn}{',' if ':' in nn else ':'}dims={h}x{h + 1}x{h}"
+
+
 def exchanges(quick: bool = False, full: bool = False) -> list[tuple[Exchange, str, str]]:
     """Figs. 13/14's cases: one all-to-all and one nearest-neighbour exchange per network and
     routing (MIN, INR, UGAL-L), with the configuration label and the exchange's ("A2A", "NN")."""
@@ -242,6 +252,8 @@ def exchanges(quick: bool = False, full: bool = False) -> list[tuple[Exchange, s
     out = []
     for label, spec, _, _, adaptive in configs(quick, full):
         for xlabel, xspec in sizes.items():
+            if xlabel == "NN" and spec.startswith("mlfm"):
+                xspec = _mlfm_torus(spec, xspec)
             for rlabel, rname in _routings(spec, adaptive).items():
                 out.append((Exchange(rlabel, spec, rname, xspec, panel=f"{label} {xlabel}"), label, xlabel))
     return out

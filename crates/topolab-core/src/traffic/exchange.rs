@@ -28,12 +28,55 @@ pub const MAX_MESSAGES: u64 = 1 << 27;
 pub const MAX_LISTED_PACKETS: u64 = 100_000_000;
 
 /// A fixed workload (Kathareios et al., SC15, §4.4): for each source endpoint, the messages it
-/// sends in order, as (destination endpoint, packets). The engine runs it to completion.
+/// sends, as (destination endpoint, packets), and how their packets follow each other. The
+/// engine runs it to completion.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Exchange {
     /// The canonical spec with every parameter resolved, e.g. "nn3d:dims=13x13x20,packets=2048".
     pub name: String,
     pub per_source: Vec<Vec<(u32, u32)>>,
+    pub order: MessageOrder,
+}
+
+/// How a source's packets follow its messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MessageOrder {
+    /// Each message whole, one after another, in the listed order (a blocking send per
+    /// message, or Kumar et al.'s all-to-all schedule).
+    #[default]
+    Sequential,
+    /// One packet of each message in turn: packet k goes to message k mod m. What a halo
+    /// exchange that posts all its sends at once (MPI_Isend to every neighbour, then one wait)
+    /// puts on the wire. Every message of a source must have the same number of packets.
+    Interleaved,
+}
+
+impl MessageOrder {
+    /// The order of a spec's `interleave` flag (default true).
+    fn of_spec(s: &Spec) -> Result<MessageOrder> {
+        Ok(match s.params().opt_bool("interleave")? {
+            Some(false) => MessageOrder::Sequential,
+            _ => MessageOrder::Interleaved,
+        })
+    }
+
+    /// The spec parameter that gives this order.
+    fn spec_text(self) -> &'static str {
+        match self {
+            MessageOrder::Sequential => "interleave=false",
+            MessageOrder::Interleaved => "interleave=true",
+        }
+    }
+    /// Interleaved order needs every message of a source to be the same size: the first source
+    /// where they differ, as (source, packets of its first message, the differing size).
+    pub fn unequal_sizes(per_source: &[Vec<(u32, u32)>]) -> Option<(usize, u32, u32)> {
+        per_source.iter().enumerate().find_map(|(src, msgs)| {
+            let first = msgs.first()?.1;
+            msgs.iter()
+                .find(|&&(_, p)| p != first)
+                .map(|&(_, p)| (src, first, p))
+        })
+    }
 }
 
 /// The exchanges: name, aliases, declared parameters.
@@ -64,13 +107,20 @@ pub const EXCHANGES: &[(&str, &[&str], &[ParamDef])] = &[
                 name: "order",
                 kind: ParamKind::Text,
                 default: Some("random"),
-                help: "random or shift: the order of each source's messages",
+                help: "random or shift: the order of each source's destinations",
             },
             ParamDef {
                 name: "seed",
                 kind: ParamKind::Int,
                 default: Some("0"),
                 help: "seed of the random order",
+            },
+            ParamDef {
+                name: "interleave",
+                kind: ParamKind::Bool,
+                default: Some("true"),
+                help: "true: one packet of each message in turn (sends posted together); false: \
+                       each message whole, one after another",
             },
         ],
     ),
@@ -102,6 +152,13 @@ pub const EXCHANGES: &[(&str, &[&str], &[ParamDef])] = &[
                 default: Some("256"),
                 help: "bytes per packet, with bytes",
             },
+            ParamDef {
+                name: "interleave",
+                kind: ParamKind::Bool,
+                default: Some("true"),
+                help: "true: one packet of each message in turn (sends posted together); false: \
+                       each message whole, one after another",
+            },
         ],
     ),
 ];
@@ -111,7 +168,7 @@ impl Exchange {
     pub const NAMES: &'static [&'static str] = &["alltoall", "nn3d"];
 
     /// The exchange named by `spec` for `net`: `alltoall[:packets=30,order=random,seed=0]` or
-    /// `nn3d[:dims=AxBxC,packets=2048]`; sizes may also be given as `bytes` (message) and
+    /// `nn3d[:dims=AxBxC,packets=2048]`, each with `interleave` (true); sizes may also be given as `bytes` (message) and
     /// `packet_bytes` (default 256), packets = ceil(bytes / packet_bytes).
     pub fn parse(spec: &str, net: &Network) -> Result<Exchange> {
         let spec = parse_spec(spec, "exchange", "name", EXCHANGES)?;
@@ -167,6 +224,7 @@ impl Exchange {
         Ok(Exchange {
             name: name.to_string(),
             per_source,
+            order: MessageOrder::Sequential,
         })
     }
 
@@ -253,14 +311,19 @@ fn all_to_all(s: &Spec, endpoints: u32) -> Result<Exchange> {
             msgs
         })
         .collect();
-    let order = if random {
+    let destinations = if random {
         format!("random,seed={seed}")
     } else {
         "shift".to_string()
     };
+    let order = MessageOrder::of_spec(s)?;
     Ok(Exchange {
-        name: format!("alltoall:packets={packets},order={order}"),
+        name: format!(
+            "alltoall:packets={packets},order={destinations},{}",
+            order.spec_text()
+        ),
         per_source,
+        order,
     })
 }
 
@@ -308,6 +371,7 @@ fn nearest_neighbor(s: &Spec, endpoints: u32) -> Result<Exchange> {
             [d[0] as u32, d[1] as u32, d[2] as u32]
         }
     };
+    let order = MessageOrder::of_spec(s)?;
     let [a, b, c] = dims;
     let processes = a * b * c;
     let mut per_source = vec![Vec::new(); endpoints as usize];
@@ -329,7 +393,11 @@ fn nearest_neighbor(s: &Spec, endpoints: u32) -> Result<Exchange> {
         }
     }
     Ok(Exchange {
-        name: format!("nn3d:dims={a}x{b}x{c},packets={packets}"),
+        name: format!(
+            "nn3d:dims={a}x{b}x{c},packets={packets},{}",
+            order.spec_text()
+        ),
         per_source,
+        order,
     })
 }

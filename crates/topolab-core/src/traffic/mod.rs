@@ -41,7 +41,7 @@ use crate::{Network, Params, Result, TopolabError, TopologySpec};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-pub use exchange::{balanced_dims, Exchange, EXCHANGES, MAX_LISTED_PACKETS};
+pub use exchange::{balanced_dims, Exchange, MessageOrder, EXCHANGES, MAX_LISTED_PACKETS};
 
 /// Marks a source that sends nothing in a destination table.
 pub(crate) const IDLE: u32 = u32::MAX;

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use topolab_core::build_str;
-use topolab_core::traffic::Exchange;
+use topolab_core::traffic::{Exchange, MessageOrder};
 
 fn exchange(spec: &str, net_spec: &str) -> Exchange {
     let net = build_str(net_spec).unwrap();
@@ -112,6 +112,36 @@ fn nearest_neighbour_messages_go_to_the_six_torus_neighbours() {
 }
 
 #[test]
+fn exchanges_interleave_their_messages_unless_asked_not_to() {
+    // Sends posted together: one packet of each message in turn by default, named in the spec.
+    for (spec, net) in [
+        ("nn3d:dims=3x4x5,packets=3", "hypercube:n=6"),
+        ("alltoall:packets=2", "hypercube:n=3"),
+    ] {
+        let default = exchange(spec, net);
+        assert_eq!(default.order, MessageOrder::Interleaved, "{spec}");
+        assert!(
+            default.name.ends_with(",interleave=true"),
+            "{}",
+            default.name
+        );
+        let one_by_one = exchange(&format!("{spec},interleave=false"), net);
+        assert_eq!(one_by_one.order, MessageOrder::Sequential, "{spec}");
+        assert!(
+            one_by_one.name.ends_with(",interleave=false"),
+            "{}",
+            one_by_one.name
+        );
+        assert_eq!(one_by_one.per_source, default.per_source, "{spec}");
+        // The canonical names parse back to the same exchanges.
+        let network = build_str(net).unwrap();
+        for ex in [default, one_by_one] {
+            assert_eq!(Exchange::parse(&ex.name, &network).unwrap(), ex);
+        }
+    }
+}
+
+#[test]
 fn nearest_neighbour_degenerate_dimensions() {
     // Size 2: +1 and -1 are the same neighbour (two messages); size 1: no neighbour.
     let ex = exchange("nn3d:dims=2x1x4", "hypercube:n=3");
@@ -151,6 +181,10 @@ fn bad_exchange_specs_are_rejected_by_name() {
         ),
         ("nn3d:dims=6x9", &["'dims'", "three sizes"]),
         ("nn3d:packet_bytes=0", &["'packet_bytes'", "0"]),
+        (
+            "nn3d:interleave=sometimes",
+            &["'interleave'", "sometimes", "true or false"],
+        ),
     ];
     for (spec, needles) in cases {
         let err = Exchange::parse(spec, &net).unwrap_err().to_string();

@@ -6,7 +6,7 @@ use crate::error::{Result, SimError};
 use crate::injection::Source;
 use crate::router::Phase;
 use crate::stats::quantile;
-use crate::traffic::Exchange;
+use crate::traffic::{Exchange, MessageOrder};
 use std::sync::Arc;
 use std::time::Instant;
 use topolab_core::progress::Monitor;
@@ -41,8 +41,9 @@ topolab_core::result_type! {
     }
 }
 
-/// Runs an exchange to completion: every endpoint sends its messages in order, one packet as
-/// soon as the previous one is injected.
+/// Runs an exchange to completion: every endpoint sends its messages in the exchange's order
+/// (each whole in turn, or one packet of each in turn), one packet as soon as the previous one
+/// is injected.
 pub fn run_exchange(
     prep: &Prepared,
     exchange: &Exchange,
@@ -67,6 +68,25 @@ pub fn run_exchange(
                 ));
             }
             packets += p as u64;
+        }
+    }
+    if exchange.order == MessageOrder::Interleaved {
+        if let Some((src, first, other)) = MessageOrder::unequal_sizes(&exchange.per_source) {
+            return Err(SimError::param(
+                "exchange",
+                format!("source {src} with messages of {first} and {other} packets"),
+                "messages of one size per source in interleaved order".to_string(),
+            ));
+        }
+        for (src, list) in exchange.per_source.iter().enumerate() {
+            let total: u64 = list.iter().map(|&(_, p)| p as u64).sum();
+            if total > u32::MAX as u64 {
+                return Err(SimError::param(
+                    "exchange",
+                    format!("source {src} with {total} packets"),
+                    format!("at most {} packets per source", u32::MAX),
+                ));
+            }
         }
     }
     let flits = packets * prep.cfg.packet_size as u64;

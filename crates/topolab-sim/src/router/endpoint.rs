@@ -9,7 +9,7 @@ use crate::config::FlowControl;
 use crate::flit::{Flit, Wheel, HEAD, MEASURED, READ_REQUEST, TAIL, WRITE_REQUEST};
 use crate::injection::{Source, NEVER};
 use crate::stats::RouterStats;
-use crate::traffic::Traffic;
+use crate::traffic::{MessageOrder, Traffic};
 use crate::workload::{WorkloadState, BACKGROUND_MESSAGE};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -27,7 +27,8 @@ struct Sender {
     partial: Flit,
     /// Cycle of the next packet creation.
     next_gen: u64,
-    /// Exchange progress: (message index, packets left in it); workload: (message id,
+    /// Exchange progress: (message index, packets left in it), or in interleaved order
+    /// (packets sent, packets left); workload: (message id,
     /// packets of it left to create).
     msg: (u32, u32),
     /// Flits of the current packet not yet injected (0: none).
@@ -147,12 +148,12 @@ impl Endpoints {
                 }
                 Source::Exchange(x) => {
                     let src = (self.first as usize) + e;
-                    s.msg = (0, 0);
-                    if let Some(list) = x.per_source.get(src) {
-                        if let Some(&(_, packets)) = list.first() {
-                            s.msg = (0, packets);
-                        }
-                    }
+                    let list = x.per_source.get(src).map_or(&[][..], |l| &l[..]);
+                    s.msg = match x.order {
+                        MessageOrder::Sequential => (0, list.first().map_or(0, |m| m.1)),
+                        // run_exchange checked that the total fits a u32.
+                        MessageOrder::Interleaved => (0, list.iter().map(|m| m.1).sum()),
+                    };
                     s.next_gen = 0;
                 }
                 Source::Workload(w) => {
@@ -416,6 +417,15 @@ impl Endpoints {
                 let (idx, left) = s.msg;
                 if left == 0 {
                     None
+                } else if x.order == MessageOrder::Interleaved {
+                    // idx counts the source's packets; every message has the same size.
+                    let list = &x.per_source[src as usize];
+                    let dest = list[idx as usize % list.len()].0;
+                    s.msg = (idx + 1, left - 1);
+                    if left == 1 {
+                        s.next_gen = NEVER;
+                    }
+                    Some((dest, ctx.now))
                 } else {
                     let list = &x.per_source[src as usize];
                     let dest = list[idx as usize].0;

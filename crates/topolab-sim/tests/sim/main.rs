@@ -13,6 +13,7 @@ mod sim_deflect;
 mod sim_dynamic_failure;
 mod sim_early_verdict;
 mod sim_engine;
+mod sim_exchange_order;
 mod sim_failure_conservation;
 mod sim_floor_latency;
 mod sim_generic_routing;

@@ -11,7 +11,7 @@ use crate::common;
 use common::short;
 use std::collections::VecDeque;
 use topolab_core::progress::Silent;
-use topolab_core::traffic::Exchange;
+use topolab_core::traffic::{Exchange, MessageOrder};
 use topolab_core::{build_str, Network};
 use topolab_sim::{run_exchange, simulate, Prepared, RunResult, SimConfig, SimError};
 
@@ -175,6 +175,7 @@ fn every_packet_of_an_exchange_is_delivered() {
         let exchange = Exchange {
             name: "all-to-all".into(),
             per_source,
+            order: MessageOrder::Sequential,
         };
         let done = run_exchange(&prep, &exchange, &Silent).unwrap();
         assert_eq!(done.packets, (n * (n - 1) * 2) as u64, "{deflect}");
