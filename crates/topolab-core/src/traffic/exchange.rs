@@ -32,7 +32,8 @@ pub const MAX_LISTED_PACKETS: u64 = 100_000_000;
 /// engine runs it to completion.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Exchange {
-    /// The canonical spec with every parameter resolved, e.g. "nn3d:dims=13x13x20,packets=2048".
+    /// The canonical spec with every parameter resolved, e.g.
+    /// "nn3d:dims=13x13x20,packets=2048,interleave=true".
     pub name: String,
     pub per_source: Vec<Vec<(u32, u32)>>,
     pub order: MessageOrder,
