@@ -80,6 +80,15 @@ impl MessageOrder {
     }
 }
 
+/// Every exchange's message order (`MessageOrder`).
+const INTERLEAVE: ParamDef = ParamDef {
+    name: "interleave",
+    kind: ParamKind::Bool,
+    default: Some("true"),
+    help: "true: one packet of each message in turn (sends posted together); false: each \
+           message whole, one after another",
+};
+
 /// The exchanges: name, aliases, declared parameters.
 pub const EXCHANGES: &[(&str, &[&str], &[ParamDef])] = &[
     (
@@ -116,13 +125,7 @@ pub const EXCHANGES: &[(&str, &[&str], &[ParamDef])] = &[
                 default: Some("0"),
                 help: "seed of the random order",
             },
-            ParamDef {
-                name: "interleave",
-                kind: ParamKind::Bool,
-                default: Some("true"),
-                help: "true: one packet of each message in turn (sends posted together); false: \
-                       each message whole, one after another",
-            },
+            INTERLEAVE,
         ],
     ),
     (
@@ -153,13 +156,7 @@ pub const EXCHANGES: &[(&str, &[&str], &[ParamDef])] = &[
                 default: Some("256"),
                 help: "bytes per packet, with bytes",
             },
-            ParamDef {
-                name: "interleave",
-                kind: ParamKind::Bool,
-                default: Some("true"),
-                help: "true: one packet of each message in turn (sends posted together); false: \
-                       each message whole, one after another",
-            },
+            INTERLEAVE,
         ],
     ),
 ];

@@ -23,11 +23,14 @@ fn two_sources_two_sinks(order: MessageOrder) -> Exchange {
     }
 }
 
-fn completion(order: MessageOrder) -> u64 {
-    // One router with four endpoints.
+/// One router with four endpoints.
+fn one_router() -> Prepared {
     let net = build_str("mesh:dims=1,p=4").unwrap();
-    let prep = Prepared::new(&net, "min", &short(&[]), &Silent).unwrap();
-    let done = run_exchange(&prep, &two_sources_two_sinks(order), &Silent).unwrap();
+    Prepared::new(&net, "min", &short(&[]), &Silent).unwrap()
+}
+
+fn completion(order: MessageOrder) -> u64 {
+    let done = run_exchange(&one_router(), &two_sources_two_sinks(order), &Silent).unwrap();
     assert_eq!(done.delivered_packets, 4 * P as u64, "{order:?}");
     done.completion_cycles
 }
@@ -51,8 +54,7 @@ fn interleaved_messages_share_the_sinks_and_sequential_ones_queue_for_them() {
 
 #[test]
 fn interleaved_order_refuses_messages_of_different_sizes() {
-    let net = build_str("mesh:dims=1,p=4").unwrap();
-    let prep = Prepared::new(&net, "min", &short(&[]), &Silent).unwrap();
+    let prep = one_router();
     let exchange = Exchange {
         name: "uneven".into(),
         per_source: vec![vec![(1, 3)], vec![(2, 5), (3, 4)]],
@@ -84,8 +86,7 @@ fn interleaved_order_refuses_messages_of_different_sizes() {
 
 #[test]
 fn interleaved_order_refuses_a_source_total_beyond_a_u32() {
-    let net = build_str("mesh:dims=1,p=4").unwrap();
-    let prep = Prepared::new(&net, "min", &short(&[]), &Silent).unwrap();
+    let prep = one_router();
     let exchange = Exchange {
         name: "huge".into(),
         per_source: vec![vec![(1, u32::MAX), (2, u32::MAX)]],
