@@ -11,17 +11,17 @@ numbers Kathareios et al., SC15, §4.3.1 gives: MIN ~96-98% uniform (SF with the
 
 Figs. 13/14: effective throughput (data / completion time, per endpoint, as a fraction of the
 injection bandwidth, Kathareios et al., SC15, §4.4) of one all-to-all exchange and one 3D nearest-neighbour
-exchange with the contiguous mapping (``run_exchange`` with ``alltoall`` / ``nn3d``; the six
-nearest-neighbour messages interleaved, as a halo exchange posting its sends together puts them
-on the wire, and on the MLFM the torus h × (h + 1) × h that §4.4 aligns with a router, a layer and
-a column), for MIN, INR and
+exchange with the contiguous mapping (``run_exchange`` with ``alltoall`` / ``nn3d``; each
+source's messages interleaved, one packet of each in turn, as an exchange posting its sends
+together puts them on the wire; on the MLFM the torus h × (h + 1) × h that §4.4 aligns with a
+router, a layer and a column), for MIN, INR and
 UGAL-L (Kathareios et al., SC15, §3.3: the Slim Fly cost (L_I/L_M)·c·q_I, topolab's default ``ugal_l``; MLFM-A
 and OFT-A the constant-c cost, ``ugal_l:hops=false,c=2`` with the two-VC scheme).
 
 Scaled down: Kathareios et al., SC15, §4.1 simulates SF q = 13 (p = 9, 10), MLFM h = 15 and OFT k = 12 (about
 3,000 to 3,600 endpoints each); this machine runs SF q = 5 (p = 3 = ⌊k'/2⌋ and p = 4 = ⌈k'/2⌉),
 MLFM h = 4 and OFT k = 4 (80 to 200 endpoints). Kathareios et al.'s (SC15) 100 KB buffers per port and 200 µs
-runs become 4 VCs of 64 flits (quick: 16) and BookSim2-style sample periods; packets are one flit.
+runs become 4 VCs of 100 flits (quick: 16) and BookSim2-style sample periods; packets are one flit.
 Full mode runs Kathareios et al.'s (SC15) message sizes (30 packets per all-to-all message, 2,048 per
 nearest-neighbour message); quick mode SF p = 3, MLFM, OFT with 4 and 64 packets and short
 samples.

@@ -43,7 +43,7 @@ pub struct Exchange {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum MessageOrder {
     /// Each message whole, one after another, in the listed order (a blocking send per
-    /// message, or Kumar et al.'s all-to-all schedule).
+    /// message).
     #[default]
     Sequential,
     /// One packet of each message in turn: packet k goes to message k mod m. What a halo
@@ -68,6 +68,7 @@ impl MessageOrder {
             MessageOrder::Interleaved => "interleave=true",
         }
     }
+
     /// Interleaved order needs every message of a source to be the same size: the first source
     /// where they differ, as (source, packets of its first message, the differing size).
     pub fn unequal_sizes(per_source: &[Vec<(u32, u32)>]) -> Option<(usize, u32, u32)> {
@@ -166,8 +167,9 @@ impl Exchange {
     pub const NAMES: &'static [&'static str] = &["alltoall", "nn3d"];
 
     /// The exchange named by `spec` for `net`: `alltoall[:packets=30,order=random,seed=0]` or
-    /// `nn3d[:dims=AxBxC,packets=2048]`, each with `interleave` (true); sizes may also be given as `bytes` (message) and
-    /// `packet_bytes` (default 256), packets = ceil(bytes / packet_bytes).
+    /// `nn3d[:dims=AxBxC,packets=2048]`, each with `interleave` (true); sizes may also be given
+    /// as `bytes` (message) and `packet_bytes` (default 256), packets = ceil(bytes /
+    /// packet_bytes).
     pub fn parse(spec: &str, net: &Network) -> Result<Exchange> {
         let spec = parse_spec(spec, "exchange", "name", EXCHANGES)?;
         let endpoints = endpoint_count(net)?;
