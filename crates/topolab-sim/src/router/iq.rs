@@ -531,7 +531,7 @@ impl IqState {
             router: self.router,
             in_port: port,
             from_endpoint: port < self.n_ep,
-            in_vc: self.by_v.modulo(iv as u32),
+            in_vc: iv as u32 - port * self.vcs,
             num_vcs: self.vcs,
             port_used: &self.op_used,
             global: env.global,
@@ -659,12 +659,16 @@ impl IqState {
         self.oq_len[p] += 1;
     }
 
-    /// The front flit of `iv` (an active input VC with a flit, granted the switch) wins the
-    /// switch: it leaves the input buffer for the crossbar.
+    /// The front flit of `iv` (an active input VC with a flit, granted the switch), VC
+    /// `in_vc` of input port `in_port`, wins the switch: it leaves the input buffer for the
+    /// crossbar. The switch allocation passes the port and VC it computed, so they are not
+    /// divided out of `iv` again.
     #[allow(clippy::too_many_arguments, unsafe_code)]
     fn send_flit<const ONE_FLIT: bool, const FUSED: bool>(
         &mut self,
         iv: usize,
+        in_port: u32,
+        in_vc: u32,
         now: u32,
         step: u64,
         next_step_cycle: u32,
@@ -672,7 +676,7 @@ impl IqState {
         stats: &mut RouterStats,
         out: &mut Outbox,
     ) {
-        let by_v = self.by_v;
+        debug_assert_eq!(in_port * self.vcs + in_vc, iv as u32);
         // SAFETY: the granted VC comes from active_list ("lists").
         let i = unsafe { self.iv.at_mut(iv) };
         let slot = i.head;
@@ -684,8 +688,10 @@ impl IqState {
         }
         i.len -= 1;
         let ov = i.ov;
+        // An active VC's output VC lies on its route's port ("held").
+        let port = i.port as u32;
+        debug_assert_eq!(port, self.by_v.quot(ov));
         self.buffered -= 1;
-        let port = by_v.quot(ov);
         // Every packet has `pkt` flits: with one, each flit is a tail, known without reading it.
         let tail = ONE_FLIT || self.pkt == 1 || self.flits[slot as usize].is_tail();
         // SAFETY: an active VC holds an output VC ("held").
@@ -700,9 +706,8 @@ impl IqState {
         }
         // SAFETY: port = ov / V with ov < n_out x V ("held", "fixed").
         unsafe { *self.op_used.at_mut(port as usize) += 1 };
-        let in_port = by_v.quot(iv as u32);
         let update = now + self.sw_delay - 1;
-        let credit_vc = by_v.modulo(iv as u32) as u8;
+        let credit_vc = in_vc as u8;
         if ONE_FLIT && FUSED {
             // One grant per input port per cycle: always its port's first.
             out.credit(in_port, credit_vc, self.n_ep);
@@ -732,7 +737,7 @@ impl IqState {
             } else {
                 xbar_start + self.xbar_delay - 1
             },
-            vc: by_v.modulo(ov) as u8,
+            vc: (ov - port * self.vcs) as u8,
             step,
         };
         if ONE_FLIT || self.unit_xbar {

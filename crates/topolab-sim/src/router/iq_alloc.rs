@@ -306,12 +306,14 @@ impl IqState {
                 continue;
             }
             let in_port = by_v.quot(iv);
-            let out_port = by_v.quot(i.ov);
+            // An active VC's output VC lies on its route's port ("held").
+            let out_port = i.port as u32;
+            debug_assert_eq!(out_port, by_v.quot(i.ov));
             // SAFETY: iv < n_in x V ("lists"), so iv / V < n_in = sw_in.len() ("fixed").
             let a = unsafe { self.sw_in.at_mut(in_port as usize) };
             // (output distance, VC distance) as one number: VC distances are below 64.
             let key = rr_distance(out_port, a.out_ptr as u32, self.n_out) << 8
-                | rr_distance(by_v.modulo(iv), a.vc_ptr as u32, v);
+                | rr_distance(iv - in_port * v, a.vc_ptr as u32, v);
             if a.iv == NONE {
                 self.sw_touched.push(in_port);
                 (a.key, a.iv, a.out) = (key, iv, out_port);
@@ -334,10 +336,13 @@ impl IqState {
             // SAFETY: a switch grant's input offered, so it is a sw_touched entry ("lists").
             let a = unsafe { self.sw_in.at_mut(ip as usize) };
             let iv = a.iv;
+            let in_vc = iv - ip * v;
             a.out_ptr = next_mod(op, self.n_out) as u16;
-            a.vc_ptr = next_mod(by_v.modulo(iv), v) as u16;
+            a.vc_ptr = next_mod(in_vc, v) as u16;
             self.send_flit::<ONE_FLIT, FUSED>(
                 iv as usize,
+                ip,
+                in_vc,
                 now,
                 step,
                 next_step_cycle,
