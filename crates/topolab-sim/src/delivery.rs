@@ -268,8 +268,9 @@ impl Sent {
 }
 
 /// Pushes into router `c`'s wheels everything the other routers sent it in the batch of
-/// cycles from `first` (`sent`), in the serial delivery's order, and empties its slots.
-pub fn pull(links: &Links, sent: &Sent, c: &mut RouterCore, first: u32) {
+/// cycles from `first` (`sent`), in the serial delivery's order, and empties its slots;
+/// credits into the bucket of the cycle they are processed, `credit_delay` after they arrive.
+pub fn pull(links: &Links, sent: &Sent, c: &mut RouterCore, first: u32, credit_delay: u32) {
     let r = c.id as usize;
     pull_into(
         links,
@@ -278,6 +279,7 @@ pub fn pull(links: &Links, sent: &Sent, c: &mut RouterCore, first: u32) {
         &mut c.flit_wheel,
         &mut c.credit_wheel,
         first,
+        credit_delay,
     );
 }
 
@@ -289,6 +291,7 @@ fn pull_into(
     flit_wheel: &mut Wheel<(u32, Flit)>,
     credit_wheel: &mut Wheel<(u32, u8)>,
     first: u32,
+    credit_delay: u32,
 ) {
     let own = links.slot_base[r] as usize..links.slot_base[r + 1] as usize;
     for (head, slot) in sent.heads[own.clone()].iter().zip(&links.slots[own]) {
@@ -304,7 +307,7 @@ fn pull_into(
         out.credits.push_chain(
             credit_wheel,
             (both >> CREDITS) as u32,
-            arrival,
+            arrival + credit_delay,
             slot.credit_shift,
         );
     }
@@ -430,7 +433,8 @@ fn flit_to(topo: &SimTopology, r: usize, p: u32, f: Flit, now: u32) -> (u32, u32
 #[inline]
 fn credit_to(topo: &SimTopology, r: usize, p: u32, vc: u8, now: u32) -> (u32, u32, (u32, u8)) {
     let link = topo.in_link(r, p);
-    (link.peer, now + link.latency + 1, (link.peer_port, vc))
+    let processed = now + link.latency + 1 + topo.credit_delay;
+    (link.peer, processed, (link.peer_port, vc))
 }
 
 /// Routers ahead of the one listed whose links are asked for.
@@ -483,6 +487,7 @@ mod tests {
         let net = net.build().unwrap();
         let mut cfg = SimConfig::default();
         cfg.set("link_latency", "short:1,long:3,longer:4").unwrap();
+        cfg.set("credit_delay", "2").unwrap();
         let topo = SimTopology::new(&net, &cfg).unwrap();
         let max = topo.max_latency;
         (topo, max)
@@ -498,11 +503,15 @@ mod tests {
         let n = topo.num_routers as usize;
         let k = 3usize;
         let mut rng = ChaCha8Rng::seed_from_u64(7);
-        fn wheels<T: Copy>(n: usize, max_latency: u32) -> Vec<Wheel<T>> {
-            (0..n).map(|_| Wheel::new(max_latency + 1)).collect()
+        fn wheels<T: Copy>(n: usize, ahead: u32) -> Vec<Wheel<T>> {
+            (0..n).map(|_| Wheel::new(ahead)).collect()
         }
-        let (mut serial_f, mut pulled_f) = (wheels(n, max_latency), wheels(n, max_latency));
-        let (mut serial_c, mut pulled_c) = (wheels(n, max_latency), wheels(n, max_latency));
+        // Credits land `credit_delay` cycles after they arrive, when they are processed.
+        let delay = topo.credit_delay;
+        assert!(delay > 0);
+        let (mut serial_f, mut pulled_f) = (wheels(n, max_latency + 1), wheels(n, max_latency + 1));
+        let credit_ahead = max_latency + 1 + delay;
+        let (mut serial_c, mut pulled_c) = (wheels(n, credit_ahead), wheels(n, credit_ahead));
         let mut sent = Sent::new(&links);
         let mut tag = 0u32;
         let mut checked = 0;
@@ -541,7 +550,8 @@ mod tests {
                     }
                     for &(p, vc) in &cycles[j].1 {
                         let l = topo.in_link(s, p);
-                        serial_c[l.peer as usize].push(now + l.latency + 1, (l.peer_port, vc));
+                        let processed = now + l.latency + 1 + delay;
+                        serial_c[l.peer as usize].push(processed, (l.peer_port, vc));
                     }
                 }
             }
@@ -567,7 +577,15 @@ mod tests {
                 assert!(flits.is_empty() && credits.is_empty());
             }
             for r in 0..n {
-                pull_into(&links, &sent, r, &mut pulled_f[r], &mut pulled_c[r], first);
+                pull_into(
+                    &links,
+                    &sent,
+                    r,
+                    &mut pulled_f[r],
+                    &mut pulled_c[r],
+                    first,
+                    topo.credit_delay,
+                );
             }
             // The cycles the receivers run next: their buckets are complete.
             for now in first..first + k as u32 {

@@ -467,6 +467,7 @@ impl<'p> Engine<'p> {
     fn cycles(&mut self, k: u32, parallel: bool) {
         let prep = self.prep;
         let topo = &*prep.topo;
+        let credit_delay = topo.credit_delay;
         // (cycle, first internal step, steps) of each cycle of the batch.
         let mut ctxs = [(0u32, 0u64, 0u32); MAX_BATCH as usize];
         let mut step_base = self.step_base;
@@ -539,7 +540,7 @@ impl<'p> Engine<'p> {
                     let (sending, heads) = sending.senders();
                     let turn = |c: &mut RouterCore, out: &mut Outbound| {
                         if let Some(first) = pending {
-                            delivery::pull(links, sent, c, first);
+                            delivery::pull(links, sent, c, first, credit_delay);
                         }
                         let (flit_ends, credit_ends) = run(c);
                         out.take(
@@ -603,7 +604,14 @@ impl<'p> Engine<'p> {
             return;
         };
         self.deliver_pending(parallel);
-        failure.drop_dead_arrivals(&mut self.cores, self.now, &mut self.dropped, on_wire);
+        let credit_delay = self.prep.topo.credit_delay;
+        failure.drop_dead_arrivals(
+            &mut self.cores,
+            self.now,
+            credit_delay,
+            &mut self.dropped,
+            on_wire,
+        );
     }
 
     /// Where the run is in its dynamic failure.
@@ -648,7 +656,8 @@ impl<'p> Engine<'p> {
         };
         let links = &**links;
         let sent = &sent[*written];
-        let pull = |c: &mut RouterCore| delivery::pull(links, sent, c, first);
+        let credit_delay = self.prep.topo.credit_delay;
+        let pull = |c: &mut RouterCore| delivery::pull(links, sent, c, first, credit_delay);
         if parallel {
             let span = span(self.cores.len());
             self.cores

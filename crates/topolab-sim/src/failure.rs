@@ -182,11 +182,13 @@ impl DynamicFailure {
 
     /// Removes from the receivers' wheels every flit on a dead channel (all of them delivered:
     /// one thread, or after `deliver_pending`), counting it in `dropped` and in its receiver's
-    /// ejections (it is no longer in flight), and returns its credit to the sender at `now`.
+    /// ejections (it is no longer in flight), and returns its credit to the sender, which
+    /// processes it `credit_delay` cycles after `now`.
     pub fn drop_dead_arrivals(
         &self,
         cores: &mut [RouterCore],
         now: u32,
+        credit_delay: u32,
         dropped: &mut Dropped,
         on_wire: bool,
     ) {
@@ -207,7 +209,8 @@ impl DynamicFailure {
             }
             let up = &mut cores[ch.up as usize];
             for (_, f) in &lost {
-                up.credit_wheel.push(now, (ch.out_port, f.vc));
+                up.credit_wheel
+                    .push(now + credit_delay, (ch.out_port, f.vc));
             }
         }
     }

@@ -34,7 +34,10 @@ pub fn estimate_bytes(net: &Network, cfg: &SimConfig) -> u128 {
     // router and at its endpoints.
     let item_bytes = size_of::<(u32, Flit)>() + size_of::<(u32, u8)>();
     let wheel_room = (2 * PRESIZED_BUCKETS * PRESIZED_ITEMS as usize * item_bytes) as u128;
-    routers * (ROUTER_BYTES + wheel_room)
+    // The credit wheel holds each credit until it is processed, `credit_delay` cycles after
+    // it arrives: that many more buckets (twice: the wheel rounds up to a power of two).
+    let credit_buckets = 2 * cfg.credit_delay as u128 * size_of::<Vec<(u32, u8)>>() as u128;
+    routers * (ROUTER_BYTES + wheel_room + credit_buckets)
         + ports * (PORT_BYTES + vcs * per_vc)
         + endpoints * ENDPOINT_BYTES
         + network_copy

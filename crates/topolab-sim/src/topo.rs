@@ -7,7 +7,7 @@
 //! round-robin arbiters' tie-breaking. Directed links give an output port at their source and an
 //! input port at their destination; the credit channel runs back alongside.
 
-use crate::config::SimConfig;
+use crate::config::{RouterModel, SimConfig};
 use crate::error::{Result, SimError};
 use topolab_core::physical::{link_lengths, place, Floor, LatencyModel, PlaceOptions};
 use topolab_core::Network;
@@ -68,6 +68,10 @@ pub struct SimTopology {
     pub csr_offset: Vec<u32>,
     pub csr_target: Vec<u32>,
     pub endpoint_latency: u32,
+    /// Cycles from a credit's arrival at a router to its processing there, where the
+    /// delivery puts it: `credit_delay` for the input-queued router; 0 for the bufferless
+    /// one, which keeps no downstream state and drops the credits it receives.
+    pub credit_delay: u32,
     pub max_latency: u32,
 }
 
@@ -262,6 +266,10 @@ impl SimTopology {
             csr_offset,
             csr_target,
             endpoint_latency: cfg.endpoint_latency,
+            credit_delay: match cfg.router {
+                RouterModel::Iq => cfg.credit_delay,
+                RouterModel::HotPotato => 0,
+            },
             max_latency,
         })
     }

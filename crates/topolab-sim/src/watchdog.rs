@@ -273,11 +273,6 @@ pub fn check_conservation(engine: &Engine) -> Result<(), SimError> {
             for vc in 0..v {
                 let ov = (q * v + vc) as usize;
                 let used = iq.ov[ov].used as i64;
-                let pending = iq
-                    .pend_credits
-                    .iter()
-                    .filter(|&&(_, o)| o as usize == ov)
-                    .count() as i64;
                 let (on_wire, downstream, returning) = if q < iq.n_ep {
                     (
                         eps.ej_wheel
@@ -317,12 +312,14 @@ pub fn check_conservation(engine: &Engine) -> Result<(), SimError> {
                     .filter(|&(port, out_vc, _)| port == q && out_vc as u32 == vc)
                     .count();
                 let on_wire = on_wire + in_router;
-                let outstanding = on_wire as i64 + downstream as i64 + returning as i64 + pending;
+                // `returning`: credits on the wire and waiting out `credit_delay`, both in the
+                // credit wheel.
+                let outstanding = on_wire as i64 + downstream as i64 + returning as i64;
                 if used != outstanding || used > buf as i64 {
                     return Err(fail(
                         engine,
                         format!(
-                            "router {r} output port {q} vc {vc}: {used} credits in use but {on_wire} flits on the channel, {downstream} downstream, {returning} credits returning and {pending} to process"
+                            "router {r} output port {q} vc {vc}: {used} credits in use but {on_wire} flits on the channel, {downstream} downstream and {returning} credits returning or waiting out credit_delay"
                         ),
                     ));
                 }

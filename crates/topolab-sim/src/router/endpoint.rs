@@ -268,7 +268,9 @@ impl Endpoints {
             for &(e, f) in &self.arrived {
                 debug_assert_eq!(f.dest, self.first + e, "flit ejected at the wrong endpoint");
                 retire(&f, now, ctx.phase, counting, stats);
-                credits_to_router.push(back, (e, f.vc));
+                // Into the bucket of the cycle the router processes it (`credit_delay`
+                // after its arrival; RouterCore::cycle).
+                credits_to_router.push(back + ctx.topo.credit_delay, (e, f.vc));
             }
         }
         if self.work.is_some() {

@@ -4,7 +4,9 @@
 //! the credits in use downstream. One internal step (`internal_speedup` per cycle) runs, in
 //! BookSim2's order:
 //!
-//! 1. credits whose `credit_delay` has elapsed return to their output VC;
+//! 1. credits whose `credit_delay` has elapsed return to their output VC (all of a cycle's
+//!    are due at its first step: `RouterCore::cycle` returns them from the credit wheel
+//!    just before it);
 //! 2. crossbar: flits that finished traversal enter their output port's queue;
 //! 3. VC allocation for head flits at the front of their VC (separable input-first, round
 //!    robin, or by routers traversed first with `vc_priority = hops`): an input VC asks for
@@ -220,7 +222,6 @@ pub struct IqState {
     vc_delay: u32,
     sw_delay: u32,
     xbar_delay: u32,
-    pub credit_delay: u32,
     /// Deflection (`deflect`): where a head goes when no minimal output has a VC for it, and
     /// after how many internal steps of waiting; None: it waits.
     deflect: Option<HotPotatoDeflect>,
@@ -274,8 +275,6 @@ pub struct IqState {
     /// Per input port: its credits in `credit_q`.
     credit_backlog: Vec<u32>,
     credit_sent: Vec<u32>,
-    /// Received credits: (cycle to process, output VC).
-    pub pend_credits: VecDeque<(u32, u32)>,
 
     // Scratch.
     vc_grants: Vec<(u32, u32)>,
@@ -321,7 +320,6 @@ impl IqState {
             vc_delay: cfg.vc_alloc_delay,
             sw_delay: cfg.sw_alloc_delay,
             xbar_delay: cfg.st_final_delay,
-            credit_delay: cfg.credit_delay,
             deflect: cfg.deflect,
             deflect_after: cfg.deflect_after,
             hop_priority: cfg.vc_priority == VcPriority::Hops,
@@ -366,7 +364,6 @@ impl IqState {
             credit_q: VecDeque::new(),
             credit_backlog: vec![0; n_in as usize],
             credit_sent: vec![u32::MAX; n_in as usize],
-            pend_credits: VecDeque::new(),
             vc_grants: Vec::new(),
             sw_grants: Vec::new(),
             tried: Vec::new(),
@@ -475,14 +472,10 @@ impl IqState {
         }
     }
 
-    /// A credit for output VC `ov` arrived; it is processed `credit_delay` cycles later.
+    /// A credit for output VC `ov`, `credit_delay` cycles after it arrived, frees a buffer
+    /// slot downstream.
     #[inline]
-    pub fn receive_credit(&mut self, ov: u32, now: u32) {
-        self.pend_credits.push_back((now + self.credit_delay, ov));
-    }
-
-    #[inline]
-    fn return_credit(&mut self, ov: u32) {
+    pub fn return_credit(&mut self, ov: u32) {
         let o = ov as usize;
         let out = &mut self.ov[o];
         debug_assert!(out.used > 0, "credit for an empty output VC");
@@ -591,13 +584,6 @@ impl IqState {
         stats: &mut RouterStats,
         out: &mut Outbox,
     ) {
-        while let Some(&(t, ov)) = self.pend_credits.front() {
-            if t > now {
-                break;
-            }
-            self.pend_credits.pop_front();
-            self.return_credit(ov);
-        }
         // With unit delays the flits granted in the last step leave the crossbar now; with
         // fused output `emit` sends them instead.
         let unit_crossing = if ONE_FLIT {
@@ -858,12 +844,6 @@ impl IqState {
             || !self.leaving.is_empty()
             || !self.oq_ports.is_empty()
             || !self.credit_q.is_empty()
-    }
-
-    /// Cycle of the next credit to process (u32::MAX if none).
-    #[inline]
-    pub fn next_credit(&self) -> u32 {
-        self.pend_credits.front().map_or(u32::MAX, |c| c.0)
     }
 
     /// Flits held in the router's input buffers, crossbar and output queues.

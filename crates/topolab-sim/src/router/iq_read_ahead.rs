@@ -21,7 +21,6 @@ impl IqState {
         self.vc_out.read_ahead();
         self.sw_out.read_ahead();
         deque(&self.credit_q);
-        deque(&self.pend_credits);
         deque(&self.xbar);
         slice(&self.leaving);
         slice(&self.crossing);

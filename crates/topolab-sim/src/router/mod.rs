@@ -152,7 +152,11 @@ impl RouterCore {
             rng_traffic: stream(cfg.seed, Stream::Traffic, r as u64),
             rng_route: stream(cfg.seed, Stream::Routing, r as u64),
             flit_wheel: Wheel::with_capacity(topo.max_latency + 1, topo.num_in(r)),
-            credit_wheel: Wheel::with_capacity(topo.max_latency + 1, topo.num_out(r)),
+            // Credits wait in the wheel until processed, `credit_delay` after they arrive.
+            credit_wheel: Wheel::with_capacity(
+                topo.max_latency + 1 + topo.credit_delay,
+                topo.num_out(r),
+            ),
             stats: RouterStats::default(),
             staged_flits: Vec::new(),
             staged_credits: Vec::new(),
@@ -298,11 +302,16 @@ impl RouterCore {
             let (p, f) = self.arrivals[k];
             iq.accept_flit(p, f, now, first_step, first_next, &mut env);
         }
-        // Credits from downstream routers and from the endpoints.
+        // Credits from downstream routers and from the endpoints, `credit_delay` cycles after
+        // they arrived (the delivery puts each in the bucket of that cycle): returned where
+        // BookSim2 processes them, at the start of the cycle's first internal step (every
+        // cycle has one: internal_speedup >= 1), after the arriving heads were routed on the
+        // ports' loads.
+        debug_assert!(ctx.steps > 0);
         let v = iq.vcs;
         self.credit_wheel.take(now, &mut self.credit_arrivals);
         for &(q, vc) in &self.credit_arrivals {
-            iq.receive_credit(q * v + vc as u32, now);
+            iq.return_credit(q * v + vc as u32);
         }
 
         // Router-bound traffic is staged for delivery; endpoint-bound stays in this router.
@@ -330,8 +339,7 @@ impl RouterCore {
         self.own_wake = if self.busy {
             now + 1
         } else {
-            iq.next_credit()
-                .min(self.eps.next_wake(now, ctx.generating))
+            self.eps.next_wake(now, ctx.generating)
         };
     }
 }
