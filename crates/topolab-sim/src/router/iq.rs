@@ -492,6 +492,9 @@ impl IqState {
     /// the tail ahead of it won the switch in this step; BookSim2 lets it ask for an output VC
     /// only from the next step on, topolab's default in this step's VC allocation (which runs
     /// after the switch allocation).
+    // Inlined into its three callers: it runs once per packet and hop, and as a call it cost
+    // 1.1-1.4% more instructions (benches/results/simulator-speed.csv).
+    #[inline(always)]
     fn start_head(
         &mut self,
         iv: usize,
