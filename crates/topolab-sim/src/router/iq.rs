@@ -191,7 +191,9 @@ fn after(a: u32, b: u32) -> bool {
 ///   is one whose record or free bit was read with a checked access (a route's
 ///   `port * V + vc`, whose port and VC range `compute_route` checks where a routing's choice
 ///   enters the router; a detour's, `free_vc`), `ov_free` holding output VCs only; a VC
-///   leaves ACTIVE when its `ov` becomes NONE;
+///   leaves ACTIVE when its `ov` becomes NONE; an ACTIVE VC's `port` is its `ov`'s port
+///   (`ov / V`): a route's VCs are offered on the route's port, and a granted detour's
+///   port is rewritten to its output VC's (`count_detours`); either way below n_out;
 /// - (slab) `flits` and `next` have the same length and never shrink; a VC's `head` and
 ///   `tail` are NONE or slots below it, and `head` is a slot whenever `len > 0`.
 #[derive(Debug, Clone)]
@@ -693,7 +695,7 @@ impl IqState {
                 self.ov_free.insert(ov);
             }
         }
-        // SAFETY: port = ov / V with ov < n_out x V ("held", "fixed").
+        // SAFETY: port = ov / V < n_out for an active VC ("held", "fixed").
         unsafe { *self.op_used.at_mut(port as usize) += 1 };
         let update = now + self.sw_delay - 1;
         let credit_vc = in_vc as u8;
