@@ -474,10 +474,11 @@ impl IqState {
         }
     }
 
-    /// A credit for output VC `ov`, `credit_delay` cycles after it arrived, frees a buffer
-    /// slot downstream.
+    /// A credit for VC `vc` of output port `port`, `credit_delay` cycles after it arrived,
+    /// frees a buffer slot downstream.
     #[inline]
-    pub fn return_credit(&mut self, ov: u32) {
+    pub fn return_credit(&mut self, port: u32, vc: u8) {
+        let ov = port * self.vcs + vc as u32;
         let o = ov as usize;
         let out = &mut self.ov[o];
         debug_assert!(out.used > 0, "credit for an empty output VC");
@@ -487,7 +488,7 @@ impl IqState {
             out.owner = NONE;
             self.ov_free.insert(ov);
         }
-        self.op_used[self.by_v.quot(ov) as usize] -= 1;
+        self.op_used[port as usize] -= 1;
     }
 
     /// The head flit at the front of `iv` starts routing. `at_update`: it became the front when

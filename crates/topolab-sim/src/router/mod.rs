@@ -308,10 +308,9 @@ impl RouterCore {
         // cycle has one: internal_speedup >= 1), after the arriving heads were routed on the
         // ports' loads.
         debug_assert!(ctx.steps > 0);
-        let v = iq.vcs;
         self.credit_wheel.take(now, &mut self.credit_arrivals);
         for &(q, vc) in &self.credit_arrivals {
-            iq.return_credit(q * v + vc as u32);
+            iq.return_credit(q, vc);
         }
 
         // Router-bound traffic is staged for delivery; endpoint-bound stays in this router.
