@@ -10,7 +10,9 @@
 //! one coin per cycle, the gap to the next creation is drawn from the geometric distribution,
 //! floor(ln U / ln(1 - p)) failed cycles: the same process, and idle endpoints cost nothing.
 //! ln(1 - p) is computed as ln_1p(-p): below p of about 1e-16, 1 - p rounds to 1, whose
-//! logarithm 0 made every gap 0, i.e. injection at full rate.
+//! logarithm 0 made every gap 0, i.e. injection at full rate. The common short gaps are read
+//! from a table of thresholds on the generator's draw instead of calling the logarithm
+//! (`Geometric`), with the formula's results bit for bit.
 //!
 //! On/off injection (BookSim2's `injection_process = on_off`, injection.cpp,
 //! OnOffInjectionProcess::test): every cycle each endpoint's state first moves, off -> on with
@@ -28,7 +30,7 @@ use crate::config::{InjectionProcess, SimConfig};
 use crate::error::{Result, SimError};
 use crate::traffic::{Exchange, Traffic};
 use crate::workload::BoundWorkload;
-use rand::Rng;
+use rand::{Rng, RngCore};
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 
@@ -41,8 +43,8 @@ pub enum Source {
         traffic: Traffic,
         /// Packets per endpoint per cycle.
         rate: f64,
-        /// ln(1 - rate), precomputed (exact for tiny rates, see the module comment).
-        ln_q: f64,
+        /// The gaps between creations.
+        gaps: Geometric,
     },
     /// Bursts: BookSim2's on/off process (module comment).
     OnOff {
@@ -196,19 +198,149 @@ impl OnOff {
 /// The least packet probability while on that on/off injection accepts (`OnOff::new`).
 pub const MIN_R1: f64 = 1e-6;
 
-/// Failures before the first success of a coin of probability `p` (NEVER for p = 0).
+/// Failures before the first success of a coin of probability `p` (NEVER for p = 0), by the
+/// formula alone (`Geometric` for a probability used for many draws).
 fn geometric(p: f64, rng: &mut ChaCha8Rng) -> u64 {
     if p >= 1.0 {
         0
     } else if p <= 0.0 {
         NEVER
     } else {
-        let u: f64 = 1.0 - rng.random::<f64>();
-        let g = u.ln() / (-p).ln_1p();
-        if g >= 1e15 {
+        gap_of_draw(draw53(rng), (-p).ln_1p())
+    }
+}
+
+/// The generator's next 53 random bits, x: rand's uniform f64 in [0, 1) is x 2^-53 (rand's
+/// `StandardUniform`, the multiply-based method; `draw_is_rands_f64` checks it).
+#[inline]
+fn draw53(rng: &mut ChaCha8Rng) -> u64 {
+    rng.next_u64() >> 11
+}
+
+/// floor(ln U / ln_q) for U = 1 - x 2^-53 in (0, 1] (exact: an integer of at most 53 bits
+/// times a power of two), NEVER from 10^15 on.
+#[inline]
+fn gap_of_draw(x: u64, ln_q: f64) -> u64 {
+    let u = 1.0 - x as f64 * DRAW_SCALE;
+    // g >= 0, so the conversion's truncation is the floor (without a call to libm's floor),
+    // and g >= 1e15 exactly when its floor is.
+    let g = u.ln() / ln_q;
+    if g >= 1e15 {
+        NEVER
+    } else {
+        g as u64
+    }
+}
+
+/// 2^-53, rand's scale of a 53-bit draw to [0, 1).
+const DRAW_SCALE: f64 = 1.0 / (1u64 << 53) as f64;
+
+/// Draws below 2^53.
+const DRAWS: u64 = 1 << 53;
+
+/// The geometric distribution of the cycles without a creation before the next one, for a
+/// creation probability `p` per cycle: floor(ln U / ln(1 - p)) (module comment).
+///
+/// Most gaps are short, and `sample` reads them from `thresholds` instead of calling the
+/// logarithm (about 50 instructions a packet). U = 1 - x 2^-53 falls as the draw x rises, so
+/// the gap is a non-decreasing function of x: it is k or more exactly when x is at least
+/// `thresholds[k - 1]`. `new` finds each threshold with the formula itself (a bisection over
+/// x) and checks the formula against the table on the `WINDOW` draws either side of it, where
+/// a logarithm rounded differently could cross the integer; farther away the quotient lies
+/// further from the integer than the rounding of the logarithm (within one unit in the last
+/// place) and of the division can move it (see `new`). If a check fails the table is dropped
+/// and every draw takes the formula. Either way `sample` returns the formula's value for every
+/// draw, bit for bit; draws past the last threshold take the formula.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Geometric {
+    p: f64,
+    /// ln(1 - p) as ln_1p(-p) (exact for tiny p, module comment).
+    ln_q: f64,
+    thresholds: Vec<u64>,
+}
+
+impl Geometric {
+    /// Draws either side of each threshold checked against the formula.
+    const WINDOW: u64 = 32;
+    /// At most this many thresholds (the gaps 1..=64 from the table).
+    const MAX_THRESHOLDS: usize = 64;
+
+    pub fn new(p: f64) -> Geometric {
+        let ln_q = (-p).ln_1p();
+        let mut g = Geometric {
+            p,
+            ln_q,
+            thresholds: Vec::new(),
+        };
+        if !(p > 0.0 && p < 1.0) {
+            return g;
+        }
+        // Thresholds until a gap has probability (1 - p)^k below 1/64 (the rest take the
+        // formula), at most MAX_THRESHOLDS.
+        let wanted = ((1.0f64 / 64.0).ln() / ln_q).ceil();
+        let wanted = if wanted.is_finite() {
+            (wanted as usize).clamp(1, Self::MAX_THRESHOLDS)
+        } else {
+            Self::MAX_THRESHOLDS
+        };
+        let gap = |x: u64| gap_of_draw(x, ln_q);
+        let mut lo = 0u64;
+        for k in 1..=wanted as u64 {
+            // The least draw from `lo` on whose gap is at least k, if any.
+            if gap(DRAWS - 1) < k {
+                break;
+            }
+            let mut hi = DRAWS - 1;
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                if gap(mid) >= k {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            g.thresholds.push(lo);
+        }
+        // Away from the thresholds: the quotient ln U / ln(1 - p) rises by 2^-53 / (U |ln(1 -
+        // p)|) per draw, and near the integer k, U is near (1 - p)^k; a unit in the last place
+        // of k is about k 2^-52, and k (1 - p)^k |ln(1 - p)| <= 1 / e, so each draw moves the
+        // quotient by at least e / 2 of those units and WINDOW draws by over 40, against the
+        // 2 or so the rounding of the logarithm and the division can move it.
+        let agrees = g.thresholds.iter().all(|&t| {
+            let from = t.saturating_sub(Self::WINDOW);
+            let to = (t + Self::WINDOW).min(DRAWS - 1);
+            (from..=to).all(|x| g.tabled_gap(x).is_none_or(|k| k == gap(x)))
+        });
+        if !agrees {
+            g.thresholds.clear();
+        }
+        g
+    }
+
+    /// The gap of draw `x` from the table, None past its last threshold.
+    #[inline]
+    fn tabled_gap(&self, x: u64) -> Option<u64> {
+        let last = *self.thresholds.last()?;
+        if x >= last {
+            return None;
+        }
+        // Short gaps are the common ones: a scan from the first threshold.
+        Some(self.thresholds.iter().take_while(|&&t| t <= x).count() as u64)
+    }
+
+    /// The next gap: 0 for p >= 1, NEVER for p <= 0 (neither draws).
+    #[inline]
+    pub fn sample(&self, rng: &mut ChaCha8Rng) -> u64 {
+        if self.p >= 1.0 {
+            0
+        } else if self.p <= 0.0 {
             NEVER
         } else {
-            g as u64
+            let x = draw53(rng);
+            match self.tabled_gap(x) {
+                Some(k) => k,
+                None => gap_of_draw(x, self.ln_q),
+            }
         }
     }
 }
@@ -244,7 +376,7 @@ impl Source {
         Source::Bernoulli {
             traffic,
             rate,
-            ln_q: (-rate).ln_1p(),
+            gaps: Geometric::new(rate),
         }
     }
 
@@ -252,7 +384,7 @@ impl Source {
     #[inline]
     pub fn gap(&self, rng: &mut ChaCha8Rng) -> u64 {
         match self {
-            Source::Bernoulli { rate, ln_q, .. } => geometric_gap(*rate, *ln_q, rng),
+            Source::Bernoulli { gaps, .. } => gaps.sample(rng),
             // Right after a creation the endpoint is on.
             Source::OnOff { process, .. } => process.gap(true, rng),
             Source::RequestReply { requests, .. } => requests.gap(rng),
@@ -285,34 +417,13 @@ impl Source {
     }
 }
 
-/// Failed cycles before the next creation of a Bernoulli process at `rate` (`ln_q` = ln(1 -
-/// rate)): 0 at rate 1, NEVER at rate 0.
-#[inline]
-pub fn geometric_gap(rate: f64, ln_q: f64, rng: &mut ChaCha8Rng) -> u64 {
-    if rate >= 1.0 {
-        0
-    } else if rate <= 0.0 {
-        NEVER
-    } else {
-        let u: f64 = 1.0 - rng.random::<f64>(); // (0, 1]
-                                                // g >= 0, so the conversion's truncation is the floor (without a call to libm's
-                                                // floor), and g >= 1e15 exactly when its floor is.
-        let g = u.ln() / ln_q;
-        if g >= 1e15 {
-            NEVER
-        } else {
-            g as u64
-        }
-    }
-}
-
 /// Synthetic traffic beside a workload (`crate::workload`): a Bernoulli process at `rate`
 /// packets per cycle on every endpoint no job uses.
 #[derive(Debug, Clone)]
 pub struct Background {
     pub traffic: Traffic,
     pub rate: f64,
-    ln_q: f64,
+    gaps: Geometric,
 }
 
 impl Background {
@@ -320,12 +431,136 @@ impl Background {
         Background {
             traffic,
             rate,
-            ln_q: (-rate).ln_1p(),
+            gaps: Geometric::new(rate),
         }
     }
 
     #[inline]
     pub fn gap(&self, rng: &mut ChaCha8Rng) -> u64 {
-        geometric_gap(self.rate, self.ln_q, rng)
+        self.gaps.sample(rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// The gap as it was drawn before the table: rand's f64, its logarithm and the division.
+    fn by_logarithm(p: f64, rng: &mut ChaCha8Rng) -> u64 {
+        let u: f64 = 1.0 - rng.random::<f64>();
+        let g = u.ln() / (-p).ln_1p();
+        if g >= 1e15 {
+            NEVER
+        } else {
+            g as u64
+        }
+    }
+
+    const RATES: [f64; 14] = [
+        1e-12,
+        1e-6,
+        1e-3,
+        0.01,
+        0.05,
+        0.1,
+        0.25,
+        0.3,
+        0.5,
+        0.7,
+        0.9,
+        0.99,
+        0.999999,
+        0.9999999999,
+    ];
+
+    #[test]
+    fn draw_is_rands_f64() {
+        let mut a = ChaCha8Rng::seed_from_u64(11);
+        let mut b = a.clone();
+        for _ in 0..10_000 {
+            let f: f64 = a.random();
+            assert_eq!(f, draw53(&mut b) as f64 * DRAW_SCALE);
+        }
+    }
+
+    /// Seeded streams give the same gaps as the logarithm, draw for draw, and leave the
+    /// generator in the same state.
+    #[test]
+    fn gaps_are_the_logarithms() {
+        for (i, &p) in RATES.iter().enumerate() {
+            let g = Geometric::new(p);
+            let mut a = ChaCha8Rng::seed_from_u64(i as u64);
+            let mut b = a.clone();
+            for _ in 0..50_000 {
+                assert_eq!(g.sample(&mut a), by_logarithm(p, &mut b), "p = {p}");
+            }
+            assert_eq!(a.next_u64(), b.next_u64());
+        }
+    }
+
+    /// Around every threshold, where a rounding could tell, the table gives the logarithm's
+    /// gap for each draw (a wider band than the one `new` checks).
+    #[test]
+    fn thresholds_are_exact() {
+        for &p in &RATES {
+            let g = Geometric::new(p);
+            for &t in &g.thresholds {
+                for x in t.saturating_sub(500)..(t + 500).min(DRAWS) {
+                    let u = 1.0 - (x as f64) * (1.0 / (1u64 << 53) as f64);
+                    let want = (u.ln() / (-p).ln_1p()) as u64;
+                    let got = g.tabled_gap(x).unwrap_or_else(|| gap_of_draw(x, g.ln_q));
+                    assert_eq!(got, want, "p = {p}, draw {x}, threshold {t}");
+                }
+            }
+        }
+    }
+
+    /// The table serves the common rates (else the formula runs for every packet, correct but
+    /// without the saving), and holds gaps up to a 1/64 tail or 64 entries.
+    #[test]
+    fn common_rates_have_a_table() {
+        for p in [0.01, 0.1, 0.5, 0.9, 0.99] {
+            let g = Geometric::new(p);
+            let want = (((1.0f64 / 64.0).ln() / (-p).ln_1p()).ceil() as usize).clamp(1, 64);
+            assert_eq!(g.thresholds.len(), want, "p = {p}");
+            assert!(g.thresholds.windows(2).all(|w| w[0] < w[1]));
+        }
+        assert!(Geometric::new(0.0).thresholds.is_empty());
+        assert!(Geometric::new(1.0).thresholds.is_empty());
+    }
+
+    /// The gaps have the geometric distribution's mean (1 - p) / p and P(gap = 0) = p.
+    #[test]
+    fn gaps_are_geometric() {
+        for p in [0.05, 0.3, 0.8] {
+            let g = Geometric::new(p);
+            let mut rng = ChaCha8Rng::seed_from_u64(5);
+            let n = 200_000;
+            let (mut sum, mut zeros) = (0u64, 0u64);
+            for _ in 0..n {
+                let k = g.sample(&mut rng);
+                sum += k;
+                zeros += (k == 0) as u64;
+            }
+            let mean = sum as f64 / n as f64;
+            let want = (1.0 - p) / p;
+            // Five standard errors: the variance is (1 - p) / p^2.
+            let tol = 5.0 * ((1.0 - p) / (p * p) / n as f64).sqrt();
+            assert!(
+                (mean - want).abs() < tol,
+                "p = {p}: mean {mean}, want {want}"
+            );
+            let share = zeros as f64 / n as f64;
+            assert!((share - p).abs() < 5.0 * (p * (1.0 - p) / n as f64).sqrt());
+        }
+        assert_eq!(
+            Geometric::new(0.0).sample(&mut ChaCha8Rng::seed_from_u64(1)),
+            NEVER
+        );
+        assert_eq!(
+            Geometric::new(1.0).sample(&mut ChaCha8Rng::seed_from_u64(1)),
+            0
+        );
     }
 }

@@ -384,13 +384,11 @@ impl Endpoints {
         let dest_and_time = match ctx.source {
             // Each process's gap called directly: `Source::gap` recurses for request-reply
             // traffic, so it is not inlined, and the Bernoulli path would pay the call.
-            Source::Bernoulli {
-                traffic,
-                rate,
-                ln_q,
-            } => next_bernoulli(s, now, src, traffic, rng_traffic, || {
-                crate::injection::geometric_gap(*rate, *ln_q, rng_inject)
-            }),
+            Source::Bernoulli { traffic, gaps, .. } => {
+                next_bernoulli(s, now, src, traffic, rng_traffic, || {
+                    gaps.sample(rng_inject)
+                })
+            }
             Source::OnOff { traffic, process } => {
                 next_bernoulli(s, now, src, traffic, rng_traffic, || {
                     process.gap(true, rng_inject)
