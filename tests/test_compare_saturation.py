@@ -20,32 +20,6 @@ from topolab.design.compare import CompareSettings, run_comparison
 PLAIN = dict(S.SIM_PARAMS)
 
 
-def exhaustive_saturation(spec: str, routing: str, traffic: str, num_vcs: int, seed: int = 0) -> float:
-    """The highest load not saturated: every load from 0.05 in steps of 0.05 up to the first
-    saturated one, then bisection of that step down to 0.005 (plain runs throughout)."""
-
-    def saturated(load: float) -> bool:
-        r = topolab.simulate(spec, routing, traffic, load, seed=seed, num_vcs=num_vcs, **PLAIN)
-        return r.saturated
-
-    lo, hi = 0.0, None
-    for i in range(1, 21):
-        load = round(0.05 * i, 4)
-        if saturated(load):
-            hi = load
-            break
-        lo = load
-    if hi is None:
-        return lo
-    while hi - lo > 0.005:
-        mid = (lo + hi) / 2
-        if saturated(mid):
-            hi = mid
-        else:
-            lo = mid
-    return lo
-
-
 @pytest.mark.parametrize(
     "spec,routing,traffic,num_vcs",
     [
@@ -59,7 +33,8 @@ def exhaustive_saturation(spec: str, routing: str, traffic: str, num_vcs: int, s
 def test_fast_search_is_within_002_of_an_exhaustive_bisection(spec, routing, traffic, num_vcs):
     params = {"network": spec, "routing": routing, "traffic": traffic, "seed": 0, "num_vcs": num_vcs, **PLAIN}
     fast = SAT.saturation_point(params)
-    reference = exhaustive_saturation(spec, routing, traffic, num_vcs)
+    exhaustive = SAT.exhaustive_saturation(spec, routing, traffic, seed=0, num_vcs=num_vcs, **PLAIN)
+    reference = exhaustive["saturation_load"]
     assert abs(fast["saturation_load"] - reference) <= 0.02, (fast, reference)
     # few runs, each stopped as soon as its verdict was clear
     assert fast["runs"] <= 8, fast

@@ -148,6 +148,46 @@ def search(
     }
 
 
+def exhaustive_saturation(
+    network: str,
+    routing: str,
+    traffic: str,
+    seed: int = DEFAULT_SEED,
+    step: float = 0.05,
+    resolution: float = 0.005,
+    **router_params: Any,
+) -> dict[str, Any]:
+    """The reference the search is checked against (tests/test_compare_saturation.py,
+    scripts/saturation_sample.py): plain runs of the simulator (its own measurement, no early
+    verdict, each from an empty network) at every load from ``step`` in steps of ``step`` up to
+    the first saturated one, then bisection of that step down to ``resolution``. Returns
+    ``saturation_load`` (the highest load carried, 0 when the first step saturates),
+    ``saturated_load`` (the lowest saturated, None when full load is carried) and ``runs``."""
+    from topolab.sim import simulate
+
+    runs = 0
+
+    def saturated(load: float) -> bool:
+        nonlocal runs
+        runs += 1
+        return bool(simulate(network, routing, traffic, load, seed=seed, **router_params).saturated)
+
+    lo, hi = 0.0, None
+    for i in range(1, math.floor(1.0 / step + 1e-9) + 1):
+        load = round(step * i, 6)
+        if saturated(load):
+            hi = load
+            break
+        lo = load
+    while hi is not None and hi - lo > resolution:
+        mid = (lo + hi) / 2
+        if saturated(mid):
+            hi = mid
+        else:
+            lo = mid
+    return {"saturation_load": lo, "saturated_load": hi, "runs": runs}
+
+
 def saturation_point(params: dict[str, Any]) -> dict[str, Any]:
     """One experiment point of kind "saturation": the search above on ``network`` (a spec) with
     ``routing``, ``traffic``, ``seed``, ``tolerance``, ``warm_start`` (default false: every
