@@ -267,8 +267,7 @@ impl<R: HopRouting> RuleRouting<R> {
     }
 
     /// `port_uniform` over this reading's rule.
-    // Out of line, as `pick_least_used`: only the uniform draw is inlined into `route`.
-    #[inline(never)]
+    #[inline(always)]
     fn pick_port_uniform<const EVERY_LEVEL: bool>(
         &self,
         ctx: &RouteCtx,
