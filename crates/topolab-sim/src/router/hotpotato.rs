@@ -95,7 +95,7 @@ pub fn check(topo: &SimTopology, routing: &Routing, cfg: &SimConfig) -> Result<(
         }
     }
     match routing {
-        Routing::MinStatic(_) | Routing::Rule(_) => {}
+        Routing::MinStatic(_) | Routing::Rule(_) | Routing::Typed { .. } => {}
         _ => {
             return Err(SimError::param(
                 "routing",
@@ -480,7 +480,7 @@ impl HotPotatoState {
             self.free(ej, now).then_some(ej)
         } else {
             if injected {
-                if let Routing::Rule(rr) = routing {
+                if let Routing::Rule(rr) | Routing::Typed { general: rr, .. } = routing {
                     let st = rr.rule.sample_start(r, t, rng);
                     f.phase = st.phase;
                     f.intermediate = st.aux;
@@ -507,7 +507,7 @@ impl HotPotatoState {
         );
         let p = p?;
         self.taken[p as usize] = now.wrapping_add(1);
-        if let Routing::Rule(rr) = routing {
+        if let Routing::Rule(rr) | Routing::Typed { general: rr, .. } = routing {
             // The rule's path is planned again from the router the flit is deflected to.
             let next = topo.out_link(ru, p).peer;
             let st = rr.rule.sample_start(next, t, rng);

@@ -77,7 +77,9 @@ pub fn check_deflect(routing: &Routing, spec: &str, cfg: &SimConfig) -> Result<(
     };
     let minimal = match routing {
         Routing::MinStatic(_) => true,
-        Routing::Rule(r) => matches!(*r.rule, topolab_core::routing::Rule::Minimal(_)),
+        Routing::Rule(r) | Routing::Typed { general: r, .. } => {
+            matches!(*r.rule, topolab_core::routing::Rule::Minimal(_))
+        }
         Routing::Ugal(_) => false,
     };
     if !minimal {

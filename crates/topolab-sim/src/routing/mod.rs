@@ -28,10 +28,11 @@ use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 use topolab_core::progress::Monitor;
 use topolab_core::routing::catalog::{self, Definition};
-use topolab_core::routing::minimal::endpoint_diameter;
+use topolab_core::routing::minimal::{endpoint_diameter, Minimal};
 use topolab_core::routing::rule::{HopRouting, RouteState};
 use topolab_core::routing::Hop;
 use topolab_core::routing::HopMatrix;
+use topolab_core::routing::Rule;
 use topolab_core::routing::{Ports, VcSplit};
 use topolab_core::Network;
 
@@ -123,6 +124,25 @@ pub enum Routing {
     /// A hop-by-hop routing defined in topolab-core (`catalog::ROUTINGS`): min, valiant,
     /// torus_dor (also as `dor`), dragonfly_static (also as `dragonfly_min`), ...
     Rule(rule::RuleRouting),
+    /// A rule the route computation reads often enough to be worth its own code (`TypedRule`):
+    /// the rule routing as for every rule (`general`, what everything but the route
+    /// computation reads) and the same over the rule's own type (`typed`), which `route` and
+    /// the read-ahead take so that the rule's start state, candidate loop and table are
+    /// inlined with no match on the rule enum per hop.
+    Typed {
+        general: rule::RuleRouting,
+        typed: TypedRule,
+    },
+}
+
+/// A rule routing over the rule's own type (`Routing::Typed`). `min` alone, compare's routing
+/// under uniform traffic for most families: 3.8% fewer instructions on its Slim Fly q = 19.
+/// Each typed rule's route is one more copy inlined into the router's route computation,
+/// which costs every other routing: with `min` the torus's `dor` takes 0.9% more
+/// instructions, and `dor` typed as well took 2.3% more on the torus itself.
+#[derive(Debug, Clone)]
+pub enum TypedRule {
+    Minimal(rule::RuleRouting<Minimal>),
 }
 
 fn vc_policy(
@@ -258,15 +278,24 @@ impl Routing {
                     ));
                 }
                 let takes_vcs = entry.params.iter().any(|p| p.name == "vcs");
-                Ok(Routing::Rule(
-                    rule::RuleRouting::new(
-                        built.rule,
-                        built.reading,
-                        v,
-                        takes_vcs.then_some("vcs=any (one VC class)"),
-                    )?
-                    .with_detour_penalty(cfg.vc_buf_size),
-                ))
+                let general = rule::RuleRouting::new(
+                    built.rule,
+                    built.reading,
+                    v,
+                    takes_vcs.then_some("vcs=any (one VC class)"),
+                )?
+                .with_detour_penalty(cfg.vc_buf_size);
+                let typed = match &*general.rule {
+                    Rule::Minimal(m) => Some(TypedRule::Minimal(general.over(Arc::new(Minimal {
+                        table: m.table.clone(),
+                        vcs: m.vcs,
+                    })))),
+                    _ => None,
+                };
+                Ok(match typed {
+                    Some(typed) => Routing::Typed { general, typed },
+                    None => Routing::Rule(general),
+                })
             }
             Definition::Paths(_) => unreachable!("static-only routings are refused above"),
         }
@@ -282,6 +311,9 @@ impl Routing {
             Routing::MinStatic(r) => r.route(ctx, f, rng),
             Routing::Ugal(r) => r.route(ctx, f, rng),
             Routing::Rule(r) => r.route(ctx, f, rng),
+            Routing::Typed { typed, .. } => match typed {
+                TypedRule::Minimal(r) => r.route(ctx, f, rng),
+            },
         }
     }
 
@@ -294,6 +326,9 @@ impl Routing {
             Routing::MinStatic(r) => return r.read_ahead(topo, router, f.dest_router),
             Routing::Ugal(r) => r.hops().rule.table_entry(router, f.dest_router, st),
             Routing::Rule(r) => r.rule.table_entry(router, f.dest_router, st),
+            Routing::Typed { typed, .. } => match typed {
+                TypedRule::Minimal(r) => r.rule.table_entry(router, f.dest_router, st),
+            },
         };
         if let Some(byte) = entry {
             crate::read_ahead::prefetch(byte);
@@ -304,7 +339,9 @@ impl Routing {
     #[inline]
     pub fn injection_vcs(&self, num_vcs: u32, booksim: bool, rng: &mut ChaCha8Rng) -> (u8, u8) {
         match self {
-            Routing::Rule(r) => r.injection_vcs(num_vcs, booksim, rng),
+            Routing::Rule(r) | Routing::Typed { general: r, .. } => {
+                r.injection_vcs(num_vcs, booksim, rng)
+            }
             Routing::Ugal(r) => r.hops().injection_vcs(num_vcs, booksim, rng),
             Routing::MinStatic(_) => (0, (num_vcs - 1) as u8),
         }
@@ -331,7 +368,7 @@ impl Routing {
                 let width = pos.map_or(1, |pos| topo.nbr_port(ru, pos).1);
                 visit(first, width, None);
             }
-            Routing::Rule(rr) => {
+            Routing::Rule(rr) | Routing::Typed { general: rr, .. } => {
                 let st = RouteState::new(f.phase, f.intermediate);
                 rr.rule.next(router, t, f.hops as u32, st, &mut |h: Hop| {
                     let (first, width) = topo.nbr_port(ru, h.nb as usize);
@@ -358,7 +395,7 @@ impl Routing {
                     hops += 1;
                 }
             }
-            Routing::Rule(rr) => {
+            Routing::Rule(rr) | Routing::Typed { general: rr, .. } => {
                 let mut st = rr.rule.sample_start(at, t, rng);
                 while at != t && (hops as usize) < n {
                     let mut first: Option<Hop> = None;

@@ -87,6 +87,19 @@ impl<R: HopRouting> RuleRouting<R> {
         self
     }
 
+    /// The same reading over `rule`, this routing's rule as another type (the variant behind
+    /// `Rule`, `Routing::Typed`).
+    pub fn over<Q: HopRouting>(&self, rule: Arc<Q>) -> RuleRouting<Q> {
+        RuleRouting {
+            rule,
+            select: self.select,
+            ports: self.ports,
+            vc_split: self.vc_split,
+            ranges: self.ranges.clone(),
+            detour_penalty: self.detour_penalty,
+        }
+    }
+
     // Inlined whole into the router's route computation (with `pick` and the rule's
     // `draw_next`), so that the context stays in registers and the rule's loop calls no
     // function.
