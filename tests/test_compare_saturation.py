@@ -44,6 +44,20 @@ def test_fast_search_is_within_002_of_an_exhaustive_bisection(spec, routing, tra
     assert fast["saturated_load"] - fast["saturation_load"] <= SAT.TOLERANCE + 1e-9
 
 
+@pytest.mark.parametrize(
+    "kwargs,name",
+    [
+        ({"step": 0.0}, "step"),
+        ({"step": 1.5}, "step"),
+        ({"resolution": 0.0}, "resolution"),
+        ({"step": 0.05, "resolution": 0.1}, "resolution"),
+    ],
+)
+def test_exhaustive_bisection_names_a_bad_step(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        SAT.exhaustive_saturation("slimfly:q=5", "min", "uniform", **kwargs)
+
+
 def test_the_search_starts_at_the_static_bound_and_follows_the_overloaded_throughput():
     # a stand-in simulator whose network carries loads up to 0.43 and delivers 0.43 beyond
     class Run:

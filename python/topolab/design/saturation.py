@@ -165,6 +165,10 @@ def exhaustive_saturation(
     ``saturated_load`` (the lowest saturated, None when full load is carried) and ``runs``."""
     from topolab.sim import simulate
 
+    if not 0.0 < step <= 1.0:
+        raise ValueError(f"step = {step!r}: the load step must be above 0 and at most 1")
+    if not 0.0 < resolution <= step:
+        raise ValueError(f"resolution = {resolution!r}: must be above 0 and at most step = {step!r}")
     runs = 0
 
     def saturated(load: float) -> bool:
