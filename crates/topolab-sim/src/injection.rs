@@ -284,12 +284,11 @@ impl Geometric {
             Self::MAX_THRESHOLDS
         };
         let gap = |x: u64| gap_of_draw(x, ln_q);
+        // The longest gap a draw gives: no threshold beyond it.
+        let longest = gap(DRAWS - 1);
         let mut lo = 0u64;
-        for k in 1..=wanted as u64 {
-            // The least draw from `lo` on whose gap is at least k, if any.
-            if gap(DRAWS - 1) < k {
-                break;
-            }
+        for k in 1..=(wanted as u64).min(longest) {
+            // The least draw from `lo` on whose gap is at least k.
             let mut hi = DRAWS - 1;
             while lo < hi {
                 let mid = lo + (hi - lo) / 2;

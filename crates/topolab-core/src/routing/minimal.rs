@@ -398,6 +398,7 @@ impl MinimalTable {
 /// (or the least occupied with select=queue). VCs: hop-indexed (VC class k on hop k, Besta &
 /// Hoefler, SC14, §IV-D: as many classes as the diameter between endpoint routers) or a single
 /// class.
+#[derive(Clone)]
 pub struct Minimal {
     pub table: Arc<MinimalTable>,
     pub vcs: VcRule,

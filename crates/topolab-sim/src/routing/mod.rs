@@ -286,10 +286,7 @@ impl Routing {
                 )?
                 .with_detour_penalty(cfg.vc_buf_size);
                 let typed = match &*general.rule {
-                    Rule::Minimal(m) => Some(TypedRule::Minimal(general.over(Arc::new(Minimal {
-                        table: m.table.clone(),
-                        vcs: m.vcs,
-                    })))),
+                    Rule::Minimal(m) => Some(TypedRule::Minimal(general.over(Arc::new(m.clone())))),
                     _ => None,
                 };
                 Ok(match typed {
