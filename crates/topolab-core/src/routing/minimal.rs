@@ -285,6 +285,15 @@ impl MinimalTable {
         }
     }
 
+    /// Where `dist(v, t)` reads, for a caller that asks for the line ahead (a prefetch).
+    #[inline]
+    pub fn dist_entry(&self, v: usize, t: usize) -> Option<&u16> {
+        match &self.to_dest {
+            Some(rows) => rows.get(t * self.n + v),
+            None => self.hops.entry(t, v),
+        }
+    }
+
     #[inline]
     pub fn neighbors(&self, r: usize) -> &[u32] {
         &self.targets[self.offsets[r] as usize..self.offsets[r + 1] as usize]

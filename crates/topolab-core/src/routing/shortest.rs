@@ -96,6 +96,12 @@ impl HopMatrix {
         self.dist[s * self.n + t]
     }
 
+    /// Where `get(s, t)` reads, for a caller that asks for the line ahead (a prefetch).
+    #[inline]
+    pub fn entry(&self, s: usize, t: usize) -> Option<&u16> {
+        self.dist.get(s * self.n + t)
+    }
+
     /// Largest finite distance (the diameter when the network is strongly connected).
     pub fn max_finite(&self) -> u16 {
         self.dist

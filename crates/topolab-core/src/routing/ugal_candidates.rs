@@ -105,6 +105,20 @@ pub trait UgalSource: HopRouting + Sized {
     fn is_minimal(&self, st: RouteState) -> bool;
     /// Hops of the candidate path from r to t starting in `st`.
     fn length(&self, r: u32, t: u32, st: RouteState) -> u32;
+    /// Calls `visit` with the address of each table entry that the non-minimal candidates of
+    /// (s, t) would read first (their lengths and first hops) if their intermediates came from
+    /// the next `words` draws of `rng`, for a prefetch; nothing is drawn from `rng`. By
+    /// default nothing: the candidates' tables are small enough to stay in the caches.
+    #[inline]
+    fn speculative_reads(
+        &self,
+        _s: u32,
+        _t: u32,
+        _rng: &ChaCha8Rng,
+        _words: u32,
+        _visit: impl FnMut(*const u8),
+    ) {
+    }
 }
 
 impl UgalSource for Ugal {
@@ -135,6 +149,31 @@ impl UgalSource for Ugal {
         } else {
             table.dist(r, t) as u32
         }
+    }
+    /// A Valiant candidate's length reads d(s, i) and d(i, t), its first hop the minimal
+    /// next hops from s to i.
+    #[inline]
+    fn speculative_reads(
+        &self,
+        s: u32,
+        t: u32,
+        rng: &ChaCha8Rng,
+        words: u32,
+        mut visit: impl FnMut(*const u8),
+    ) {
+        let (lengths, hops) = (&self.min.table, &self.val.table);
+        self.val.speculative_intermediates(s, t, rng, words, |i| {
+            let (s, t, i) = (s as usize, t as usize, i as usize);
+            for entry in [lengths.dist_entry(s, i), lengths.dist_entry(i, t)]
+                .into_iter()
+                .flatten()
+            {
+                visit((entry as *const u16).cast());
+            }
+            if let Some(entry) = hops.entry(s, i) {
+                visit(entry);
+            }
+        });
     }
 }
 

@@ -140,6 +140,36 @@ impl Valiant {
         self.sample_listed(s, t, rng)
     }
 
+    /// The intermediate that `draw_start`'s first try for (s, t) would take from each of the next
+    /// `words` draws of `rng`, in order, without drawing from `rng` itself (a clone draws). For
+    /// a caller that asks for the intermediates' table entries ahead (UGAL's source decision):
+    /// where in `rng`'s stream its n candidates draw depends on how many draws their first hops
+    /// take, known only once those entries are read, so every position of a window is offered.
+    pub fn speculative_intermediates(
+        &self,
+        s: u32,
+        t: u32,
+        rng: &ChaCha8Rng,
+        words: u32,
+        mut each: impl FnMut(u32),
+    ) {
+        if s == t {
+            return;
+        }
+        let candidates = self.candidates(s, t);
+        if candidates.is_empty() {
+            return;
+        }
+        let len = candidates.len() as u64;
+        let mut ahead = rng.clone();
+        for _ in 0..words {
+            // rand's u32 range sampler: the high half of draw x len (its rare second draw,
+            // for a biased low half, is not followed here).
+            let word = rand::RngCore::next_u32(&mut ahead) as u64;
+            each(candidates[((word * len) >> 32) as usize]);
+        }
+    }
+
     /// One admissible intermediate drawn from their list (the minimal state when there is none).
     #[cold]
     #[inline(never)]

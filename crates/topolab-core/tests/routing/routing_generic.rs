@@ -92,3 +92,64 @@ fn valiant_samples_uniformly_over_admissible_intermediates() {
         }
     }
 }
+
+#[test]
+fn distance_entries_hold_the_distances() {
+    // slimfly: the symmetric hop matrix; kautz: directed, rows by destination.
+    for spec in ["slimfly:q=5", "kautz:d=3,k=3"] {
+        let net = build_str(spec).unwrap();
+        let table = MinimalTable::build(&net, &Silent).unwrap();
+        let n = net.num_routers();
+        for v in 0..n {
+            let d = bfs(&net, v);
+            for (t, &want) in d.iter().enumerate() {
+                assert_eq!(table.dist(v, t) as usize, want, "{spec}: {v} -> {t}");
+                assert_eq!(table.dist_entry(v, t), Some(&table.dist(v, t)));
+            }
+        }
+    }
+}
+
+/// UGAL's source decision asks for the table entries of intermediates taken from the next draws
+/// ahead of drawing them; that is worth something only if the offered intermediates are the
+/// ones drawn: each admissible first try of `draw_start` must be the intermediate offered for
+/// the draw it consumed.
+#[test]
+fn speculative_intermediates_are_the_ones_drawn() {
+    for (spec, near_source) in [("slimfly:q=5", false), ("polarfly:q=5", true)] {
+        let net = build_str(spec).unwrap();
+        let table = Arc::new(MinimalTable::build(&net, &Silent).unwrap());
+        let mut v = Valiant::new(&net, table, VcRule::Hop, false, None).unwrap();
+        if near_source {
+            v = v.near_source(&net);
+        }
+        let n = net.num_routers() as u32;
+        let mut rng = stream(11, Stream::Routing, 0);
+        let (mut matched, mut pairs) = (0, 0);
+        for s in 0..n {
+            for t in (0..n).filter(|&t| t != s) {
+                let mut offered = Vec::new();
+                v.speculative_intermediates(s, t, &rng, 3, |i| offered.push(i));
+                assert_eq!(offered.len(), 3, "{spec}: {s} -> {t}");
+                let mut drawn = rng.clone();
+                // Three draws in a row, each one word while its first try is admissible.
+                let mut all_first_try = true;
+                for (k, &i) in offered.iter().enumerate() {
+                    let st = v.draw_start(s, t, &mut drawn);
+                    if i == s || i == t {
+                        all_first_try = false;
+                        break;
+                    }
+                    assert_eq!(st.aux, i, "{spec}: {s} -> {t}, draw {k}");
+                }
+                matched += all_first_try as u32;
+                pairs += 1;
+                rng = drawn;
+            }
+        }
+        // A draw hits s or t with probability 2/50 on the Slim Fly's 50 routers (2/31 on the
+        // PolarFly's 31 for adjacent pairs, 0 for the others): (48/50)^3 = 88% of the Slim
+        // Fly's pairs have all three draws compared.
+        assert!(matched * 4 > pairs * 3, "{spec}: {matched} of {pairs}");
+    }
+}

@@ -54,7 +54,14 @@ pub struct UgalRouting {
     pub threshold: Option<f64>,
     /// Credits added to a Valiant candidate's cost.
     pub bias: f64,
+    /// Draws ahead of the generator whose intermediates' table entries the source decision asks
+    /// for before drawing (`speculation_window`; 0: none).
+    speculated_draws: u32,
 }
+
+/// Tables (the hop matrix) up to this size stay in the core's own caches between decisions, and
+/// asking for their entries ahead only costs instructions.
+const SPECULATE_ABOVE_BYTES: usize = 1 << 20;
 
 impl std::fmt::Debug for UgalRouting {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -77,6 +84,7 @@ impl UgalRouting {
             select: Select::Random,
             ..reading
         };
+        let speculated_draws = Self::speculation_window(&ugal, choice.n);
         let hop = RuleRouting::new(ugal, reading, num_vcs, Some("vcs=single"))?;
         Ok(UgalRouting {
             hop,
@@ -88,7 +96,37 @@ impl UgalRouting {
                 .threshold
                 .map(|t| t / 100.0 * (num_vcs * vc_buf_size) as f64),
             bias: choice.bias,
+            speculated_draws,
         })
+    }
+
+    /// How many draws ahead the source decision asks for its Valiant candidates' table entries
+    /// (`UgalSource::speculative_reads`). On a network of thousands of routers each candidate's
+    /// length and first hop are reads that miss the caches, and the candidates follow each
+    /// other: where in the generator's stream a candidate's intermediate is drawn depends on
+    /// how many draws the previous candidates' first hops took, which their entries tell. So
+    /// the n misses would come one after the other. Asking first for the entries of every
+    /// intermediate that the next draws could give lets them overlap. Each intermediate takes
+    /// one draw, and each first hop (the minimal candidate's too) one more per candidate hop
+    /// after its first: with at most two candidate hops each, the last intermediate is among
+    /// the first 2n draws, and 2n + 2 leave two to spare (a first hop of three candidates, an
+    /// intermediate drawn twice); past them a candidate only misses as before. Nothing is
+    /// drawn: the decisions are the same.
+    fn speculation_window(ugal: &UgalCandidates, n: u32) -> u32 {
+        match ugal {
+            UgalCandidates::Shortest(u) => {
+                let routers = u.min.table.num_routers();
+                let bytes = routers * routers * std::mem::size_of::<u16>();
+                if bytes > SPECULATE_ABOVE_BYTES {
+                    2 * n + 2
+                } else {
+                    0
+                }
+            }
+            // Its candidates' paths are walked through the groups and the neighbour lists,
+            // arrays of a few entries per router.
+            UgalCandidates::Dragonfly(_) => 0,
+        }
     }
 
     /// The hop-by-hop reading of the candidates (injection VCs, hot-potato refusal).
@@ -219,6 +257,11 @@ impl UgalRouting {
         rng: &mut ChaCha8Rng,
     ) -> RouteChoice {
         let (r, t, dest) = (ctx.router, f.dest_router, f.dest);
+        if self.speculated_draws > 0 {
+            cands.speculative_reads(r, t, rng, self.speculated_draws, |entry| {
+                crate::read_ahead::prefetch(entry)
+            });
+        }
         let min_state = cands.minimal_start(r, t);
         // Each candidate's length is read before its first hop is drawn: on networks of
         // thousands of routers both are table reads that miss the cache, and the draw must
@@ -250,5 +293,89 @@ impl UgalRouting {
             }
         }
         self.hop.commit(f, best.0, best.1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::SimConfig;
+    use crate::routing::{GlobalView, Routing};
+    use crate::topo::SimTopology;
+    use rand::{Rng, RngCore, SeedableRng};
+    use topolab_core::build_str;
+    use topolab_core::progress::Silent;
+
+    struct NoGlobalView;
+    impl GlobalView for NoGlobalView {
+        fn port_used(&self, _router: u32, _port: u32) -> u32 {
+            0
+        }
+    }
+
+    fn ugal_l(spec: &str) -> (SimTopology, UgalRouting) {
+        let net = build_str(spec).unwrap();
+        let cfg = SimConfig::default();
+        let topo = SimTopology::new(&net, &cfg).unwrap();
+        match Routing::parse("ugal_l", &net, &topo, &cfg, &Silent).unwrap() {
+            Routing::Ugal(u) => (topo, u),
+            _ => panic!("ugal_l is a UGAL routing"),
+        }
+    }
+
+    /// Asking for the entries ahead changes no decision: the same ports, VCs, flit states and
+    /// generator states with and without it, over random pairs and queue states.
+    #[test]
+    fn asking_ahead_decides_as_without() {
+        let (topo, plain) = ugal_l("slimfly:q=5");
+        assert_eq!(plain.speculated_draws, 0, "50 routers: below the size");
+        let ahead = UgalRouting {
+            speculated_draws: 2 * plain.n + 2,
+            ..plain.clone()
+        };
+        let n = topo.num_routers;
+        let mut setup = ChaCha8Rng::seed_from_u64(5);
+        let (mut rng_plain, mut rng_ahead) =
+            (ChaCha8Rng::seed_from_u64(9), ChaCha8Rng::seed_from_u64(9));
+        let mut nonminimal = 0;
+        for _ in 0..5_000 {
+            let router = setup.random_range(0..n);
+            let target = setup.random_range(0..n);
+            let used: Vec<u32> = (0..topo.num_out(router as usize))
+                .map(|_| setup.random_range(0..12))
+                .collect();
+            let ctx = RouteCtx {
+                topo: &topo,
+                router,
+                in_port: 0,
+                from_endpoint: true,
+                in_vc: 0,
+                num_vcs: 4,
+                port_used: &used,
+                global: &NoGlobalView,
+                booksim: false,
+            };
+            let flit = Flit {
+                dest_router: target,
+                dest: topo.ep_offset[target as usize],
+                ..Flit::default()
+            };
+            let (mut f_plain, mut f_ahead) = (flit, flit);
+            let got_plain = plain.route(&ctx, &mut f_plain, &mut rng_plain);
+            let got_ahead = ahead.route(&ctx, &mut f_ahead, &mut rng_ahead);
+            assert_eq!(got_plain, got_ahead, "{router} -> {target}");
+            assert_eq!(f_plain, f_ahead, "{router} -> {target}");
+            nonminimal +=
+                (f_plain.phase != topolab_core::routing::ugal_candidates::UGAL_MINIMAL) as u32;
+        }
+        assert_eq!(rng_plain.next_u64(), rng_ahead.next_u64());
+        assert!(nonminimal > 500, "{nonminimal} Valiant decisions of 5,000");
+    }
+
+    #[test]
+    fn networks_past_the_caches_ask_ahead() {
+        // 1,058 routers: a hop matrix of 2.2 MB.
+        let (_, u) = ugal_l("slimfly:q=23");
+        assert_eq!(u.speculated_draws, 2 * u.n + 2);
     }
 }
