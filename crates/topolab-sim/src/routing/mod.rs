@@ -439,3 +439,39 @@ fn unknown_routing(name: &str) -> SimError {
         format!("one of: {}", simulator_routings().join(", ")),
     )
 }
+
+/// What the routings' unit tests build a decision from.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use super::{GlobalView, RouteCtx};
+    use crate::topo::SimTopology;
+
+    /// No router publishes queue state: every other router's ports read empty.
+    pub struct NoGlobalView;
+    impl GlobalView for NoGlobalView {
+        fn port_used(&self, _router: u32, _port: u32) -> u32 {
+            0
+        }
+    }
+
+    /// The decision for a packet entering the network at `router` from an endpoint, with
+    /// `used` credits in use on each of the router's output ports.
+    pub fn at_source<'a>(
+        topo: &'a SimTopology,
+        router: u32,
+        num_vcs: u32,
+        used: &'a [u32],
+    ) -> RouteCtx<'a> {
+        RouteCtx {
+            topo,
+            router,
+            in_port: 0,
+            from_endpoint: true,
+            in_vc: 0,
+            num_vcs,
+            port_used: used,
+            global: &NoGlobalView,
+            booksim: false,
+        }
+    }
+}

@@ -413,19 +413,13 @@ fn port_uniform<const EVERY_LEVEL: bool, Q: HopRouting>(
 mod tests {
     use super::*;
     use crate::config::SimConfig;
-    use crate::routing::{GlobalView, Routing};
+    use crate::routing::test_support::at_source;
+    use crate::routing::Routing;
     use crate::topo::SimTopology;
     use rand::SeedableRng;
     use std::collections::BTreeMap;
     use topolab_core::build_str;
     use topolab_core::progress::Silent;
-
-    struct NoGlobalView;
-    impl GlobalView for NoGlobalView {
-        fn port_used(&self, _router: u32, _port: u32) -> u32 {
-            0
-        }
-    }
 
     /// The share of `draws` routing decisions in which `routing` sends a packet entering at
     /// `router` for router `target` to each neighbour (by router id), with `used_of(v)` credits
@@ -454,17 +448,7 @@ mod tests {
                 neighbour_of_port[port as usize] = v;
             }
         }
-        let ctx = RouteCtx {
-            topo: &topo,
-            router,
-            in_port: 0,
-            from_endpoint: true,
-            in_vc: 0,
-            num_vcs: cfg.num_vcs,
-            port_used: &used,
-            global: &NoGlobalView,
-            booksim: false,
-        };
+        let ctx = at_source(&topo, router, cfg.num_vcs, &used);
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         let dest = topo.ep_offset[target as usize];
         let mut count: BTreeMap<u32, u32> = BTreeMap::new();

@@ -300,18 +300,12 @@ impl UgalRouting {
 mod tests {
     use super::*;
     use crate::config::SimConfig;
-    use crate::routing::{GlobalView, Routing};
+    use crate::routing::test_support::at_source;
+    use crate::routing::Routing;
     use crate::topo::SimTopology;
     use rand::{Rng, RngCore, SeedableRng};
     use topolab_core::build_str;
     use topolab_core::progress::Silent;
-
-    struct NoGlobalView;
-    impl GlobalView for NoGlobalView {
-        fn port_used(&self, _router: u32, _port: u32) -> u32 {
-            0
-        }
-    }
 
     fn ugal_l(spec: &str) -> (SimTopology, UgalRouting) {
         let net = build_str(spec).unwrap();
@@ -344,17 +338,7 @@ mod tests {
             let used: Vec<u32> = (0..topo.num_out(router as usize))
                 .map(|_| setup.random_range(0..12))
                 .collect();
-            let ctx = RouteCtx {
-                topo: &topo,
-                router,
-                in_port: 0,
-                from_endpoint: true,
-                in_vc: 0,
-                num_vcs: 4,
-                port_used: &used,
-                global: &NoGlobalView,
-                booksim: false,
-            };
+            let ctx = at_source(&topo, router, 4, &used);
             let flit = Flit {
                 dest_router: target,
                 dest: topo.ep_offset[target as usize],
