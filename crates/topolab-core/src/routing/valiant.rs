@@ -160,13 +160,11 @@ impl Valiant {
         if candidates.is_empty() {
             return;
         }
-        let len = candidates.len() as u64;
+        // Drawn as `draw_start` draws its first try, so that the same words give the same router.
+        let len = candidates.len() as u32;
         let mut ahead = rng.clone();
         for _ in 0..words {
-            // rand's u32 range sampler: the high half of draw x len (its rare second draw,
-            // for a biased low half, is not followed here).
-            let word = rand::RngCore::next_u32(&mut ahead) as u64;
-            each(candidates[((word * len) >> 32) as usize]);
+            each(candidates[ahead.random_range(0..len) as usize]);
         }
     }
 
