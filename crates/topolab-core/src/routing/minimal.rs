@@ -14,7 +14,7 @@
 
 use super::catalog::{Definition, RoutingEntry, Rule, BOTH, SIMULATOR};
 use super::rule::{Hop, HopRouting, RouteState};
-use super::shortest::{HopMatrix, NO_PATH};
+use super::shortest::{HopCounts, HopMatrix, NO_PATH};
 use super::vc_rule::{vc_rule, VcRule};
 use crate::error::{Result, TopolabError};
 use crate::network::Network;
@@ -93,11 +93,13 @@ impl UniqueNext {
 }
 
 /// The minimal-next-hop mask of every (router, destination router) pair (bit i: the i-th
-/// neighbour is one hop closer), each router's row as wide as its degree needs: 1, 2, 4 or 8
-/// bytes per destination. A network of many low-degree routers and a few wide ones (a
-/// HammingMesh's boards, 6 neighbours, and its row and column switches, 48) fits the budget
-/// where eight bytes for every pair would not (11,816 routers: 1.1 GB at eight bytes, 0.27 GB
-/// by degree), and a smaller table stays in the caches longer.
+/// neighbour is one hop closer), each router's row as wide as its degree needs: one byte per 8
+/// neighbours, from 1 to 8 bytes per destination. A network of many low-degree routers and a
+/// few wide ones (`topolab compare`'s HammingMesh: 10,200 accelerators of 4 neighbours and
+/// 808 switches of 27) fits the budget where eight bytes for every pair would not (11,816
+/// routers: 1.1 GB at eight bytes, 0.17 GB by degree), and a smaller table stays in the caches longer (a Dragonfly of
+/// 1,008 routers of 37 neighbours: 5 MB at 5 bytes, where rounding up to 8 bytes took 3.5% more
+/// CPU time under UGAL-L, whose candidates read these entries).
 #[derive(Debug, Clone)]
 struct NextMasks {
     bytes: Vec<u8>,
@@ -108,12 +110,7 @@ struct NextMasks {
 impl NextMasks {
     /// Bytes per entry for a router of `degree` neighbours (at most 64).
     fn width(degree: usize) -> usize {
-        match degree {
-            0..=8 => 1,
-            9..=16 => 2,
-            17..=32 => 4,
-            _ => 8,
-        }
+        degree.div_ceil(8).max(1)
     }
 
     /// The table's size in bytes, None when some router has more than 64 neighbours.
@@ -187,7 +184,7 @@ pub struct MinimalTable {
     targets: Vec<u32>,
     /// Distances to each destination, row by destination (`to_dest[t * n + v] = d(v, t)`),
     /// for directed networks; undirected networks read `hops` (symmetric) row t instead.
-    to_dest: Option<Vec<u16>>,
+    to_dest: Option<HopCounts>,
     mask: Option<NextMasks>,
     unique_next: Option<UniqueNext>,
     /// Longest shortest path between routers with endpoints (all routers when the network has
@@ -240,13 +237,11 @@ impl MinimalTable {
         let endpoint_diameter = endpoint_diameter(net, &hops)?;
         let diameter = hops.connected().then(|| hops.max_finite() as u32);
         let to_dest = net.directed().then(|| {
-            let mut t = vec![0u16; n * n];
-            for v in 0..n {
-                for d in 0..n {
-                    t[d * n + v] = hops.get(v, d);
-                }
-            }
-            t
+            HopCounts::from_rows(
+                (0..n)
+                    .map(|d| (0..n).map(|v| hops.get(v, d)).collect())
+                    .collect(),
+            )
         });
         let (offsets, targets) = net.csr();
         let max_deg = (0..n).map(|r| net.neighbors(r).len()).max().unwrap_or(0);
@@ -280,17 +275,17 @@ impl MinimalTable {
     #[inline]
     pub fn dist(&self, v: usize, t: usize) -> u16 {
         match &self.to_dest {
-            Some(rows) => rows[t * self.n + v],
+            Some(rows) => rows.get(t * self.n + v),
             None => self.hops.get(t, v),
         }
     }
 
     /// Where `dist(v, t)` reads, for a caller that asks for the line ahead (a prefetch).
     #[inline]
-    pub fn dist_entry(&self, v: usize, t: usize) -> Option<&u16> {
+    pub fn dist_address(&self, v: usize, t: usize) -> Option<*const u8> {
         match &self.to_dest {
-            Some(rows) => rows.get(t * self.n + v),
-            None => self.hops.entry(t, v),
+            Some(rows) => rows.address(t * self.n + v),
+            None => self.hops.address(t, v),
         }
     }
 

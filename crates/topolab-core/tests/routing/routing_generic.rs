@@ -30,8 +30,18 @@ fn bfs(net: &Network, s: usize) -> Vec<usize> {
 #[test]
 #[allow(clippy::needless_range_loop)] // t indexes the table and every BFS row alike
 fn minimal_next_hops_match_bfs_with_and_without_masks() {
-    // slimfly: masks; hyperx 34x34: degree 66 > 64, distance rows; kautz: directed.
-    for spec in ["slimfly:q=5", "hyperx:dims=34x34", "kautz:d=3,k=3"] {
+    // slimfly: masks of one byte; the 2D HyperX of degree 18, 33, 41 and 49: 3, 5, 6 and 7
+    // bytes, entries not aligned to their width; hyperx 34x34: degree 66 > 64, distance rows;
+    // kautz: directed.
+    for spec in [
+        "slimfly:q=5",
+        "hyperx:dims=10x10",
+        "hyperx:dims=17x18",
+        "hyperx:dims=20x23",
+        "hyperx:dims=25x26",
+        "hyperx:dims=34x34",
+        "kautz:d=3,k=3",
+    ] {
         let net = build_str(spec).unwrap();
         let table = MinimalTable::build(&net, &Silent).unwrap();
         let n = net.num_routers();
@@ -94,17 +104,22 @@ fn valiant_samples_uniformly_over_admissible_intermediates() {
 }
 
 #[test]
-fn distance_entries_hold_the_distances() {
+fn distance_addresses_are_where_the_distances_are() {
     // slimfly: the symmetric hop matrix; kautz: directed, rows by destination.
     for spec in ["slimfly:q=5", "kautz:d=3,k=3"] {
         let net = build_str(spec).unwrap();
         let table = MinimalTable::build(&net, &Silent).unwrap();
         let n = net.num_routers();
+        let bytes = table.hops().entry_bytes();
+        let origin = table.dist_address(0, 0).unwrap() as usize;
         for v in 0..n {
             let d = bfs(&net, v);
             for (t, &want) in d.iter().enumerate() {
                 assert_eq!(table.dist(v, t) as usize, want, "{spec}: {v} -> {t}");
-                assert_eq!(table.dist_entry(v, t), Some(&table.dist(v, t)));
+                // the address of d(v, t): row t, column v (undirected networks read the
+                // symmetric hop matrix's row t, directed ones their rows by destination)
+                let at = table.dist_address(v, t).unwrap() as usize;
+                assert_eq!(at - origin, (t * n + v) * bytes, "{spec}: {v} -> {t}");
             }
         }
     }

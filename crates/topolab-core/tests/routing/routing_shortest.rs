@@ -121,3 +121,40 @@ fn directed_and_disconnected_networks() {
     assert_eq!(table.get(0, 3), NO_HOP);
     assert_eq!(table.get(1, 1), NO_HOP);
 }
+
+/// A directed ring of `n` routers and an isolated one: d(s, t) = (t - s) mod n.
+fn directed_ring_and_isolated(n: usize) -> Network {
+    let mut b = NetworkBuilder::new("ring", n + 1, true);
+    let c = b.link_class("link");
+    for r in 0..n {
+        b.add_link(r, (r + 1) % n, 1, c);
+    }
+    b.build().unwrap()
+}
+
+#[test]
+fn hop_counts_take_one_byte_up_to_diameter_254_and_two_past_it() {
+    // directed rings of diameter 254 and 255, against the closed form and BFS's unreachable
+    for (n, bytes) in [(255usize, 1usize), (256, 2)] {
+        let net = directed_ring_and_isolated(n);
+        let hops = HopMatrix::build(&net, &Silent).unwrap();
+        assert_eq!(hops.entry_bytes(), bytes, "ring of {n}");
+        assert_eq!(hops.max_finite() as usize, n - 1);
+        assert!(!hops.connected());
+        for s in 0..=n {
+            for t in 0..=n {
+                let want = match (s == n, t == n) {
+                    (false, false) => ((t + n - s) % n) as u16,
+                    (true, true) => 0,
+                    _ => NO_PATH,
+                };
+                assert_eq!(hops.get(s, t), want, "ring of {n}: {s} -> {t}");
+                // every entry stored where its neighbours' addresses say, `bytes` apart
+                let at = hops.address(s, t).unwrap() as usize;
+                let origin = hops.address(0, 0).unwrap() as usize;
+                assert_eq!(at - origin, (s * (n + 1) + t) * bytes);
+            }
+        }
+        assert_eq!(hops.address(n, n + 1), None);
+    }
+}
