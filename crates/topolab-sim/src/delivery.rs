@@ -188,6 +188,16 @@ impl<V: Copy> Chained<V> {
         }
     }
 
+    /// Asks for the lines of item `i` (the first of a chain; nothing for `NONE`), which
+    /// `push_chain` reads first.
+    #[inline]
+    fn ask(&self, i: u32) {
+        if let (Some(item), Some(next)) = (self.items.get(i as usize), self.next.get(i as usize)) {
+            prefetch(item);
+            prefetch(next);
+        }
+    }
+
     /// Pushes into `wheel` the chain from item `i`, cycle j's items arriving in
     /// `arrival + j`, with ports shifted by `port_shift`.
     fn push_chain(&self, wheel: &mut Wheel<(u32, V)>, mut i: u32, arrival: u32, port_shift: u32) {
@@ -281,6 +291,35 @@ pub fn pull(links: &Links, sent: &Sent, c: &mut RouterCore, first: u32, credit_d
         first,
         credit_delay,
     );
+}
+
+/// Asks, two turns before router `r`'s pull, for the lists of the routers that sent it something:
+/// on networks whose state is beyond the caches each is a miss, and the pull would take them
+/// one after another (Sent's lists first, `ask_chains` then their items). Nothing is written.
+pub fn ask_senders(links: &Links, sent: &Sent, r: usize) {
+    let own = links.slot_base[r] as usize..links.slot_base[r + 1] as usize;
+    for (head, slot) in sent.heads[own.clone()].iter().zip(&links.slots[own]) {
+        if head.load(Relaxed) != EMPTY {
+            if let Some(out) = sent.outbound.get(slot.sender as usize) {
+                prefetch(out);
+            }
+        }
+    }
+}
+
+/// Asks, one turn before router `r`'s pull, for the first item of each chain it will push
+/// (the lists themselves asked for by `ask_senders` a turn earlier).
+pub fn ask_chains(links: &Links, sent: &Sent, r: usize) {
+    let own = links.slot_base[r] as usize..links.slot_base[r + 1] as usize;
+    for (head, slot) in sent.heads[own.clone()].iter().zip(&links.slots[own]) {
+        let both = head.load(Relaxed);
+        if both == EMPTY {
+            continue;
+        }
+        let out = &sent.outbound[slot.sender as usize];
+        out.flits.ask(both as u32);
+        out.credits.ask((both >> CREDITS) as u32);
+    }
 }
 
 /// `pull` into router `r`'s wheels.

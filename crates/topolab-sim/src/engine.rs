@@ -115,10 +115,16 @@ fn run_span<T>(
         if ahead.mode != ReadAhead::Off {
             if let Some(c) = cores.get(r + 2) {
                 c.read_ahead_record();
+                if let Some((links, sent)) = ahead.pulled {
+                    delivery::ask_senders(links, sent, c.id as usize);
+                }
             }
             if let Some(c) = cores.get(r + 1) {
                 if ahead.cycles == 0 || c.due_within(first, ahead.cycles) {
                     c.read_ahead(first, ahead.topo, ahead.routing);
+                }
+                if let Some((links, sent)) = ahead.pulled {
+                    delivery::ask_chains(links, sent, c.id as usize);
                 }
             }
         }
@@ -137,6 +143,10 @@ struct Ahead<'a> {
     /// record and wheels. 0: every router is read ahead (pulled delivery fills the wheels at
     /// the start of each turn).
     cycles: u32,
+    /// With pulled delivery, what each turn pulls first: the routers' lists of the batch before
+    /// and the slots that lead to them, whose lines are asked for with the routers' state
+    /// (`delivery::ask_senders`, `delivery::ask_chains`).
+    pulled: Option<(&'a Links, &'a Sent)>,
 }
 
 /// Largest cycle count a run may reach (cycles are u32 in the hot loop).
@@ -488,6 +498,7 @@ impl<'p> Engine<'p> {
                 Delivery::Serial(..) => k as u32,
                 Delivery::Pull { .. } => 0,
             },
+            pulled: None,
         };
         {
             let global = PublishedLoads(&self.loads);
@@ -537,6 +548,10 @@ impl<'p> Engine<'p> {
                         (&*second_half, first_half)
                     };
                     *written = 1 - *written;
+                    let read_ahead = Ahead {
+                        pulled: pending.map(|_| (links, sent)),
+                        ..read_ahead
+                    };
                     let (sending, heads) = sending.senders();
                     let turn = |c: &mut RouterCore, out: &mut Outbound| {
                         if let Some(first) = pending {

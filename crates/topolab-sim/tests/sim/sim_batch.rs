@@ -72,8 +72,10 @@ fn batched_cycles_give_the_results_of_single_cycles() {
 
 /// Above 1 MiB of VC records the engine reads each router's state a turn ahead (one span of
 /// routers per thread with two threads), whole arrays, for small routers and large ones (16
-/// VCs: 16 KiB of VC records per router). The reads must change nothing: one cycle at a time with conservation checked after
-/// each, batches, and two threads agree field for field.
+/// VCs: 16 KiB of VC records per router), and with two threads also the lists each turn pulls
+/// (`delivery::ask_senders`, `delivery::ask_chains`). The reads must change nothing: one cycle
+/// at a time with conservation checked after each, batches, and two threads agree field for
+/// field.
 #[test]
 fn reading_ahead_changes_no_result() {
     let spec = "slimfly:q=13,p=2";
