@@ -59,12 +59,12 @@ pub struct UgalRouting {
     speculated_draws: u32,
 }
 
-/// The hop matrix size above which the source decision asks ahead (725 routers and up). Compare's
-/// Slim Fly q = 19 and PolarFly q = 27 (1.0-1.1 MB) run 5-6% faster with it, its designs of
-/// 1,000-12,000 routers 14-20% (docs/simulator.md); on smaller tables, nearer to fitting a
-/// core's own caches, it was not measured, and the copy of the generator and the draws cost 8.6%
-/// more instructions.
-const SPECULATE_ABOVE_BYTES: usize = 1 << 20;
+/// Networks of more routers than this ask ahead (`speculation_window`). Compare's PolarFly
+/// q = 27 (757 routers) ran 6% faster with it and its designs of 1,000-12,000 routers 14-20%
+/// (docs/simulator.md); on smaller networks, nearer to their tables fitting a core's own caches
+/// (compare's Slim Fly q = 19 has 722 routers), it was not measured, and the copy of the
+/// generator and the draws cost 8.6% more instructions.
+const SPECULATE_ABOVE_ROUTERS: usize = 724;
 
 impl std::fmt::Debug for UgalRouting {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -118,9 +118,7 @@ impl UgalRouting {
     fn speculation_window(ugal: &UgalCandidates, n: u32) -> u32 {
         match ugal {
             UgalCandidates::Shortest(u) => {
-                let routers = u.min.table.num_routers();
-                let bytes = routers * routers * std::mem::size_of::<u16>();
-                if bytes > SPECULATE_ABOVE_BYTES {
+                if u.min.table.num_routers() > SPECULATE_ABOVE_ROUTERS {
                     2 * n + 2
                 } else {
                     0
@@ -361,8 +359,12 @@ mod tests {
 
     #[test]
     fn networks_past_the_caches_ask_ahead() {
-        // 1,058 routers: a hop matrix of 2.2 MB.
-        let (_, u) = ugal_l("slimfly:q=23");
+        // 1,058 routers asks ahead; compare's Slim Fly q = 19, 722 routers, does not
+        let (topo, u) = ugal_l("slimfly:q=23");
+        assert_eq!(topo.num_routers, 1058);
         assert_eq!(u.speculated_draws, 2 * u.n + 2);
+        let (topo, u) = ugal_l("slimfly:q=19");
+        assert_eq!(topo.num_routers, 722);
+        assert_eq!(u.speculated_draws, 0);
     }
 }
