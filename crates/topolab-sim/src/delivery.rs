@@ -293,9 +293,9 @@ pub fn pull(links: &Links, sent: &Sent, c: &mut RouterCore, first: u32, credit_d
     );
 }
 
-/// Asks, two turns before router `r`'s pull, for the lists of the routers that sent it something:
-/// on networks whose state is beyond the caches each is a miss, and the pull would take them
-/// one after another (Sent's lists first, `ask_chains` then their items). Nothing is written.
+/// Asks, two turns before router `r`'s pull, for the lists (`Outbound`) of the routers that sent
+/// it something; `ask_chains` asks for their first items a turn later. Beyond the caches each
+/// is a miss, and the pull would take them one after another. Nothing is written.
 pub fn ask_senders(links: &Links, sent: &Sent, r: usize) {
     let own = links.slot_base[r] as usize..links.slot_base[r + 1] as usize;
     for (head, slot) in sent.heads[own.clone()].iter().zip(&links.slots[own]) {

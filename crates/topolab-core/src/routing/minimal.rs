@@ -97,9 +97,9 @@ impl UniqueNext {
 /// neighbours, from 1 to 8 bytes per destination. A network of many low-degree routers and a
 /// few wide ones (`topolab compare`'s HammingMesh: 10,200 accelerators of 4 neighbours and
 /// 808 switches of 27) fits the budget where eight bytes for every pair would not (11,816
-/// routers: 1.1 GB at eight bytes, 0.17 GB by degree), and a smaller table stays in the caches longer (a Dragonfly of
-/// 1,008 routers of 37 neighbours: 5 MB at 5 bytes, where rounding up to 8 bytes took 3.5% more
-/// CPU time under UGAL-L, whose candidates read these entries).
+/// routers: 1.1 GB at eight bytes, 0.17 GB by degree), and a smaller table stays in the caches
+/// longer (a Dragonfly of 1,008 routers of 37 neighbours: 5 MB at 5 bytes, where rounding up
+/// to 8 bytes took 3.5% more CPU time under UGAL-L, whose candidates read these entries).
 #[derive(Debug, Clone)]
 struct NextMasks {
     bytes: Vec<u8>,

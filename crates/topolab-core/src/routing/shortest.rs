@@ -62,7 +62,7 @@ pub struct HopMatrix {
 /// of diameter up to 254: all but the longest rings and chains), two otherwise. The simulator
 /// reads these tables per packet (UGAL's candidate lengths) on networks of thousands of routers,
 /// where half the bytes means more of the table in the caches: a Dragonfly of 1,008 routers
-/// (2 MB of two-byte counts) took 7% less CPU time under UGAL-L with one byte.
+/// (2 MB of two-byte counts) took 5% less CPU time under UGAL-L with one byte.
 #[derive(Debug, Clone, PartialEq)]
 pub enum HopCounts {
     /// `u8::MAX` marks an unreachable pair.

@@ -59,11 +59,12 @@ pub struct UgalRouting {
     speculated_draws: u32,
 }
 
-/// Networks of more routers than this ask ahead (`speculation_window`). Compare's PolarFly
-/// q = 27 (757 routers) ran 6% faster with it and its designs of 1,000-12,000 routers 14-20%
-/// (docs/simulator.md); on smaller networks, nearer to their tables fitting a core's own caches
-/// (compare's Slim Fly q = 19 has 722 routers), it was not measured, and the copy of the
-/// generator and the draws cost 8.6% more instructions.
+/// Networks of more routers than this ask ahead (`speculation_window`). Compare's designs of
+/// 1,000-12,000 routers ran 14-20% faster with it (docs/simulator.md); its PolarFly q = 27
+/// (757 routers) showed no change beyond the spread (its search took 70.0 and 70.2 CPU-s in
+/// whole compare runs without and with it). Smaller networks, whose tables come nearer to a
+/// core's own caches (compare's Slim Fly q = 19 has 722 routers), were not measured, and there
+/// the copy of the generator and the draws would cost 8.6% more instructions for nothing.
 const SPECULATE_ABOVE_ROUTERS: usize = 724;
 
 impl std::fmt::Debug for UgalRouting {
