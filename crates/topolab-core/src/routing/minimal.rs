@@ -589,16 +589,17 @@ mod tests {
         }
     }
 
-    /// Masks of every width (1, 2, 4 and 8 bytes: up to 8, 16, 32 and 64 neighbours) and of
-    /// mixed widths (a HammingMesh's boards of 4 neighbours and switches of 12) give the
-    /// brute force's candidates.
+    /// Masks of one byte per 8 neighbours (1 to 8 bytes, most of them not aligned to their
+    /// width) and of mixed widths (a HammingMesh's boards of 4 neighbours and switches of 12)
+    /// give the brute force's candidates.
     #[test]
     fn masks_of_every_width_are_the_brute_forces() {
         for (spec, widths) in [
             ("torus:dims=4x5", &[1][..]),
             ("hyperx:dims=6x6", &[2]),
-            ("slimfly:q=13", &[4]),
-            ("hyperx:dims=20x20", &[8]),
+            ("slimfly:q=13", &[3]),
+            ("hyperx:dims=20x20", &[5]),
+            ("hyperx:dims=60", &[8]),
             ("hammingmesh:a=2,b=2,x=6,y=6,radix=12,p=1", &[1, 2]),
         ] {
             let net = build_str(spec).unwrap();
