@@ -271,6 +271,17 @@ impl Sent {
         self.outbound.iter().all(Outbound::is_empty)
     }
 
+    /// Receiver `r`'s slots: each one's chain heads (flits and credits) and where they come from.
+    #[inline]
+    fn slots_of<'a>(
+        &'a self,
+        links: &'a Links,
+        r: usize,
+    ) -> impl Iterator<Item = (&'a AtomicU64, &'a Slot)> {
+        let own = links.slot_base[r] as usize..links.slot_base[r + 1] as usize;
+        self.heads[own.clone()].iter().zip(&links.slots[own])
+    }
+
     /// For a batch's senders: their lists, one per router, and the slots they write.
     pub fn senders(&mut self) -> (&mut [Outbound], &[AtomicU64]) {
         (&mut self.outbound, &self.heads)
@@ -297,8 +308,7 @@ pub fn pull(links: &Links, sent: &Sent, c: &mut RouterCore, first: u32, credit_d
 /// it something; `ask_chains` asks for their first items a turn later. Beyond the caches each
 /// is a miss, and the pull would take them one after another. Nothing is written.
 pub fn ask_senders(links: &Links, sent: &Sent, r: usize) {
-    let own = links.slot_base[r] as usize..links.slot_base[r + 1] as usize;
-    for (head, slot) in sent.heads[own.clone()].iter().zip(&links.slots[own]) {
+    for (head, slot) in sent.slots_of(links, r) {
         if head.load(Relaxed) != EMPTY {
             if let Some(out) = sent.outbound.get(slot.sender as usize) {
                 prefetch(out);
@@ -310,8 +320,7 @@ pub fn ask_senders(links: &Links, sent: &Sent, r: usize) {
 /// Asks, one turn before router `r`'s pull, for the first item of each chain it will push
 /// (the lists themselves asked for by `ask_senders` a turn earlier).
 pub fn ask_chains(links: &Links, sent: &Sent, r: usize) {
-    let own = links.slot_base[r] as usize..links.slot_base[r + 1] as usize;
-    for (head, slot) in sent.heads[own.clone()].iter().zip(&links.slots[own]) {
+    for (head, slot) in sent.slots_of(links, r) {
         let both = head.load(Relaxed);
         if both == EMPTY {
             continue;
@@ -332,8 +341,7 @@ fn pull_into(
     first: u32,
     credit_delay: u32,
 ) {
-    let own = links.slot_base[r] as usize..links.slot_base[r + 1] as usize;
-    for (head, slot) in sent.heads[own.clone()].iter().zip(&links.slots[own]) {
+    for (head, slot) in sent.slots_of(links, r) {
         let both = head.load(Relaxed);
         if both == EMPTY {
             continue;
