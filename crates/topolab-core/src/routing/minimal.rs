@@ -95,8 +95,8 @@ impl UniqueNext {
 /// The minimal-next-hop mask of every (router, destination router) pair (bit i: the i-th
 /// neighbour is one hop closer), each router's row as wide as its degree needs: one byte per 8
 /// neighbours, from 1 to 8 bytes per destination. A network of many low-degree routers and a
-/// few wide ones (`topolab compare`'s HammingMesh: 10,200 accelerators of 4 neighbours and
-/// 808 switches of 27) fits the budget where eight bytes for every pair would not (11,816
+/// few wide ones (`topolab compare`'s HammingMesh: 11,008 routers of 4-9 neighbours and 808
+/// switches of 27) fits the budget where eight bytes for every pair would not (11,816
 /// routers: 1.1 GB at eight bytes, 0.17 GB by degree), and a smaller table stays in the caches
 /// longer (a Dragonfly of 1,008 routers of 37 neighbours: 5 MB at 5 bytes, where rounding up
 /// to 8 bytes took 3.5% more CPU time under UGAL-L, whose candidates read these entries).
